@@ -1,0 +1,122 @@
+/**
+ * One round of an exchange: re-run the handler from the top with the original request, the
+ * answers to the previous ask and its own state, then record the outcome.
+ *
+ * Idempotent by construction: the outcome row of (exchange, round) is written once, and a retried
+ * activity (a worker killed after recording, say) finds it and returns it without running the
+ * handler again, so the workflow and Postgres never disagree about a round.
+ */
+import { workflowIdFor } from '../workflows/messages';
+import type { ExchangeInput, ExchangeStatus, RoundOutcome, RoundSummary } from '../lib/exchange/types';
+import { missingCapabilities } from '../lib/exchange/capabilities';
+import { roundCapExceeded } from '../lib/protocol/exchange-errors';
+import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from '../lib/protocol/json-rpc-codes';
+import { SealError } from '../lib/state/sealer';
+import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
+import type { HandlerSet } from '../lib/handler-api';
+import type { HandlerStateCodec } from '../lib/state/handler-state';
+import { exchangeLogger, type Logger } from '../lib/log';
+import { executeHandler } from './handler-execution';
+
+export interface RunRoundInput {
+  exchange: ExchangeInput;
+  round: number;
+  answers?: Record<string, unknown>;
+  answersDigest?: string;
+  /** The handler state sealed with the previous round's ask. */
+  sealedHandlerState?: string;
+  /** False once the exchange has used its asks: another ask ends it. */
+  mayAsk: boolean;
+}
+
+export interface RoundDeps {
+  store: ExchangeStore;
+  handlers: HandlerSet;
+  handlerState: HandlerStateCodec;
+  log: Logger;
+}
+
+export function summarize(record: RoundRecord): RoundSummary {
+  const { outcome, round } = record;
+  switch (outcome.kind) {
+    case 'ask':
+      return { round, kind: 'ask', askKeys: Object.keys(outcome.inputRequests), sealedHandlerState: outcome.sealedHandlerState };
+    case 'complete':
+      return { round, kind: 'complete' };
+    case 'error':
+      return { round, kind: 'error', errorCode: outcome.error.code };
+  }
+}
+
+export function statusOf(outcome: RoundOutcome, capped: boolean): ExchangeStatus {
+  if (capped) return 'capped';
+  return outcome.kind === 'ask' ? 'running' : outcome.kind === 'complete' ? 'completed' : 'failed';
+}
+
+export function createRunRound(deps: RoundDeps) {
+  return async function runRound(input: RunRoundInput): Promise<RoundSummary> {
+    const { exchange, round } = input;
+    const workflowId = workflowIdFor(exchange.exchangeId);
+    const log = exchangeLogger(deps.log, { exchangeId: exchange.exchangeId, workflowId, round });
+
+    const recorded = await deps.store.readRound(exchange.exchangeId, round);
+    if (recorded) return summarize(recorded);
+
+    const started = Date.now();
+    let outcome: RoundOutcome;
+    try {
+      const requestState = input.sealedHandlerState
+        ? deps.handlerState.open(input.sealedHandlerState, { exchangeId: exchange.exchangeId, round: round - 1 })
+        : undefined;
+      outcome = await executeHandler(deps.handlers, exchange, {
+        exchangeId: exchange.exchangeId,
+        round,
+        inputResponses: input.answers ?? {},
+        requestState,
+        clientCapabilities: exchange.clientCapabilities,
+        log,
+      });
+    } catch (error) {
+      if (!(error instanceof SealError)) throw error;
+      // Its key left the ring, or it was altered: the exchange cannot continue safely.
+      log.error({ reason: error.reason }, 'handler state failed verification');
+      outcome = { kind: 'error', error: { code: INTERNAL_ERROR, message: 'The exchange state could not be verified' } };
+    }
+
+    let capped = false;
+    if (outcome.kind === 'ask') {
+      const missing = missingCapabilities(outcome.inputRequests, exchange.clientCapabilities);
+      if (Object.keys(missing).length > 0) {
+        outcome = {
+          kind: 'error',
+          error: {
+            code: MISSING_REQUIRED_CLIENT_CAPABILITY,
+            message: `Client lacks capabilities this request requires: ${Object.keys(missing).join(', ')}`,
+            data: { requiredCapabilities: missing },
+          },
+        };
+      } else if (!input.mayAsk) {
+        outcome = { kind: 'error', error: roundCapExceeded(exchange.exchangeId, exchange.maxRounds) };
+        capped = true;
+      } else if (outcome.sealedHandlerState !== undefined) {
+        outcome = {
+          ...outcome,
+          sealedHandlerState: deps.handlerState.seal(outcome.sealedHandlerState, { exchangeId: exchange.exchangeId, round }),
+        };
+      }
+    }
+
+    const record = await deps.store.recordRound({
+      exchange,
+      workflowId,
+      round,
+      answers: input.answers,
+      answersDigest: input.answersDigest,
+      outcome,
+      status: statusOf(outcome, capped),
+      durationMs: Date.now() - started,
+    });
+    log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
+    return summarize(record);
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The smallest complete exchange: ask the user for their name (form elicitation), then greet them.
+ * A decline or cancel ends the call with a polite result instead of asking again.
+ */
+import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+
+export const greet = defineTool({
+  tool: {
+    name: 'greet',
+    title: 'Greet the user',
+    description: 'Asks the user for their name, then greets them by it.',
+    inputSchema: {
+      type: 'object',
+      properties: { greeting: { type: 'string', description: 'Greeting word, e.g. "Hello"' } },
+    },
+  },
+  run(args, ctx) {
+    const greeting = typeof args.greeting === 'string' && args.greeting.trim() ? args.greeting.trim() : 'Hello';
+    const answer = inputResponse(ctx.inputResponses, 'name');
+    if (answer.kind === 'elicit' && answer.action === 'accept' && typeof answer.content?.name === 'string') {
+      return { content: [{ type: 'text', text: `${greeting}, ${answer.content.name}!` }] };
+    }
+    if (answer.kind === 'elicit' && answer.action !== 'accept') {
+      return { content: [{ type: 'text', text: `${greeting}, whoever you are.` }] };
+    }
+    return inputRequired({
+      inputRequests: {
+        name: inputRequired.elicit({
+          message: 'What is your name?',
+          requestedSchema: {
+            type: 'object',
+            properties: { name: { type: 'string', title: 'Name', minLength: 1 } },
+            required: ['name'],
+          },
+        }),
+      },
+    });
+  },
+});

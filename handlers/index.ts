@@ -1,0 +1,12 @@
+import type { HandlerSet } from '../lib/handler-api';
+import { demoHandlers } from './demo';
+
+/** The handler sets a deployment can load with `HANDLER_SET`. */
+export function loadHandlerSet(name: 'demo' | 'conformance'): HandlerSet {
+  switch (name) {
+    case 'demo':
+      return demoHandlers;
+    case 'conformance':
+      throw new Error('HANDLER_SET=conformance is not available yet');
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Service configuration, read once from the environment and validated at start-up.
+ *
+ * Every value has one variable; a missing or malformed one stops the process with a message that
+ * names it. Tests and the dev launcher build a config from a plain object with `parseConfig`
+ * instead of editing `process.env`.
+ */
+import { z } from 'zod';
+
+const integer = (min: number) => z.coerce.number().int().min(min);
+
+const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().default('production'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  // HTTP
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: integer(0).max(65535).default(3000),
+  HTTP_WAIT_MS: integer(1).default(25_000),
+  MAX_BODY_BYTES: integer(1024).default(1_048_576),
+
+  // Postgres
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_POOL_SIZE: integer(1).default(10),
+  OUTCOME_POLL_MS: integer(50).default(1_000),
+
+  // Temporal
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('mcp-exchanges'),
+
+  // Exchanges
+  ROUND_TIMEOUT_MS: integer(1).default(600_000),
+  MAX_ROUNDS: integer(1).default(8),
+  REQUEST_STATE_TTL_MS: integer(1).default(900_000),
+  /** Comma-separated `kid:base64key` pairs of 32-byte keys; the first seals, all open. */
+  REQUEST_STATE_KEYS: z
+    .string()
+    .min(1)
+    .refine(
+      (ring) => ring.split(',').every((entry) => KEY_RING_PATTERN.test(entry.trim())),
+      'must be comma-separated kid:base64key pairs',
+    ),
+  HANDLER_SET: z.enum(['demo', 'conformance']).default('demo'),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  readonly env: string;
+  readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number };
+  readonly database: { url: string; poolSize: number; outcomePollMs: number };
+  readonly temporal: { address: string; namespace: string; taskQueue: string };
+  readonly exchange: { roundTimeoutMs: number; maxRounds: number };
+  readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
+  readonly handlerSet: 'demo' | 'conformance';
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses `REQUEST_STATE_KEYS`; every key must decode to exactly 32 bytes (AES-256). */
+function parseKeyRing(ring: string): Array<{ kid: string; key: Buffer }> {
+  const keys = ring.split(',').map((entry) => {
+    const [kid, encoded] = entry.trim().split(':') as [string, string];
+    const key = Buffer.from(encoded, 'base64');
+    if (key.length !== 32) {
+      throw new ConfigError(`REQUEST_STATE_KEYS: key "${kid}" must decode to 32 bytes, got ${key.length}`);
+    }
+    return { kid, key };
+  });
+  const kids = new Set(keys.map((k) => k.kid));
+  if (kids.size !== keys.length) throw new ConfigError('REQUEST_STATE_KEYS: key ids must be unique');
+  return keys;
+}
+
+/** Validates an environment-shaped object and returns a frozen, grouped config. */
+export function parseConfig(source: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const variable = issue.path.join('.');
+      const got = source[variable] === undefined ? 'missing' : 'malformed';
+      return `${variable} is ${got}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  return Object.freeze({
+    env: env.NODE_ENV,
+    logLevel: env.LOG_LEVEL,
+    http: { host: env.HOST, port: env.PORT, waitMs: env.HTTP_WAIT_MS, maxBodyBytes: env.MAX_BODY_BYTES },
+    database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
+    temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+    exchange: { roundTimeoutMs: env.ROUND_TIMEOUT_MS, maxRounds: env.MAX_ROUNDS },
+    requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing(env.REQUEST_STATE_KEYS) },
+    handlerSet: env.HANDLER_SET,
+  });
+}
+
+/** Reads the process environment; on a bad value prints the reason and exits. */
+export function loadConfigOrExit(): Config {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}

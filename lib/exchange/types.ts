@@ -1,0 +1,66 @@
+/**
+ * The vocabulary of an exchange, shared by the API, the workflow and the activities.
+ * Types only: the workflow bundle imports this file, so it must stay free of runtime code.
+ *
+ * An exchange is one originating `tools/call`, `prompts/get` or `resources/read`, from its first
+ * leg to its final result. Each execution of the handler is a *round*, numbered from 1. A round
+ * ends in an outcome: an ask (embedded requests the client must fulfil), a complete result, or an
+ * error. The answers to the ask of round N are the input of round N + 1.
+ */
+
+export type ExchangeMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+export type Era = 'modern' | 'legacy';
+
+/** The originating request, with the MRTR fields (`inputResponses`, `requestState`, `_meta`) stripped. */
+export interface OriginalRequest {
+  method: ExchangeMethod;
+  /** Tool or prompt name, or resource URI. */
+  target: string;
+  params: Record<string, unknown>;
+}
+
+export interface ExchangeInput {
+  exchangeId: string;
+  era: Era;
+  request: OriginalRequest;
+  /** Digest of method + target + arguments; requestState is bound to it. */
+  requestDigest: string;
+  principal: string;
+  clientCapabilities: Record<string, unknown>;
+  /** Per-round wait for answers, and the most asks one exchange may make. */
+  roundTimeoutMs: number;
+  maxRounds: number;
+}
+
+/** A JSON-RPC error as an outcome: the exchange ends and whoever asks next receives it. */
+export interface OutcomeError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type RoundOutcome =
+  | { kind: 'complete'; result: Record<string, unknown> }
+  | { kind: 'ask'; inputRequests: Record<string, unknown>; sealedHandlerState?: string }
+  | { kind: 'error'; error: OutcomeError };
+
+export type OutcomeKind = RoundOutcome['kind'];
+
+/** What the workflow keeps of a recorded outcome: enough to decide, small enough for history. */
+export interface RoundSummary {
+  round: number;
+  kind: OutcomeKind;
+  askKeys?: string[];
+  sealedHandlerState?: string;
+  errorCode?: number;
+}
+
+/** Answers to the ask of `round`, carried raw and keyed as they were asked. */
+export interface RoundAnswers {
+  round: number;
+  responses: Record<string, unknown>;
+  /** Digest of `responses`, so a repeated leg can be told from a conflicting one. */
+  digest: string;
+}
+
+export type ExchangeStatus = 'running' | 'completed' | 'failed' | 'expired' | 'capped' | 'cancelled';

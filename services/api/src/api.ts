@@ -1,0 +1,76 @@
+/**
+ * Wires the API's dependencies (Postgres pool, outcome listener, Temporal client) into the app and
+ * starts listening. `main.ts`, the dev launcher and the tests all start the API through here.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../../../lib/config';
+import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
+import { createOutcomeWaiter } from '../../../lib/db/outcome-waiter';
+import { createPool } from '../../../lib/db/pool';
+import type { HandlerSet } from '../../../lib/handler-api';
+import type { Logger } from '../../../lib/log';
+import { createRequestStateCodec } from '../../../lib/state/request-state';
+import { createSealer } from '../../../lib/state/sealer';
+import { createApp } from './app';
+import { createExchangeGateway } from './exchange-gateway';
+import { createExchangeLegs } from './exchange-legs';
+import { createModernMethods } from './modern/modern-methods';
+
+export interface RunningApi {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
+  const pool = createPool(config.database.url, config.database.poolSize, log);
+  const store = createExchangeStorePg(pool);
+  const waiter = await createOutcomeWaiter({ databaseUrl: config.database.url, store, pollMs: config.database.outcomePollMs, log });
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
+
+  const legs = createExchangeLegs({
+    gateway: createExchangeGateway(client, config.temporal.taskQueue),
+    store,
+    waiter,
+    requestState,
+    limits: { ...config.exchange, httpWaitMs: config.http.waitMs },
+    log,
+  });
+  const app = createApp({
+    dispatch: createModernMethods({ handlers, legs, requestState }),
+    maxBodyBytes: config.http.maxBodyBytes,
+    log,
+    probes: [
+      { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },
+      { name: 'temporal', check: async () => void (await connection.healthService.check({})) },
+    ],
+  });
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.http.port, config.http.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  // Long enough for the HTTP wait budget; short enough that a dead client frees its socket.
+  server.requestTimeout = config.http.waitMs + 30_000;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.http.host}:${port}/mcp`;
+  log.info({ url, handlerSet: handlers.name }, 'API listening');
+
+  return {
+    url,
+    server,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await waiter.close();
+      await connection.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Builds the express app from its dependencies, with no side effects, so tests mount it as is.
+ */
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { Logger } from '../../../lib/log';
+import { INTERNAL_ERROR, INVALID_REQUEST } from '../../../lib/protocol/json-rpc-codes';
+import type { ModernDispatch } from './modern/modern-methods';
+import { healthRouter, type HealthProbe } from './routes/health';
+import { mcpRouter } from './routes/mcp';
+
+export interface AppDeps {
+  dispatch: ModernDispatch;
+  probes: HealthProbe[];
+  maxBodyBytes: number;
+  log: Logger;
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(accessLog(deps.log));
+  app.use(healthRouter(deps.probes));
+  app.use(mcpRouter({ dispatch: deps.dispatch, maxBodyBytes: deps.maxBodyBytes, log: deps.log }));
+  app.use(bodyErrors(deps.log));
+  return app;
+}
+
+/** One line per request at response close, its level set by status. */
+function accessLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('close', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      log[level]({ method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(durationMs), mcpMethod: req.get('mcp-method') }, 'request');
+    });
+    next();
+  };
+}
+
+/** Body-parser failures (too large, unreadable) as JSON-RPC errors with the right HTTP status. */
+function bodyErrors(log: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const status = typeof error?.status === 'number' ? error.status : 500;
+    if (status >= 500) log.error({ err: error }, 'unhandled error');
+    const message = status === 413 ? 'Request body exceeds the configured limit' : status < 500 ? 'Invalid request body' : 'Internal error';
+    res.status(status).json({ jsonrpc: '2.0', id: null, error: { code: status < 500 ? INVALID_REQUEST : INTERNAL_ERROR, message } });
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Turns a leg's result into the 2026-07-28 wire result: `resultType` on every result, the
+ * server's identity in result `_meta`, and every requestState sealed by the API.
+ */
+import { SERVER_INFO, SERVER_INFO_META_KEY } from '../../../../lib/protocol/modern';
+import type { RequestStateCodec } from '../../../../lib/state/request-state';
+import { errorOf, type LegResult } from '../exchange-legs';
+
+type WireResult = Record<string, unknown>;
+
+export function withServerInfo(result: WireResult): WireResult {
+  const meta = (result._meta as Record<string, unknown> | undefined) ?? {};
+  return { ...result, _meta: { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO } };
+}
+
+export function complete(result: WireResult): WireResult {
+  return withServerInfo({ ...result, resultType: 'complete' });
+}
+
+export function renderLeg(leg: LegResult, codec: RequestStateCodec, binding: { requestDigest: string; principal: string }): WireResult {
+  if (leg.kind === 'pending') {
+    // Not ready within the wait budget: a state-only result tells the client to come back.
+    const requestState = codec.mint({ exchangeId: leg.exchangeId, round: leg.round, kind: 'wait', ...binding });
+    return withServerInfo({ resultType: 'input_required', requestState });
+  }
+  const { record } = leg;
+  const error = errorOf(record);
+  if (error) throw error;
+  if (record.outcome.kind === 'complete') return complete(record.outcome.result);
+  if (record.outcome.kind !== 'ask') throw new Error('unreachable');
+  const requestState = codec.mint({ exchangeId: record.exchangeId, round: record.round, kind: 'ask', ...binding });
+  const inputRequests = record.outcome.inputRequests;
+  return withServerInfo({
+    resultType: 'input_required',
+    ...(Object.keys(inputRequests).length > 0 ? { inputRequests } : {}),
+    requestState,
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Builds the Temporal worker that runs exchange workflows and their activities. Dependencies are
+ * passed in, so the dev launcher, the tests and `main.ts` share this one construction.
+ */
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Pool } from 'pg';
+import { createActivities } from '../../../activities';
+import type { Config } from '../../../lib/config';
+import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
+import type { HandlerSet } from '../../../lib/handler-api';
+import type { Logger } from '../../../lib/log';
+import { createHandlerStateCodec } from '../../../lib/state/handler-state';
+import { createSealer } from '../../../lib/state/sealer';
+
+export interface ExchangeWorkerDeps {
+  config: Config;
+  pool: Pool;
+  handlers: HandlerSet;
+  log: Logger;
+  connection: NativeConnection;
+  /** A prebuilt workflow bundle (tests build one once); otherwise the workflows are bundled at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Worker> {
+  const { config } = deps;
+  const activities = createActivities({
+    store: createExchangeStorePg(deps.pool),
+    handlers: deps.handlers,
+    handlerState: createHandlerStateCodec(createSealer(config.requestState.keys)),
+    log: deps.log,
+  });
+  return Worker.create({
+    connection: deps.connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activities,
+    ...(deps.workflowBundle
+      ? { workflowBundle: deps.workflowBundle }
+      : { workflowsPath: require.resolve('../../../workflows') }),
+    // Let in-flight rounds finish (and record) on shutdown instead of abandoning them to a retry.
+    shutdownGraceTime: '10 seconds',
+  });
+}

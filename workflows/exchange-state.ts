@@ -1,0 +1,68 @@
+/**
+ * Round bookkeeping for one exchange, as plain functions with no Temporal import, so the rules are
+ * unit-tested in milliseconds and the workflow only wires signals, timers and activities to them.
+ *
+ * Delivery is at-least-once: the same answers may be signalled twice (a client retry racing its
+ * first leg, two API replicas). Only the first answers to the round being waited for are taken.
+ */
+import type { ExchangeStatus, RoundAnswers, RoundSummary } from '../lib/exchange/types';
+
+export interface ExchangeState {
+  /** The round whose outcome was recorded last (0 before the first). */
+  round: number;
+  /** Asks recorded so far; the round cap counts these. */
+  asks: number;
+  /** Round whose ask is waiting for answers, if any. */
+  awaiting?: number;
+  /** Accepted answers not yet handed to the next round. */
+  pending?: RoundAnswers;
+  status: ExchangeStatus;
+}
+
+export type AnswerVerdict = 'accepted' | 'duplicate' | 'unexpected';
+
+export function initialState(): ExchangeState {
+  return { round: 0, asks: 0, status: 'running' };
+}
+
+/** Takes the first answers to the awaited round; anything else is reported and left out. */
+export function acceptAnswers(state: ExchangeState, answers: RoundAnswers): AnswerVerdict {
+  if (state.awaiting === undefined || answers.round !== state.awaiting) {
+    return answers.round <= state.round ? 'duplicate' : 'unexpected';
+  }
+  if (state.pending) return 'duplicate';
+  state.pending = answers;
+  return 'accepted';
+}
+
+/** Whether the handler may still ask: the cap counts asks, so the (maxRounds + 1)th is refused. */
+export function mayAsk(state: ExchangeState, maxRounds: number): boolean {
+  return state.asks < maxRounds;
+}
+
+/** Folds a recorded round outcome into the state. */
+export function recordRound(state: ExchangeState, summary: RoundSummary): void {
+  state.round = summary.round;
+  state.pending = undefined;
+  if (summary.kind === 'ask') {
+    state.asks += 1;
+    state.awaiting = summary.round;
+    return;
+  }
+  state.awaiting = undefined;
+  state.status = summary.kind === 'complete' ? 'completed' : 'failed';
+}
+
+/** The answers that start the next round; clears the wait. */
+export function takeAnswers(state: ExchangeState): RoundAnswers {
+  const answers = state.pending;
+  if (!answers) throw new Error('takeAnswers called with no accepted answers');
+  state.pending = undefined;
+  state.awaiting = undefined;
+  return answers;
+}
+
+export function markExpired(state: ExchangeState): void {
+  state.awaiting = undefined;
+  state.status = 'expired';
+}

@@ -1,0 +1,2 @@
+// The workflow bundle's entry: workflow functions only.
+export { exchangeWorkflow } from './exchange-workflow';

@@ -1,0 +1,24 @@
+/**
+ * Signal and query definitions shared by the workflow and the API. Importing this module loads no
+ * workflow code, only the definitions.
+ */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { RoundAnswers } from '../lib/exchange/types';
+
+/** Answers to an ask. Durable the moment Temporal records it, even with no worker running. */
+export const answersSignal = defineSignal<[RoundAnswers]>('answers');
+
+export interface ExchangeProgress {
+  round: number;
+  asks: number;
+  waitingForRound?: number;
+  status: string;
+}
+
+export const progressQuery = defineQuery<ExchangeProgress>('progress');
+
+export const WORKFLOW_TYPE = 'exchangeWorkflow';
+
+export function workflowIdFor(exchangeId: string): string {
+  return `exchange-${exchangeId}`;
+}
