@@ -26,6 +26,6 @@ export async function executeHandler(handlers: HandlerSet, exchange: ExchangeInp
     return { kind: 'complete', result };
   } catch (error) {
     ctx.log.warn({ err: error }, 'tool handler threw; returning it as an isError result');
-    return { kind: 'complete', result: { content: [{ type: 'text', text: (error as Error).message ?? String(error) }], isError: true } };
+    return { kind: 'complete', result: { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true } };
   }
 }

@@ -7,7 +7,9 @@
  */
 import { z } from 'zod';
 
-const integer = (min: number) => z.coerce.number().int().min(min);
+// Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80.
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.string().trim().regex(/^\d+$/, 'must be a decimal integer').transform(Number).pipe(z.number().int().min(min).max(max));
 
 const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
 
@@ -17,14 +19,14 @@ const EnvSchema = z.object({
 
   // HTTP
   HOST: z.string().min(1).default('127.0.0.1'),
-  PORT: integer(0).max(65535).default(3000),
-  HTTP_WAIT_MS: integer(1).default(25_000),
-  MAX_BODY_BYTES: integer(1024).default(1_048_576),
+  PORT: integer(0, 65535).default(3000),
+  HTTP_WAIT_MS: integer(1).default(25000),
+  MAX_BODY_BYTES: integer(1024).default(1048576),
 
   // Postgres
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   DATABASE_POOL_SIZE: integer(1).default(10),
-  OUTCOME_POLL_MS: integer(50).default(1_000),
+  OUTCOME_POLL_MS: integer(50).default(1000),
 
   // Temporal
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
@@ -32,9 +34,9 @@ const EnvSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('mcp-exchanges'),
 
   // Exchanges
-  ROUND_TIMEOUT_MS: integer(1).default(600_000),
+  ROUND_TIMEOUT_MS: integer(1).default(600000),
   MAX_ROUNDS: integer(1).default(8),
-  REQUEST_STATE_TTL_MS: integer(1).default(900_000),
+  REQUEST_STATE_TTL_MS: integer(1).default(900000),
   /** Comma-separated `kid:base64key` pairs of 32-byte keys; the first seals, all open. */
   REQUEST_STATE_KEYS: z
     .string()

@@ -25,11 +25,16 @@ export function initialState(): ExchangeState {
   return { round: 0, asks: 0, status: 'running' };
 }
 
-/** Takes the first answers to the awaited round; anything else is reported and left out. */
+/**
+ * Takes the first answers to the awaited round. Answers may also arrive for the round whose
+ * handler is still being recorded: the API signals as soon as the ask is in Postgres, which can be
+ * before the workflow has seen its activity complete (and a signal is applied before an activity
+ * result in the same activation). Those are held until the ask is folded in.
+ */
 export function acceptAnswers(state: ExchangeState, answers: RoundAnswers): AnswerVerdict {
-  if (state.awaiting === undefined || answers.round !== state.awaiting) {
-    return answers.round <= state.round ? 'duplicate' : 'unexpected';
-  }
+  if (state.status !== 'running') return 'duplicate';
+  const expected = state.awaiting ?? state.round + 1;
+  if (answers.round !== expected) return answers.round < expected ? 'duplicate' : 'unexpected';
   if (state.pending) return 'duplicate';
   state.pending = answers;
   return 'accepted';
@@ -43,7 +48,7 @@ export function mayAsk(state: ExchangeState, maxRounds: number): boolean {
 /** Folds a recorded round outcome into the state. */
 export function recordRound(state: ExchangeState, summary: RoundSummary): void {
   state.round = summary.round;
-  state.pending = undefined;
+  if (state.pending && (summary.kind !== 'ask' || state.pending.round !== summary.round)) state.pending = undefined;
   if (summary.kind === 'ask') {
     state.asks += 1;
     state.awaiting = summary.round;

@@ -3,6 +3,8 @@
  * request the client has not declared support for. Lists every capability an ask needs that the
  * client lacks, so one error can name them all.
  */
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export function missingCapabilities(
   inputRequests: Record<string, unknown>,
   declared: Record<string, unknown>,
@@ -12,7 +14,7 @@ export function missingCapabilities(
     const method = (request as { method?: unknown }).method;
     const params = ((request as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
     if (method === 'elicitation/create') {
-      const elicitation = declared.elicitation as Record<string, unknown> | undefined;
+      const elicitation = isObject(declared.elicitation) ? declared.elicitation : undefined;
       const mode = params.mode === 'url' ? 'url' : 'form';
       // `elicitation: {}` declares form mode only; url mode must be named.
       const supported =
@@ -20,9 +22,9 @@ export function missingCapabilities(
         (mode === 'url' ? 'url' in elicitation : 'form' in elicitation || Object.keys(elicitation).length === 0);
       if (!supported) missing.elicitation = { ...(missing.elicitation ?? {}), [mode]: {} };
     } else if (method === 'sampling/createMessage') {
-      if (declared.sampling === undefined) missing.sampling = {};
+      if (!isObject(declared.sampling)) missing.sampling = {};
     } else if (method === 'roots/list') {
-      if (declared.roots === undefined) missing.roots = {};
+      if (!isObject(declared.roots)) missing.roots = {};
     }
   }
   return missing;

@@ -1,0 +1,106 @@
+// Pins parseConfig: documented defaults, and errors that name the offending variable and say why.
+import { randomBytes } from 'node:crypto';
+import { ConfigError, parseConfig, type Config } from './config';
+
+const key32 = () => randomBytes(32).toString('base64');
+const KEY = key32();
+
+const minimal = (): Record<string, string | undefined> => ({
+  DATABASE_URL: 'postgres://mcp:mcp@127.0.0.1:5432/mcp',
+  REQUEST_STATE_KEYS: `k1:${KEY}`,
+});
+
+function configError(source: Record<string, string | undefined>): ConfigError {
+  let caught: unknown;
+  let parsed: Config | undefined;
+  try {
+    parsed = parseConfig(source);
+  } catch (error) {
+    caught = error;
+  }
+  expect(parsed).toBeUndefined();
+  expect(caught).toBeInstanceOf(ConfigError);
+  return caught as ConfigError;
+}
+
+describe('parseConfig', () => {
+  it('applies the documented defaults when only DATABASE_URL and REQUEST_STATE_KEYS are given', () => {
+    const config = parseConfig(minimal());
+    expect(config.http.port).toBe(3000);
+    expect(config.http.waitMs).toBe(25_000);
+    expect(config.exchange.roundTimeoutMs).toBe(600_000);
+    expect(config.exchange.maxRounds).toBe(8);
+    expect(config.database.url).toBe('postgres://mcp:mcp@127.0.0.1:5432/mcp');
+  });
+
+  it('decodes the key ring into kid and 32-byte key buffers, first key first', () => {
+    const second = key32();
+    const config = parseConfig({ ...minimal(), REQUEST_STATE_KEYS: `new:${KEY}, old:${second}` });
+    expect(config.requestState.keys.map((k) => k.kid)).toEqual(['new', 'old']);
+    expect(config.requestState.keys[0]?.key.equals(Buffer.from(KEY, 'base64'))).toBe(true);
+    expect(config.requestState.keys[1]?.key.equals(Buffer.from(second, 'base64'))).toBe(true);
+  });
+
+  it('coerces numeric variables given as strings', () => {
+    const config = parseConfig({ ...minimal(), PORT: '8080', MAX_ROUNDS: '3', ROUND_TIMEOUT_MS: '5000', HTTP_WAIT_MS: '100' });
+    expect(config.http.port).toBe(8080);
+    expect(config.exchange.maxRounds).toBe(3);
+    expect(config.exchange.roundTimeoutMs).toBe(5000);
+    expect(config.http.waitMs).toBe(100);
+  });
+
+  it('returns a frozen config', () => {
+    expect(Object.isFrozen(parseConfig(minimal()))).toBe(true);
+  });
+
+  it('throws a ConfigError naming DATABASE_URL as missing when it is absent', () => {
+    const { DATABASE_URL: _omitted, ...rest } = minimal();
+    const error = configError(rest);
+    expect(error.name).toBe('ConfigError');
+    expect(error.message).toMatch(/DATABASE_URL is missing/);
+  });
+
+  it('throws a ConfigError naming DATABASE_URL as malformed when it is not a postgres URL', () => {
+    expect(configError({ ...minimal(), DATABASE_URL: 'mysql://db/x' }).message).toMatch(/DATABASE_URL is malformed/);
+  });
+
+  it.each(['abc', '70000', '-1', '80.5'])('throws a ConfigError naming PORT as malformed for %s', (port) => {
+    const message = configError({ ...minimal(), PORT: port }).message;
+    expect(message).toMatch(/PORT is malformed/);
+    expect(message).not.toMatch(/DATABASE_URL/);
+  });
+
+  it('reports every invalid variable in one error', () => {
+    const message = configError({ REQUEST_STATE_KEYS: `k1:${KEY}`, PORT: 'nope', MAX_ROUNDS: '0' }).message;
+    expect(message).toMatch(/DATABASE_URL is missing/);
+    expect(message).toMatch(/PORT is malformed/);
+    expect(message).toMatch(/MAX_ROUNDS is malformed/);
+  });
+
+  it('throws a ConfigError naming REQUEST_STATE_KEYS when it is missing', () => {
+    const { REQUEST_STATE_KEYS: _omitted, ...rest } = minimal();
+    expect(configError(rest).message).toMatch(/REQUEST_STATE_KEYS is missing/);
+  });
+
+  it.each([16, 31, 33, 64])('throws a ConfigError naming REQUEST_STATE_KEYS for a %i-byte key', (bytes) => {
+    const message = configError({ ...minimal(), REQUEST_STATE_KEYS: `short:${randomBytes(bytes).toString('base64')}` }).message;
+    expect(message).toMatch(/REQUEST_STATE_KEYS/);
+    expect(message).toContain('short');
+    expect(message).toContain(`got ${bytes}`);
+  });
+
+  it('throws a ConfigError naming REQUEST_STATE_KEYS when one key of several has the wrong length', () => {
+    const ring = `good:${KEY},bad:${randomBytes(24).toString('base64')}`;
+    expect(configError({ ...minimal(), REQUEST_STATE_KEYS: ring }).message).toMatch(/REQUEST_STATE_KEYS: key "bad"/);
+  });
+
+  it('throws a ConfigError naming REQUEST_STATE_KEYS when an entry is not a kid:key pair', () => {
+    expect(configError({ ...minimal(), REQUEST_STATE_KEYS: KEY }).message).toMatch(/REQUEST_STATE_KEYS is malformed/);
+  });
+
+  it('rejects a key ring with duplicate key ids', () => {
+    const message = configError({ ...minimal(), REQUEST_STATE_KEYS: `k1:${KEY},k1:${key32()}` }).message;
+    expect(message).toMatch(/REQUEST_STATE_KEYS/);
+    expect(message).toMatch(/unique/);
+  });
+});

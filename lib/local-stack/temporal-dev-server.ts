@@ -1,0 +1,127 @@
+/**
+ * A local Temporal server for development and tests: the Temporal CLI's `server start-dev`
+ * (SQLite, embedded Web UI), from `TEMPORAL_CLI_PATH` or the `temporal` on PATH. With neither, the
+ * TypeScript SDK downloads the CLI (needs internet; never used in CI, which installs the wheel).
+ * The search attributes the service uses are registered at start.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../../workflows/search-attributes';
+import { MCP_METHOD, MCP_TARGET, EXCHANGE_ROUND, EXCHANGE_STATUS } from '../../workflows/search-attributes';
+import { freePort } from './free-port';
+
+export interface TemporalDevServer {
+  address: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+export interface TemporalDevServerOptions {
+  port?: number;
+  /** Serve the Web UI on this port; no UI when absent. */
+  uiPort?: number;
+  /** SQLite file that keeps history across restarts; in memory when absent. */
+  dbFile?: string;
+  /** Where the server's own output goes. */
+  logFile: string;
+}
+
+export function findTemporalCli(): string | undefined {
+  const explicit = process.env.TEMPORAL_CLI_PATH;
+  if (explicit) return existsSync(explicit) ? explicit : undefined;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'temporal');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** Polls until the frontend answers health checks and the default namespace exists. */
+export async function waitForTemporal(address: string, timeoutMs: number, exited?: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    const why = exited?.();
+    if (why) throw new Error(`Temporal dev server exited: ${why}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`Temporal at ${address} not ready after ${timeoutMs} ms: ${(lastError as Error)?.message}`);
+}
+
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const port = options.port ?? (await freePort());
+  const cli = findTemporalCli();
+  if (!cli) return startDownloadedServer(port, options);
+
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port)];
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
+  else args.push('--headless');
+  if (options.dbFile) {
+    mkdirSync(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
+
+  mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const out = openSync(options.logFile, 'a');
+  const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', out, out] });
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => (exit = `code ${code} signal ${signal}; see ${options.logFile}`));
+
+  const address = `127.0.0.1:${port}`;
+  try {
+    await waitForTemporal(address, 60_000, () => exit);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    address,
+    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    stop: () => stopChild(child),
+  };
+}
+
+async function startDownloadedServer(port: number, options: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      ip: '127.0.0.1',
+      port,
+      ui: options.uiPort !== undefined,
+      uiPort: options.uiPort,
+      dbFilename: options.dbFile,
+      searchAttributes: [MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND],
+    },
+  });
+  return {
+    address: env.address,
+    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    stop: () => env.teardown(),
+  };
+}
+
+export function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

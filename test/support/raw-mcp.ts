@@ -1,0 +1,43 @@
+/**
+ * A bare 2026-07-28 HTTP caller for tests that need exact control over each leg (the same retry
+ * twice, a leg after a timeout). End-to-end behaviour is tested with the official client instead.
+ */
+export interface RpcReply {
+  status: number;
+  body: { jsonrpc: '2.0'; id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+}
+
+let nextId = 1;
+
+export async function rawCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = { elicitation: {} },
+): Promise<RpcReply> {
+  const body = {
+    jsonrpc: '2.0',
+    id: nextId++,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as RpcReply['body'] };
+}
+
+export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });

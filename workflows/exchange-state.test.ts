@@ -1,0 +1,184 @@
+// Pins the exchange round bookkeeping: which answers are taken, the ask cap, and the state transitions.
+import type { RoundAnswers, RoundSummary } from '../lib/exchange/types';
+import { acceptAnswers, initialState, markExpired, mayAsk, recordRound, takeAnswers, type ExchangeState } from './exchange-state';
+
+const answers = (round: number, value = 'x'): RoundAnswers => ({ round, responses: { name: { action: 'accept', content: { value } } }, digest: `d-${round}-${value}` });
+const ask = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['name'] });
+
+/** A state whose round-`round` ask is awaiting answers. */
+function awaitingRound(round: number): ExchangeState {
+  const state = initialState();
+  for (let r = 1; r <= round; r += 1) {
+    recordRound(state, ask(r));
+    if (r < round) {
+      expect(acceptAnswers(state, answers(r))).toBe('accepted');
+      takeAnswers(state);
+    }
+  }
+  return state;
+}
+
+describe('initialState', () => {
+  it('starts running at round 0 with no asks, nothing awaited and nothing pending', () => {
+    expect(initialState()).toEqual({ round: 0, asks: 0, status: 'running' });
+  });
+});
+
+describe('acceptAnswers', () => {
+  it('accepts the first answers to the awaited round and holds them as pending', () => {
+    const state = awaitingRound(1);
+    const first = answers(1, 'first');
+    expect(acceptAnswers(state, first)).toBe('accepted');
+    expect(state.pending).toBe(first);
+  });
+
+  it('reports a second delivery for the awaited round as duplicate and keeps the first answers', () => {
+    const state = awaitingRound(1);
+    const first = answers(1, 'first');
+    acceptAnswers(state, first);
+    expect(acceptAnswers(state, answers(1, 'second'))).toBe('duplicate');
+    expect(state.pending).toBe(first);
+  });
+
+  it('reports answers for an older round as duplicate and does not take them', () => {
+    const state = awaitingRound(3);
+    expect(acceptAnswers(state, answers(2))).toBe('duplicate');
+    expect(acceptAnswers(state, answers(1))).toBe('duplicate');
+    expect(state.pending).toBeUndefined();
+  });
+
+  it('reports answers for a future round as unexpected and does not take them', () => {
+    const state = awaitingRound(2);
+    expect(acceptAnswers(state, answers(3))).toBe('unexpected');
+    expect(state.pending).toBeUndefined();
+  });
+
+  it('holds answers that arrive while their ask is still being recorded, and keeps them through recordRound', () => {
+    const state = initialState();
+    const early = answers(1);
+    expect(acceptAnswers(state, early)).toBe('accepted');
+    recordRound(state, ask(1));
+    expect(state.pending).toBe(early);
+    expect(state.awaiting).toBe(1);
+  });
+
+  it('drops held answers when the round they answer ends without an ask', () => {
+    const state = initialState();
+    acceptAnswers(state, answers(1));
+    recordRound(state, { round: 1, kind: 'complete' });
+    expect(state.pending).toBeUndefined();
+  });
+
+  it('reports answers two rounds ahead as unexpected', () => {
+    const state = initialState();
+    expect(acceptAnswers(state, answers(2))).toBe('unexpected');
+    expect(state.pending).toBeUndefined();
+  });
+
+  it('reports a redelivery of answers already handed to the next round as duplicate', () => {
+    const state = awaitingRound(1);
+    acceptAnswers(state, answers(1));
+    takeAnswers(state);
+    expect(acceptAnswers(state, answers(1))).toBe('duplicate');
+    expect(state.pending).toBeUndefined();
+  });
+});
+
+describe('mayAsk', () => {
+  it.each([1, 3, 8])('allows exactly maxRounds (%i) asks and refuses the next one', (maxRounds) => {
+    const state = initialState();
+    let allowed = 0;
+    for (let round = 1; round <= maxRounds + 5 && mayAsk(state, maxRounds); round += 1) {
+      allowed += 1;
+      recordRound(state, ask(round));
+      acceptAnswers(state, answers(round));
+      takeAnswers(state);
+    }
+    expect(allowed).toBe(maxRounds);
+    expect(state.asks).toBe(maxRounds);
+    expect(mayAsk(state, maxRounds)).toBe(false);
+  });
+
+  it('does not count complete or error outcomes as asks', () => {
+    const completed = initialState();
+    recordRound(completed, { round: 1, kind: 'complete' });
+    const failed = initialState();
+    recordRound(failed, { round: 1, kind: 'error', errorCode: -32603 });
+    expect(completed.asks).toBe(0);
+    expect(failed.asks).toBe(0);
+    expect(mayAsk(completed, 1)).toBe(true);
+    expect(mayAsk(failed, 1)).toBe(true);
+  });
+});
+
+describe('recordRound', () => {
+  it('records an ask: advances the round, counts the ask, awaits that round and stays running', () => {
+    const state = initialState();
+    recordRound(state, ask(1));
+    expect(state).toEqual({ round: 1, asks: 1, awaiting: 1, pending: undefined, status: 'running' });
+  });
+
+  it('records a complete outcome: stops awaiting and marks the exchange completed', () => {
+    const state = awaitingRound(1);
+    acceptAnswers(state, answers(1));
+    takeAnswers(state);
+    recordRound(state, { round: 2, kind: 'complete' });
+    expect(state.round).toBe(2);
+    expect(state.awaiting).toBeUndefined();
+    expect(state.status).toBe('completed');
+    expect(state.asks).toBe(1);
+  });
+
+  it('records an error outcome: stops awaiting and marks the exchange failed', () => {
+    const state = initialState();
+    recordRound(state, { round: 1, kind: 'error', errorCode: -32602 });
+    expect(state.round).toBe(1);
+    expect(state.awaiting).toBeUndefined();
+    expect(state.status).toBe('failed');
+  });
+
+  it('clears answers still pending when a new outcome is recorded', () => {
+    const state = awaitingRound(1);
+    acceptAnswers(state, answers(1));
+    recordRound(state, ask(2));
+    expect(state.pending).toBeUndefined();
+    expect(state.awaiting).toBe(2);
+    expect(acceptAnswers(state, answers(2))).toBe('accepted');
+  });
+});
+
+describe('takeAnswers', () => {
+  it('returns the accepted answers and clears both the pending answers and the wait', () => {
+    const state = awaitingRound(2);
+    const taken = answers(2, 'mine');
+    acceptAnswers(state, taken);
+    expect(takeAnswers(state)).toBe(taken);
+    expect(state.pending).toBeUndefined();
+    expect(state.awaiting).toBeUndefined();
+    expect(state.round).toBe(2);
+    expect(state.status).toBe('running');
+  });
+
+  it('throws when no answers have been accepted', () => {
+    const state = awaitingRound(1);
+    expect(() => takeAnswers(state)).toThrow(/no accepted answers/);
+  });
+});
+
+describe('markExpired', () => {
+  it('stops awaiting and marks the exchange expired', () => {
+    const state = awaitingRound(2);
+    markExpired(state);
+    expect(state.awaiting).toBeUndefined();
+    expect(state.status).toBe('expired');
+    expect(state.round).toBe(2);
+    expect(state.asks).toBe(2);
+  });
+
+  it('takes no answers for the expired round afterwards', () => {
+    const state = awaitingRound(1);
+    markExpired(state);
+    expect(acceptAnswers(state, answers(1))).not.toBe('accepted');
+    expect(state.pending).toBeUndefined();
+  });
+});
