@@ -11,7 +11,6 @@ import { startLocalPostgres } from '../../lib/local-stack/local-postgres';
 import { startTemporalDevServer, waitForTemporal } from '../../lib/local-stack/temporal-dev-server';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __durableMcpStackStop: (() => Promise<void>) | undefined;
 }
 

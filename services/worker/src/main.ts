@@ -2,7 +2,8 @@
  * The worker process: connects to Temporal and Postgres, runs migrations, and polls the exchange
  * task queue until SIGINT/SIGTERM.
  */
-import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
+import { installTemporalLogger } from '../../../lib/temporal-logging';
 import { loadConfigOrExit } from '../../../lib/config';
 import { createPool } from '../../../lib/db/pool';
 import { migrate } from '../../../lib/db/migrate';
@@ -13,17 +14,7 @@ import { createExchangeWorker } from './worker';
 export async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger('worker', config.logLevel);
-  Runtime.install({
-    logger: {
-      log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'info')]({ ...meta }, message),
-      trace: (m, meta) => log.trace({ ...meta }, m),
-      debug: (m, meta) => log.debug({ ...meta }, m),
-      info: (m, meta) => log.info({ ...meta }, m),
-      warn: (m, meta) => log.warn({ ...meta }, m),
-      error: (m, meta) => log.error({ ...meta }, m),
-    },
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
-  });
+  installTemporalLogger(log);
   const pool = createPool(config.database.url, config.database.poolSize, log);
   await migrate(pool, log);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
