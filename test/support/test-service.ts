@@ -12,6 +12,7 @@ import { createLogger } from '../../lib/log';
 import { loadHandlerSet } from '../../handlers';
 import { startApi, type RunningApi } from '../../services/api/src/api';
 import { createExchangeWorker } from '../../services/worker/src/worker';
+import { installTemporalLogger } from '../../lib/temporal-logging';
 import { readStackInfo } from './stack-info';
 
 export interface TestService {
@@ -24,6 +25,14 @@ export interface TestService {
 }
 
 export const TEST_KEY_RING = `test1:${randomBytes(32).toString('base64')}`;
+
+let runtimeInstalled = false;
+/** The SDK's runtime is process-wide and installed once: route its lines into the test logger. */
+function quietTemporalRuntime(log: ReturnType<typeof createLogger>): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  installTemporalLogger(log, 'WARN');
+}
 
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   const stack = readStackInfo();
@@ -38,6 +47,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ...env,
   });
   const log = createLogger('test', config.logLevel);
+  quietTemporalRuntime(log);
   const pool = createPool(config.database.url, 4, log);
   await migrate(pool, log);
   const handlers = loadHandlerSet(config.handlerSet);
