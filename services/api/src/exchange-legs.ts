@@ -15,7 +15,7 @@ import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store'
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import { digestJson } from '../../../lib/exchange/digest';
 import type { Era, ExchangeMethod, OriginalRequest } from '../../../lib/exchange/types';
-import type { Logger } from '../../../lib/log';
+import { exchangeLogger, type Logger } from '../../../lib/log';
 import { invalidParams, invalidRequestState, RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateCodec } from '../../../lib/state/request-state';
 import { workflowIdFor } from '../../../workflows/messages';
@@ -82,14 +82,18 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       roundTimeoutMs: limits.roundTimeoutMs,
       maxRounds: limits.maxRounds,
     });
-    log.info({ exchangeId, workflowId: workflowIdFor(exchangeId), method: leg.method, target: leg.target }, 'exchange started');
+    exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round: 1 }).info(
+      { method: leg.method, target: leg.target, era: leg.era },
+      'exchange started',
+    );
     return awaitRound(exchangeId, 1, signal);
   }
 
   async function answerLeg(leg: ExchangeLeg, exchangeId: string, round: number, signal?: AbortSignal): Promise<LegResult> {
+    const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const ask = await store.readRound(exchangeId, round);
     if (!ask || ask.outcome.kind !== 'ask') {
-      log.warn({ exchangeId, round, reason: 'no-ask' }, 'requestState rejected');
+      legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
       throw invalidRequestState();
     }
     // Answers are carried raw; keys the ask did not name are ignored (spec: SHOULD ignore extras).
@@ -101,6 +105,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     if (next) return answeredWith(next, digest);
 
     const delivered = await gateway.sendAnswers(exchangeId, { round, responses, digest });
+    legLog.info({ keys: Object.keys(responses), delivered }, 'answers signalled');
     if (!delivered) {
       // The workflow ended meanwhile (it expired, say): its last outcome is recorded.
       const ended = await store.readRound(exchangeId, round + 1);
