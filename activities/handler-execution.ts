@@ -1,31 +1,52 @@
 /**
  * Runs one handler execution and turns whatever it does into a round outcome. A handler that
  * throws does not fail the activity (re-running it would not help): a tool's failure becomes an
- * `isError` result, as MCP asks of tool errors.
+ * `isError` result, as MCP asks of tool errors; a prompt's or resource's becomes a JSON-RPC error.
  */
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ExchangeInput, RoundOutcome } from '../lib/exchange/types';
-import { findTool, type HandlerContext, type HandlerSet } from '../lib/handler-api';
+import { findPrompt, findResource, findTool, type HandlerContext, type HandlerSet } from '../lib/handler-api';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../lib/protocol/json-rpc-codes';
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Calls the handler the request names; undefined when this deployment has none. */
+function invoke(handlers: HandlerSet, exchange: ExchangeInput, ctx: HandlerContext) {
+  const { method, target, params } = exchange.request;
+  switch (method) {
+    case 'tools/call': {
+      const tool = findTool(handlers, target);
+      return tool && (() => tool.run((params.arguments ?? {}) as Record<string, unknown>, ctx));
+    }
+    case 'prompts/get': {
+      const prompt = findPrompt(handlers, target);
+      return prompt && (() => prompt.run((params.arguments ?? {}) as Record<string, string>, ctx));
+    }
+    case 'resources/read': {
+      const match = findResource(handlers, target);
+      if (!match) return undefined;
+      return match.kind === 'static'
+        ? () => match.handler.read(target, ctx)
+        : () => match.handler.read(target, match.variables, ctx);
+    }
+  }
+}
+
 export async function executeHandler(handlers: HandlerSet, exchange: ExchangeInput, ctx: HandlerContext): Promise<RoundOutcome> {
-  const { request } = exchange;
-  if (request.method !== 'tools/call') {
-    return { kind: 'error', error: { code: INTERNAL_ERROR, message: `${request.method} has no handlers in this deployment` } };
-  }
-  const handler = findTool(handlers, request.target);
-  if (!handler) {
-    return { kind: 'error', error: { code: INVALID_PARAMS, message: `Unknown tool: ${request.target}` } };
-  }
+  const { method, target } = exchange.request;
+  const run = invoke(handlers, exchange, ctx);
+  if (!run) return { kind: 'error', error: { code: INVALID_PARAMS, message: `No ${method} handler for ${target}` } };
   try {
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const result = (await handler.run(args, ctx)) as Record<string, unknown>;
+    const result = (await run()) as Record<string, unknown>;
     if (isInputRequiredResult(result)) {
       return { kind: 'ask', inputRequests: { ...(result.inputRequests ?? {}) }, sealedHandlerState: result.requestState };
     }
     return { kind: 'complete', result };
   } catch (error) {
-    ctx.log.warn({ err: error }, 'tool handler threw; returning it as an isError result');
-    return { kind: 'complete', result: { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true } };
+    ctx.log.warn({ err: error, method, target }, 'handler threw');
+    if (method === 'tools/call') {
+      return { kind: 'complete', result: { content: [{ type: 'text', text: messageOf(error) }], isError: true } };
+    }
+    return { kind: 'error', error: { code: INTERNAL_ERROR, message: messageOf(error) } };
   }
 }

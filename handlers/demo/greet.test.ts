@@ -93,14 +93,22 @@ describe('executeHandler with the greet tool', () => {
 
   it('answers an unknown tool with an invalid-params error outcome', async () => {
     const outcome = await executeHandler(handlers, exchange({}, { target: 'nope' }), ctx());
-    expect(outcome).toEqual({ kind: 'error', error: { code: INVALID_PARAMS, message: 'Unknown tool: nope' } });
+    expect(outcome).toEqual({ kind: 'error', error: { code: INVALID_PARAMS, message: 'No tools/call handler for nope' } });
   });
 
-  it('answers a method with no handlers with an internal-error outcome', async () => {
+  it('answers a prompt the set does not have with an invalid-params error outcome', async () => {
     const outcome = await executeHandler(handlers, exchange({}, { method: 'prompts/get' }), ctx());
-    expect(outcome.kind).toBe('error');
-    if (outcome.kind !== 'error') return;
-    expect(outcome.error.code).toBe(INTERNAL_ERROR);
+    expect(outcome).toEqual({ kind: 'error', error: { code: INVALID_PARAMS, message: 'No prompts/get handler for greet' } });
+  });
+
+  it('turns a throwing prompt into an internal-error outcome', async () => {
+    const throwing: HandlerSet = {
+      name: 'throwing',
+      tools: [],
+      prompts: [{ prompt: { name: 'greet' }, run: () => { throw new Error('boom'); } }],
+    };
+    const outcome = await executeHandler(throwing, exchange({}, { method: 'prompts/get' }), ctx());
+    expect(outcome).toEqual({ kind: 'error', error: { code: INTERNAL_ERROR, message: 'boom' } });
   });
 
   it('turns a throwing tool into an isError result instead of failing', async () => {

@@ -1,4 +1,21 @@
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
+/**
+ * What a handler set is made of: tools, prompts and resources (static ones and URI templates).
+ * `tools/call`, `prompts/get` and `resources/read` run as durable exchanges, so each of those
+ * handlers may return an ask instead of its result and is re-executed with the answers.
+ */
+import {
+  UriTemplate,
+  type CallToolResult,
+  type ClientCapabilities,
+  type GetPromptResult,
+  type InputRequiredResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import type { ExchangeMethod } from '../exchange/types';
 import type { Logger } from '../log';
 
 export interface HandlerContext {
@@ -13,23 +30,85 @@ export interface HandlerContext {
   log: Logger;
 }
 
-export type ToolOutcome = CallToolResult | InputRequiredResult;
+type Outcome<R> = R | InputRequiredResult | Promise<R | InputRequiredResult>;
+
+/** Suggests values for one argument (`completion/complete`). */
+export type Completer = (value: string, context: Record<string, string>) => string[] | Promise<string[]>;
 
 export interface ToolHandler {
   /** The tool as `tools/list` describes it. */
   tool: Tool;
-  run(args: Record<string, unknown>, ctx: HandlerContext): Promise<ToolOutcome> | ToolOutcome;
+  run(args: Record<string, unknown>, ctx: HandlerContext): Outcome<CallToolResult>;
+}
+
+export interface PromptHandler {
+  prompt: Prompt;
+  run(args: Record<string, string>, ctx: HandlerContext): Outcome<GetPromptResult>;
+  /** Completers by argument name. */
+  complete?: Record<string, Completer>;
+}
+
+export interface ResourceHandler {
+  resource: Resource;
+  read(uri: string, ctx: HandlerContext): Outcome<ReadResourceResult>;
+}
+
+export interface ResourceTemplateHandler {
+  template: ResourceTemplate;
+  read(uri: string, variables: Record<string, string>, ctx: HandlerContext): Outcome<ReadResourceResult>;
+  /** Completers by template variable name. */
+  complete?: Record<string, Completer>;
 }
 
 export interface HandlerSet {
   name: string;
+  instructions?: string;
   tools: ReadonlyArray<ToolHandler>;
+  prompts?: ReadonlyArray<PromptHandler>;
+  resources?: ReadonlyArray<ResourceHandler>;
+  resourceTemplates?: ReadonlyArray<ResourceTemplateHandler>;
 }
 
-export function defineTool(handler: ToolHandler): ToolHandler {
-  return handler;
-}
+export const defineTool = (handler: ToolHandler): ToolHandler => handler;
+export const definePrompt = (handler: PromptHandler): PromptHandler => handler;
+export const defineResource = (handler: ResourceHandler): ResourceHandler => handler;
+export const defineResourceTemplate = (handler: ResourceTemplateHandler): ResourceTemplateHandler => handler;
 
 export function findTool(set: HandlerSet, name: string): ToolHandler | undefined {
   return set.tools.find((handler) => handler.tool.name === name);
+}
+
+export function findPrompt(set: HandlerSet, name: string): PromptHandler | undefined {
+  return set.prompts?.find((handler) => handler.prompt.name === name);
+}
+
+/** A readable resource: an exact URI first, else the first template that matches. */
+export type ResourceMatch =
+  | { kind: 'static'; handler: ResourceHandler }
+  | { kind: 'template'; handler: ResourceTemplateHandler; variables: Record<string, string> };
+
+export function findResource(set: HandlerSet, uri: string): ResourceMatch | undefined {
+  const exact = set.resources?.find((handler) => handler.resource.uri === uri);
+  if (exact) return { kind: 'static', handler: exact };
+  for (const handler of set.resourceTemplates ?? []) {
+    const variables = new UriTemplate(String(handler.template.uriTemplate)).match(uri);
+    if (variables) return { kind: 'template', handler, variables: flatten(variables) };
+  }
+  return undefined;
+}
+
+function flatten(variables: Record<string, string | string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+}
+
+/** Whether this deployment has a handler for the target of an exchange method. */
+export function hasTarget(set: HandlerSet, method: ExchangeMethod, target: string): boolean {
+  switch (method) {
+    case 'tools/call':
+      return findTool(set, target) !== undefined;
+    case 'prompts/get':
+      return findPrompt(set, target) !== undefined;
+    case 'resources/read':
+      return findResource(set, target) !== undefined;
+  }
 }
