@@ -9,6 +9,12 @@ export interface RpcReply {
 
 let nextId = 1;
 
+function targetOf(method: string, params: Record<string, unknown>): string | undefined {
+  if (method === 'resources/read') return params.uri as string;
+  if (method === 'tools/call' || method === 'prompts/get') return params.name as string;
+  return undefined;
+}
+
 export async function rawCall(
   url: string,
   method: string,
@@ -34,6 +40,7 @@ export async function rawCall(
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
+      ...(targetOf(method, params) !== undefined ? { 'mcp-name': targetOf(method, params) } : {}),
     },
     body: JSON.stringify(body),
   });

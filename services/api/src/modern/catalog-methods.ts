@@ -1,0 +1,63 @@
+/**
+ * Discovery, listing and completion: answered directly from the loaded handler set, no exchange.
+ * List results are cacheable in 2026-07-28 and carry `ttlMs` and `cacheScope`.
+ */
+import { CompleteRequestParamsSchema } from '@modelcontextprotocol/core';
+import { findPrompt, type Completer, type HandlerSet } from '../../../../lib/handler-api';
+import { MODERN_PROTOCOL_VERSIONS } from '../../../../lib/protocol/modern';
+import { invalidParams } from '../../../../lib/protocol/rpc-error';
+import { parseParams } from './parse-params';
+
+const LIST_TTL_MS = 60_000;
+const MAX_COMPLETIONS = 100;
+
+export function serverCapabilities(handlers: HandlerSet): Record<string, unknown> {
+  const completers = [...(handlers.prompts ?? []), ...(handlers.resourceTemplates ?? [])].some((h) => h.complete);
+  return {
+    tools: {},
+    ...(handlers.prompts?.length ? { prompts: {} } : {}),
+    ...(handlers.resources?.length || handlers.resourceTemplates?.length ? { resources: {} } : {}),
+    ...(completers ? { completions: {} } : {}),
+    logging: {},
+  };
+}
+
+export function createCatalogMethods(handlers: HandlerSet) {
+  const cacheable = (result: Record<string, unknown>) => ({ ...result, ttlMs: LIST_TTL_MS, cacheScope: 'public' });
+
+  async function complete(params: unknown) {
+    const request = parseParams(CompleteRequestParamsSchema, params);
+    let completer: Completer | undefined;
+    if (request.ref.type === 'ref/prompt') {
+      const prompt = findPrompt(handlers, request.ref.name);
+      if (!prompt) throw invalidParams(`Unknown prompt: ${request.ref.name}`, { path: 'params.ref.name' });
+      completer = prompt.complete?.[request.argument.name];
+    } else {
+      const uri = request.ref.uri;
+      const template = handlers.resourceTemplates?.find((h) => String(h.template.uriTemplate) === uri);
+      if (!template) throw invalidParams(`Unknown resource template: ${uri}`, { path: 'params.ref.uri' });
+      completer = template.complete?.[request.argument.name];
+    }
+    const values = completer ? await completer(request.argument.value, request.context?.arguments ?? {}) : [];
+    return {
+      completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS },
+    };
+  }
+
+  return {
+    'server/discover': () =>
+      cacheable({
+        supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+        capabilities: serverCapabilities(handlers),
+        ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
+      }),
+    'tools/list': () => cacheable({ tools: handlers.tools.map((h) => h.tool) }),
+    'prompts/list': () => cacheable({ prompts: (handlers.prompts ?? []).map((h) => h.prompt) }),
+    'resources/list': () => cacheable({ resources: (handlers.resources ?? []).map((h) => h.resource) }),
+    'resources/templates/list': () =>
+      cacheable({
+        resourceTemplates: (handlers.resourceTemplates ?? []).map((h) => ({ ...h.template, uriTemplate: String(h.template.uriTemplate) })),
+      }),
+    'completion/complete': complete,
+  } satisfies Record<string, (params: unknown) => unknown>;
+}

@@ -1,0 +1,69 @@
+/**
+ * `tools/call`, `prompts/get` and `resources/read`: each leg of these runs on the durable exchange
+ * engine, and these are the only methods that may answer with an `InputRequiredResult`.
+ */
+import { CallToolRequestParamsSchema, GetPromptRequestParamsSchema, ReadResourceRequestParamsSchema } from '@modelcontextprotocol/core';
+import { z } from 'zod';
+import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
+import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
+import { invalidParams } from '../../../../lib/protocol/rpc-error';
+import type { RequestStateCodec } from '../../../../lib/state/request-state';
+import { requestDigestOf, type ExchangeLegs } from '../exchange-legs';
+import { parseParams } from './parse-params';
+import { renderLeg } from './render';
+import type { ModernEnvelope } from './validate-request';
+
+const PRINCIPAL = 'anonymous'; // until authentication exists, every caller is the same principal
+
+const RetryFieldsSchema = z.object({
+  inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  requestState: z.string().min(1).optional(),
+});
+
+/** Reads the original request of each exchange method: its target and the params that define it. */
+const ORIGINAL: Record<ExchangeMethod, (params: unknown) => OriginalRequest> = {
+  'tools/call': (params) => {
+    const { name, arguments: args } = parseParams(CallToolRequestParamsSchema, params);
+    return { method: 'tools/call', target: name, params: { name, arguments: args ?? {} } };
+  },
+  'prompts/get': (params) => {
+    const { name, arguments: args } = parseParams(GetPromptRequestParamsSchema, params);
+    return { method: 'prompts/get', target: name, params: { name, arguments: args ?? {} } };
+  },
+  'resources/read': (params) => {
+    const { uri } = parseParams(ReadResourceRequestParamsSchema, params);
+    return { method: 'resources/read', target: uri, params: { uri } };
+  },
+};
+
+const UNKNOWN_TARGET: Record<ExchangeMethod, [string, string]> = {
+  'tools/call': ['Unknown tool', 'params.name'],
+  'prompts/get': ['Unknown prompt', 'params.name'],
+  'resources/read': ['Resource not found', 'params.uri'],
+};
+
+export function createExchangeMethods(deps: { handlers: HandlerSet; legs: ExchangeLegs; requestState: RequestStateCodec }) {
+  const run = async (method: ExchangeMethod, params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => {
+    const request = ORIGINAL[method](params);
+    const retry = parseParams(RetryFieldsSchema, params);
+    if (!hasTarget(deps.handlers, method, request.target)) {
+      const [message, path] = UNKNOWN_TARGET[method];
+      throw invalidParams(`${message}: ${request.target}`, { path });
+    }
+    const leg = await deps.legs.run(
+      { ...request, ...retry, clientCapabilities: envelope.clientCapabilities, principal: PRINCIPAL, era: 'modern' },
+      signal,
+    );
+    const rendered = renderLeg(leg, deps.requestState, { requestDigest: requestDigestOf(request), principal: PRINCIPAL });
+    // resources/read results are cacheable: they must say for how long, and to whom.
+    if (method === 'resources/read' && rendered.resultType === 'complete') {
+      return { ttlMs: 0, cacheScope: 'private', ...rendered };
+    }
+    return rendered;
+  };
+  return {
+    'tools/call': (params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => run('tools/call', params, envelope, signal),
+    'prompts/get': (params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => run('prompts/get', params, envelope, signal),
+    'resources/read': (params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => run('resources/read', params, envelope, signal),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The 2026-07-28 request ladder, checked in this order so every client gets the same answer:
+ *   1. required headers and their agreement with the body   → 400, -32020
+ *   2. `_meta` protocol version and client capabilities      → 400, -32602
+ *   3. a protocol version this server implements             → 400, -32022
+ * (Unknown methods, -32601 with 404, come next, in the dispatcher.)
+ *
+ * There is no handshake in this revision: every request carries its version and capabilities,
+ * and the server MUST NOT infer capabilities from earlier requests.
+ */
+import type { Request } from 'express';
+import { HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION } from '../../../../lib/protocol/json-rpc-codes';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  MODERN_PROTOCOL_VERSIONS,
+  PROTOCOL_VERSION_META_KEY,
+} from '../../../../lib/protocol/modern';
+import { invalidParams, RpcError } from '../../../../lib/protocol/rpc-error';
+
+export interface ModernEnvelope {
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  logLevel?: string;
+  progressToken?: string | number;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Methods whose target travels in the `Mcp-Name` header (SEP-2243). */
+const NAMED_TARGET: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** Header values that are not plain ASCII arrive as `=?base64?<value>?=`. */
+export function decodeHeaderValue(value: string): string {
+  const sentinel = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
+  return sentinel ? Buffer.from(sentinel[1]!, 'base64').toString('utf8') : value;
+}
+
+function mismatch(message: string): RpcError {
+  return new RpcError(HEADER_MISMATCH, message);
+}
+
+function checkHeaders(req: Request, method: string, params: Record<string, unknown>, metaVersion: unknown): void {
+  const version = req.get('mcp-protocol-version');
+  if (version === undefined) throw mismatch('Missing required header: MCP-Protocol-Version');
+  const methodHeader = req.get('mcp-method');
+  if (methodHeader === undefined) throw mismatch('Missing required header: Mcp-Method');
+  if (methodHeader !== method) throw mismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
+  const targetField = NAMED_TARGET[method];
+  if (targetField) {
+    const raw = req.get('mcp-name');
+    if (raw === undefined) throw mismatch('Missing required header: Mcp-Name');
+    const name = decodeHeaderValue(raw);
+    const body = params[targetField];
+    if (typeof body === 'string' && body !== name) {
+      throw mismatch(`Header mismatch: Mcp-Name header value '${name}' does not match body value '${body}'`);
+    }
+  }
+  if (typeof metaVersion === 'string' && metaVersion !== version) {
+    throw mismatch(`Header mismatch: MCP-Protocol-Version header value '${version}' does not match _meta value '${metaVersion}'`);
+  }
+}
+
+export function validateModernRequest(req: Request, method: string, rawParams: unknown): ModernEnvelope {
+  const params = isObject(rawParams) ? rawParams : {};
+  const meta = isObject(params._meta) ? params._meta : {};
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  checkHeaders(req, method, params, version);
+
+  if (typeof version !== 'string') {
+    throw invalidParams(`Missing required _meta field: ${PROTOCOL_VERSION_META_KEY}`, { path: `params._meta.${PROTOCOL_VERSION_META_KEY}` });
+  }
+  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+  if (!isObject(capabilities)) {
+    throw invalidParams(`Missing required _meta field: ${CLIENT_CAPABILITIES_META_KEY}`, {
+      path: `params._meta.${CLIENT_CAPABILITIES_META_KEY}`,
+    });
+  }
+  if (!(MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', {
+      supported: [...MODERN_PROTOCOL_VERSIONS],
+      requested: version,
+    });
+  }
+  const progressToken = meta.progressToken;
+  const logLevel = meta[LOG_LEVEL_META_KEY];
+  return {
+    protocolVersion: version,
+    clientCapabilities: capabilities,
+    ...(typeof logLevel === 'string' ? { logLevel } : {}),
+    ...(typeof progressToken === 'string' || typeof progressToken === 'number' ? { progressToken } : {}),
+  };
+}
