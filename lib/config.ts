@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   HTTP_WAIT_MS: integer(1).default(25000),
   MAX_BODY_BYTES: integer(1024).default(1048576),
+  /** Comma-separated browser origins allowed besides loopback and the server's own host. */
+  ALLOWED_ORIGINS: z.string().default(''),
 
   // Postgres
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
@@ -53,7 +55,7 @@ export type Env = z.input<typeof EnvSchema>;
 export interface Config {
   readonly env: string;
   readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number };
+  readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number; allowedOrigins: string[] };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
   readonly temporal: { address: string; namespace: string; taskQueue: string };
   readonly exchange: { roundTimeoutMs: number; maxRounds: number };
@@ -95,7 +97,13 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   return Object.freeze({
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
-    http: { host: env.HOST, port: env.PORT, waitMs: env.HTTP_WAIT_MS, maxBodyBytes: env.MAX_BODY_BYTES },
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      waitMs: env.HTTP_WAIT_MS,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      allowedOrigins: env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    },
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
     temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
     exchange: { roundTimeoutMs: env.ROUND_TIMEOUT_MS, maxRounds: env.MAX_ROUNDS },

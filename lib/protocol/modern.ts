@@ -6,5 +6,6 @@ export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersio
 export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
 export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 export const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+export const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 
 export const SERVER_INFO = { name: 'durable-mcp', version: '0.1.0' } as const;

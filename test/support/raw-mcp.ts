@@ -48,3 +48,21 @@ export async function rawCall(
 }
 
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
+
+/** POSTs an arbitrary body with arbitrary headers, for tests of malformed requests. */
+export async function rawPost(url: string, body: string | object, headers: Record<string, string>): Promise<RpcReply> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as RpcReply['body'] };
+}
+
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+export const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28' };

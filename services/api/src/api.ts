@@ -43,6 +43,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const app = createApp({
     dispatch: createModernMethods({ handlers, legs, requestState }),
     maxBodyBytes: config.http.maxBodyBytes,
+    allowedOrigins: config.http.allowedOrigins,
     log,
     probes: [
       { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },

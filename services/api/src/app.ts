@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { Logger } from '../../../lib/log';
 import { INTERNAL_ERROR, INVALID_REQUEST } from '../../../lib/protocol/json-rpc-codes';
 import type { ModernDispatch } from './modern/modern-methods';
+import { originGuard } from './http/origin-guard';
 import { healthRouter, type HealthProbe } from './routes/health';
 import { mcpRouter } from './routes/mcp';
 
@@ -12,6 +13,7 @@ export interface AppDeps {
   dispatch: ModernDispatch;
   probes: HealthProbe[];
   maxBodyBytes: number;
+  allowedOrigins: ReadonlyArray<string>;
   log: Logger;
 }
 
@@ -20,6 +22,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.use(accessLog(deps.log));
   app.use(healthRouter(deps.probes));
+  app.use('/mcp', originGuard(deps.allowedOrigins));
   app.use(mcpRouter({ dispatch: deps.dispatch, maxBodyBytes: deps.maxBodyBytes, log: deps.log }));
   app.use(bodyErrors(deps.log));
   return app;
