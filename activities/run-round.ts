@@ -7,7 +7,7 @@
  * handler again, so the workflow and Postgres never disagree about a round.
  */
 import { workflowIdFor } from '../workflows/messages';
-import type { ExchangeInput, ExchangeStatus, RoundOutcome, RoundSummary } from '../lib/exchange/types';
+import type { ExchangeInput, ExchangeStatus, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
 import { missingCapabilities } from '../lib/exchange/capabilities';
 import { roundCapExceeded } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from '../lib/protocol/json-rpc-codes';
@@ -17,12 +17,17 @@ import type { HandlerSet } from '../lib/handler-api';
 import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { executeHandler } from './handler-execution';
+import { createRoundNotifier } from './round-notifier';
 
 export interface RunRoundInput {
   exchange: ExchangeInput;
   round: number;
   answers?: Record<string, unknown>;
   answersDigest?: string;
+  /** Capabilities declared by the leg that answered the previous ask, if it declared any. */
+  clientCapabilities?: Record<string, unknown>;
+  /** What the answering leg listens for during this round. */
+  listening?: Listening;
   /** The handler state sealed with the previous round's ask. */
   sealedHandlerState?: string;
   /** False once the exchange has used its asks: another ask ends it. */
@@ -63,6 +68,7 @@ export function createRunRound(deps: RoundDeps) {
     if (recorded) return summarize(recorded);
 
     const started = Date.now();
+    const capabilities = input.clientCapabilities ?? exchange.clientCapabilities;
     let outcome: RoundOutcome;
     try {
       const requestState = input.sealedHandlerState
@@ -71,10 +77,11 @@ export function createRunRound(deps: RoundDeps) {
       outcome = await executeHandler(deps.handlers, exchange, {
         exchangeId: exchange.exchangeId,
         round,
-        inputResponses: input.answers ?? {},
+        inputResponses: input.answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {},
         requestState,
-        clientCapabilities: exchange.clientCapabilities,
+        clientCapabilities: capabilities,
         log,
+        ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
       });
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
@@ -85,7 +92,7 @@ export function createRunRound(deps: RoundDeps) {
 
     let capped = false;
     if (outcome.kind === 'ask') {
-      const missing = missingCapabilities(outcome.inputRequests, exchange.clientCapabilities);
+      const missing = missingCapabilities(outcome.inputRequests, capabilities);
       if (Object.keys(missing).length > 0) {
         outcome = {
           kind: 'error',

@@ -84,6 +84,7 @@ async function callTool(url: string, params: Record<string, unknown>, signal: Ab
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
+      'mcp-name': String(params.name),
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
@@ -204,12 +205,30 @@ async function main(): Promise<number> {
 
   const stop = new AbortController();
   let interrupted: NodeJS.Signals | undefined;
+  let interruptedAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) process.exit(130);
+    if (interrupted) {
+      // A Ctrl-C can arrive twice within moments (terminal group + tsx relay); only a later one forces.
+      if (performance.now() - interruptedAt < 1_000) return;
+      note(`${sig} again: exiting without teardown`);
+      process.exit(130);
+    }
     interrupted = sig;
+    interruptedAt = performance.now();
     note(`${sig}: stopping and tearing down (again to force)`);
     stop.abort(new Error(sig));
   };
+  // Anything thrown outside the run (a pg client whose server went away, say) ends the run and
+  // still tears down, instead of crashing past the teardown and orphaning the child servers.
+  let fatal: unknown;
+  const onUncaught = (error: unknown) => {
+    if (interrupted) return note(`after ${interrupted}: ${(error as Error)?.message ?? String(error)}`);
+    fatal ??= error;
+    note(`uncaught: ${(error as Error)?.stack ?? String(error)}`);
+    stop.abort(error);
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
   const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const sig of SIGNALS) process.on(sig, onSignal);
   /**
@@ -299,15 +318,24 @@ async function main(): Promise<number> {
     if (stop.signal.aborted && run.failures.length === 0) run.failures.push(`stopped: ${String(stop.signal.reason)}`);
 
     report(opts, setupMs, run, rssBefore, rssAfter);
-    if (run.failures.length) {
-      exitCode = interrupted ? 130 : 1;
+    if (interrupted) {
+      exitCode = 130;
+      note(`interrupted: ${run.timings.length} exchanges completed, ${run.failures.length} abandoned in flight`);
+    } else if (run.failures.length) {
+      exitCode = 1;
       keepScratch = true;
       for (const f of run.failures.slice(0, 5)) note(`FAILED ${f}`);
+      if (run.failures.length > 5) note(`... and ${run.failures.length - 5} more`);
     }
   } catch (error) {
-    exitCode = interrupted ? 130 : 2;
-    keepScratch = true;
-    note(`error: ${(error as Error).stack ?? String(error)}`);
+    if (interrupted) {
+      exitCode = 130;
+      note(`interrupted during setup or warmup`);
+    } else {
+      exitCode = 2;
+      keepScratch = true;
+      note(`error: ${(error as Error).stack ?? String(error)}`);
+    }
   } finally {
     for (const [name, fn] of teardown.reverse()) {
       try {
@@ -316,6 +344,10 @@ async function main(): Promise<number> {
         exitCode ||= 2;
         note(`teardown of ${name} failed: ${(error as Error).message}`);
       }
+    }
+    if (fatal !== undefined && !interrupted) {
+      exitCode ||= 2;
+      keepScratch = true;
     }
     if (keepScratch) note(`logs kept in ${scratch}`);
     else rmSync(scratch, { recursive: true, force: true });

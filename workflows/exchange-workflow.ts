@@ -55,6 +55,8 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       round,
       answers: answers?.responses,
       answersDigest: answers?.digest,
+      clientCapabilities: answers?.clientCapabilities,
+      listening: answers?.listening,
       sealedHandlerState,
       mayAsk: mayAsk(state, input.maxRounds),
     });

@@ -9,7 +9,7 @@ import { greet } from './greet';
 const log = createLogger('greet-test', 'silent');
 
 function ctx(inputResponses: Record<string, unknown> = {}, round = 1): HandlerContext {
-  return { exchangeId: 'ex-1', round, inputResponses, clientCapabilities: { elicitation: {} }, log };
+  return { exchangeId: 'ex-1', round, inputResponses, clientCapabilities: { elicitation: {} }, log, progress: async () => undefined, sendLog: async () => undefined };
 }
 
 function exchange(args: Record<string, unknown> = {}, overrides: Partial<ExchangeInput['request']> = {}): ExchangeInput {

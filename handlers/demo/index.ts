@@ -1,5 +1,16 @@
 import type { HandlerSet } from '../../lib/handler-api';
+import { deployService } from './deploy-service';
 import { greet } from './greet';
 import { guessNumber } from './guess-number';
+import { incidentBrief } from './incident-brief';
+import { onboardingWizard } from './onboarding-wizard';
+import { runbook, runbookIndex } from './runbooks';
 
-export const demoHandlers: HandlerSet = { name: 'demo', tools: [greet, guessNumber] };
+export const demoHandlers: HandlerSet = {
+  name: 'demo',
+  instructions: 'Operations helpers that ask a person before they act: deployment approvals, onboarding, incident briefs.',
+  tools: [greet, guessNumber, deployService, onboardingWizard],
+  prompts: [incidentBrief],
+  resources: [runbookIndex],
+  resourceTemplates: [runbook],
+};

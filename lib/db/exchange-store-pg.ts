@@ -1,7 +1,7 @@
-import type { Pool } from 'pg';
-import type { RoundOutcome } from '../exchange/types';
+import type { Pool, PoolClient } from 'pg';
+import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
 import type { ExchangeStore, NewRound, RoundRecord } from './exchange-store';
-import { OUTCOME_CHANNEL } from './exchange-store';
+import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 import { inTransaction } from './pool';
 
 interface RoundRow {
@@ -24,6 +24,23 @@ function toRecord(row: RoundRow): RoundRecord {
   };
 }
 
+/** Creates the exchange row on its first write, whichever write that is. */
+async function ensureExchange(client: PoolClient, exchange: ExchangeInput, workflowId: string): Promise<void> {
+  await client.query({
+    text: `INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'running') ON CONFLICT (id) DO NOTHING`,
+    values: [
+      exchange.exchangeId,
+      workflowId,
+      exchange.era,
+      exchange.request.method,
+      exchange.request.target,
+      exchange.requestDigest,
+      exchange.principal,
+    ],
+  });
+}
+
 export function createExchangeStorePg(pool: Pool): ExchangeStore {
   return {
     async readRound(exchangeId, round) {
@@ -34,22 +51,29 @@ export function createExchangeStorePg(pool: Pool): ExchangeStore {
       return rows[0] && toRecord(rows[0]);
     },
 
+    async appendEvent(exchange, workflowId, round, event) {
+      await inTransaction(pool, async (client) => {
+        await ensureExchange(client, exchange, workflowId);
+        await client.query({
+          text: 'INSERT INTO exchange_events (exchange_id, round, kind, payload) VALUES ($1, $2, $3, $4)',
+          values: [exchange.exchangeId, round, event.kind, JSON.stringify(event)],
+        });
+        await client.query('SELECT pg_notify($1, $2)', [EVENT_CHANNEL, `${exchange.exchangeId}:${round}`]);
+      });
+    },
+
+    async readEvents(exchangeId, round, afterId) {
+      const { rows } = await pool.query<{ id: string; payload: ExchangeEvent }>({
+        text: 'SELECT id, payload FROM exchange_events WHERE exchange_id = $1 AND round = $2 AND id > $3 ORDER BY id',
+        values: [exchangeId, round, afterId],
+      });
+      return rows.map((row) => ({ id: Number(row.id), event: row.payload }));
+    },
+
     async recordRound(entry: NewRound) {
       const { exchange, round, outcome } = entry;
       return inTransaction(pool, async (client) => {
-        await client.query({
-          text: `INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'running') ON CONFLICT (id) DO NOTHING`,
-          values: [
-            exchange.exchangeId,
-            entry.workflowId,
-            exchange.era,
-            exchange.request.method,
-            exchange.request.target,
-            exchange.requestDigest,
-            exchange.principal,
-          ],
-        });
+        await ensureExchange(client, exchange, entry.workflowId);
         const inserted = await client.query<RoundRow>({
           text: `INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms)
                  VALUES ($1, $2, $3, $4, $5, $6, $7)

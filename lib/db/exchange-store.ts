@@ -2,9 +2,15 @@
  * The exchange read model in Postgres: one row per exchange, one per round outcome.
  * The worker writes (first write wins, then NOTIFY); the API reads.
  */
-import type { ExchangeInput, ExchangeStatus, RoundOutcome } from '../exchange/types';
+import type { ExchangeEvent, ExchangeInput, ExchangeStatus, RoundOutcome } from '../exchange/types';
 
 export const OUTCOME_CHANNEL = 'exchange_outcome';
+export const EVENT_CHANNEL = 'exchange_event';
+
+export interface StoredEvent {
+  id: number;
+  event: ExchangeEvent;
+}
 
 export interface RoundRecord {
   exchangeId: string;
@@ -33,4 +39,8 @@ export interface ExchangeStore {
    * its first round. If the round is already recorded, changes nothing and returns what stands.
    */
   recordRound(entry: NewRound): Promise<RoundRecord>;
+  /** Appends a handler notification to a round and announces it on `EVENT_CHANNEL`. */
+  appendEvent(exchange: ExchangeInput, workflowId: string, round: number, event: ExchangeEvent): Promise<void>;
+  /** A round's notifications after `afterId`, oldest first. */
+  readEvents(exchangeId: string, round: number, afterId: number): Promise<StoredEvent[]>;
 }

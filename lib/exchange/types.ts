@@ -19,6 +19,11 @@ export interface OriginalRequest {
   params: Record<string, unknown>;
 }
 
+export interface Listening {
+  progressToken?: string | number;
+  logLevel?: string;
+}
+
 export interface ExchangeInput {
   exchangeId: string;
   era: Era;
@@ -27,6 +32,10 @@ export interface ExchangeInput {
   requestDigest: string;
   principal: string;
   clientCapabilities: Record<string, unknown>;
+  /** What the first leg listens for: progress with this token, logs at this level or above. */
+  listening?: Listening;
+  /** Answers the first leg already carried (a client may send them before any ask). */
+  initialResponses?: Record<string, unknown>;
   /** Per-round wait for answers, and the most asks one exchange may make. */
   roundTimeoutMs: number;
   maxRounds: number;
@@ -61,6 +70,18 @@ export interface RoundAnswers {
   responses: Record<string, unknown>;
   /** Digest of `responses`, so a repeated leg can be told from a conflicting one. */
   digest: string;
+  /**
+   * The capabilities the answering leg declared. In the modern era every request declares its
+   * own, so the next round may only ask for what this leg's client can answer.
+   */
+  clientCapabilities?: Record<string, unknown>;
+  /** What the answering leg listens for during the next round. */
+  listening?: Listening;
 }
+
+/** A notification a handler sent during a round, as stored and forwarded. */
+export type ExchangeEvent =
+  | { kind: 'progress'; progress: number; total?: number; message?: string }
+  | { kind: 'log'; level: string; data: unknown; logger?: string };
 
 export type ExchangeStatus = 'running' | 'completed' | 'failed' | 'expired' | 'capped' | 'cancelled';

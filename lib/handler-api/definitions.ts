@@ -9,12 +9,14 @@ import {
   type ClientCapabilities,
   type GetPromptResult,
   type InputRequiredResult,
+  type LoggingLevel,
   type Prompt,
   type ReadResourceResult,
   type Resource,
-  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/server';
+import type { ResourceTemplateSchema } from '@modelcontextprotocol/core';
+import type { z } from 'zod';
 import type { ExchangeMethod } from '../exchange/types';
 import type { Logger } from '../log';
 
@@ -27,8 +29,22 @@ export interface HandlerContext {
   /** The state this handler returned with its previous ask, verified and unsealed. */
   requestState?: string;
   clientCapabilities: ClientCapabilities;
+  /** The service's own log (pino), for operators. */
   log: Logger;
+  /**
+   * Reports progress to the client (`notifications/progress`), if it sent a progress token and
+   * is listening on a stream. Delivered through Postgres to whichever API replica holds the leg.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends a log message to the client (`notifications/message`), if it asked for logs at this
+   * level or above (2026-07-28: `_meta` logLevel; handshake era: `logging/setLevel`).
+   */
+  sendLog(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
 }
+
+/** The wire description of a resource template (the server package's `ResourceTemplate` is its own class). */
+export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 type Outcome<R> = R | InputRequiredResult | Promise<R | InputRequiredResult>;
 
@@ -91,7 +107,7 @@ export function findResource(set: HandlerSet, uri: string): ResourceMatch | unde
   const exact = set.resources?.find((handler) => handler.resource.uri === uri);
   if (exact) return { kind: 'static', handler: exact };
   for (const handler of set.resourceTemplates ?? []) {
-    const variables = new UriTemplate(String(handler.template.uriTemplate)).match(uri);
+    const variables = new UriTemplate(handler.template.uriTemplate).match(uri);
     if (variables) return { kind: 'template', handler, variables: flatten(variables) };
   }
   return undefined;

@@ -104,7 +104,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const next = await store.readRound(exchangeId, round + 1);
     if (next) return answeredWith(next, digest);
 
-    const delivered = await gateway.sendAnswers(exchangeId, { round, responses, digest });
+    const delivered = await gateway.sendAnswers(exchangeId, { round, responses, digest, clientCapabilities: leg.clientCapabilities });
     legLog.info({ keys: Object.keys(responses), delivered }, 'answers signalled');
     if (!delivered) {
       // The workflow ended meanwhile (it expired, say): its last outcome is recorded.

@@ -34,7 +34,7 @@ export function createCatalogMethods(handlers: HandlerSet) {
       completer = prompt.complete?.[request.argument.name];
     } else {
       const uri = request.ref.uri;
-      const template = handlers.resourceTemplates?.find((h) => String(h.template.uriTemplate) === uri);
+      const template = handlers.resourceTemplates?.find((h) => h.template.uriTemplate === uri);
       if (!template) throw invalidParams(`Unknown resource template: ${uri}`, { path: 'params.ref.uri' });
       completer = template.complete?.[request.argument.name];
     }
@@ -56,7 +56,7 @@ export function createCatalogMethods(handlers: HandlerSet) {
     'resources/list': () => cacheable({ resources: (handlers.resources ?? []).map((h) => h.resource) }),
     'resources/templates/list': () =>
       cacheable({
-        resourceTemplates: (handlers.resourceTemplates ?? []).map((h) => ({ ...h.template, uriTemplate: String(h.template.uriTemplate) })),
+        resourceTemplates: (handlers.resourceTemplates ?? []).map((h) => h.template),
       }),
     'completion/complete': complete,
   } satisfies Record<string, (params: unknown) => unknown>;
