@@ -6,16 +6,7 @@
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { ExchangeStore } from '../lib/db/exchange-store';
 import type { ExchangeInput, Listening } from '../lib/exchange/types';
-
-const SEVERITY: Record<string, number> = {
-  debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7,
-};
-
-/** Whether a message at `level` passes a client's minimum level (RFC 5424 order). */
-export function passesLogLevel(level: string, minimum: string | undefined): boolean {
-  if (minimum === undefined) return false;
-  return (SEVERITY[level] ?? 0) >= (SEVERITY[minimum] ?? 0);
-}
+import { passesLogLevel } from '../lib/protocol/log-levels';
 
 export function createRoundNotifier(store: ExchangeStore, exchange: ExchangeInput, workflowId: string, round: number, listening: Listening) {
   return {

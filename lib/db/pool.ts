@@ -11,6 +11,10 @@ export function createPool(url: string, max: number, log: Logger): Pool {
 /** Runs `work` in one transaction, rolling back on any error. */
 export async function inTransaction<T>(pool: Pool, work: (client: import('pg').PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection lost mid-transaction also rejects the pending query, which is where we handle it;
+  // without a listener the client's 'error' event would crash the process.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -20,6 +24,7 @@ export async function inTransaction<T>(pool: Pool, work: (client: import('pg').P
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.off('error', ignore);
     client.release();
   }
 }

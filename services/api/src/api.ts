@@ -41,9 +41,10 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     log,
   });
   const app = createApp({
-    dispatch: createModernMethods({ handlers, legs, requestState }),
+    dispatch: createModernMethods({ handlers, legs, requestState, waiter }),
     maxBodyBytes: config.http.maxBodyBytes,
     allowedOrigins: config.http.allowedOrigins,
+    listenHost: config.http.host,
     log,
     probes: [
       { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },

@@ -14,6 +14,7 @@ export interface AppDeps {
   probes: HealthProbe[];
   maxBodyBytes: number;
   allowedOrigins: ReadonlyArray<string>;
+  listenHost: string;
   log: Logger;
 }
 
@@ -22,7 +23,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.use(accessLog(deps.log));
   app.use(healthRouter(deps.probes));
-  app.use('/mcp', originGuard(deps.allowedOrigins));
+  app.use('/mcp', originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost }));
   app.use(mcpRouter({ dispatch: deps.dispatch, maxBodyBytes: deps.maxBodyBytes, log: deps.log }));
   app.use(bodyErrors(deps.log));
   return app;

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import { digestJson } from '../../../lib/exchange/digest';
-import type { Era, ExchangeMethod, OriginalRequest } from '../../../lib/exchange/types';
+import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
 import { invalidParams, invalidRequestState, RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateCodec } from '../../../lib/state/request-state';
@@ -31,6 +31,14 @@ export interface ExchangeLeg {
   clientCapabilities: Record<string, unknown>;
   principal: string;
   era: Era;
+  /** What this leg listens for while its round runs (progress token, log level). */
+  listening?: Listening;
+}
+
+export interface LegOptions {
+  signal?: AbortSignal;
+  /** Called once the round this leg waits for is known, so the caller can follow its notifications. */
+  onRound?: (exchangeId: string, round: number) => void;
 }
 
 /** What a leg resolves to: a round's recorded outcome, or "not yet" with the round to come back for. */
@@ -54,8 +62,9 @@ export function requestDigestOf(request: OriginalRequest): string {
 export function createExchangeLegs(deps: ExchangeLegsDeps) {
   const { gateway, store, waiter, limits, log } = deps;
 
-  async function awaitRound(exchangeId: string, round: number, signal?: AbortSignal): Promise<LegResult> {
-    const record = await waiter.wait(exchangeId, round, limits.httpWaitMs, signal);
+  async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<LegResult> {
+    options.onRound?.(exchangeId, round);
+    const record = await waiter.wait(exchangeId, round, limits.httpWaitMs, options.signal);
     return record ? { kind: 'recorded', record } : { kind: 'pending', exchangeId, round };
   }
 
@@ -67,10 +76,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return { kind: 'recorded', record };
   }
 
-  async function firstLeg(leg: ExchangeLeg, request: OriginalRequest, requestDigest: string, signal?: AbortSignal) {
-    if (leg.inputResponses !== undefined) {
-      throw invalidParams('inputResponses were sent without the requestState they answer', { field: 'params.requestState' });
-    }
+  async function firstLeg(leg: ExchangeLeg, request: OriginalRequest, requestDigest: string, options: LegOptions) {
     const exchangeId = randomUUID();
     await gateway.start({
       exchangeId,
@@ -79,6 +85,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       requestDigest,
       principal: leg.principal,
       clientCapabilities: leg.clientCapabilities,
+      ...(leg.listening ? { listening: leg.listening } : {}),
+      // Answers sent before any ask are carried to round 1: the handler reads what it knows.
+      ...(leg.inputResponses ? { initialResponses: leg.inputResponses } : {}),
       roundTimeoutMs: limits.roundTimeoutMs,
       maxRounds: limits.maxRounds,
     });
@@ -86,10 +95,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       { method: leg.method, target: leg.target, era: leg.era },
       'exchange started',
     );
-    return awaitRound(exchangeId, 1, signal);
+    return awaitRound(exchangeId, 1, options);
   }
 
-  async function answerLeg(leg: ExchangeLeg, exchangeId: string, round: number, signal?: AbortSignal): Promise<LegResult> {
+  async function answerLeg(leg: ExchangeLeg, exchangeId: string, round: number, options: LegOptions): Promise<LegResult> {
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const ask = await store.readRound(exchangeId, round);
     if (!ask || ask.outcome.kind !== 'ask') {
@@ -104,22 +113,28 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const next = await store.readRound(exchangeId, round + 1);
     if (next) return answeredWith(next, digest);
 
-    const delivered = await gateway.sendAnswers(exchangeId, { round, responses, digest, clientCapabilities: leg.clientCapabilities });
+    const delivered = await gateway.sendAnswers(exchangeId, {
+      round,
+      responses,
+      digest,
+      clientCapabilities: leg.clientCapabilities,
+      ...(leg.listening ? { listening: leg.listening } : {}),
+    });
     legLog.info({ keys: Object.keys(responses), delivered }, 'answers signalled');
     if (!delivered) {
       // The workflow ended meanwhile (it expired, say): its last outcome is recorded.
       const ended = await store.readRound(exchangeId, round + 1);
       if (ended) return answeredWith(ended, digest);
     }
-    const result = await awaitRound(exchangeId, round + 1, signal);
+    const result = await awaitRound(exchangeId, round + 1, options);
     return result.kind === 'recorded' ? answeredWith(result.record, digest) : result;
   }
 
   return {
-    async run(leg: ExchangeLeg, signal?: AbortSignal): Promise<LegResult> {
+    async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
       const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
       const requestDigest = requestDigestOf(request);
-      if (leg.requestState === undefined) return firstLeg(leg, request, requestDigest, signal);
+      if (leg.requestState === undefined) return firstLeg(leg, request, requestDigest, options);
 
       let claims;
       try {
@@ -130,8 +145,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
         throw invalidRequestState();
       }
       return claims.kind === 'wait'
-        ? awaitRound(claims.exchangeId, claims.round, signal)
-        : answerLeg(leg, claims.exchangeId, claims.round, signal);
+        ? awaitRound(claims.exchangeId, claims.round, options)
+        : answerLeg(leg, claims.exchangeId, claims.round, options);
     },
   };
 }

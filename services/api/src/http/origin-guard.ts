@@ -1,28 +1,43 @@
 /**
- * DNS-rebinding protection (Streamable HTTP: servers MUST validate a present Origin). A request
- * with no Origin (not a browser) passes; a browser origin passes if it is loopback, the server's
- * own host, or listed in ALLOWED_ORIGINS. Anything else gets 403 before any work is done.
+ * DNS-rebinding protection (Streamable HTTP: servers MUST validate a present Origin).
+ *
+ * - A browser `Origin` must be loopback or listed in ALLOWED_ORIGINS; no Origin (not a browser)
+ *   passes.
+ * - When the API listens on loopback, the `Host` header must name loopback too (or a host in
+ *   ALLOWED_ORIGINS): a rebound DNS name pointing at 127.0.0.1 is refused even without an Origin.
+ * Refusals are 403 before any work is done.
  */
 import type { RequestHandler } from 'express';
 import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-export function originGuard(allowed: ReadonlyArray<string>): RequestHandler {
-  const allowList = new Set(allowed.map((origin) => origin.toLowerCase()));
+function hostnameOf(value: string, asUrl: boolean): string | undefined {
+  try {
+    return new URL(asUrl ? value : `http://${value}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+export function originGuard(options: { allowedOrigins: ReadonlyArray<string>; listenHost: string }): RequestHandler {
+  const allowedOrigins = new Set(options.allowedOrigins.map((o) => o.toLowerCase().replace(/\/$/, '')));
+  const allowedHosts = new Set([...allowedOrigins].map((o) => hostnameOf(o, true)).filter((h): h is string => !!h));
+  const loopbackOnly = LOOPBACK.has(options.listenHost.toLowerCase());
+  const refuse = (res: Parameters<RequestHandler>[1], message: string) =>
+    res.status(403).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message } });
+
   return (req, res, next) => {
     const origin = req.get('origin');
-    if (origin === undefined) return next();
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
+    if (origin !== undefined) {
+      const hostname = hostnameOf(origin, true);
+      const allowed = (hostname && LOOPBACK.has(hostname)) || allowedOrigins.has(origin.toLowerCase().replace(/\/$/, ''));
+      if (!allowed) return refuse(res, `Forbidden origin: ${origin}`);
     }
-    const ownHost = req.get('host')?.toLowerCase();
-    if (parsed && (LOOPBACK.has(parsed.hostname) || parsed.host.toLowerCase() === ownHost || allowList.has(parsed.origin.toLowerCase()))) {
-      return next();
+    if (loopbackOnly) {
+      const host = hostnameOf(req.get('host') ?? '', false);
+      if (!host || !(LOOPBACK.has(host) || allowedHosts.has(host))) return refuse(res, `Forbidden host: ${req.get('host')}`);
     }
-    res.status(403).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: `Forbidden origin: ${origin}` } });
+    next();
   };
 }

@@ -11,7 +11,7 @@ import { parseParams } from './parse-params';
 const LIST_TTL_MS = 60_000;
 const MAX_COMPLETIONS = 100;
 
-export function serverCapabilities(handlers: HandlerSet): Record<string, unknown> {
+export function serverCapabilities(handlers: HandlerSet): Record<string, Record<string, unknown>> {
   const completers = [...(handlers.prompts ?? []), ...(handlers.resourceTemplates ?? [])].some((h) => h.complete);
   return {
     tools: {},
@@ -44,7 +44,8 @@ export function createCatalogMethods(handlers: HandlerSet) {
     };
   }
 
-  return {
+  const capabilities = serverCapabilities(handlers);
+  const methods = {
     'server/discover': () =>
       cacheable({
         supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
@@ -60,4 +61,19 @@ export function createCatalogMethods(handlers: HandlerSet) {
       }),
     'completion/complete': complete,
   } satisfies Record<string, (params: unknown) => unknown>;
+
+  // A method is served only when the capability it belongs to is declared: a client must be able
+  // to trust server/discover (a list that answers while its capability is absent is a contradiction).
+  const REQUIRES: Partial<Record<keyof typeof methods, string>> = {
+    'prompts/list': 'prompts',
+    'resources/list': 'resources',
+    'resources/templates/list': 'resources',
+    'completion/complete': 'completions',
+  };
+  return Object.fromEntries(
+    Object.entries(methods).filter(([method]) => {
+      const capability = REQUIRES[method as keyof typeof methods];
+      return capability === undefined || capability in capabilities;
+    }),
+  ) as Partial<typeof methods>;
 }

@@ -4,11 +4,14 @@
  */
 import { CallToolRequestParamsSchema, GetPromptRequestParamsSchema, ReadResourceRequestParamsSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
-import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
+import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
+import type { ExchangeMethod, Listening, OriginalRequest } from '../../../../lib/exchange/types';
 import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
 import { invalidParams } from '../../../../lib/protocol/rpc-error';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { requestDigestOf, type ExchangeLegs } from '../exchange-legs';
+import { forwardRoundNotifications } from '../round-notifications';
+import type { CallContext } from './call-context';
 import { parseParams } from './parse-params';
 import { renderLeg } from './render';
 import type { ModernEnvelope } from './validate-request';
@@ -42,18 +45,48 @@ const UNKNOWN_TARGET: Record<ExchangeMethod, [string, string]> = {
   'resources/read': ['Resource not found', 'params.uri'],
 };
 
-export function createExchangeMethods(deps: { handlers: HandlerSet; legs: ExchangeLegs; requestState: RequestStateCodec }) {
-  const run = async (method: ExchangeMethod, params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => {
+export interface ExchangeMethodsDeps {
+  handlers: HandlerSet;
+  legs: ExchangeLegs;
+  requestState: RequestStateCodec;
+  waiter: OutcomeWaiter;
+}
+
+export function createExchangeMethods(deps: ExchangeMethodsDeps) {
+  const run = async (method: ExchangeMethod, params: unknown, envelope: ModernEnvelope, call: CallContext) => {
     const request = ORIGINAL[method](params);
     const retry = parseParams(RetryFieldsSchema, params);
     if (!hasTarget(deps.handlers, method, request.target)) {
       const [message, path] = UNKNOWN_TARGET[method];
-      throw invalidParams(`${message}: ${request.target}`, { path });
+      throw invalidParams(`${message}: ${request.target}`, method === 'resources/read' ? { uri: request.target } : { path });
     }
-    const leg = await deps.legs.run(
-      { ...request, ...retry, clientCapabilities: envelope.clientCapabilities, principal: PRINCIPAL, era: 'modern' },
-      signal,
-    );
+    const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
+    const listens = call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
+    const stopForwarding = new AbortController();
+    let forwarding: Promise<void> | undefined;
+    const leg = await deps.legs
+      .run(
+        {
+          ...request,
+          ...retry,
+          clientCapabilities: envelope.clientCapabilities,
+          principal: PRINCIPAL,
+          era: 'modern',
+          ...(listens ? { listening } : {}),
+        },
+        {
+          signal: call.signal,
+          onRound: listens
+            ? (exchangeId, round) => {
+                forwarding = forwardRoundNotifications(deps.waiter, { exchangeId, round }, listening, call.channel.notify, stopForwarding.signal);
+              }
+            : undefined,
+        },
+      )
+      .finally(async () => {
+        stopForwarding.abort();
+        await forwarding;
+      });
     const rendered = renderLeg(leg, deps.requestState, { requestDigest: requestDigestOf(request), principal: PRINCIPAL });
     // resources/read results are cacheable: they must say for how long, and to whom.
     if (method === 'resources/read' && rendered.resultType === 'complete') {
@@ -61,9 +94,11 @@ export function createExchangeMethods(deps: { handlers: HandlerSet; legs: Exchan
     }
     return rendered;
   };
-  return {
-    'tools/call': (params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => run('tools/call', params, envelope, signal),
-    'prompts/get': (params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => run('prompts/get', params, envelope, signal),
-    'resources/read': (params: unknown, envelope: ModernEnvelope, signal: AbortSignal) => run('resources/read', params, envelope, signal),
+  type Method = (params: unknown, envelope: ModernEnvelope, call: CallContext) => Promise<Record<string, unknown>>;
+  const methods: Record<ExchangeMethod, Method> = {
+    'tools/call': (params, envelope, call) => run('tools/call', params, envelope, call),
+    'prompts/get': (params, envelope, call) => run('prompts/get', params, envelope, call),
+    'resources/read': (params, envelope, call) => run('resources/read', params, envelope, call),
   };
+  return methods;
 }

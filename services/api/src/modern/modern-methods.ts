@@ -4,11 +4,13 @@
  * `resources/subscribe`, ...), is `-32601` with HTTP 404.
  */
 import type { Request } from 'express';
+import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { HandlerSet } from '../../../../lib/handler-api';
 import { METHOD_NOT_FOUND } from '../../../../lib/protocol/json-rpc-codes';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeLegs } from '../exchange-legs';
+import type { CallContext } from './call-context';
 import { createCatalogMethods } from './catalog-methods';
 import { createExchangeMethods } from './exchange-methods';
 import { complete } from './render';
@@ -18,16 +20,17 @@ export interface ModernMethodsDeps {
   handlers: HandlerSet;
   legs: ExchangeLegs;
   requestState: RequestStateCodec;
+  waiter: OutcomeWaiter;
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {
-  const catalog: Record<string, (params: unknown) => unknown> = createCatalogMethods(deps.handlers);
+  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(deps.handlers);
   const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = createExchangeMethods(deps);
 
-  return async function dispatch(req: Request, method: string, params: unknown, signal: AbortSignal) {
+  return async function dispatch(req: Request, method: string, params: unknown, call: CallContext) {
     const envelope = validateModernRequest(req, method, params);
     const exchange = Object.hasOwn(exchanges, method) ? exchanges[method] : undefined;
-    if (exchange) return exchange(params, envelope, signal);
+    if (exchange) return exchange(params, envelope, call);
     const answer = Object.hasOwn(catalog, method) ? catalog[method] : undefined;
     if (answer) return complete((await answer(params)) as Record<string, unknown>);
     throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);

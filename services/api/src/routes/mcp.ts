@@ -8,6 +8,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../../../../lib/protocol/json-rpc-codes';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
+import { createResponseChannel } from '../http/response-channel';
 import type { ModernDispatch } from '../modern/modern-methods';
 
 type JsonRpcId = string | number | null;
@@ -44,6 +45,7 @@ export function mcpRouter(deps: { dispatch: ModernDispatch; maxBodyBytes: number
       let id: JsonRpcId = null;
       const abort = new AbortController();
       res.on('close', () => abort.abort());
+      const channel = createResponseChannel(req, res);
       try {
         const message = readMessage(req.body);
         id = message.id;
@@ -51,14 +53,14 @@ export function mcpRouter(deps: { dispatch: ModernDispatch; maxBodyBytes: number
           res.status(202).end();
           return;
         }
-        const result = await deps.dispatch(req, message.method, message.params, abort.signal);
-        res.status(200).json({ jsonrpc: '2.0', id, result });
+        const result = await deps.dispatch(req, message.method, message.params, { signal: abort.signal, channel });
+        channel.finish(200, { jsonrpc: '2.0', id, result });
       } catch (caught) {
         const error =
           caught instanceof RpcError ? caught : new RpcError(INTERNAL_ERROR, 'Internal error');
         if (!(caught instanceof RpcError)) deps.log.error({ err: caught }, 'request failed');
         const errorId = (caught as { id?: JsonRpcId }).id ?? id;
-        res.status(error.httpStatus).json({ jsonrpc: '2.0', id: errorId, error: error.toJson() });
+        channel.finish(error.httpStatus, { jsonrpc: '2.0', id: errorId, error: error.toJson() });
       }
     },
   );

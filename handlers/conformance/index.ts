@@ -1,0 +1,57 @@
+/**
+ * The handler set the official MCP conformance suite (@modelcontextprotocol/conformance) calls,
+ * loaded with HANDLER_SET=conformance. The names and payloads are the suite's fixtures; keep the
+ * order of each list stable, it is the order of tools/list, prompts/list and resources/list.
+ */
+import type { HandlerSet } from '../../lib/handler-api';
+import { audioContent, embeddedResource, errorHandling, imageContent, multipleContentTypes, simpleText } from './content-tools';
+import { loggingTool, missingCapability, streamingElicitation } from './diagnostics';
+import {
+  inputRequiredCapabilities,
+  inputRequiredElicitation,
+  inputRequiredListRoots,
+  inputRequiredSampling,
+} from './input-required-tools';
+import {
+  inputRequiredMultiRound,
+  inputRequiredMultipleInputs,
+  inputRequiredRequestState,
+  inputRequiredTamperedState,
+} from './input-required-state-tools';
+import { elicitation, elicitationDefaults, elicitationEnums, sampling } from './legacy-tools';
+import { toolWithLogging, toolWithProgress } from './notification-tools';
+import { inputRequiredPrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, simplePrompt } from './prompts';
+import { staticBinary, staticText, templateData, watchedResource } from './resources';
+
+export const conformanceHandlers: HandlerSet = {
+  name: 'conformance',
+  instructions: 'Fixtures for the MCP conformance suite.',
+  tools: [
+    simpleText,
+    imageContent,
+    audioContent,
+    embeddedResource,
+    multipleContentTypes,
+    errorHandling,
+    toolWithProgress,
+    toolWithLogging,
+    sampling,
+    elicitation,
+    elicitationDefaults,
+    elicitationEnums,
+    missingCapability,
+    streamingElicitation,
+    loggingTool,
+    inputRequiredElicitation,
+    inputRequiredSampling,
+    inputRequiredListRoots,
+    inputRequiredRequestState,
+    inputRequiredMultipleInputs,
+    inputRequiredMultiRound,
+    inputRequiredTamperedState,
+    inputRequiredCapabilities,
+  ],
+  prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, inputRequiredPrompt],
+  resources: [staticText, staticBinary, watchedResource],
+  resourceTemplates: [templateData],
+};

@@ -1,0 +1,42 @@
+/**
+ * The answer to one POST: plain JSON, unless notifications must go out before the result, in
+ * which case the response becomes an SSE stream at the first notification (so a result with no
+ * notifications keeps its JSON form and its HTTP status, which an SSE response could not change).
+ */
+import type { Request, Response } from 'express';
+
+export interface ResponseChannel {
+  /** Whether the client accepts an SSE response at all. */
+  readonly canStream: boolean;
+  /** Sends a JSON-RPC notification ahead of the response. */
+  notify(message: object): void;
+  /** Sends the response (a JSON-RPC result or error message) and ends. */
+  finish(status: number, message: object): void;
+}
+
+export function createResponseChannel(req: Request, res: Response): ResponseChannel {
+  const canStream = (req.get('accept') ?? '').includes('text/event-stream');
+  let streaming = false;
+  const write = (message: object) => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  return {
+    canStream,
+    notify(message) {
+      if (!canStream || res.writableEnded) return;
+      if (!streaming) {
+        streaming = true;
+        res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        res.flushHeaders();
+      }
+      write(message);
+    },
+    finish(status, message) {
+      if (res.writableEnded) return;
+      if (streaming) {
+        write(message);
+        res.end();
+        return;
+      }
+      res.status(status).json(message);
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import type { ResponseChannel } from '../http/response-channel';
+
+/** What a method handler gets besides its params: the client's abort and the response channel. */
+export interface CallContext {
+  signal: AbortSignal;
+  channel: ResponseChannel;
+}

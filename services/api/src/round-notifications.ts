@@ -1,0 +1,47 @@
+/**
+ * Forwards the notifications a round's handler sends (stored by the worker, announced through
+ * Postgres) to the client that listens on this leg, as MCP notifications, until told to stop; a
+ * last read after the stop makes sure nothing recorded before the outcome is left behind.
+ */
+import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
+import type { ExchangeEvent, Listening } from '../../../lib/exchange/types';
+import { passesLogLevel } from '../../../lib/protocol/log-levels';
+
+export function toNotification(event: ExchangeEvent, listening: Listening): object | undefined {
+  if (event.kind === 'progress') {
+    if (listening.progressToken === undefined) return undefined;
+    const { progress, total, message } = event;
+    return {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: listening.progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+    };
+  }
+  if (!passesLogLevel(event.level, listening.logLevel)) return undefined;
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/message',
+    params: { level: event.level, data: event.data, ...(event.logger ? { logger: event.logger } : {}) },
+  };
+}
+
+export async function forwardRoundNotifications(
+  waiter: OutcomeWaiter,
+  target: { exchangeId: string; round: number },
+  listening: Listening,
+  send: (notification: object) => void,
+  stop: AbortSignal,
+): Promise<void> {
+  let lastId = 0;
+  const deliver = (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
+    for (const { id, event } of events) {
+      lastId = id;
+      const notification = toNotification(event, listening);
+      if (notification) send(notification);
+    }
+  };
+  while (!stop.aborted) {
+    deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 60_000, stop));
+  }
+  deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 0));
+}
