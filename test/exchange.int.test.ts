@@ -97,7 +97,7 @@ describe('durable exchange engine', () => {
   it('rejects a tampered requestState with -32602 and advances nothing', async () => {
     const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
     const state = String(first.body.result!.requestState);
-    const tampered = state.slice(0, -2) + (state.endsWith('A') ? 'B' : 'A') + state.slice(-1);
+    const tampered = state.slice(0, -2) + (state.at(-2) === 'A' ? 'B' : 'A') + state.slice(-1);
     const reply = await rawCall(service.url, 'tools/call', {
       name: 'greet',
       arguments: {},

@@ -136,6 +136,11 @@ describe('test_input_required_result_capabilities', () => {
     expect(ask.inputRequests.user_comment?.method).toBe('elicitation/create');
   });
 
+  it('does not ask for a form when the client declared only url-mode elicitation', async () => {
+    expectAsk(await run({ elicitation: { url: {} }, roots: {} }), ['client_roots']);
+    expectAsk(await run({ elicitation: { form: {}, url: {} } }), ['user_comment']);
+  });
+
   it('asks only for roots when the client declared only roots', async () => {
     const ask = expectAsk(await run({ roots: {} }), ['client_roots']);
     expect(ask.inputRequests.client_roots?.method).toBe('roots/list');

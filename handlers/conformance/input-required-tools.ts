@@ -60,6 +60,8 @@ export const inputRequiredListRoots = defineTool({
 /** What each declared capability lets this tool ask, and how it reads the answer (undefined: ask again). */
 function capabilityAsks(ctx: HandlerContext) {
   const caps = ctx.clientCapabilities;
+  // `elicitation: {}` declares form mode; an elicitation capability that names only `url` does not.
+  const formElicitation = caps.elicitation && (Object.keys(caps.elicitation).length === 0 || 'form' in caps.elicitation);
   return [
     caps.sampling && {
       key: 'model_hello',
@@ -69,7 +71,7 @@ function capabilityAsks(ctx: HandlerContext) {
         return sampled === undefined ? undefined : `sampling answered "${sampled}"`;
       },
     },
-    caps.elicitation && {
+    formElicitation && {
       key: 'user_comment',
       request: inputRequired.elicit({ message: 'Any comment?', requestedSchema: stringForm('comment') }),
       read: () => {
