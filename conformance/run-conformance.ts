@@ -26,8 +26,11 @@ export function runConformance(url: string, requirements: string, outputDir?: st
   const expected = expectedFailuresFile(requirements);
   if (existsSync(expected)) args.push('--expected-failures', expected);
   if (outputDir) args.push('-o', outputDir);
+  if (!existsSync(node)) {
+    return Promise.reject(new Error(`the conformance suite needs Node 22 at ${node}: run npm ci (the node@22 dev dependency)`));
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(existsSync(node) ? node : 'node', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

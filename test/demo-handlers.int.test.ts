@@ -32,8 +32,17 @@ describe('demo handlers with the official client', () => {
       },
     });
     try {
-      const result = await client.callTool({ name: 'deploy_service', arguments: { service: 'checkout', version: '2.1.0', environment: 'production' } });
+      const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+      const result = await client.callTool(
+        { name: 'deploy_service', arguments: { service: 'checkout', version: '2.1.0', environment: 'production' } },
+        { onprogress: (p) => progress.push(p) },
+      );
       expect(result.content).toEqual([{ type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-42).' }]);
+      // The rollout's progress reached the client over the last leg's SSE response, in order.
+      // (The client also reports its own input-required rounds as progress; those are left out.)
+      const rollout = progress.filter((p) => p.message?.startsWith('Roll'));
+      expect(rollout.map((p) => p.progress)).toEqual([0, 1, 2, 3]);
+      expect(rollout.at(-1)).toMatchObject({ total: 3, message: 'Rolled out checkout@2.1.0 to production' });
       expect(asked).toHaveLength(1);
       expect(asked[0]).toContain('Adds retries to payment capture.');
       expect(asked[0]).toContain('the client has checkout open (file:///src/checkout)');

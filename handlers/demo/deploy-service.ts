@@ -2,7 +2,8 @@
  * A deployment approval in three rounds, one of each kind of embedded request:
  *   1. ask the client for its filesystem roots and its model for a change summary (together);
  *   2. show the person the summary and the roots check, and ask them to approve with a ticket;
- *   3. approve → the deployment is recorded as approved; decline, cancel or "no" → it is not.
+ *   3. approve → the rollout is reported as progress and the approval logged; decline, cancel
+ *      or "no" → nothing happens.
  * What round 1 learned rides to round 3 in the handler's own (sealed) state, because each round
  * only receives the answers to the ask just before it. Nothing is deployed before round 3.
  */
@@ -42,13 +43,20 @@ export const deployService = defineTool({
       required: ['service', 'version', 'environment'],
     },
   },
-  run(args, ctx) {
+  async run(args, ctx) {
     const { service, version, environment } = args as { service: string; version: string; environment: string };
     const target = `${service}@${version} to ${environment}`;
 
     const approval = inputResponse(ctx.inputResponses, 'approval');
     if (ctx.requestState && approval.kind === 'elicit') {
       if (approval.action === 'accept' && approval.content?.approve === true) {
+        // The side effect comes after the last ask, so re-executions never repeat it half-done.
+        const steps = ['canary', 'half', 'all'];
+        for (const [done, step] of steps.entries()) {
+          await ctx.progress(done, steps.length, `Rolling out ${target}: ${step}`);
+        }
+        await ctx.progress(steps.length, steps.length, `Rolled out ${target}`);
+        await ctx.sendLog('notice', { event: 'deployment-approved', service, version, environment, ticket: approval.content.ticket });
         return {
           content: [{ type: 'text', text: `Approved: ${target} (ticket ${String(approval.content.ticket)}).` }],
           structuredContent: { approved: true, service, version, environment, ticket: approval.content.ticket },
