@@ -1,6 +1,16 @@
 // Pins the exchange round bookkeeping: which answers are taken, the ask cap, and the state transitions.
 import type { RoundAnswers, RoundSummary } from '../lib/exchange/types';
-import { acceptAnswers, initialState, markExpired, mayAsk, recordRound, takeAnswers, type ExchangeState } from './exchange-state';
+import {
+  acceptAnswers,
+  acceptKeyAnswer,
+  initialState,
+  markExpired,
+  mayAsk,
+  recordRound,
+  requestCancel,
+  takeAnswers,
+  type ExchangeState,
+} from './exchange-state';
 
 const answers = (round: number, value = 'x'): RoundAnswers => ({ round, responses: { name: { action: 'accept', content: { value } } }, digest: `d-${round}-${value}` });
 const ask = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['name'] });
@@ -21,6 +31,7 @@ function awaitingRound(round: number): ExchangeState {
 describe('initialState', () => {
   it('starts running at round 0 with no asks, nothing awaited and nothing pending', () => {
     expect(initialState()).toEqual({ round: 0, asks: 0, status: 'running' });
+    expect(initialState().cancelRequested).toBeUndefined();
   });
 });
 
@@ -115,7 +126,7 @@ describe('recordRound', () => {
   it('records an ask: advances the round, counts the ask, awaits that round and stays running', () => {
     const state = initialState();
     recordRound(state, ask(1));
-    expect(state).toEqual({ round: 1, asks: 1, awaiting: 1, pending: undefined, status: 'running' });
+    expect(state).toEqual({ round: 1, asks: 1, awaiting: 1, askKeys: ['name'], pending: undefined, status: 'running' });
   });
 
   it('records a complete outcome: stops awaiting and marks the exchange completed', () => {
@@ -180,5 +191,57 @@ describe('markExpired', () => {
     markExpired(state);
     expect(acceptAnswers(state, answers(1))).not.toBe('accepted');
     expect(state.pending).toBeUndefined();
+  });
+});
+
+describe('acceptKeyAnswer (handshake-era answers, one key at a time)', () => {
+  const twoKeyAsk = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['roots', 'summary'] });
+
+  it('makes the round pending only once every asked key is answered', () => {
+    const state = initialState();
+    recordRound(state, twoKeyAsk(1));
+    expect(acceptKeyAnswer(state, { round: 1, key: 'roots', response: { roots: [] } })).toBe('accepted');
+    expect(state.pending).toBeUndefined();
+    expect(acceptKeyAnswer(state, { round: 1, key: 'summary', response: { role: 'assistant' } })).toBe('accepted');
+    expect(state.pending?.responses).toEqual({ roots: { roots: [] }, summary: { role: 'assistant' } });
+  });
+
+  it('keeps the first answer to a key and reports a repeat as duplicate', () => {
+    const state = initialState();
+    recordRound(state, twoKeyAsk(1));
+    acceptKeyAnswer(state, { round: 1, key: 'roots', response: 'first' });
+    expect(acceptKeyAnswer(state, { round: 1, key: 'roots', response: 'second' })).toBe('duplicate');
+    acceptKeyAnswer(state, { round: 1, key: 'summary', response: 's' });
+    expect(state.pending?.responses.roots).toBe('first');
+  });
+
+  it('holds key answers that arrive before their ask is folded in', () => {
+    const state = initialState();
+    acceptKeyAnswer(state, { round: 1, key: 'roots', response: 'r' });
+    acceptKeyAnswer(state, { round: 1, key: 'summary', response: 's' });
+    expect(state.pending).toBeUndefined();
+    recordRound(state, twoKeyAsk(1));
+    expect(state.pending?.round).toBe(1);
+  });
+
+  it('reports an answer to an older round as duplicate', () => {
+    const state = initialState();
+    recordRound(state, twoKeyAsk(1));
+    acceptKeyAnswer(state, { round: 1, key: 'roots', response: 'r' });
+    acceptKeyAnswer(state, { round: 1, key: 'summary', response: 's' });
+    takeAnswers(state);
+    expect(acceptKeyAnswer(state, { round: 1, key: 'roots', response: 'again' })).toBe('duplicate');
+  });
+});
+
+describe('requestCancel', () => {
+  it('flags a running exchange and leaves a finished one alone', () => {
+    const running = initialState();
+    requestCancel(running);
+    expect(running.cancelRequested).toBe(true);
+    const finished = initialState();
+    recordRound(finished, { round: 1, kind: 'complete' });
+    requestCancel(finished);
+    expect(finished.cancelRequested).toBeUndefined();
   });
 });

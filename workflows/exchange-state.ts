@@ -5,7 +5,7 @@
  * Delivery is at-least-once: the same answers may be signalled twice (a client retry racing its
  * first leg, two API replicas). Only the first answers to the round being waited for are taken.
  */
-import type { ExchangeStatus, RoundAnswers, RoundSummary } from '../lib/exchange/types';
+import type { ExchangeStatus, KeyAnswer, RoundAnswers, RoundSummary } from '../lib/exchange/types';
 
 export interface ExchangeState {
   /** The round whose outcome was recorded last (0 before the first). */
@@ -16,6 +16,12 @@ export interface ExchangeState {
   awaiting?: number;
   /** Accepted answers not yet handed to the next round. */
   pending?: RoundAnswers;
+  /** Keys of the last ask; a round's answers are complete when every one is in. */
+  askKeys?: string[];
+  /** Handshake-era answers arrive one key at a time; they gather here until the ask is complete. */
+  partial?: { round: number; responses: Record<string, unknown> };
+  /** The client withdrew the originating request. */
+  cancelRequested?: boolean;
   status: ExchangeStatus;
 }
 
@@ -40,6 +46,34 @@ export function acceptAnswers(state: ExchangeState, answers: RoundAnswers): Answ
   return 'accepted';
 }
 
+/**
+ * Takes one key's answer (a handshake-era client answers each server-to-client request on its
+ * own). When every key of the awaited ask is in, the round's answers become pending.
+ */
+export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer): AnswerVerdict {
+  if (state.status !== 'running') return 'duplicate';
+  const expected = state.awaiting ?? state.round + 1;
+  if (answer.round !== expected) return answer.round < expected ? 'duplicate' : 'unexpected';
+  if (state.pending) return 'duplicate';
+  if (state.partial?.round !== answer.round) state.partial = { round: answer.round, responses: {} };
+  if (Object.hasOwn(state.partial.responses, answer.key)) return 'duplicate';
+  state.partial.responses[answer.key] = answer.response;
+  completePartial(state);
+  return 'accepted';
+}
+
+function completePartial(state: ExchangeState): void {
+  const partial = state.partial;
+  if (!partial || state.awaiting !== partial.round || !state.askKeys) return;
+  if (!state.askKeys.every((key) => Object.hasOwn(partial.responses, key))) return;
+  state.pending = { round: partial.round, responses: partial.responses, digest: `keys:${state.askKeys.join(',')}` };
+  state.partial = undefined;
+}
+
+export function requestCancel(state: ExchangeState): void {
+  if (state.status === 'running') state.cancelRequested = true;
+}
+
 /** Whether the handler may still ask: the cap counts asks, so the (maxRounds + 1)th is refused. */
 export function mayAsk(state: ExchangeState, maxRounds: number): boolean {
   return state.asks < maxRounds;
@@ -49,9 +83,12 @@ export function mayAsk(state: ExchangeState, maxRounds: number): boolean {
 export function recordRound(state: ExchangeState, summary: RoundSummary): void {
   state.round = summary.round;
   if (state.pending && (summary.kind !== 'ask' || state.pending.round !== summary.round)) state.pending = undefined;
+  if (state.partial && (summary.kind !== 'ask' || state.partial.round !== summary.round)) state.partial = undefined;
   if (summary.kind === 'ask') {
     state.asks += 1;
     state.awaiting = summary.round;
+    state.askKeys = summary.askKeys ?? [];
+    completePartial(state);
     return;
   }
   state.awaiting = undefined;
@@ -70,4 +107,10 @@ export function takeAnswers(state: ExchangeState): RoundAnswers {
 export function markExpired(state: ExchangeState): void {
   state.awaiting = undefined;
   state.status = 'expired';
+}
+
+export function markCancelled(state: ExchangeState): void {
+  state.awaiting = undefined;
+  state.pending = undefined;
+  state.status = 'cancelled';
 }

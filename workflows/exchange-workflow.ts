@@ -12,9 +12,19 @@
 import { condition, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ExchangeInput, ExchangeStatus, RoundAnswers } from '../lib/exchange/types';
-import { exchangeExpired } from '../lib/protocol/exchange-errors';
-import { acceptAnswers, initialState, markExpired, mayAsk, recordRound, takeAnswers } from './exchange-state';
-import { answersSignal, progressQuery } from './messages';
+import { exchangeCancelled, exchangeExpired } from '../lib/protocol/exchange-errors';
+import {
+  acceptAnswers,
+  acceptKeyAnswer,
+  initialState,
+  markCancelled,
+  markExpired,
+  mayAsk,
+  recordRound,
+  requestCancel,
+  takeAnswers,
+} from './exchange-state';
+import { answersSignal, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
 import { EXCHANGE_ROUND, EXCHANGE_STATUS } from './search-attributes';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -38,6 +48,15 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   setHandler(answersSignal, (answers: RoundAnswers) => {
     const verdict = acceptAnswers(state, answers);
     if (verdict !== 'accepted') log.info('answers ignored', { round: answers.round, verdict });
+  });
+  setHandler(keyAnswerSignal, (answer) => {
+    const verdict = acceptKeyAnswer(state, answer);
+    if (verdict !== 'accepted') log.info('answer ignored', { round: answer.round, key: answer.key, verdict });
+  });
+  let cancelReason: string | undefined;
+  setHandler(cancelSignal, ({ reason }) => {
+    cancelReason = reason;
+    requestCancel(state);
   });
   setHandler(progressQuery, () => ({
     round: state.round,
@@ -65,7 +84,18 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
     publish(round, summary.kind === 'ask' ? `asked for ${summary.askKeys?.join(', ')}` : summary.kind, state.status);
     if (summary.kind !== 'ask') return result();
 
-    const answered = await condition(() => state.pending !== undefined, input.roundTimeoutMs);
+    const answered = await condition(() => state.pending !== undefined || state.cancelRequested === true, input.roundTimeoutMs);
+    if (state.cancelRequested) {
+      markCancelled(state);
+      await recordOutcome({
+        exchange: input,
+        round: round + 1,
+        outcome: { kind: 'error', error: exchangeCancelled(input.exchangeId, cancelReason) },
+        status: 'cancelled',
+      });
+      publish(round + 1, 'cancelled', state.status);
+      return result();
+    }
     if (!answered) {
       markExpired(state);
       await recordOutcome({

@@ -3,10 +3,16 @@
  * workflow code, only the definitions.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { RoundAnswers } from '../lib/exchange/types';
+import type { KeyAnswer, RoundAnswers } from '../lib/exchange/types';
 
 /** Answers to an ask. Durable the moment Temporal records it, even with no worker running. */
 export const answersSignal = defineSignal<[RoundAnswers]>('answers');
+
+/** One key's answer from a handshake-era client's response to a server-to-client request. */
+export const keyAnswerSignal = defineSignal<[KeyAnswer]>('keyAnswer');
+
+/** The client cancelled the originating request. */
+export const cancelSignal = defineSignal<[{ reason?: string }]>('cancel');
 
 export interface ExchangeProgress {
   round: number;

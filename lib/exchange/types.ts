@@ -84,4 +84,11 @@ export type ExchangeEvent =
   | { kind: 'progress'; progress: number; total?: number; message?: string }
   | { kind: 'log'; level: string; data: unknown; logger?: string };
 
+/** One key's answer, as a handshake-era client sends it: the raw result, or `{ error }`. */
+export interface KeyAnswer {
+  round: number;
+  key: string;
+  response: unknown;
+}
+
 export type ExchangeStatus = 'running' | 'completed' | 'failed' | 'expired' | 'capped' | 'cancelled';

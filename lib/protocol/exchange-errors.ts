@@ -18,6 +18,14 @@ export function exchangeExpired(exchangeId: string, round: number, roundTimeoutM
   };
 }
 
+export function exchangeCancelled(exchangeId: string, reason?: string): OutcomeError {
+  return {
+    code: EXCHANGE_CANCELLED,
+    message: `Exchange cancelled by the client${reason ? `: ${reason}` : ''}`,
+    data: { exchangeId },
+  };
+}
+
 export function roundCapExceeded(exchangeId: string, maxRounds: number): OutcomeError {
   return {
     code: ROUND_CAP_EXCEEDED,
