@@ -11,12 +11,15 @@ import { Client } from 'pg';
 import type { Logger } from '../log';
 import type { ExchangeStore, RoundRecord, StoredEvent } from './exchange-store';
 import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
+import { LEGACY_STREAM_CHANNEL } from './legacy-store';
 
 export interface OutcomeWaiter {
   /** The round's outcome, or undefined if it was not recorded within `timeoutMs`. */
   wait(exchangeId: string, round: number, timeoutMs: number, signal?: AbortSignal): Promise<RoundRecord | undefined>;
   /** The round's notifications after `afterId`; empty if none came within `timeoutMs`. */
   nextEvents(exchangeId: string, round: number, afterId: number, timeoutMs: number, signal?: AbortSignal): Promise<StoredEvent[]>;
+  /** Re-reads with `read` whenever `channel` announces `payload` (and every poll) until it finds something. */
+  waitFor<T>(channel: string, payload: string, read: () => Promise<T | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
     await client.connect();
     await client.query(`LISTEN ${OUTCOME_CHANNEL}`);
     await client.query(`LISTEN ${EVENT_CHANNEL}`);
+    await client.query(`LISTEN ${LEGACY_STREAM_CHANNEL}`);
     listener = client;
     wakeAll(); // anything recorded while we were not listening is found by the re-read
   }
@@ -120,6 +124,10 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
         return events.length ? events : undefined;
       };
       return (await waitFor(`${EVENT_CHANNEL}:${exchangeId}:${round}`, read, timeoutMs, signal)) ?? [];
+    },
+
+    waitFor(channel, payload, read, timeoutMs, signal) {
+      return waitFor(`${channel}:${payload}`, read, timeoutMs, signal);
     },
 
     async close() {

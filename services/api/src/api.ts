@@ -17,6 +17,9 @@ import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
 import { createModernMethods } from './modern/modern-methods';
+import { createLegacyEndpoint } from './legacy/legacy-endpoint';
+import { createLegacyMethods } from './legacy/legacy-methods';
+import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 
 export interface RunningApi {
   url: string;
@@ -27,13 +30,15 @@ export interface RunningApi {
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool);
+  const legacy = createLegacyStorePg(pool);
   const waiter = await createOutcomeWaiter({ databaseUrl: config.database.url, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
+  const gateway = createExchangeGateway(client, config.temporal.taskQueue);
   const legs = createExchangeLegs({
-    gateway: createExchangeGateway(client, config.temporal.taskQueue),
+    gateway,
     store,
     waiter,
     requestState,
@@ -42,6 +47,13 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   });
   const app = createApp({
     dispatch: createModernMethods({ handlers, legs, requestState, waiter }),
+    legacy: createLegacyEndpoint({
+      methods: createLegacyMethods({ handlers, legacy, legs }),
+      legacy,
+      waiter,
+      gateway,
+      log,
+    }),
     maxBodyBytes: config.http.maxBodyBytes,
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,

@@ -4,6 +4,7 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from '../../../lib/log';
 import { INTERNAL_ERROR, INVALID_REQUEST } from '../../../lib/protocol/json-rpc-codes';
+import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
 import { healthRouter, type HealthProbe } from './routes/health';
@@ -11,6 +12,7 @@ import { mcpRouter } from './routes/mcp';
 
 export interface AppDeps {
   dispatch: ModernDispatch;
+  legacy: LegacyEndpoint;
   probes: HealthProbe[];
   maxBodyBytes: number;
   allowedOrigins: ReadonlyArray<string>;
@@ -23,8 +25,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.use(accessLog(deps.log));
   app.use(healthRouter(deps.probes));
-  app.use('/mcp', originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost }));
-  app.use(mcpRouter({ dispatch: deps.dispatch, maxBodyBytes: deps.maxBodyBytes, log: deps.log }));
+  const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
+  app.use(['/mcp', '/sse', '/messages'], guard);
+  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, log: deps.log }));
   app.use(bodyErrors(deps.log));
   return app;
 }

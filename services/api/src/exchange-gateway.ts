@@ -4,14 +4,29 @@
  * accepted here is never lost.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { ExchangeInput, RoundAnswers } from '../../../lib/exchange/types';
-import { answersSignal, WORKFLOW_TYPE, workflowIdFor } from '../../../workflows/messages';
+import type { ExchangeInput, KeyAnswer, RoundAnswers } from '../../../lib/exchange/types';
+import { answersSignal, cancelSignal, keyAnswerSignal, WORKFLOW_TYPE, workflowIdFor } from '../../../workflows/messages';
 import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../workflows/search-attributes';
 
 export interface ExchangeGateway {
   start(input: ExchangeInput): Promise<string>;
   /** Delivers answers; false when the exchange's workflow has already ended. */
   sendAnswers(exchangeId: string, answers: RoundAnswers): Promise<boolean>;
+  /** Delivers one key's answer (handshake era); false when the workflow has ended. */
+  sendKeyAnswer(exchangeId: string, answer: KeyAnswer): Promise<boolean>;
+  /** Asks the exchange to end because the client cancelled; false when it has already ended. */
+  cancel(exchangeId: string, reason?: string): Promise<boolean>;
+}
+
+/** Signals a workflow; false when it no longer runs. */
+async function signalIfRunning(send: () => Promise<void>): Promise<boolean> {
+  try {
+    await send();
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
 }
 
 export function createExchangeGateway(client: Client, taskQueue: string): ExchangeGateway {
@@ -34,14 +49,11 @@ export function createExchangeGateway(client: Client, taskQueue: string): Exchan
       return workflowId;
     },
 
-    async sendAnswers(exchangeId, answers) {
-      try {
-        await client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, answers);
-        return true;
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return false;
-        throw error;
-      }
-    },
+    sendAnswers: (exchangeId, answers) =>
+      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, answers)),
+    sendKeyAnswer: (exchangeId, answer) =>
+      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, answer)),
+    cancel: (exchangeId, reason) =>
+      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason })),
   };
 }

@@ -76,7 +76,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return { kind: 'recorded', record };
   }
 
-  async function firstLeg(leg: ExchangeLeg, request: OriginalRequest, requestDigest: string, options: LegOptions) {
+  /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
+  async function start(leg: ExchangeLeg): Promise<string> {
+    const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
+    const requestDigest = requestDigestOf(request);
     const exchangeId = randomUUID();
     await gateway.start({
       exchangeId,
@@ -95,7 +98,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       { method: leg.method, target: leg.target, era: leg.era },
       'exchange started',
     );
-    return awaitRound(exchangeId, 1, options);
+    return exchangeId;
   }
 
   async function answerLeg(leg: ExchangeLeg, exchangeId: string, round: number, options: LegOptions): Promise<LegResult> {
@@ -131,10 +134,12 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   return {
+    start,
+
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
       const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
       const requestDigest = requestDigestOf(request);
-      if (leg.requestState === undefined) return firstLeg(leg, request, requestDigest, options);
+      if (leg.requestState === undefined) return awaitRound(await start(leg), 1, options);
 
       let claims;
       try {

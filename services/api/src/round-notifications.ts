@@ -29,19 +29,19 @@ export async function forwardRoundNotifications(
   waiter: OutcomeWaiter,
   target: { exchangeId: string; round: number },
   listening: Listening,
-  send: (notification: object) => void,
+  send: (notification: object, eventId: number) => void | Promise<void>,
   stop: AbortSignal,
 ): Promise<void> {
   let lastId = 0;
-  const deliver = (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
+  const deliver = async (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
     for (const { id, event } of events) {
       lastId = id;
       const notification = toNotification(event, listening);
-      if (notification) send(notification);
+      if (notification) await send(notification, id);
     }
   };
   while (!stop.aborted) {
-    deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 60_000, stop));
+    await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 60_000, stop));
   }
-  deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 0));
+  await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 0));
 }

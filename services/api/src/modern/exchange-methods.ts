@@ -39,7 +39,12 @@ const ORIGINAL: Record<ExchangeMethod, (params: unknown) => OriginalRequest> = {
   },
 };
 
-const UNKNOWN_TARGET: Record<ExchangeMethod, [string, string]> = {
+/** The original request of an exchange method, validated against the SDK's schema for it. */
+export function readOriginalRequest(method: ExchangeMethod, params: unknown): OriginalRequest {
+  return ORIGINAL[method](params);
+}
+
+export const UNKNOWN_TARGET: Record<ExchangeMethod, [string, string]> = {
   'tools/call': ['Unknown tool', 'params.name'],
   'prompts/get': ['Unknown prompt', 'params.name'],
   'resources/read': ['Resource not found', 'params.uri'],

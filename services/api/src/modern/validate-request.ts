@@ -28,6 +28,11 @@ export interface ModernEnvelope {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** True when a request carries the 2026-07-28 `_meta` envelope (how the modern era is recognised). */
+export function hasModernMeta(params: unknown): boolean {
+  return isObject(params) && isObject(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta;
+}
+
 /** Methods whose target travels in the `Mcp-Name` header (SEP-2243). */
 const NAMED_TARGET: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 

@@ -1,5 +1,10 @@
 /**
- * POST /mcp: one JSON-RPC message per request, answered with one JSON response.
+ * The MCP endpoint for both eras.
+ *
+ * POST /mcp carries one JSON-RPC message. Era detection follows the spec: a request with the
+ * 2026-07-28 `_meta` envelope is modern; `initialize`, an `Mcp-Session-Id` or a handshake-era
+ * `MCP-Protocol-Version` header is handshake-era (the legacy endpoint). GET and DELETE /mcp exist
+ * only for handshake-era sessions; /sse and /messages are the 2024-11-05 HTTP+SSE transport.
  *
  * The body is read raw and parsed here so malformed JSON gets -32700 and an oversized body 413,
  * rather than express's HTML error pages. Every error echoes the request id when one was readable.
@@ -7,20 +12,17 @@
 import express, { type Request, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../../../../lib/protocol/json-rpc-codes';
+import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { createResponseChannel } from '../http/response-channel';
+import type { IncomingMessage, LegacyEndpoint } from '../legacy/legacy-endpoint';
+import { hasModernMeta } from '../modern/validate-request';
 import type { ModernDispatch } from '../modern/modern-methods';
 
 type JsonRpcId = string | number | null;
 
-interface Incoming {
-  id: JsonRpcId;
-  method: string;
-  params: unknown;
-  isNotification: boolean;
-}
-
-function readMessage(body: unknown): Incoming {
+/** Parses one JSON-RPC message: a request, a notification, or a response to our request. */
+function readMessage(body: unknown): IncomingMessage {
   let message: unknown;
   try {
     message = JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? ''));
@@ -29,43 +31,88 @@ function readMessage(body: unknown): Incoming {
   }
   const m = message as Record<string, unknown> | null;
   if (!m || typeof m !== 'object' || Array.isArray(m)) throw new RpcError(INVALID_REQUEST, 'Invalid request: expected one JSON-RPC object');
-  const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
-  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string') {
-    throw Object.assign(new RpcError(INVALID_REQUEST, 'Invalid request: jsonrpc must be "2.0" and method a string'), { id });
+  const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
+  const isResponse = m.method === undefined && id !== undefined && ('result' in m || 'error' in m);
+  if (m.jsonrpc !== '2.0' || (!isResponse && typeof m.method !== 'string')) {
+    throw Object.assign(new RpcError(INVALID_REQUEST, 'Invalid request: jsonrpc must be "2.0" and method a string'), { id: id ?? null });
   }
-  return { id, method: m.method, params: m.params, isNotification: !('id' in m) };
+  return m as IncomingMessage;
 }
 
-export function mcpRouter(deps: { dispatch: ModernDispatch; maxBodyBytes: number; log: Logger }): Router {
+function isLegacy(req: Request, message: IncomingMessage): boolean {
+  if (req.get(SESSION_HEADER) !== undefined) return true;
+  if (hasModernMeta(message.params)) return false;
+  if (message.method === 'initialize') return true;
+  const version = req.get('mcp-protocol-version');
+  return version !== undefined && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+}
+
+function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, finish?: (status: number, body: object) => void) {
+  const error = caught instanceof RpcError ? caught : new RpcError(INTERNAL_ERROR, 'Internal error');
+  if (!(caught instanceof RpcError)) log.error({ err: caught }, 'request failed');
+  const body = { jsonrpc: '2.0', id: (caught as { id?: JsonRpcId }).id ?? id, error: error.toJson() };
+  if (finish) finish(error.httpStatus, body);
+  else if (!res.headersSent) res.status(error.httpStatus).json(body);
+  else res.end();
+}
+
+export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoint; maxBodyBytes: number; log: Logger }): Router {
   const router = Router();
-  router.post(
-    '/mcp',
-    express.raw({ type: () => true, limit: deps.maxBodyBytes }),
-    async (req: Request, res: Response) => {
-      let id: JsonRpcId = null;
-      const abort = new AbortController();
-      res.on('close', () => abort.abort());
-      const channel = createResponseChannel(req, res);
-      try {
-        const message = readMessage(req.body);
-        id = message.id;
-        if (message.isNotification) {
-          res.status(202).end();
-          return;
-        }
-        const result = await deps.dispatch(req, message.method, message.params, { signal: abort.signal, channel });
-        channel.finish(200, { jsonrpc: '2.0', id, result });
-      } catch (caught) {
-        const error =
-          caught instanceof RpcError ? caught : new RpcError(INTERNAL_ERROR, 'Internal error');
-        if (!(caught instanceof RpcError)) deps.log.error({ err: caught }, 'request failed');
-        const errorId = (caught as { id?: JsonRpcId }).id ?? id;
-        channel.finish(error.httpStatus, { jsonrpc: '2.0', id: errorId, error: error.toJson() });
+  const body = express.raw({ type: () => true, limit: deps.maxBodyBytes });
+
+  router.post('/mcp', body, async (req: Request, res: Response) => {
+    let id: JsonRpcId = null;
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const channel = createResponseChannel(req, res);
+    try {
+      const message = readMessage(req.body);
+      id = message.id ?? null;
+      if (isLegacy(req, message)) {
+        await deps.legacy.post(req, res, message);
+        return;
       }
-    },
-  );
+      if (message.id === undefined) {
+        res.status(202).end(); // a notification (or a stray response) needs no answer
+        return;
+      }
+      const result = await deps.dispatch(req, message.method ?? '', message.params, { signal: abort.signal, channel });
+      channel.finish(200, { jsonrpc: '2.0', id, result });
+    } catch (caught) {
+      sendError(res, deps.log, caught, id, res.headersSent ? undefined : channel.finish);
+    }
+  });
+
+  router.get('/mcp', async (req, res) => {
+    if (req.get(SESSION_HEADER) === undefined) {
+      res.set('Allow', 'POST').status(405).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Method not allowed: this endpoint streams only within a session' } });
+      return;
+    }
+    await deps.legacy.get(req, res).catch((caught) => sendError(res, deps.log, caught, null));
+  });
+
+  router.delete('/mcp', async (req, res) => {
+    await deps.legacy.delete(req, res).catch((caught) => sendError(res, deps.log, caught, null));
+  });
+
+  router.get('/sse', async (req, res) => {
+    const messagesPath = `${req.baseUrl}/messages`;
+    await deps.legacy.sseOpen(req, res, messagesPath).catch((caught) => sendError(res, deps.log, caught, null));
+  });
+
+  router.post('/messages', body, async (req, res) => {
+    let id: JsonRpcId = null;
+    try {
+      const message = readMessage(req.body);
+      id = message.id ?? null;
+      await deps.legacy.ssePost(req, res, message);
+    } catch (caught) {
+      sendError(res, deps.log, caught, id);
+    }
+  });
+
   router.all('/mcp', (_req, res) => {
-    res.set('Allow', 'POST').status(405).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Method not allowed' } });
+    res.set('Allow', 'GET, POST, DELETE').status(405).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Method not allowed' } });
   });
   return router;
 }

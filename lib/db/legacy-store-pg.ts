@@ -1,0 +1,226 @@
+import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from './pool';
+import {
+  LEGACY_STREAM_CHANNEL,
+  type LegacyCall,
+  type LegacySession,
+  type LegacyStore,
+  type NewStreamMessage,
+  type OpenRequest,
+} from './legacy-store';
+
+interface SessionRow {
+  id: string;
+  transport: LegacySession['transport'];
+  protocol_version: string;
+  client_capabilities: Record<string, unknown>;
+  client_info: Record<string, unknown> | null;
+  log_level: string | null;
+  principal: string;
+  closed_at: Date | null;
+}
+
+interface CallRow {
+  session_id: string;
+  request_id: string;
+  request_id_json: string | number;
+  exchange_id: string;
+  stream_id: string;
+  progress_token: string | number | null;
+}
+
+interface RequestRow {
+  id: string;
+  session_id: string;
+  exchange_id: string;
+  round: number;
+  key: string;
+  message: Record<string, unknown>;
+}
+
+const toCall = (r: CallRow): LegacyCall => ({
+  sessionId: r.session_id,
+  requestId: r.request_id,
+  requestIdJson: r.request_id_json,
+  exchangeId: r.exchange_id,
+  streamId: r.stream_id,
+  ...(r.progress_token !== null ? { progressToken: r.progress_token } : {}),
+});
+
+const toRequest = (r: RequestRow): OpenRequest => ({
+  id: r.id,
+  sessionId: r.session_id,
+  exchangeId: r.exchange_id,
+  round: r.round,
+  key: r.key,
+  message: r.message,
+});
+
+async function append(client: PoolClient | Pool, m: NewStreamMessage): Promise<void> {
+  await client.query({
+    text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id, message_key) DO NOTHING`,
+    values: [m.sessionId, m.streamId, m.messageKey, JSON.stringify(m.message), m.final ?? false],
+  });
+  await client.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, m.streamId]);
+}
+
+export function createLegacyStorePg(pool: Pool): LegacyStore {
+  return {
+    async createSession(s) {
+      await pool.query({
+        text: `INSERT INTO legacy_sessions (id, transport, protocol_version, client_capabilities, client_info, log_level, principal)
+               VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        values: [s.id, s.transport, s.protocolVersion, JSON.stringify(s.clientCapabilities), s.clientInfo ? JSON.stringify(s.clientInfo) : null, s.logLevel ?? null, s.principal],
+      });
+    },
+
+    async updateSessionHandshake(id, h) {
+      await pool.query({
+        text: `UPDATE legacy_sessions SET protocol_version = $2, client_capabilities = $3, client_info = $4, last_seen_at = now() WHERE id = $1`,
+        values: [id, h.protocolVersion, JSON.stringify(h.clientCapabilities), h.clientInfo ? JSON.stringify(h.clientInfo) : null],
+      });
+    },
+
+    async getSession(id) {
+      const { rows } = await pool.query<SessionRow>({ text: 'SELECT * FROM legacy_sessions WHERE id = $1', values: [id] });
+      const r = rows[0];
+      if (!r) return undefined;
+      return {
+        id: r.id,
+        transport: r.transport,
+        protocolVersion: r.protocol_version,
+        clientCapabilities: r.client_capabilities,
+        ...(r.client_info ? { clientInfo: r.client_info } : {}),
+        ...(r.log_level ? { logLevel: r.log_level } : {}),
+        principal: r.principal,
+        closed: r.closed_at !== null,
+      };
+    },
+
+    async setLogLevel(id, level) {
+      await pool.query({ text: 'UPDATE legacy_sessions SET log_level = $2, last_seen_at = now() WHERE id = $1', values: [id, level] });
+    },
+
+    async closeSession(id) {
+      const { rowCount } = await pool.query({
+        text: 'UPDATE legacy_sessions SET closed_at = now() WHERE id = $1 AND closed_at IS NULL',
+        values: [id],
+      });
+      return rowCount === 1;
+    },
+
+    async recordCall(c) {
+      await pool.query({
+        text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token)
+               VALUES ($1, $2, $3, $4, $5, $6)`,
+        values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken)],
+      });
+      await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, c.streamId]);
+    },
+
+    async findCall(sessionId, requestId) {
+      const { rows } = await pool.query<CallRow>({
+        text: 'SELECT * FROM legacy_calls WHERE session_id = $1 AND request_id = $2',
+        values: [sessionId, requestId],
+      });
+      return rows[0] && toCall(rows[0]);
+    },
+
+    async activeCalls(filter) {
+      const [column, value] = 'streamId' in filter ? ['stream_id', filter.streamId] : ['session_id', filter.sessionId];
+      const { rows } = await pool.query<CallRow>({
+        text: `SELECT * FROM legacy_calls WHERE ${column} = $1 AND finished_at IS NULL ORDER BY created_at`,
+        values: [value],
+      });
+      return rows.map(toCall);
+    },
+
+    async finishCall(exchangeId) {
+      await pool.query({ text: 'UPDATE legacy_calls SET finished_at = now() WHERE exchange_id = $1 AND finished_at IS NULL', values: [exchangeId] });
+    },
+
+    async openRequest(request, streamId) {
+      await inTransaction(pool, async (client) => {
+        await client.query({
+          text: `INSERT INTO legacy_open_requests (id, session_id, exchange_id, round, key, message)
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+          values: [request.id, request.sessionId, request.exchangeId, request.round, request.key, JSON.stringify(request.message)],
+        });
+        await append(client, { sessionId: request.sessionId, streamId, messageKey: `request:${request.id}`, message: request.message });
+      });
+    },
+
+    async findOpenRequest(sessionId, id) {
+      const { rows } = await pool.query<RequestRow>({
+        text: `SELECT * FROM legacy_open_requests WHERE id = $1 AND session_id = $2 AND status = 'open'`,
+        values: [id, sessionId],
+      });
+      return rows[0] && toRequest(rows[0]);
+    },
+
+    async answerRequest(id, response) {
+      const { rowCount } = await pool.query({
+        text: `UPDATE legacy_open_requests SET status = 'answered', response = $2, settled_at = now()
+               WHERE id = $1 AND status = 'open'`,
+        values: [id, JSON.stringify(response ?? null)],
+      });
+      return rowCount === 1;
+    },
+
+    async withdrawRequests(exchangeId, streamId, reason) {
+      return inTransaction(pool, async (client) => {
+        const { rows } = await client.query<RequestRow>({
+          text: `UPDATE legacy_open_requests SET status = 'withdrawn', settled_at = now()
+                 WHERE exchange_id = $1 AND status = 'open' RETURNING *`,
+          values: [exchangeId],
+        });
+        for (const row of rows) {
+          await append(client, {
+            sessionId: row.session_id,
+            streamId,
+            messageKey: `cancel:${row.id}`,
+            message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: row.id, reason } },
+          });
+        }
+        return rows.map((r) => r.id);
+      });
+    },
+
+    async openRequestsOfSession(sessionId) {
+      const { rows } = await pool.query<RequestRow & { event_id: string | null }>({
+        text: `SELECT r.*, e.id AS event_id FROM legacy_open_requests r
+               LEFT JOIN legacy_stream_events e ON e.message_key = 'request:' || r.id
+               WHERE r.session_id = $1 AND r.status = 'open' ORDER BY r.created_at`,
+        values: [sessionId],
+      });
+      return rows.map((r) => ({ ...toRequest(r), ...(r.event_id ? { eventId: Number(r.event_id) } : {}) }));
+    },
+
+    appendMessage: (message) => append(pool, message),
+
+    async readStream(streamId, afterId) {
+      const { rows } = await pool.query<{ id: string; message: Record<string, unknown>; final: boolean }>({
+        text: 'SELECT id, message, final FROM legacy_stream_events WHERE stream_id = $1 AND id > $2 ORDER BY id',
+        values: [streamId, afterId],
+      });
+      return rows.map((r) => ({ id: Number(r.id), message: r.message, final: r.final }));
+    },
+
+    async lastEventId(streamId) {
+      const { rows } = await pool.query<{ max: string | null }>({
+        text: 'SELECT max(id) AS max FROM legacy_stream_events WHERE stream_id = $1',
+        values: [streamId],
+      });
+      return Number(rows[0]?.max ?? 0);
+    },
+
+    async streamOfEvent(sessionId, eventId) {
+      const { rows } = await pool.query<{ stream_id: string }>({
+        text: 'SELECT stream_id FROM legacy_stream_events WHERE id = $1 AND session_id = $2',
+        values: [eventId, sessionId],
+      });
+      return rows[0]?.stream_id;
+    },
+  };
+}

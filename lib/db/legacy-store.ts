@@ -1,0 +1,85 @@
+/**
+ * Handshake-era state in Postgres: sessions, their calls, the server-to-client requests sent to
+ * them, and the ordered messages of their streams (the SSE event log).
+ */
+export const LEGACY_STREAM_CHANNEL = 'legacy_stream';
+
+export type LegacyTransport = 'streamable-http' | 'http+sse';
+
+export interface LegacySession {
+  id: string;
+  transport: LegacyTransport;
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
+  logLevel?: string;
+  principal: string;
+  closed: boolean;
+}
+
+export interface LegacyCall {
+  sessionId: string;
+  /** The originating request's id, as a lookup key (`JSON.stringify` of the id). */
+  requestId: string;
+  /** The originating request's id as the client sent it, for the response. */
+  requestIdJson: string | number;
+  exchangeId: string;
+  streamId: string;
+  progressToken?: string | number;
+}
+
+export interface OpenRequest {
+  id: string;
+  sessionId: string;
+  exchangeId: string;
+  round: number;
+  key: string;
+  message: Record<string, unknown>;
+}
+
+export interface StreamMessage {
+  id: number;
+  message: Record<string, unknown>;
+  final: boolean;
+}
+
+export interface NewStreamMessage {
+  sessionId: string;
+  streamId: string;
+  /** Idempotency key: a message with the same key on the same stream is written once. */
+  messageKey: string;
+  message: Record<string, unknown>;
+  final?: boolean;
+}
+
+export interface LegacyStore {
+  createSession(session: Omit<LegacySession, 'closed'>): Promise<void>;
+  updateSessionHandshake(id: string, handshake: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): Promise<void>;
+  getSession(id: string): Promise<LegacySession | undefined>;
+  setLogLevel(id: string, level: string): Promise<void>;
+  /** Ends a session; false if it was unknown or already ended. */
+  closeSession(id: string): Promise<boolean>;
+
+  recordCall(call: LegacyCall): Promise<void>;
+  findCall(sessionId: string, requestId: string): Promise<LegacyCall | undefined>;
+  /** Calls still running whose messages go to this stream. */
+  activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
+  finishCall(exchangeId: string): Promise<void>;
+
+  /** Records a server-to-client request and writes it to the call's stream, once. */
+  openRequest(request: OpenRequest, streamId: string): Promise<void>;
+  /** A session's request that is still open, if it is one. */
+  findOpenRequest(sessionId: string, id: string): Promise<OpenRequest | undefined>;
+  /** Marks an open request answered; false when it was already settled. */
+  answerRequest(id: string, response: unknown): Promise<boolean>;
+  /** Withdraws every still-open request of an exchange, writing one `notifications/cancelled` each. */
+  withdrawRequests(exchangeId: string, streamId: string, reason: string): Promise<string[]>;
+  /** The session's open requests, with the event ids they were first written under. */
+  openRequestsOfSession(sessionId: string): Promise<Array<OpenRequest & { eventId?: number }>>;
+
+  appendMessage(message: NewStreamMessage): Promise<void>;
+  readStream(streamId: string, afterId: number): Promise<StreamMessage[]>;
+  lastEventId(streamId: string): Promise<number>;
+  /** The stream an event id belongs to, if it belongs to this session. */
+  streamOfEvent(sessionId: string, eventId: number): Promise<string | undefined>;
+}

@@ -1,0 +1,262 @@
+/**
+ * The handshake-era transports, on the same service as the modern endpoint:
+ *
+ * - Streamable HTTP (2025-03-26 .. 2025-11-25) on /mcp: `initialize` opens an `Mcp-Session-Id`
+ *   session; each exchange call answers on its own SSE stream, which carries the real
+ *   server-to-client requests made from the handler's asks and then the response; GET resumes a
+ *   stream (`Last-Event-ID`) or opens one that re-delivers every still-open request; DELETE ends
+ *   the session.
+ * - HTTP+SSE (2024-11-05): GET /sse is the session's one stream and announces POST /messages.
+ *
+ * Everything a stream carries is produced into Postgres first (see call-driver.ts), so the client
+ * may POST its answers to any replica and reconnect to any replica, and a restart loses nothing.
+ */
+import type { Request, Response } from 'express';
+import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
+import { LEGACY_STREAM_CHANNEL, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
+import type { Listening } from '../../../../lib/exchange/types';
+import type { Logger } from '../../../../lib/log';
+import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
+import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
+import { RpcError } from '../../../../lib/protocol/rpc-error';
+import type { ExchangeGateway } from '../exchange-gateway';
+import { driveCall } from './call-driver';
+import type { LegacyMethods } from './legacy-methods';
+import { isReverseRequestId } from './reverse-request-id';
+import { deliverStream, openSse, type SseWriter } from './stream-delivery';
+
+export interface IncomingMessage {
+  id?: string | number;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: unknown;
+}
+
+export interface LegacyEndpointDeps {
+  methods: LegacyMethods;
+  legacy: LegacyStore;
+  waiter: OutcomeWaiter;
+  gateway: ExchangeGateway;
+  log: Logger;
+}
+
+const SESSION_NOT_FOUND = -32001;
+
+function rpcError(id: unknown, error: RpcError) {
+  return { jsonrpc: '2.0', id: id ?? null, error: error.toJson() };
+}
+
+export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
+  const { methods, legacy, waiter, gateway, log } = deps;
+
+  /** A client's JSON-RPC response to one of our requests: one key's answer to its exchange. */
+  async function takeResponse(session: LegacySession, message: IncomingMessage): Promise<void> {
+    const id = message.id;
+    const request = isReverseRequestId(id) ? await legacy.findOpenRequest(session.id, id) : undefined;
+    if (!request) {
+      log.info({ sessionId: session.id, responseId: id }, 'response dropped: unknown or already settled request id');
+      return;
+    }
+    // An error answer is an answer too (a -32601 says the client cannot do it): the handler decides.
+    const response = message.error !== undefined ? { error: message.error } : message.result;
+    // Signal first: a signal is durable, so once it is sent the answer cannot be lost.
+    await gateway.sendKeyAnswer(request.exchangeId, { round: request.round, key: request.key, response });
+    await legacy.answerRequest(request.id, response);
+    log.info({ sessionId: session.id, exchangeId: request.exchangeId, round: request.round, key: request.key }, 'answer signalled');
+  }
+
+  async function takeNotification(session: LegacySession, message: IncomingMessage): Promise<void> {
+    if (message.method !== 'notifications/cancelled') return;
+    const params = (message.params ?? {}) as { requestId?: unknown; reason?: unknown };
+    const call = await legacy.findCall(session.id, JSON.stringify(params.requestId ?? null));
+    if (!call) return;
+    const reason = typeof params.reason === 'string' ? params.reason : undefined;
+    await gateway.cancel(call.exchangeId, reason);
+    log.info({ sessionId: session.id, exchangeId: call.exchangeId }, 'exchange cancelled by the client');
+  }
+
+  /** Runs the call's producer and delivers its stream on `sse` until the response is written. */
+  async function serveCall(call: LegacyCall, listening: Listening, sse: SseWriter, afterId: number, stop: AbortSignal) {
+    const producing = driveCall({ legacy, waiter }, call, listening, stop).catch((error) =>
+      log.error({ err: error, exchangeId: call.exchangeId }, 'call driver failed'),
+    );
+    const done = await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, stop);
+    await producing;
+    return done;
+  }
+
+  async function listeningOf(call: LegacyCall, session: LegacySession): Promise<Listening> {
+    return { progressToken: call.progressToken, logLevel: session.logLevel };
+  }
+
+  /** Answers a request of a session; exchange calls are recorded and returned for streaming. */
+  async function answerRequest(session: LegacySession, message: IncomingMessage, streamIdFor: (exchangeId: string) => string) {
+    const outcome = await methods.call(session, message.method!, message.params);
+    if (outcome.kind === 'result') return { kind: 'result' as const, result: outcome.result };
+    const call: LegacyCall = {
+      sessionId: session.id,
+      requestId: JSON.stringify(message.id),
+      requestIdJson: message.id!,
+      exchangeId: outcome.exchangeId,
+      streamId: streamIdFor(outcome.exchangeId),
+      ...(outcome.listening.progressToken !== undefined ? { progressToken: outcome.listening.progressToken } : {}),
+    };
+    await legacy.recordCall(call);
+    return { kind: 'call' as const, call, listening: outcome.listening };
+  }
+
+  async function sessionOf(id: string | undefined): Promise<LegacySession | undefined> {
+    if (!id) return undefined;
+    const session = await legacy.getSession(id);
+    return session && !session.closed ? session : undefined;
+  }
+
+  function notFound(res: Response, id?: unknown) {
+    res.status(404).json(rpcError(id, new RpcError(SESSION_NOT_FOUND, 'Session not found')));
+  }
+
+  return {
+    /** POST /mcp of a handshake-era client (it sends `initialize` or names its session). */
+    async post(req: Request, res: Response, message: IncomingMessage): Promise<void> {
+      const sessionId = req.get(SESSION_HEADER);
+      if (!sessionId) {
+        if (message.method !== 'initialize') {
+          res.status(400).json(rpcError(message.id, new RpcError(INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header is required')));
+          return;
+        }
+        const id = methods.newSessionId();
+        const result = await methods.initialize(message.params, id, 'streamable-http', false);
+        log.info({ sessionId: id, protocolVersion: result.protocolVersion }, 'session initialized');
+        res.set(SESSION_HEADER, id).json({ jsonrpc: '2.0', id: message.id, result });
+        return;
+      }
+      const session = await sessionOf(sessionId);
+      if (!session) return notFound(res, message.id);
+      const version = req.get('mcp-protocol-version');
+      if (version !== undefined && version !== session.protocolVersion) {
+        res.status(400).json(rpcError(message.id, new RpcError(INVALID_REQUEST, `Bad Request: MCP-Protocol-Version ${version} is not this session's ${session.protocolVersion}`)));
+        return;
+      }
+      if (message.method === undefined) {
+        await takeResponse(session, message);
+        res.status(202).end();
+        return;
+      }
+      if (message.id === undefined) {
+        await takeNotification(session, message);
+        res.status(202).end();
+        return;
+      }
+      if (message.method === 'initialize') throw new RpcError(INVALID_REQUEST, 'This session is already initialized');
+
+      const answer = await answerRequest(session, message, (exchangeId) => `call:${exchangeId}`);
+      if (answer.kind === 'result') {
+        res.json({ jsonrpc: '2.0', id: message.id, result: answer.result });
+        return;
+      }
+      const stop = new AbortController();
+      res.on('close', () => stop.abort());
+      const sse = openSse(res);
+      await serveCall(answer.call, answer.listening, sse, 0, stop.signal);
+      sse.end();
+    },
+
+    /** GET /mcp: resumes a stream after Last-Event-ID, or re-delivers the session's open requests. */
+    async get(req: Request, res: Response): Promise<void> {
+      const session = await sessionOf(req.get(SESSION_HEADER));
+      if (!session) return notFound(res);
+      const stop = new AbortController();
+      res.on('close', () => stop.abort());
+      const sse = openSse(res);
+      const lastEventId = Number(req.get('last-event-id') ?? NaN);
+      const resumed = Number.isInteger(lastEventId) ? await legacy.streamOfEvent(session.id, lastEventId) : undefined;
+
+      const calls = resumed ? await legacy.activeCalls({ streamId: resumed }) : await legacy.activeCalls({ sessionId: session.id });
+      if (!resumed) {
+        for (const request of await legacy.openRequestsOfSession(session.id)) sse.write(request.message, request.eventId);
+      }
+      const serving = calls.map(async (call) => {
+        const afterId = resumed === call.streamId ? lastEventId : await legacy.lastEventId(call.streamId);
+        return serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal);
+      });
+      if (resumed && calls.length === 0) await deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop.signal);
+      await Promise.all(serving);
+      if (resumed) sse.end();
+      // A plain GET stream stays open for the session's later requests until the client leaves.
+    },
+
+    /** DELETE /mcp: ends the session and the exchanges it still runs. */
+    async delete(req: Request, res: Response): Promise<void> {
+      const session = await sessionOf(req.get(SESSION_HEADER));
+      if (!session) return notFound(res);
+      for (const call of await legacy.activeCalls({ sessionId: session.id })) await gateway.cancel(call.exchangeId, 'session ended');
+      await legacy.closeSession(session.id);
+      log.info({ sessionId: session.id }, 'session ended by the client');
+      res.status(200).end();
+    },
+
+    /** GET /sse (2024-11-05): opens a session whose one stream carries every response. */
+    async sseOpen(req: Request, res: Response, messagesPath: string): Promise<void> {
+      const sessionId = methods.newSessionId();
+      await legacy.createSession({ id: sessionId, transport: 'http+sse', protocolVersion: '2024-11-05', clientCapabilities: {}, principal: 'anonymous' });
+      const stop = new AbortController();
+      res.on('close', () => stop.abort());
+      const sse = openSse(res);
+      sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
+      const streamId = `sse:${sessionId}`;
+      const driving = new Map<string, Promise<unknown>>();
+      const watchCalls = async () => {
+        while (!stop.signal.aborted) {
+          await waiter.waitFor(
+            LEGACY_STREAM_CHANNEL,
+            streamId,
+            async () => {
+              const session = await legacy.getSession(sessionId);
+              for (const call of await legacy.activeCalls({ streamId })) {
+                if (driving.has(call.exchangeId) || !session) continue;
+                const run = driveCall({ legacy, waiter }, call, await listeningOf(call, session), stop.signal).catch((error) =>
+                  log.error({ err: error, exchangeId: call.exchangeId }, 'call driver failed'),
+                );
+                driving.set(call.exchangeId, run);
+              }
+              return undefined; // keep watching
+            },
+            30_000,
+            stop.signal,
+          );
+        }
+      };
+      await Promise.all([watchCalls(), deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, false)]);
+      // The 2024-11-05 session lives as long as its stream.
+      for (const call of await legacy.activeCalls({ streamId })) await gateway.cancel(call.exchangeId, 'session stream closed');
+      await legacy.closeSession(sessionId);
+    },
+
+    /** POST /messages?sessionId= (2024-11-05): every answer goes to the session's stream; 202 here. */
+    async ssePost(req: Request, res: Response, message: IncomingMessage): Promise<void> {
+      const session = await sessionOf(typeof req.query.sessionId === 'string' ? req.query.sessionId : undefined);
+      if (!session) return notFound(res, message.id);
+      const streamId = `sse:${session.id}`;
+      const reply = (body: Record<string, unknown>) =>
+        legacy.appendMessage({ sessionId: session.id, streamId, messageKey: `response:${JSON.stringify(message.id)}`, message: body });
+      res.status(202).end();
+      if (message.method === undefined) return takeResponse(session, message);
+      if (message.id === undefined) return takeNotification(session, message);
+      try {
+        if (message.method === 'initialize') {
+          const result = await methods.initialize(message.params, session.id, 'http+sse', true);
+          return reply({ jsonrpc: '2.0', id: message.id, result });
+        }
+        const answer = await answerRequest(session, message, () => streamId);
+        if (answer.kind === 'result') await reply({ jsonrpc: '2.0', id: message.id, result: answer.result });
+      } catch (error) {
+        const rpc = error instanceof RpcError ? error : new RpcError(-32603, 'Internal error');
+        if (!(error instanceof RpcError)) log.error({ err: error }, 'request failed');
+        await reply(rpcError(message.id, rpc));
+      }
+    },
+  };
+}
+
+export type LegacyEndpoint = ReturnType<typeof createLegacyEndpoint>;

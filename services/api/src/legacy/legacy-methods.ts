@@ -1,0 +1,106 @@
+/**
+ * What a handshake-era session can ask: the lifecycle (`initialize`, `ping`), `logging/setLevel`,
+ * lists and completion (answered from the handler set), resource subscriptions (accepted; these
+ * resources never change), and the three exchange methods, which start a durable exchange whose
+ * asks go back to the client as real server-to-client requests.
+ */
+import { randomUUID } from 'node:crypto';
+import { InitializeRequestParamsSchema, SetLevelRequestParamsSchema, SubscribeRequestParamsSchema } from '@modelcontextprotocol/core';
+import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
+import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
+import { METHOD_NOT_FOUND } from '../../../../lib/protocol/json-rpc-codes';
+import { negotiateVersion } from '../../../../lib/protocol/legacy';
+import { SERVER_INFO } from '../../../../lib/protocol/modern';
+import { invalidParams, RpcError } from '../../../../lib/protocol/rpc-error';
+import type { ExchangeLegs } from '../exchange-legs';
+import { createCatalogMethods, serverCapabilities } from '../modern/catalog-methods';
+import { readOriginalRequest, UNKNOWN_TARGET } from '../modern/exchange-methods';
+import { parseParams } from '../modern/parse-params';
+
+const PRINCIPAL = 'anonymous';
+const EXCHANGE_METHODS = new Set<string>(['tools/call', 'prompts/get', 'resources/read']);
+
+export interface LegacyMethodsDeps {
+  handlers: HandlerSet;
+  legacy: LegacyStore;
+  legs: ExchangeLegs;
+}
+
+export type LegacyOutcome =
+  | { kind: 'result'; result: Record<string, unknown> }
+  | { kind: 'call'; exchangeId: string; listening: Listening };
+
+export function legacyCapabilities(handlers: HandlerSet): Record<string, unknown> {
+  const capabilities = serverCapabilities(handlers);
+  return capabilities.resources ? { ...capabilities, resources: { subscribe: true } } : capabilities;
+}
+
+export function createLegacyMethods(deps: LegacyMethodsDeps) {
+  const { handlers, legacy, legs } = deps;
+  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers);
+
+  /** `initialize`: negotiates the version and records the session the client will name. */
+  async function initialize(params: unknown, sessionId: string, transport: LegacySession['transport'], existing: boolean) {
+    const init = parseParams(InitializeRequestParamsSchema, params);
+    const protocolVersion = negotiateVersion(init.protocolVersion);
+    const handshake = {
+      protocolVersion,
+      clientCapabilities: init.capabilities as Record<string, unknown>,
+      clientInfo: init.clientInfo as Record<string, unknown>,
+    };
+    if (existing) await legacy.updateSessionHandshake(sessionId, handshake);
+    else await legacy.createSession({ id: sessionId, transport, principal: PRINCIPAL, ...handshake });
+    return {
+      protocolVersion,
+      capabilities: legacyCapabilities(handlers),
+      serverInfo: SERVER_INFO,
+      ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
+    };
+  }
+
+  async function call(session: LegacySession, method: string, params: unknown): Promise<LegacyOutcome> {
+    if (EXCHANGE_METHODS.has(method)) {
+      const exchangeMethod = method as ExchangeMethod;
+      const request = readOriginalRequest(exchangeMethod, params);
+      if (!hasTarget(handlers, exchangeMethod, request.target)) {
+        const [message, path] = UNKNOWN_TARGET[exchangeMethod];
+        throw invalidParams(`${message}: ${request.target}`, exchangeMethod === 'resources/read' ? { uri: request.target } : { path });
+      }
+      const meta = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+      const progressToken = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
+      const listening: Listening = { progressToken, logLevel: session.logLevel };
+      const exchangeId = await legs.start({
+        ...request,
+        clientCapabilities: session.clientCapabilities,
+        principal: session.principal,
+        era: 'legacy',
+        listening,
+      });
+      return { kind: 'call', exchangeId, listening };
+    }
+    switch (method) {
+      case 'ping':
+        return { kind: 'result', result: {} };
+      case 'logging/setLevel': {
+        const { level } = parseParams(SetLevelRequestParamsSchema, params);
+        await legacy.setLogLevel(session.id, level);
+        return { kind: 'result', result: {} };
+      }
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const { uri } = parseParams(SubscribeRequestParamsSchema, params);
+        if (!hasTarget(handlers, 'resources/read', uri)) throw invalidParams(`Resource not found: ${uri}`, { uri });
+        return { kind: 'result', result: {} };
+      }
+    }
+    const answer = Object.hasOwn(catalog, method) && method !== 'server/discover' ? catalog[method] : undefined;
+    if (!answer) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    const { ttlMs: _ttl, cacheScope: _scope, ...result } = (await answer(params)) as Record<string, unknown>;
+    return { kind: 'result', result };
+  }
+
+  return { initialize, call, newSessionId: () => randomUUID() };
+}
+
+export type LegacyMethods = ReturnType<typeof createLegacyMethods>;
