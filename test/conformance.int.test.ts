@@ -1,7 +1,8 @@
 /**
  * The official MCP conformance suite (0.2.0-alpha.12) against the service on its real engine,
- * serving the conformance handler set: the 2026-07-28 requirement set must pass, but for the
- * entries in conformance/expected-failures-2026-07-28.yml (each with its reason).
+ * serving the conformance handler set: the 2026-07-28 requirement set (modern clients) and the
+ * 2025-11-25 set (handshake-era clients, served by the same handlers through the durable shim)
+ * must pass, but for the entries in conformance/expected-failures-<set>.yml (each with a reason).
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -18,9 +19,9 @@ describe('official conformance suite', () => {
     await service?.close();
   });
 
-  it('passes the 2026-07-28 requirement set', async () => {
-    const outputDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-2026-'));
-    const run = await runConformance(service.url, '2026-07-28', outputDir);
+  it.each(['2026-07-28', '2025-11-25'])('passes the %s requirement set', async (requirements) => {
+    const outputDir = mkdtempSync(path.join(os.tmpdir(), `conformance-${requirements}-`));
+    const run = await runConformance(service.url, requirements, outputDir);
     if (run.exitCode !== 0) process.stdout.write(`${run.output}\nper-check results: ${outputDir}\n`);
     expect(run.exitCode).toBe(0);
   }, 300_000);
