@@ -63,6 +63,7 @@ describe('the conformance handler set', () => {
       'test_input_required_result_multi_round',
       'test_input_required_result_tampered_state',
       'test_input_required_result_capabilities',
+      'json_schema_2020_12_tool',
     ]);
     for (const { tool: listed } of set.tools) {
       expect(listed.description).toEqual(expect.any(String));

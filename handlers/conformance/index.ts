@@ -6,6 +6,7 @@
 import type { HandlerSet } from '../../lib/handler-api';
 import { audioContent, embeddedResource, errorHandling, imageContent, multipleContentTypes, simpleText } from './content-tools';
 import { loggingTool, missingCapability, streamingElicitation } from './diagnostics';
+import { jsonSchema202012 } from './json-schema-tool';
 import {
   inputRequiredCapabilities,
   inputRequiredElicitation,
@@ -50,6 +51,7 @@ export const conformanceHandlers: HandlerSet = {
     inputRequiredMultiRound,
     inputRequiredTamperedState,
     inputRequiredCapabilities,
+    jsonSchema202012,
   ],
   prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, inputRequiredPrompt],
   resources: [staticText, staticBinary, watchedResource],
