@@ -1,7 +1,8 @@
 // Pins the SEP-2322 fixtures that keep state in requestState: completion only with the state echoed back,
 // multi_round's three rounds each with its own state, and multiple_inputs keeping partial answers between rounds.
 import type { HandlerContext } from '../../lib/handler-api';
-import { createLogger } from '../../lib/log';
+import { testContext } from '../../lib/handler-api/testing';
+import { expectAsk, expectText, type Ask } from './ask-assertions';
 import {
   inputRequiredMultiRound,
   inputRequiredMultipleInputs,
@@ -9,36 +10,10 @@ import {
   inputRequiredTamperedState,
 } from './input-required-state-tools';
 
-const log = createLogger('conformance-test', 'silent');
-
 function ctx(inputResponses: Record<string, unknown> = {}, requestState?: string): HandlerContext {
-  return {
-    exchangeId: 'ex-1',
-    round: 1,
-    inputResponses,
-    requestState,
-    clientCapabilities: { elicitation: {}, sampling: {}, roots: {} },
-    log,
-    progress: async () => undefined,
-    sendLog: async () => undefined,
-  };
+  return testContext({ inputResponses, requestState });
 }
 
-type Ask = { resultType: string; inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>; requestState?: string };
-
-function expectAsk(result: unknown, keys: string[]): Ask {
-  const ask = result as Ask;
-  expect(ask.resultType).toBe('input_required');
-  expect(Object.keys(ask.inputRequests).sort()).toEqual([...keys].sort());
-  return ask;
-}
-
-function expectText(result: unknown): string {
-  const { resultType, content } = result as { resultType?: string; content?: Array<{ type: string; text?: string }> };
-  expect(resultType).toBeUndefined();
-  expect(content?.[0]?.type).toBe('text');
-  return content?.[0]?.text ?? '';
-}
 
 const stateOf = (ask: Ask): unknown => JSON.parse(ask.requestState ?? 'null');
 const elicited = (content: Record<string, unknown>) => ({ action: 'accept', content });

@@ -2,7 +2,8 @@
 // well-formed answer, another ask on a missing or malformed one, and asks that follow the client's capabilities.
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { HandlerContext } from '../../lib/handler-api';
-import { createLogger } from '../../lib/log';
+import { testContext } from '../../lib/handler-api/testing';
+import { expectAsk, expectText } from './ask-assertions';
 import {
   inputRequiredCapabilities,
   inputRequiredElicitation,
@@ -10,27 +11,10 @@ import {
   inputRequiredSampling,
 } from './input-required-tools';
 
-const log = createLogger('conformance-test', 'silent');
-
-function ctx(inputResponses: Record<string, unknown> = {}, clientCapabilities: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }): HandlerContext {
-  return { exchangeId: 'ex-1', round: 1, inputResponses, clientCapabilities, log, progress: async () => undefined, sendLog: async () => undefined };
+function ctx(inputResponses: Record<string, unknown> = {}, clientCapabilities?: ClientCapabilities): HandlerContext {
+  return testContext({ inputResponses, ...(clientCapabilities ? { clientCapabilities } : {}) });
 }
 
-type Ask = { resultType: string; inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>; requestState?: string };
-
-function expectAsk(result: unknown, keys: string[]): Ask {
-  const ask = result as Ask;
-  expect(ask.resultType).toBe('input_required');
-  expect(Object.keys(ask.inputRequests).sort()).toEqual([...keys].sort());
-  return ask;
-}
-
-function expectText(result: unknown): string {
-  const { resultType, content } = result as { resultType?: string; content?: Array<{ type: string; text?: string }> };
-  expect(resultType).toBeUndefined();
-  expect(content?.[0]?.type).toBe('text');
-  return content?.[0]?.text ?? '';
-}
 
 const elicited = (content: Record<string, unknown>) => ({ action: 'accept', content });
 const sampled = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'test-model', stopReason: 'endTurn' });

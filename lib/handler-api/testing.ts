@@ -1,0 +1,21 @@
+/**
+ * For unit tests of handlers, without the service: a handler context with silent logging and
+ * notifications that go nowhere, with whatever the test needs overridden.
+ */
+import { createLogger } from '../log';
+import type { HandlerContext } from './definitions';
+
+const silent = createLogger('handler-test', 'silent');
+
+export function testContext(overrides: Partial<HandlerContext> = {}): HandlerContext {
+  return {
+    exchangeId: 'test-exchange',
+    round: 1,
+    inputResponses: {},
+    clientCapabilities: { elicitation: {}, sampling: {}, roots: {} },
+    log: silent,
+    progress: async () => undefined,
+    sendLog: async () => undefined,
+    ...overrides,
+  };
+}
