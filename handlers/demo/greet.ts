@@ -1,8 +1,8 @@
 /**
  * The smallest complete exchange: ask the user for their name (form elicitation), then greet them.
- * A decline or cancel ends the call with a polite result instead of asking again.
+ * A decline, a cancel or an error answer ends the call with a polite result instead of asking again.
  */
-import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+import { answerError, defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
 
 export const greet = defineTool({
   tool: {
@@ -20,7 +20,8 @@ export const greet = defineTool({
     if (answer.kind === 'elicit' && answer.action === 'accept' && typeof answer.content?.name === 'string') {
       return { content: [{ type: 'text', text: `${greeting}, ${answer.content.name}!` }] };
     }
-    if (answer.kind === 'elicit' && answer.action !== 'accept') {
+    // A decline, a cancel, or a client that could not ask at all (an error answer): stop asking.
+    if ((answer.kind === 'elicit' && answer.action !== 'accept') || answerError(ctx.inputResponses, 'name')) {
       return { content: [{ type: 'text', text: `${greeting}, whoever you are.` }] };
     }
     return inputRequired({

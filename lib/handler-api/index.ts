@@ -12,3 +12,4 @@
 export { acceptedContent, inputRequired, inputResponse, isInputRequiredResult } from '@modelcontextprotocol/server';
 export type { InputResponseView } from '@modelcontextprotocol/server';
 export * from './definitions';
+export { answerError, type AnswerError } from './answer-error';
