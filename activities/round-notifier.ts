@@ -18,5 +18,8 @@ export function createRoundNotifier(store: ExchangeStore, exchange: ExchangeInpu
       if (!passesLogLevel(level, listening.logLevel)) return;
       await store.appendEvent(exchange, workflowId, round, { kind: 'log', level, data, logger });
     },
+    async closeStream(): Promise<void> {
+      await store.appendEvent(exchange, workflowId, round, { kind: 'close-stream' });
+    },
   };
 }

@@ -3,15 +3,14 @@
 import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import { findPrompt, findResource, findTool, type HandlerContext } from '../../lib/handler-api';
-import { createLogger } from '../../lib/log';
+import { testContext } from '../../lib/handler-api/testing';
 import { loadHandlerSet } from '..';
 import { conformanceHandlers as set } from '.';
 
-const log = createLogger('conformance-test', 'silent');
 const ALL_CAPS = { elicitation: {}, sampling: {}, roots: {} };
 
 function ctx(inputResponses: Record<string, unknown> = {}, overrides: Partial<HandlerContext> = {}): HandlerContext {
-  return { exchangeId: 'ex-1', round: 1, inputResponses, clientCapabilities: ALL_CAPS, log, progress: async () => undefined, sendLog: async () => undefined, ...overrides };
+  return testContext({ inputResponses, clientCapabilities: ALL_CAPS, ...overrides });
 }
 
 function exchange(method: ExchangeInput['request']['method'], target: string, args: Record<string, unknown> = {}): ExchangeInput {
@@ -64,6 +63,7 @@ describe('the conformance handler set', () => {
       'test_input_required_result_tampered_state',
       'test_input_required_result_capabilities',
       'json_schema_2020_12_tool',
+      'test_reconnection',
     ]);
     for (const { tool: listed } of set.tools) {
       expect(listed.description).toEqual(expect.any(String));

@@ -20,7 +20,7 @@ import {
   inputRequiredTamperedState,
 } from './input-required-state-tools';
 import { elicitation, elicitationDefaults, elicitationEnums, sampling } from './legacy-tools';
-import { toolWithLogging, toolWithProgress } from './notification-tools';
+import { toolWithLogging, toolWithProgress, testReconnection } from './notification-tools';
 import { inputRequiredPrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, simplePrompt } from './prompts';
 import { staticBinary, staticText, templateData, watchedResource } from './resources';
 
@@ -52,6 +52,7 @@ export const conformanceHandlers: HandlerSet = {
     inputRequiredTamperedState,
     inputRequiredCapabilities,
     jsonSchema202012,
+    testReconnection,
   ],
   prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, inputRequiredPrompt],
   resources: [staticText, staticBinary, watchedResource],

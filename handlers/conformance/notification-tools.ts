@@ -29,3 +29,17 @@ export const toolWithLogging = defineTool({
     return text('Logging test completed');
   },
 });
+
+/** Closes the client's stream mid-call (SEP-1699): the client reconnects with Last-Event-ID and gets the result. */
+export const testReconnection = defineTool({
+  tool: {
+    name: 'test_reconnection',
+    description: 'A tool that triggers SSE stream closure to test client reconnection behavior',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  async run(_args, ctx) {
+    await ctx.closeStream();
+    await sleep(100);
+    return text('Reconnection test completed');
+  },
+});

@@ -2,14 +2,12 @@
 import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import type { HandlerContext, HandlerSet } from '../../lib/handler-api';
-import { createLogger } from '../../lib/log';
+import { testContext } from '../../lib/handler-api/testing';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../../lib/protocol/json-rpc-codes';
 import { greet } from './greet';
 
-const log = createLogger('greet-test', 'silent');
-
 function ctx(inputResponses: Record<string, unknown> = {}, round = 1): HandlerContext {
-  return { exchangeId: 'ex-1', round, inputResponses, clientCapabilities: { elicitation: {} }, log, progress: async () => undefined, sendLog: async () => undefined };
+  return testContext({ inputResponses, round, clientCapabilities: { elicitation: {} } });
 }
 
 function exchange(args: Record<string, unknown> = {}, overrides: Partial<ExchangeInput['request']> = {}): ExchangeInput {

@@ -200,11 +200,11 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
     appendMessage: (message) => append(pool, message),
 
     async readStream(streamId, afterId) {
-      const { rows } = await pool.query<{ id: string; message: Record<string, unknown>; final: boolean }>({
-        text: 'SELECT id, message, final FROM legacy_stream_events WHERE stream_id = $1 AND id > $2 ORDER BY id',
+      const { rows } = await pool.query<{ id: string; message_key: string; message: Record<string, unknown>; final: boolean }>({
+        text: 'SELECT id, message_key, message, final FROM legacy_stream_events WHERE stream_id = $1 AND id > $2 ORDER BY id',
         values: [streamId, afterId],
       });
-      return rows.map((r) => ({ id: Number(r.id), message: r.message, final: r.final }));
+      return rows.map((r) => ({ id: Number(r.id), messageKey: r.message_key, message: r.message, final: r.final }));
     },
 
     async lastEventId(streamId) {

@@ -39,6 +39,7 @@ export interface OpenRequest {
 
 export interface StreamMessage {
   id: number;
+  messageKey: string;
   message: Record<string, unknown>;
   final: boolean;
 }

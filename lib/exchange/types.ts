@@ -82,7 +82,8 @@ export interface RoundAnswers {
 /** A notification a handler sent during a round, as stored and forwarded. */
 export type ExchangeEvent =
   | { kind: 'progress'; progress: number; total?: number; message?: string }
-  | { kind: 'log'; level: string; data: unknown; logger?: string };
+  | { kind: 'log'; level: string; data: unknown; logger?: string }
+  | { kind: 'close-stream' };
 
 /** One key's answer, as a handshake-era client sends it: the raw result, or `{ error }`. */
 export interface KeyAnswer {

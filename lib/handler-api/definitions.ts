@@ -41,6 +41,11 @@ export interface HandlerContext {
    * level or above (2026-07-28: `_meta` logLevel; handshake era: `logging/setLevel`).
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Asks the client's stream to close now; a client that supports resumption (2025-11-25, SEP-1699)
+   * reconnects and is replayed the rest of the call. Useful for long waits behind proxies.
+   */
+  closeStream(): Promise<void>;
 }
 
 /** The wire description of a resource template (the server package's `ResourceTemplate` is its own class). */

@@ -16,6 +16,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     log: silent,
     progress: async () => undefined,
     sendLog: async () => undefined,
+    closeStream: async () => undefined,
     ...overrides,
   };
 }

@@ -7,7 +7,8 @@ import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import type { ExchangeEvent, Listening } from '../../../lib/exchange/types';
 import { passesLogLevel } from '../../../lib/protocol/log-levels';
 
-export function toNotification(event: ExchangeEvent, listening: Listening): object | undefined {
+export function toNotification(event: ExchangeEvent, listening: Listening): Record<string, unknown> | undefined {
+  if (event.kind === 'close-stream') return undefined;
   if (event.kind === 'progress') {
     if (listening.progressToken === undefined) return undefined;
     const { progress, total, message } = event;
@@ -29,13 +30,15 @@ export async function forwardRoundNotifications(
   waiter: OutcomeWaiter,
   target: { exchangeId: string; round: number },
   listening: Listening,
-  send: (notification: object, eventId: number) => void | Promise<void>,
+  send: (notification: Record<string, unknown>, eventId: number) => void | Promise<void>,
   stop: AbortSignal,
+  onCloseStream?: (eventId: number) => void | Promise<void>,
 ): Promise<void> {
   let lastId = 0;
   const deliver = async (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
     for (const { id, event } of events) {
       lastId = id;
+      if (event.kind === 'close-stream') await onCloseStream?.(id);
       const notification = toNotification(event, listening);
       if (notification) await send(notification, id);
     }

@@ -13,6 +13,7 @@ import type { LegacyCall, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Listening } from '../../../../lib/exchange/types';
 import { forwardRoundNotifications } from '../round-notifications';
 import { reverseRequestId } from './reverse-request-id';
+import { CLOSE_STREAM_KEY } from './stream-control';
 
 export interface CallDriverDeps {
   legacy: LegacyStore;
@@ -32,8 +33,9 @@ export async function driveCall(deps: CallDriverDeps, call: LegacyCall, listenin
       waiter,
       { exchangeId: call.exchangeId, round },
       listening,
-      (notification, eventId) => produce(`event:${eventId}`, notification as Record<string, unknown>),
+      (notification, eventId) => produce(`event:${eventId}`, notification),
       stopForwarding.signal,
+      (eventId) => produce(`${CLOSE_STREAM_KEY}${eventId}`, {}),
     );
     let record;
     try {

@@ -21,9 +21,15 @@ import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import type { ExchangeGateway } from '../exchange-gateway';
 import { driveCall } from './call-driver';
+import { PRIMING_KEY } from './stream-control';
 import type { LegacyMethods } from './legacy-methods';
 import { isReverseRequestId } from './reverse-request-id';
-import { deliverStream, openSse, type SseWriter } from './stream-delivery';
+import { deliverStream, openSse, type DeliveryOptions, type SseWriter } from './stream-delivery';
+
+/** Clients of 2025-11-25 resume streams by event id (SEP-1699); older ones get no priming events. */
+function supportsResumption(session: LegacySession): boolean {
+  return session.protocolVersion >= '2025-11-25';
+}
 
 export interface IncomingMessage {
   id?: string | number;
@@ -77,13 +83,21 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   }
 
   /** Runs the call's producer and delivers its stream on `sse` until the response is written. */
-  async function serveCall(call: LegacyCall, listening: Listening, sse: SseWriter, afterId: number, stop: AbortSignal) {
-    const producing = driveCall({ legacy, waiter }, call, listening, stop).catch((error) =>
+  async function serveCall(call: LegacyCall, listening: Listening, sse: SseWriter, afterId: number, stop: AbortSignal, options: DeliveryOptions) {
+    const producerStop = new AbortController();
+    const stopProducer = () => producerStop.abort();
+    stop.addEventListener('abort', stopProducer, { once: true });
+    const producing = driveCall({ legacy, waiter }, call, listening, producerStop.signal).catch((error) =>
       log.error({ err: error, exchangeId: call.exchangeId }, 'call driver failed'),
     );
-    const done = await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, stop);
-    await producing;
-    return done;
+    try {
+      return await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, stop, options);
+    } finally {
+      // Whatever the delivery ended with, the producer's work for this connection is over.
+      stop.removeEventListener('abort', stopProducer);
+      producerStop.abort();
+      await producing;
+    }
   }
 
   async function listeningOf(call: LegacyCall, session: LegacySession): Promise<Listening> {
@@ -158,7 +172,11 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const stop = new AbortController();
       res.on('close', () => stop.abort());
       const sse = openSse(res);
-      await serveCall(answer.call, answer.listening, sse, 0, stop.signal);
+      const resumable = supportsResumption(session);
+      if (resumable) {
+        await legacy.appendMessage({ sessionId: session.id, streamId: answer.call.streamId, messageKey: PRIMING_KEY, message: {} });
+      }
+      await serveCall(answer.call, answer.listening, sse, 0, stop.signal, { resumable, honorClose: resumable });
       sse.end();
     },
 
@@ -178,7 +196,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       }
       const serving = calls.map(async (call) => {
         const afterId = resumed === call.streamId ? lastEventId : await legacy.lastEventId(call.streamId);
-        return serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal);
+        return serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal, { resumable: supportsResumption(session) });
       });
       if (resumed && calls.length === 0) await deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop.signal);
       await Promise.all(serving);
@@ -227,7 +245,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
           );
         }
       };
-      await Promise.all([watchCalls(), deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, false)]);
+      await Promise.all([watchCalls(), deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, { untilFinal: false })]);
       // The 2024-11-05 session lives as long as its stream.
       for (const call of await legacy.activeCalls({ streamId })) await gateway.cancel(call.exchangeId, 'session stream closed');
       await legacy.closeSession(sessionId);

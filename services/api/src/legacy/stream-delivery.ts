@@ -6,9 +6,12 @@
 import type { Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyStore } from '../../../../lib/db/legacy-store';
+import { CLOSE_STREAM_KEY, PRIMING_KEY } from './stream-control';
 
 export interface SseWriter {
   write(message: object, eventId?: number): void;
+  /** An event with an id and no data (SEP-1699): a resumption point, optionally with `retry`. */
+  mark(eventId: number, retryMs?: number): void;
   /** A named event with raw data (the 2024-11-05 transport's `endpoint` announcement). */
   event(name: string, data: string): void;
   comment(text: string): void;
@@ -27,6 +30,9 @@ export function openSse(res: Response, keepAliveMs = 15_000): SseWriter {
       if (res.writableEnded) return;
       res.write(`${eventId !== undefined ? `id: ${eventId}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`);
     },
+    mark(eventId, retryMs) {
+      if (!res.writableEnded) res.write(`id: ${eventId}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`);
+    },
     event(name, data) {
       if (!res.writableEnded) res.write(`event: ${name}\ndata: ${data}\n\n`);
     },
@@ -43,9 +49,21 @@ export function openSse(res: Response, keepAliveMs = 15_000): SseWriter {
   };
 }
 
+export interface DeliveryOptions {
+  /** Stop at the stream's final message (a call's response); false for a session's shared stream. */
+  untilFinal?: boolean;
+  /** The client resumes streams (2025-11-25, SEP-1699): send the priming event and close requests. */
+  resumable?: boolean;
+  /** Act on a handler's request to close (only the call's first, live delivery does). */
+  honorClose?: boolean;
+}
+
+/** How long a client should wait before reconnecting to a stream that was closed on purpose. */
+export const RECONNECT_RETRY_MS = 500;
+
 /**
- * Delivers `streamId` after `afterId`; resolves true once its final message was written (a call's
- * response), or runs until stopped when `untilFinal` is false (a session's shared stream).
+ * Delivers `streamId` after `afterId`; resolves 'final' once its final message was written,
+ * 'closed' when a handler asked for the stream to close, 'stopped' when the client went away.
  */
 export async function deliverStream(
   deps: { legacy: LegacyStore; waiter: OutcomeWaiter },
@@ -53,8 +71,9 @@ export async function deliverStream(
   afterId: number,
   sse: SseWriter,
   stop: AbortSignal,
-  untilFinal = true,
-): Promise<boolean> {
+  options: DeliveryOptions = {},
+): Promise<'final' | 'closed' | 'stopped'> {
+  const { untilFinal = true, resumable = false, honorClose = false } = options;
   let lastId = afterId;
   while (!stop.aborted && !sse.closed) {
     const messages = await deps.waiter.waitFor(
@@ -68,10 +87,21 @@ export async function deliverStream(
       stop,
     );
     for (const m of messages ?? []) {
-      sse.write(m.message, m.id);
       lastId = m.id;
-      if (m.final && untilFinal) return true;
+      if (m.messageKey === PRIMING_KEY) {
+        if (resumable) sse.mark(m.id, RECONNECT_RETRY_MS);
+        continue;
+      }
+      if (m.messageKey.startsWith(CLOSE_STREAM_KEY)) {
+        if (resumable && honorClose) {
+          sse.mark(m.id, RECONNECT_RETRY_MS); // the client resumes after this id
+          return 'closed';
+        }
+        continue;
+      }
+      sse.write(m.message, m.id);
+      if (m.final && untilFinal) return 'final';
     }
   }
-  return false;
+  return 'stopped';
 }
