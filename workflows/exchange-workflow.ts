@@ -9,10 +9,18 @@
  * round timeout to answer, across restarts of every process. Rounds are capped: an ask beyond
  * `maxRounds` ends the exchange with an error instead.
  */
-import { condition, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  condition,
+  log,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { ExchangeInput, ExchangeStatus, RoundAnswers } from '../lib/exchange/types';
-import { exchangeCancelled, exchangeExpired } from '../lib/protocol/exchange-errors';
+import type { ExchangeInput, ExchangeStatus, RoundAnswers, RoundSummary } from '../lib/exchange/types';
+import { exchangeCancelled, exchangeExpired, roundFailed } from '../lib/protocol/exchange-errors';
 import {
   acceptAnswers,
   acceptKeyAnswer,
@@ -30,11 +38,14 @@ import { EXCHANGE_ROUND, EXCHANGE_STATUS } from './search-attributes';
 type Activities = ReturnType<typeof createActivities>;
 
 // Handler failures become outcomes inside the activity; what reaches Temporal's retry is
-// infrastructure trouble (Postgres down, a worker killed mid-round), which is worth waiting out.
-const { runRound, recordOutcome } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '15 seconds' },
-});
+// infrastructure trouble (Postgres down, a worker killed mid-round), which is worth waiting out,
+// but not forever: a round that cannot finish within ROUND_RUN_LIMIT (a handler that hangs on
+// every attempt) ends the exchange with an internal error instead of keeping it open for good.
+const ROUND_RUN_LIMIT = '15 minutes';
+const retry = { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '15 seconds' };
+const { runRound } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: ROUND_RUN_LIMIT, retry });
+// Recording an outcome only needs Postgres, and must eventually land: no overall limit.
+const { recordOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
 
 export interface ExchangeResult {
   status: ExchangeStatus;
@@ -69,16 +80,28 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   let sealedHandlerState: string | undefined;
   for (;;) {
     const round = state.round + 1;
-    const summary = await runRound({
-      exchange: input,
-      round,
-      answers: answers?.responses,
-      answersDigest: answers?.digest,
-      clientCapabilities: answers?.clientCapabilities,
-      listening: answers?.listening,
-      sealedHandlerState,
-      mayAsk: mayAsk(state, input.maxRounds),
-    });
+    let summary: RoundSummary;
+    try {
+      summary = await runRound({
+        exchange: input,
+        round,
+        answers: answers?.responses,
+        answersDigest: answers?.digest,
+        clientCapabilities: answers?.clientCapabilities,
+        listening: answers?.listening,
+        sealedHandlerState,
+        mayAsk: mayAsk(state, input.maxRounds),
+      });
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      log.error('round could not run to completion', { round, cause: error.cause?.message });
+      summary = await recordOutcome({
+        exchange: input,
+        round,
+        outcome: { kind: 'error', error: roundFailed(input.exchangeId, round) },
+        status: 'failed',
+      });
+    }
     recordRound(state, summary);
     sealedHandlerState = summary.sealedHandlerState;
     publish(round, summary.kind === 'ask' ? `asked for ${summary.askKeys?.join(', ')}` : summary.kind, state.status);

@@ -111,12 +111,17 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
     },
 
     async recordCall(c) {
-      await pool.query({
+      const { rowCount } = await pool.query({
         text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token)
-               VALUES ($1, $2, $3, $4, $5, $6)`,
+               VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id, request_id) DO NOTHING`,
         values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken)],
       });
-      await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, c.streamId]);
+      if (rowCount === 1) await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, c.streamId]);
+      return rowCount === 1;
+    },
+
+    async deleteCall(exchangeId) {
+      await pool.query({ text: 'DELETE FROM legacy_calls WHERE exchange_id = $1', values: [exchangeId] });
     },
 
     async findCall(sessionId, requestId) {
@@ -148,6 +153,13 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
           values: [request.id, request.sessionId, request.exchangeId, request.round, request.key, JSON.stringify(request.message)],
         });
         await append(client, { sessionId: request.sessionId, streamId, messageKey: `request:${request.id}`, message: request.message });
+      });
+    },
+
+    async reopenRequest(id) {
+      await pool.query({
+        text: `UPDATE legacy_open_requests SET status = 'open', response = NULL, settled_at = NULL WHERE id = $1 AND status = 'answered'`,
+        values: [id],
       });
     },
 

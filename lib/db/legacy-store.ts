@@ -61,7 +61,10 @@ export interface LegacyStore {
   /** Ends a session; false if it was unknown or already ended. */
   closeSession(id: string): Promise<boolean>;
 
-  recordCall(call: LegacyCall): Promise<void>;
+  /** Records a call; false when the session already made a call with this request id. */
+  recordCall(call: LegacyCall): Promise<boolean>;
+  /** Forgets a call whose exchange could not be started. */
+  deleteCall(exchangeId: string): Promise<void>;
   findCall(sessionId: string, requestId: string): Promise<LegacyCall | undefined>;
   /** Calls still running whose messages go to this stream. */
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
@@ -73,6 +76,8 @@ export interface LegacyStore {
   findOpenRequest(sessionId: string, id: string): Promise<OpenRequest | undefined>;
   /** Marks an open request answered; false when it was already settled. */
   answerRequest(id: string, response: unknown): Promise<boolean>;
+  /** Undoes `answerRequest` when the answer could not be delivered to the exchange. */
+  reopenRequest(id: string): Promise<void>;
   /** Withdraws every still-open request of an exchange, writing one `notifications/cancelled` each. */
   withdrawRequests(exchangeId: string, streamId: string, reason: string): Promise<string[]>;
   /** The session's open requests, with the event ids they were first written under. */

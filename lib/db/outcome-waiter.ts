@@ -38,6 +38,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
 
   const wakeAll = () => wakers.forEach((set) => set.forEach((wake) => wake()));
 
+  /** Connects and LISTENs; a client that fails on the way is ended, never left open. */
   async function connect(): Promise<void> {
     const client = new Client({ connectionString: options.databaseUrl, application_name: 'durable-mcp-listen' });
     client.on('notification', (message) => {
@@ -45,33 +46,48 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
       wakers.get(`${message.channel}:${message.payload}`)?.forEach((wake) => wake());
     });
     client.on('error', (error) => log.warn({ err: error }, 'outcome listener connection failed'));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTCOME_CHANNEL}`);
+      await client.query(`LISTEN ${EVENT_CHANNEL}`);
+      await client.query(`LISTEN ${LEGACY_STREAM_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    // Only the connection in use reconnects when it drops, so one outage makes one retry chain.
     client.on('end', () => {
-      if (listener === client) listener = undefined;
+      if (listener !== client) return;
+      listener = undefined;
       if (!closed) scheduleReconnect();
     });
-    await client.connect();
-    await client.query(`LISTEN ${OUTCOME_CHANNEL}`);
-    await client.query(`LISTEN ${EVENT_CHANNEL}`);
-    await client.query(`LISTEN ${LEGACY_STREAM_CHANNEL}`);
     listener = client;
     wakeAll(); // anything recorded while we were not listening is found by the re-read
   }
 
   let reconnectDelay = 250;
+  let reconnecting = false;
   function scheduleReconnect(): void {
-    const timer = setTimeout(() => {
-      connect()
-        .then(() => {
-          reconnectDelay = 250;
-          log.info('outcome listener reconnected');
-        })
-        .catch((error) => {
-          log.warn({ err: error, retryInMs: reconnectDelay }, 'outcome listener reconnect failed');
-          reconnectDelay = Math.min(reconnectDelay * 2, 10_000);
-          if (!closed) scheduleReconnect();
-        });
-    }, reconnectDelay);
-    timer.unref();
+    if (reconnecting) return;
+    reconnecting = true;
+    const attempt = () => {
+      const timer = setTimeout(() => {
+        connect()
+          .then(() => {
+            reconnecting = false;
+            reconnectDelay = 250;
+            log.info('outcome listener reconnected');
+          })
+          .catch((error) => {
+            log.warn({ err: error, retryInMs: reconnectDelay }, 'outcome listener reconnect failed');
+            reconnectDelay = Math.min(reconnectDelay * 2, 10_000);
+            if (closed) reconnecting = false;
+            else attempt();
+          });
+      }, reconnectDelay);
+      timer.unref();
+    };
+    attempt();
   }
 
   /** Re-reads until `read` finds something, a wake-up or the poll interval prompting each read. */

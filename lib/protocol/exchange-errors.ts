@@ -26,6 +26,11 @@ export function exchangeCancelled(exchangeId: string, reason?: string): OutcomeE
   };
 }
 
+/** A round whose handler never finished (it hung or kept crashing the worker). -32603. */
+export function roundFailed(exchangeId: string, round: number): OutcomeError {
+  return { code: -32603, message: `Exchange failed: round ${round} could not run to completion`, data: { exchangeId, round } };
+}
+
 export function roundCapExceeded(exchangeId: string, maxRounds: number): OutcomeError {
   return {
     code: ROUND_CAP_EXCEEDED,

@@ -77,10 +77,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
-  async function start(leg: ExchangeLeg): Promise<string> {
+  async function start(leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<string> {
     const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
     const requestDigest = requestDigestOf(request);
-    const exchangeId = randomUUID();
     await gateway.start({
       exchangeId,
       era: leg.era,

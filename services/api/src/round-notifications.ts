@@ -2,6 +2,9 @@
  * Forwards the notifications a round's handler sends (stored by the worker, announced through
  * Postgres) to the client that listens on this leg, as MCP notifications, until told to stop; a
  * last read after the stop makes sure nothing recorded before the outcome is left behind.
+ *
+ * It never rejects: it runs beside the wait for the round's outcome, where a rejection would go
+ * unhandled; a failure (Postgres unreachable, say) is returned for the caller to weigh.
  */
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import type { ExchangeEvent, Listening } from '../../../lib/exchange/types';
@@ -33,7 +36,7 @@ export async function forwardRoundNotifications(
   send: (notification: Record<string, unknown>, eventId: number) => void | Promise<void>,
   stop: AbortSignal,
   onCloseStream?: (eventId: number) => void | Promise<void>,
-): Promise<void> {
+): Promise<Error | undefined> {
   let lastId = 0;
   const deliver = async (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
     for (const { id, event } of events) {
@@ -43,8 +46,13 @@ export async function forwardRoundNotifications(
       if (notification) await send(notification, id);
     }
   };
-  while (!stop.aborted) {
-    await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 60_000, stop));
+  try {
+    while (!stop.aborted) {
+      await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 60_000, stop));
+    }
+    await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 0));
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
   }
-  await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 0));
 }

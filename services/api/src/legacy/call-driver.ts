@@ -42,8 +42,11 @@ export async function driveCall(deps: CallDriverDeps, call: LegacyCall, listenin
       while (!record && !stop.aborted) record = await waiter.wait(call.exchangeId, round, WAIT_SLICE_MS, stop);
     } finally {
       stopForwarding.abort();
-      await forwarding;
     }
+    // A notification that could not be produced would leave a gap in the stream: stop here; the
+    // next delivery of this call (a reconnect) runs the producer again from the same point.
+    const forwardingFailure = await forwarding;
+    if (forwardingFailure) throw forwardingFailure;
     if (!record) return;
 
     const { outcome } = record;

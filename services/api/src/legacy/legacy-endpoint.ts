@@ -11,6 +11,7 @@
  * Everything a stream carries is produced into Postgres first (see call-driver.ts), so the client
  * may POST its answers to any replica and reconnect to any replica, and a restart loses nothing.
  */
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
@@ -66,9 +67,19 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     }
     // An error answer is an answer too (a -32601 says the client cannot do it): the handler decides.
     const response = message.error !== undefined ? { error: message.error } : message.result;
-    // Signal first: a signal is durable, so once it is sent the answer cannot be lost.
-    await gateway.sendKeyAnswer(request.exchangeId, { round: request.round, key: request.key, response });
-    await legacy.answerRequest(request.id, response);
+    // Settle first, so the request can no longer be withdrawn (nor answered twice); then signal.
+    // If the signal cannot be sent, the request is reopened and the client's POST fails, so the
+    // answer is neither lost nor half-taken.
+    if (!(await legacy.answerRequest(request.id, response))) {
+      log.info({ sessionId: session.id, responseId: id }, 'response dropped: request already settled');
+      return;
+    }
+    try {
+      await gateway.sendKeyAnswer(request.exchangeId, { round: request.round, key: request.key, response });
+    } catch (error) {
+      await legacy.reopenRequest(request.id);
+      throw error;
+    }
     log.info({ sessionId: session.id, exchangeId: request.exchangeId, round: request.round, key: request.key }, 'answer signalled');
   }
 
@@ -108,15 +119,28 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   async function answerRequest(session: LegacySession, message: IncomingMessage, streamIdFor: (exchangeId: string) => string) {
     const outcome = await methods.call(session, message.method!, message.params);
     if (outcome.kind === 'result') return { kind: 'result' as const, result: outcome.result };
+    const exchangeId = randomUUID();
     const call: LegacyCall = {
       sessionId: session.id,
       requestId: JSON.stringify(message.id),
       requestIdJson: message.id!,
-      exchangeId: outcome.exchangeId,
-      streamId: streamIdFor(outcome.exchangeId),
+      exchangeId,
+      streamId: streamIdFor(exchangeId),
       ...(outcome.listening.progressToken !== undefined ? { progressToken: outcome.listening.progressToken } : {}),
     };
-    await legacy.recordCall(call);
+    // The call is recorded before its exchange starts: the same request sent again (a retry)
+    // finds it and is served the same stream instead of starting a second exchange.
+    if (!(await legacy.recordCall(call))) {
+      const existing = await legacy.findCall(session.id, call.requestId);
+      if (!existing) throw new RpcError(INVALID_REQUEST, 'A request with this id is already in progress');
+      return { kind: 'call' as const, call: existing, listening: { ...outcome.listening, progressToken: existing.progressToken } };
+    }
+    try {
+      await methods.start(outcome.leg, exchangeId);
+    } catch (error) {
+      await legacy.deleteCall(exchangeId).catch(() => undefined);
+      throw error;
+    }
     return { kind: 'call' as const, call, listening: outcome.listening };
   }
 
@@ -196,9 +220,15 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       }
       const serving = calls.map(async (call) => {
         const afterId = resumed === call.streamId ? lastEventId : await legacy.lastEventId(call.streamId);
-        return serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal, { resumable: supportsResumption(session) });
+        return serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal, {
+          resumable: supportsResumption(session),
+          withoutResponse: !resumed,
+        });
       });
-      if (resumed && calls.length === 0) await deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop.signal);
+      // Resuming a stream whose call already ended: replay what the client missed, then end.
+      if (resumed && calls.length === 0) {
+        await deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop.signal, { drainOnly: true });
+      }
       await Promise.all(serving);
       if (resumed) sse.end();
       // A plain GET stream stays open for the session's later requests until the client leaves.
@@ -258,9 +288,13 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const streamId = `sse:${session.id}`;
       const reply = (body: Record<string, unknown>) =>
         legacy.appendMessage({ sessionId: session.id, streamId, messageKey: `response:${JSON.stringify(message.id)}`, message: body });
+      // An answer or a cancel is taken before the 202, so a client that got 202 knows it landed.
+      if (message.method === undefined || message.id === undefined) {
+        await (message.method === undefined ? takeResponse(session, message) : takeNotification(session, message));
+        res.status(202).end();
+        return;
+      }
       res.status(202).end();
-      if (message.method === undefined) return takeResponse(session, message);
-      if (message.id === undefined) return takeNotification(session, message);
       try {
         if (message.method === 'initialize') {
           const result = await methods.initialize(message.params, session.id, 'http+sse', true);

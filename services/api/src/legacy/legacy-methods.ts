@@ -13,7 +13,7 @@ import { METHOD_NOT_FOUND } from '../../../../lib/protocol/json-rpc-codes';
 import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
 import { invalidParams, RpcError } from '../../../../lib/protocol/rpc-error';
-import type { ExchangeLegs } from '../exchange-legs';
+import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
 import { createCatalogMethods, serverCapabilities } from '../modern/catalog-methods';
 import { readOriginalRequest, UNKNOWN_TARGET } from '../modern/exchange-methods';
 import { parseParams } from '../modern/parse-params';
@@ -29,7 +29,8 @@ export interface LegacyMethodsDeps {
 
 export type LegacyOutcome =
   | { kind: 'result'; result: Record<string, unknown> }
-  | { kind: 'call'; exchangeId: string; listening: Listening };
+  /** An exchange to start; the endpoint records the call first, so a repeated request id starts nothing. */
+  | { kind: 'call'; leg: ExchangeLeg; listening: Listening };
 
 export function legacyCapabilities(handlers: HandlerSet): Record<string, unknown> {
   const capabilities = serverCapabilities(handlers);
@@ -70,14 +71,8 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       const meta = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
       const progressToken = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
       const listening: Listening = { progressToken, logLevel: session.logLevel };
-      const exchangeId = await legs.start({
-        ...request,
-        clientCapabilities: session.clientCapabilities,
-        principal: session.principal,
-        era: 'legacy',
-        listening,
-      });
-      return { kind: 'call', exchangeId, listening };
+      const leg: ExchangeLeg = { ...request, clientCapabilities: session.clientCapabilities, principal: session.principal, era: 'legacy', listening };
+      return { kind: 'call', leg, listening };
     }
     switch (method) {
       case 'ping':
@@ -100,7 +95,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     return { kind: 'result', result };
   }
 
-  return { initialize, call, newSessionId: () => randomUUID() };
+  return { initialize, call, start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId), newSessionId: () => randomUUID() };
 }
 
 export type LegacyMethods = ReturnType<typeof createLegacyMethods>;

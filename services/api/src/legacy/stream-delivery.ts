@@ -56,6 +56,10 @@ export interface DeliveryOptions {
   resumable?: boolean;
   /** Act on a handler's request to close (only the call's first, live delivery does). */
   honorClose?: boolean;
+  /** Leave out the call's response: a GET stream that is not resuming must not carry responses. */
+  withoutResponse?: boolean;
+  /** Write what is already there, then return instead of following. */
+  drainOnly?: boolean;
 }
 
 /** How long a client should wait before reconnecting to a stream that was closed on purpose. */
@@ -73,10 +77,12 @@ export async function deliverStream(
   stop: AbortSignal,
   options: DeliveryOptions = {},
 ): Promise<'final' | 'closed' | 'stopped'> {
-  const { untilFinal = true, resumable = false, honorClose = false } = options;
+  const { untilFinal = true, resumable = false, honorClose = false, withoutResponse = false, drainOnly = false } = options;
   let lastId = afterId;
   while (!stop.aborted && !sse.closed) {
-    const messages = await deps.waiter.waitFor(
+    const messages = drainOnly
+      ? await deps.legacy.readStream(streamId, lastId)
+      : await deps.waiter.waitFor(
       LEGACY_STREAM_CHANNEL,
       streamId,
       async () => {
@@ -99,9 +105,10 @@ export async function deliverStream(
         }
         continue;
       }
-      sse.write(m.message, m.id);
+      if (!(m.final && withoutResponse)) sse.write(m.message, m.id);
       if (m.final && untilFinal) return 'final';
     }
+    if (drainOnly) return 'stopped';
   }
   return 'stopped';
 }

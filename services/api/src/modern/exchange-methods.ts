@@ -68,7 +68,8 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
     const listens = call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
     const stopForwarding = new AbortController();
-    let forwarding: Promise<void> | undefined;
+    // Notifications are best effort on this era: a failure to forward them loses no result.
+    let forwarding: Promise<unknown> | undefined;
     const leg = await deps.legs
       .run(
         {

@@ -47,12 +47,18 @@ function isLegacy(req: Request, message: IncomingMessage): boolean {
   return version !== undefined && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
+/**
+ * Answers with a JSON-RPC error. Modern requests get the HTTP status the 2026-07-28 rules give
+ * the code (through the response channel, which also handles a response already streaming).
+ * Handshake-era clients get 200: to them a 404 means "session gone", and their SDKs turn any
+ * other non-2xx into a transport error that hides the JSON-RPC code.
+ */
 function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, finish?: (status: number, body: object) => void) {
   const error = caught instanceof RpcError ? caught : new RpcError(INTERNAL_ERROR, 'Internal error');
   if (!(caught instanceof RpcError)) log.error({ err: caught }, 'request failed');
   const body = { jsonrpc: '2.0', id: (caught as { id?: JsonRpcId }).id ?? id, error: error.toJson() };
   if (finish) finish(error.httpStatus, body);
-  else if (!res.headersSent) res.status(error.httpStatus).json(body);
+  else if (!res.headersSent) res.status(caught instanceof RpcError && caught.code !== PARSE_ERROR ? 200 : error.httpStatus).json(body);
   else res.end();
 }
 
@@ -65,10 +71,12 @@ export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoi
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const channel = createResponseChannel(req, res);
+    let legacy = false;
     try {
       const message = readMessage(req.body);
       id = message.id ?? null;
       if (isLegacy(req, message)) {
+        legacy = true;
         await deps.legacy.post(req, res, message);
         return;
       }
@@ -79,7 +87,7 @@ export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoi
       const result = await deps.dispatch(req, message.method ?? '', message.params, { signal: abort.signal, channel });
       channel.finish(200, { jsonrpc: '2.0', id, result });
     } catch (caught) {
-      sendError(res, deps.log, caught, id, res.headersSent ? undefined : channel.finish);
+      sendError(res, deps.log, caught, id, legacy ? undefined : channel.finish);
     }
   });
 
