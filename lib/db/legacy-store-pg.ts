@@ -112,8 +112,9 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
 
     async recordCall(c) {
       const { rowCount } = await pool.query({
-        text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token)
-               VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id, request_id) DO NOTHING`,
+        // The connection recording the call delivers it: it holds the lease from the start.
+        text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token, delivering_until)
+               VALUES ($1, $2, $3, $4, $5, $6, now() + interval '30 seconds') ON CONFLICT (session_id, request_id) DO NOTHING`,
         values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken)],
       });
       if (rowCount === 1) await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, c.streamId]);
@@ -134,11 +135,20 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
 
     async activeCalls(filter) {
       const [column, value] = 'streamId' in filter ? ['stream_id', filter.streamId] : ['session_id', filter.sessionId];
+      const undelivered = 'undelivered' in filter && filter.undelivered ? 'AND (delivering_until IS NULL OR delivering_until < now())' : '';
       const { rows } = await pool.query<CallRow>({
-        text: `SELECT * FROM legacy_calls WHERE ${column} = $1 AND finished_at IS NULL ORDER BY created_at`,
+        text: `SELECT * FROM legacy_calls WHERE ${column} = $1 AND finished_at IS NULL ${undelivered} ORDER BY created_at`,
         values: [value],
       });
       return rows.map(toCall);
+    },
+
+    async leaseDelivery(exchangeId, forMs) {
+      await pool.query({
+        text: `UPDATE legacy_calls SET delivering_until = CASE WHEN $2::int > 0 THEN now() + make_interval(secs => $2::int / 1000.0) END
+               WHERE exchange_id = $1`,
+        values: [exchangeId, forMs],
+      });
     },
 
     async finishCall(exchangeId) {

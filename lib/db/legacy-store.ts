@@ -66,8 +66,10 @@ export interface LegacyStore {
   /** Forgets a call whose exchange could not be started. */
   deleteCall(exchangeId: string): Promise<void>;
   findCall(sessionId: string, requestId: string): Promise<LegacyCall | undefined>;
-  /** Calls still running whose messages go to this stream. */
-  activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
+  /** Calls still running whose messages go to this stream, or of this session (optionally only those no connection delivers). */
+  activeCalls(filter: { streamId: string } | { sessionId: string; undelivered?: boolean }): Promise<LegacyCall[]>;
+  /** Extends (or, with 0, ends) the lease of the connection delivering a call's stream. */
+  leaseDelivery(exchangeId: string, forMs: number): Promise<void>;
   finishCall(exchangeId: string): Promise<void>;
 
   /** Records a server-to-client request and writes it to the call's stream, once. */

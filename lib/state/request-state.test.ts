@@ -42,6 +42,12 @@ describe('createRequestStateCodec', () => {
     expect(codec.verify(codec.mint(wait), expected)).toEqual(wait);
   });
 
+  it('round-trips the answers digest and last event a wait token carries', () => {
+    const codec = createRequestStateCodec(sealer, TTL_MS);
+    const wait: RequestStateClaims = { ...claims, kind: 'wait', answersDigest: 'answers-xyz', afterEvent: 41 };
+    expect(codec.verify(codec.mint(wait), expected)).toEqual(wait);
+  });
+
   it('accepts a token one millisecond before its expiry', () => {
     const clock = clockAt(1_000_000);
     const codec = createRequestStateCodec(sealer, TTL_MS, clock.now);

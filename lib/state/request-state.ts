@@ -23,6 +23,10 @@ export interface RequestStateClaims {
   kind: RequestStateKind;
   requestDigest: string;
   principal: string;
+  /** `wait` after answering: the answers this client sent, checked against the round's when it lands. */
+  answersDigest?: string;
+  /** `wait`: the last notification of the round this client was sent, so none is sent twice. */
+  afterEvent?: number;
 }
 
 export type RequestStateFailure =
@@ -47,6 +51,8 @@ interface SealedClaims {
   d: string;
   p: string;
   exp: number;
+  a?: string;
+  e?: number;
 }
 
 export interface RequestStateCodec {
@@ -69,6 +75,8 @@ export function createRequestStateCodec(sealer: Sealer, ttlMs: number, now: () =
         d: claims.requestDigest,
         p: claims.principal,
         exp: now() + ttlMs,
+        ...(claims.answersDigest !== undefined ? { a: claims.answersDigest } : {}),
+        ...(claims.afterEvent !== undefined ? { e: claims.afterEvent } : {}),
       };
       return sealer.seal('request-state', JSON.stringify(sealed), CONTEXT);
     },
@@ -84,7 +92,15 @@ export function createRequestStateCodec(sealer: Sealer, ttlMs: number, now: () =
       if (claims.exp <= now()) throw new RequestStateError('expired');
       if (claims.d !== expected.requestDigest) throw new RequestStateError('request-mismatch');
       if (claims.p !== expected.principal) throw new RequestStateError('principal-mismatch');
-      return { exchangeId: claims.x, round: claims.r, kind: claims.k, requestDigest: claims.d, principal: claims.p };
+      return {
+        exchangeId: claims.x,
+        round: claims.r,
+        kind: claims.k,
+        requestDigest: claims.d,
+        principal: claims.p,
+        ...(typeof claims.a === 'string' ? { answersDigest: claims.a } : {}),
+        ...(Number.isInteger(claims.e) ? { afterEvent: claims.e } : {}),
+      };
     },
   };
 }

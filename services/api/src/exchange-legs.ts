@@ -37,12 +37,18 @@ export interface ExchangeLeg {
 
 export interface LegOptions {
   signal?: AbortSignal;
-  /** Called once the round this leg waits for is known, so the caller can follow its notifications. */
-  onRound?: (exchangeId: string, round: number) => void;
+  /**
+   * Called once the round this leg waits for is known, so the caller can follow its notifications
+   * (after `afterEvent`, the last one an earlier leg of this client was sent).
+   */
+  onRound?: (exchangeId: string, round: number, afterEvent?: number) => void;
 }
 
 /** What a leg resolves to: a round's recorded outcome, or "not yet" with the round to come back for. */
-export type LegResult = { kind: 'recorded'; record: RoundRecord } | { kind: 'pending'; exchangeId: string; round: number };
+export type LegResult =
+  | { kind: 'recorded'; record: RoundRecord }
+  /** Not ready in time; `answersDigest` is this leg's answers, for the leg that comes back for it. */
+  | { kind: 'pending'; exchangeId: string; round: number; answersDigest?: string };
 
 export interface ExchangeLegsDeps {
   gateway: ExchangeGateway;
@@ -129,7 +135,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       if (ended) return answeredWith(ended, digest);
     }
     const result = await awaitRound(exchangeId, round + 1, options);
-    return result.kind === 'recorded' ? answeredWith(result.record, digest) : result;
+    return result.kind === 'recorded' ? answeredWith(result.record, digest) : { ...result, answersDigest: digest };
   }
 
   return {
@@ -148,9 +154,11 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
         log.warn({ reason: error.reason, method: leg.method, target: leg.target }, 'requestState rejected');
         throw invalidRequestState();
       }
-      return claims.kind === 'wait'
-        ? awaitRound(claims.exchangeId, claims.round, options)
-        : answerLeg(leg, claims.exchangeId, claims.round, options);
+      if (claims.kind === 'ask') return answerLeg(leg, claims.exchangeId, claims.round, options);
+      options.onRound?.(claims.exchangeId, claims.round, claims.afterEvent);
+      const result = await awaitRound(claims.exchangeId, claims.round, { ...options, onRound: undefined });
+      if (result.kind === 'pending') return { ...result, answersDigest: claims.answersDigest };
+      return claims.answersDigest === undefined ? result : answeredWith(result.record, claims.answersDigest);
     },
   };
 }

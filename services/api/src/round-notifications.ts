@@ -36,8 +36,9 @@ export async function forwardRoundNotifications(
   send: (notification: Record<string, unknown>, eventId: number) => void | Promise<void>,
   stop: AbortSignal,
   onCloseStream?: (eventId: number) => void | Promise<void>,
-): Promise<Error | undefined> {
-  let lastId = 0;
+  afterEvent = 0,
+): Promise<{ lastId: number; failure?: Error }> {
+  let lastId = afterEvent;
   const deliver = async (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
     for (const { id, event } of events) {
       lastId = id;
@@ -51,8 +52,8 @@ export async function forwardRoundNotifications(
       await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 60_000, stop));
     }
     await deliver(await waiter.nextEvents(target.exchangeId, target.round, lastId, 0));
-    return undefined;
+    return { lastId };
   } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
+    return { lastId, failure: error instanceof Error ? error : new Error(String(error)) };
   }
 }

@@ -45,8 +45,8 @@ export async function driveCall(deps: CallDriverDeps, call: LegacyCall, listenin
     }
     // A notification that could not be produced would leave a gap in the stream: stop here; the
     // next delivery of this call (a reconnect) runs the producer again from the same point.
-    const forwardingFailure = await forwarding;
-    if (forwardingFailure) throw forwardingFailure;
+    const { failure } = await forwarding;
+    if (failure) throw failure;
     if (!record) return;
 
     const { outcome } = record;

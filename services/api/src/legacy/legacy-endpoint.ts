@@ -49,6 +49,7 @@ export interface LegacyEndpointDeps {
 }
 
 const SESSION_NOT_FOUND = -32001;
+const DELIVERY_LEASE_MS = 30_000;
 
 function rpcError(id: unknown, error: RpcError) {
   return { jsonrpc: '2.0', id: id ?? null, error: error.toJson() };
@@ -98,6 +99,11 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     const producerStop = new AbortController();
     const stopProducer = () => producerStop.abort();
     stop.addEventListener('abort', stopProducer, { once: true });
+    // Hold the call's delivery lease while this connection delivers it (see migration 0005).
+    const lease = () => legacy.leaseDelivery(call.exchangeId, DELIVERY_LEASE_MS).catch(() => undefined);
+    await lease();
+    const renew = setInterval(lease, DELIVERY_LEASE_MS / 3);
+    renew.unref();
     const producing = driveCall({ legacy, waiter }, call, listening, producerStop.signal).catch((error) =>
       log.error({ err: error, exchangeId: call.exchangeId }, 'call driver failed'),
     );
@@ -105,6 +111,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       return await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, stop, options);
     } finally {
       // Whatever the delivery ended with, the producer's work for this connection is over.
+      clearInterval(renew);
+      await legacy.leaseDelivery(call.exchangeId, 0).catch(() => undefined);
       stop.removeEventListener('abort', stopProducer);
       producerStop.abort();
       await producing;
@@ -214,9 +222,16 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const lastEventId = Number(req.get('last-event-id') ?? NaN);
       const resumed = Number.isInteger(lastEventId) ? await legacy.streamOfEvent(session.id, lastEventId) : undefined;
 
-      const calls = resumed ? await legacy.activeCalls({ streamId: resumed }) : await legacy.activeCalls({ sessionId: session.id });
+      // A plain GET takes over only the calls no other connection is delivering: their open
+      // requests are re-delivered, and their later requests follow on this stream.
+      const calls = resumed
+        ? await legacy.activeCalls({ streamId: resumed })
+        : await legacy.activeCalls({ sessionId: session.id, undelivered: true });
       if (!resumed) {
-        for (const request of await legacy.openRequestsOfSession(session.id)) sse.write(request.message, request.eventId);
+        const taken = new Set(calls.map((call) => call.exchangeId));
+        for (const request of await legacy.openRequestsOfSession(session.id)) {
+          if (taken.has(request.exchangeId)) sse.write(request.message, request.eventId);
+        }
       }
       const serving = calls.map(async (call) => {
         const afterId = resumed === call.streamId ? lastEventId : await legacy.lastEventId(call.streamId);

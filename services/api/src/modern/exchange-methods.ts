@@ -69,7 +69,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const listens = call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
     const stopForwarding = new AbortController();
     // Notifications are best effort on this era: a failure to forward them loses no result.
-    let forwarding: Promise<unknown> | undefined;
+    let forwarding: Promise<{ lastId: number }> | undefined;
     const leg = await deps.legs
       .run(
         {
@@ -83,17 +83,23 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
         {
           signal: call.signal,
           onRound: listens
-            ? (exchangeId, round) => {
-                forwarding = forwardRoundNotifications(deps.waiter, { exchangeId, round }, listening, call.channel.notify, stopForwarding.signal);
+            ? (exchangeId, round, afterEvent) => {
+                forwarding = forwardRoundNotifications(
+                  deps.waiter,
+                  { exchangeId, round },
+                  listening,
+                  call.channel.notify,
+                  stopForwarding.signal,
+                  undefined,
+                  afterEvent,
+                );
               }
             : undefined,
         },
       )
-      .finally(async () => {
-        stopForwarding.abort();
-        await forwarding;
-      });
-    const rendered = renderLeg(leg, deps.requestState, { requestDigest: requestDigestOf(request), principal: PRINCIPAL });
+      .finally(() => stopForwarding.abort());
+    const lastEvent = (await forwarding)?.lastId;
+    const rendered = renderLeg(leg, deps.requestState, { requestDigest: requestDigestOf(request), principal: PRINCIPAL }, lastEvent);
     // resources/read results are cacheable: they must say for how long, and to whom.
     if (method === 'resources/read' && rendered.resultType === 'complete') {
       return { ttlMs: 0, cacheScope: 'private', ...rendered };

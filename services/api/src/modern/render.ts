@@ -17,10 +17,22 @@ export function complete(result: WireResult): WireResult {
   return withServerInfo({ ...result, resultType: 'complete' });
 }
 
-export function renderLeg(leg: LegResult, codec: RequestStateCodec, binding: { requestDigest: string; principal: string }): WireResult {
+export function renderLeg(
+  leg: LegResult,
+  codec: RequestStateCodec,
+  binding: { requestDigest: string; principal: string },
+  afterEvent?: number,
+): WireResult {
   if (leg.kind === 'pending') {
     // Not ready within the wait budget: a state-only result tells the client to come back.
-    const requestState = codec.mint({ exchangeId: leg.exchangeId, round: leg.round, kind: 'wait', ...binding });
+    const requestState = codec.mint({
+      exchangeId: leg.exchangeId,
+      round: leg.round,
+      kind: 'wait',
+      ...binding,
+      ...(leg.answersDigest !== undefined ? { answersDigest: leg.answersDigest } : {}),
+      ...(afterEvent ? { afterEvent } : {}),
+    });
     return withServerInfo({ resultType: 'input_required', requestState });
   }
   const { record } = leg;
