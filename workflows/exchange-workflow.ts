@@ -58,11 +58,11 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
 
   setHandler(answersSignal, (answers: RoundAnswers) => {
     const verdict = acceptAnswers(state, answers);
-    if (verdict !== 'accepted') log.info('answers ignored', { round: answers.round, verdict });
+    if (verdict !== 'accepted') log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
   });
   setHandler(keyAnswerSignal, (answer) => {
     const verdict = acceptKeyAnswer(state, answer);
-    if (verdict !== 'accepted') log.info('answer ignored', { round: answer.round, key: answer.key, verdict });
+    if (verdict !== 'accepted') log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
   });
   let cancelReason: string | undefined;
   setHandler(cancelSignal, ({ reason }) => {
@@ -94,7 +94,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       });
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
-      log.error('round could not run to completion', { round, cause: error.cause?.message });
+      log.error('round could not run to completion', { exchangeId: input.exchangeId, round, cause: error.cause?.message });
       summary = await recordOutcome({
         exchange: input,
         round,

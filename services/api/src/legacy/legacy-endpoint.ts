@@ -16,7 +16,8 @@ import type { Request, Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Listening } from '../../../../lib/exchange/types';
-import type { Logger } from '../../../../lib/log';
+import { exchangeLogger, type Logger } from '../../../../lib/log';
+import { workflowIdFor } from '../../../../workflows/messages';
 import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
 import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
@@ -57,6 +58,8 @@ function rpcError(id: unknown, error: RpcError) {
 
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   const { methods, legacy, waiter, gateway, log } = deps;
+  const callLog = (exchangeId: string, round?: number) =>
+    exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), ...(round !== undefined ? { round } : {}) });
 
   /** A client's JSON-RPC response to one of our requests: one key's answer to its exchange. */
   async function takeResponse(session: LegacySession, message: IncomingMessage): Promise<void> {
@@ -81,7 +84,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       await legacy.reopenRequest(request.id);
       throw error;
     }
-    log.info({ sessionId: session.id, exchangeId: request.exchangeId, round: request.round, key: request.key }, 'answer signalled');
+    callLog(request.exchangeId, request.round).info({ sessionId: session.id, key: request.key }, 'answer signalled');
   }
 
   async function takeNotification(session: LegacySession, message: IncomingMessage): Promise<void> {
@@ -91,7 +94,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     if (!call) return;
     const reason = typeof params.reason === 'string' ? params.reason : undefined;
     await gateway.cancel(call.exchangeId, reason);
-    log.info({ sessionId: session.id, exchangeId: call.exchangeId }, 'exchange cancelled by the client');
+    callLog(call.exchangeId).info({ sessionId: session.id }, 'exchange cancelled by the client');
   }
 
   /** Runs the call's producer and delivers its stream on `sse` until the response is written. */
@@ -105,7 +108,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     const renew = setInterval(lease, DELIVERY_LEASE_MS / 3);
     renew.unref();
     const producing = driveCall({ legacy, waiter }, call, listening, producerStop.signal).catch((error) =>
-      log.error({ err: error, exchangeId: call.exchangeId }, 'call driver failed'),
+      callLog(call.exchangeId).error({ err: error }, 'call driver failed'),
     );
     try {
       return await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, stop, options);
@@ -279,7 +282,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
               for (const call of await legacy.activeCalls({ streamId })) {
                 if (driving.has(call.exchangeId) || !session) continue;
                 const run = driveCall({ legacy, waiter }, call, await listeningOf(call, session), stop.signal).catch((error) =>
-                  log.error({ err: error, exchangeId: call.exchangeId }, 'call driver failed'),
+                  callLog(call.exchangeId).error({ err: error }, 'call driver failed'),
                 );
                 driving.set(call.exchangeId, run);
               }
