@@ -48,6 +48,10 @@ const EnvSchema = z.object({
       'must be comma-separated kid:base64key pairs',
     ),
   HANDLER_SET: z.enum(['demo', 'conformance']).default('demo'),
+
+  // Retention of the service's records (the worker sweeps them)
+  RETENTION_DAYS: integer(1).default(7),
+  RETENTION_SWEEP_MS: integer(1000).default(3_600_000),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -61,6 +65,7 @@ export interface Config {
   readonly exchange: { roundTimeoutMs: number; maxRounds: number };
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
   readonly handlerSet: 'demo' | 'conformance';
+  readonly retention: { retentionMs: number; sweepEveryMs: number };
 }
 
 export class ConfigError extends Error {
@@ -109,6 +114,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     exchange: { roundTimeoutMs: env.ROUND_TIMEOUT_MS, maxRounds: env.MAX_ROUNDS },
     requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing(env.REQUEST_STATE_KEYS) },
     handlerSet: env.HANDLER_SET,
+    retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
   });
 }
 

@@ -102,6 +102,13 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
       await pool.query({ text: 'UPDATE legacy_sessions SET log_level = $2, last_seen_at = now() WHERE id = $1', values: [id, level] });
     },
 
+    async touchSession(id) {
+      await pool.query({
+        text: `UPDATE legacy_sessions SET last_seen_at = now() WHERE id = $1 AND last_seen_at < now() - interval '1 minute'`,
+        values: [id],
+      });
+    },
+
     async closeSession(id) {
       const { rowCount } = await pool.query({
         text: 'UPDATE legacy_sessions SET closed_at = now() WHERE id = $1 AND closed_at IS NULL',

@@ -58,6 +58,8 @@ export interface LegacyStore {
   updateSessionHandshake(id: string, handshake: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): Promise<void>;
   getSession(id: string): Promise<LegacySession | undefined>;
   setLogLevel(id: string, level: string): Promise<void>;
+  /** Notes that the session is in use (at most once a minute), so retention leaves it alone. */
+  touchSession(id: string): Promise<void>;
   /** Ends a session; false if it was unknown or already ended. */
   closeSession(id: string): Promise<boolean>;
 

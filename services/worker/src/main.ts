@@ -9,6 +9,7 @@ import { createPool } from '../../../lib/db/pool';
 import { migrate } from '../../../lib/db/migrate';
 import { createLogger } from '../../../lib/log';
 import { loadHandlerSet } from '../../../handlers';
+import { startRetentionSweeper } from './retention-sweeper';
 import { createExchangeWorker } from './worker';
 
 export async function main(): Promise<void> {
@@ -20,9 +21,11 @@ export async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createExchangeWorker({ config, pool, handlers: loadHandlerSet(config.handlerSet), log, connection });
   log.info({ taskQueue: config.temporal.taskQueue, handlerSet: config.handlerSet }, 'worker started');
+  const sweeper = startRetentionSweeper(pool, config.retention, log);
   try {
     await worker.run(); // resolves after SIGINT/SIGTERM, which the SDK's Runtime handles
   } finally {
+    sweeper.stop();
     await connection.close();
     await pool.end();
     log.info('worker stopped');

@@ -158,7 +158,9 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   async function sessionOf(id: string | undefined): Promise<LegacySession | undefined> {
     if (!id) return undefined;
     const session = await legacy.getSession(id);
-    return session && !session.closed ? session : undefined;
+    if (!session || session.closed) return undefined;
+    await legacy.touchSession(id);
+    return session;
   }
 
   function notFound(res: Response, id?: unknown) {

@@ -1,0 +1,40 @@
+/**
+ * Keeps the service's own records from growing without end: finished exchanges (with their rounds
+ * and notifications) and ended or abandoned handshake-era sessions (with their calls, requests and
+ * stream events) are deleted once older than the retention period. Running exchanges and sessions
+ * with a running call are never touched. Temporal keeps its own history per its namespace retention.
+ */
+import type { Pool } from 'pg';
+
+export interface RetentionResult {
+  exchanges: number;
+  sessions: number;
+}
+
+const LOCK_ID = 0x6d6371; // one sweeper at a time across workers
+
+export async function sweepExpiredRecords(pool: Pool, retentionMs: number): Promise<RetentionResult | undefined> {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [LOCK_ID]);
+    if (!rows[0]?.locked) return undefined;
+    try {
+      const cutoff = `${Math.floor(retentionMs / 1000)} seconds`;
+      const exchanges = await client.query({
+        text: `DELETE FROM exchanges WHERE status <> 'running' AND updated_at < now() - $1::interval`,
+        values: [cutoff],
+      });
+      const sessions = await client.query({
+        text: `DELETE FROM legacy_sessions s
+               WHERE COALESCE(s.closed_at, s.last_seen_at) < now() - $1::interval
+                 AND NOT EXISTS (SELECT 1 FROM legacy_calls c WHERE c.session_id = s.id AND c.finished_at IS NULL)`,
+        values: [cutoff],
+      });
+      return { exchanges: exchanges.rowCount ?? 0, sessions: sessions.rowCount ?? 0 };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]);
+    }
+  } finally {
+    client.release();
+  }
+}
