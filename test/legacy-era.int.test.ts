@@ -34,7 +34,8 @@ import {
   type JsonRpcMessage,
   type MessageStream,
 } from './support/legacy-client';
-import { startTestService, type TestService } from './support/test-service';
+import { startApiProcess } from './support/api-process';
+import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
 
 const HANDSHAKE_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 const CALL_TIMEOUT = { timeout: 30_000 };
@@ -720,6 +721,52 @@ describe('handshake-era clients across two API replicas', () => {
       expect(rows[0].answers).toEqual({ name: { error } });
     } finally {
       await session.close();
+    }
+  });
+  it('completes the call whose stream A holds with a response POSTed to a separate API process', async () => {
+    const other = await startApiProcess({
+      DATABASE_URL: replicaA.config.database.url,
+      TEMPORAL_ADDRESS: replicaA.config.temporal.address,
+      TEMPORAL_TASK_QUEUE: replicaA.config.temporal.taskQueue,
+      REQUEST_STATE_KEYS: TEST_KEY_RING,
+    });
+    const session = await LegacySession.open(replicaA.url, { capabilities: { elicitation: {} } });
+    try {
+      const { callId, stream, askId } = await startGreet(session);
+      expect(await session.respond(askId, accept({ name: 'Hamilton' }), { url: other.url })).toBe(202);
+      const final = await stream.until((m) => isResponseTo(m, callId), 'the result of greet on replica A');
+      expectText(final.message, 'Hello, Hamilton!');
+    } finally {
+      await session.close();
+      await other.kill();
+    }
+  });
+
+  it('finishes a call after the API process holding its stream is killed and another is started', async () => {
+    const env = {
+      DATABASE_URL: replicaA.config.database.url,
+      TEMPORAL_ADDRESS: replicaA.config.temporal.address,
+      TEMPORAL_TASK_QUEUE: replicaA.config.temporal.taskQueue,
+      REQUEST_STATE_KEYS: TEST_KEY_RING,
+    };
+    const doomed = await startApiProcess(env);
+    const session = await LegacySession.open(doomed.url, { capabilities: { elicitation: {} } });
+    try {
+      const { callId, stream, askId, askEventId } = await startGreet(session);
+      await doomed.kill('SIGKILL'); // no goodbye: the process and its stream are simply gone
+      stream.close();
+      const restarted = await startApiProcess(env);
+      try {
+        const resumed = await session.listen({ url: restarted.url, lastEventId: askEventId });
+        expect(resumed.status).toBe(200);
+        expect(await session.respond(askId, accept({ name: 'Lovelace' }), { url: restarted.url })).toBe(202);
+        const final = await resumed.until((m) => isResponseTo(m, callId), 'the result from the restarted process');
+        expectText(final.message, 'Hello, Lovelace!');
+      } finally {
+        await restarted.kill();
+      }
+    } finally {
+      await session.close().catch(() => undefined);
     }
   });
 });

@@ -1,0 +1,54 @@
+/**
+ * The API as its own OS process (`services/api/src/main.ts` under tsx), for tests where "another
+ * replica" or "a restart" must mean a real process: nothing shared in memory, killable with SIGKILL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { projectRoot } from '../../lib/paths';
+
+export interface ApiProcess {
+  url: string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ApiProcess> {
+  const root = projectRoot();
+  // One process (node with tsx's loader), not the tsx CLI, which would run the API in a child of its own.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services/api/src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let started = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new Error(`API process did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    void exited.then(() => {
+      if (!started) fail(new Error(`API process exited early:\n${output}`));
+    });
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk;
+      const match = /"url":"(http:\/\/[^"]+\/mcp)"[^\n]*"msg":"API listening"/.exec(output);
+      if (started || !match) return;
+      started = true;
+      clearTimeout(timer);
+      resolve({
+        url: match[1]!,
+        async kill(signal = 'SIGTERM') {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          // A process that will not stop on its own is stopped.
+          const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await exited;
+          clearTimeout(force);
+        },
+      });
+    });
+  });
+}
