@@ -28,6 +28,7 @@ import { startTemporalDevServer, waitForTemporal } from '../lib/local-stack/temp
 import { startApi } from '../services/api/src/api';
 import { createExchangeWorker } from '../services/worker/src/worker';
 import { round, summarize, type LatencySummary } from './stats';
+import { rawCall } from '../test/support/raw-mcp';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -67,48 +68,12 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
 }
 
 // ---------------------------------------------------------------------------------------------
-// One exchange over the 2026-07-28 wire (as test/support/raw-mcp.ts)
-
-interface RpcBody {
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
-
-let nextId = 1;
+// One exchange over the 2026-07-28 wire, with the same bare caller the tests use
 
 async function callTool(url: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'tools/call',
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-        },
-      },
-    }),
-    signal,
-  });
-  const text = await response.text();
-  let body: RpcBody;
-  try {
-    body = JSON.parse(text) as RpcBody;
-  } catch {
-    throw new Error(`HTTP ${response.status}: not JSON: ${text.slice(0, 200)}`);
-  }
-  if (body.error) throw new Error(`HTTP ${response.status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
-  if (response.status !== 200 || !body.result) throw new Error(`HTTP ${response.status}: no result`);
+  const { status, body } = await rawCall(url, 'tools/call', params, { elicitation: {} }, signal);
+  if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
+  if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
   return body.result;
 }
 

@@ -20,6 +20,7 @@ export async function rawCall(
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { elicitation: {} },
+  signal?: AbortSignal,
 ): Promise<RpcReply> {
   const body = {
     jsonrpc: '2.0',
@@ -43,8 +44,14 @@ export async function rawCall(
       ...(targetOf(method, params) !== undefined ? { 'mcp-name': targetOf(method, params) } : {}),
     },
     body: JSON.stringify(body),
+    signal,
   });
-  return { status: response.status, body: (await response.json()) as RpcReply['body'] };
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) as RpcReply['body'] };
+  } catch {
+    throw new Error(`HTTP ${response.status}: not JSON: ${text.slice(0, 200)}`);
+  }
 }
 
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
