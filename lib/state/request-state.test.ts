@@ -48,6 +48,12 @@ describe('createRequestStateCodec', () => {
     expect(codec.verify(codec.mint(wait), expected)).toEqual(wait);
   });
 
+  it('round-trips the sealed handler state an ask token carries', () => {
+    const codec = createRequestStateCodec(sealer, TTL_MS);
+    const ask: RequestStateClaims = { ...claims, handlerState: 'k1.sealed-handler-state' };
+    expect(codec.verify(codec.mint(ask), expected)).toEqual(ask);
+  });
+
   it('accepts a token one millisecond before its expiry', () => {
     const clock = clockAt(1_000_000);
     const codec = createRequestStateCodec(sealer, TTL_MS, clock.now);

@@ -27,6 +27,8 @@ export interface RequestStateClaims {
   answersDigest?: string;
   /** `wait`: the last notification of the round this client was sent, so none is sent twice. */
   afterEvent?: number;
+  /** `ask`: the handler's own state, as sealed with the ask; checked against the service's record. */
+  handlerState?: string;
 }
 
 export type RequestStateFailure =
@@ -53,6 +55,7 @@ interface SealedClaims {
   exp: number;
   a?: string;
   e?: number;
+  h?: string;
 }
 
 export interface RequestStateCodec {
@@ -77,6 +80,7 @@ export function createRequestStateCodec(sealer: Sealer, ttlMs: number, now: () =
         exp: now() + ttlMs,
         ...(claims.answersDigest !== undefined ? { a: claims.answersDigest } : {}),
         ...(claims.afterEvent !== undefined ? { e: claims.afterEvent } : {}),
+        ...(claims.handlerState !== undefined ? { h: claims.handlerState } : {}),
       };
       return sealer.seal('request-state', JSON.stringify(sealed), CONTEXT);
     },
@@ -100,6 +104,7 @@ export function createRequestStateCodec(sealer: Sealer, ttlMs: number, now: () =
         principal: claims.p,
         ...(typeof claims.a === 'string' ? { answersDigest: claims.a } : {}),
         ...(Number.isInteger(claims.e) ? { afterEvent: claims.e } : {}),
+        ...(typeof claims.h === 'string' ? { handlerState: claims.h } : {}),
       };
     },
   };

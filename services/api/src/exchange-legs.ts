@@ -17,7 +17,7 @@ import { digestJson } from '../../../lib/exchange/digest';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
 import { invalidParams, invalidRequestState, RpcError } from '../../../lib/protocol/rpc-error';
-import { RequestStateError, type RequestStateCodec } from '../../../lib/state/request-state';
+import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { workflowIdFor } from '../../../workflows/messages';
 import type { ExchangeGateway } from './exchange-gateway';
 
@@ -106,11 +106,16 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return exchangeId;
   }
 
-  async function answerLeg(leg: ExchangeLeg, exchangeId: string, round: number, options: LegOptions): Promise<LegResult> {
+  async function answerLeg(leg: ExchangeLeg, claims: RequestStateClaims, options: LegOptions): Promise<LegResult> {
+    const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const ask = await store.readRound(exchangeId, round);
     if (!ask || ask.outcome.kind !== 'ask') {
       legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
+      throw invalidRequestState();
+    }
+    if (claims.handlerState !== ask.outcome.sealedHandlerState) {
+      legLog.warn({ reason: 'handler-state-mismatch' }, 'requestState rejected');
       throw invalidRequestState();
     }
     // Answers are carried raw; keys the ask did not name are ignored (spec: SHOULD ignore extras).
@@ -154,7 +159,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
         log.warn({ reason: error.reason, method: leg.method, target: leg.target }, 'requestState rejected');
         throw invalidRequestState();
       }
-      if (claims.kind === 'ask') return answerLeg(leg, claims.exchangeId, claims.round, options);
+      if (claims.kind === 'ask') return answerLeg(leg, claims, options);
       options.onRound?.(claims.exchangeId, claims.round, claims.afterEvent);
       const result = await awaitRound(claims.exchangeId, claims.round, { ...options, onRound: undefined });
       if (result.kind === 'pending') return { ...result, answersDigest: claims.answersDigest };

@@ -40,8 +40,15 @@ export function renderLeg(
   if (error) throw error;
   if (record.outcome.kind === 'complete') return complete(record.outcome.result);
   if (record.outcome.kind !== 'ask') throw new Error('unreachable');
-  const requestState = codec.mint({ exchangeId: record.exchangeId, round: record.round, kind: 'ask', ...binding });
-  const inputRequests = record.outcome.inputRequests;
+  // The handler's sealed state rides inside, so the retry proves it carries this very ask's state.
+  const { inputRequests, sealedHandlerState } = record.outcome;
+  const requestState = codec.mint({
+    exchangeId: record.exchangeId,
+    round: record.round,
+    kind: 'ask',
+    ...binding,
+    ...(sealedHandlerState !== undefined ? { handlerState: sealedHandlerState } : {}),
+  });
   return withServerInfo({
     resultType: 'input_required',
     ...(Object.keys(inputRequests).length > 0 ? { inputRequests } : {}),
