@@ -32,18 +32,37 @@ function invoke(handlers: HandlerSet, exchange: ExchangeInput, ctx: HandlerConte
   }
 }
 
-export async function executeHandler(handlers: HandlerSet, exchange: ExchangeInput, ctx: HandlerContext): Promise<RoundOutcome> {
+export class HandlerTimeoutError extends Error {
+  override readonly name = 'HandlerTimeoutError';
+}
+
+/** Settles with the handler, or fails once `timeoutMs` passes (the handler itself cannot be stopped). */
+function withinTimeout<T>(run: () => T | Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HandlerTimeoutError(`the handler did not finish within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([Promise.resolve().then(run), timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function executeHandler(
+  handlers: HandlerSet,
+  exchange: ExchangeInput,
+  ctx: HandlerContext,
+  timeoutMs = 90_000,
+): Promise<RoundOutcome> {
   const { method, target } = exchange.request;
   const run = invoke(handlers, exchange, ctx);
   if (!run) return { kind: 'error', error: { code: INVALID_PARAMS, message: `No ${method} handler for ${target}` } };
   try {
-    const result = (await run()) as Record<string, unknown>;
+    const result = (await withinTimeout<unknown>(run, timeoutMs)) as Record<string, unknown>;
     if (isInputRequiredResult(result)) {
       return { kind: 'ask', inputRequests: { ...(result.inputRequests ?? {}) }, sealedHandlerState: result.requestState };
     }
     return { kind: 'complete', result };
   } catch (error) {
     ctx.log.warn({ err: error, method, target }, 'handler threw');
+    if (error instanceof HandlerTimeoutError) return { kind: 'error', error: { code: INTERNAL_ERROR, message: `Handler failed: ${messageOf(error)}` } };
     if (method === 'tools/call') {
       return { kind: 'complete', result: { content: [{ type: 'text', text: messageOf(error) }], isError: true } };
     }

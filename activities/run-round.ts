@@ -39,6 +39,8 @@ export interface RoundDeps {
   handlers: HandlerSet;
   handlerState: HandlerStateCodec;
   log: Logger;
+  /** How long one handler execution may take before its exchange ends with an error. */
+  handlerTimeoutMs?: number;
 }
 
 export function summarize(record: RoundRecord): RoundSummary {
@@ -82,7 +84,7 @@ export function createRunRound(deps: RoundDeps) {
         clientCapabilities: capabilities,
         log,
         ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
-      });
+      }, deps.handlerTimeoutMs);
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
       // Its key left the ring, or it was altered: the exchange cannot continue safely.

@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   // Exchanges
   ROUND_TIMEOUT_MS: integer(1).default(600000),
   MAX_ROUNDS: integer(1).default(8),
+  /** A handler execution that runs longer ends its exchange with an error (must stay under 3 minutes). */
+  HANDLER_TIMEOUT_MS: integer(1, 170_000).default(90_000),
   REQUEST_STATE_TTL_MS: integer(1).default(900000),
   /** Comma-separated `kid:base64key` pairs of 32-byte keys; the first seals, all open. */
   REQUEST_STATE_KEYS: z
@@ -62,7 +64,7 @@ export interface Config {
   readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number; allowedOrigins: string[] };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
   readonly temporal: { address: string; namespace: string; taskQueue: string };
-  readonly exchange: { roundTimeoutMs: number; maxRounds: number };
+  readonly exchange: { roundTimeoutMs: number; maxRounds: number; handlerTimeoutMs: number };
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
   readonly handlerSet: 'demo' | 'conformance';
   readonly retention: { retentionMs: number; sweepEveryMs: number };
@@ -111,7 +113,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     },
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
     temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
-    exchange: { roundTimeoutMs: env.ROUND_TIMEOUT_MS, maxRounds: env.MAX_ROUNDS },
+    exchange: { roundTimeoutMs: env.ROUND_TIMEOUT_MS, maxRounds: env.MAX_ROUNDS, handlerTimeoutMs: env.HANDLER_TIMEOUT_MS },
     requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing(env.REQUEST_STATE_KEYS) },
     handlerSet: env.HANDLER_SET,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },

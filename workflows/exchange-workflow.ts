@@ -37,15 +37,12 @@ import { EXCHANGE_ROUND, EXCHANGE_STATUS } from './search-attributes';
 
 type Activities = ReturnType<typeof createActivities>;
 
-// Handler failures become outcomes inside the activity; what reaches Temporal's retry is
-// infrastructure trouble (Postgres down, a worker killed mid-round), which is worth waiting out,
-// but not forever: a round that cannot finish within ROUND_RUN_LIMIT (a handler that hangs on
-// every attempt) ends the exchange with an internal error instead of keeping it open for good.
-const ROUND_RUN_LIMIT = '15 minutes';
+// Handler failures, and handlers that run past HANDLER_TIMEOUT_MS, become outcomes inside the
+// activity; what reaches Temporal's retry is infrastructure trouble (Postgres down, a worker
+// killed mid-round, every worker stopped for a deploy), which is worth waiting out without a
+// limit. A failure Temporal will not retry still ends the exchange with an error (below).
 const retry = { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '15 seconds' };
-const { runRound } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: ROUND_RUN_LIMIT, retry });
-// Recording an outcome only needs Postgres, and must eventually land: no overall limit.
-const { recordOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
+const { runRound, recordOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '3 minutes', retry });
 
 export interface ExchangeResult {
   status: ExchangeStatus;

@@ -117,4 +117,13 @@ describe('executeHandler with the greet tool', () => {
     const outcome = await executeHandler(throwing, exchange(), ctx());
     expect(outcome).toEqual({ kind: 'complete', result: { content: [{ type: 'text', text: 'boom' }], isError: true } });
   });
+
+  it('ends a handler that runs past its timeout with an internal-error outcome', async () => {
+    const hanging: HandlerSet = {
+      name: 'hanging',
+      tools: [{ tool: { name: 'greet', inputSchema: { type: 'object' } }, run: () => new Promise(() => undefined) }],
+    };
+    const outcome = await executeHandler(hanging, exchange(), ctx(), 50);
+    expect(outcome).toMatchObject({ kind: 'error', error: { code: INTERNAL_ERROR, message: expect.stringContaining('within 50 ms') } });
+  });
 });

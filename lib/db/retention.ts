@@ -20,14 +20,20 @@ export async function sweepExpiredRecords(pool: Pool, retentionMs: number): Prom
     if (!rows[0]?.locked) return undefined;
     try {
       const cutoff = `${Math.floor(retentionMs / 1000)} seconds`;
-      const exchanges = await client.query({
-        text: `DELETE FROM exchanges WHERE status <> 'running' AND updated_at < now() - $1::interval`,
-        values: [cutoff],
-      });
+      // Sessions first: a session stays while one of its calls still runs (its exchange is
+      // running); a call whose exchange ended but whose client never came back for the response
+      // does not keep it forever.
       const sessions = await client.query({
         text: `DELETE FROM legacy_sessions s
                WHERE COALESCE(s.closed_at, s.last_seen_at) < now() - $1::interval
-                 AND NOT EXISTS (SELECT 1 FROM legacy_calls c WHERE c.session_id = s.id AND c.finished_at IS NULL)`,
+                 AND NOT EXISTS (SELECT 1 FROM legacy_calls c JOIN exchanges e ON e.id = c.exchange_id
+                                 WHERE c.session_id = s.id AND c.finished_at IS NULL AND e.status = 'running')`,
+        values: [cutoff],
+      });
+      // Then exchanges, except those a surviving session's call still streams from.
+      const exchanges = await client.query({
+        text: `DELETE FROM exchanges x WHERE x.status <> 'running' AND x.updated_at < now() - $1::interval
+                 AND NOT EXISTS (SELECT 1 FROM legacy_calls c WHERE c.exchange_id = x.id)`,
         values: [cutoff],
       });
       return { exchanges: exchanges.rowCount ?? 0, sessions: sessions.rowCount ?? 0 };

@@ -29,6 +29,7 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     handlers: deps.handlers,
     handlerState: createHandlerStateCodec(createSealer(config.requestState.keys)),
     log: deps.log,
+    handlerTimeoutMs: config.exchange.handlerTimeoutMs,
   });
   return Worker.create({
     connection: deps.connection,
