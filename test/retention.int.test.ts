@@ -34,7 +34,8 @@ describe('retention sweep', () => {
     return id;
   }
 
-  async function session(ageDays: number, runningCall: boolean): Promise<string> {
+  /** A session with one call; `call` says whether it is finished, and which exchange it streams. */
+  async function session(ageDays: number, call: { finished: boolean; exchangeId?: string }): Promise<string> {
     const id = randomUUID();
     await pool.query(
       `INSERT INTO legacy_sessions (id, transport, protocol_version, client_capabilities, principal, last_seen_at)
@@ -44,7 +45,7 @@ describe('retention sweep', () => {
     await pool.query(
       `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, finished_at)
        VALUES ($1, '1', '1', $2, 'call:x', $3)`,
-      [id, randomUUID(), runningCall ? null : new Date()],
+      [id, call.exchangeId ?? randomUUID(), call.finished ? new Date() : null],
     );
     return id;
   }
@@ -55,9 +56,11 @@ describe('retention sweep', () => {
     const oldDone = await exchange('completed', 10);
     const oldRunning = await exchange('running', 10);
     const recentDone = await exchange('completed', 1);
-    const oldIdle = await session(10, false);
-    const oldBusy = await session(10, true);
-    const recent = await session(1, false);
+    const oldIdle = await session(10, { finished: true });
+    const oldBusy = await session(10, { finished: false, exchangeId: await exchange('running', 10) });
+    // Its client never came back for the response of an exchange that ended: it does not stay forever.
+    const oldAbandoned = await session(10, { finished: false, exchangeId: await exchange('expired', 10) });
+    const recent = await session(1, { finished: true });
 
     const result = await sweepExpiredRecords(pool, 7 * DAY);
     expect(result!.exchanges).toBeGreaterThanOrEqual(1);
@@ -68,6 +71,7 @@ describe('retention sweep', () => {
     expect(await exists('exchanges', recentDone)).toBe(true);
     expect(await exists('legacy_sessions', oldIdle)).toBe(false);
     expect(await exists('legacy_sessions', oldBusy)).toBe(true);
+    expect(await exists('legacy_sessions', oldAbandoned)).toBe(false);
     expect(await exists('legacy_sessions', recent)).toBe(true);
   });
 });

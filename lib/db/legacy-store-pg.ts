@@ -117,12 +117,12 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
       return rowCount === 1;
     },
 
-    async recordCall(c) {
+    async recordCall(c, owner) {
       const { rowCount } = await pool.query({
         // The connection recording the call delivers it: it holds the lease from the start.
-        text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token, delivering_until)
-               VALUES ($1, $2, $3, $4, $5, $6, now() + interval '30 seconds') ON CONFLICT (session_id, request_id) DO NOTHING`,
-        values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken)],
+        text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token, delivering_until, delivered_by)
+               VALUES ($1, $2, $3, $4, $5, $6, now() + interval '30 seconds', $7) ON CONFLICT (session_id, request_id) DO NOTHING`,
+        values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken), owner],
       });
       if (rowCount === 1) await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, c.streamId]);
       return rowCount === 1;
@@ -142,19 +142,35 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
 
     async activeCalls(filter) {
       const [column, value] = 'streamId' in filter ? ['stream_id', filter.streamId] : ['session_id', filter.sessionId];
-      const undelivered = 'undelivered' in filter && filter.undelivered ? 'AND (delivering_until IS NULL OR delivering_until < now())' : '';
       const { rows } = await pool.query<CallRow>({
-        text: `SELECT * FROM legacy_calls WHERE ${column} = $1 AND finished_at IS NULL ${undelivered} ORDER BY created_at`,
+        text: `SELECT * FROM legacy_calls WHERE ${column} = $1 AND finished_at IS NULL ORDER BY created_at`,
         values: [value],
       });
       return rows.map(toCall);
     },
 
-    async leaseDelivery(exchangeId, forMs) {
+    async claimUndelivered(sessionId, owner, forMs) {
+      const { rows } = await pool.query<CallRow>({
+        text: `UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
+               WHERE session_id = $1 AND finished_at IS NULL AND (delivering_until IS NULL OR delivering_until < now())
+               RETURNING *`,
+        values: [sessionId, owner, forMs],
+      });
+      return rows.map(toCall);
+    },
+
+    async renewLease(exchangeId, owner, forMs, force = false) {
       await pool.query({
-        text: `UPDATE legacy_calls SET delivering_until = CASE WHEN $2::int > 0 THEN now() + make_interval(secs => $2::int / 1000.0) END
-               WHERE exchange_id = $1`,
-        values: [exchangeId, forMs],
+        text: `UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
+               WHERE exchange_id = $1 AND ($4 OR delivered_by = $2 OR delivering_until IS NULL OR delivering_until < now())`,
+        values: [exchangeId, owner, forMs, force],
+      });
+    },
+
+    async releaseLease(exchangeId, owner) {
+      await pool.query({
+        text: `UPDATE legacy_calls SET delivering_until = NULL, delivered_by = NULL WHERE exchange_id = $1 AND delivered_by = $2`,
+        values: [exchangeId, owner],
       });
     },
 
@@ -180,12 +196,13 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
       });
     },
 
-    async findOpenRequest(sessionId, id) {
-      const { rows } = await pool.query<RequestRow>({
-        text: `SELECT * FROM legacy_open_requests WHERE id = $1 AND session_id = $2 AND status = 'open'`,
+    async findRequest(sessionId, id) {
+      const { rows } = await pool.query<RequestRow & { status: 'open' | 'answered' | 'withdrawn'; response: unknown }>({
+        text: `SELECT * FROM legacy_open_requests WHERE id = $1 AND session_id = $2`,
         values: [id, sessionId],
       });
-      return rows[0] && toRequest(rows[0]);
+      const row = rows[0];
+      return row && { ...toRequest(row), status: row.status, ...(row.response !== null ? { response: row.response } : {}) };
     },
 
     async answerRequest(id, response) {

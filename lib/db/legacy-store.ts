@@ -63,21 +63,25 @@ export interface LegacyStore {
   /** Ends a session; false if it was unknown or already ended. */
   closeSession(id: string): Promise<boolean>;
 
-  /** Records a call; false when the session already made a call with this request id. */
-  recordCall(call: LegacyCall): Promise<boolean>;
+  /** Records a call, its delivery leased to `owner`; false when the session already made a call with this request id. */
+  recordCall(call: LegacyCall, owner: string): Promise<boolean>;
   /** Forgets a call whose exchange could not be started. */
   deleteCall(exchangeId: string): Promise<void>;
   findCall(sessionId: string, requestId: string): Promise<LegacyCall | undefined>;
-  /** Calls still running whose messages go to this stream, or of this session (optionally only those no connection delivers). */
-  activeCalls(filter: { streamId: string } | { sessionId: string; undelivered?: boolean }): Promise<LegacyCall[]>;
-  /** Extends (or, with 0, ends) the lease of the connection delivering a call's stream. */
-  leaseDelivery(exchangeId: string, forMs: number): Promise<void>;
+  /** Calls still running whose messages go to this stream, or of this session. */
+  activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
+  /** Atomically takes the delivery of the session's running calls that no connection delivers. */
+  claimUndelivered(sessionId: string, owner: string, forMs: number): Promise<LegacyCall[]>;
+  /** Extends `owner`'s lease of a call's delivery (taking it over if expired, or always with `force`). */
+  renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<void>;
+  /** Gives up `owner`'s lease; another owner's lease is left alone. */
+  releaseLease(exchangeId: string, owner: string): Promise<void>;
   finishCall(exchangeId: string): Promise<void>;
 
   /** Records a server-to-client request and writes it to the call's stream, once. */
   openRequest(request: OpenRequest, streamId: string): Promise<void>;
-  /** A session's request that is still open, if it is one. */
-  findOpenRequest(sessionId: string, id: string): Promise<OpenRequest | undefined>;
+  /** A session's server-to-client request, whatever its status. */
+  findRequest(sessionId: string, id: string): Promise<(OpenRequest & { status: 'open' | 'answered' | 'withdrawn'; response?: unknown }) | undefined>;
   /** Marks an open request answered; false when it was already settled. */
   answerRequest(id: string, response: unknown): Promise<boolean>;
   /** Undoes `answerRequest` when the answer could not be delivered to the exchange. */

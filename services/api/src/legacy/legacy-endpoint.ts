@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
+import { canonicalJson } from '../../../../lib/exchange/digest';
 import type { Listening } from '../../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../../lib/log';
 import { workflowIdFor } from '../../../../workflows/messages';
@@ -50,6 +51,19 @@ export interface LegacyEndpointDeps {
 }
 
 const SESSION_NOT_FOUND = -32001;
+
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 const DELIVERY_LEASE_MS = 30_000;
 
 function rpcError(id: unknown, error: RpcError) {
@@ -64,24 +78,27 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   /** A client's JSON-RPC response to one of our requests: one key's answer to its exchange. */
   async function takeResponse(session: LegacySession, message: IncomingMessage): Promise<void> {
     const id = message.id;
-    const request = isReverseRequestId(id) ? await legacy.findOpenRequest(session.id, id) : undefined;
-    if (!request) {
+    const request = isReverseRequestId(id) ? await legacy.findRequest(session.id, id) : undefined;
+    // An error answer is an answer too (a -32601 says the client cannot do it): the handler decides.
+    const response = message.error !== undefined ? { error: message.error } : message.result;
+    // The same answer again (a client retrying its POST) is signalled again: the first signal may
+    // not have landed, and the workflow drops duplicates. Anything else settled is dropped.
+    const repeat = request?.status === 'answered' && canonicalJson(request.response) === canonicalJson(response);
+    if (!request || (request.status !== 'open' && !repeat)) {
       log.info({ sessionId: session.id, responseId: id }, 'response dropped: unknown or already settled request id');
       return;
     }
-    // An error answer is an answer too (a -32601 says the client cannot do it): the handler decides.
-    const response = message.error !== undefined ? { error: message.error } : message.result;
     // Settle first, so the request can no longer be withdrawn (nor answered twice); then signal.
     // If the signal cannot be sent, the request is reopened and the client's POST fails, so the
     // answer is neither lost nor half-taken.
-    if (!(await legacy.answerRequest(request.id, response))) {
+    if (!repeat && !(await legacy.answerRequest(request.id, response))) {
       log.info({ sessionId: session.id, responseId: id }, 'response dropped: request already settled');
       return;
     }
     try {
       await gateway.sendKeyAnswer(request.exchangeId, { round: request.round, key: request.key, response });
     } catch (error) {
-      await legacy.reopenRequest(request.id);
+      if (!repeat) await legacy.reopenRequest(request.id);
       throw error;
     }
     callLog(request.exchangeId, request.round).info({ sessionId: session.id, key: request.key }, 'answer signalled');
@@ -97,29 +114,47 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     callLog(call.exchangeId).info({ sessionId: session.id }, 'exchange cancelled by the client');
   }
 
-  /** Runs the call's producer and delivers its stream on `sse` until the response is written. */
-  async function serveCall(call: LegacyCall, listening: Listening, sse: SseWriter, afterId: number, stop: AbortSignal, options: DeliveryOptions) {
-    const producerStop = new AbortController();
-    const stopProducer = () => producerStop.abort();
-    stop.addEventListener('abort', stopProducer, { once: true });
-    // Hold the call's delivery lease while this connection delivers it (see migration 0005).
-    const lease = () => legacy.leaseDelivery(call.exchangeId, DELIVERY_LEASE_MS).catch(() => undefined);
-    await lease();
-    const renew = setInterval(lease, DELIVERY_LEASE_MS / 3);
-    renew.unref();
-    const producing = driveCall({ legacy, waiter }, call, listening, producerStop.signal).catch((error) =>
-      callLog(call.exchangeId).error({ err: error }, 'call driver failed'),
-    );
+  /**
+   * Runs the call's producer and delivers its stream on `sse` until the response is written,
+   * holding the call's delivery lease for `owner` (this connection) meanwhile. If the producer
+   * fails, delivery stops too: a stream nobody produces must not look alive; the client's
+   * reconnect (or another GET, once the lease is released) starts a new producer.
+   */
+  async function serveCall(
+    call: LegacyCall,
+    listening: Listening,
+    sse: SseWriter,
+    afterId: number,
+    stop: AbortSignal,
+    options: DeliveryOptions & { owner: string; takeOver?: boolean },
+  ) {
+    const local = new AbortController();
+    const stopLocal = () => local.abort();
+    stop.addEventListener('abort', stopLocal, { once: true });
+    const renew = () => legacy.renewLease(call.exchangeId, options.owner, DELIVERY_LEASE_MS).catch(() => undefined);
+    await legacy.renewLease(call.exchangeId, options.owner, DELIVERY_LEASE_MS, options.takeOver).catch(() => undefined);
+    const renewal = setInterval(renew, DELIVERY_LEASE_MS / 3);
+    renewal.unref();
+    const producing = driveCall({ legacy, waiter }, call, listening, local.signal).catch((error) => {
+      callLog(call.exchangeId).error({ err: error }, 'call driver failed; ending this delivery');
+      local.abort();
+    });
     try {
-      return await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, stop, options);
+      return await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, local.signal, options);
     } finally {
-      // Whatever the delivery ended with, the producer's work for this connection is over.
-      clearInterval(renew);
-      await legacy.leaseDelivery(call.exchangeId, 0).catch(() => undefined);
-      stop.removeEventListener('abort', stopProducer);
-      producerStop.abort();
+      clearInterval(renewal);
+      await legacy.releaseLease(call.exchangeId, options.owner).catch(() => undefined);
+      stop.removeEventListener('abort', stopLocal);
+      local.abort();
       await producing;
     }
+  }
+
+  /** Keeps a session's last-seen time fresh while one of its streams is open (see retention). */
+  function keepSessionAlive(sessionId: string, stop: AbortSignal): void {
+    const timer = setInterval(() => legacy.touchSession(sessionId).catch(() => undefined), 60_000);
+    timer.unref();
+    stop.addEventListener('abort', () => clearInterval(timer), { once: true });
   }
 
   async function listeningOf(call: LegacyCall, session: LegacySession): Promise<Listening> {
@@ -127,7 +162,12 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   }
 
   /** Answers a request of a session; exchange calls are recorded and returned for streaming. */
-  async function answerRequest(session: LegacySession, message: IncomingMessage, streamIdFor: (exchangeId: string) => string) {
+  async function answerRequest(
+    session: LegacySession,
+    message: IncomingMessage,
+    streamIdFor: (exchangeId: string) => string,
+    owner: string,
+  ) {
     const outcome = await methods.call(session, message.method!, message.params);
     if (outcome.kind === 'result') return { kind: 'result' as const, result: outcome.result };
     const exchangeId = randomUUID();
@@ -141,7 +181,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     };
     // The call is recorded before its exchange starts: the same request sent again (a retry)
     // finds it and is served the same stream instead of starting a second exchange.
-    if (!(await legacy.recordCall(call))) {
+    if (!(await legacy.recordCall(call, owner))) {
       const existing = await legacy.findCall(session.id, call.requestId);
       if (!existing) throw new RpcError(INVALID_REQUEST, 'A request with this id is already in progress');
       return { kind: 'call' as const, call: existing, listening: { ...outcome.listening, progressToken: existing.progressToken } };
@@ -201,7 +241,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       }
       if (message.method === 'initialize') throw new RpcError(INVALID_REQUEST, 'This session is already initialized');
 
-      const answer = await answerRequest(session, message, (exchangeId) => `call:${exchangeId}`);
+      const owner = randomUUID(); // this connection, as the holder of the call's delivery lease
+      const answer = await answerRequest(session, message, (exchangeId) => `call:${exchangeId}`, owner);
       if (answer.kind === 'result') {
         res.json({ jsonrpc: '2.0', id: message.id, result: answer.result });
         return;
@@ -213,7 +254,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (resumable) {
         await legacy.appendMessage({ sessionId: session.id, streamId: answer.call.streamId, messageKey: PRIMING_KEY, message: {} });
       }
-      await serveCall(answer.call, answer.listening, sse, 0, stop.signal, { resumable, honorClose: resumable });
+      // A repeated request id re-attaches to its call (taking its delivery over): same stream, same result.
+      await serveCall(answer.call, answer.listening, sse, 0, stop.signal, { resumable, honorClose: resumable, owner, takeOver: true });
       sse.end();
     },
 
@@ -224,34 +266,55 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const stop = new AbortController();
       res.on('close', () => stop.abort());
       const sse = openSse(res);
+      keepSessionAlive(session.id, stop.signal);
+      const owner = randomUUID();
+      const resumable = supportsResumption(session);
       const lastEventId = Number(req.get('last-event-id') ?? NaN);
       const resumed = Number.isInteger(lastEventId) ? await legacy.streamOfEvent(session.id, lastEventId) : undefined;
 
-      // A plain GET takes over only the calls no other connection is delivering: their open
-      // requests are re-delivered, and their later requests follow on this stream.
-      const calls = resumed
-        ? await legacy.activeCalls({ streamId: resumed })
-        : await legacy.activeCalls({ sessionId: session.id, undelivered: true });
-      if (!resumed) {
-        const taken = new Set(calls.map((call) => call.exchangeId));
-        for (const request of await legacy.openRequestsOfSession(session.id)) {
-          if (taken.has(request.exchangeId)) sse.write(request.message, request.eventId);
+      if (resumed) {
+        // The client resumes this stream explicitly: take its delivery over and finish it here.
+        const calls = await legacy.activeCalls({ streamId: resumed });
+        if (calls.length === 0) {
+          // Its call already ended: replay what the client missed, then end.
+          await deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop.signal, { drainOnly: true });
         }
+        await Promise.all(
+          calls.map(async (call) =>
+            serveCall(call, await listeningOf(call, session), sse, lastEventId, stop.signal, { resumable, owner, takeOver: true }),
+          ),
+        );
+        sse.end();
+        return;
       }
-      const serving = calls.map(async (call) => {
-        const afterId = resumed === call.streamId ? lastEventId : await legacy.lastEventId(call.streamId);
-        return serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal, {
-          resumable: supportsResumption(session),
-          withoutResponse: !resumed,
+
+      // A plain GET takes over the calls no other connection delivers (checked again while it is
+      // open, so it also takes over a call whose POST stream dies later): their open requests are
+      // re-delivered and their later requests follow here; responses never go on this stream.
+      const serving = new Set<string>();
+      while (!stop.signal.aborted) {
+        const claimed = await legacy.claimUndelivered(session.id, owner, DELIVERY_LEASE_MS).catch((error) => {
+          log.warn({ err: error, sessionId: session.id }, 'could not claim undelivered calls');
+          return [];
         });
-      });
-      // Resuming a stream whose call already ended: replay what the client missed, then end.
-      if (resumed && calls.length === 0) {
-        await deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop.signal, { drainOnly: true });
+        const fresh = claimed.filter((call) => !serving.has(call.exchangeId));
+        if (fresh.length) {
+          const ids = new Set(fresh.map((call) => call.exchangeId));
+          for (const request of await legacy.openRequestsOfSession(session.id)) {
+            if (ids.has(request.exchangeId)) sse.write(request.message, request.eventId);
+          }
+        }
+        for (const call of fresh) {
+          serving.add(call.exchangeId);
+          void (async () => {
+            const afterId = await legacy.lastEventId(call.streamId);
+            await serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal, { resumable, owner, withoutResponse: true });
+          })()
+            .catch((error) => callLog(call.exchangeId).warn({ err: error }, 'GET stream delivery failed'))
+            .finally(() => serving.delete(call.exchangeId));
+        }
+        await sleep(DELIVERY_LEASE_MS / 3, stop.signal);
       }
-      await Promise.all(serving);
-      if (resumed) sse.end();
-      // A plain GET stream stays open for the session's later requests until the client leaves.
     },
 
     /** DELETE /mcp: ends the session and the exchanges it still runs. */
@@ -271,6 +334,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const stop = new AbortController();
       res.on('close', () => stop.abort());
       const sse = openSse(res);
+      keepSessionAlive(sessionId, stop.signal);
       sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
       const streamId = `sse:${sessionId}`;
       const driving = new Map<string, Promise<unknown>>();
@@ -283,9 +347,10 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
               const session = await legacy.getSession(sessionId);
               for (const call of await legacy.activeCalls({ streamId })) {
                 if (driving.has(call.exchangeId) || !session) continue;
-                const run = driveCall({ legacy, waiter }, call, await listeningOf(call, session), stop.signal).catch((error) =>
-                  callLog(call.exchangeId).error({ err: error }, 'call driver failed'),
-                );
+                // A driver that fails is forgotten, so the next wake-up starts it again.
+                const run = driveCall({ legacy, waiter }, call, await listeningOf(call, session), stop.signal)
+                  .catch((error) => callLog(call.exchangeId).error({ err: error }, 'call driver failed'))
+                  .finally(() => driving.delete(call.exchangeId));
                 driving.set(call.exchangeId, run);
               }
               return undefined; // keep watching
@@ -320,7 +385,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
           const result = await methods.initialize(message.params, session.id, 'http+sse', true);
           return reply({ jsonrpc: '2.0', id: message.id, result });
         }
-        const answer = await answerRequest(session, message, () => streamId);
+        const answer = await answerRequest(session, message, () => streamId, `sse:${session.id}`);
         if (answer.kind === 'result') await reply({ jsonrpc: '2.0', id: message.id, result: answer.result });
       } catch (error) {
         const rpc = error instanceof RpcError ? error : new RpcError(-32603, 'Internal error');
