@@ -109,7 +109,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         '',
-        `  MCP endpoint     ${api.url}   (2026-07-28, handler set "${handlers.name}")`,
+        `  MCP endpoint     ${api.url}   (2026-07-28 and handshake-era clients; handler set "${handlers.name}")`,
+        `  2024-11-05 SSE   ${api.url.replace(/\/mcp$/, '/sse')}`,
         `  Health           ${api.url.replace(/\/mcp$/, '/healthz')}`,
         `  Temporal         ${config.temporal.address}`,
         `  Temporal Web UI  ${temporalUi ?? '(external Temporal: see its own UI)'}`,
