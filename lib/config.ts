@@ -51,6 +51,34 @@ const EnvSchema = z.object({
     ),
   HANDLER_SET: z.enum(['demo', 'conformance']).default('demo'),
 
+  // Budgets: every input and store a client can grow (see the README's "Limits")
+  /** Deepest nesting of arrays and objects in one JSON-RPC message. */
+  MAX_JSON_DEPTH: integer(4, 1000).default(64),
+  /** Longest tool or prompt name, or resource URI, in characters. */
+  MAX_TARGET_LENGTH: integer(16, 2048).default(1024),
+  /** Serialized size of one round's input (arguments + answers + capabilities); under Temporal's 2 MB payload limit. */
+  MAX_ROUND_INPUT_BYTES: integer(1024, 1_572_864).default(524_288),
+  /** How many times one handshake-era answer may be repeated (re-signalled) before repeats are dropped. */
+  MAX_REPEATED_ANSWERS: integer(0, 100).default(3),
+  /** Events kept in one handshake-era stream; the oldest are dropped past this (Last-Event-ID before them replays from the oldest kept). */
+  LEGACY_STREAM_MAX_EVENTS: integer(16).default(1000),
+  /** Rows read per page when a stream is replayed after Last-Event-ID. */
+  LEGACY_REPLAY_PAGE_SIZE: integer(1, 10_000).default(100),
+  /** Bytes an SSE consumer may leave unread before its stream is closed. */
+  SSE_MAX_BUFFERED_BYTES: integer(1024).default(1_048_576),
+  /** Open SSE streams one API process serves, and one session may hold. */
+  MAX_OPEN_STREAMS: integer(1).default(1000),
+  MAX_STREAMS_PER_SESSION: integer(1).default(8),
+  /** Handshake-era sessions open at once, across the deployment. */
+  MAX_OPEN_SESSIONS: integer(1).default(10_000),
+  /** Running exchanges, across the deployment and per handshake-era session. */
+  MAX_RUNNING_EXCHANGES: integer(1).default(10_000),
+  MAX_RUNNING_EXCHANGES_PER_SESSION: integer(1).default(32),
+  /** Legs one API process holds open at once (waiting for an outcome). */
+  MAX_INFLIGHT_LEGS: integer(1).default(1000),
+  /** Seconds a client refused for capacity is told to wait (Retry-After). */
+  CAPACITY_RETRY_AFTER_S: integer(1, 3600).default(5),
+
   // Retention of the service's records (the worker sweeps them)
   RETENTION_DAYS: integer(1).default(7),
   RETENTION_SWEEP_MS: integer(1000).default(3_600_000),
@@ -68,6 +96,25 @@ export interface Config {
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
   readonly handlerSet: 'demo' | 'conformance';
   readonly retention: { retentionMs: number; sweepEveryMs: number };
+  readonly limits: Limits;
+}
+
+/** The budgets, one per input or store a client can grow; each is answered with a clear error. */
+export interface Limits {
+  maxJsonDepth: number;
+  maxTargetLength: number;
+  maxRoundInputBytes: number;
+  maxRepeatedAnswers: number;
+  legacyStreamMaxEvents: number;
+  legacyReplayPageSize: number;
+  sseMaxBufferedBytes: number;
+  maxOpenStreams: number;
+  maxStreamsPerSession: number;
+  maxOpenSessions: number;
+  maxRunningExchanges: number;
+  maxRunningExchangesPerSession: number;
+  maxInflightLegs: number;
+  capacityRetryAfterS: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +164,22 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing(env.REQUEST_STATE_KEYS) },
     handlerSet: env.HANDLER_SET,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
+    limits: Object.freeze({
+      maxJsonDepth: env.MAX_JSON_DEPTH,
+      maxTargetLength: env.MAX_TARGET_LENGTH,
+      maxRoundInputBytes: env.MAX_ROUND_INPUT_BYTES,
+      maxRepeatedAnswers: env.MAX_REPEATED_ANSWERS,
+      legacyStreamMaxEvents: env.LEGACY_STREAM_MAX_EVENTS,
+      legacyReplayPageSize: env.LEGACY_REPLAY_PAGE_SIZE,
+      sseMaxBufferedBytes: env.SSE_MAX_BUFFERED_BYTES,
+      maxOpenStreams: env.MAX_OPEN_STREAMS,
+      maxStreamsPerSession: env.MAX_STREAMS_PER_SESSION,
+      maxOpenSessions: env.MAX_OPEN_SESSIONS,
+      maxRunningExchanges: env.MAX_RUNNING_EXCHANGES,
+      maxRunningExchangesPerSession: env.MAX_RUNNING_EXCHANGES_PER_SESSION,
+      maxInflightLegs: env.MAX_INFLIGHT_LEGS,
+      capacityRetryAfterS: env.CAPACITY_RETRY_AFTER_S,
+    }),
   });
 }
 

@@ -9,6 +9,11 @@ import type { OutcomeError } from '../exchange/types';
 export const EXCHANGE_EXPIRED = -32001;
 export const ROUND_CAP_EXCEEDED = -32011;
 export const EXCHANGE_CANCELLED = -32012;
+/** Temporal ended the exchange's workflow without it recording an outcome (terminate, timeout, reset, retention). */
+export const EXCHANGE_TERMINATED = -32013;
+
+/** Who ended an exchange by cancelling it. */
+export type CancelledBy = 'client' | 'operator';
 
 export function exchangeExpired(exchangeId: string, round: number, roundTimeoutMs: number): OutcomeError {
   return {
@@ -18,12 +23,26 @@ export function exchangeExpired(exchangeId: string, round: number, roundTimeoutM
   };
 }
 
-export function exchangeCancelled(exchangeId: string, reason?: string): OutcomeError {
+export function exchangeCancelled(exchangeId: string, reason?: string, by: CancelledBy = 'client'): OutcomeError {
   return {
     code: EXCHANGE_CANCELLED,
-    message: `Exchange cancelled by the client${reason ? `: ${reason}` : ''}`,
-    data: { exchangeId },
+    message: `Exchange cancelled by ${by === 'client' ? 'the client' : 'an operator'}${reason ? `: ${reason}` : ''}`,
+    data: { exchangeId, cancelledBy: by },
   };
+}
+
+/** The workflow closed with `workflowStatus` (TERMINATED, TIMED_OUT, ...) and recorded no outcome. */
+export function exchangeTerminated(exchangeId: string, workflowStatus: string): OutcomeError {
+  return {
+    code: EXCHANGE_TERMINATED,
+    message: `Exchange ended by Temporal: its workflow is ${workflowStatus.toLowerCase().replace(/_/g, ' ')}`,
+    data: { exchangeId, workflowStatus },
+  };
+}
+
+/** A round whose outcome could not be stored or carried (a value Postgres refuses, a payload over a limit). */
+export function roundUnrecordable(exchangeId: string, round: number, reason: string): OutcomeError {
+  return { code: -32603, message: `Exchange failed: round ${round}'s outcome could not be recorded (${reason})`, data: { exchangeId, round } };
 }
 
 /** A round whose handler never finished (it hung or kept crashing the worker). -32603. */

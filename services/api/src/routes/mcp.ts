@@ -57,8 +57,9 @@ function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, f
   const error = caught instanceof RpcError ? caught : new RpcError(INTERNAL_ERROR, 'Internal error');
   if (!(caught instanceof RpcError)) log.error({ err: caught }, 'request failed');
   const body = { jsonrpc: '2.0', id: (caught as { id?: JsonRpcId }).id ?? id, error: error.toJson() };
+  if (error.http.retryAfterS !== undefined && !res.headersSent) res.set('Retry-After', String(error.http.retryAfterS));
   if (finish) finish(error.httpStatus, body);
-  else if (!res.headersSent) res.status(caught instanceof RpcError && caught.code !== PARSE_ERROR ? 200 : error.httpStatus).json(body);
+  else if (!res.headersSent) res.status(caught instanceof RpcError && caught.code !== PARSE_ERROR && !error.isTransportLevel ? 200 : error.httpStatus).json(body);
   else res.end();
 }
 
