@@ -16,6 +16,7 @@ import { createSealer } from '../../../lib/state/sealer';
 import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
+import { createExchangeReconciler } from './exchange-reconciler';
 import { createModernMethods } from './modern/modern-methods';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyMethods } from './legacy/legacy-methods';
@@ -41,8 +42,17 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     gateway,
     store,
     waiter,
+    reconciler: createExchangeReconciler({ gateway, store, log }),
     requestState,
-    limits: { ...config.exchange, httpWaitMs: config.http.waitMs },
+    limits: {
+      ...config.exchange,
+      httpWaitMs: config.http.waitMs,
+      maxRoundInputBytes: config.limits.maxRoundInputBytes,
+      maxTargetLength: config.limits.maxTargetLength,
+      maxRunningExchanges: config.limits.maxRunningExchanges,
+      maxInflightLegs: config.limits.maxInflightLegs,
+      capacityRetryAfterS: config.limits.capacityRetryAfterS,
+    },
     log,
   });
   const app = createApp({
@@ -55,6 +65,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       log,
     }),
     maxBodyBytes: config.http.maxBodyBytes,
+    maxJsonDepth: config.limits.maxJsonDepth,
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,
     log,

@@ -15,6 +15,7 @@ export interface AppDeps {
   legacy: LegacyEndpoint;
   probes: HealthProbe[];
   maxBodyBytes: number;
+  maxJsonDepth: number;
   allowedOrigins: ReadonlyArray<string>;
   listenHost: string;
   log: Logger;
@@ -27,7 +28,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(healthRouter(deps.probes));
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(['/mcp', '/sse', '/messages'], guard);
-  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, log: deps.log }));
+  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, maxJsonDepth: deps.maxJsonDepth, log: deps.log }));
   app.use(bodyErrors(deps.log));
   return app;
 }
