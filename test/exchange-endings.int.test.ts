@@ -10,8 +10,13 @@ import { demoHandlers } from '../handlers/demo';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { EXCHANGE_STATUS } from '../workflows/search-attributes';
+import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
+import { createLogger } from '../lib/log';
+import { createExchangeGateway } from '../services/api/src/exchange-gateway';
+import { createExchangeReconciler } from '../services/api/src/exchange-reconciler';
+import { startIdleExchangeSweeper } from '../services/api/src/idle-exchange-sweeper';
 import { eventually, exchangeStatus, latestExchange } from './support/exchange-rows';
-import { accept, rawCall } from './support/raw-mcp';
+import { accept, callUntilAnswered, rawCall } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
 
 const askForever = defineTool({
@@ -82,6 +87,24 @@ describe('exchange endings decided in Temporal', () => {
     } finally {
       await service.startWorker();
     }
+  });
+
+  it('ends, in the idle sweep, an exchange terminated while no client comes back; one that still waits is left alone', async () => {
+    const terminated = await askGreet(service);
+    await terminated.handle.terminate();
+    const waiting = await askGreet(service);
+    await service.pool.query("UPDATE exchanges SET updated_at = now() - interval '1 hour' WHERE id = ANY($1)", [[terminated.exchange.id, waiting.exchange.id]]);
+
+    const store = createExchangeStorePg(service.pool);
+    const log = createLogger('test', 'silent');
+    const reconciler = createExchangeReconciler({ gateway: createExchangeGateway(service.temporal, service.config.temporal.taskQueue), store, log });
+    const sweeper = startIdleExchangeSweeper({ store, reconciler, log }, { idleMs: 60_000, everyMs: 3_600_000, batch: 10_000 });
+    sweeper.stop();
+    await sweeper.sweep();
+
+    expect(await exchangeStatus(service.pool, terminated.exchange.id)).toBe('terminated');
+    expect(await exchangeStatus(service.pool, waiting.exchange.id)).toBe('running');
+    expect((await rawCall(service.url, 'tools/call', waiting.retry)).body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
   });
 
   it.each([
@@ -163,7 +186,7 @@ describe('round deadlines are a rule', () => {
     } finally {
       await service.startWorker();
     }
-    const done = await rawCall(service.url, 'tools/call', { ...retry, requestState: comeBack.body.result!.requestState });
+    const done = await callUntilAnswered(service.url, 'tools/call', { ...retry, requestState: comeBack.body.result!.requestState });
     expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
     expect(await exchangeStatus(service.pool, exchange.id)).toBe('completed');
   });

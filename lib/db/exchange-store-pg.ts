@@ -113,6 +113,15 @@ export function createExchangeStorePg(pool: Pool): ExchangeStore {
       return Number(rows[0]?.n ?? 0);
     },
 
+    async idleRunning(idleMs, limit) {
+      const { rows } = await pool.query<{ id: string }>({
+        text: `SELECT id FROM exchanges WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1)
+               ORDER BY updated_at LIMIT $2`,
+        values: [idleMs / 1000, limit],
+      });
+      return rows.map((row) => row.id);
+    },
+
     async appendEvent(exchange, workflowId, round, event) {
       await inTransaction(pool, async (client) => {
         await ensureExchange(client, exchange, workflowId);

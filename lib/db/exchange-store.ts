@@ -50,6 +50,8 @@ export interface ExchangeStore {
   lastRound(exchangeId: string): Promise<RoundRecord | undefined>;
   /** Exchanges still running, across the deployment (the capacity check reads it). */
   countRunning(): Promise<number>;
+  /** Up to `limit` running exchanges nothing was recorded for since `idleMs` ago, oldest first. */
+  idleRunning(idleMs: number, limit: number): Promise<string[]>;
   /**
    * Records a round outcome and announces it on `OUTCOME_CHANNEL`, creating the exchange row on
    * its first round. If the round is already recorded, changes nothing and returns what stands.

@@ -17,6 +17,7 @@ import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
 import { createExchangeReconciler } from './exchange-reconciler';
+import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyMethods } from './legacy/legacy-methods';
@@ -25,7 +26,7 @@ import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 export interface RunningApi {
   url: string;
   server: Server;
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
@@ -38,11 +39,16 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
   const gateway = createExchangeGateway(client, config.temporal.taskQueue);
+  const reconciler = createExchangeReconciler({ gateway, store, log });
+  const idleSweeper = startIdleExchangeSweeper(
+    { store, reconciler, log },
+    { idleMs: config.exchange.roundTimeoutMs + config.exchange.handlerTimeoutMs + 300_000, everyMs: config.retention.sweepEveryMs },
+  );
   const legs = createExchangeLegs({
     gateway,
     store,
     waiter,
-    reconciler: createExchangeReconciler({ gateway, store, log }),
+    reconciler,
     requestState,
     limits: {
       ...config.exchange,
@@ -55,7 +61,9 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     },
     log,
   });
+  const draining = new AbortController();
   const app = createApp({
+    draining: draining.signal,
     dispatch: createModernMethods({ handlers, legs, requestState, waiter }),
     legacy: createLegacyEndpoint({
       methods: createLegacyMethods({ handlers, legacy, legs }),
@@ -88,11 +96,19 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   return {
     url,
     server,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    /**
+     * Drains, then stops: waiting legs answer "come back" at once (their clients retry on another
+     * replica), no new connection is taken, and open streams are closed after a short grace (their
+     * clients resume them elsewhere by Last-Event-ID).
+     */
+    async close(graceMs = 2_000) {
+      draining.abort();
+      idleSweeper.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(grace);
       await waiter.close();
       await connection.close();
       await pool.end();

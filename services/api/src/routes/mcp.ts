@@ -69,7 +69,17 @@ function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, f
   else res.end();
 }
 
-export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoint; maxBodyBytes: number; maxJsonDepth: number; log: Logger }): Router {
+export interface McpRouterDeps {
+  dispatch: ModernDispatch;
+  legacy: LegacyEndpoint;
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  /** Aborted when the process starts to drain: waiting legs answer "come back" at once. */
+  draining: AbortSignal;
+  log: Logger;
+}
+
+export function mcpRouter(deps: McpRouterDeps): Router {
   const router = Router();
   const body = express.raw({ type: () => true, limit: deps.maxBodyBytes });
 
@@ -77,6 +87,10 @@ export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoi
     let id: JsonRpcId = null;
     const abort = new AbortController();
     res.on('close', () => abort.abort());
+    // A draining process ends each wait now; the leg answers "come back" and the client retries elsewhere.
+    const drain = () => abort.abort();
+    deps.draining.addEventListener('abort', drain, { once: true });
+    res.on('close', () => deps.draining.removeEventListener('abort', drain));
     const channel = createResponseChannel(req, res);
     let legacy = false;
     try {
