@@ -17,7 +17,7 @@ import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
 import { canonicalJson } from '../../../../lib/exchange/digest';
 import type { Listening } from '../../../../lib/exchange/types';
-import { exchangeLogger, type Logger } from '../../../../lib/log';
+import { exchangeLogger, sessionRef, type Logger } from '../../../../lib/log';
 import { workflowIdFor } from '../../../../workflows/messages';
 import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
 import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
@@ -85,14 +85,14 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     // not have landed, and the workflow drops duplicates. Anything else settled is dropped.
     const repeat = request?.status === 'answered' && canonicalJson(request.response) === canonicalJson(response);
     if (!request || (request.status !== 'open' && !repeat)) {
-      log.info({ sessionId: session.id, responseId: id }, 'response dropped: unknown or already settled request id');
+      log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: unknown or already settled request id');
       return;
     }
     // Settle first, so the request can no longer be withdrawn (nor answered twice); then signal.
     // If the signal cannot be sent, the request is reopened and the client's POST fails, so the
     // answer is neither lost nor half-taken.
     if (!repeat && !(await legacy.answerRequest(request.id, response))) {
-      log.info({ sessionId: session.id, responseId: id }, 'response dropped: request already settled');
+      log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: request already settled');
       return;
     }
     try {
@@ -101,7 +101,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (!repeat) await legacy.reopenRequest(request.id);
       throw error;
     }
-    callLog(request.exchangeId, request.round).info({ sessionId: session.id, key: request.key }, 'answer signalled');
+    callLog(request.exchangeId, request.round).info({ ...sessionRef(session.id), key: request.key }, 'answer signalled');
   }
 
   async function takeNotification(session: LegacySession, message: IncomingMessage): Promise<void> {
@@ -111,7 +111,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     if (!call) return;
     const reason = typeof params.reason === 'string' ? params.reason : undefined;
     await gateway.cancel(call.exchangeId, reason);
-    callLog(call.exchangeId).info({ sessionId: session.id }, 'exchange cancelled by the client');
+    callLog(call.exchangeId).info(sessionRef(session.id), 'exchange cancelled by the client');
   }
 
   /**
@@ -218,7 +218,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
         }
         const id = methods.newSessionId();
         const result = await methods.initialize(message.params, id, 'streamable-http', false);
-        log.info({ sessionId: id, protocolVersion: result.protocolVersion }, 'session initialized');
+        log.info({ ...sessionRef(id), protocolVersion: result.protocolVersion }, 'session initialized');
         res.set(SESSION_HEADER, id).json({ jsonrpc: '2.0', id: message.id, result });
         return;
       }
@@ -294,7 +294,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const serving = new Set<string>();
       while (!stop.signal.aborted) {
         const claimed = await legacy.claimUndelivered(session.id, owner, DELIVERY_LEASE_MS).catch((error) => {
-          log.warn({ err: error, sessionId: session.id }, 'could not claim undelivered calls');
+          log.warn({ err: error, ...sessionRef(session.id) }, 'could not claim undelivered calls');
           return [];
         });
         const fresh = claimed.filter((call) => !serving.has(call.exchangeId));
@@ -323,7 +323,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (!session) return notFound(res);
       for (const call of await legacy.activeCalls({ sessionId: session.id })) await gateway.cancel(call.exchangeId, 'session ended');
       await legacy.closeSession(session.id);
-      log.info({ sessionId: session.id }, 'session ended by the client');
+      log.info(sessionRef(session.id), 'session ended by the client');
       res.status(200).end();
     },
 
