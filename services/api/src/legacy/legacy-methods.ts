@@ -96,7 +96,14 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     return { kind: 'result', result };
   }
 
-  return { initialize, call, start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId), newSessionId: () => randomUUID() };
+  return {
+    initialize,
+    call,
+    /** Whether `method` starts an exchange (and so answers on a stream of its own). */
+    startsExchange: (method: string | undefined) => method !== undefined && EXCHANGE_METHODS.has(method),
+    start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId),
+    newSessionId: () => randomUUID(),
+  };
 }
 
 export type LegacyMethods = ReturnType<typeof createLegacyMethods>;
