@@ -78,13 +78,17 @@ const PRUNE_STREAM_SQL = `
     first_dropped_id = least(legacy_stream_pruning.first_dropped_id, excluded.first_dropped_id),
     last_dropped_id = greatest(legacy_stream_pruning.last_dropped_id, excluded.last_dropped_id)`;
 
-async function append(client: PoolClient | Pool, m: NewStreamMessage, maxEvents: number): Promise<void> {
+/** Appends in the caller's transaction; the stream's writers prune one at a time, so the cap holds. */
+async function append(client: PoolClient, m: NewStreamMessage, maxEvents: number): Promise<void> {
   const { rowCount } = await client.query({
     text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final)
            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id, message_key) DO NOTHING`,
     values: [m.sessionId, m.streamId, m.messageKey, JSON.stringify(m.message), m.final ?? false],
   });
-  if (rowCount === 1) await client.query({ text: PRUNE_STREAM_SQL, values: [m.streamId, maxEvents] });
+  if (rowCount === 1) {
+    await client.query({ text: `SELECT pg_advisory_xact_lock(hashtext('legacy_stream_events'), hashtext($1))`, values: [m.streamId] });
+    await client.query({ text: PRUNE_STREAM_SQL, values: [m.streamId, maxEvents] });
+  }
   await client.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, m.streamId]);
 }
 
@@ -300,7 +304,7 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return rows.map((r) => ({ ...toRequest(r), ...(r.event_id ? { eventId: Number(r.event_id) } : {}) }));
     },
 
-    appendMessage: (message) => append(pool, message, legacyStreamMaxEvents),
+    appendMessage: (message) => inTransaction(pool, (client) => append(client, message, legacyStreamMaxEvents)),
 
     async readStream(streamId, afterId) {
       const { rows } = await pool.query<{ id: string; message_key: string; message: Record<string, unknown>; final: boolean }>({
