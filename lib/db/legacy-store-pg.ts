@@ -190,7 +190,10 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
 
     async countRunningCalls(sessionId) {
       const { rows } = await pool.query<{ count: string }>({
-        text: 'SELECT count(*) AS count FROM legacy_calls WHERE session_id = $1 AND finished_at IS NULL',
+        // A call is finished when its response is produced; one whose exchange already ended but
+        // whose client never came back for the response no longer runs anything, so it is not counted.
+        text: `SELECT count(*) AS count FROM legacy_calls c LEFT JOIN exchanges e ON e.id = c.exchange_id
+               WHERE c.session_id = $1 AND c.finished_at IS NULL AND (e.id IS NULL OR e.status = 'running')`,
         values: [sessionId],
       });
       return Number(rows[0]?.count ?? 0);

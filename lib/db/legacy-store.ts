@@ -83,7 +83,7 @@ export interface LegacyStore {
   /** Calls still running whose messages go to this stream, or of this session. */
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
   /** Atomically takes the delivery of the session's running calls that no connection delivers. */
-  /** The session's calls whose exchange has not finished. */
+  /** The session's calls whose exchange still runs (not finished, nor ended without its response delivered). */
   countRunningCalls(sessionId: string): Promise<number>;
   claimUndelivered(sessionId: string, owner: string, forMs: number): Promise<LegacyCall[]>;
   /** Extends `owner`'s lease of a call's delivery (taking it over if expired, or always with `force`). */
