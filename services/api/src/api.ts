@@ -32,7 +32,7 @@ export interface RunningApi {
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool);
-  const legacy = createLegacyStorePg(pool);
+  const legacy = createLegacyStorePg(pool, config.limits);
   const waiter = await createOutcomeWaiter({ databaseUrl: config.database.url, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
@@ -71,6 +71,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       waiter,
       gateway,
       log,
+      limits: config.limits,
     }),
     maxBodyBytes: config.http.maxBodyBytes,
     maxJsonDepth: config.limits.maxJsonDepth,
