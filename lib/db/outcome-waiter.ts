@@ -108,10 +108,20 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
     const set = wakers.get(key) ?? new Set();
     wakers.set(key, set);
     set.add(waker);
+    // A read that fails (Postgres restarting) is "not yet": the wait keeps trying, polling, until
+    // its budget ends, and the caller answers as for any outcome not ready in time ("come back").
+    let failing = false;
     try {
       for (;;) {
         woken = false;
-        const found = await read();
+        let found: T | undefined;
+        try {
+          found = await read();
+          failing = false;
+        } catch (error) {
+          if (!failing) log.warn({ err: error }, 'a wait could not read Postgres; trying again until its budget ends');
+          failing = true;
+        }
         if (found !== undefined) return found;
         const remaining = deadline - Date.now();
         if (remaining <= 0 || signal?.aborted || closed) return undefined;
@@ -122,7 +132,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
             signal?.removeEventListener('abort', done);
             resolve();
           };
-          const timer = setTimeout(done, listener ? remaining : Math.min(remaining, pollMs));
+          const timer = setTimeout(done, listener && !failing ? remaining : Math.min(remaining, pollMs));
           signal?.addEventListener('abort', done, { once: true });
           wake = done;
         });
