@@ -7,7 +7,8 @@
  * handler again, so the workflow and Postgres never disagree about a round.
  */
 import { workflowIdFor } from '../workflows/messages';
-import type { ExchangeInput, ExchangeStatus, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
+import { exchangeStatusOf } from '../lib/exchange/exchange-status';
+import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
 import { missingCapabilities } from '../lib/exchange/capabilities';
 import { roundCapExceeded } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from '../lib/protocol/json-rpc-codes';
@@ -16,8 +17,13 @@ import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
 import type { HandlerSet } from '../lib/handler-api';
 import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
+import { classifyFailure } from './failure-class';
 import { executeHandler } from './handler-execution';
+import { keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
+
+/** How often a running round heartbeats; the workflow's heartbeat timeout is a few of these. */
+export const HEARTBEAT_EVERY_MS = 1_000;
 
 export interface RunRoundInput {
   exchange: ExchangeInput;
@@ -43,21 +49,24 @@ export interface RoundDeps {
   handlerTimeoutMs?: number;
 }
 
+/** What the workflow keeps of a recorded round, with the status Postgres gave the exchange. */
 export function summarize(record: RoundRecord): RoundSummary {
   const { outcome, round } = record;
   switch (outcome.kind) {
     case 'ask':
-      return { round, kind: 'ask', askKeys: Object.keys(outcome.inputRequests), sealedHandlerState: outcome.sealedHandlerState };
+      return {
+        round,
+        kind: 'ask',
+        askKeys: Object.keys(outcome.inputRequests),
+        sealedHandlerState: outcome.sealedHandlerState,
+        status: 'running',
+        ...(record.deadlineAt ? { deadlineAt: record.deadlineAt.getTime() } : {}),
+      };
     case 'complete':
-      return { round, kind: 'complete' };
+      return { round, kind: 'complete', status: 'completed' };
     case 'error':
-      return { round, kind: 'error', errorCode: outcome.error.code };
+      return { round, kind: 'error', errorCode: outcome.error.code, status: exchangeStatusOf({ kind: 'error', errorCode: outcome.error.code }) };
   }
-}
-
-export function statusOf(outcome: RoundOutcome, capped: boolean): ExchangeStatus {
-  if (capped) return 'capped';
-  return outcome.kind === 'ask' ? 'running' : outcome.kind === 'complete' ? 'completed' : 'failed';
 }
 
 export function createRunRound(deps: RoundDeps) {
@@ -66,9 +75,26 @@ export function createRunRound(deps: RoundDeps) {
     const workflowId = workflowIdFor(exchange.exchangeId);
     const log = exchangeLogger(deps.log, { exchangeId: exchange.exchangeId, workflowId, round });
 
-    const recorded = await deps.store.readRound(exchange.exchangeId, round);
-    if (recorded) return summarize(recorded);
+    const stopHeartbeats = keepHeartbeating(HEARTBEAT_EVERY_MS);
+    try {
+      return await runOnce(input, log, workflowId);
+    } catch (error) {
+      return classifyFailure(error);
+    } finally {
+      stopHeartbeats();
+    }
+  };
 
+  async function runOnce(input: RunRoundInput, log: Logger, workflowId: string): Promise<RoundSummary> {
+    const { exchange, round } = input;
+    const recorded = await deps.store.readRound(exchange.exchangeId, round);
+    if (recorded) {
+      // A retry after the round was recorded (a worker killed before reporting): never run it twice.
+      log.info({ outcome: recorded.outcome.kind }, 'round already recorded');
+      return summarize(recorded);
+    }
+
+    log.info('round started');
     const started = Date.now();
     const capabilities = input.clientCapabilities ?? exchange.clientCapabilities;
     let outcome: RoundOutcome;
@@ -92,7 +118,6 @@ export function createRunRound(deps: RoundDeps) {
       outcome = { kind: 'error', error: { code: INTERNAL_ERROR, message: 'The exchange state could not be verified' } };
     }
 
-    let capped = false;
     if (outcome.kind === 'ask') {
       const missing = missingCapabilities(outcome.inputRequests, capabilities);
       if (Object.keys(missing).length > 0) {
@@ -106,7 +131,6 @@ export function createRunRound(deps: RoundDeps) {
         };
       } else if (!input.mayAsk) {
         outcome = { kind: 'error', error: roundCapExceeded(exchange.exchangeId, exchange.maxRounds) };
-        capped = true;
       } else if (outcome.sealedHandlerState !== undefined) {
         outcome = {
           ...outcome,
@@ -122,10 +146,11 @@ export function createRunRound(deps: RoundDeps) {
       answers: input.answers,
       answersDigest: input.answersDigest,
       outcome,
-      status: statusOf(outcome, capped),
       durationMs: Date.now() - started,
+      // The round's clock starts when the client can see the ask, which is now.
+      ...(outcome.kind === 'ask' ? { deadlineAt: new Date(Date.now() + exchange.roundTimeoutMs) } : {}),
     });
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
     return summarize(record);
-  };
+  }
 }

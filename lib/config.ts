@@ -54,8 +54,8 @@ const EnvSchema = z.object({
   // Budgets: every input and store a client can grow (see the README's "Limits")
   /** Deepest nesting of arrays and objects in one JSON-RPC message. */
   MAX_JSON_DEPTH: integer(4, 1000).default(64),
-  /** Longest tool or prompt name, or resource URI, in characters. */
-  MAX_TARGET_LENGTH: integer(16, 2048).default(1024),
+  /** Longest tool or prompt name, or resource URI, in UTF-8 bytes (Temporal keeps it in a 2 KB search attribute). */
+  MAX_TARGET_LENGTH: integer(16, 2000).default(1024),
   /** Serialized size of one round's input (arguments + answers + capabilities); under Temporal's 2 MB payload limit. */
   MAX_ROUND_INPUT_BYTES: integer(1024, 1_572_864).default(524_288),
   /** How many times one handshake-era answer may be repeated (re-signalled) before repeats are dropped. */

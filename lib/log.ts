@@ -3,6 +3,7 @@
  * about an exchange comes from `exchangeLogger`, so it carries `exchangeId`, `workflowId` and
  * `round` under the same names everywhere. Answers, requestState and keys are never logged.
  */
+import { createHash } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
@@ -24,4 +25,13 @@ export interface ExchangeLogFields {
 
 export function exchangeLogger(parent: Logger, fields: ExchangeLogFields): Logger {
   return parent.child(fields);
+}
+
+/**
+ * How a log line names a handshake-era session: a short digest, never the id itself. The session
+ * id is the client's bearer credential on the wire (whoever knows it can act in the session), so
+ * logs must not carry it; the digest still lets an operator follow one session across lines.
+ */
+export function sessionRef(sessionId: string): { session: string } {
+  return { session: createHash('sha256').update(sessionId).digest('hex').slice(0, 12) };
 }

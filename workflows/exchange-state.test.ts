@@ -4,7 +4,6 @@ import {
   acceptAnswers,
   acceptKeyAnswer,
   initialState,
-  markExpired,
   mayAsk,
   recordRound,
   requestCancel,
@@ -176,21 +175,66 @@ describe('takeAnswers', () => {
   });
 });
 
-describe('markExpired', () => {
-  it('stops awaiting and marks the exchange expired', () => {
-    const state = awaitingRound(2);
-    markExpired(state);
-    expect(state.awaiting).toBeUndefined();
-    expect(state.status).toBe('expired');
-    expect(state.round).toBe(2);
-    expect(state.asks).toBe(2);
+describe('round deadlines', () => {
+  const DEADLINE = 1_000_000;
+  const askWithDeadline = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['name'], status: 'running', deadlineAt: DEADLINE });
+  const sent = (round: number, sentAt: number): RoundAnswers => ({ ...answers(round), sentAt });
+
+  it('takes answers signalled at or before the deadline', () => {
+    const state = initialState();
+    recordRound(state, askWithDeadline(1));
+    expect(acceptAnswers(state, sent(1, DEADLINE))).toBe('accepted');
   });
 
-  it('takes no answers for the expired round afterwards', () => {
-    const state = awaitingRound(1);
-    markExpired(state);
-    expect(acceptAnswers(state, answers(1))).not.toBe('accepted');
+  it('refuses answers signalled after the deadline as late', () => {
+    const state = initialState();
+    recordRound(state, askWithDeadline(1));
+    expect(acceptAnswers(state, sent(1, DEADLINE + 1))).toBe('late');
     expect(state.pending).toBeUndefined();
+  });
+
+  it('drops late answers that arrived while the ask was still being recorded', () => {
+    const state = initialState();
+    expect(acceptAnswers(state, sent(1, DEADLINE + 1))).toBe('accepted'); // the deadline is not known yet
+    recordRound(state, askWithDeadline(1));
+    expect(state.pending).toBeUndefined();
+  });
+
+  it('keeps in-time answers that arrived while the ask was still being recorded', () => {
+    const state = initialState();
+    acceptAnswers(state, sent(1, DEADLINE - 5));
+    recordRound(state, askWithDeadline(1));
+    expect(state.pending?.round).toBe(1);
+  });
+
+  it('refuses a late handshake-era key answer, so the round cannot complete', () => {
+    const state = initialState();
+    recordRound(state, { ...askWithDeadline(1), askKeys: ['a', 'b'] });
+    expect(acceptKeyAnswer(state, { round: 1, key: 'a', response: 1, sentAt: DEADLINE - 1 })).toBe('accepted');
+    expect(acceptKeyAnswer(state, { round: 1, key: 'b', response: 2, sentAt: DEADLINE + 1 })).toBe('late');
+    expect(state.pending).toBeUndefined();
+  });
+
+  it('drops held key answers when one of them was signalled after the deadline', () => {
+    const state = initialState();
+    acceptKeyAnswer(state, { round: 1, key: 'a', response: 1, sentAt: DEADLINE - 1 });
+    acceptKeyAnswer(state, { round: 1, key: 'b', response: 2, sentAt: DEADLINE + 1 });
+    recordRound(state, { ...askWithDeadline(1), askKeys: ['a', 'b'] });
+    expect(state.pending).toBeUndefined();
+    expect(state.partial).toBeUndefined();
+  });
+
+  it('takes answers without a signal time (no deadline known to them) as in time', () => {
+    const state = initialState();
+    recordRound(state, askWithDeadline(1));
+    expect(acceptAnswers(state, answers(1))).toBe('accepted');
+  });
+
+  it('takes the status an ending summary carries', () => {
+    const state = awaitingRound(1);
+    recordRound(state, { round: 2, kind: 'error', errorCode: -32011, status: 'capped' });
+    expect(state.status).toBe('capped');
+    expect(acceptAnswers(state, answers(2))).toBe('duplicate');
   });
 });
 

@@ -19,13 +19,21 @@ export interface ExchangeState {
   /** Keys of the last ask; a round's answers are complete when every one is in. */
   askKeys?: string[];
   /** Handshake-era answers arrive one key at a time; they gather here until the ask is complete. */
-  partial?: { round: number; responses: Record<string, unknown> };
+  partial?: { round: number; responses: Record<string, unknown>; sentAt?: number };
   /** The client withdrew the originating request. */
   cancelRequested?: boolean;
+  /** The awaited ask's deadline (epoch ms): answers signalled after it are refused. */
+  deadlineAt?: number;
   status: ExchangeStatus;
 }
 
-export type AnswerVerdict = 'accepted' | 'duplicate' | 'unexpected';
+/** `late`: signalled after the round's deadline, so refused whatever order the activation applies it in. */
+export type AnswerVerdict = 'accepted' | 'duplicate' | 'unexpected' | 'late';
+
+/** Answers signalled after the awaited ask's deadline. Answers from before deadlines existed count as in time. */
+function isLate(state: ExchangeState, sentAt: number | undefined): boolean {
+  return state.deadlineAt !== undefined && sentAt !== undefined && sentAt > state.deadlineAt;
+}
 
 export function initialState(): ExchangeState {
   return { round: 0, asks: 0, status: 'running' };
@@ -42,6 +50,7 @@ export function acceptAnswers(state: ExchangeState, answers: RoundAnswers): Answ
   const expected = state.awaiting ?? state.round + 1;
   if (answers.round !== expected) return answers.round < expected ? 'duplicate' : 'unexpected';
   if (state.pending) return 'duplicate';
+  if (state.awaiting === answers.round && isLate(state, answers.sentAt)) return 'late';
   state.pending = answers;
   return 'accepted';
 }
@@ -55,9 +64,11 @@ export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer): Answer
   const expected = state.awaiting ?? state.round + 1;
   if (answer.round !== expected) return answer.round < expected ? 'duplicate' : 'unexpected';
   if (state.pending) return 'duplicate';
+  if (state.awaiting === answer.round && isLate(state, answer.sentAt)) return 'late';
   if (state.partial?.round !== answer.round) state.partial = { round: answer.round, responses: {} };
   if (Object.hasOwn(state.partial.responses, answer.key)) return 'duplicate';
   state.partial.responses[answer.key] = answer.response;
+  if (answer.sentAt !== undefined) state.partial.sentAt = Math.max(state.partial.sentAt ?? 0, answer.sentAt);
   completePartial(state);
   return 'accepted';
 }
@@ -66,7 +77,12 @@ function completePartial(state: ExchangeState): void {
   const partial = state.partial;
   if (!partial || state.awaiting !== partial.round || !state.askKeys) return;
   if (!state.askKeys.every((key) => Object.hasOwn(partial.responses, key))) return;
-  state.pending = { round: partial.round, responses: partial.responses, digest: `keys:${state.askKeys.join(',')}` };
+  state.pending = {
+    round: partial.round,
+    responses: partial.responses,
+    digest: `keys:${state.askKeys.join(',')}`,
+    ...(partial.sentAt !== undefined ? { sentAt: partial.sentAt } : {}),
+  };
   state.partial = undefined;
 }
 
@@ -88,11 +104,16 @@ export function recordRound(state: ExchangeState, summary: RoundSummary): void {
     state.asks += 1;
     state.awaiting = summary.round;
     state.askKeys = summary.askKeys ?? [];
+    state.deadlineAt = summary.deadlineAt;
+    // Answers held while the ask was being recorded may have been signalled after its deadline.
+    if (state.pending && isLate(state, state.pending.sentAt)) state.pending = undefined;
+    if (state.partial && isLate(state, state.partial.sentAt)) state.partial = undefined;
     completePartial(state);
     return;
   }
   state.awaiting = undefined;
-  state.status = summary.kind === 'complete' ? 'completed' : 'failed';
+  state.deadlineAt = undefined;
+  state.status = summary.status ?? (summary.kind === 'complete' ? 'completed' : 'failed');
 }
 
 /** The answers that start the next round; clears the wait. */
@@ -104,13 +125,4 @@ export function takeAnswers(state: ExchangeState): RoundAnswers {
   return answers;
 }
 
-export function markExpired(state: ExchangeState): void {
-  state.awaiting = undefined;
-  state.status = 'expired';
-}
 
-export function markCancelled(state: ExchangeState): void {
-  state.awaiting = undefined;
-  state.pending = undefined;
-  state.status = 'cancelled';
-}

@@ -11,7 +11,10 @@
  */
 import {
   ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
   condition,
+  isCancellation,
   log,
   proxyActivities,
   setCurrentDetails,
@@ -19,30 +22,25 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { ExchangeInput, ExchangeStatus, RoundAnswers, RoundSummary } from '../lib/exchange/types';
-import { exchangeCancelled, exchangeExpired, roundFailed } from '../lib/protocol/exchange-errors';
-import {
-  acceptAnswers,
-  acceptKeyAnswer,
-  initialState,
-  markCancelled,
-  markExpired,
-  mayAsk,
-  recordRound,
-  requestCancel,
-  takeAnswers,
-} from './exchange-state';
+import type { ExchangeInput, ExchangeStatus, OutcomeError, RoundAnswers, RoundSummary } from '../lib/exchange/types';
+import { exchangeCancelled, exchangeExpired, roundFailed, roundUnrecordable, type CancelledBy } from '../lib/protocol/exchange-errors';
+import { acceptAnswers, acceptKeyAnswer, initialState, mayAsk, recordRound, requestCancel, takeAnswers } from './exchange-state';
 import { answersSignal, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
 import { EXCHANGE_ROUND, EXCHANGE_STATUS } from './search-attributes';
 
 type Activities = ReturnType<typeof createActivities>;
 
 // Handler failures, and handlers that run past HANDLER_TIMEOUT_MS, become outcomes inside the
-// activity; what reaches Temporal's retry is infrastructure trouble (Postgres down, a worker
-// killed mid-round, every worker stopped for a deploy), which is worth waiting out without a
-// limit. A failure Temporal will not retry still ends the exchange with an error (below).
+// activity, and values that can never be stored fail it as non-retryable; what reaches Temporal's
+// retry is infrastructure trouble (Postgres down, a worker killed mid-round, every worker stopped
+// for a deploy), which is worth waiting out without a limit. A round heartbeats every second, so a
+// worker that dies is noticed after the heartbeat timeout, not the start-to-close timeout.
 const retry = { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '15 seconds' };
-const { runRound, recordOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '3 minutes', retry });
+const { runRound } = proxyActivities<Activities>({ startToCloseTimeout: '3 minutes', heartbeatTimeout: '10 seconds', retry });
+const { recordOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+
+/** The type of the activity failure `UNRECORDABLE` (activities/failure-class.ts); the bundle cannot import it. */
+const UNRECORDABLE = 'UnrecordableOutcome';
 
 export interface ExchangeResult {
   status: ExchangeStatus;
@@ -73,72 +71,83 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
     status: state.status,
   }));
 
-  let answers: RoundAnswers | undefined;
-  let sealedHandlerState: string | undefined;
-  for (;;) {
-    const round = state.round + 1;
-    let summary: RoundSummary;
-    try {
-      summary = await runRound({
-        exchange: input,
-        round,
-        answers: answers?.responses,
-        answersDigest: answers?.digest,
-        clientCapabilities: answers?.clientCapabilities,
-        listening: answers?.listening,
-        sealedHandlerState,
-        mayAsk: mayAsk(state, input.maxRounds),
-      });
-    } catch (error) {
-      if (!(error instanceof ActivityFailure)) throw error;
-      log.error('round could not run to completion', { exchangeId: input.exchangeId, round, cause: error.cause?.message });
-      summary = await recordOutcome({
-        exchange: input,
-        round,
-        outcome: { kind: 'error', error: roundFailed(input.exchangeId, round) },
-        status: 'failed',
-      });
-    }
-    recordRound(state, summary);
-    sealedHandlerState = summary.sealedHandlerState;
-    publish(round, summary.kind === 'ask' ? `asked for ${summary.askKeys?.join(', ')}` : summary.kind, state.status);
-    if (summary.kind !== 'ask') return result();
+  try {
+    await runRounds();
+  } catch (error) {
+    // An operator's cancel (the Web UI's Request Cancellation, `temporal workflow cancel`): record
+    // the ending where no second cancel can interrupt it, then close as cancelled.
+    if (!isCancellation(error)) throw error;
+    await CancellationScope.nonCancellable(() => recordEnding(state.round + 1, cancelledBy('operator')));
+    throw error;
+  }
+  return { status: state.status, rounds: state.round, asks: state.asks };
 
-    const answered = await condition(() => state.pending !== undefined || state.cancelRequested === true, input.roundTimeoutMs);
-    if (state.cancelRequested) {
-      markCancelled(state);
-      await recordOutcome({
-        exchange: input,
-        round: round + 1,
-        outcome: { kind: 'error', error: exchangeCancelled(input.exchangeId, cancelReason) },
-        status: 'cancelled',
-      });
-      publish(round + 1, 'cancelled', state.status);
-      return result();
+  async function runRounds(): Promise<void> {
+    let answers: RoundAnswers | undefined;
+    let sealedHandlerState: string | undefined;
+    for (;;) {
+      const round = state.round + 1;
+      let summary: RoundSummary;
+      try {
+        summary = await runRound({
+          exchange: input,
+          round,
+          answers: answers?.responses,
+          answersDigest: answers?.digest,
+          clientCapabilities: answers?.clientCapabilities,
+          listening: answers?.listening,
+          sealedHandlerState,
+          mayAsk: mayAsk(state, input.maxRounds),
+        });
+      } catch (error) {
+        if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
+        log.error('round could not run to completion', { exchangeId: input.exchangeId, round, cause: error.cause?.message });
+        const cause = error.cause;
+        const unrecordable = cause instanceof ApplicationFailure && cause.type === UNRECORDABLE;
+        // Nothing of the round is carried into this record, so it cannot fail the same way.
+        return recordEnding(round, unrecordable ? roundUnrecordable(input.exchangeId, round, cause.message) : roundFailed(input.exchangeId, round));
+      }
+      recordRound(state, summary);
+      sealedHandlerState = summary.sealedHandlerState;
+      publish(round, summary.kind === 'ask' ? `asked for ${summary.askKeys?.join(', ')}` : summary.kind);
+      if (summary.kind !== 'ask') return;
+
+      // The deadline was set when the ask was recorded; answers signalled after it were refused by
+      // the signal handlers, so whichever of timer and signal an activation applies first, only
+      // answers in time are pending here.
+      const deadlineAt = summary.deadlineAt ?? Date.now() + input.roundTimeoutMs;
+      await condition(() => state.pending !== undefined || state.cancelRequested === true, Math.max(1, deadlineAt - Date.now()));
+      if (state.cancelRequested) return recordEnding(round + 1, cancelledBy('client'));
+      if (state.pending === undefined) return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
+      answers = takeAnswers(state);
     }
-    if (!answered) {
-      markExpired(state);
-      await recordOutcome({
-        exchange: input,
-        round: round + 1,
-        outcome: { kind: 'error', error: exchangeExpired(input.exchangeId, round, input.roundTimeoutMs) },
-        status: 'expired',
-      });
-      publish(round + 1, 'expired', state.status);
-      return result();
-    }
-    answers = takeAnswers(state);
   }
 
-  function publish(round: number, what: string, status: ExchangeStatus): void {
+  function cancelledBy(by: CancelledBy): OutcomeError {
+    return exchangeCancelled(input.exchangeId, by === 'client' ? cancelReason : undefined, by);
+  }
+
+  /**
+   * Records an ending at `round`. If that round was recorded meanwhile (a round activity that
+   * finished as the exchange was cancelled), what stands is folded in: an ending ends it; an ask
+   * moves the ending to the next round.
+   */
+  async function recordEnding(round: number, error: OutcomeError): Promise<void> {
+    for (let r = round; ; r += 1) {
+      const summary = await recordOutcome({ exchange: input, round: r, outcome: { kind: 'error', error } });
+      recordRound(state, summary);
+      if (summary.kind !== 'ask') {
+        publish(r, state.status);
+        return;
+      }
+    }
+  }
+
+  function publish(round: number, what: string): void {
     upsertSearchAttributes([
       { key: EXCHANGE_ROUND, value: round },
-      { key: EXCHANGE_STATUS, value: status },
+      { key: EXCHANGE_STATUS, value: state.status },
     ]);
     setCurrentDetails(`**${input.request.method} ${input.request.target}** round ${round}: ${what}`);
-  }
-
-  function result(): ExchangeResult {
-    return { status: state.status, rounds: state.round, asks: state.asks };
   }
 }

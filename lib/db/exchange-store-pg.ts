@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
 import type { ExchangeStore, NewRound, RoundRecord } from './exchange-store';
 import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
@@ -10,9 +11,10 @@ interface RoundRow {
   outcome: RoundOutcome;
   answers_digest: string | null;
   recorded_at: Date;
+  deadline_at: Date | null;
 }
 
-const ROUND_COLUMNS = 'exchange_id, round, outcome, answers_digest, recorded_at';
+const ROUND_COLUMNS = 'exchange_id, round, outcome, answers_digest, recorded_at, deadline_at';
 
 function toRecord(row: RoundRow): RoundRecord {
   return {
@@ -21,11 +23,12 @@ function toRecord(row: RoundRow): RoundRecord {
     outcome: row.outcome,
     answersDigest: row.answers_digest ?? undefined,
     recordedAt: row.recorded_at,
+    ...(row.deadline_at ? { deadlineAt: row.deadline_at } : {}),
   };
 }
 
 /** Creates the exchange row on its first write, whichever write that is. */
-async function ensureExchange(client: PoolClient, exchange: ExchangeInput, workflowId: string): Promise<void> {
+async function ensureExchange(client: Pool | PoolClient, exchange: ExchangeInput, workflowId: string): Promise<void> {
   await client.query({
     text: `INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status)
            VALUES ($1, $2, $3, $4, $5, $6, $7, 'running') ON CONFLICT (id) DO NOTHING`,
@@ -41,14 +44,82 @@ async function ensureExchange(client: PoolClient, exchange: ExchangeInput, workf
   });
 }
 
+type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: string };
+
+/**
+ * Inserts a round unless it is recorded already (first write wins, and what stands is returned),
+ * then moves the exchange to the outcome's status (never out of a final one) and announces it.
+ */
+async function insertRound(client: PoolClient, entry: NewRoundRow): Promise<RoundRecord> {
+  const { exchangeId, round, outcome } = entry;
+  const inserted = await client.query<RoundRow>({
+    text: `INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (exchange_id, round) DO NOTHING
+           RETURNING ${ROUND_COLUMNS}`,
+    values: [
+      exchangeId,
+      round,
+      entry.answers === undefined ? null : JSON.stringify(entry.answers),
+      entry.answersDigest ?? null,
+      outcome.kind,
+      JSON.stringify(outcome),
+      entry.durationMs ?? null,
+      entry.deadlineAt ?? null,
+    ],
+  });
+  const row = inserted.rows[0];
+  if (!row) {
+    const existing = await client.query<RoundRow>({
+      text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
+      values: [exchangeId, round],
+    });
+    return toRecord(existing.rows[0]!);
+  }
+  const status = exchangeStatusOf({ kind: outcome.kind, errorCode: outcome.kind === 'error' ? outcome.error.code : undefined });
+  await client.query({
+    text: `UPDATE exchanges SET status = CASE WHEN status = 'running' THEN $2 ELSE status END,
+             rounds = GREATEST(rounds, $3), asks = asks + (CASE WHEN $4 = 'ask' THEN 1 ELSE 0 END), updated_at = now()
+           WHERE id = $1`,
+    values: [exchangeId, status, round, outcome.kind],
+  });
+  // Delivered at commit; the payload names the row, listeners re-read it.
+  await client.query('SELECT pg_notify($1, $2)', [OUTCOME_CHANNEL, `${exchangeId}:${round}`]);
+  return toRecord(row);
+}
+
 export function createExchangeStorePg(pool: Pool): ExchangeStore {
   return {
+    createExchange: (exchange, workflowId) => ensureExchange(pool, exchange, workflowId),
+
     async readRound(exchangeId, round) {
       const { rows } = await pool.query<RoundRow>({
         text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
         values: [exchangeId, round],
       });
       return rows[0] && toRecord(rows[0]);
+    },
+
+    async lastRound(exchangeId) {
+      const { rows } = await pool.query<RoundRow>({
+        text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round DESC LIMIT 1`,
+        values: [exchangeId],
+      });
+      return rows[0] && toRecord(rows[0]);
+    },
+
+    async countRunning() {
+      const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE status = 'running'");
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    async idleRunning(idleMs, limit) {
+      const { rows } = await pool.query<{ id: string }>({
+        text: `SELECT id FROM exchanges WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1)
+               ORDER BY updated_at LIMIT $2`,
+        values: [idleMs / 1000, limit],
+      });
+      return rows.map((row) => row.id);
     },
 
     async appendEvent(exchange, workflowId, round, event) {
@@ -70,43 +141,12 @@ export function createExchangeStorePg(pool: Pool): ExchangeStore {
       return rows.map((row) => ({ id: Number(row.id), event: row.payload }));
     },
 
-    async recordRound(entry: NewRound) {
-      const { exchange, round, outcome } = entry;
-      return inTransaction(pool, async (client) => {
-        await ensureExchange(client, exchange, entry.workflowId);
-        const inserted = await client.query<RoundRow>({
-          text: `INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)
-                 ON CONFLICT (exchange_id, round) DO NOTHING
-                 RETURNING ${ROUND_COLUMNS}`,
-          values: [
-            exchange.exchangeId,
-            round,
-            entry.answers === undefined ? null : JSON.stringify(entry.answers),
-            entry.answersDigest ?? null,
-            outcome.kind,
-            JSON.stringify(outcome),
-            entry.durationMs ?? null,
-          ],
-        });
-        const row = inserted.rows[0];
-        if (!row) {
-          const existing = await client.query<RoundRow>({
-            text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
-            values: [exchange.exchangeId, round],
-          });
-          return toRecord(existing.rows[0]!);
-        }
-        await client.query({
-          text: `UPDATE exchanges SET status = $2, rounds = GREATEST(rounds, $3),
-                   asks = asks + (CASE WHEN $4 = 'ask' THEN 1 ELSE 0 END), updated_at = now()
-                 WHERE id = $1`,
-          values: [exchange.exchangeId, entry.status, round, outcome.kind],
-        });
-        // Delivered at commit; the payload names the row, listeners re-read it.
-        await client.query('SELECT pg_notify($1, $2)', [OUTCOME_CHANNEL, `${exchange.exchangeId}:${round}`]);
-        return toRecord(row);
-      });
-    },
+    recordRound: ({ exchange, workflowId, ...entry }: NewRound) =>
+      inTransaction(pool, async (client) => {
+        await ensureExchange(client, exchange, workflowId);
+        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId });
+      }),
+
+    recordEnding: (entry) => inTransaction(pool, (client) => insertRound(client, entry)),
   };
 }

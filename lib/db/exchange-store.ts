@@ -2,7 +2,7 @@
  * The exchange read model in Postgres: one row per exchange, one per round outcome.
  * The worker writes (first write wins, then NOTIFY); the API reads.
  */
-import type { ExchangeEvent, ExchangeInput, ExchangeStatus, RoundOutcome } from '../exchange/types';
+import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
 
 export const OUTCOME_CHANNEL = 'exchange_outcome';
 export const EVENT_CHANNEL = 'exchange_event';
@@ -18,6 +18,8 @@ export interface RoundRecord {
   outcome: RoundOutcome;
   answersDigest?: string;
   recordedAt: Date;
+  /** An ask's deadline for its answers. */
+  deadlineAt?: Date;
 }
 
 export interface NewRound {
@@ -27,18 +29,36 @@ export interface NewRound {
   answers?: Record<string, unknown>;
   answersDigest?: string;
   outcome: RoundOutcome;
-  status: ExchangeStatus;
   durationMs?: number;
+  /** An ask's deadline for its answers. */
+  deadlineAt?: Date;
+}
+
+/** An ending the API records for an exchange whose workflow closed without recording one. */
+export interface NewEnding {
+  exchangeId: string;
+  round: number;
+  outcome: Extract<RoundOutcome, { kind: 'error' }>;
 }
 
 export interface ExchangeStore {
+  /** Creates the exchange's row (status running) before its workflow starts; a repeat changes nothing. */
+  createExchange(exchange: ExchangeInput, workflowId: string): Promise<void>;
   /** The recorded outcome of a round, if any. */
   readRound(exchangeId: string, round: number): Promise<RoundRecord | undefined>;
+  /** The last recorded round of an exchange, if any. */
+  lastRound(exchangeId: string): Promise<RoundRecord | undefined>;
+  /** Exchanges still running, across the deployment (the capacity check reads it). */
+  countRunning(): Promise<number>;
+  /** Up to `limit` running exchanges nothing was recorded for since `idleMs` ago, oldest first. */
+  idleRunning(idleMs: number, limit: number): Promise<string[]>;
   /**
    * Records a round outcome and announces it on `OUTCOME_CHANNEL`, creating the exchange row on
    * its first round. If the round is already recorded, changes nothing and returns what stands.
    */
   recordRound(entry: NewRound): Promise<RoundRecord>;
+  /** Records an ending for an existing exchange, like `recordRound` (first write wins). */
+  recordEnding(entry: NewEnding): Promise<RoundRecord>;
   /** Appends a handler notification to a round and announces it on `EVENT_CHANNEL`. */
   appendEvent(exchange: ExchangeInput, workflowId: string, round: number, event: ExchangeEvent): Promise<void>;
   /** A round's notifications after `afterId`, oldest first. */

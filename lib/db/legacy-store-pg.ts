@@ -5,6 +5,7 @@ import {
   type LegacyCall,
   type LegacySession,
   type LegacyStore,
+  type LegacyStoreLimits,
   type NewStreamMessage,
   type OpenRequest,
 } from './legacy-store';
@@ -56,16 +57,49 @@ const toRequest = (r: RequestRow): OpenRequest => ({
   message: r.message,
 });
 
-async function append(client: PoolClient | Pool, m: NewStreamMessage): Promise<void> {
-  await client.query({
+/**
+ * Drops a stream's events older than its newest `maxEvents`, but never its final message (a call's
+ * response) nor a request still open (a GET re-delivers those by their first event id), and notes
+ * the range of ids dropped so a Last-Event-ID inside it still resumes this stream.
+ */
+const PRUNE_STREAM_SQL = `
+  WITH cutoff AS (
+    SELECT id FROM legacy_stream_events WHERE stream_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1
+  ), dropped AS (
+    DELETE FROM legacy_stream_events e USING cutoff
+    WHERE e.stream_id = $1 AND e.id <= cutoff.id AND NOT e.final
+      AND NOT (e.message_key LIKE 'request:%' AND EXISTS (
+        SELECT 1 FROM legacy_open_requests r WHERE r.id = substr(e.message_key, 9) AND r.status = 'open'))
+    RETURNING e.id, e.session_id
+  )
+  INSERT INTO legacy_stream_pruning (stream_id, session_id, first_dropped_id, last_dropped_id)
+  SELECT $1, min(session_id), min(id), max(id) FROM dropped HAVING count(*) > 0
+  ON CONFLICT (stream_id) DO UPDATE SET
+    first_dropped_id = least(legacy_stream_pruning.first_dropped_id, excluded.first_dropped_id),
+    last_dropped_id = greatest(legacy_stream_pruning.last_dropped_id, excluded.last_dropped_id)`;
+
+/** Appends in the caller's transaction; the stream's writers prune one at a time, so the cap holds. */
+async function append(client: PoolClient, m: NewStreamMessage, maxEvents: number): Promise<void> {
+  const { rowCount } = await client.query({
     text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final)
            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id, message_key) DO NOTHING`,
     values: [m.sessionId, m.streamId, m.messageKey, JSON.stringify(m.message), m.final ?? false],
   });
+  if (rowCount === 1) {
+    await client.query({ text: `SELECT pg_advisory_xact_lock(hashtext('legacy_stream_events'), hashtext($1))`, values: [m.streamId] });
+    await client.query({ text: PRUNE_STREAM_SQL, values: [m.streamId, maxEvents] });
+  }
   await client.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, m.streamId]);
 }
 
-export function createLegacyStorePg(pool: Pool): LegacyStore {
+/** A session's open requests with the event that first carried each (indexed: 0008). */
+export const OPEN_REQUESTS_OF_SESSION_SQL = `
+  SELECT r.*, e.id AS event_id FROM legacy_open_requests r
+  LEFT JOIN legacy_stream_events e ON e.message_key LIKE 'request:%' AND e.message_key = 'request:' || r.id
+  WHERE r.session_id = $1 AND r.status = 'open' ORDER BY r.created_at`;
+
+export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): LegacyStore {
+  const { legacyStreamMaxEvents, legacyReplayPageSize, maxRepeatedAnswers } = limits;
   return {
     async createSession(s) {
       await pool.query({
@@ -109,6 +143,11 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
       });
     },
 
+    async countOpenSessions() {
+      const { rows } = await pool.query<{ count: string }>('SELECT count(*) AS count FROM legacy_sessions WHERE closed_at IS NULL');
+      return Number(rows[0]?.count ?? 0);
+    },
+
     async closeSession(id) {
       const { rowCount } = await pool.query({
         text: 'UPDATE legacy_sessions SET closed_at = now() WHERE id = $1 AND closed_at IS NULL',
@@ -149,6 +188,17 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
       return rows.map(toCall);
     },
 
+    async countRunningCalls(sessionId) {
+      const { rows } = await pool.query<{ count: string }>({
+        // A call is finished when its response is produced; one whose exchange already ended but
+        // whose client never came back for the response no longer runs anything, so it is not counted.
+        text: `SELECT count(*) AS count FROM legacy_calls c LEFT JOIN exchanges e ON e.id = c.exchange_id
+               WHERE c.session_id = $1 AND c.finished_at IS NULL AND (e.id IS NULL OR e.status = 'running')`,
+        values: [sessionId],
+      });
+      return Number(rows[0]?.count ?? 0);
+    },
+
     async claimUndelivered(sessionId, owner, forMs) {
       const { rows } = await pool.query<CallRow>({
         text: `UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
@@ -185,8 +235,24 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
                  VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
           values: [request.id, request.sessionId, request.exchangeId, request.round, request.key, JSON.stringify(request.message)],
         });
-        await append(client, { sessionId: request.sessionId, streamId, messageKey: `request:${request.id}`, message: request.message });
+        await append(client, { sessionId: request.sessionId, streamId, messageKey: `request:${request.id}`, message: request.message }, legacyStreamMaxEvents);
       });
+    },
+
+    async countRepeat(id) {
+      const { rowCount } = await pool.query({
+        text: `UPDATE legacy_open_requests SET repeats = repeats + 1 WHERE id = $1 AND status = 'answered' AND repeats < $2`,
+        values: [id, maxRepeatedAnswers],
+      });
+      return rowCount === 1;
+    },
+
+    async answersOfRound(exchangeId, round) {
+      const { rows } = await pool.query<{ key: string; response: unknown }>({
+        text: `SELECT key, response FROM legacy_open_requests WHERE exchange_id = $1 AND round = $2 AND status = 'answered'`,
+        values: [exchangeId, round],
+      });
+      return rows;
     },
 
     async reopenRequest(id) {
@@ -227,7 +293,7 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
             streamId,
             messageKey: `cancel:${row.id}`,
             message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: row.id, reason } },
-          });
+          }, legacyStreamMaxEvents);
         }
         return rows.map((r) => r.id);
       });
@@ -235,20 +301,18 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
 
     async openRequestsOfSession(sessionId) {
       const { rows } = await pool.query<RequestRow & { event_id: string | null }>({
-        text: `SELECT r.*, e.id AS event_id FROM legacy_open_requests r
-               LEFT JOIN legacy_stream_events e ON e.message_key = 'request:' || r.id
-               WHERE r.session_id = $1 AND r.status = 'open' ORDER BY r.created_at`,
+        text: OPEN_REQUESTS_OF_SESSION_SQL,
         values: [sessionId],
       });
       return rows.map((r) => ({ ...toRequest(r), ...(r.event_id ? { eventId: Number(r.event_id) } : {}) }));
     },
 
-    appendMessage: (message) => append(pool, message),
+    appendMessage: (message) => inTransaction(pool, (client) => append(client, message, legacyStreamMaxEvents)),
 
     async readStream(streamId, afterId) {
       const { rows } = await pool.query<{ id: string; message_key: string; message: Record<string, unknown>; final: boolean }>({
-        text: 'SELECT id, message_key, message, final FROM legacy_stream_events WHERE stream_id = $1 AND id > $2 ORDER BY id',
-        values: [streamId, afterId],
+        text: 'SELECT id, message_key, message, final FROM legacy_stream_events WHERE stream_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+        values: [streamId, afterId, legacyReplayPageSize],
       });
       return rows.map((r) => ({ id: Number(r.id), messageKey: r.message_key, message: r.message, final: r.final }));
     },
@@ -263,7 +327,13 @@ export function createLegacyStorePg(pool: Pool): LegacyStore {
 
     async streamOfEvent(sessionId, eventId) {
       const { rows } = await pool.query<{ stream_id: string }>({
-        text: 'SELECT stream_id FROM legacy_stream_events WHERE id = $1 AND session_id = $2',
+        // A dropped event still names its stream through the range its stream dropped (0009).
+        text: `SELECT stream_id FROM (
+                 SELECT stream_id, 0 AS rank FROM legacy_stream_events WHERE id = $1 AND session_id = $2
+                 UNION ALL
+                 SELECT stream_id, 1 FROM legacy_stream_pruning
+                 WHERE session_id = $2 AND $1 BETWEEN first_dropped_id AND last_dropped_id
+               ) found ORDER BY rank LIMIT 1`,
         values: [eventId, sessionId],
       });
       return rows[0]?.stream_id;

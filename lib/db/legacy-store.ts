@@ -53,6 +53,16 @@ export interface NewStreamMessage {
   final?: boolean;
 }
 
+/** The budgets the store enforces itself (from the config's `limits`). */
+export interface LegacyStoreLimits {
+  /** Events kept per stream; older ones are dropped, except a call's response and still-open requests. */
+  legacyStreamMaxEvents: number;
+  /** Rows one `readStream` returns at most. */
+  legacyReplayPageSize: number;
+  /** Repeats of one answer that are signalled again. */
+  maxRepeatedAnswers: number;
+}
+
 export interface LegacyStore {
   createSession(session: Omit<LegacySession, 'closed'>): Promise<void>;
   updateSessionHandshake(id: string, handshake: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): Promise<void>;
@@ -60,6 +70,8 @@ export interface LegacyStore {
   setLogLevel(id: string, level: string): Promise<void>;
   /** Notes that the session is in use (at most once a minute), so retention leaves it alone. */
   touchSession(id: string): Promise<void>;
+  /** Sessions not ended, across the deployment. */
+  countOpenSessions(): Promise<number>;
   /** Ends a session; false if it was unknown or already ended. */
   closeSession(id: string): Promise<boolean>;
 
@@ -71,6 +83,8 @@ export interface LegacyStore {
   /** Calls still running whose messages go to this stream, or of this session. */
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
   /** Atomically takes the delivery of the session's running calls that no connection delivers. */
+  /** The session's calls whose exchange still runs (not finished, nor ended without its response delivered). */
+  countRunningCalls(sessionId: string): Promise<number>;
   claimUndelivered(sessionId: string, owner: string, forMs: number): Promise<LegacyCall[]>;
   /** Extends `owner`'s lease of a call's delivery (taking it over if expired, or always with `force`). */
   renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<void>;
@@ -84,6 +98,10 @@ export interface LegacyStore {
   findRequest(sessionId: string, id: string): Promise<(OpenRequest & { status: 'open' | 'answered' | 'withdrawn'; response?: unknown }) | undefined>;
   /** Marks an open request answered; false when it was already settled. */
   answerRequest(id: string, response: unknown): Promise<boolean>;
+  /** Counts one more repeat of an answered request's answer; false once repeats are used up. */
+  countRepeat(id: string): Promise<boolean>;
+  /** The answers already taken for an exchange's round, by key. */
+  answersOfRound(exchangeId: string, round: number): Promise<Array<{ key: string; response: unknown }>>;
   /** Undoes `answerRequest` when the answer could not be delivered to the exchange. */
   reopenRequest(id: string): Promise<void>;
   /** Withdraws every still-open request of an exchange, writing one `notifications/cancelled` each. */
@@ -91,9 +109,11 @@ export interface LegacyStore {
   /** The session's open requests, with the event ids they were first written under. */
   openRequestsOfSession(sessionId: string): Promise<Array<OpenRequest & { eventId?: number }>>;
 
+  /** Writes a message once; past the stream's event cap, its oldest droppable events go. */
   appendMessage(message: NewStreamMessage): Promise<void>;
+  /** The next page (at most `legacyReplayPageSize`) of a stream's messages after `afterId`. */
   readStream(streamId: string, afterId: number): Promise<StreamMessage[]>;
   lastEventId(streamId: string): Promise<number>;
-  /** The stream an event id belongs to, if it belongs to this session. */
+  /** The stream an event id belongs to, if it belongs to this session (also when it was dropped). */
   streamOfEvent(sessionId: string, eventId: number): Promise<string | undefined>;
 }

@@ -3,9 +3,12 @@
  * on behalf of whichever API replica holds the client's request.
  *
  * One dedicated connection LISTENs on the outcome and event channels; a notification only wakes
- * the waiters for that round, which then re-read the rows. The rows are the truth and the
- * notification a hint: a waiter also re-reads every `pollMs` and after the listener reconnects,
- * so a lost notification (or a dropped LISTEN connection) costs latency, never correctness.
+ * the waiters for that round, which then re-read the rows. While that connection is up an idle
+ * waiter costs Postgres nothing: Postgres delivers every NOTIFY to a connected listener, so the
+ * waiter re-reads only when notified. What can be missed is what happens while the connection is
+ * down, so then (and only then) waiters re-read every `pollMs`, and every waiter re-reads when the
+ * listener drops and when it reconnects: a dropped LISTEN connection costs latency, never
+ * correctness.
  */
 import { Client } from 'pg';
 import type { Logger } from '../log';
@@ -18,7 +21,7 @@ export interface OutcomeWaiter {
   wait(exchangeId: string, round: number, timeoutMs: number, signal?: AbortSignal): Promise<RoundRecord | undefined>;
   /** The round's notifications after `afterId`; empty if none came within `timeoutMs`. */
   nextEvents(exchangeId: string, round: number, afterId: number, timeoutMs: number, signal?: AbortSignal): Promise<StoredEvent[]>;
-  /** Re-reads with `read` whenever `channel` announces `payload` (and every poll) until it finds something. */
+  /** Re-reads with `read` whenever `channel` announces `payload` (or the listener reconnects) until it finds something. */
   waitFor<T>(channel: string, payload: string, read: () => Promise<T | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<T | undefined>;
   close(): Promise<void>;
 }
@@ -28,6 +31,8 @@ export interface OutcomeWaiterOptions {
   store: ExchangeStore;
   pollMs: number;
   log: Logger;
+  /** How the LISTEN connection names itself in pg_stat_activity. */
+  applicationName?: string;
 }
 
 export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promise<OutcomeWaiter> {
@@ -40,7 +45,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
 
   /** Connects and LISTENs; a client that fails on the way is ended, never left open. */
   async function connect(): Promise<void> {
-    const client = new Client({ connectionString: options.databaseUrl, application_name: 'durable-mcp-listen' });
+    const client = new Client({ connectionString: options.databaseUrl, application_name: options.applicationName ?? 'durable-mcp-listen' });
     client.on('notification', (message) => {
       if (!message.payload) return;
       wakers.get(`${message.channel}:${message.payload}`)?.forEach((wake) => wake());
@@ -59,6 +64,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
     client.on('end', () => {
       if (listener !== client) return;
       listener = undefined;
+      wakeAll(); // from now on waiters poll, until the listener is back
       if (!closed) scheduleReconnect();
     });
     listener = client;
@@ -90,7 +96,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
     attempt();
   }
 
-  /** Re-reads until `read` finds something, a wake-up or the poll interval prompting each read. */
+  /** Re-reads until `read` finds something: on each wake-up, and every `pollMs` while not listening. */
   async function waitFor<T>(key: string, read: () => Promise<T | undefined>, timeoutMs: number, signal?: AbortSignal) {
     const deadline = Date.now() + timeoutMs;
     let woken = false;
@@ -116,7 +122,7 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
             signal?.removeEventListener('abort', done);
             resolve();
           };
-          const timer = setTimeout(done, Math.min(remaining, pollMs));
+          const timer = setTimeout(done, listener ? remaining : Math.min(remaining, pollMs));
           signal?.addEventListener('abort', done, { once: true });
           wake = done;
         });

@@ -62,6 +62,10 @@ export interface RoundSummary {
   askKeys?: string[];
   sealedHandlerState?: string;
   errorCode?: number;
+  /** The exchange's status after this round, as Postgres records it (the search attribute shows the same). */
+  status?: ExchangeStatus;
+  /** An ask's deadline (epoch ms): answers the API signals after it are refused. */
+  deadlineAt?: number;
 }
 
 /** Answers to the ask of `round`, carried raw and keyed as they were asked. */
@@ -77,6 +81,8 @@ export interface RoundAnswers {
   clientCapabilities?: Record<string, unknown>;
   /** What the answering leg listens for during the next round. */
   listening?: Listening;
+  /** When the API signalled these answers (epoch ms): after the round's deadline, they are refused. */
+  sentAt?: number;
 }
 
 /** A notification a handler sent during a round, as stored and forwarded. */
@@ -90,6 +96,9 @@ export interface KeyAnswer {
   round: number;
   key: string;
   response: unknown;
+  /** When the API signalled this answer (epoch ms); see `RoundAnswers.sentAt`. */
+  sentAt?: number;
 }
 
-export type ExchangeStatus = 'running' | 'completed' | 'failed' | 'expired' | 'capped' | 'cancelled';
+/** `terminated`: Temporal closed the workflow without it recording an ending (terminate, timeout, reset, retention). */
+export type ExchangeStatus = 'running' | 'completed' | 'failed' | 'expired' | 'capped' | 'cancelled' | 'terminated';

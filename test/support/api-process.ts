@@ -9,6 +9,8 @@ import { projectRoot } from '../../lib/paths';
 
 export interface ApiProcess {
   url: string;
+  /** Everything the process wrote to stdout and stderr so far (its log lines). */
+  output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000,
       clearTimeout(timer);
       resolve({
         url: match[1]!,
+        output: () => output,
         async kill(signal = 'SIGTERM') {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           // A process that will not stop on its own is stopped.

@@ -73,3 +73,16 @@ export const MODERN_META = {
 };
 
 export const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28' };
+
+/** True for a state-only result: the server's "still working, come back with this requestState". */
+export const isComeBack = (reply: RpcReply): boolean =>
+  reply.body.result?.resultType === 'input_required' && reply.body.result.inputRequests === undefined;
+
+/** Sends a leg, then comes back with each state-only result's requestState until a real answer arrives. */
+export async function callUntilAnswered(url: string, method: string, params: Record<string, unknown>, maxLegs = 60): Promise<RpcReply> {
+  let reply = await rawCall(url, method, params);
+  for (let legs = 1; isComeBack(reply) && legs < maxLegs; legs += 1) {
+    reply = await rawCall(url, method, { ...params, requestState: reply.body.result!.requestState });
+  }
+  return reply;
+}

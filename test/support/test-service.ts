@@ -3,6 +3,7 @@
  * service gets its own task queue, so test files never steal each other's workflows.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Pool } from 'pg';
 import { parseConfig, type Config } from '../../lib/config';
@@ -10,6 +11,7 @@ import { migrate } from '../../lib/db/migrate';
 import { createPool } from '../../lib/db/pool';
 import { createLogger } from '../../lib/log';
 import { loadHandlerSet } from '../../handlers';
+import type { HandlerSet } from '../../lib/handler-api';
 import { startApi, type RunningApi } from '../../services/api/src/api';
 import { createExchangeWorker } from '../../services/worker/src/worker';
 import { installTemporalLogger } from '../../lib/temporal-logging';
@@ -17,6 +19,8 @@ import { readStackInfo } from './stack-info';
 
 export interface TestService {
   config: Config;
+  /** The task queue's Temporal client, for what an operator does in the Web UI (cancel, terminate, describe). */
+  temporal: Client;
   url: string;
   pool: Pool;
   startWorker(): Promise<void>;
@@ -34,7 +38,8 @@ function quietTemporalRuntime(log: ReturnType<typeof createLogger>): void {
   installTemporalLogger(log, 'WARN');
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+/** `handlers` replaces the configured set, for tests of what a misbehaving handler does to an exchange. */
+export async function startTestService(env: Record<string, string> = {}, options: { handlers?: HandlerSet } = {}): Promise<TestService> {
   const stack = readStackInfo();
   const config = parseConfig({
     DATABASE_URL: stack.databaseUrl,
@@ -50,7 +55,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   quietTemporalRuntime(log);
   const pool = createPool(config.database.url, 4, log);
   await migrate(pool, log);
-  const handlers = loadHandlerSet(config.handlerSet);
+  const handlers = options.handlers ?? loadHandlerSet(config.handlerSet);
   const api: RunningApi = await startApi(config, handlers, log);
 
   let running: { worker: Worker; done: Promise<void>; connection: NativeConnection } | undefined;
@@ -76,15 +81,19 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     await connection.close();
   }
   await startWorker();
+  const temporalConnection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new Client({ connection: temporalConnection, namespace: config.temporal.namespace });
 
   return {
     config,
+    temporal,
     url: api.url,
     pool,
     startWorker,
     stopWorker,
     async close() {
       await stopWorker();
+      await temporalConnection.close();
       await api.close();
       await pool.end();
     },

@@ -16,6 +16,8 @@ import { createSealer } from '../../../lib/state/sealer';
 import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
+import { createExchangeReconciler } from './exchange-reconciler';
+import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyMethods } from './legacy/legacy-methods';
@@ -24,28 +26,44 @@ import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 export interface RunningApi {
   url: string;
   server: Server;
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool);
-  const legacy = createLegacyStorePg(pool);
+  const legacy = createLegacyStorePg(pool, config.limits);
   const waiter = await createOutcomeWaiter({ databaseUrl: config.database.url, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
   const gateway = createExchangeGateway(client, config.temporal.taskQueue);
+  const reconciler = createExchangeReconciler({ gateway, store, log });
+  const idleSweeper = startIdleExchangeSweeper(
+    { store, reconciler, log },
+    { idleMs: config.exchange.roundTimeoutMs + config.exchange.handlerTimeoutMs + 300_000, everyMs: config.retention.sweepEveryMs },
+  );
   const legs = createExchangeLegs({
     gateway,
     store,
     waiter,
+    reconciler,
     requestState,
-    limits: { ...config.exchange, httpWaitMs: config.http.waitMs },
+    limits: {
+      ...config.exchange,
+      httpWaitMs: config.http.waitMs,
+      maxRoundInputBytes: config.limits.maxRoundInputBytes,
+      maxTargetLength: config.limits.maxTargetLength,
+      maxRunningExchanges: config.limits.maxRunningExchanges,
+      maxInflightLegs: config.limits.maxInflightLegs,
+      capacityRetryAfterS: config.limits.capacityRetryAfterS,
+    },
     log,
   });
+  const draining = new AbortController();
   const app = createApp({
+    draining: draining.signal,
     dispatch: createModernMethods({ handlers, legs, requestState, waiter }),
     legacy: createLegacyEndpoint({
       methods: createLegacyMethods({ handlers, legacy, legs }),
@@ -53,8 +71,10 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       waiter,
       gateway,
       log,
+      limits: config.limits,
     }),
     maxBodyBytes: config.http.maxBodyBytes,
+    maxJsonDepth: config.limits.maxJsonDepth,
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,
     log,
@@ -77,11 +97,19 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   return {
     url,
     server,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    /**
+     * Drains, then stops: waiting legs answer "come back" at once (their clients retry on another
+     * replica), no new connection is taken, and open streams are closed after a short grace (their
+     * clients resume them elsewhere by Last-Event-ID).
+     */
+    async close(graceMs = 2_000) {
+      draining.abort();
+      idleSweeper.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(grace);
       await waiter.close();
       await connection.close();
       await pool.end();

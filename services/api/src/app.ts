@@ -4,6 +4,7 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from '../../../lib/log';
 import { INTERNAL_ERROR, INVALID_REQUEST } from '../../../lib/protocol/json-rpc-codes';
+import { SERVER_BUSY } from '../../../lib/protocol/rpc-error';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
@@ -15,6 +16,8 @@ export interface AppDeps {
   legacy: LegacyEndpoint;
   probes: HealthProbe[];
   maxBodyBytes: number;
+  maxJsonDepth: number;
+  draining: AbortSignal;
   allowedOrigins: ReadonlyArray<string>;
   listenHost: string;
   log: Logger;
@@ -24,10 +27,11 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(accessLog(deps.log));
+  app.use(refuseWhileDraining(deps.draining));
   app.use(healthRouter(deps.probes));
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(['/mcp', '/sse', '/messages'], guard);
-  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, log: deps.log }));
+  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, maxJsonDepth: deps.maxJsonDepth, draining: deps.draining, log: deps.log }));
   app.use(bodyErrors(deps.log));
   return app;
 }
@@ -42,6 +46,17 @@ function accessLog(log: Logger): RequestHandler {
       log[level]({ method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(durationMs), mcpMethod: req.get('mcp-method') }, 'request');
     });
     next();
+  };
+}
+
+/** Requests that arrive on a kept-alive connection while the process drains go elsewhere: 503, close. */
+function refuseWhileDraining(draining: AbortSignal): RequestHandler {
+  return (_req, res, next) => {
+    if (!draining.aborted) return next();
+    res
+      .status(503)
+      .set({ 'Retry-After': '1', Connection: 'close' })
+      .json({ jsonrpc: '2.0', id: null, error: { code: SERVER_BUSY, message: 'Server shutting down; retry on another instance' } });
   };
 }
 

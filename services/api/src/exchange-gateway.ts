@@ -3,7 +3,7 @@
  * A signal is durable once Temporal records it, even when no worker is running, so an answer
  * accepted here is never lost.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { ExchangeInput, KeyAnswer, RoundAnswers } from '../../../lib/exchange/types';
 import { answersSignal, cancelSignal, keyAnswerSignal, WORKFLOW_TYPE, workflowIdFor } from '../../../workflows/messages';
 import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../workflows/search-attributes';
@@ -16,7 +16,11 @@ export interface ExchangeGateway {
   sendKeyAnswer(exchangeId: string, answer: KeyAnswer): Promise<boolean>;
   /** Asks the exchange to end because the client cancelled; false when it has already ended. */
   cancel(exchangeId: string, reason?: string): Promise<boolean>;
+  /** The workflow's execution status, or NOT_FOUND when Temporal no longer has it. */
+  workflowStatus(exchangeId: string): Promise<WorkflowStatus>;
 }
+
+export type WorkflowStatus = WorkflowExecutionStatusName | 'NOT_FOUND';
 
 /** Signals a workflow; false when it no longer runs. */
 async function signalIfRunning(send: () => Promise<void>): Promise<boolean> {
@@ -49,11 +53,21 @@ export function createExchangeGateway(client: Client, taskQueue: string): Exchan
       return workflowId;
     },
 
+    // Every answer carries the time it was signalled: the workflow refuses those after the deadline.
     sendAnswers: (exchangeId, answers) =>
-      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, answers)),
+      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, { ...answers, sentAt: Date.now() })),
     sendKeyAnswer: (exchangeId, answer) =>
-      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, answer)),
+      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, { ...answer, sentAt: Date.now() })),
     cancel: (exchangeId, reason) =>
       signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason })),
+
+    async workflowStatus(exchangeId) {
+      try {
+        return (await client.workflow.getHandle(workflowIdFor(exchangeId)).describe()).status.name;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return 'NOT_FOUND';
+        throw error;
+      }
+    },
   };
 }

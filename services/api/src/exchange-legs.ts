@@ -16,10 +16,12 @@ import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import { digestJson } from '../../../lib/exchange/digest';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
-import { invalidParams, invalidRequestState, RpcError } from '../../../lib/protocol/rpc-error';
+import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
+import { capacityExceeded, invalidParams, invalidRequestState, RpcError, tooLarge } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { workflowIdFor } from '../../../workflows/messages';
 import type { ExchangeGateway } from './exchange-gateway';
+import type { ExchangeReconciler } from './exchange-reconciler';
 
 export interface ExchangeLeg {
   method: ExchangeMethod;
@@ -50,13 +52,37 @@ export type LegResult =
   /** Not ready in time; `answersDigest` is this leg's answers, for the leg that comes back for it. */
   | { kind: 'pending'; exchangeId: string; round: number; answersDigest?: string };
 
+export interface LegLimits {
+  roundTimeoutMs: number;
+  maxRounds: number;
+  httpWaitMs: number;
+  maxRoundInputBytes: number;
+  maxTargetLength: number;
+  maxRunningExchanges: number;
+  maxInflightLegs: number;
+  capacityRetryAfterS: number;
+}
+
 export interface ExchangeLegsDeps {
   gateway: ExchangeGateway;
   store: ExchangeStore;
   waiter: OutcomeWaiter;
+  reconciler: ExchangeReconciler;
   requestState: RequestStateCodec;
-  limits: { roundTimeoutMs: number; maxRounds: number; httpWaitMs: number };
+  limits: LegLimits;
   log: Logger;
+}
+
+const jsonBytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+
+/**
+ * What one round's activity carries (arguments, answers, capabilities) must stay under Temporal's
+ * payload limit with a margin, or the round could never be scheduled: refused here, before anything
+ * reaches Temporal.
+ */
+function checkRoundInput(leg: ExchangeLeg, answers: unknown, limit: number): void {
+  const size = jsonBytes(leg.params) + jsonBytes(answers) + jsonBytes(leg.clientCapabilities);
+  if (size > limit) throw tooLarge("this round's input (arguments, inputResponses and client capabilities)", 'params', limit, size);
 }
 
 /** Digest of what identifies the call: method, target and its arguments. */
@@ -65,13 +91,28 @@ export function requestDigestOf(request: OriginalRequest): string {
   return digestJson({ method: request.method, target: request.target, arguments: args ?? null });
 }
 
-export function createExchangeLegs(deps: ExchangeLegsDeps) {
-  const { gateway, store, waiter, limits, log } = deps;
+/** The target names the workflow in Temporal (a search attribute, the summary): bounded before it gets there. */
+function checkTarget(leg: ExchangeLeg, limit: number): void {
+  const size = Buffer.byteLength(leg.target);
+  const path = leg.method === 'resources/read' ? 'params.uri' : 'params.name';
+  if (size > limit) throw invalidParams(`Invalid params: ${path} is ${size} bytes, over the limit of ${limit}`, { path, limit, size });
+}
 
+export function createExchangeLegs(deps: ExchangeLegsDeps) {
+  const { gateway, store, waiter, reconciler, limits, log } = deps;
+  let inflight = 0;
+
+  /**
+   * The round's outcome, or "come back". Before saying "come back", Temporal is asked whether the
+   * workflow still runs: one that was terminated (or otherwise closed) gets its ending recorded, so
+   * no client is told to come back forever.
+   */
   async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<LegResult> {
     options.onRound?.(exchangeId, round);
     const record = await waiter.wait(exchangeId, round, limits.httpWaitMs, options.signal);
-    return record ? { kind: 'recorded', record } : { kind: 'pending', exchangeId, round };
+    if (record) return { kind: 'recorded', record };
+    const ended = options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId);
+    return ended && ended.round >= round ? { kind: 'recorded', record: ended } : { kind: 'pending', exchangeId, round };
   }
 
   /** The outcome of an answered round, unless these answers differ from the ones it took. */
@@ -84,9 +125,14 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
 
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
   async function start(leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<string> {
+    checkTarget(leg, limits.maxTargetLength);
+    checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
+    if ((await store.countRunning()) >= limits.maxRunningExchanges) {
+      throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
+    }
     const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
     const requestDigest = requestDigestOf(request);
-    await gateway.start({
+    const input = {
       exchangeId,
       era: leg.era,
       request,
@@ -98,7 +144,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       ...(leg.inputResponses ? { initialResponses: leg.inputResponses } : {}),
       roundTimeoutMs: limits.roundTimeoutMs,
       maxRounds: limits.maxRounds,
-    });
+    };
+    // The row exists before the workflow does, so an exchange Temporal ends at once still has a record to end.
+    await store.createExchange(input, workflowIdFor(exchangeId));
+    await gateway.start(input);
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round: 1 }).info(
       { method: leg.method, target: leg.target, era: leg.era },
       'exchange started',
@@ -125,6 +174,12 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
 
     const next = await store.readRound(exchangeId, round + 1);
     if (next) return answeredWith(next, digest);
+    // The deadline is a rule: answers after it are refused here, before anything is signalled.
+    if (ask.outcome.kind === 'ask' && ask.deadlineAt && Date.now() > ask.deadlineAt.getTime()) {
+      legLog.info({ deadlineAt: ask.deadlineAt }, 'answers refused: the round deadline has passed');
+      throw RpcError.from(exchangeExpired(exchangeId, round, ask.deadlineAt.getTime() - ask.recordedAt.getTime()));
+    }
+    checkRoundInput(leg, responses, limits.maxRoundInputBytes);
 
     const delivered = await gateway.sendAnswers(exchangeId, {
       round,
@@ -135,35 +190,49 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     });
     legLog.info({ keys: Object.keys(responses), delivered }, 'answers signalled');
     if (!delivered) {
-      // The workflow ended meanwhile (it expired, say): its last outcome is recorded.
-      const ended = await store.readRound(exchangeId, round + 1);
+      // The workflow ended meanwhile: it expired (its ending is recorded), or Temporal ended it.
+      const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));
       if (ended) return answeredWith(ended, digest);
     }
     const result = await awaitRound(exchangeId, round + 1, options);
     return result.kind === 'recorded' ? answeredWith(result.record, digest) : { ...result, answersDigest: digest };
   }
 
+  /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
+  async function runLeg(leg: ExchangeLeg, options: LegOptions): Promise<LegResult> {
+    const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
+    const requestDigest = requestDigestOf(request);
+    if (leg.requestState === undefined) return awaitRound(await start(leg), 1, options);
+
+    let claims;
+    try {
+      claims = deps.requestState.verify(leg.requestState, { requestDigest, principal: leg.principal });
+    } catch (error) {
+      if (!(error instanceof RequestStateError)) throw error;
+      log.warn({ reason: error.reason, method: leg.method, target: leg.target }, 'requestState rejected');
+      throw invalidRequestState();
+    }
+    if (claims.kind === 'ask') return answerLeg(leg, claims, options);
+    options.onRound?.(claims.exchangeId, claims.round, claims.afterEvent);
+    const result = await awaitRound(claims.exchangeId, claims.round, { ...options, onRound: undefined });
+    if (result.kind === 'pending') return { ...result, answersDigest: claims.answersDigest };
+    return claims.answersDigest === undefined ? result : answeredWith(result.record, claims.answersDigest);
+  }
+
   return {
     start,
 
+    /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
-      const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
-      const requestDigest = requestDigestOf(request);
-      if (leg.requestState === undefined) return awaitRound(await start(leg), 1, options);
-
-      let claims;
-      try {
-        claims = deps.requestState.verify(leg.requestState, { requestDigest, principal: leg.principal });
-      } catch (error) {
-        if (!(error instanceof RequestStateError)) throw error;
-        log.warn({ reason: error.reason, method: leg.method, target: leg.target }, 'requestState rejected');
-        throw invalidRequestState();
+      if (inflight >= limits.maxInflightLegs) {
+        throw capacityExceeded('too many requests in progress on this server', limits.maxInflightLegs, limits.capacityRetryAfterS);
       }
-      if (claims.kind === 'ask') return answerLeg(leg, claims, options);
-      options.onRound?.(claims.exchangeId, claims.round, claims.afterEvent);
-      const result = await awaitRound(claims.exchangeId, claims.round, { ...options, onRound: undefined });
-      if (result.kind === 'pending') return { ...result, answersDigest: claims.answersDigest };
-      return claims.answersDigest === undefined ? result : answeredWith(result.record, claims.answersDigest);
+      inflight += 1;
+      try {
+        return await runLeg(leg, options);
+      } finally {
+        inflight -= 1;
+      }
     },
   };
 }

@@ -17,16 +17,19 @@ import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
 import { canonicalJson } from '../../../../lib/exchange/digest';
 import type { Listening } from '../../../../lib/exchange/types';
-import { exchangeLogger, type Logger } from '../../../../lib/log';
+import { exchangeLogger, sessionRef, type Logger } from '../../../../lib/log';
 import { workflowIdFor } from '../../../../workflows/messages';
 import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
 import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
-import { RpcError } from '../../../../lib/protocol/rpc-error';
+import type { Limits } from '../../../../lib/config';
+import { capacityExceeded, RpcError, tooLarge } from '../../../../lib/protocol/rpc-error';
 import type { ExchangeGateway } from '../exchange-gateway';
 import { driveCall } from './call-driver';
 import { PRIMING_KEY } from './stream-control';
 import type { LegacyMethods } from './legacy-methods';
 import { isReverseRequestId } from './reverse-request-id';
+import { roundInputBytes } from './round-input-size';
+import { createStreamSlots } from './stream-slots';
 import { deliverStream, openSse, type DeliveryOptions, type SseWriter } from './stream-delivery';
 
 /** Clients of 2025-11-25 resume streams by event id (SEP-1699); older ones get no priming events. */
@@ -48,6 +51,7 @@ export interface LegacyEndpointDeps {
   waiter: OutcomeWaiter;
   gateway: ExchangeGateway;
   log: Logger;
+  limits: Limits;
 }
 
 const SESSION_NOT_FOUND = -32001;
@@ -70,8 +74,29 @@ function rpcError(id: unknown, error: RpcError) {
   return { jsonrpc: '2.0', id: id ?? null, error: error.toJson() };
 }
 
+/** Answers with an error at its HTTP status; a capacity refusal also says when to retry. */
+function refuse(res: Response, status: number, id: unknown, error: RpcError): void {
+  if (error.http.retryAfterS !== undefined) res.set('Retry-After', String(error.http.retryAfterS));
+  res.status(status).json(rpcError(id, error));
+}
+
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
-  const { methods, legacy, waiter, gateway, log } = deps;
+  const { methods, legacy, waiter, gateway, log, limits } = deps;
+  const slots = createStreamSlots(limits);
+  const sseOptions = { maxBufferedBytes: limits.sseMaxBufferedBytes, log };
+
+  /** Opens an SSE stream in one of the session's slots, freed when the response closes. */
+  function openStream(res: Response, release: () => void): SseWriter {
+    res.on('close', release);
+    return openSse(res, sseOptions);
+  }
+
+  /** Refuses a new session while the deployment holds its limit of open ones (counted in Postgres). */
+  async function checkSessionCapacity(): Promise<void> {
+    if ((await legacy.countOpenSessions()) >= limits.maxOpenSessions) {
+      throw capacityExceeded('open sessions', limits.maxOpenSessions, limits.capacityRetryAfterS);
+    }
+  }
   const callLog = (exchangeId: string, round?: number) =>
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), ...(round !== undefined ? { round } : {}) });
 
@@ -85,14 +110,25 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     // not have landed, and the workflow drops duplicates. Anything else settled is dropped.
     const repeat = request?.status === 'answered' && canonicalJson(request.response) === canonicalJson(response);
     if (!request || (request.status !== 'open' && !repeat)) {
-      log.info({ sessionId: session.id, responseId: id }, 'response dropped: unknown or already settled request id');
+      log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: unknown or already settled request id');
       return;
+    }
+    // Repeats are signalled again only so often (counted in Postgres, across replicas).
+    if (repeat && !(await legacy.countRepeat(request.id))) {
+      log.info({ ...sessionRef(session.id), responseId: id, limit: limits.maxRepeatedAnswers }, 'response dropped: answer repeated too often');
+      return;
+    }
+    // One round's answers travel to the workflow together: refuse the one that would make them too
+    // large before anything is settled, so the request stays open for a smaller answer.
+    if (!repeat) {
+      const size = roundInputBytes(response, await legacy.answersOfRound(request.exchangeId, request.round), request.key);
+      if (size > limits.maxRoundInputBytes) throw tooLarge("this round's answers", 'result', limits.maxRoundInputBytes, size);
     }
     // Settle first, so the request can no longer be withdrawn (nor answered twice); then signal.
     // If the signal cannot be sent, the request is reopened and the client's POST fails, so the
     // answer is neither lost nor half-taken.
     if (!repeat && !(await legacy.answerRequest(request.id, response))) {
-      log.info({ sessionId: session.id, responseId: id }, 'response dropped: request already settled');
+      log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: request already settled');
       return;
     }
     try {
@@ -101,7 +137,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (!repeat) await legacy.reopenRequest(request.id);
       throw error;
     }
-    callLog(request.exchangeId, request.round).info({ sessionId: session.id, key: request.key }, 'answer signalled');
+    callLog(request.exchangeId, request.round).info({ ...sessionRef(session.id), key: request.key }, 'answer signalled');
   }
 
   async function takeNotification(session: LegacySession, message: IncomingMessage): Promise<void> {
@@ -111,7 +147,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     if (!call) return;
     const reason = typeof params.reason === 'string' ? params.reason : undefined;
     await gateway.cancel(call.exchangeId, reason);
-    callLog(call.exchangeId).info({ sessionId: session.id }, 'exchange cancelled by the client');
+    callLog(call.exchangeId).info(sessionRef(session.id), 'exchange cancelled by the client');
   }
 
   /**
@@ -179,6 +215,13 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       streamId: streamIdFor(exchangeId),
       ...(outcome.listening.progressToken !== undefined ? { progressToken: outcome.listening.progressToken } : {}),
     };
+    // A new exchange only while the session runs fewer than its limit; the same request id again
+    // (a retry re-attaching to its call) is never refused.
+    if ((await legacy.countRunningCalls(session.id)) >= limits.maxRunningExchangesPerSession) {
+      const existing = await legacy.findCall(session.id, call.requestId);
+      if (existing) return { kind: 'call' as const, call: existing, listening: { ...outcome.listening, progressToken: existing.progressToken } };
+      throw capacityExceeded('running exchanges of this session', limits.maxRunningExchangesPerSession, limits.capacityRetryAfterS);
+    }
     // The call is recorded before its exchange starts: the same request sent again (a retry)
     // finds it and is served the same stream instead of starting a second exchange.
     if (!(await legacy.recordCall(call, owner))) {
@@ -204,7 +247,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   }
 
   function notFound(res: Response, id?: unknown) {
-    res.status(404).json(rpcError(id, new RpcError(SESSION_NOT_FOUND, 'Session not found')));
+    refuse(res, 404, id, new RpcError(SESSION_NOT_FOUND, 'Session not found'));
   }
 
   return {
@@ -213,12 +256,13 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const sessionId = req.get(SESSION_HEADER);
       if (!sessionId) {
         if (message.method !== 'initialize') {
-          res.status(400).json(rpcError(message.id, new RpcError(INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header is required')));
+          refuse(res, 400, message.id, new RpcError(INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header is required'));
           return;
         }
+        await checkSessionCapacity();
         const id = methods.newSessionId();
         const result = await methods.initialize(message.params, id, 'streamable-http', false);
-        log.info({ sessionId: id, protocolVersion: result.protocolVersion }, 'session initialized');
+        log.info({ ...sessionRef(id), protocolVersion: result.protocolVersion }, 'session initialized');
         res.set(SESSION_HEADER, id).json({ jsonrpc: '2.0', id: message.id, result });
         return;
       }
@@ -226,7 +270,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (!session) return notFound(res, message.id);
       const version = req.get('mcp-protocol-version');
       if (version !== undefined && version !== session.protocolVersion) {
-        res.status(400).json(rpcError(message.id, new RpcError(INVALID_REQUEST, `Bad Request: MCP-Protocol-Version ${version} is not this session's ${session.protocolVersion}`)));
+        refuse(res, 400, message.id, new RpcError(INVALID_REQUEST, `Bad Request: MCP-Protocol-Version ${version} is not this session's ${session.protocolVersion}`));
         return;
       }
       if (message.method === undefined) {
@@ -242,14 +286,23 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (message.method === 'initialize') throw new RpcError(INVALID_REQUEST, 'This session is already initialized');
 
       const owner = randomUUID(); // this connection, as the holder of the call's delivery lease
-      const answer = await answerRequest(session, message, (exchangeId) => `call:${exchangeId}`, owner);
+      // A call answers on a stream of its own: take its slot before starting anything.
+      const release = methods.startsExchange(message.method) ? slots.take(session.id) : () => undefined;
+      let answer;
+      try {
+        answer = await answerRequest(session, message, (exchangeId) => `call:${exchangeId}`, owner);
+      } catch (error) {
+        release();
+        throw error;
+      }
       if (answer.kind === 'result') {
+        release();
         res.json({ jsonrpc: '2.0', id: message.id, result: answer.result });
         return;
       }
       const stop = new AbortController();
       res.on('close', () => stop.abort());
-      const sse = openSse(res);
+      const sse = openStream(res, release);
       const resumable = supportsResumption(session);
       if (resumable) {
         await legacy.appendMessage({ sessionId: session.id, streamId: answer.call.streamId, messageKey: PRIMING_KEY, message: {} });
@@ -263,9 +316,10 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     async get(req: Request, res: Response): Promise<void> {
       const session = await sessionOf(req.get(SESSION_HEADER));
       if (!session) return notFound(res);
+      const release = slots.take(session.id);
       const stop = new AbortController();
       res.on('close', () => stop.abort());
-      const sse = openSse(res);
+      const sse = openStream(res, release);
       keepSessionAlive(session.id, stop.signal);
       const owner = randomUUID();
       const resumable = supportsResumption(session);
@@ -294,7 +348,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const serving = new Set<string>();
       while (!stop.signal.aborted) {
         const claimed = await legacy.claimUndelivered(session.id, owner, DELIVERY_LEASE_MS).catch((error) => {
-          log.warn({ err: error, sessionId: session.id }, 'could not claim undelivered calls');
+          log.warn({ err: error, ...sessionRef(session.id) }, 'could not claim undelivered calls');
           return [];
         });
         const fresh = claimed.filter((call) => !serving.has(call.exchangeId));
@@ -323,17 +377,24 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (!session) return notFound(res);
       for (const call of await legacy.activeCalls({ sessionId: session.id })) await gateway.cancel(call.exchangeId, 'session ended');
       await legacy.closeSession(session.id);
-      log.info({ sessionId: session.id }, 'session ended by the client');
+      log.info(sessionRef(session.id), 'session ended by the client');
       res.status(200).end();
     },
 
     /** GET /sse (2024-11-05): opens a session whose one stream carries every response. */
     async sseOpen(req: Request, res: Response, messagesPath: string): Promise<void> {
+      await checkSessionCapacity();
       const sessionId = methods.newSessionId();
-      await legacy.createSession({ id: sessionId, transport: 'http+sse', protocolVersion: '2024-11-05', clientCapabilities: {}, principal: 'anonymous' });
+      const release = slots.take(sessionId);
+      try {
+        await legacy.createSession({ id: sessionId, transport: 'http+sse', protocolVersion: '2024-11-05', clientCapabilities: {}, principal: 'anonymous' });
+      } catch (error) {
+        release();
+        throw error;
+      }
       const stop = new AbortController();
       res.on('close', () => stop.abort());
-      const sse = openSse(res);
+      const sse = openStream(res, release);
       keepSessionAlive(sessionId, stop.signal);
       sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
       const streamId = `sse:${sessionId}`;

@@ -9,6 +9,7 @@ import { InitializeRequestParamsSchema, SetLevelRequestParamsSchema, SubscribeRe
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
+import { echoed } from '../../../../lib/protocol/echo';
 import { METHOD_NOT_FOUND } from '../../../../lib/protocol/json-rpc-codes';
 import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
@@ -66,7 +67,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       const request = readOriginalRequest(exchangeMethod, params);
       if (!hasTarget(handlers, exchangeMethod, request.target)) {
         const [message, path] = UNKNOWN_TARGET[exchangeMethod];
-        throw invalidParams(`${message}: ${request.target}`, exchangeMethod === 'resources/read' ? { uri: request.target } : { path });
+        throw invalidParams(`${message}: ${echoed(request.target)}`, exchangeMethod === 'resources/read' ? { uri: echoed(request.target) } : { path });
       }
       const meta = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
       const progressToken = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
@@ -85,17 +86,24 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const { uri } = parseParams(SubscribeRequestParamsSchema, params);
-        if (!hasTarget(handlers, 'resources/read', uri)) throw invalidParams(`Resource not found: ${uri}`, { uri });
+        if (!hasTarget(handlers, 'resources/read', uri)) throw invalidParams(`Resource not found: ${echoed(uri)}`, { uri: echoed(uri) });
         return { kind: 'result', result: {} };
       }
     }
     const answer = Object.hasOwn(catalog, method) && method !== 'server/discover' ? catalog[method] : undefined;
-    if (!answer) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    if (!answer) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${echoed(method)}`);
     const { ttlMs: _ttl, cacheScope: _scope, ...result } = (await answer(params)) as Record<string, unknown>;
     return { kind: 'result', result };
   }
 
-  return { initialize, call, start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId), newSessionId: () => randomUUID() };
+  return {
+    initialize,
+    call,
+    /** Whether `method` starts an exchange (and so answers on a stream of its own). */
+    startsExchange: (method: string | undefined) => method !== undefined && EXCHANGE_METHODS.has(method),
+    start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId),
+    newSessionId: () => randomUUID(),
+  };
 }
 
 export type LegacyMethods = ReturnType<typeof createLegacyMethods>;

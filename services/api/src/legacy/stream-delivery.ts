@@ -6,6 +6,7 @@
 import type { Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyStore } from '../../../../lib/db/legacy-store';
+import type { Logger } from '../../../../lib/log';
 import { CLOSE_STREAM_KEY, PRIMING_KEY } from './stream-control';
 
 export interface SseWriter {
@@ -15,33 +16,72 @@ export interface SseWriter {
   /** A named event with raw data (the 2024-11-05 transport's `endpoint` announcement). */
   event(name: string, data: string): void;
   comment(text: string): void;
+  /** Resolves once the consumer has read what was written (or after `DRAIN_WAIT_MS`, or on close). */
+  drained(): Promise<void>;
   end(): void;
   readonly closed: boolean;
 }
 
-export function openSse(res: Response, keepAliveMs = 15_000): SseWriter {
+export interface SseOptions {
+  /** Bytes the consumer may leave unread (buffered in this process) before the stream is destroyed. */
+  maxBufferedBytes: number;
+  log: Logger;
+  keepAliveMs?: number;
+}
+
+/**
+ * How long delivery waits for a backed-up consumer before writing its next page anyway. A slow
+ * consumer that still reads catches up within it; one that stopped reading keeps growing its
+ * buffer page by page until `maxBufferedBytes` closes it, instead of holding its stream forever.
+ */
+export const DRAIN_WAIT_MS = 1_000;
+
+export function openSse(res: Response, options: SseOptions): SseWriter {
+  const { maxBufferedBytes, log, keepAliveMs = 15_000 } = options;
   res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
-  const keepAlive = setInterval(() => !res.writableEnded && res.write(': keep-alive\n\n'), keepAliveMs);
+  const send = (chunk: string) => {
+    if (res.writableEnded || res.destroyed) return;
+    res.write(chunk);
+    // Past the budget the consumer is not keeping up: drop it rather than buffer without limit.
+    if (res.writableLength > maxBufferedBytes) {
+      log.warn({ bufferedBytes: res.writableLength, limit: maxBufferedBytes }, 'SSE consumer left too much unread; stream closed');
+      res.destroy();
+    }
+  };
+  const keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
   keepAlive.unref();
   res.on('close', () => clearInterval(keepAlive));
   return {
     write(message, eventId) {
-      if (res.writableEnded) return;
-      res.write(`${eventId !== undefined ? `id: ${eventId}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      send(`${eventId !== undefined ? `id: ${eventId}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`);
     },
     mark(eventId, retryMs) {
-      if (!res.writableEnded) res.write(`id: ${eventId}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`);
+      send(`id: ${eventId}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`);
     },
     event(name, data) {
-      if (!res.writableEnded) res.write(`event: ${name}\ndata: ${data}\n\n`);
+      send(`event: ${name}\ndata: ${data}\n\n`);
     },
     comment(text) {
-      if (!res.writableEnded) res.write(`: ${text}\n\n`);
+      send(`: ${text}\n\n`);
+    },
+    drained() {
+      if (!res.writableNeedDrain || res.destroyed || res.writableEnded) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        const timer = setTimeout(done, DRAIN_WAIT_MS);
+        res.once('drain', done);
+        res.once('close', done);
+      });
     },
     end() {
       clearInterval(keepAlive);
-      if (!res.writableEnded) res.end();
+      if (!res.writableEnded && !res.destroyed) res.end();
     },
     get closed() {
       return res.writableEnded || res.destroyed;
@@ -79,6 +119,7 @@ export async function deliverStream(
 ): Promise<'final' | 'closed' | 'stopped'> {
   const { untilFinal = true, resumable = false, honorClose = false, withoutResponse = false, drainOnly = false } = options;
   let lastId = afterId;
+  // Page by page (the store reads at most a page), each after the consumer took the previous one.
   while (!stop.aborted && !sse.closed) {
     const messages = drainOnly
       ? await deps.legacy.readStream(streamId, lastId)
@@ -108,7 +149,8 @@ export async function deliverStream(
       if (!(m.final && withoutResponse)) sse.write(m.message, m.id);
       if (m.final && untilFinal) return 'final';
     }
-    if (drainOnly) return 'stopped';
+    if (drainOnly && !messages?.length) return 'stopped';
+    await sse.drained();
   }
   return 'stopped';
 }

@@ -13,6 +13,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../../../../lib/protocol/json-rpc-codes';
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
+import { findJsonBudgetViolation } from '../../../../lib/protocol/json-budget';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { createResponseChannel } from '../http/response-channel';
 import type { IncomingMessage, LegacyEndpoint } from '../legacy/legacy-endpoint';
@@ -21,8 +22,11 @@ import type { ModernDispatch } from '../modern/modern-methods';
 
 type JsonRpcId = string | number | null;
 
-/** Parses one JSON-RPC message: a request, a notification, or a response to our request. */
-function readMessage(body: unknown): IncomingMessage {
+/**
+ * Parses one JSON-RPC message: a request, a notification, or a response to our request. Too deep a
+ * message, or a string Postgres cannot store, is refused here, before either era acts on it.
+ */
+function readMessage(body: unknown, maxJsonDepth: number): IncomingMessage {
   let message: unknown;
   try {
     message = JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? ''));
@@ -36,6 +40,8 @@ function readMessage(body: unknown): IncomingMessage {
   if (m.jsonrpc !== '2.0' || (!isResponse && typeof m.method !== 'string')) {
     throw Object.assign(new RpcError(INVALID_REQUEST, 'Invalid request: jsonrpc must be "2.0" and method a string'), { id: id ?? null });
   }
+  const violation = findJsonBudgetViolation(m, maxJsonDepth);
+  if (violation) throw Object.assign(violation, { id: id ?? null });
   return m as IncomingMessage;
 }
 
@@ -63,7 +69,17 @@ function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, f
   else res.end();
 }
 
-export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoint; maxBodyBytes: number; log: Logger }): Router {
+export interface McpRouterDeps {
+  dispatch: ModernDispatch;
+  legacy: LegacyEndpoint;
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  /** Aborted when the process starts to drain: waiting legs answer "come back" at once. */
+  draining: AbortSignal;
+  log: Logger;
+}
+
+export function mcpRouter(deps: McpRouterDeps): Router {
   const router = Router();
   const body = express.raw({ type: () => true, limit: deps.maxBodyBytes });
 
@@ -71,10 +87,14 @@ export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoi
     let id: JsonRpcId = null;
     const abort = new AbortController();
     res.on('close', () => abort.abort());
+    // A draining process ends each wait now; the leg answers "come back" and the client retries elsewhere.
+    const drain = () => abort.abort();
+    deps.draining.addEventListener('abort', drain, { once: true });
+    res.on('close', () => deps.draining.removeEventListener('abort', drain));
     const channel = createResponseChannel(req, res);
     let legacy = false;
     try {
-      const message = readMessage(req.body);
+      const message = readMessage(req.body, deps.maxJsonDepth);
       id = message.id ?? null;
       if (isLegacy(req, message)) {
         legacy = true;
@@ -112,7 +132,7 @@ export function mcpRouter(deps: { dispatch: ModernDispatch; legacy: LegacyEndpoi
   router.post('/messages', body, async (req, res) => {
     let id: JsonRpcId = null;
     try {
-      const message = readMessage(req.body);
+      const message = readMessage(req.body, deps.maxJsonDepth);
       id = message.id ?? null;
       await deps.legacy.ssePost(req, res, message);
     } catch (caught) {

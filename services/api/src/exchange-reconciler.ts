@@ -1,0 +1,52 @@
+/**
+ * Records the endings the workflow could not record itself. A workflow terminated from the Web UI
+ * or the CLI, timed out, reset, failed, or removed by namespace retention closes without writing
+ * anything to Postgres; a client waiting on it would otherwise be told "come back" forever. So
+ * when a signal finds no workflow, or a wait ends with no outcome, the API asks Temporal for the
+ * workflow's state and, if it is closed with the exchange still open, records the ending once
+ * (first write wins, as for every round) for every leg of either era to read.
+ */
+import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
+import type { OutcomeError } from '../../../lib/exchange/types';
+import { exchangeLogger, type Logger } from '../../../lib/log';
+import { exchangeCancelled, exchangeTerminated } from '../../../lib/protocol/exchange-errors';
+import { INTERNAL_ERROR } from '../../../lib/protocol/json-rpc-codes';
+import { workflowIdFor } from '../../../workflows/messages';
+import type { ExchangeGateway, WorkflowStatus } from './exchange-gateway';
+
+/** The error a closed workflow's status means for its exchange. */
+export function endingFor(exchangeId: string, status: Exclude<WorkflowStatus, 'RUNNING'>): OutcomeError {
+  switch (status) {
+    case 'CANCELLED':
+      return exchangeCancelled(exchangeId, undefined, 'operator');
+    case 'FAILED':
+      return { code: INTERNAL_ERROR, message: 'Exchange failed: its workflow failed', data: { exchangeId, workflowStatus: status } };
+    default:
+      return exchangeTerminated(exchangeId, status);
+  }
+}
+
+export interface ExchangeReconciler {
+  /** The exchange's ending, recorded now if its workflow is closed without one; undefined while it runs. */
+  reconcile(exchangeId: string): Promise<RoundRecord | undefined>;
+}
+
+export function createExchangeReconciler(deps: { gateway: ExchangeGateway; store: ExchangeStore; log: Logger }): ExchangeReconciler {
+  const { gateway, store, log } = deps;
+  return {
+    async reconcile(exchangeId) {
+      const status = await gateway.workflowStatus(exchangeId);
+      // A paused workflow still runs (an operator resumes it); nothing has ended.
+      if (status === 'RUNNING' || status === 'PAUSED') return undefined;
+      const last = await store.lastRound(exchangeId);
+      if (last && last.outcome.kind !== 'ask') return last;
+      const round = (last?.round ?? 0) + 1;
+      const record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
+      exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(
+        { workflowStatus: status, outcome: record.outcome.kind },
+        'workflow closed without recording an ending; ending recorded',
+      );
+      return record;
+    },
+  };
+}

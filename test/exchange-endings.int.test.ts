@@ -1,0 +1,193 @@
+/**
+ * Every exchange ends with a recorded outcome that the next leg reads, whatever ended it: an
+ * operator's cancel or terminate in Temporal, a round deadline passing with no worker, a handler
+ * whose result cannot be stored, the round cap. Real Temporal dev server, real Postgres, raw
+ * 2026-07-28 legs (each leg's exact answer matters here).
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
+import { demoHandlers } from '../handlers/demo';
+import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from '../lib/protocol/exchange-errors';
+import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
+import { EXCHANGE_STATUS } from '../workflows/search-attributes';
+import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
+import { createLogger } from '../lib/log';
+import { createExchangeGateway } from '../services/api/src/exchange-gateway';
+import { createExchangeReconciler } from '../services/api/src/exchange-reconciler';
+import { startIdleExchangeSweeper } from '../services/api/src/idle-exchange-sweeper';
+import { eventually, exchangeStatus, latestExchange } from './support/exchange-rows';
+import { accept, callUntilAnswered, rawCall } from './support/raw-mcp';
+import { startTestService, type TestService } from './support/test-service';
+
+const askForever = defineTool({
+  tool: { name: 'ask_forever', inputSchema: { type: 'object' } },
+  run: () => inputRequired({ inputRequests: { again: inputRequired.elicit({ message: 'Again?', requestedSchema: { type: 'object', properties: {} } }) } }),
+});
+// Values a handler can return that Postgres or JSON cannot hold: the round must end the exchange, not retry forever.
+const returnsNul = defineTool({ tool: { name: 'returns_nul', inputSchema: { type: 'object' } }, run: () => ({ content: [{ type: 'text', text: 'a\u0000b' }] }) });
+const returnsBigInt = defineTool({ tool: { name: 'returns_bigint', inputSchema: { type: 'object' } }, run: () => ({ content: [], n: BigInt(1) }) as never });
+const handlers: HandlerSet = { ...demoHandlers, name: 'endings', tools: [...demoHandlers.tools, askForever, returnsNul, returnsBigInt] };
+
+async function askGreet(service: TestService) {
+  const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+  expect(first.body.result?.resultType).toBe('input_required');
+  const exchange = await latestExchange(service.pool, 'greet');
+  const retry = { name: 'greet', arguments: {}, inputResponses: { name: accept({ name: 'Ada' }) }, requestState: first.body.result!.requestState };
+  return { exchange, retry, handle: service.temporal.workflow.getHandle(exchange.workflow_id) };
+}
+
+async function searchStatus(handle: WorkflowHandle): Promise<unknown> {
+  return (await handle.describe()).typedSearchAttributes.get(EXCHANGE_STATUS);
+}
+
+describe('exchange endings decided in Temporal', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HTTP_WAIT_MS: '1500', MAX_ROUNDS: '2' }, { handlers });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it("ends with -32012 (cancelled by an operator) when the Web UI's Request Cancellation cancels the workflow", async () => {
+    const { exchange, retry, handle } = await askGreet(service);
+    await handle.cancel();
+    expect(await eventually(() => exchangeStatus(service.pool, exchange.id), 'cancelled')).toBe('cancelled');
+
+    const next = await rawCall(service.url, 'tools/call', retry);
+    expect(next.body.error?.code).toBe(EXCHANGE_CANCELLED);
+    expect(next.body.error?.data).toMatchObject({ exchangeId: exchange.id, cancelledBy: 'operator' });
+    expect(await searchStatus(handle)).toBe('cancelled');
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+  });
+
+  it('ends with -32013 when the workflow is terminated, and Postgres says terminated', async () => {
+    const { exchange, retry, handle } = await askGreet(service);
+    await handle.terminate('operator test');
+
+    const next = await rawCall(service.url, 'tools/call', retry);
+    expect(next.body.error?.code).toBe(EXCHANGE_TERMINATED);
+    expect(next.body.error?.data).toMatchObject({ exchangeId: exchange.id, workflowStatus: 'TERMINATED' });
+    expect(await exchangeStatus(service.pool, exchange.id)).toBe('terminated');
+    // The same leg again reads the same recorded ending.
+    expect((await rawCall(service.url, 'tools/call', retry)).body.error?.code).toBe(EXCHANGE_TERMINATED);
+  });
+
+  it('answers a client told to come back with -32013 once the workflow it waits on is terminated', async () => {
+    const { exchange, retry, handle } = await askGreet(service);
+    await service.stopWorker();
+    try {
+      const waiting = await rawCall(service.url, 'tools/call', retry); // no worker: the answer is signalled, the leg comes back
+      expect(waiting.body.result?.resultType).toBe('input_required');
+      expect(waiting.body.result?.inputRequests).toBeUndefined();
+      await handle.terminate();
+      const back = await rawCall(service.url, 'tools/call', { ...retry, requestState: waiting.body.result!.requestState });
+      expect(back.body.error?.code).toBe(EXCHANGE_TERMINATED);
+      expect(await exchangeStatus(service.pool, exchange.id)).toBe('terminated');
+    } finally {
+      await service.startWorker();
+    }
+  });
+
+  it('ends, in the idle sweep, an exchange terminated while no client comes back; one that still waits is left alone', async () => {
+    const terminated = await askGreet(service);
+    await terminated.handle.terminate();
+    const waiting = await askGreet(service);
+    await service.pool.query("UPDATE exchanges SET updated_at = now() - interval '1 hour' WHERE id = ANY($1)", [[terminated.exchange.id, waiting.exchange.id]]);
+
+    const store = createExchangeStorePg(service.pool);
+    const log = createLogger('test', 'silent');
+    const reconciler = createExchangeReconciler({ gateway: createExchangeGateway(service.temporal, service.config.temporal.taskQueue), store, log });
+    const sweeper = startIdleExchangeSweeper({ store, reconciler, log }, { idleMs: 60_000, everyMs: 3_600_000, batch: 10_000 });
+    sweeper.stop();
+    await sweeper.sweep();
+
+    expect(await exchangeStatus(service.pool, terminated.exchange.id)).toBe('terminated');
+    expect(await exchangeStatus(service.pool, waiting.exchange.id)).toBe('running');
+    expect((await rawCall(service.url, 'tools/call', waiting.retry)).body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+  });
+
+  it.each([
+    ['returns_nul', 'a NUL character'],
+    ['returns_bigint', 'a BigInt'],
+  ])('ends an exchange whose handler result cannot be stored (%s: %s) with -32603, without retrying', async (tool) => {
+    const started = Date.now();
+    const reply = await rawCall(service.url, 'tools/call', { name: tool, arguments: {} });
+    expect(reply.body.error?.code).toBe(INTERNAL_ERROR);
+    expect(reply.body.error?.message).toMatch(/could not be recorded/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const exchange = await latestExchange(service.pool, tool);
+    expect(exchange.status).toBe('failed');
+    const handle = service.temporal.workflow.getHandle(exchange.workflow_id);
+    expect((await handle.result()).status).toBe('failed');
+  });
+
+  it('records the round cap as capped in Postgres and in the search attribute alike', async () => {
+    let reply = await rawCall(service.url, 'tools/call', { name: 'ask_forever', arguments: {} });
+    for (let i = 0; i < 2 && reply.body.result; i += 1) {
+      reply = await rawCall(service.url, 'tools/call', {
+        name: 'ask_forever',
+        arguments: {},
+        inputResponses: { again: accept({}) },
+        requestState: reply.body.result.requestState,
+      });
+    }
+    expect(reply.body.error?.code).toBe(ROUND_CAP_EXCEEDED);
+    const exchange = await latestExchange(service.pool, 'ask_forever');
+    expect(exchange.status).toBe('capped');
+    const handle = service.temporal.workflow.getHandle(exchange.workflow_id);
+    await handle.result();
+    expect(await searchStatus(handle)).toBe('capped');
+  });
+});
+
+describe('round deadlines are a rule', () => {
+  const ROUND_TIMEOUT_MS = 3000;
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HTTP_WAIT_MS: '1000', ROUND_TIMEOUT_MS: String(ROUND_TIMEOUT_MS) });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const pastDeadline = async (exchangeId: string) => {
+    const { rows } = await service.pool.query<{ deadline_at: Date }>(
+      'SELECT deadline_at FROM exchange_rounds WHERE exchange_id = $1 AND round = 1',
+      [exchangeId],
+    );
+    const wait = rows[0]!.deadline_at.getTime() - Date.now() + 300;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  };
+
+  it('refuses answers after the deadline with -32001 before signalling, even while no worker runs', async () => {
+    const { exchange, retry } = await askGreet(service);
+    await service.stopWorker();
+    try {
+      await pastDeadline(exchange.id);
+      const late = await rawCall(service.url, 'tools/call', retry);
+      expect(late.body.error?.code).toBe(EXCHANGE_EXPIRED);
+      expect(late.body.error?.data).toMatchObject({ exchangeId: exchange.id, round: 1 });
+    } finally {
+      await service.startWorker();
+    }
+    expect(await eventually(() => exchangeStatus(service.pool, exchange.id), 'expired')).toBe('expired');
+    expect((await rawCall(service.url, 'tools/call', retry)).body.error?.code).toBe(EXCHANGE_EXPIRED);
+  });
+
+  it('takes answers signalled in time even when the worker only returns after the deadline', async () => {
+    const { exchange, retry } = await askGreet(service);
+    await service.stopWorker();
+    let comeBack;
+    try {
+      comeBack = await rawCall(service.url, 'tools/call', retry);
+      expect(comeBack.body.result?.inputRequests).toBeUndefined();
+      await pastDeadline(exchange.id); // the timer fires in Temporal with no worker to see it
+    } finally {
+      await service.startWorker();
+    }
+    const done = await callUntilAnswered(service.url, 'tools/call', { ...retry, requestState: comeBack.body.result!.requestState });
+    expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    expect(await exchangeStatus(service.pool, exchange.id)).toBe('completed');
+  });
+});

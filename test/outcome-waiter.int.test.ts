@@ -1,0 +1,76 @@
+/**
+ * The outcome waiter against the real Postgres: an idle waiter re-reads only when notified while
+ * its LISTEN connection is up, polls while that connection is down, and re-reads when it is back.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
+import { createOutcomeWaiter, type OutcomeWaiter } from '../lib/db/outcome-waiter';
+import { createPool } from '../lib/db/pool';
+import { LEGACY_STREAM_CHANNEL } from '../lib/db/legacy-store';
+import { createLogger } from '../lib/log';
+import { readStackInfo } from './support/stack-info';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('outcome waiter', () => {
+  const log = createLogger('test', 'silent');
+  const applicationName = `waiter-test-${randomUUID().slice(0, 8)}`;
+  let pool: Pool;
+  let waiter: OutcomeWaiter;
+  beforeAll(async () => {
+    const { databaseUrl } = readStackInfo();
+    pool = createPool(databaseUrl, 2, log);
+    waiter = await createOutcomeWaiter({ databaseUrl, store: createExchangeStorePg(pool), pollMs: 50, log, applicationName });
+  });
+  afterAll(async () => {
+    await waiter?.close();
+    await pool?.end();
+  });
+
+  it('re-reads on notification only while listening, polls while the listener is down, and re-reads when it is back', async () => {
+    const payload = randomUUID();
+    let reads = 0;
+    const recorded: { value?: string } = {};
+    const waiting = waiter.waitFor(
+      LEGACY_STREAM_CHANNEL,
+      payload,
+      async () => {
+        reads += 1;
+        return recorded.value;
+      },
+      30_000,
+    );
+
+    await sleep(600); // 12 poll intervals
+    expect(reads).toBe(1);
+    await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, payload]);
+    await sleep(200);
+    expect(reads).toBe(2);
+    await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, 'someone-else']);
+    await sleep(200);
+    expect(reads).toBe(2);
+
+    // The LISTEN connection drops: what is recorded meanwhile is found by polling.
+    await pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    await sleep(150);
+    const whileDown = reads;
+    expect(whileDown).toBeGreaterThan(2);
+    recorded.value = 'recorded while nobody listened';
+    await expect(waiting).resolves.toBe('recorded while nobody listened');
+
+    // Once the listener is back, an idle waiter is quiet again.
+    let reconnected = false;
+    for (let i = 0; i < 50 && !reconnected; i++) {
+      await sleep(100);
+      const { rows } = await pool.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+      reconnected = rows.length > 0;
+    }
+    expect(reconnected).toBe(true);
+    await sleep(200);
+    let idleReads = 0;
+    const idle = waiter.waitFor(LEGACY_STREAM_CHANNEL, randomUUID(), async () => void (idleReads += 1), 500);
+    await expect(idle).resolves.toBeUndefined();
+    expect(idleReads).toBeLessThanOrEqual(2);
+  });
+});
