@@ -38,7 +38,7 @@ export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000,
     });
     const keep = (chunk: Buffer) => {
       if (logFile) appendFileSync(logFile, chunk);
-      if (!started) output += chunk; // only what start-up needs; the file keeps the rest
+      output += chunk;
     };
     child.stderr!.on('data', keep);
     child.stdout!.on('data', (chunk: Buffer) => {
