@@ -85,15 +85,29 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     LOG_LEVEL: 'info',
   });
 
+  // The HTTP API and metrics ports are pinned too, so a restart binds what the first start did.
+  const [httpPort, metricsPort] = [await freePort(), await freePort()];
   async function startTemporal() {
     const cli = findTemporalCli();
     if (!cli) throw new Error('the fault suite needs the temporal CLI (TEMPORAL_CLI_PATH or `temporal` on PATH)');
     const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort)];
+    args.push('--http-port', String(httpPort), '--metrics-port', String(metricsPort));
     args.push('--db-filename', path.join(scratch, 'temporal.sqlite'));
     for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
-    const proc = spawnLogged('temporal', cli, args, { logFile: nextLog('temporal') });
-    temporal = proc;
-    await waitForTemporal(temporalAddress, 90_000, () => (proc.running() ? undefined : `see ${proc.logFile}`));
+    // A port another test run grabbed a moment ago (its listener may still be closing) makes the
+    // server exit at start; try again a few times before giving up.
+    for (let attempt = 1; ; attempt++) {
+      const proc = spawnLogged('temporal', cli, args, { logFile: nextLog('temporal') });
+      temporal = proc;
+      try {
+        await waitForTemporal(temporalAddress, 90_000, () => (proc.running() ? undefined : `see ${proc.logFile}`));
+        return;
+      } catch (error) {
+        await proc.stop('SIGKILL');
+        if (attempt >= 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
+      }
+    }
   }
 
   async function startPostgres() {
