@@ -32,6 +32,8 @@ export interface FaultStack {
   /** The URLs of the API processes that are up, in slot order (slot 0 and slot 1). */
   apiUrls(): string[];
   apiUrl(slot: 0 | 1): string;
+  /** The log file of the API process in `slot` (its latest start). */
+  apiLogFile(slot: 0 | 1): string;
   startApi(slot: 0 | 1): Promise<void>;
   stopApi(slot: 0 | 1, signal: NodeJS.Signals): Promise<void>;
   startWorker(): Promise<OsProcess>;
@@ -73,6 +75,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   let worker: OsProcess | undefined;
   const workerLogs: string[] = [];
   const apis: Array<ApiProcess | undefined> = [undefined, undefined];
+  const apiLogs: string[] = ['', ''];
   let starts = 0;
   const nextLog = (name: string) => path.join(logs, `${String(++starts).padStart(2, '0')}-${name}.log`);
 
@@ -138,10 +141,11 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
 
   async function startApi(slot: 0 | 1) {
     if (apis[slot]) throw new Error(`API ${slot} is already running`);
+    apiLogs[slot] = nextLog(`api${slot}`);
     apis[slot] = await startApiProcess(
       { ...serviceEnv(), HTTP_WAIT_MS: String(options.httpWaitMs ?? 2000), OUTCOME_POLL_MS: '500', ...options.apiEnv },
       90_000,
-      nextLog(`api${slot}`),
+      apiLogs[slot],
     );
   }
 
@@ -155,6 +159,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
       if (!api) throw new Error(`API ${slot} is not running`);
       return api.url;
     },
+    apiLogFile: (slot) => apiLogs[slot]!,
     startApi,
     async stopApi(slot, signal) {
       const api = apis[slot];
