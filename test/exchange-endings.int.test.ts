@@ -1,8 +1,8 @@
 /**
  * Every exchange ends with a recorded outcome that the next leg reads, whatever ended it: an
  * operator's cancel or terminate in Temporal, a round deadline passing with no worker, a handler
- * whose result cannot be stored, the round cap. Real Temporal dev server, real Postgres, raw
- * 2026-07-28 legs (each leg's exact answer matters here).
+ * whose result cannot be stored, the round cap. Real Temporal dev server, real Postgres, raw legs
+ * of both eras (each leg's exact answer matters here).
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
@@ -16,6 +16,7 @@ import { createExchangeGateway } from '../services/api/src/exchange-gateway';
 import { createExchangeReconciler } from '../services/api/src/exchange-reconciler';
 import { startIdleExchangeSweeper } from '../services/api/src/idle-exchange-sweeper';
 import { eventually, exchangeStatus, latestExchange } from './support/exchange-rows';
+import { isNotification, isRequest, isResponseTo, LegacySession, type JsonRpcId } from './support/legacy-client';
 import { accept, callUntilAnswered, rawCall } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
 
@@ -189,5 +190,59 @@ describe('round deadlines are a rule', () => {
     const done = await callUntilAnswered(service.url, 'tools/call', { ...retry, requestState: comeBack.body.result!.requestState });
     expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
     expect(await exchangeStatus(service.pool, exchange.id)).toBe('completed');
+  });
+});
+
+describe('exchange endings reach handshake-era streams', () => {
+  const ROUND_TIMEOUT_MS = 3000;
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HTTP_WAIT_MS: '1500', ROUND_TIMEOUT_MS: String(ROUND_TIMEOUT_MS) });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  async function startLegacyGreet() {
+    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
+    const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
+    const exchange = await latestExchange(service.pool, 'greet');
+    return { session, callId, stream, askId: ask.message.id as JsonRpcId, exchange, handle: service.temporal.workflow.getHandle(exchange.workflow_id) };
+  }
+
+  it.each([
+    ['an operator cancels', (h: WorkflowHandle) => h.cancel(), EXCHANGE_CANCELLED, 'cancelled'],
+    ['Temporal terminates', (h: WorkflowHandle) => h.terminate(), EXCHANGE_TERMINATED, 'terminated'],
+  ])('withdraws the open request and ends the call when %s the workflow', async (_what, end, code, status) => {
+    const { session, callId, stream, askId, exchange, handle } = await startLegacyGreet();
+    try {
+      await end(handle);
+      const response = await stream.until((m) => isResponseTo(m, callId), 'the call response', 20_000);
+      expect(response.message.error?.code).toBe(code);
+      const withdrawn = stream.messages.filter((m) => isNotification(m.message, 'notifications/cancelled')).map((m) => m.message.params);
+      expect(withdrawn).toEqual([expect.objectContaining({ requestId: askId })]);
+      expect(await exchangeStatus(service.pool, exchange.id)).toBe(status);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('drops an answer POSTed after the deadline while no worker runs; the stream carries the expiry', async () => {
+    const { session, callId, stream, askId, exchange } = await startLegacyGreet();
+    try {
+      await service.stopWorker();
+      try {
+        await new Promise((resolve) => setTimeout(resolve, ROUND_TIMEOUT_MS + 500));
+        expect(await session.respond(askId, accept({ name: 'Too late' }))).toBe(202);
+      } finally {
+        await service.startWorker();
+      }
+      const response = await stream.until((m) => isResponseTo(m, callId), 'the call response', 20_000);
+      expect(response.message.error?.code).toBe(EXCHANGE_EXPIRED);
+      expect(await exchangeStatus(service.pool, exchange.id)).toBe('expired');
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -68,8 +68,11 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     legacy: createLegacyEndpoint({
       methods: createLegacyMethods({ handlers, legacy, legs }),
       legacy,
+      exchanges: store,
       waiter,
       gateway,
+      reconciler,
+      waitSliceMs: config.http.waitMs,
       log,
       limits: config.limits,
     }),

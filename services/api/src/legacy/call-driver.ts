@@ -11,6 +11,7 @@
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { LegacyCall, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Listening } from '../../../../lib/exchange/types';
+import type { ExchangeReconciler } from '../exchange-reconciler';
 import { forwardRoundNotifications } from '../round-notifications';
 import { reverseRequestId } from './reverse-request-id';
 import { CLOSE_STREAM_KEY } from './stream-control';
@@ -18,14 +19,23 @@ import { CLOSE_STREAM_KEY } from './stream-control';
 export interface CallDriverDeps {
   legacy: LegacyStore;
   waiter: OutcomeWaiter;
+  /** Asked after each wait slice with no outcome, so a workflow Temporal ended still ends the call. */
+  reconciler: ExchangeReconciler;
+  /** How long one wait for a round lasts before Temporal is asked whether the workflow still runs. */
+  waitSliceMs: number;
 }
 
-const WAIT_SLICE_MS = 30_000;
 
 export async function driveCall(deps: CallDriverDeps, call: LegacyCall, listening: Listening, stop: AbortSignal): Promise<void> {
   const { legacy, waiter } = deps;
   const produce = (messageKey: string, message: Record<string, unknown>, final = false) =>
     legacy.appendMessage({ sessionId: call.sessionId, streamId: call.streamId, messageKey, message, final });
+
+  /** The exchange's ending, if Temporal closed its workflow without one and it is this round's. */
+  const endedAt = async (round: number) => {
+    const ended = await deps.reconciler.reconcile(call.exchangeId);
+    return ended && ended.round >= round ? ended : undefined;
+  };
 
   for (let round = 1; !stop.aborted; round++) {
     const stopForwarding = new AbortController();
@@ -39,7 +49,10 @@ export async function driveCall(deps: CallDriverDeps, call: LegacyCall, listenin
     );
     let record;
     try {
-      while (!record && !stop.aborted) record = await waiter.wait(call.exchangeId, round, WAIT_SLICE_MS, stop);
+      while (!record && !stop.aborted) {
+        record = await waiter.wait(call.exchangeId, round, deps.waitSliceMs, stop);
+        if (!record && !stop.aborted) record = await endedAt(round);
+      }
     } finally {
       stopForwarding.abort();
     }

@@ -24,6 +24,8 @@ import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import type { Limits } from '../../../../lib/config';
 import { capacityExceeded, RpcError, tooLarge } from '../../../../lib/protocol/rpc-error';
 import type { ExchangeGateway } from '../exchange-gateway';
+import type { ExchangeReconciler } from '../exchange-reconciler';
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import { driveCall } from './call-driver';
 import { PRIMING_KEY } from './stream-control';
 import type { LegacyMethods } from './legacy-methods';
@@ -48,8 +50,13 @@ export interface IncomingMessage {
 export interface LegacyEndpointDeps {
   methods: LegacyMethods;
   legacy: LegacyStore;
+  /** The exchanges' record: a round's deadline is read from it. */
+  exchanges: ExchangeStore;
   waiter: OutcomeWaiter;
   gateway: ExchangeGateway;
+  reconciler: ExchangeReconciler;
+  /** A call's wait for its next round is this long (HTTP_WAIT_MS) before Temporal is asked about its workflow. */
+  waitSliceMs: number;
   log: Logger;
   limits: Limits;
 }
@@ -81,7 +88,8 @@ function refuse(res: Response, status: number, id: unknown, error: RpcError): vo
 }
 
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
-  const { methods, legacy, waiter, gateway, log, limits } = deps;
+  const { methods, legacy, exchanges, waiter, gateway, reconciler, log, limits } = deps;
+  const drivers = { legacy, waiter, reconciler, waitSliceMs: deps.waitSliceMs };
   const slots = createStreamSlots(limits);
   const sseOptions = { maxBufferedBytes: limits.sseMaxBufferedBytes, log };
 
@@ -113,6 +121,13 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: unknown or already settled request id');
       return;
     }
+    // The deadline is a rule: an answer after it is refused before anything is settled or signalled;
+    // the stream carries the expiry (and withdraws this request) once the workflow records it.
+    const ask = await exchanges.readRound(request.exchangeId, request.round);
+    if (ask?.deadlineAt && Date.now() > ask.deadlineAt.getTime()) {
+      callLog(request.exchangeId, request.round).info({ ...sessionRef(session.id), key: request.key }, 'response dropped: the round deadline has passed');
+      return;
+    }
     // Repeats are signalled again only so often (counted in Postgres, across replicas).
     if (repeat && !(await legacy.countRepeat(request.id))) {
       log.info({ ...sessionRef(session.id), responseId: id, limit: limits.maxRepeatedAnswers }, 'response dropped: answer repeated too often');
@@ -131,12 +146,15 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: request already settled');
       return;
     }
+    let delivered;
     try {
-      await gateway.sendKeyAnswer(request.exchangeId, { round: request.round, key: request.key, response });
+      delivered = await gateway.sendKeyAnswer(request.exchangeId, { round: request.round, key: request.key, response });
     } catch (error) {
       if (!repeat) await legacy.reopenRequest(request.id);
       throw error;
     }
+    // No workflow took it: it closed, and if it recorded no ending (terminated), one is recorded now for the stream.
+    if (!delivered) await reconciler.reconcile(request.exchangeId);
     callLog(request.exchangeId, request.round).info({ ...sessionRef(session.id), key: request.key }, 'answer signalled');
   }
 
@@ -171,7 +189,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     await legacy.renewLease(call.exchangeId, options.owner, DELIVERY_LEASE_MS, options.takeOver).catch(() => undefined);
     const renewal = setInterval(renew, DELIVERY_LEASE_MS / 3);
     renewal.unref();
-    const producing = driveCall({ legacy, waiter }, call, listening, local.signal).catch((error) => {
+    const producing = driveCall(drivers, call, listening, local.signal).catch((error) => {
       callLog(call.exchangeId).error({ err: error }, 'call driver failed; ending this delivery');
       local.abort();
     });
@@ -409,7 +427,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
               for (const call of await legacy.activeCalls({ streamId })) {
                 if (driving.has(call.exchangeId) || !session) continue;
                 // A driver that fails is forgotten, so the next wake-up starts it again.
-                const run = driveCall({ legacy, waiter }, call, await listeningOf(call, session), stop.signal)
+                const run = driveCall(drivers, call, await listeningOf(call, session), stop.signal)
                   .catch((error) => callLog(call.exchangeId).error({ err: error }, 'call driver failed'))
                   .finally(() => driving.delete(call.exchangeId));
                 driving.set(call.exchangeId, run);
