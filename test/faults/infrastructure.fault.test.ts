@@ -27,14 +27,19 @@ scenario('e. Temporal SIGKILLed and restarted on its file while exchanges wait a
   const names = namesFor('e', 10);
   const asks = await startAll(stack, names.length, trace);
   const [inFlight, waiting] = [asks.slice(0, 5), asks.slice(5)];
-  // Answer legs on their way as the server dies: some signalled, some not yet.
+  // Answer legs, and first legs of new exchanges, on their way as the server dies.
   const answering = answerAll(stack, inFlight, names.slice(0, 5), trace);
+  const starting = startAll(stack, 4, trace);
   await stack.killTemporal();
   await stack.startTemporal();
   const late = await answerAll(stack, waiting, names.slice(5), trace);
-  const replies = [...(await answering), ...late];
-  await expectAllGreeted(stack, greeted(asks, names, replies));
-  await expectNoRerunAfterRecording(stack, asks.map((a) => a.exchangeId));
+  const newAsks = await starting;
+  const newNames = namesFor('e-new', newAsks.length);
+  const newReplies = await answerAll(stack, newAsks, newNames, trace);
+  const replies = [...(await answering), ...late, ...newReplies];
+  const all = [...asks, ...newAsks];
+  await expectAllGreeted(stack, greeted(all, [...names, ...newNames], replies));
+  await expectNoRerunAfterRecording(stack, all.map((a) => a.exchangeId));
 });
 
 scenario('f. Postgres stopped and started again while exchanges wait and rounds run: all complete', () => stack, run, async () => {
