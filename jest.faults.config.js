@@ -5,7 +5,7 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testMatch: ['<rootDir>/test/faults/**/*.fault.test.ts'],
-  testTimeout: 240_000,
+  testTimeout: 180_000,
   verbose: true,
   reporters: ['default'],
 };

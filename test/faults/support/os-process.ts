@@ -17,6 +17,20 @@ export interface OsProcess {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<string>;
 }
 
+// Process groups still running. They are detached from jest's, so if the test process exits
+// without stopping them (a crash, a CI timeout's SIGTERM to jest), they are killed on the way out
+// instead of holding ports and CPU for the next run.
+const live = new Set<number>();
+process.once('exit', () => {
+  for (const pid of live) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+});
+
 export function spawnLogged(
   name: string,
   command: string,
@@ -37,9 +51,11 @@ export function spawnLogged(
     detached: true, // its own process group: the group gets our signals, and jest's Ctrl-C does not race us
   });
   closeSync(out);
+  live.add(child.pid!);
   let exit: string | undefined;
   const exited = new Promise<string>((resolve) =>
     child.once('exit', (code, signal) => {
+      live.delete(child.pid!);
       exit = `${name} exited (code ${code}, signal ${signal})`;
       resolve(exit);
     }),

@@ -8,7 +8,7 @@ export interface ScenarioRun {
   failed: boolean;
 }
 
-export function scenario(name: string, stack: () => FaultStack, run: ScenarioRun, body: () => Promise<void>, timeoutMs = 240_000): void {
+export function scenario(name: string, stack: () => FaultStack, run: ScenarioRun, body: () => Promise<void>, timeoutMs = 180_000): void {
   it(
     name,
     async () => {
