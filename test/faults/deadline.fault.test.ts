@@ -8,6 +8,7 @@ import { startFaultStack, type FaultStack } from './support/fault-stack';
 import { answerParams, greeting, isStateOnly, newTrace, pollPastStateOnly, sendLeg, startGreet, type Ask } from './support/modern-exchange';
 import { expectAllGreeted, expectNoRerunAfterRecording } from './support/expectations';
 import { scenario, type ScenarioRun } from './support/scenario';
+import { readLog } from './support/os-process';
 import { waitFor } from './support/wait-for';
 
 const ROUND_TIMEOUT_MS = 8_000;
@@ -31,6 +32,12 @@ async function statusOf(exchangeId: string): Promise<string | undefined> {
   return (await stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]))[0]?.status;
 }
 
+/** How many times the APIs signalled answers to this exchange's workflow (their `answers signalled` lines). */
+const signalsTo = (exchangeId: string) =>
+  [stack.apiLogFile(0), stack.apiLogFile(1)]
+    .flatMap((file) => readLog(file).split('\n'))
+    .filter((line) => line.includes('"msg":"answers signalled"') && line.includes(`"exchangeId":"${exchangeId}"`)).length;
+
 const errorOrKind = (reply: { body: { error?: { code: number }; result?: Record<string, unknown> } }) =>
   reply.body.error ? { code: reply.body.error.code } : isStateOnly(reply as never) ? 'state-only result' : reply.body.result;
 
@@ -50,10 +57,12 @@ scenario('d. the round timeout passes with no worker: a late answer is refused w
     status = await statusOf(ask.exchangeId);
   }
   const retry = await sendLeg(apis, answerParams(ask, 'Late'), trace);
-  expect({ lateAnswer: errorOrKind(late), status, retry: errorOrKind(retry) }).toEqual({
+  // Refused before signalling: the late answers never reached the workflow's history.
+  expect({ lateAnswer: errorOrKind(late), status, retry: errorOrKind(retry), signalled: signalsTo(ask.exchangeId) }).toEqual({
     lateAnswer: { code: EXCHANGE_EXPIRED },
     status: 'expired',
     retry: { code: EXCHANGE_EXPIRED },
+    signalled: 0,
   });
 });
 
@@ -64,7 +73,14 @@ scenario('d. (variant) an answer sent before the deadline while no worker runs, 
   await stack.stopWorker('SIGTERM');
   const params = answerParams(ask, 'Punctual');
   const first = await sendLeg(apis, params, trace);
-  expect({ before: Date.now() < deadline, reply: errorOrKind(first) }).toEqual({ before: true, reply: 'state-only result' });
+  const before = Date.now() < deadline;
+  // The API's log line reaches its file through this process's pipe, maybe just after the reply.
+  const signalled = await waitFor('the API to log its signal', () => signalsTo(ask.exchangeId) || undefined, { timeoutMs: 5_000 }).catch(() => 0);
+  expect({ before, reply: errorOrKind(first), signalled }).toEqual({
+    before: true,
+    reply: 'state-only result',
+    signalled: 1,
+  });
   await waitFor('the round deadline to pass (plus 2 s)', () => Date.now() > deadline + 2_000, { timeoutMs: ROUND_TIMEOUT_MS + 30_000 });
   await stack.startWorker();
   const reply = await pollPastStateOnly(apis, params, first, trace, 120_000);
