@@ -3,6 +3,9 @@
  * loses nothing: no exchange is started by a refused first leg, and an exchange whose answer was
  * refused still takes a good one. Both eras, real Temporal dev server and Postgres.
  */
+import { connect } from 'node:net';
+import { demoHandlers } from '../handlers/demo';
+import { defineTool } from '../lib/handler-api';
 import { INVALID_PARAMS } from '../lib/protocol/json-rpc-codes';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
 import { countExchanges, latestExchange } from './support/exchange-rows';
@@ -160,5 +163,55 @@ describe('hostile input on the handshake era', () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('a 2026-07-28 client that stops reading its notification stream', () => {
+  const chatty = defineTool({
+    tool: { name: 'chatty', inputSchema: { type: 'object' } },
+    async run(_args, ctx) {
+      for (let i = 0; i < 80; i += 1) await ctx.sendLog('info', { line: i, text: 'x'.repeat(100_000) });
+      return { content: [{ type: 'text', text: 'done' }] };
+    },
+  });
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ SSE_MAX_BUFFERED_BYTES: '65536' }, { handlers: { ...demoHandlers, name: 'chatty', tools: [chatty] } });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('has its stream closed once it leaves more than SSE_MAX_BUFFERED_BYTES unread, not buffered without end', async () => {
+    const { port, hostname } = new URL(service.url);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'chatty',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/logLevel': 'info',
+        },
+      },
+    });
+    const socket = connect(Number(port), hostname);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let received = 0;
+    socket.on('data', (chunk) => {
+      received += chunk.length;
+      if (received > 0) socket.pause(); // read the headers' first chunk, then stop reading
+    });
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: chatty\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still open'), 60_000))]);
+    socket.destroy();
+    expect(outcome).toBe('closed');
   });
 });

@@ -92,6 +92,13 @@ export function createExchangeStorePg(pool: Pool): ExchangeStore {
   return {
     createExchange: (exchange, workflowId) => ensureExchange(pool, exchange, workflowId),
 
+    async forgetUnstarted(exchangeId) {
+      await pool.query({
+        text: 'DELETE FROM exchanges WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM exchange_rounds WHERE exchange_id = $1)',
+        values: [exchangeId],
+      });
+    },
+
     async readRound(exchangeId, round) {
       const { rows } = await pool.query<RoundRow>({
         text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,

@@ -44,6 +44,8 @@ export interface NewEnding {
 export interface ExchangeStore {
   /** Creates the exchange's row (status running) before its workflow starts; a repeat changes nothing. */
   createExchange(exchange: ExchangeInput, workflowId: string): Promise<void>;
+  /** Removes the row of an exchange whose workflow could not be started (unless a round was recorded after all). */
+  forgetUnstarted(exchangeId: string): Promise<void>;
   /** The recorded outcome of a round, if any. */
   readRound(exchangeId: string, round: number): Promise<RoundRecord | undefined>;
   /** The last recorded round of an exchange, if any. */

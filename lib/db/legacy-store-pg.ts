@@ -78,17 +78,19 @@ const PRUNE_STREAM_SQL = `
     first_dropped_id = least(legacy_stream_pruning.first_dropped_id, excluded.first_dropped_id),
     last_dropped_id = greatest(legacy_stream_pruning.last_dropped_id, excluded.last_dropped_id)`;
 
-/** Appends in the caller's transaction; the stream's writers prune one at a time, so the cap holds. */
+/**
+ * Appends in the caller's transaction. The stream's writers take its lock *before* inserting, so
+ * event ids are assigned and committed in the same order: a reader that has seen id N never finds
+ * an id below N committed later (which it would skip). Pruning under the same lock keeps the cap.
+ */
 async function append(client: PoolClient, m: NewStreamMessage, maxEvents: number): Promise<void> {
+  await client.query({ text: `SELECT pg_advisory_xact_lock(hashtext('legacy_stream_events'), hashtext($1))`, values: [m.streamId] });
   const { rowCount } = await client.query({
     text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final)
            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id, message_key) DO NOTHING`,
     values: [m.sessionId, m.streamId, m.messageKey, JSON.stringify(m.message), m.final ?? false],
   });
-  if (rowCount === 1) {
-    await client.query({ text: `SELECT pg_advisory_xact_lock(hashtext('legacy_stream_events'), hashtext($1))`, values: [m.streamId] });
-    await client.query({ text: PRUNE_STREAM_SQL, values: [m.streamId, maxEvents] });
-  }
+  if (rowCount === 1) await client.query({ text: PRUNE_STREAM_SQL, values: [m.streamId, maxEvents] });
   await client.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, m.streamId]);
 }
 

@@ -78,6 +78,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     }),
     maxBodyBytes: config.http.maxBodyBytes,
     maxJsonDepth: config.limits.maxJsonDepth,
+    sseMaxBufferedBytes: config.limits.sseMaxBufferedBytes,
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,
     log,

@@ -17,6 +17,7 @@ export interface AppDeps {
   probes: HealthProbe[];
   maxBodyBytes: number;
   maxJsonDepth: number;
+  sseMaxBufferedBytes: number;
   draining: AbortSignal;
   allowedOrigins: ReadonlyArray<string>;
   listenHost: string;
@@ -31,7 +32,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(healthRouter(deps.probes));
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(['/mcp', '/sse', '/messages'], guard);
-  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, maxJsonDepth: deps.maxJsonDepth, draining: deps.draining, log: deps.log }));
+  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, maxJsonDepth: deps.maxJsonDepth, sseMaxBufferedBytes: deps.sseMaxBufferedBytes, draining: deps.draining, log: deps.log }));
   app.use(bodyErrors(deps.log));
   return app;
 }

@@ -147,7 +147,13 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     };
     // The row exists before the workflow does, so an exchange Temporal ends at once still has a record to end.
     await store.createExchange(input, workflowIdFor(exchangeId));
-    await gateway.start(input);
+    try {
+      await gateway.start(input);
+    } catch (error) {
+      // Temporal refused or could not be reached: the client is told, and no half-started exchange stays behind.
+      await store.forgetUnstarted(exchangeId).catch(() => undefined);
+      throw error;
+    }
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round: 1 }).info(
       { method: leg.method, target: leg.target, era: leg.era },
       'exchange started',

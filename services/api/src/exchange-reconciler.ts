@@ -27,26 +27,36 @@ export function endingFor(exchangeId: string, status: Exclude<WorkflowStatus, 'R
 }
 
 export interface ExchangeReconciler {
-  /** The exchange's ending, recorded now if its workflow is closed without one; undefined while it runs. */
+  /**
+   * The exchange's ending, recorded now if its workflow is closed without one; undefined while it
+   * runs, or when Temporal or Postgres cannot be asked (the next wait asks again): never throws,
+   * so a leg that cannot reconcile still answers "come back".
+   */
   reconcile(exchangeId: string): Promise<RoundRecord | undefined>;
 }
 
 export function createExchangeReconciler(deps: { gateway: ExchangeGateway; store: ExchangeStore; log: Logger }): ExchangeReconciler {
   const { gateway, store, log } = deps;
+  async function reconcile(exchangeId: string): Promise<RoundRecord | undefined> {
+    const status = await gateway.workflowStatus(exchangeId);
+    // A paused workflow still runs (an operator resumes it); nothing has ended.
+    if (status === 'RUNNING' || status === 'PAUSED') return undefined;
+    const last = await store.lastRound(exchangeId);
+    if (last && last.outcome.kind !== 'ask') return last;
+    const round = (last?.round ?? 0) + 1;
+    const record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
+    exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(
+      { workflowStatus: status, outcome: record.outcome.kind },
+      'workflow closed without recording an ending; ending recorded',
+    );
+    return record;
+  }
+
   return {
-    async reconcile(exchangeId) {
-      const status = await gateway.workflowStatus(exchangeId);
-      // A paused workflow still runs (an operator resumes it); nothing has ended.
-      if (status === 'RUNNING' || status === 'PAUSED') return undefined;
-      const last = await store.lastRound(exchangeId);
-      if (last && last.outcome.kind !== 'ask') return last;
-      const round = (last?.round ?? 0) + 1;
-      const record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
-      exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(
-        { workflowStatus: status, outcome: record.outcome.kind },
-        'workflow closed without recording an ending; ending recorded',
-      );
-      return record;
-    },
+    reconcile: (exchangeId) =>
+      reconcile(exchangeId).catch((error: unknown) => {
+        exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId) }).warn({ err: error }, 'could not reconcile the exchange with Temporal; will ask again');
+        return undefined;
+      }),
   };
 }

@@ -14,10 +14,21 @@ export interface ResponseChannel {
   finish(status: number, message: object): void;
 }
 
-export function createResponseChannel(req: Request, res: Response): ResponseChannel {
+/**
+ * `maxBufferedBytes` bounds what a client that stops reading leaves in this process: past it the
+ * stream is destroyed (the client retries its leg, which loses nothing) instead of buffered without end.
+ */
+export function createResponseChannel(req: Request, res: Response, maxBufferedBytes: number, onOverflow?: (buffered: number) => void): ResponseChannel {
   const canStream = (req.get('accept') ?? '').includes('text/event-stream');
   let streaming = false;
-  const write = (message: object) => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  const write = (message: object) => {
+    if (res.destroyed) return;
+    res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (res.writableLength > maxBufferedBytes) {
+      onOverflow?.(res.writableLength);
+      res.destroy();
+    }
+  };
   return {
     canStream,
     notify(message) {

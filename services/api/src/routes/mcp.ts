@@ -74,6 +74,8 @@ export interface McpRouterDeps {
   legacy: LegacyEndpoint;
   maxBodyBytes: number;
   maxJsonDepth: number;
+  /** What a leg's notification stream may leave unread before it is closed. */
+  sseMaxBufferedBytes: number;
   /** Aborted when the process starts to drain: waiting legs answer "come back" at once. */
   draining: AbortSignal;
   log: Logger;
@@ -91,7 +93,9 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     const drain = () => abort.abort();
     deps.draining.addEventListener('abort', drain, { once: true });
     res.on('close', () => deps.draining.removeEventListener('abort', drain));
-    const channel = createResponseChannel(req, res);
+    const channel = createResponseChannel(req, res, deps.sseMaxBufferedBytes, (buffered) =>
+      deps.log.warn({ bufferedBytes: buffered, limit: deps.sseMaxBufferedBytes }, 'SSE consumer left too much unread; response stream closed'),
+    );
     let legacy = false;
     try {
       const message = readMessage(req.body, deps.maxJsonDepth);
