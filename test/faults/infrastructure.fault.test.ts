@@ -8,6 +8,7 @@ import { startFaultStack, type FaultStack } from './support/fault-stack';
 import { answerAll, greeted, namesFor, startAll } from './support/greet-fleet';
 import { newTrace } from './support/modern-exchange';
 import { scenario, type ScenarioRun } from './support/scenario';
+import { readLog } from './support/os-process';
 import { waitFor } from './support/wait-for';
 
 let stack: FaultStack;
@@ -58,3 +59,27 @@ scenario('f. Postgres stopped and started again while exchanges wait and rounds 
   await expectAllGreeted(stack, greeted(asks, names, replies));
   await expectNoRerunAfterRecording(stack, asks.map((a) => a.exchangeId));
 });
+
+scenario('f. (variant) Postgres stopped and started again while answer legs wait for their rounds: they get outcomes or state-only results, all complete', () => stack, run, async () => {
+  const trace = newTrace();
+  const names = namesFor('f-wait', 6);
+  const asks = await startAll(stack, names.length, trace);
+  // With no worker the rounds cannot finish, so every leg is still waiting when Postgres goes.
+  await stack.stopWorker('SIGTERM');
+  const api = [readLog(stack.apiLogFile(0)), readLog(stack.apiLogFile(1))].map((text) => text.length);
+  const answering = answerAll(stack, asks, names, trace);
+  await waitFor('both APIs to have signalled the 6 answers', () => signalledSince(api) >= names.length);
+  await stack.stopPostgres();
+  await stack.startPostgres();
+  await stack.startWorker();
+  const replies = await answering;
+  await expectAllGreeted(stack, greeted(asks, names, replies));
+  await expectNoRerunAfterRecording(stack, asks.map((a) => a.exchangeId));
+});
+
+/** `answers signalled` lines the two APIs logged after the given offsets into their log files. */
+function signalledSince(offsets: number[]): number {
+  return [0, 1]
+    .map((slot) => readLog(stack.apiLogFile(slot as 0 | 1)).slice(offsets[slot]).split('\n').filter((l) => l.includes('"msg":"answers signalled"')).length)
+    .reduce((a, b) => a + b, 0);
+}
