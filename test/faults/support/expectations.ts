@@ -1,0 +1,76 @@
+/**
+ * What "every exchange reached exactly its expected outcome and nothing was lost" means, checked
+ * against the client's replies, the service's record in Postgres and the worker logs.
+ */
+import type { RpcReply } from '../../support/raw-mcp';
+import type { FaultStack } from './fault-stack';
+import { greeting } from './modern-exchange';
+import { rerunsAfterRecording, roundEvents, roundsWithoutStart } from './round-log';
+import { waitFor } from './wait-for';
+
+export interface Greeted {
+  exchangeId: string;
+  name: string;
+  reply: RpcReply;
+}
+
+/**
+ * Each client got "Hello, <name>!", and Postgres says round 1 asked, round 2 completed with that
+ * greeting, status completed. Postgres is given a minute to settle first (a client can get its
+ * answer before a round that was retried is recorded), and everything is compared in one object,
+ * so a failure shows each exchange's reply next to the service's record of it.
+ */
+export async function expectAllGreeted(stack: FaultStack, exchanges: Greeted[]): Promise<void> {
+  const ids = exchanges.map((e) => e.exchangeId);
+  const running = async () =>
+    (await stack.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE id = ANY($1::uuid[]) AND status = 'running'", [ids]))[0]!.n;
+  await waitFor('every exchange to leave status running', async () => (await running()) === '0', { timeoutMs: 60_000, intervalMs: 500 }).catch(() => undefined);
+
+  const statuses = await stack.query<{ id: string; status: string }>('SELECT id, status FROM exchanges WHERE id = ANY($1::uuid[])', [ids]);
+  const rounds = await stack.query<{ exchange_id: string; round: number; outcome_kind: string; outcome: unknown }>(
+    'SELECT exchange_id, round, outcome_kind, outcome FROM exchange_rounds WHERE exchange_id = ANY($1::uuid[]) ORDER BY exchange_id, round',
+    [ids],
+  );
+  const outcome = (reply: RpcReply) =>
+    reply.body.error ? { error: reply.body.error } : { resultType: reply.body.result?.resultType, content: reply.body.result?.content };
+  const actual = exchanges.map(({ exchangeId, name, reply }) => {
+    const mine = rounds.filter((r) => r.exchange_id === exchangeId);
+    return {
+      name,
+      reply: outcome(reply),
+      status: statuses.find((r) => r.id === exchangeId)?.status,
+      rounds: mine.map((r) => [r.round, r.outcome_kind]),
+      greetingRecorded: JSON.stringify(mine[1]?.outcome ?? null).includes(`Hello, ${name}!`),
+    };
+  });
+  expect(actual).toEqual(
+    exchanges.map(({ name }) => ({
+      name,
+      reply: { resultType: 'complete', ...greeting(name) },
+      status: 'completed',
+      rounds: [[1, 'ask'], [2, 'complete']],
+      greetingRecorded: true,
+    })),
+  );
+}
+
+/**
+ * No handler ran again after its round was recorded, judged from the worker logs. The judgement
+ * needs the `round started` line: a recorded round without one means the log contract is missing
+ * and re-runs cannot be ruled out, which fails too (it would otherwise pass without evidence).
+ */
+export async function expectNoRerunAfterRecording(stack: FaultStack, exchangeIds: string[]): Promise<void> {
+  const events = roundEvents(stack.workerLogs());
+  expect(rerunsAfterRecording(events)).toEqual({});
+  const recorded = await stack.query<{ exchange_id: string; round: number; outcome_kind: string; outcome: { error?: { code?: number } } }>(
+    'SELECT exchange_id, round, outcome_kind, outcome FROM exchange_rounds WHERE exchange_id = ANY($1::uuid[])',
+    [exchangeIds],
+  );
+  // Rounds the workflow records itself (expiry, cancel) run no handler.
+  const handlerRounds = recorded.filter((r) => r.outcome_kind !== 'error' || ![-32001, -32012].includes(r.outcome.error?.code ?? 0));
+  const missing = roundsWithoutStart(events, handlerRounds.map((r) => ({ exchangeId: r.exchange_id, round: r.round })));
+  expect({ recordedRoundsWithoutRoundStartedLine: missing.length, of: handlerRounds.length }).toEqual({
+    recordedRoundsWithoutRoundStartedLine: 0,
+    of: handlerRounds.length,
+  });
+}

@@ -1,0 +1,232 @@
+/**
+ * The whole service as separate OS processes, each of which a scenario can kill and start again:
+ * a Temporal dev server on a SQLite file (restarted on the same file and port), an embedded
+ * Postgres on a persistent data folder (restarted on the same folder and port, so every URL
+ * stays valid), one worker and two API processes. Every process writes to its own log file in a
+ * scratch folder; `tails()` is what a failing scenario prints.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
+import { freePort } from '../../../lib/local-stack/free-port';
+import { findTemporalCli, waitForTemporal } from '../../../lib/local-stack/temporal-dev-server';
+import { projectRoot } from '../../../lib/paths';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../../../workflows/search-attributes';
+import { startApiProcess, type ApiProcess } from '../../support/api-process';
+import { readLog, spawnLogged, tailOf, waitForLog, type OsProcess } from './os-process';
+
+export interface FaultStackOptions {
+  /** Extra environment for the API processes (ROUND_TIMEOUT_MS, say). */
+  apiEnv?: Record<string, string>;
+  /** How long a leg waits for an outcome before a state-only result: short, so clients poll. */
+  httpWaitMs?: number;
+}
+
+export interface FaultStack {
+  scratch: string;
+  keyRing: string;
+  temporalAddress: string;
+  /** The URLs of the API processes that are up, in slot order (slot 0 and slot 1). */
+  apiUrls(): string[];
+  apiUrl(slot: 0 | 1): string;
+  /** The log file of the API process in `slot` (its latest start). */
+  apiLogFile(slot: 0 | 1): string;
+  startApi(slot: 0 | 1): Promise<void>;
+  stopApi(slot: 0 | 1, signal: NodeJS.Signals): Promise<void>;
+  startWorker(): Promise<OsProcess>;
+  /** The running worker, if any. */
+  worker(): OsProcess | undefined;
+  stopWorker(signal: NodeJS.Signals): Promise<string | undefined>;
+  /** Every worker log file so far, oldest first. */
+  workerLogs(): string[];
+  killTemporal(): Promise<void>;
+  startTemporal(): Promise<void>;
+  stopPostgres(): Promise<void>;
+  startPostgres(): Promise<void>;
+  /** One query on a fresh connection (the pool a test would hold dies with each Postgres restart). */
+  query<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** A Temporal client on a fresh connection, closed after `use`. */
+  withTemporal<T>(use: (client: TemporalClient) => Promise<T>): Promise<T>;
+  /** The last lines of every process's log, for a failing scenario's message. */
+  tails(lines?: number): string;
+  /** Stops everything; keeps the scratch folder (and says where) when `keepScratch`. */
+  close(keepScratch: boolean): Promise<void>;
+}
+
+const root = projectRoot();
+
+export async function startFaultStack(options: FaultStackOptions = {}): Promise<FaultStack> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-faults-'));
+  chmodSync(scratch, 0o755); // as root, the embedded Postgres runs as a `postgres` user that must reach its folder
+  const logs = path.join(scratch, 'logs');
+  mkdirSync(logs);
+  const keyRing = `k1:${randomBytes(32).toString('base64')}`;
+  const taskQueue = `faults-${randomUUID()}`;
+  const temporalPort = await freePort();
+  const temporalAddress = `127.0.0.1:${temporalPort}`;
+  const pgPort = await freePort();
+  const pgDir = path.join(scratch, 'postgres');
+  let pg: OsProcess | undefined;
+  let databaseUrl = '';
+  let temporal: OsProcess | undefined;
+  let worker: OsProcess | undefined;
+  const workerLogs: string[] = [];
+  const apis: Array<ApiProcess | undefined> = [undefined, undefined];
+  const apiLogs: string[] = ['', ''];
+  let starts = 0;
+  const nextLog = (name: string) => path.join(logs, `${String(++starts).padStart(2, '0')}-${name}.log`);
+
+  const serviceEnv = () => ({
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    REQUEST_STATE_KEYS: keyRing,
+    HANDLER_SET: 'demo',
+    LOG_LEVEL: 'info',
+  });
+
+  // The HTTP API and metrics ports are pinned too, so a restart binds what the first start did.
+  const [httpPort, metricsPort] = [await freePort(), await freePort()];
+  async function startTemporal() {
+    const cli = findTemporalCli();
+    if (!cli) throw new Error('the fault suite needs the temporal CLI (TEMPORAL_CLI_PATH or `temporal` on PATH)');
+    const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort)];
+    args.push('--http-port', String(httpPort), '--metrics-port', String(metricsPort));
+    args.push('--db-filename', path.join(scratch, 'temporal.sqlite'));
+    for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
+    // A port another test run grabbed a moment ago (its listener may still be closing) makes the
+    // server exit at start; try again a few times before giving up.
+    for (let attempt = 1; ; attempt++) {
+      const proc = spawnLogged('temporal', cli, args, { logFile: nextLog('temporal') });
+      temporal = proc;
+      try {
+        await waitForTemporal(temporalAddress, 90_000, () => (proc.running() ? undefined : `see ${proc.logFile}`));
+        return;
+      } catch (error) {
+        await proc.stop('SIGKILL');
+        if (attempt >= 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
+      }
+    }
+  }
+
+  async function startPostgres() {
+    const proc = spawnLogged('postgres', process.execPath, ['--import', 'tsx', path.join(__dirname, 'postgres-process.ts'), pgDir, String(pgPort), 'mcp_faults'], {
+      cwd: root,
+      logFile: nextLog('postgres'),
+      signalLeaderOnly: true,
+    });
+    pg = proc;
+    await waitForLog(proc, /postgres ready /, 120_000);
+    databaseUrl = /postgres ready (\S+)/.exec(readLog(proc.logFile))![1]!;
+  }
+
+  async function startWorker() {
+    if (worker?.running()) throw new Error('a worker is already running');
+    const logFile = nextLog('worker');
+    workerLogs.push(logFile);
+    const proc = spawnLogged('worker', process.execPath, ['--import', 'tsx', path.join(root, 'services/worker/src/main.ts')], {
+      cwd: root,
+      env: { ...process.env, ...serviceEnv() },
+      logFile,
+    });
+    worker = proc;
+    // It bundles the workflows before it polls: allow for a busy 2-core machine.
+    await waitForLog(proc, /"msg":"worker started"/, 120_000);
+    return proc;
+  }
+
+  async function startApi(slot: 0 | 1) {
+    if (apis[slot]) throw new Error(`API ${slot} is already running`);
+    apiLogs[slot] = nextLog(`api${slot}`);
+    apis[slot] = await startApiProcess(
+      { ...serviceEnv(), HTTP_WAIT_MS: String(options.httpWaitMs ?? 2000), OUTCOME_POLL_MS: '500', ...options.apiEnv },
+      90_000,
+      apiLogs[slot],
+    );
+  }
+
+  const stack: FaultStack = {
+    scratch,
+    keyRing,
+    temporalAddress,
+    apiUrls: () => apis.filter((api): api is ApiProcess => api !== undefined).map((api) => api.url),
+    apiUrl(slot) {
+      const api = apis[slot];
+      if (!api) throw new Error(`API ${slot} is not running`);
+      return api.url;
+    },
+    apiLogFile: (slot) => apiLogs[slot]!,
+    startApi,
+    async stopApi(slot, signal) {
+      const api = apis[slot];
+      apis[slot] = undefined;
+      await api?.kill(signal);
+    },
+    startWorker,
+    worker: () => (worker?.running() ? worker : undefined),
+    async stopWorker(signal) {
+      const proc = worker;
+      worker = undefined;
+      return proc?.stop(signal);
+    },
+    workerLogs: () => [...workerLogs],
+    async killTemporal() {
+      await temporal?.stop('SIGKILL');
+    },
+    startTemporal,
+    async stopPostgres() {
+      await pg?.stop('SIGTERM');
+      pg = undefined;
+    },
+    startPostgres,
+    async query(sql, params) {
+      const client = new PgClient({ connectionString: databaseUrl });
+      client.on('error', () => undefined);
+      await client.connect();
+      try {
+        return (await client.query(sql, params)).rows;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    async withTemporal(use) {
+      const connection = await Connection.connect({ address: temporalAddress });
+      try {
+        return await use(new TemporalClient({ connection }));
+      } finally {
+        await connection.close();
+      }
+    },
+    tails(lines = 30) {
+      return readdirSync(logs)
+        .sort()
+        .map((file) => `----- ${file} (last ${lines} lines) -----\n${tailOf(path.join(logs, file), lines)}`)
+        .join('\n');
+    },
+    async close(keepScratch) {
+      await Promise.all([stack.stopApi(0, 'SIGTERM'), stack.stopApi(1, 'SIGTERM')]);
+      await stack.stopWorker('SIGTERM');
+      await temporal?.stop('SIGKILL');
+      await stack.stopPostgres().catch(() => undefined);
+      if (keepScratch) process.stderr.write(`fault suite: logs kept in ${logs}\n`);
+      else rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    await Promise.all([startTemporal(), startPostgres()]);
+    await startWorker();
+    // One API first: both migrate at start, and two racing first migrations would only test the migrator.
+    await startApi(0);
+    await startApi(1);
+  } catch (error) {
+    (error as Error).message += `\n${stack.tails()}`;
+    await stack.close(true);
+    throw error;
+  }
+  return stack;
+}
