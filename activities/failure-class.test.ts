@@ -9,7 +9,7 @@ describe('deterministicReason', () => {
     expect(deterministicReason(pgError(code))).toEqual(expect.any(String));
   });
 
-  it.each(['08006', '57P01', '53300', '40001', 'ECONNREFUSED', 'ECONNRESET'])('retries %s', (code) => {
+  it.each(['08006', '57P01', '53300', '40001', '23503', '23505', 'ECONNREFUSED', 'ECONNRESET'])('retries %s', (code) => {
     expect(deterministicReason(pgError(code))).toBeUndefined();
   });
 

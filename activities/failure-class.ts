@@ -9,13 +9,18 @@ import { ApplicationFailure } from '@temporalio/common';
 
 export const UNRECORDABLE = 'UnrecordableOutcome';
 
-/** SQLSTATE classes of errors that depend only on the data: 22 data exception, 23 constraint, 54 program limit. */
-const DETERMINISTIC_SQLSTATE_CLASSES = new Set(['22', '23', '54']);
+/**
+ * SQLSTATEs that depend only on the data: class 22 (data exception), class 54 (program limit), and
+ * the constraints a value breaks on its own (not null, check). A foreign-key or unique violation
+ * depends on what else is in the table at that moment, so it is retried.
+ */
+const DETERMINISTIC_SQLSTATE_CLASSES = new Set(['22', '54']);
+const DETERMINISTIC_SQLSTATES = new Set(['23502', '23514']);
 
 /** Why `error` will recur on retry, in words safe to show a client; undefined when it may not. */
 export function deterministicReason(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && DETERMINISTIC_SQLSTATE_CLASSES.has(code.slice(0, 2))) {
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && (DETERMINISTIC_SQLSTATE_CLASSES.has(code.slice(0, 2)) || DETERMINISTIC_SQLSTATES.has(code))) {
     if (code === '22P05' || code === '22021') return 'it holds a character Postgres cannot store';
     if (code.startsWith('54')) return 'it exceeds a size limit of the database';
     return `the database refused it (SQLSTATE ${code})`;

@@ -56,8 +56,11 @@ const EnvSchema = z.object({
   MAX_JSON_DEPTH: integer(4, 1000).default(64),
   /** Longest tool or prompt name, or resource URI, in UTF-8 bytes (Temporal keeps it in a 2 KB search attribute). */
   MAX_TARGET_LENGTH: integer(16, 2000).default(1024),
-  /** Serialized size of one round's input (arguments + answers + capabilities); under Temporal's 2 MB payload limit. */
-  MAX_ROUND_INPUT_BYTES: integer(1024, 1_572_864).default(524_288),
+  /**
+   * Serialized size of one round's input (arguments + answers + capabilities). A round's activity
+   * carries the first leg's input and the latest answers, so twice this stays under Temporal's 2 MB.
+   */
+  MAX_ROUND_INPUT_BYTES: integer(1024, 917_504).default(524_288),
   /** How many times one handshake-era answer may be repeated (re-signalled) before repeats are dropped. */
   MAX_REPEATED_ANSWERS: integer(0, 100).default(3),
   /** Events kept in one handshake-era stream; the oldest are dropped past this (Last-Event-ID before them replays from the oldest kept). */

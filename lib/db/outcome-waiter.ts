@@ -45,7 +45,8 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
 
   /** Connects and LISTENs; a client that fails on the way is ended, never left open. */
   async function connect(): Promise<void> {
-    const client = new Client({ connectionString: options.databaseUrl, application_name: options.applicationName ?? 'durable-mcp-listen' });
+    // keepAlive: a LISTEN socket that dies half-open is noticed (and reconnected), not trusted for ever.
+    const client = new Client({ keepAlive: true, connectionString: options.databaseUrl, application_name: options.applicationName ?? 'durable-mcp-listen' });
     client.on('notification', (message) => {
       if (!message.payload) return;
       wakers.get(`${message.channel}:${message.payload}`)?.forEach((wake) => wake());

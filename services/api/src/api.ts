@@ -2,6 +2,7 @@
  * Wires the API's dependencies (Postgres pool, outcome listener, Temporal client) into the app and
  * starts listening. `main.ts`, the dev launcher and the tests all start the API through here.
  */
+import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
@@ -62,6 +63,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     log,
   });
   const draining = new AbortController();
+  setMaxListeners(0, draining.signal); // every waiting leg listens for the drain
   const app = createApp({
     draining: draining.signal,
     dispatch: createModernMethods({ handlers, legs, requestState, waiter }),

@@ -43,8 +43,14 @@ export function createExchangeReconciler(deps: { gateway: ExchangeGateway; store
     if (status === 'RUNNING' || status === 'PAUSED') return undefined;
     const last = await store.lastRound(exchangeId);
     if (last && last.outcome.kind !== 'ask') return last;
-    const round = (last?.round ?? 0) + 1;
-    const record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
+    // A round activity still running for the closed workflow may record its round first; an ask
+    // there moves the ending to the round after it (as the workflow's own ending does).
+    let round = (last?.round ?? 0) + 1;
+    let record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
+    while (record.outcome.kind === 'ask') {
+      round += 1;
+      record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
+    }
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(
       { workflowStatus: status, outcome: record.outcome.kind },
       'workflow closed without recording an ending; ending recorded',

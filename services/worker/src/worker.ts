@@ -41,5 +41,9 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
       : { workflowsPath: require.resolve('../../../workflows') }),
     // Let in-flight rounds finish (and record) on shutdown instead of abandoning them to a retry.
     shutdownGraceTime: '10 seconds',
+    // A round's heartbeats reach Temporal every second (not every 80% of its 10 s timeout), so a
+    // slow moment does not time out a live round and start a second attempt beside it.
+    maxHeartbeatThrottleInterval: '1 second',
+    defaultHeartbeatThrottleInterval: '1 second',
   });
 }

@@ -306,6 +306,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const owner = randomUUID(); // this connection, as the holder of the call's delivery lease
       // A call answers on a stream of its own: take its slot before starting anything.
       const release = methods.startsExchange(message.method) ? slots.take(session.id) : () => undefined;
+      // Released however the request ends, also when the client hangs up while the call starts.
+      res.once('close', release);
       let answer;
       try {
         answer = await answerRequest(session, message, (exchangeId) => `call:${exchangeId}`, owner);
@@ -318,6 +320,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
         res.json({ jsonrpc: '2.0', id: message.id, result: answer.result });
         return;
       }
+      // A client that left meanwhile re-attaches by sending the same request id again, or by a GET.
+      if (res.destroyed) return;
       const stop = new AbortController();
       res.on('close', () => stop.abort());
       const sse = openStream(res, release);
@@ -404,11 +408,16 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       await checkSessionCapacity();
       const sessionId = methods.newSessionId();
       const release = slots.take(sessionId);
+      res.once('close', release);
       try {
         await legacy.createSession({ id: sessionId, transport: 'http+sse', protocolVersion: '2024-11-05', clientCapabilities: {}, principal: 'anonymous' });
       } catch (error) {
         release();
         throw error;
+      }
+      if (res.destroyed) {
+        await legacy.closeSession(sessionId); // its stream is gone, and a 2024-11-05 session lives as long as its stream
+        return;
       }
       const stop = new AbortController();
       res.on('close', () => stop.abort());
