@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   // Budgets: every input and store a client can grow (see the README's "Limits")
   /** Deepest nesting of arrays and objects in one JSON-RPC message. */
   MAX_JSON_DEPTH: integer(4, 1000).default(64),
+  /** Longest JSON-RPC request id (a string id is a key of the service's records). */
+  MAX_REQUEST_ID_LENGTH: integer(16, 1024).default(256),
   /** Longest tool or prompt name, or resource URI, in UTF-8 bytes (Temporal keeps it in a 2 KB search attribute). */
   MAX_TARGET_LENGTH: integer(16, 2000).default(1024),
   /**
@@ -105,6 +107,7 @@ export interface Config {
 /** The budgets, one per input or store a client can grow; each is answered with a clear error. */
 export interface Limits {
   maxJsonDepth: number;
+  maxRequestIdLength: number;
   maxTargetLength: number;
   maxRoundInputBytes: number;
   maxRepeatedAnswers: number;
@@ -169,6 +172,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
       maxJsonDepth: env.MAX_JSON_DEPTH,
+      maxRequestIdLength: env.MAX_REQUEST_ID_LENGTH,
       maxTargetLength: env.MAX_TARGET_LENGTH,
       maxRoundInputBytes: env.MAX_ROUND_INPUT_BYTES,
       maxRepeatedAnswers: env.MAX_REPEATED_ANSWERS,

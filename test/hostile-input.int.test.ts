@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { demoHandlers } from '../handlers/demo';
 import { defineTool } from '../lib/handler-api';
-import { INVALID_PARAMS } from '../lib/protocol/json-rpc-codes';
+import { INVALID_PARAMS, INVALID_REQUEST } from '../lib/protocol/json-rpc-codes';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
 import { countExchanges, latestExchange } from './support/exchange-rows';
 import { isRequest, isResponseTo, LegacySession, type JsonRpcId } from './support/legacy-client';
@@ -55,6 +55,15 @@ describe('hostile input on the modern era', () => {
     expect(reply.body.id).toBe(7);
     expect(reply.body.error?.code).toBe(INVALID_PARAMS);
     expect(reply.body.error?.data).toMatchObject({ maxDepth: 32 });
+  });
+
+  it('refuses a request id over MAX_REQUEST_ID_LENGTH with 400 -32600 before anything is recorded', async () => {
+    const before = await countExchanges(service.pool);
+    const reply = await rawPost(service.url, { jsonrpc: '2.0', id: 'i'.repeat(3000), method: 'tools/call', params: { name: 'greet', arguments: {} } }, MODERN_HEADERS);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error?.code).toBe(INVALID_REQUEST);
+    expect(reply.body.error?.data).toEqual({ path: 'id', limit: 256 });
+    expect(await countExchanges(service.pool)).toBe(before);
   });
 
   it('refuses a resource URI over the length limit that matches a template, before Temporal sees it', async () => {
@@ -210,7 +219,9 @@ describe('a 2026-07-28 client that stops reading its notification stream', () =>
       `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
         `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: chatty\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
-    const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still open'), 60_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => (timer = setTimeout(() => resolve('still open'), 60_000)))]);
+    clearTimeout(timer);
     socket.destroy();
     expect(outcome).toBe('closed');
   });

@@ -79,7 +79,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       limits: config.limits,
     }),
     maxBodyBytes: config.http.maxBodyBytes,
-    maxJsonDepth: config.limits.maxJsonDepth,
+    budget: { maxJsonDepth: config.limits.maxJsonDepth, maxRequestIdLength: config.limits.maxRequestIdLength },
     sseMaxBufferedBytes: config.limits.sseMaxBufferedBytes,
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,

@@ -9,14 +9,14 @@ import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
 import { healthRouter, type HealthProbe } from './routes/health';
-import { mcpRouter } from './routes/mcp';
+import { mcpRouter, type MessageBudget } from './routes/mcp';
 
 export interface AppDeps {
   dispatch: ModernDispatch;
   legacy: LegacyEndpoint;
   probes: HealthProbe[];
   maxBodyBytes: number;
-  maxJsonDepth: number;
+  budget: MessageBudget;
   sseMaxBufferedBytes: number;
   draining: AbortSignal;
   allowedOrigins: ReadonlyArray<string>;
@@ -32,7 +32,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(healthRouter(deps.probes));
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(['/mcp', '/sse', '/messages'], guard);
-  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, maxJsonDepth: deps.maxJsonDepth, sseMaxBufferedBytes: deps.sseMaxBufferedBytes, draining: deps.draining, log: deps.log }));
+  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, budget: deps.budget, sseMaxBufferedBytes: deps.sseMaxBufferedBytes, draining: deps.draining, log: deps.log }));
   app.use(bodyErrors(deps.log));
   return app;
 }

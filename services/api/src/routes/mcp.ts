@@ -22,11 +22,17 @@ import type { ModernDispatch } from '../modern/modern-methods';
 
 type JsonRpcId = string | number | null;
 
+/** The shape budget every inbound message is checked against before either era reads it. */
+export interface MessageBudget {
+  maxJsonDepth: number;
+  maxRequestIdLength: number;
+}
+
 /**
  * Parses one JSON-RPC message: a request, a notification, or a response to our request. Too deep a
  * message, or a string Postgres cannot store, is refused here, before either era acts on it.
  */
-function readMessage(body: unknown, maxJsonDepth: number): IncomingMessage {
+function readMessage(body: unknown, budget: MessageBudget): IncomingMessage {
   let message: unknown;
   try {
     message = JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? ''));
@@ -40,7 +46,10 @@ function readMessage(body: unknown, maxJsonDepth: number): IncomingMessage {
   if (m.jsonrpc !== '2.0' || (!isResponse && typeof m.method !== 'string')) {
     throw Object.assign(new RpcError(INVALID_REQUEST, 'Invalid request: jsonrpc must be "2.0" and method a string'), { id: id ?? null });
   }
-  const violation = findJsonBudgetViolation(m, maxJsonDepth);
+  if (typeof m.id === 'string' && m.id.length > budget.maxRequestIdLength) {
+    throw new RpcError(INVALID_REQUEST, `Invalid request: id is longer than ${budget.maxRequestIdLength} characters`, { path: 'id', limit: budget.maxRequestIdLength });
+  }
+  const violation = findJsonBudgetViolation(m, budget.maxJsonDepth);
   if (violation) throw Object.assign(violation, { id: id ?? null });
   return m as IncomingMessage;
 }
@@ -73,7 +82,7 @@ export interface McpRouterDeps {
   dispatch: ModernDispatch;
   legacy: LegacyEndpoint;
   maxBodyBytes: number;
-  maxJsonDepth: number;
+  budget: MessageBudget;
   /** What a leg's notification stream may leave unread before it is closed. */
   sseMaxBufferedBytes: number;
   /** Aborted when the process starts to drain: waiting legs answer "come back" at once. */
@@ -98,7 +107,7 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     );
     let legacy = false;
     try {
-      const message = readMessage(req.body, deps.maxJsonDepth);
+      const message = readMessage(req.body, deps.budget);
       id = message.id ?? null;
       if (isLegacy(req, message)) {
         legacy = true;
@@ -136,7 +145,7 @@ export function mcpRouter(deps: McpRouterDeps): Router {
   router.post('/messages', body, async (req, res) => {
     let id: JsonRpcId = null;
     try {
-      const message = readMessage(req.body, deps.maxJsonDepth);
+      const message = readMessage(req.body, deps.budget);
       id = message.id ?? null;
       await deps.legacy.ssePost(req, res, message);
     } catch (caught) {
