@@ -103,4 +103,11 @@ describe('parseConfig', () => {
     expect(message).toMatch(/REQUEST_STATE_KEYS/);
     expect(message).toMatch(/unique/);
   });
+
+  it('applies the documented budgets and refuses a round input budget that would pass Temporal\'s payload limit', () => {
+    const { limits } = parseConfig(minimal());
+    expect(limits).toMatchObject({ maxJsonDepth: 64, maxRequestIdLength: 256, maxTargetLength: 1024, maxRoundInputBytes: 524_288, maxInflightLegs: 1000, capacityRetryAfterS: 5 });
+    expect(configError({ ...minimal(), MAX_ROUND_INPUT_BYTES: '2000000' }).message).toMatch(/MAX_ROUND_INPUT_BYTES is malformed/);
+    expect(parseConfig({ ...minimal(), MAX_JSON_DEPTH: '8' }).limits.maxJsonDepth).toBe(8);
+  });
 });
