@@ -5,6 +5,15 @@
  */
 import { Context } from '@temporalio/activity';
 
+/** This activity's attempt number (1 for the first), or 1 outside an activity. */
+export function activityAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}
+
 export function keepHeartbeating(everyMs: number): () => void {
   let context: Context;
   try {

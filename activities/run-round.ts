@@ -10,7 +10,7 @@ import { workflowIdFor } from '../workflows/messages';
 import { exchangeStatusOf } from '../lib/exchange/exchange-status';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
 import { missingCapabilities } from '../lib/exchange/capabilities';
-import { roundCapExceeded } from '../lib/protocol/exchange-errors';
+import { roundCapExceeded, roundCrashed } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from '../lib/protocol/json-rpc-codes';
 import { SealError } from '../lib/state/sealer';
 import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
@@ -19,7 +19,7 @@ import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { classifyFailure } from './failure-class';
 import { executeHandler } from './handler-execution';
-import { keepHeartbeating } from './heartbeat';
+import { activityAttempt, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
 
 /** How often a running round heartbeats; the workflow's heartbeat timeout is a few of these. */
@@ -47,6 +47,8 @@ export interface RoundDeps {
   log: Logger;
   /** How long one handler execution may take before its exchange ends with an error. */
   handlerTimeoutMs?: number;
+  /** Retried attempts that may start a round's handler before the round ends its exchange. */
+  maxHandlerAttempts?: number;
 }
 
 /** What the workflow keeps of a recorded round, with the status Postgres gave the exchange. */
@@ -94,28 +96,18 @@ export function createRunRound(deps: RoundDeps) {
       return summarize(recorded);
     }
 
-    log.info('round started');
     const started = Date.now();
     const capabilities = input.clientCapabilities ?? exchange.clientCapabilities;
+    // A retry means an earlier attempt failed; one whose handler kills its worker fails every time.
+    const attempt = activityAttempt();
+    const retriedStarts = attempt > 1 ? await deps.store.countHandlerStart(exchange.exchangeId, round) : 0;
     let outcome: RoundOutcome;
-    try {
-      const requestState = input.sealedHandlerState
-        ? deps.handlerState.open(input.sealedHandlerState, { exchangeId: exchange.exchangeId, round: round - 1 })
-        : undefined;
-      outcome = await executeHandler(deps.handlers, exchange, {
-        exchangeId: exchange.exchangeId,
-        round,
-        inputResponses: input.answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {},
-        requestState,
-        clientCapabilities: capabilities,
-        log,
-        ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
-      }, deps.handlerTimeoutMs);
-    } catch (error) {
-      if (!(error instanceof SealError)) throw error;
-      // Its key left the ring, or it was altered: the exchange cannot continue safely.
-      log.error({ reason: error.reason }, 'handler state failed verification');
-      outcome = { kind: 'error', error: { code: INTERNAL_ERROR, message: 'The exchange state could not be verified' } };
+    if (retriedStarts >= (deps.maxHandlerAttempts ?? 5)) {
+      log.error({ attempt, retriedStarts }, 'round handler keeps failing its attempts; ending the exchange');
+      outcome = { kind: 'error', error: roundCrashed(exchange.exchangeId, round, retriedStarts) };
+    } else {
+      log.info({ attempt }, 'round started');
+      outcome = await runHandler(input, capabilities, log, workflowId);
     }
 
     if (outcome.kind === 'ask') {
@@ -152,5 +144,29 @@ export function createRunRound(deps: RoundDeps) {
     });
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
     return summarize(record);
+  }
+
+  /** Runs the handler with the round's answers and its verified state. */
+  async function runHandler(input: RunRoundInput, capabilities: Record<string, unknown>, log: Logger, workflowId: string): Promise<RoundOutcome> {
+    const { exchange, round } = input;
+    try {
+      const requestState = input.sealedHandlerState
+        ? deps.handlerState.open(input.sealedHandlerState, { exchangeId: exchange.exchangeId, round: round - 1 })
+        : undefined;
+      return await executeHandler(deps.handlers, exchange, {
+        exchangeId: exchange.exchangeId,
+        round,
+        inputResponses: input.answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {},
+        requestState,
+        clientCapabilities: capabilities,
+        log,
+        ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
+      }, deps.handlerTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof SealError)) throw error;
+      // Its key left the ring, or it was altered: the exchange cannot continue safely.
+      log.error({ reason: error.reason }, 'handler state failed verification');
+      return { kind: 'error', error: { code: INTERNAL_ERROR, message: 'The exchange state could not be verified' } };
+    }
   }
 }

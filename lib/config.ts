@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   MAX_ROUNDS: integer(1).default(8),
   /** A handler execution that runs longer ends its exchange with an error (must stay under 3 minutes). */
   HANDLER_TIMEOUT_MS: integer(1, 170_000).default(90_000),
+  /** Retried attempts of one round that may start its handler (a handler that kills its worker) before the exchange ends. */
+  MAX_HANDLER_ATTEMPTS: integer(1, 100).default(5),
   REQUEST_STATE_TTL_MS: integer(1).default(900000),
   /** Comma-separated `kid:base64key` pairs of 32-byte keys; the first seals, all open. */
   REQUEST_STATE_KEYS: z
@@ -97,7 +99,7 @@ export interface Config {
   readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number; allowedOrigins: string[] };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
   readonly temporal: { address: string; namespace: string; taskQueue: string };
-  readonly exchange: { roundTimeoutMs: number; maxRounds: number; handlerTimeoutMs: number };
+  readonly exchange: { roundTimeoutMs: number; maxRounds: number; handlerTimeoutMs: number; maxHandlerAttempts: number };
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
   readonly handlerSet: 'demo' | 'conformance';
   readonly retention: { retentionMs: number; sweepEveryMs: number };
@@ -166,7 +168,12 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     },
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
     temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
-    exchange: { roundTimeoutMs: env.ROUND_TIMEOUT_MS, maxRounds: env.MAX_ROUNDS, handlerTimeoutMs: env.HANDLER_TIMEOUT_MS },
+    exchange: {
+      roundTimeoutMs: env.ROUND_TIMEOUT_MS,
+      maxRounds: env.MAX_ROUNDS,
+      handlerTimeoutMs: env.HANDLER_TIMEOUT_MS,
+      maxHandlerAttempts: env.MAX_HANDLER_ATTEMPTS,
+    },
     requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing(env.REQUEST_STATE_KEYS) },
     handlerSet: env.HANDLER_SET,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },

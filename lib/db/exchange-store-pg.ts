@@ -129,6 +129,16 @@ export function createExchangeStorePg(pool: Pool): ExchangeStore {
       return rows.map((row) => row.id);
     },
 
+    async countHandlerStart(exchangeId, round) {
+      const { rows } = await pool.query<{ starts: number }>({
+        text: `INSERT INTO exchange_round_starts (exchange_id, round, starts) VALUES ($1, $2, 1)
+               ON CONFLICT (exchange_id, round) DO UPDATE SET starts = exchange_round_starts.starts + 1
+               RETURNING starts`,
+        values: [exchangeId, round],
+      });
+      return rows[0]!.starts;
+    },
+
     async appendEvent(exchange, workflowId, round, event) {
       await inTransaction(pool, async (client) => {
         await ensureExchange(client, exchange, workflowId);

@@ -59,6 +59,8 @@ export interface ExchangeStore {
    * its first round. If the round is already recorded, changes nothing and returns what stands.
    */
   recordRound(entry: NewRound): Promise<RoundRecord>;
+  /** Counts one more retried attempt of a round starting its handler; returns the count so far. */
+  countHandlerStart(exchangeId: string, round: number): Promise<number>;
   /** Records an ending for an existing exchange, like `recordRound` (first write wins). */
   recordEnding(entry: NewEnding): Promise<RoundRecord>;
   /** Appends a handler notification to a round and announces it on `EVENT_CHANNEL`. */

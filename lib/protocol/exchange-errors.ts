@@ -40,6 +40,15 @@ export function exchangeTerminated(exchangeId: string, workflowStatus: string): 
   };
 }
 
+/** A round whose handler never finished in `attempts` attempts (it keeps killing its worker). -32603. */
+export function roundCrashed(exchangeId: string, round: number, attempts: number): OutcomeError {
+  return {
+    code: -32603,
+    message: `Exchange failed: round ${round}'s handler did not finish in ${attempts} attempts (it may be stopping its worker)`,
+    data: { exchangeId, round, attempts },
+  };
+}
+
 /** A round whose outcome could not be stored or carried (a value Postgres refuses, a payload over a limit). */
 export function roundUnrecordable(exchangeId: string, round: number, reason: string): OutcomeError {
   return { code: -32603, message: `Exchange failed: round ${round}'s outcome could not be recorded (${reason})`, data: { exchangeId, round } };
