@@ -246,3 +246,43 @@ describe('exchange endings reach handshake-era streams', () => {
     }
   });
 });
+
+describe('the worker writes what a handshake-era client must see', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HTTP_WAIT_MS: '1500', ROUND_TIMEOUT_MS: '2000' });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('has the withdrawal and the expiry in the stream before a disconnected client reconnects', async () => {
+    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    try {
+      const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
+      const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
+      stream.close(); // the client goes away; no API delivers this call now
+      const exchange = await latestExchange(service.pool, 'greet');
+      expect(await eventually(() => exchangeStatus(service.pool, exchange.id), 'expired')).toBe('expired');
+
+      const { rows } = await service.pool.query<{ message_key: string; message: { method?: string; params?: { requestId?: string }; error?: { code: number } } }>(
+        'SELECT message_key, message FROM legacy_stream_events WHERE stream_id = $1 ORDER BY id',
+        [`call:${exchange.id}`],
+      );
+      const withdrawal = rows.find((r) => r.message.method === 'notifications/cancelled');
+      expect(withdrawal?.message.params?.requestId).toBe(ask.message.id);
+      const response = rows.at(-1)!;
+      expect(response.message.error?.code).toBe(EXCHANGE_EXPIRED);
+      expect(rows.indexOf(withdrawal!)).toBeLessThan(rows.indexOf(response));
+
+      // Reconnecting after the ask's event replays exactly that.
+      const resumed = await session.listen({ lastEventId: String(ask.eventId) });
+      const replayed = await resumed.until((m) => isResponseTo(m, callId), 'the replayed response');
+      expect(replayed.message.error?.code).toBe(EXCHANGE_EXPIRED);
+      expect(resumed.messages.some((m) => isNotification(m.message, 'notifications/cancelled'))).toBe(true);
+      resumed.close();
+    } finally {
+      await session.close();
+    }
+  });
+});

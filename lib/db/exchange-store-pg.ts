@@ -3,6 +3,7 @@ import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
 import type { ExchangeStore, NewRound, RoundRecord } from './exchange-store';
 import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
+import { projectEvent, projectRound } from './legacy-projection';
 import { inTransaction } from './pool';
 
 interface RoundRow {
@@ -50,7 +51,7 @@ type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: str
  * Inserts a round unless it is recorded already (first write wins, and what stands is returned),
  * then moves the exchange to the outcome's status (never out of a final one) and announces it.
  */
-async function insertRound(client: PoolClient, entry: NewRoundRow): Promise<RoundRecord> {
+async function insertRound(client: PoolClient, entry: NewRoundRow, legacyStreamMaxEvents: number): Promise<RoundRecord> {
   const { exchangeId, round, outcome } = entry;
   const inserted = await client.query<RoundRow>({
     text: `INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at)
@@ -83,12 +84,16 @@ async function insertRound(client: PoolClient, entry: NewRoundRow): Promise<Roun
            WHERE id = $1`,
     values: [exchangeId, status, round, outcome.kind],
   });
+  // A handshake-era call's stream gets what this round means to it, in this same transaction.
+  await projectRound(client, { exchangeId, round, outcome }, legacyStreamMaxEvents);
   // Delivered at commit; the payload names the row, listeners re-read it.
   await client.query('SELECT pg_notify($1, $2)', [OUTCOME_CHANNEL, `${exchangeId}:${round}`]);
   return toRecord(row);
 }
 
-export function createExchangeStorePg(pool: Pool): ExchangeStore {
+/** `legacyStreamMaxEvents`: the cap of the handshake-era streams this store projects into. */
+export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
+  const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {
     createExchange: (exchange, workflowId) => ensureExchange(pool, exchange, workflowId),
 
@@ -142,10 +147,11 @@ export function createExchangeStorePg(pool: Pool): ExchangeStore {
     async appendEvent(exchange, workflowId, round, event) {
       await inTransaction(pool, async (client) => {
         await ensureExchange(client, exchange, workflowId);
-        await client.query({
-          text: 'INSERT INTO exchange_events (exchange_id, round, kind, payload) VALUES ($1, $2, $3, $4)',
+        const { rows } = await client.query<{ id: string }>({
+          text: 'INSERT INTO exchange_events (exchange_id, round, kind, payload) VALUES ($1, $2, $3, $4) RETURNING id',
           values: [exchange.exchangeId, round, event.kind, JSON.stringify(event)],
         });
+        if (exchange.era === 'legacy') await projectEvent(client, exchange.exchangeId, Number(rows[0]!.id), event, legacyStreamMaxEvents);
         await client.query('SELECT pg_notify($1, $2)', [EVENT_CHANNEL, `${exchange.exchangeId}:${round}`]);
       });
     },
@@ -161,9 +167,9 @@ export function createExchangeStorePg(pool: Pool): ExchangeStore {
     recordRound: ({ exchange, workflowId, ...entry }: NewRound) =>
       inTransaction(pool, async (client) => {
         await ensureExchange(client, exchange, workflowId);
-        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId });
+        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId }, legacyStreamMaxEvents);
       }),
 
-    recordEnding: (entry) => inTransaction(pool, (client) => insertRound(client, entry)),
+    recordEnding: (entry) => inTransaction(pool, (client) => insertRound(client, entry, legacyStreamMaxEvents)),
   };
 }

@@ -83,7 +83,7 @@ const PRUNE_STREAM_SQL = `
  * event ids are assigned and committed in the same order: a reader that has seen id N never finds
  * an id below N committed later (which it would skip). Pruning under the same lock keeps the cap.
  */
-async function append(client: PoolClient, m: NewStreamMessage, maxEvents: number): Promise<void> {
+export async function appendStreamMessage(client: PoolClient, m: NewStreamMessage, maxEvents: number): Promise<void> {
   await client.query({ text: `SELECT pg_advisory_xact_lock(hashtext('legacy_stream_events'), hashtext($1))`, values: [m.streamId] });
   const { rowCount } = await client.query({
     text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final)
@@ -226,21 +226,6 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       });
     },
 
-    async finishCall(exchangeId) {
-      await pool.query({ text: 'UPDATE legacy_calls SET finished_at = now() WHERE exchange_id = $1 AND finished_at IS NULL', values: [exchangeId] });
-    },
-
-    async openRequest(request, streamId) {
-      await inTransaction(pool, async (client) => {
-        await client.query({
-          text: `INSERT INTO legacy_open_requests (id, session_id, exchange_id, round, key, message)
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-          values: [request.id, request.sessionId, request.exchangeId, request.round, request.key, JSON.stringify(request.message)],
-        });
-        await append(client, { sessionId: request.sessionId, streamId, messageKey: `request:${request.id}`, message: request.message }, legacyStreamMaxEvents);
-      });
-    },
-
     async countRepeat(id) {
       const { rowCount } = await pool.query({
         text: `UPDATE legacy_open_requests SET repeats = repeats + 1 WHERE id = $1 AND status = 'answered' AND repeats < $2`,
@@ -282,25 +267,6 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return rowCount === 1;
     },
 
-    async withdrawRequests(exchangeId, streamId, reason) {
-      return inTransaction(pool, async (client) => {
-        const { rows } = await client.query<RequestRow>({
-          text: `UPDATE legacy_open_requests SET status = 'withdrawn', settled_at = now()
-                 WHERE exchange_id = $1 AND status = 'open' RETURNING *`,
-          values: [exchangeId],
-        });
-        for (const row of rows) {
-          await append(client, {
-            sessionId: row.session_id,
-            streamId,
-            messageKey: `cancel:${row.id}`,
-            message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: row.id, reason } },
-          }, legacyStreamMaxEvents);
-        }
-        return rows.map((r) => r.id);
-      });
-    },
-
     async openRequestsOfSession(sessionId) {
       const { rows } = await pool.query<RequestRow & { event_id: string | null }>({
         text: OPEN_REQUESTS_OF_SESSION_SQL,
@@ -309,7 +275,7 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return rows.map((r) => ({ ...toRequest(r), ...(r.event_id ? { eventId: Number(r.event_id) } : {}) }));
     },
 
-    appendMessage: (message) => inTransaction(pool, (client) => append(client, message, legacyStreamMaxEvents)),
+    appendMessage: (message) => inTransaction(pool, (client) => appendStreamMessage(client, message, legacyStreamMaxEvents)),
 
     async readStream(streamId, afterId) {
       const { rows } = await pool.query<{ id: string; message_key: string; message: Record<string, unknown>; final: boolean }>({

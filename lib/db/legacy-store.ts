@@ -90,10 +90,7 @@ export interface LegacyStore {
   renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<void>;
   /** Gives up `owner`'s lease; another owner's lease is left alone. */
   releaseLease(exchangeId: string, owner: string): Promise<void>;
-  finishCall(exchangeId: string): Promise<void>;
 
-  /** Records a server-to-client request and writes it to the call's stream, once. */
-  openRequest(request: OpenRequest, streamId: string): Promise<void>;
   /** A session's server-to-client request, whatever its status. */
   findRequest(sessionId: string, id: string): Promise<(OpenRequest & { status: 'open' | 'answered' | 'withdrawn'; response?: unknown }) | undefined>;
   /** Marks an open request answered; false when it was already settled. */
@@ -104,8 +101,6 @@ export interface LegacyStore {
   answersOfRound(exchangeId: string, round: number): Promise<Array<{ key: string; response: unknown }>>;
   /** Undoes `answerRequest` when the answer could not be delivered to the exchange. */
   reopenRequest(id: string): Promise<void>;
-  /** Withdraws every still-open request of an exchange, writing one `notifications/cancelled` each. */
-  withdrawRequests(exchangeId: string, streamId: string, reason: string): Promise<string[]>;
   /** The session's open requests, with the event ids they were first written under. */
   openRequestsOfSession(sessionId: string): Promise<Array<OpenRequest & { eventId?: number }>>;
 

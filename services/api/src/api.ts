@@ -32,7 +32,7 @@ export interface RunningApi {
 
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
   const pool = createPool(config.database.url, config.database.poolSize, log);
-  const store = createExchangeStorePg(pool);
+  const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
   const waiter = await createOutcomeWaiter({ databaseUrl: config.database.url, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
@@ -74,7 +74,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       waiter,
       gateway,
       reconciler,
-      waitSliceMs: config.http.waitMs,
+      endingCheckMs: config.http.waitMs,
       log,
       limits: config.limits,
     }),

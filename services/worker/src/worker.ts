@@ -25,7 +25,7 @@ export interface ExchangeWorkerDeps {
 export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Worker> {
   const { config } = deps;
   const activities = createActivities({
-    store: createExchangeStorePg(deps.pool),
+    store: createExchangeStorePg(deps.pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents }),
     handlers: deps.handlers,
     handlerState: createHandlerStateCodec(createSealer(config.requestState.keys)),
     log: deps.log,

@@ -14,9 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
-import { LEGACY_STREAM_CHANNEL, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
+import { type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
 import { canonicalJson } from '../../../../lib/exchange/digest';
-import type { Listening } from '../../../../lib/exchange/types';
 import { exchangeLogger, sessionRef, type Logger } from '../../../../lib/log';
 import { workflowIdFor } from '../../../../workflows/messages';
 import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
@@ -26,10 +25,10 @@ import { capacityExceeded, RpcError, tooLarge } from '../../../../lib/protocol/r
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
-import { driveCall } from './call-driver';
-import { PRIMING_KEY } from './stream-control';
+import { watchEndings } from './ending-watch';
+import { PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
 import type { LegacyMethods } from './legacy-methods';
-import { isReverseRequestId } from './reverse-request-id';
+import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
 import { roundInputBytes } from './round-input-size';
 import { createStreamSlots } from './stream-slots';
 import { deliverStream, openSse, type DeliveryOptions, type SseWriter } from './stream-delivery';
@@ -55,8 +54,8 @@ export interface LegacyEndpointDeps {
   waiter: OutcomeWaiter;
   gateway: ExchangeGateway;
   reconciler: ExchangeReconciler;
-  /** A call's wait for its next round is this long (HTTP_WAIT_MS) before Temporal is asked about its workflow. */
-  waitSliceMs: number;
+  /** How often (HTTP_WAIT_MS) a stream's running calls are checked with Temporal for endings it did not record. */
+  endingCheckMs: number;
   log: Logger;
   limits: Limits;
 }
@@ -89,7 +88,6 @@ function refuse(res: Response, status: number, id: unknown, error: RpcError): vo
 
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   const { methods, legacy, exchanges, waiter, gateway, reconciler, log, limits } = deps;
-  const drivers = { legacy, waiter, reconciler, waitSliceMs: deps.waitSliceMs };
   const slots = createStreamSlots(limits);
   const sseOptions = { maxBufferedBytes: limits.sseMaxBufferedBytes, log };
 
@@ -169,14 +167,12 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   }
 
   /**
-   * Runs the call's producer and delivers its stream on `sse` until the response is written,
-   * holding the call's delivery lease for `owner` (this connection) meanwhile. If the producer
-   * fails, delivery stops too: a stream nobody produces must not look alive; the client's
-   * reconnect (or another GET, once the lease is released) starts a new producer.
+   * Delivers the call's stream on `sse` until its response is written, holding the call's delivery
+   * lease for `owner` (this connection) meanwhile. The worker writes the stream; this only reads it
+   * (and asks Temporal now and then about a workflow that may have been ended without a word).
    */
   async function serveCall(
     call: LegacyCall,
-    listening: Listening,
     sse: SseWriter,
     afterId: number,
     stop: AbortSignal,
@@ -189,10 +185,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     await legacy.renewLease(call.exchangeId, options.owner, DELIVERY_LEASE_MS, options.takeOver).catch(() => undefined);
     const renewal = setInterval(renew, DELIVERY_LEASE_MS / 3);
     renewal.unref();
-    const producing = driveCall(drivers, call, listening, local.signal).catch((error) => {
-      callLog(call.exchangeId).error({ err: error }, 'call driver failed; ending this delivery');
-      local.abort();
-    });
+    watchEndings(reconciler, async () => [call.exchangeId], deps.endingCheckMs, local.signal);
     try {
       return await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, local.signal, options);
     } finally {
@@ -200,7 +193,6 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       await legacy.releaseLease(call.exchangeId, options.owner).catch(() => undefined);
       stop.removeEventListener('abort', stopLocal);
       local.abort();
-      await producing;
     }
   }
 
@@ -209,10 +201,6 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     const timer = setInterval(() => legacy.touchSession(sessionId).catch(() => undefined), 60_000);
     timer.unref();
     stop.addEventListener('abort', () => clearInterval(timer), { once: true });
-  }
-
-  async function listeningOf(call: LegacyCall, session: LegacySession): Promise<Listening> {
-    return { progressToken: call.progressToken, logLevel: session.logLevel };
   }
 
   /** Answers a request of a session; exchange calls are recorded and returned for streaming. */
@@ -330,7 +318,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
         await legacy.appendMessage({ sessionId: session.id, streamId: answer.call.streamId, messageKey: PRIMING_KEY, message: {} });
       }
       // A repeated request id re-attaches to its call (taking its delivery over): same stream, same result.
-      await serveCall(answer.call, answer.listening, sse, 0, stop.signal, { resumable, honorClose: resumable, owner, takeOver: true });
+      await serveCall(answer.call, sse, 0, stop.signal, { resumable, honorClose: resumable, owner, takeOver: true });
       sse.end();
     },
 
@@ -357,7 +345,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
         }
         await Promise.all(
           calls.map(async (call) =>
-            serveCall(call, await listeningOf(call, session), sse, lastEventId, stop.signal, { resumable, owner, takeOver: true }),
+            serveCall(call, sse, lastEventId, stop.signal, { resumable, owner, takeOver: true }),
           ),
         );
         sse.end();
@@ -384,7 +372,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
           serving.add(call.exchangeId);
           void (async () => {
             const afterId = await legacy.lastEventId(call.streamId);
-            await serveCall(call, await listeningOf(call, session), sse, afterId, stop.signal, { resumable, owner, withoutResponse: true });
+            await serveCall(call, sse, afterId, stop.signal, { resumable, owner, withoutResponse: true });
           })()
             .catch((error) => callLog(call.exchangeId).warn({ err: error }, 'GET stream delivery failed'))
             .finally(() => serving.delete(call.exchangeId));
@@ -425,30 +413,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       keepSessionAlive(sessionId, stop.signal);
       sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
       const streamId = `sse:${sessionId}`;
-      const driving = new Map<string, Promise<unknown>>();
-      const watchCalls = async () => {
-        while (!stop.signal.aborted) {
-          await waiter.waitFor(
-            LEGACY_STREAM_CHANNEL,
-            streamId,
-            async () => {
-              const session = await legacy.getSession(sessionId);
-              for (const call of await legacy.activeCalls({ streamId })) {
-                if (driving.has(call.exchangeId) || !session) continue;
-                // A driver that fails is forgotten, so the next wake-up starts it again.
-                const run = driveCall(drivers, call, await listeningOf(call, session), stop.signal)
-                  .catch((error) => callLog(call.exchangeId).error({ err: error }, 'call driver failed'))
-                  .finally(() => driving.delete(call.exchangeId));
-                driving.set(call.exchangeId, run);
-              }
-              return undefined; // keep watching
-            },
-            30_000,
-            stop.signal,
-          );
-        }
-      };
-      await Promise.all([watchCalls(), deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, { untilFinal: false })]);
+      watchEndings(reconciler, async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId), deps.endingCheckMs, stop.signal);
+      await deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, { untilFinal: false });
       // The 2024-11-05 session lives as long as its stream.
       for (const call of await legacy.activeCalls({ streamId })) await gateway.cancel(call.exchangeId, 'session stream closed');
       await legacy.closeSession(sessionId);

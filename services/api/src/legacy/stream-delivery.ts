@@ -7,7 +7,7 @@ import type { Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Logger } from '../../../../lib/log';
-import { CLOSE_STREAM_KEY, PRIMING_KEY } from './stream-control';
+import { CLOSE_STREAM_KEY, PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
 
 export interface SseWriter {
   write(message: object, eventId?: number): void;

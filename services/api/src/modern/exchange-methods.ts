@@ -10,7 +10,7 @@ import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
 import { invalidParams } from '../../../../lib/protocol/rpc-error';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { requestDigestOf, type ExchangeLegs } from '../exchange-legs';
-import { forwardRoundNotifications } from '../round-notifications';
+import { forwardRoundNotifications } from './round-notifications';
 import type { CallContext } from './call-context';
 import { parseParams } from './parse-params';
 import { renderLeg } from './render';
@@ -90,7 +90,6 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
                   listening,
                   call.channel.notify,
                   stopForwarding.signal,
-                  undefined,
                   afterEvent,
                 );
               }

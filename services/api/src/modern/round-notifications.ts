@@ -6,28 +6,9 @@
  * It never rejects: it runs beside the wait for the round's outcome, where a rejection would go
  * unhandled; a failure (Postgres unreachable, say) is returned for the caller to weigh.
  */
-import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
-import type { ExchangeEvent, Listening } from '../../../lib/exchange/types';
-import { passesLogLevel } from '../../../lib/protocol/log-levels';
-
-export function toNotification(event: ExchangeEvent, listening: Listening): Record<string, unknown> | undefined {
-  if (event.kind === 'close-stream') return undefined;
-  if (event.kind === 'progress') {
-    if (listening.progressToken === undefined) return undefined;
-    const { progress, total, message } = event;
-    return {
-      jsonrpc: '2.0',
-      method: 'notifications/progress',
-      params: { progressToken: listening.progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
-    };
-  }
-  if (!passesLogLevel(event.level, listening.logLevel)) return undefined;
-  return {
-    jsonrpc: '2.0',
-    method: 'notifications/message',
-    params: { level: event.level, data: event.data, ...(event.logger ? { logger: event.logger } : {}) },
-  };
-}
+import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
+import type { Listening } from '../../../../lib/exchange/types';
+import { toNotification } from '../../../../lib/protocol/notifications';
 
 export async function forwardRoundNotifications(
   waiter: OutcomeWaiter,
@@ -35,14 +16,12 @@ export async function forwardRoundNotifications(
   listening: Listening,
   send: (notification: Record<string, unknown>, eventId: number) => void | Promise<void>,
   stop: AbortSignal,
-  onCloseStream?: (eventId: number) => void | Promise<void>,
   afterEvent = 0,
 ): Promise<{ lastId: number; failure?: Error }> {
   let lastId = afterEvent;
   const deliver = async (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
     for (const { id, event } of events) {
       lastId = id;
-      if (event.kind === 'close-stream') await onCloseStream?.(id);
       const notification = toNotification(event, listening);
       if (notification) await send(notification, id);
     }
