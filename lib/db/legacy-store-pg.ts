@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './pool';
 import {
+  DELIVERY_LEASE_MS,
   LEGACY_STREAM_CHANNEL,
   type LegacyCall,
   type LegacySession,
@@ -162,8 +163,8 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       const { rowCount } = await pool.query({
         // The connection recording the call delivers it: it holds the lease from the start.
         text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token, delivering_until, delivered_by)
-               VALUES ($1, $2, $3, $4, $5, $6, now() + interval '30 seconds', $7) ON CONFLICT (session_id, request_id) DO NOTHING`,
-        values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken), owner],
+               VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $8::int / 1000.0), $7) ON CONFLICT (session_id, request_id) DO NOTHING`,
+        values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken), owner, DELIVERY_LEASE_MS],
       });
       if (rowCount === 1) await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, c.streamId]);
       return rowCount === 1;

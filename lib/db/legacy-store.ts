@@ -4,6 +4,12 @@
  */
 export const LEGACY_STREAM_CHANNEL = 'legacy_stream';
 
+/**
+ * How long one hold on a call's delivery lasts: the connection delivering a call renews it every
+ * third of this, so a connection that died frees the call for another stream within it.
+ */
+export const DELIVERY_LEASE_MS = 30_000;
+
 export type LegacyTransport = 'streamable-http' | 'http+sse';
 
 export interface LegacySession {

@@ -16,4 +16,6 @@ export const streamKeys = {
   closeStream: (eventId: number) => `${CLOSE_STREAM_KEY}${eventId}`,
   /** The originating call's response (the stream's final message). */
   response: (exchangeId: string) => `response:${exchangeId}`,
+  /** A reply on a 2024-11-05 session stream to a request that started no exchange, by its request id. */
+  reply: (requestId: unknown) => `response:${JSON.stringify(requestId)}`,
 };

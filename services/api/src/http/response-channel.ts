@@ -4,6 +4,7 @@
  * notifications keeps its JSON form and its HTTP status, which an SSE response could not change).
  */
 import type { Request, Response } from 'express';
+import { boundedWriter, sseFrames, startSse } from './sse';
 
 export interface ResponseChannel {
   /** Whether the client accepts an SSE response at all. */
@@ -21,29 +22,21 @@ export interface ResponseChannel {
 export function createResponseChannel(req: Request, res: Response, maxBufferedBytes: number, onOverflow?: (buffered: number) => void): ResponseChannel {
   const canStream = (req.get('accept') ?? '').includes('text/event-stream');
   let streaming = false;
-  const write = (message: object) => {
-    if (res.destroyed) return;
-    res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-    if (res.writableLength > maxBufferedBytes) {
-      onOverflow?.(res.writableLength);
-      res.destroy();
-    }
-  };
+  const send = boundedWriter(res, maxBufferedBytes, (buffered) => onOverflow?.(buffered));
   return {
     canStream,
     notify(message) {
       if (!canStream || res.writableEnded) return;
       if (!streaming) {
         streaming = true;
-        res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-        res.flushHeaders();
+        startSse(res);
       }
-      write(message);
+      send(sseFrames.message(message));
     },
     finish(status, message) {
       if (res.writableEnded) return;
       if (streaming) {
-        write(message);
+        send(sseFrames.message(message));
         res.end();
         return;
       }

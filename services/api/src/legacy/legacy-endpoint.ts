@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
-import { type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
+import { DELIVERY_LEASE_MS, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
 import { canonicalJson } from '../../../../lib/exchange/digest';
 import { exchangeLogger, sessionRef, type Logger } from '../../../../lib/log';
 import { workflowIdFor } from '../../../../workflows/messages';
@@ -26,7 +26,7 @@ import type { ExchangeGateway } from '../exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import { watchEndings } from './ending-watch';
-import { PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
+import { PRIMING_KEY, streamKeys } from '../../../../lib/protocol/legacy-stream-keys';
 import type { LegacyMethods } from './legacy-methods';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
 import { roundInputBytes } from './round-input-size';
@@ -74,7 +74,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
-const DELIVERY_LEASE_MS = 30_000;
 
 function rpcError(id: unknown, error: RpcError) {
   return { jsonrpc: '2.0', id: id ?? null, error: error.toJson() };
@@ -426,7 +425,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (!session) return notFound(res, message.id);
       const streamId = `sse:${session.id}`;
       const reply = (body: Record<string, unknown>) =>
-        legacy.appendMessage({ sessionId: session.id, streamId, messageKey: `response:${JSON.stringify(message.id)}`, message: body });
+        legacy.appendMessage({ sessionId: session.id, streamId, messageKey: streamKeys.reply(message.id), message: body });
       // An answer or a cancel is taken before the 202, so a client that got 202 knows it landed.
       if (message.method === undefined || message.id === undefined) {
         await (message.method === undefined ? takeResponse(session, message) : takeNotification(session, message));

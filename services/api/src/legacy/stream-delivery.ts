@@ -8,6 +8,7 @@ import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Logger } from '../../../../lib/log';
 import { CLOSE_STREAM_KEY, PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
+import { boundedWriter, sseFrames, startSse } from '../http/sse';
 
 export interface SseWriter {
   write(message: object, eventId?: number): void;
@@ -38,33 +39,18 @@ export const DRAIN_WAIT_MS = 1_000;
 
 export function openSse(res: Response, options: SseOptions): SseWriter {
   const { maxBufferedBytes, log, keepAliveMs = 15_000 } = options;
-  res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  res.flushHeaders();
-  const send = (chunk: string) => {
-    if (res.writableEnded || res.destroyed) return;
-    res.write(chunk);
-    // Past the budget the consumer is not keeping up: drop it rather than buffer without limit.
-    if (res.writableLength > maxBufferedBytes) {
-      log.warn({ bufferedBytes: res.writableLength, limit: maxBufferedBytes }, 'SSE consumer left too much unread; stream closed');
-      res.destroy();
-    }
-  };
-  const keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
+  startSse(res);
+  const send = boundedWriter(res, maxBufferedBytes, (bufferedBytes) =>
+    log.warn({ bufferedBytes, limit: maxBufferedBytes }, 'SSE consumer left too much unread; stream closed'),
+  );
+  const keepAlive = setInterval(() => send(sseFrames.comment('keep-alive')), keepAliveMs);
   keepAlive.unref();
   res.on('close', () => clearInterval(keepAlive));
   return {
-    write(message, eventId) {
-      send(`${eventId !== undefined ? `id: ${eventId}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`);
-    },
-    mark(eventId, retryMs) {
-      send(`id: ${eventId}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`);
-    },
-    event(name, data) {
-      send(`event: ${name}\ndata: ${data}\n\n`);
-    },
-    comment(text) {
-      send(`: ${text}\n\n`);
-    },
+    write: (message, eventId) => send(sseFrames.message(message, eventId)),
+    mark: (eventId, retryMs) => send(sseFrames.mark(eventId, retryMs)),
+    event: (name, data) => send(sseFrames.named(name, data)),
+    comment: (text) => send(sseFrames.comment(text)),
     drained() {
       if (!res.writableNeedDrain || res.destroyed || res.writableEnded) return Promise.resolve();
       return new Promise<void>((resolve) => {
