@@ -2,7 +2,8 @@
  * Search attributes that make exchanges findable in the Temporal Web UI
  * (for example `ExchangeStatus = "running" AND McpMethod = "tools/call"`).
  * Every deployment registers them: the dev launcher with `--search-attribute`,
- * docker-compose with its admin-tools job.
+ * docker-compose with its admin-tools job. Pure definitions shared by the workflow (which sets
+ * them), the API (which queries them) and the local stack (which registers them).
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 
