@@ -11,6 +11,16 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '*.js', '*.mjs'] },
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules read the types through the project's tsconfig.json.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise nobody awaits loses its rejection. Await it; a deliberate fire-and-forget is
+      // marked `void` with a comment saying why it cannot reject unhandled (or ends in .catch).
+      '@typescript-eslint/no-floating-promises': 'error',
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
