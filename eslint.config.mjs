@@ -1,5 +1,8 @@
 // Lint rules. The one that matters most: workflow code is replayed deterministically by Temporal,
 // so workflows/ may not import Node built-ins, I/O libraries or the service's I/O modules.
+// The layering rules below keep the API's two protocol eras apart (what both need lives in
+// services/api/src/methods/ or above) and keep lib/ the bottom layer: it imports nothing of the
+// services, activities, workflows or handlers that are built on it.
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'worker_threads', 'zlib'];
@@ -8,8 +11,82 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '*.js', '*.mjs'] },
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules read the types through the project's tsconfig.json.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise nobody awaits loses its rejection. Await it; a deliberate fire-and-forget is
+      // marked `void` with a comment saying why it cannot reject unhandled (or ends in .catch).
+      '@typescript-eslint/no-floating-promises': 'error',
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['services/api/src/legacy/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+modern(/|$)|(^|/)services/api/src/modern(/|$)',
+              message: 'The legacy era does not import the modern era: move what both use to services/api/src/methods/ (or lib/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/api/src/modern/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+legacy(/|$)|(^|/)services/api/src/legacy(/|$)',
+              message: 'The modern era does not import the legacy era: move what both use to services/api/src/methods/ (or lib/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/api/src/methods/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(legacy|modern)(/|$)|(^|/)services/api/src/(legacy|modern)(/|$)',
+              message: 'services/api/src/methods/ is era-neutral: it imports neither era.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(services|activities|workflows|handlers)(/|$)',
+              message: 'lib/ is the bottom layer: it does not import services/, activities/, workflows/ or handlers/. Move the shared definition into lib/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

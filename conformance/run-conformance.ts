@@ -41,8 +41,13 @@ export function runConformance(url: string, requirements: string, outputDir?: st
 
 if (require.main === module) {
   const [url = 'http://127.0.0.1:3000/mcp', requirements = '2026-07-28'] = process.argv.slice(2);
-  runConformance(url, requirements).then(({ exitCode, output }) => {
-    process.stdout.write(output);
-    process.exit(exitCode);
-  });
+  runConformance(url, requirements)
+    .then(({ exitCode, output }) => {
+      process.stdout.write(output);
+      process.exit(exitCode);
+    })
+    .catch((error) => {
+      process.stderr.write(`conformance run failed: ${(error as Error).stack ?? error}\n`);
+      process.exit(1);
+    });
 }

@@ -53,7 +53,13 @@ async function main(): Promise<void> {
     if (stopping) process.exit(1);
     stopping = true;
     log.info({ signal }, 'stopping everything');
-    stopAll().then(() => process.exit(0));
+    stopAll().then(
+      () => process.exit(0),
+      (error) => {
+        log.error({ err: error }, 'stopping failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
@@ -126,4 +132,6 @@ async function main(): Promise<void> {
   }
 }
 
+// main reports its own failures and exits 1; only a failure before its try (creating .data, the logger)
+// escapes, and Node's unhandled-rejection default then prints it and exits 1, as it should.
 void main();

@@ -9,7 +9,7 @@ import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
 import { demoHandlers } from '../handlers/demo';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
-import { EXCHANGE_STATUS } from '../workflows/search-attributes';
+import { EXCHANGE_STATUS } from '../lib/exchange/search-attributes';
 import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
 import { createLogger } from '../lib/log';
 import { createExchangeGateway } from '../services/api/src/exchange-gateway';

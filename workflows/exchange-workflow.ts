@@ -26,7 +26,7 @@ import type { ExchangeInput, ExchangeStatus, OutcomeError, RoundAnswers, RoundSu
 import { exchangeCancelled, exchangeExpired, roundFailed, roundUnrecordable, type CancelledBy } from '../lib/protocol/exchange-errors';
 import { acceptAnswers, acceptKeyAnswer, initialState, mayAsk, recordRound, requestCancel, takeAnswers } from './exchange-state';
 import { answersSignal, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
-import { EXCHANGE_ROUND, EXCHANGE_STATUS } from './search-attributes';
+import { EXCHANGE_ROUND, EXCHANGE_STATUS } from '../lib/exchange/search-attributes';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -8,8 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../../workflows/search-attributes';
-import { MCP_METHOD, MCP_TARGET, EXCHANGE_ROUND, EXCHANGE_STATUS } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../exchange/search-attributes';
+import { MCP_METHOD, MCP_TARGET, EXCHANGE_ROUND, EXCHANGE_STATUS } from '../exchange/search-attributes';
 import { freePort } from './free-port';
 
 export interface TemporalDevServer {

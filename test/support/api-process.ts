@@ -33,6 +33,7 @@ export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000,
       reject(error);
     };
     const timer = setTimeout(() => fail(new Error(`API process did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    // exited only resolves, and fail does not throw, so this never rejects.
     void exited.then(() => {
       if (!started) fail(new Error(`API process exited early:\n${output}`));
     });

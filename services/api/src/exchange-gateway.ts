@@ -6,7 +6,7 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { ExchangeInput, KeyAnswer, RoundAnswers } from '../../../lib/exchange/types';
 import { answersSignal, cancelSignal, keyAnswerSignal, WORKFLOW_TYPE, workflowIdFor } from '../../../workflows/messages';
-import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../workflows/search-attributes';
+import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../lib/exchange/search-attributes';
 
 export interface ExchangeGateway {
   start(input: ExchangeInput): Promise<string>;

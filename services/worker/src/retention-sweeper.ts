@@ -11,6 +11,6 @@ export function startRetentionSweeper(pool: Pool, options: { retentionMs: number
     );
   const timer = setInterval(sweep, options.sweepEveryMs);
   timer.unref();
-  void sweep();
+  void sweep(); // sweep handles both outcomes (a failure is logged), so it never rejects
   return { stop: () => clearInterval(timer) };
 }

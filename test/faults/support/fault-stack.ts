@@ -14,7 +14,7 @@ import { Client as PgClient } from 'pg';
 import { freePort } from '../../../lib/local-stack/free-port';
 import { findTemporalCli, waitForTemporal } from '../../../lib/local-stack/temporal-dev-server';
 import { projectRoot } from '../../../lib/paths';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../../../lib/exchange/search-attributes';
 import { startApiProcess, type ApiProcess } from '../../support/api-process';
 import { readLog, spawnLogged, tailOf, waitForLog, type OsProcess } from './os-process';
 

@@ -369,6 +369,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
         }
         for (const call of fresh) {
           serving.add(call.exchangeId);
+          // Runs beside the stream's loop; the .catch logs any failure, so the chain never rejects.
           void (async () => {
             const afterId = await legacy.lastEventId(call.streamId);
             await serveCall(call, sse, afterId, stop.signal, { resumable, owner, withoutResponse: true });

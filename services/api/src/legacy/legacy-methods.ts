@@ -15,9 +15,9 @@ import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
 import { invalidParams, RpcError } from '../../../../lib/protocol/rpc-error';
 import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
-import { createCatalogMethods, serverCapabilities } from '../modern/catalog-methods';
-import { readOriginalRequest, UNKNOWN_TARGET } from '../modern/exchange-methods';
-import { parseParams } from '../modern/parse-params';
+import { createCatalogMethods, serverCapabilities } from '../methods/catalog-methods';
+import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';
+import { parseParams } from '../methods/parse-params';
 
 const PRINCIPAL = 'anonymous';
 const EXCHANGE_METHODS = new Set<string>(['tools/call', 'prompts/get', 'resources/read']);

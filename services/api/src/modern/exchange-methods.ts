@@ -2,17 +2,17 @@
  * `tools/call`, `prompts/get` and `resources/read`: each leg of these runs on the durable exchange
  * engine, and these are the only methods that may answer with an `InputRequiredResult`.
  */
-import { CallToolRequestParamsSchema, GetPromptRequestParamsSchema, ReadResourceRequestParamsSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
-import type { ExchangeMethod, Listening, OriginalRequest } from '../../../../lib/exchange/types';
+import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
 import { invalidParams } from '../../../../lib/protocol/rpc-error';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { requestDigestOf, type ExchangeLegs } from '../exchange-legs';
+import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';
+import { parseParams } from '../methods/parse-params';
 import { forwardRoundNotifications } from './round-notifications';
 import type { CallContext } from './call-context';
-import { parseParams } from './parse-params';
 import { renderLeg } from './render';
 import type { ModernEnvelope } from './validate-request';
 
@@ -23,33 +23,6 @@ const RetryFieldsSchema = z.object({
   requestState: z.string().min(1).optional(),
 });
 
-/** Reads the original request of each exchange method: its target and the params that define it. */
-const ORIGINAL: Record<ExchangeMethod, (params: unknown) => OriginalRequest> = {
-  'tools/call': (params) => {
-    const { name, arguments: args } = parseParams(CallToolRequestParamsSchema, params);
-    return { method: 'tools/call', target: name, params: { name, arguments: args ?? {} } };
-  },
-  'prompts/get': (params) => {
-    const { name, arguments: args } = parseParams(GetPromptRequestParamsSchema, params);
-    return { method: 'prompts/get', target: name, params: { name, arguments: args ?? {} } };
-  },
-  'resources/read': (params) => {
-    const { uri } = parseParams(ReadResourceRequestParamsSchema, params);
-    return { method: 'resources/read', target: uri, params: { uri } };
-  },
-};
-
-/** The original request of an exchange method, validated against the SDK's schema for it. */
-export function readOriginalRequest(method: ExchangeMethod, params: unknown): OriginalRequest {
-  return ORIGINAL[method](params);
-}
-
-export const UNKNOWN_TARGET: Record<ExchangeMethod, [string, string]> = {
-  'tools/call': ['Unknown tool', 'params.name'],
-  'prompts/get': ['Unknown prompt', 'params.name'],
-  'resources/read': ['Resource not found', 'params.uri'],
-};
-
 export interface ExchangeMethodsDeps {
   handlers: HandlerSet;
   legs: ExchangeLegs;
@@ -59,7 +32,7 @@ export interface ExchangeMethodsDeps {
 
 export function createExchangeMethods(deps: ExchangeMethodsDeps) {
   const run = async (method: ExchangeMethod, params: unknown, envelope: ModernEnvelope, call: CallContext) => {
-    const request = ORIGINAL[method](params);
+    const request = readOriginalRequest(method, params);
     const retry = parseParams(RetryFieldsSchema, params);
     if (!hasTarget(deps.handlers, method, request.target)) {
       const [message, path] = UNKNOWN_TARGET[method];

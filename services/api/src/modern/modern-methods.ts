@@ -12,7 +12,7 @@ import { RpcError } from '../../../../lib/protocol/rpc-error';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeLegs } from '../exchange-legs';
 import type { CallContext } from './call-context';
-import { createCatalogMethods } from './catalog-methods';
+import { createCatalogMethods } from '../methods/catalog-methods';
 import { createExchangeMethods } from './exchange-methods';
 import { complete } from './render';
 import { validateModernRequest } from './validate-request';

@@ -1,6 +1,7 @@
 /**
  * Discovery, listing and completion: answered directly from the loaded handler set, no exchange.
- * List results are cacheable in 2026-07-28 and carry `ttlMs` and `cacheScope`.
+ * Both eras serve this catalog. List results are cacheable in 2026-07-28 and carry `ttlMs` and
+ * `cacheScope`.
  */
 import { CompleteRequestParamsSchema } from '@modelcontextprotocol/core';
 import { findPrompt, type Completer, type HandlerSet } from '../../../../lib/handler-api';

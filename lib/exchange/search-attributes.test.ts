@@ -9,7 +9,7 @@ describe('search attributes', () => {
   });
 
   it('are registered by docker-compose exactly as in code', () => {
-    const compose = readFileSync(path.join(__dirname, '..', 'docker-compose.yml'), 'utf8');
+    const compose = readFileSync(path.join(__dirname, '..', '..', 'docker-compose.yml'), 'utf8');
     const line = /SEARCH_ATTRIBUTES:\s*(.+)/.exec(compose)?.[1]?.trim();
     expect(line?.split(/\s+/)).toEqual(SEARCH_ATTRIBUTE_FLAGS);
   });
