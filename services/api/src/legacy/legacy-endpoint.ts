@@ -449,7 +449,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       } catch (error) {
         const rpc = error instanceof RpcError ? error : internalError();
         if (!(error instanceof RpcError)) log.error({ err: error }, 'request failed');
-        await reply({ ...renderErrorResponse('legacy', rpc, message.id).body });
+        await reply(renderErrorResponse('legacy', rpc, message.id).body);
       }
     },
   };
