@@ -66,3 +66,17 @@ export function roundCapExceeded(exchangeId: string, maxRounds: number): Outcome
     data: { exchangeId, maxRounds },
   };
 }
+
+/** The workflow failed (closed as FAILED) without recording an outcome. -32603. */
+export function workflowFailed(exchangeId: string, workflowStatus: string): OutcomeError {
+  return { code: -32603, message: 'Exchange failed: its workflow failed', data: { exchangeId, workflowStatus } };
+}
+
+/** The handler asked for something the client did not declare. -32021, `data.requiredCapabilities`. */
+export function missingClientCapabilities(missing: Record<string, unknown>): OutcomeError {
+  return {
+    code: -32021,
+    message: `Client lacks capabilities this request requires: ${Object.keys(missing).join(', ')}`,
+    data: { requiredCapabilities: missing },
+  };
+}

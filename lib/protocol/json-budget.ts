@@ -5,7 +5,8 @@
  * surrogate without its pair, which no UTF-8 text can hold). Both would otherwise fail later, over
  * and over, where the client can no longer be told. Iterative, so a hostile depth costs nothing.
  */
-import { invalidParams, type RpcError } from './rpc-error';
+import type { RpcError } from './rpc-error';
+import { invalidParams } from './error-catalog';
 
 const NUL = /\u0000/;
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.

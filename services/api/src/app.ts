@@ -3,8 +3,9 @@
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from '../../../lib/log';
-import { INTERNAL_ERROR, INVALID_REQUEST } from '../../../lib/protocol/json-rpc-codes';
-import { SERVER_BUSY } from '../../../lib/protocol/rpc-error';
+import { bodyTooLarge, bodyUnreadable, bodyUnsupported, internalError, serverDraining } from '../../../lib/protocol/error-catalog';
+import type { RpcError } from '../../../lib/protocol/rpc-error';
+import { replyWithError } from './http/error-reply';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
@@ -54,11 +55,16 @@ function accessLog(log: Logger): RequestHandler {
 function refuseWhileDraining(draining: AbortSignal): RequestHandler {
   return (_req, res, next) => {
     if (!draining.aborted) return next();
-    res
-      .status(503)
-      .set({ 'Retry-After': '1', Connection: 'close' })
-      .json({ jsonrpc: '2.0', id: null, error: { code: SERVER_BUSY, message: 'Server shutting down; retry on another instance' } });
+    replyWithError(res, 'transport', serverDraining());
   };
+}
+
+/** The catalog entry for a body-parser failure, by the HTTP status the parser gave it. */
+function bodyErrorFor(status: number): RpcError {
+  if (status >= 500) return internalError();
+  if (status === 413) return bodyTooLarge();
+  if (status === 415) return bodyUnsupported();
+  return bodyUnreadable();
 }
 
 /** Body-parser failures (too large, unreadable) as JSON-RPC errors with the right HTTP status. */
@@ -66,7 +72,6 @@ function bodyErrors(log: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status >= 500) log.error({ err: error }, 'unhandled error');
-    const message = status === 413 ? 'Request body exceeds the configured limit' : status < 500 ? 'Invalid request body' : 'Internal error';
-    res.status(status).json({ jsonrpc: '2.0', id: null, error: { code: status < 500 ? INVALID_REQUEST : INTERNAL_ERROR, message } });
+    replyWithError(res, 'transport', bodyErrorFor(status));
   };
 }

@@ -17,7 +17,8 @@ import { digestJson } from '../../../lib/exchange/digest';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
-import { capacityExceeded, invalidParams, invalidRequestState, RpcError, tooLarge } from '../../../lib/protocol/rpc-error';
+import { capacityExceeded, fromOutcome, invalidParams, invalidRequestState, tooLarge } from '../../../lib/protocol/error-catalog';
+import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { workflowIdFor } from '../../../workflows/messages';
 import type { ExchangeGateway } from './exchange-gateway';
@@ -183,7 +184,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     // The deadline is a rule: answers after it are refused here, before anything is signalled.
     if (ask.outcome.kind === 'ask' && ask.deadlineAt && Date.now() > ask.deadlineAt.getTime()) {
       legLog.info({ deadlineAt: ask.deadlineAt }, 'answers refused: the round deadline has passed');
-      throw RpcError.from(exchangeExpired(exchangeId, round, ask.deadlineAt.getTime() - ask.recordedAt.getTime()));
+      throw fromOutcome(exchangeExpired(exchangeId, round, ask.deadlineAt.getTime() - ask.recordedAt.getTime()));
     }
     checkRoundInput(leg, responses, limits.maxRoundInputBytes);
 
@@ -247,5 +248,5 @@ export type ExchangeLegs = ReturnType<typeof createExchangeLegs>;
 
 /** Ends the leg with the exchange's error, if its outcome is one. */
 export function errorOf(record: RoundRecord): RpcError | undefined {
-  return record.outcome.kind === 'error' ? RpcError.from(record.outcome.error) : undefined;
+  return record.outcome.kind === 'error' ? fromOutcome(record.outcome.error) : undefined;
 }

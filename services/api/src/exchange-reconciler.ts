@@ -9,8 +9,7 @@
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeError } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
-import { exchangeCancelled, exchangeTerminated } from '../../../lib/protocol/exchange-errors';
-import { INTERNAL_ERROR } from '../../../lib/protocol/json-rpc-codes';
+import { exchangeCancelled, exchangeTerminated, workflowFailed } from '../../../lib/protocol/exchange-errors';
 import { workflowIdFor } from '../../../workflows/messages';
 import type { ExchangeGateway, WorkflowStatus } from './exchange-gateway';
 
@@ -20,7 +19,7 @@ export function endingFor(exchangeId: string, status: Exclude<WorkflowStatus, 'R
     case 'CANCELLED':
       return exchangeCancelled(exchangeId, undefined, 'operator');
     case 'FAILED':
-      return { code: INTERNAL_ERROR, message: 'Exchange failed: its workflow failed', data: { exchangeId, workflowStatus: status } };
+      return workflowFailed(exchangeId, status);
     default:
       return exchangeTerminated(exchangeId, status);
   }

@@ -8,7 +8,8 @@
  * Refusals are 403 before any work is done.
  */
 import type { RequestHandler } from 'express';
-import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
+import { forbiddenHost, forbiddenOrigin } from '../../../../lib/protocol/error-catalog';
+import { replyWithError } from './error-reply';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -24,19 +25,17 @@ export function originGuard(options: { allowedOrigins: ReadonlyArray<string>; li
   const allowedOrigins = new Set(options.allowedOrigins.map((o) => o.toLowerCase().replace(/\/$/, '')));
   const allowedHosts = new Set([...allowedOrigins].map((o) => hostnameOf(o, true)).filter((h): h is string => !!h));
   const loopbackOnly = LOOPBACK.has(options.listenHost.toLowerCase());
-  const refuse = (res: Parameters<RequestHandler>[1], message: string) =>
-    res.status(403).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message } });
 
   return (req, res, next) => {
     const origin = req.get('origin');
     if (origin !== undefined) {
       const hostname = hostnameOf(origin, true);
       const allowed = (hostname && LOOPBACK.has(hostname)) || allowedOrigins.has(origin.toLowerCase().replace(/\/$/, ''));
-      if (!allowed) return refuse(res, `Forbidden origin: ${origin}`);
+      if (!allowed) return replyWithError(res, 'transport', forbiddenOrigin(origin));
     }
     if (loopbackOnly) {
       const host = hostnameOf(req.get('host') ?? '', false);
-      if (!host || !(LOOPBACK.has(host) || allowedHosts.has(host))) return refuse(res, `Forbidden host: ${req.get('host')}`);
+      if (!host || !(LOOPBACK.has(host) || allowedHosts.has(host))) return replyWithError(res, 'transport', forbiddenHost(req.get('host')));
     }
     next();
   };

@@ -18,10 +18,22 @@ import { DELIVERY_LEASE_MS, type LegacyCall, type LegacySession, type LegacyStor
 import { canonicalJson } from '../../../../lib/exchange/digest';
 import { exchangeLogger, sessionRef, type Logger } from '../../../../lib/log';
 import { workflowIdFor } from '../../../../workflows/messages';
-import { INVALID_REQUEST } from '../../../../lib/protocol/json-rpc-codes';
 import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import type { Limits } from '../../../../lib/config';
-import { capacityExceeded, RpcError, tooLarge } from '../../../../lib/protocol/rpc-error';
+import {
+  capacityExceeded,
+  internalError,
+  requestInProgress,
+  sessionAlreadyInitialized,
+  sessionHeaderRequired,
+  sessionNotFound,
+  sessionVersionMismatch,
+  tooLarge,
+} from '../../../../lib/protocol/error-catalog';
+import { renderErrorResponse } from '../../../../lib/protocol/error-response';
+import { resultEnvelope } from '../../../../lib/protocol/json-rpc-envelope';
+import { RpcError } from '../../../../lib/protocol/rpc-error';
+import { replyWithError } from '../http/error-reply';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
@@ -60,8 +72,6 @@ export interface LegacyEndpointDeps {
   limits: Limits;
 }
 
-const SESSION_NOT_FOUND = -32001;
-
 /** Resolves after `ms`, or as soon as `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -75,14 +85,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function rpcError(id: unknown, error: RpcError) {
-  return { jsonrpc: '2.0', id: id ?? null, error: error.toJson() };
-}
-
-/** Answers with an error at its HTTP status; a capacity refusal also says when to retry. */
-function refuse(res: Response, status: number, id: unknown, error: RpcError): void {
-  if (error.http.retryAfterS !== undefined) res.set('Retry-After', String(error.http.retryAfterS));
-  res.status(status).json(rpcError(id, error));
+/** Answers with an error at the status the handshake era gives it (see error-response.ts). */
+function refuse(res: Response, id: string | number | undefined, error: RpcError): void {
+  replyWithError(res, 'legacy', error, id);
 }
 
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
@@ -231,7 +236,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     // finds it and is served the same stream instead of starting a second exchange.
     if (!(await legacy.recordCall(call, owner))) {
       const existing = await legacy.findCall(session.id, call.requestId);
-      if (!existing) throw new RpcError(INVALID_REQUEST, 'A request with this id is already in progress');
+      if (!existing) throw requestInProgress();
       return { kind: 'call' as const, call: existing, listening: { ...outcome.listening, progressToken: existing.progressToken } };
     }
     try {
@@ -251,8 +256,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     return session;
   }
 
-  function notFound(res: Response, id?: unknown) {
-    refuse(res, 404, id, new RpcError(SESSION_NOT_FOUND, 'Session not found'));
+  function notFound(res: Response, id?: string | number) {
+    refuse(res, id, sessionNotFound());
   }
 
   return {
@@ -261,21 +266,21 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const sessionId = req.get(SESSION_HEADER);
       if (!sessionId) {
         if (message.method !== 'initialize') {
-          refuse(res, 400, message.id, new RpcError(INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header is required'));
+          refuse(res, message.id, sessionHeaderRequired());
           return;
         }
         await checkSessionCapacity();
         const id = methods.newSessionId();
         const result = await methods.initialize(message.params, id, 'streamable-http', false);
         log.info({ ...sessionRef(id), protocolVersion: result.protocolVersion }, 'session initialized');
-        res.set(SESSION_HEADER, id).json({ jsonrpc: '2.0', id: message.id, result });
+        res.set(SESSION_HEADER, id).json(resultEnvelope(message.id, result));
         return;
       }
       const session = await sessionOf(sessionId);
       if (!session) return notFound(res, message.id);
       const version = req.get('mcp-protocol-version');
       if (version !== undefined && version !== session.protocolVersion) {
-        refuse(res, 400, message.id, new RpcError(INVALID_REQUEST, `Bad Request: MCP-Protocol-Version ${version} is not this session's ${session.protocolVersion}`));
+        refuse(res, message.id, sessionVersionMismatch(version, session.protocolVersion));
         return;
       }
       if (message.method === undefined) {
@@ -288,7 +293,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
         res.status(202).end();
         return;
       }
-      if (message.method === 'initialize') throw new RpcError(INVALID_REQUEST, 'This session is already initialized');
+      if (message.method === 'initialize') throw sessionAlreadyInitialized();
 
       const owner = randomUUID(); // this connection, as the holder of the call's delivery lease
       // A call answers on a stream of its own: take its slot before starting anything.
@@ -304,7 +309,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       }
       if (answer.kind === 'result') {
         release();
-        res.json({ jsonrpc: '2.0', id: message.id, result: answer.result });
+        res.json(resultEnvelope(message.id, answer.result));
         return;
       }
       // A client that left meanwhile re-attaches by sending the same request id again, or by a GET.
@@ -437,14 +442,14 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       try {
         if (message.method === 'initialize') {
           const result = await methods.initialize(message.params, session.id, 'http+sse', true);
-          return reply({ jsonrpc: '2.0', id: message.id, result });
+          return reply(resultEnvelope(message.id, result));
         }
         const answer = await answerRequest(session, message, () => streamId, `sse:${session.id}`);
-        if (answer.kind === 'result') await reply({ jsonrpc: '2.0', id: message.id, result: answer.result });
+        if (answer.kind === 'result') await reply(resultEnvelope(message.id, answer.result));
       } catch (error) {
-        const rpc = error instanceof RpcError ? error : new RpcError(-32603, 'Internal error');
+        const rpc = error instanceof RpcError ? error : internalError();
         if (!(error instanceof RpcError)) log.error({ err: error }, 'request failed');
-        await reply(rpcError(message.id, rpc));
+        await reply(renderErrorResponse('legacy', rpc, message.id).body);
       }
     },
   };

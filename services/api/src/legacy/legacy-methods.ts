@@ -10,10 +10,9 @@ import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
 import { echoed } from '../../../../lib/protocol/echo';
-import { METHOD_NOT_FOUND } from '../../../../lib/protocol/json-rpc-codes';
 import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
-import { invalidParams, RpcError } from '../../../../lib/protocol/rpc-error';
+import { invalidParams, methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
 import { createCatalogMethods, serverCapabilities } from '../methods/catalog-methods';
 import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';
@@ -91,7 +90,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       }
     }
     const answer = Object.hasOwn(catalog, method) && method !== 'server/discover' ? catalog[method] : undefined;
-    if (!answer) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${echoed(method)}`);
+    if (!answer) throw methodNotFound(method);
     const { ttlMs: _ttl, cacheScope: _scope, ...result } = (await answer(params)) as Record<string, unknown>;
     return { kind: 'result', result };
   }

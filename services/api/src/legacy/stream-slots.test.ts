@@ -1,3 +1,4 @@
+import { renderErrorResponse } from '../../../../lib/protocol/error-response';
 import { SERVER_BUSY, RpcError } from '../../../../lib/protocol/rpc-error';
 import { createStreamSlots } from './stream-slots';
 
@@ -18,7 +19,7 @@ describe('stream slots', () => {
     const error = refusal(() => slots.take('a'));
     expect(error).toBeInstanceOf(RpcError);
     expect(error.code).toBe(SERVER_BUSY);
-    expect(error.httpStatus).toBe(429);
+    expect(renderErrorResponse('legacy', error, null).status).toBe(429);
     expect(error.http.retryAfterS).toBe(7);
     expect(error.message).toContain('open streams of this session');
     expect(() => slots.take('b')).not.toThrow();

@@ -3,7 +3,7 @@
  * (each is a socket and a Postgres listener's waiters) and streams per session (one client must not
  * take them all). In memory on purpose: a stream lives exactly as long as this process's socket.
  */
-import { capacityExceeded } from '../../../../lib/protocol/rpc-error';
+import { capacityExceeded } from '../../../../lib/protocol/error-catalog';
 
 export interface StreamSlotLimits {
   maxOpenStreams: number;

@@ -6,7 +6,7 @@
 import { CompleteRequestParamsSchema } from '@modelcontextprotocol/core';
 import { findPrompt, type Completer, type HandlerSet } from '../../../../lib/handler-api';
 import { MODERN_PROTOCOL_VERSIONS } from '../../../../lib/protocol/modern';
-import { invalidParams } from '../../../../lib/protocol/rpc-error';
+import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import { parseParams } from './parse-params';
 
 const LIST_TTL_MS = 60_000;

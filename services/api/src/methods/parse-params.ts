@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { invalidParams } from '../../../../lib/protocol/rpc-error';
+import { invalidParams } from '../../../../lib/protocol/error-catalog';
 
 /** Parses request params with a schema; a failure names the offending field's path (-32602). */
 export function parseParams<T>(schema: z.ZodType<T>, params: unknown): T {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
-import { invalidParams } from '../../../../lib/protocol/rpc-error';
+import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { requestDigestOf, type ExchangeLegs } from '../exchange-legs';
 import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';

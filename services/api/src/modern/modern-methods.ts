@@ -6,9 +6,7 @@
 import type { Request } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { HandlerSet } from '../../../../lib/handler-api';
-import { echoed } from '../../../../lib/protocol/echo';
-import { METHOD_NOT_FOUND } from '../../../../lib/protocol/json-rpc-codes';
-import { RpcError } from '../../../../lib/protocol/rpc-error';
+import { methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeLegs } from '../exchange-legs';
 import type { CallContext } from './call-context';
@@ -34,7 +32,7 @@ export function createModernMethods(deps: ModernMethodsDeps) {
     if (exchange) return exchange(params, envelope, call);
     const answer = Object.hasOwn(catalog, method) ? catalog[method] : undefined;
     if (answer) return complete((await answer(params)) as Record<string, unknown>);
-    throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${echoed(method)}`);
+    throw methodNotFound(method);
   };
 }
 

@@ -9,14 +9,13 @@
  * and the server MUST NOT infer capabilities from earlier requests.
  */
 import type { Request } from 'express';
-import { HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION } from '../../../../lib/protocol/json-rpc-codes';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
   MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSION_META_KEY,
 } from '../../../../lib/protocol/modern';
-import { invalidParams, RpcError } from '../../../../lib/protocol/rpc-error';
+import { headerMismatch, invalidParams, missingHeader, unsupportedProtocolVersion } from '../../../../lib/protocol/error-catalog';
 
 export interface ModernEnvelope {
   protocolVersion: string;
@@ -42,28 +41,24 @@ export function decodeHeaderValue(value: string): string {
   return sentinel ? Buffer.from(sentinel[1]!, 'base64').toString('utf8') : value;
 }
 
-function mismatch(message: string): RpcError {
-  return new RpcError(HEADER_MISMATCH, message);
-}
-
 function checkHeaders(req: Request, method: string, params: Record<string, unknown>, metaVersion: unknown): void {
   const version = req.get('mcp-protocol-version');
-  if (version === undefined) throw mismatch('Missing required header: MCP-Protocol-Version');
+  if (version === undefined) throw missingHeader('MCP-Protocol-Version');
   const methodHeader = req.get('mcp-method');
-  if (methodHeader === undefined) throw mismatch('Missing required header: Mcp-Method');
-  if (methodHeader !== method) throw mismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
+  if (methodHeader === undefined) throw missingHeader('Mcp-Method');
+  if (methodHeader !== method) throw headerMismatch('Mcp-Method', methodHeader, 'body', method);
   const targetField = NAMED_TARGET[method];
   if (targetField) {
     const raw = req.get('mcp-name');
-    if (raw === undefined) throw mismatch('Missing required header: Mcp-Name');
+    if (raw === undefined) throw missingHeader('Mcp-Name');
     const name = decodeHeaderValue(raw);
     const body = params[targetField];
     if (typeof body === 'string' && body !== name) {
-      throw mismatch(`Header mismatch: Mcp-Name header value '${name}' does not match body value '${body}'`);
+      throw headerMismatch('Mcp-Name', name, 'body', body);
     }
   }
   if (typeof metaVersion === 'string' && metaVersion !== version) {
-    throw mismatch(`Header mismatch: MCP-Protocol-Version header value '${version}' does not match _meta value '${metaVersion}'`);
+    throw headerMismatch('MCP-Protocol-Version', version, '_meta', metaVersion);
   }
 }
 
@@ -83,10 +78,7 @@ export function validateModernRequest(req: Request, method: string, rawParams: u
     });
   }
   if (!(MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-    throw new RpcError(UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', {
-      supported: [...MODERN_PROTOCOL_VERSIONS],
-      requested: version,
-    });
+    throw unsupportedProtocolVersion(version, MODERN_PROTOCOL_VERSIONS);
   }
   const progressToken = meta.progressToken;
   const logLevel = meta[LOG_LEVEL_META_KEY];

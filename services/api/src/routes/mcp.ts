@@ -11,16 +11,17 @@
  */
 import express, { type Request, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
-import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '../../../../lib/protocol/json-rpc-codes';
+import { internalError, methodNotAllowed, notJsonRpc, notOneObject, parseError, requestIdTooLong } from '../../../../lib/protocol/error-catalog';
+import { type Era, renderErrorResponse } from '../../../../lib/protocol/error-response';
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { findJsonBudgetViolation } from '../../../../lib/protocol/json-budget';
+import { resultEnvelope, type JsonRpcId } from '../../../../lib/protocol/json-rpc-envelope';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
+import { replyWithError } from '../http/error-reply';
 import { createResponseChannel } from '../http/response-channel';
 import type { IncomingMessage, LegacyEndpoint } from '../legacy/legacy-endpoint';
 import { hasModernMeta } from '../modern/validate-request';
 import type { ModernDispatch } from '../modern/modern-methods';
-
-type JsonRpcId = string | number | null;
 
 /** The shape budget every inbound message is checked against before either era reads it. */
 export interface MessageBudget {
@@ -37,17 +38,17 @@ function readMessage(body: unknown, budget: MessageBudget): IncomingMessage {
   try {
     message = JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? ''));
   } catch {
-    throw new RpcError(PARSE_ERROR, 'Parse error: the body is not valid JSON');
+    throw parseError();
   }
   const m = message as Record<string, unknown> | null;
-  if (!m || typeof m !== 'object' || Array.isArray(m)) throw new RpcError(INVALID_REQUEST, 'Invalid request: expected one JSON-RPC object');
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw notOneObject();
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
   const isResponse = m.method === undefined && id !== undefined && ('result' in m || 'error' in m);
   if (m.jsonrpc !== '2.0' || (!isResponse && typeof m.method !== 'string')) {
-    throw Object.assign(new RpcError(INVALID_REQUEST, 'Invalid request: jsonrpc must be "2.0" and method a string'), { id: id ?? null });
+    throw Object.assign(notJsonRpc(), { id: id ?? null });
   }
   if (typeof m.id === 'string' && m.id.length > budget.maxRequestIdLength) {
-    throw new RpcError(INVALID_REQUEST, `Invalid request: id is longer than ${budget.maxRequestIdLength} characters`, { path: 'id', limit: budget.maxRequestIdLength });
+    throw requestIdTooLong(budget.maxRequestIdLength);
   }
   const violation = findJsonBudgetViolation(m, budget.maxJsonDepth);
   if (violation) throw Object.assign(violation, { id: id ?? null });
@@ -63,18 +64,19 @@ function isLegacy(req: Request, message: IncomingMessage): boolean {
 }
 
 /**
- * Answers with a JSON-RPC error. Modern requests get the HTTP status the 2026-07-28 rules give
- * the code (through the response channel, which also handles a response already streaming).
- * Handshake-era clients get 200: to them a 404 means "session gone", and their SDKs turn any
- * other non-2xx into a transport error that hides the JSON-RPC code.
+ * Answers with a JSON-RPC error rendered for `era` (see error-response.ts for the statuses). The
+ * modern and pre-era answers go through the response channel, which also handles a response
+ * already streaming; a handshake-era stream already open is just ended.
  */
-function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, finish?: (status: number, body: object) => void) {
-  const error = caught instanceof RpcError ? caught : new RpcError(INTERNAL_ERROR, 'Internal error');
+function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, era: Era, finish?: (status: number, body: object) => void) {
+  const error = caught instanceof RpcError ? caught : internalError();
   if (!(caught instanceof RpcError)) log.error({ err: caught }, 'request failed');
-  const body = { jsonrpc: '2.0', id: (caught as { id?: JsonRpcId }).id ?? id, error: error.toJson() };
-  if (error.http.retryAfterS !== undefined && !res.headersSent) res.set('Retry-After', String(error.http.retryAfterS));
-  if (finish) finish(error.httpStatus, body);
-  else if (!res.headersSent) res.status(caught instanceof RpcError && caught.code !== PARSE_ERROR && !error.isTransportLevel ? 200 : error.httpStatus).json(body);
+  const requestId = (caught as { id?: JsonRpcId }).id ?? id;
+  if (finish) {
+    const { status, headers, body } = renderErrorResponse(era, error, requestId);
+    if (!res.headersSent) res.set(headers);
+    finish(status, body);
+  } else if (!res.headersSent) replyWithError(res, era, error, requestId);
   else res.end();
 }
 
@@ -105,12 +107,12 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     const channel = createResponseChannel(req, res, deps.sseMaxBufferedBytes, (buffered) =>
       deps.log.warn({ bufferedBytes: buffered, limit: deps.sseMaxBufferedBytes }, 'SSE consumer left too much unread; response stream closed'),
     );
-    let legacy = false;
+    let era: Era = 'transport'; // until the message says which era it is
     try {
       const message = readMessage(req.body, deps.budget);
       id = message.id ?? null;
       if (isLegacy(req, message)) {
-        legacy = true;
+        era = 'legacy';
         await deps.legacy.post(req, res, message);
         return;
       }
@@ -118,28 +120,29 @@ export function mcpRouter(deps: McpRouterDeps): Router {
         res.status(202).end(); // a notification (or a stray response) needs no answer
         return;
       }
+      era = 'modern';
       const result = await deps.dispatch(req, message.method ?? '', message.params, { signal: abort.signal, channel });
-      channel.finish(200, { jsonrpc: '2.0', id, result });
+      channel.finish(200, resultEnvelope(id, result));
     } catch (caught) {
-      sendError(res, deps.log, caught, id, legacy ? undefined : channel.finish);
+      sendError(res, deps.log, caught, id, era, era === 'legacy' ? undefined : channel.finish);
     }
   });
 
   router.get('/mcp', async (req, res) => {
     if (req.get(SESSION_HEADER) === undefined) {
-      res.set('Allow', 'POST').status(405).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Method not allowed: this endpoint streams only within a session' } });
+      replyWithError(res, 'transport', methodNotAllowed('POST', 'this endpoint streams only within a session'));
       return;
     }
-    await deps.legacy.get(req, res).catch((caught) => sendError(res, deps.log, caught, null));
+    await deps.legacy.get(req, res).catch((caught) => sendError(res, deps.log, caught, null, 'legacy'));
   });
 
   router.delete('/mcp', async (req, res) => {
-    await deps.legacy.delete(req, res).catch((caught) => sendError(res, deps.log, caught, null));
+    await deps.legacy.delete(req, res).catch((caught) => sendError(res, deps.log, caught, null, 'legacy'));
   });
 
   router.get('/sse', async (req, res) => {
     const messagesPath = `${req.baseUrl}/messages`;
-    await deps.legacy.sseOpen(req, res, messagesPath).catch((caught) => sendError(res, deps.log, caught, null));
+    await deps.legacy.sseOpen(req, res, messagesPath).catch((caught) => sendError(res, deps.log, caught, null, 'legacy'));
   });
 
   router.post('/messages', body, async (req, res) => {
@@ -149,12 +152,12 @@ export function mcpRouter(deps: McpRouterDeps): Router {
       id = message.id ?? null;
       await deps.legacy.ssePost(req, res, message);
     } catch (caught) {
-      sendError(res, deps.log, caught, id);
+      sendError(res, deps.log, caught, id, 'legacy');
     }
   });
 
   router.all('/mcp', (_req, res) => {
-    res.set('Allow', 'GET, POST, DELETE').status(405).json({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Method not allowed' } });
+    replyWithError(res, 'transport', methodNotAllowed('GET, POST, DELETE'));
   });
   return router;
 }
