@@ -7,6 +7,9 @@ function run(guard: ReturnType<typeof originGuard>, headers: Record<string, stri
   let status: number | undefined;
   let body: unknown;
   const res = {
+    set() {
+      return this;
+    },
     status(code: number) {
       status = code;
       return this;
