@@ -109,7 +109,7 @@ export default tseslint.config(
             { name: '@temporalio/activity', message: 'Activities run outside workflows.' },
           ],
           patterns: [
-            { group: ['**/lib/db/**', '**/lib/db', '**/lib/local-stack/**', '**/lib/state/**', '**/lib/log', '**/lib/config', '**/services/**', '**/handlers/**'], message: 'Workflows do no I/O: import types only (import type) or pure modules.', allowTypeImports: true },
+            { group: ['**/lib/db/**', '**/lib/db', '**/devtools/**', '**/lib/state/**', '**/lib/log', '**/lib/config', '**/services/**', '**/handlers/**'], message: 'Workflows do no I/O: import types only (import type) or pure modules.', allowTypeImports: true },
           ],
         },
       ],

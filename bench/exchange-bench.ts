@@ -7,8 +7,8 @@
  *
  * Temporal: TEMPORAL_ADDRESS, or a dev server started here (the `temporal` CLI).
  * Postgres: DATABASE_URL, or an embedded one started here. Its exchange rows stay in that database.
- * The API and the worker run in this process (as in test/support/test-service.ts), on their own task
- * queue. Logs go to stderr; the table and a one-line JSON summary go to stdout. Exits 1 if any
+ * The API and the worker run in this process (services/stack/start-service.ts, as in the tests), on
+ * their own task queue. Logs go to stderr; the table and a one-line JSON summary go to stdout. Exits 1 if any
  * exchange failed, 2 on a setup error, 130 when interrupted; everything started here is stopped in
  * every case.
  */
@@ -17,18 +17,14 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino from 'pino';
+import { rawCall } from '../devtools/raw-mcp-call';
+import { startLocalStack } from '../devtools/local-stack/local-stack';
 import { loadHandlerSet } from '../handlers';
 import { parseConfig } from '../lib/config';
-import { migrate } from '../lib/db/migrate';
-import { createPool } from '../lib/db/pool';
-import { startLocalPostgres } from '../lib/local-stack/local-postgres';
-import { startTemporalDevServer, waitForTemporal } from '../lib/local-stack/temporal-dev-server';
-import { startApi } from '../services/api/src/api';
-import { createExchangeWorker } from '../services/worker/src/worker';
+import { startService } from '../services/stack/start-service';
 import { round, summarize, type LatencySummary } from './stats';
-import { rawCall } from '../test/support/raw-mcp';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -204,60 +200,35 @@ async function main(): Promise<number> {
 
   try {
     const setupStart = performance.now();
-    let temporalAddress = process.env.TEMPORAL_ADDRESS;
-    if (temporalAddress) {
-      await waitForTemporal(temporalAddress, 30_000);
-    } else {
-      note('starting Temporal dev server');
-      const temporal = await startTemporalDevServer({ logFile: path.join(scratch, 'temporal.log') });
-      teardown.push(['temporal', temporal.stop]);
-      temporalAddress = temporal.address;
-    }
-    let databaseUrl = process.env.DATABASE_URL;
-    if (!databaseUrl) {
-      note('starting embedded Postgres');
-      const pg = await startLocalPostgres({ dataDir: path.join(scratch, 'postgres'), database: 'mcp_bench', persistent: false });
-      teardown.push([
-        'postgres',
-        async () => {
-          // pg-pool's end() resolves before its sockets close, so a fast shutdown terminates a few
-          // already-released clients and the pools warn about it: expected here, not worth a line.
-          log.level = 'error';
-          await pg.stop();
-        },
-      ]);
-      databaseUrl = pg.url;
-    }
+    const local = await startLocalStack({
+      dataDir: scratch,
+      database: 'mcp_bench',
+      persistent: false,
+      onStart: (server) => note(server === 'temporal' ? 'starting Temporal dev server' : 'starting embedded Postgres'),
+    });
+    teardown.push([
+      'local stack',
+      async () => {
+        // pg-pool's end() resolves before its sockets close, so a fast shutdown terminates a few
+        // already-released clients and the pools warn about it: expected here, not worth a line.
+        log.level = 'error';
+        await local.stop();
+      },
+    ]);
 
     const config = parseConfig({
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporalAddress,
+      DATABASE_URL: local.databaseUrl,
+      TEMPORAL_ADDRESS: local.temporalAddress,
       TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
       REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
       PORT: '0',
       LOG_LEVEL: opts.logLevel,
     });
-    const handlers = loadHandlerSet(config.handlerSet);
-    const pool = createPool(config.database.url, config.database.poolSize, log);
-    teardown.push(['worker pool', () => pool.end()]);
-    await migrate(pool, log);
-
-    note('starting API and worker (bundling workflows)');
-    const api = await startApi(config, handlers, log);
-    teardown.push(['api', () => api.close()]);
-
-    const connection = await NativeConnection.connect({ address: config.temporal.address });
-    teardown.push(['worker connection', () => connection.close()]);
-    const worker: Worker = await createExchangeWorker({ config, pool, handlers, log, connection });
-    const workerDone = worker.run();
-    workerDone.catch((error: unknown) => stop.abort(error));
-    teardown.push([
-      'worker',
-      async () => {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        await workerDone.catch(() => undefined);
-      },
-    ]);
+    note('starting worker and API (bundling workflows)');
+    const service = await startService({ config, handlers: loadHandlerSet(config.handlerSet), log });
+    teardown.push(['service', () => service.stop()]);
+    service.worker!.done.catch((error: unknown) => stop.abort(error));
+    const api = service.api!;
     const setupMs = performance.now() - setupStart;
 
     if (opts.warmup > 0) {

@@ -9,18 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { NativeConnection } from '@temporalio/worker';
 import { loadHandlerSet } from '../handlers';
 import { ConfigError, parseConfig } from '../lib/config';
-import { migrate } from '../lib/db/migrate';
-import { createPool } from '../lib/db/pool';
-import { startLocalPostgres } from '../lib/local-stack/local-postgres';
-import { startTemporalDevServer } from '../lib/local-stack/temporal-dev-server';
+import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
 import { installTemporalLogger } from '../lib/temporal-logging';
-import { startApi } from '../services/api/src/api';
-import { createExchangeWorker } from '../services/worker/src/worker';
+import { startService, type RunningService } from '../services/stack/start-service';
+import { stopOnSignal } from '../services/stack/stop-on-signal';
 
 const DATA_DIR = path.join(projectRoot(), '.data');
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
@@ -41,85 +37,56 @@ async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   const log = createLogger('dev', process.env.LOG_LEVEL ?? 'info');
   installTemporalLogger(log, 'WARN');
-  const stops: Array<[string, () => Promise<void>]> = [];
+  let local: LocalStack | undefined;
+  let service: RunningService | undefined;
   const stopAll = async () => {
-    for (const [name, stop] of stops.reverse()) {
-      await stop().catch((error) => log.warn({ err: error }, `${name} did not stop cleanly`));
+    try {
+      await service?.stop();
+    } finally {
+      await local?.stop();
     }
   };
-
-  let stopping = false;
-  const onSignal = (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    log.info({ signal }, 'stopping everything');
-    stopAll().then(
-      () => process.exit(0),
-      (error) => {
-        log.error({ err: error }, 'stopping failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // Installed first, so a Ctrl-C while things start stops what has started.
+  stopOnSignal({ log, label: 'dev stack', stop: stopAll });
 
   try {
-    let databaseUrl = process.env.DATABASE_URL;
-    if (!databaseUrl) {
-      log.info('starting an embedded Postgres in .data/postgres');
-      const pg = await startLocalPostgres({ dataDir: path.join(DATA_DIR, 'postgres'), database: 'mcp', persistent: true });
-      stops.push(['postgres', pg.stop]);
-      databaseUrl = pg.url;
-    }
-
-    let temporalAddress = process.env.TEMPORAL_ADDRESS;
-    let temporalUi = process.env.TEMPORAL_UI_URL;
-    if (!temporalAddress) {
-      log.info({ port: TEMPORAL_PORT }, 'starting a Temporal dev server (history kept in .data/temporal.db)');
-      const temporal = await startTemporalDevServer({
-        port: TEMPORAL_PORT,
-        uiPort: TEMPORAL_UI_PORT,
-        dbFile: path.join(DATA_DIR, 'temporal.db'),
-        logFile: path.join(DATA_DIR, 'temporal.log'),
-      });
-      stops.push(['temporal', temporal.stop]);
-      temporalAddress = temporal.address;
-      temporalUi = temporal.uiUrl;
-    }
-
+    local = await startLocalStack({
+      dataDir: DATA_DIR,
+      database: 'mcp',
+      persistent: true,
+      temporalPort: TEMPORAL_PORT,
+      temporalUiPort: TEMPORAL_UI_PORT,
+      waitForExternalTemporal: false,
+      onStart: (server) =>
+        server === 'postgres'
+          ? log.info('starting an embedded Postgres in .data/postgres')
+          : log.info({ port: TEMPORAL_PORT }, 'starting a Temporal dev server (history kept in .data/temporal.db)'),
+    });
     const config = parseConfig({
       NODE_ENV: 'development',
       ...process.env,
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporalAddress,
+      DATABASE_URL: local.databaseUrl,
+      TEMPORAL_ADDRESS: local.temporalAddress,
       REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(log),
     });
-    const pool = createPool(config.database.url, config.database.poolSize, log);
-    stops.push(['pool', () => pool.end()]);
-    await migrate(pool, log);
-
     const handlers = loadHandlerSet(config.handlerSet);
-    const connection = await NativeConnection.connect({ address: config.temporal.address });
-    stops.push(['temporal connection', () => connection.close()]);
-    const worker = await createExchangeWorker({ config, pool, handlers, log: log.child({ component: 'worker' }), connection });
-    const workerDone = worker.run();
-    stops.push(['worker', async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await workerDone;
-    }]);
-
-    const api = await startApi(config, handlers, log.child({ component: 'api' }));
-    stops.push(['api', api.close]);
+    service = await startService({
+      config,
+      handlers,
+      log,
+      apiLog: log.child({ component: 'api' }),
+      workerLog: log.child({ component: 'worker' }),
+    });
+    const url = service.api!.url;
 
     process.stdout.write(
       [
         '',
-        `  MCP endpoint     ${api.url}   (2026-07-28 and handshake-era clients; handler set "${handlers.name}")`,
-        `  2024-11-05 SSE   ${api.url.replace(/\/mcp$/, '/sse')}`,
-        `  Health           ${api.url.replace(/\/mcp$/, '/healthz')}`,
+        `  MCP endpoint     ${url}   (2026-07-28 and handshake-era clients; handler set "${handlers.name}")`,
+        `  2024-11-05 SSE   ${url.replace(/\/mcp$/, '/sse')}`,
+        `  Health           ${url.replace(/\/mcp$/, '/healthz')}`,
         `  Temporal         ${config.temporal.address}`,
-        `  Temporal Web UI  ${temporalUi ?? '(external Temporal: see its own UI)'}`,
+        `  Temporal Web UI  ${local.temporalUiUrl ?? '(external Temporal: see its own UI)'}`,
         '',
         '  Ctrl-C stops everything.',
         '',
@@ -127,7 +94,7 @@ async function main(): Promise<void> {
     );
   } catch (error) {
     log.error({ err: error }, error instanceof ConfigError ? error.message : 'dev stack failed to start');
-    await stopAll();
+    await stopAll().catch((stopError: unknown) => log.warn({ err: stopError }, 'dev stack did not stop cleanly'));
     process.exit(1);
   }
 }

@@ -4,16 +4,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Pool } from 'pg';
 import { parseConfig, type Config } from '../../lib/config';
-import { migrate } from '../../lib/db/migrate';
-import { createPool } from '../../lib/db/pool';
 import { createLogger } from '../../lib/log';
 import { loadHandlerSet } from '../../handlers';
 import type { HandlerSet } from '../../lib/handler-api';
-import { startApi, type RunningApi } from '../../services/api/src/api';
-import { createExchangeWorker } from '../../services/worker/src/worker';
+import { startService } from '../../services/stack/start-service';
 import { installTemporalLogger } from '../../lib/temporal-logging';
 import { readStackInfo } from './stack-info';
 
@@ -53,49 +49,27 @@ export async function startTestService(env: Record<string, string> = {}, options
   });
   const log = createLogger('test', config.logLevel);
   quietTemporalRuntime(log);
-  const pool = createPool(config.database.url, 4, log);
-  await migrate(pool, log);
-  const handlers = options.handlers ?? loadHandlerSet(config.handlerSet);
-  const api: RunningApi = await startApi(config, handlers, log);
-
-  let running: { worker: Worker; done: Promise<void>; connection: NativeConnection } | undefined;
-  async function startWorker() {
-    if (running) return;
-    const connection = await NativeConnection.connect({ address: config.temporal.address });
-    const worker = await createExchangeWorker({
-      config,
-      pool,
-      handlers,
-      log,
-      connection,
-      workflowBundle: { codePath: stack.workflowBundlePath },
-    });
-    running = { worker, connection, done: worker.run() };
-  }
-  async function stopWorker() {
-    if (!running) return;
-    const { worker, done, connection } = running;
-    running = undefined;
-    worker.shutdown();
-    await done;
-    await connection.close();
-  }
-  await startWorker();
+  const service = await startService({
+    config,
+    handlers: options.handlers ?? loadHandlerSet(config.handlerSet),
+    log,
+    poolSize: 4,
+    worker: { workflowBundle: { codePath: stack.workflowBundlePath } },
+  });
+  const worker = service.worker!;
   const temporalConnection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection: temporalConnection, namespace: config.temporal.namespace });
 
   return {
     config,
     temporal,
-    url: api.url,
-    pool,
-    startWorker,
-    stopWorker,
+    url: service.api!.url,
+    pool: service.pool!,
+    startWorker: () => worker.start(),
+    stopWorker: () => worker.stop(),
     async close() {
-      await stopWorker();
       await temporalConnection.close();
-      await api.close();
-      await pool.end();
+      await service.stop();
     },
   };
 }

@@ -3,33 +3,15 @@
  */
 import { loadHandlerSet } from '../../../handlers';
 import { loadConfigOrExit } from '../../../lib/config';
-import { migrate } from '../../../lib/db/migrate';
-import { createPool } from '../../../lib/db/pool';
 import { createLogger } from '../../../lib/log';
-import { startApi } from './api';
+import { startService } from '../../stack/start-service';
+import { stopOnSignal } from '../../stack/stop-on-signal';
 
 export async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger('api', config.logLevel);
-  const pool = createPool(config.database.url, 1, log);
-  await migrate(pool, log);
-  await pool.end();
-  const api = await startApi(config, loadHandlerSet(config.handlerSet), log);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) process.exit(1); // a second signal forces the exit
-    stopping = true;
-    log.info({ signal }, 'API stopping');
-    api.close().then(
-      () => process.exit(0),
-      (error) => {
-        log.error({ err: error }, 'API did not stop cleanly');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  const service = await startService({ config, handlers: loadHandlerSet(config.handlerSet), log, worker: false });
+  stopOnSignal({ log, label: 'API', stop: service.stop });
 }
 
 if (require.main === module) {

@@ -1,35 +1,33 @@
 /**
- * The worker process: connects to Temporal and Postgres, runs migrations, and polls the exchange
- * task queue until SIGINT/SIGTERM.
+ * The worker process: runs migrations, connects to Temporal and Postgres, and polls the exchange
+ * task queue (and sweeps expired records) until SIGINT/SIGTERM.
  */
-import { NativeConnection } from '@temporalio/worker';
 import { installTemporalLogger } from '../../../lib/temporal-logging';
 import { loadConfigOrExit } from '../../../lib/config';
-import { createPool } from '../../../lib/db/pool';
-import { migrate } from '../../../lib/db/migrate';
 import { createLogger } from '../../../lib/log';
 import { loadHandlerSet } from '../../../handlers';
+import { startService } from '../../stack/start-service';
+import { stopOnSignal } from '../../stack/stop-on-signal';
 import { startRetentionSweeper } from './retention-sweeper';
-import { createExchangeWorker } from './worker';
 
 export async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger('worker', config.logLevel);
   installTemporalLogger(log);
-  const pool = createPool(config.database.url, config.database.poolSize, log);
-  await migrate(pool, log);
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createExchangeWorker({ config, pool, handlers: loadHandlerSet(config.handlerSet), log, connection });
+  const service = await startService({ config, handlers: loadHandlerSet(config.handlerSet), log, api: false });
   log.info({ taskQueue: config.temporal.taskQueue, handlerSet: config.handlerSet }, 'worker started');
-  const sweeper = startRetentionSweeper(pool, config.retention, log);
-  try {
-    await worker.run(); // resolves after SIGINT/SIGTERM, which the SDK's Runtime handles
-  } finally {
-    sweeper.stop();
-    await connection.close();
-    await pool.end();
-    log.info('worker stopped');
-  }
+  const sweeper = startRetentionSweeper(service.pool!, config.retention, log);
+  stopOnSignal({
+    log,
+    label: 'worker',
+    // The SDK's runtime also shuts the worker down on these signals; stopping waits for that.
+    async stop() {
+      sweeper.stop();
+      await service.stop();
+      log.info('worker stopped');
+    },
+    ended: service.worker!.done,
+  });
 }
 
 if (require.main === module) {

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startLocalPostgres } from '../../../lib/local-stack/local-postgres';
+import { startLocalPostgres } from '../../../devtools/local-stack/local-postgres';
 
 /**
  * As root, the package runs Postgres as the `postgres` OS user, which must be able to reach the

@@ -330,6 +330,9 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     async get(req: Request, res: Response): Promise<void> {
       const session = await sessionOf(req.get(SESSION_HEADER));
       if (!session) return notFound(res);
+      // A client that hung up (or an API that closed its connection) while the session was read:
+      // its 'close' has passed, so nothing would ever stop this stream's delivery loop.
+      if (res.destroyed) return;
       const release = slots.take(session.id);
       const stop = new AbortController();
       res.on('close', () => stop.abort());

@@ -8,8 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../exchange/search-attributes';
-import { MCP_METHOD, MCP_TARGET, EXCHANGE_ROUND, EXCHANGE_STATUS } from '../exchange/search-attributes';
+import { SEARCH_ATTRIBUTE_FLAGS, SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
 import { freePort } from './free-port';
 
 export interface TemporalDevServer {
@@ -104,7 +103,7 @@ async function startDownloadedServer(port: number, options: TemporalDevServerOpt
       ui: options.uiPort !== undefined,
       uiPort: options.uiPort,
       dbFilename: options.dbFile,
-      searchAttributes: [MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND],
+      searchAttributes: SEARCH_ATTRIBUTES,
     },
   });
   return {

@@ -1,6 +1,6 @@
+/** Asks the OS for a free loopback port (for the local stack's servers and the fault suite's). */
 import { createServer } from 'node:net';
 
-/** Asks the OS for a free loopback port. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

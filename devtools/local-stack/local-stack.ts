@@ -1,0 +1,78 @@
+/**
+ * The infrastructure `npm run dev`, the bench and the integration tests' globalSetup run against,
+ * in one call: Temporal (`TEMPORAL_ADDRESS`, else a dev server) and Postgres (`DATABASE_URL`,
+ * else an embedded one), stopped in reverse order. Dev tooling only: no process main uses it.
+ */
+import path from 'node:path';
+import { startLocalPostgres } from './local-postgres';
+import { startTemporalDevServer, waitForTemporal } from './temporal-dev-server';
+
+export interface LocalStackOptions {
+  /** Folder for what is started here: `postgres/`, `temporal.log` (and `temporal.db` when persistent). */
+  dataDir: string;
+  /** The embedded Postgres's database. */
+  database: string;
+  /** Keep Postgres data and Temporal history in `dataDir` across runs (dev); thrown away otherwise. */
+  persistent: boolean;
+  /** The dev server's port (a free one when absent) and its Web UI's (no UI when absent). */
+  temporalPort?: number;
+  temporalUiPort?: number;
+  /** Wait (30 s) for an external `TEMPORAL_ADDRESS` to serve the `default` namespace (default true). */
+  waitForExternalTemporal?: boolean;
+  /** Told before a server is started here, to say so. */
+  onStart?(server: 'temporal' | 'postgres'): void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LocalStack {
+  temporalAddress: string;
+  /** The dev server's Web UI, or `TEMPORAL_UI_URL` for an external Temporal. */
+  temporalUiUrl?: string;
+  databaseUrl: string;
+  /** Stops what was started here, in reverse order; every stop is tried, then the first error thrown. */
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const env = options.env ?? process.env;
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    const errors: unknown[] = [];
+    for (const fn of stops.splice(0).reverse()) await fn().catch((error: unknown) => errors.push(error));
+    if (errors.length) throw errors[0];
+  };
+  try {
+    let temporalAddress = env.TEMPORAL_ADDRESS;
+    let temporalUiUrl = env.TEMPORAL_UI_URL;
+    if (temporalAddress) {
+      if (options.waitForExternalTemporal ?? true) await waitForTemporal(temporalAddress, 30_000);
+    } else {
+      options.onStart?.('temporal');
+      const temporal = await startTemporalDevServer({
+        port: options.temporalPort,
+        uiPort: options.temporalUiPort,
+        dbFile: options.persistent ? path.join(options.dataDir, 'temporal.db') : undefined,
+        logFile: path.join(options.dataDir, 'temporal.log'),
+      });
+      stops.push(temporal.stop);
+      temporalAddress = temporal.address;
+      temporalUiUrl = temporal.uiUrl;
+    }
+
+    let databaseUrl = env.DATABASE_URL;
+    if (!databaseUrl) {
+      options.onStart?.('postgres');
+      const pg = await startLocalPostgres({
+        dataDir: path.join(options.dataDir, 'postgres'),
+        database: options.database,
+        persistent: options.persistent,
+      });
+      stops.push(pg.stop);
+      databaseUrl = pg.url;
+    }
+    return { temporalAddress, temporalUiUrl, databaseUrl, stop };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * A bare 2026-07-28 HTTP caller: one JSON-RPC request with the modern `_meta` envelope and
+ * headers, and its JSON reply, for the bench and for tests that need exact control over each leg.
+ */
+export interface RpcReply {
+  status: number;
+  body: { jsonrpc: '2.0'; id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+}
+
+let nextId = 1;
+
+function targetOf(method: string, params: Record<string, unknown>): string | undefined {
+  if (method === 'resources/read') return params.uri as string;
+  if (method === 'tools/call' || method === 'prompts/get') return params.name as string;
+  return undefined;
+}
+
+export async function rawCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = { elicitation: {} },
+  signal?: AbortSignal,
+): Promise<RpcReply> {
+  const body = {
+    jsonrpc: '2.0',
+    id: nextId++,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(targetOf(method, params) !== undefined ? { 'mcp-name': targetOf(method, params) } : {}),
+    },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) as RpcReply['body'] };
+  } catch {
+    throw new Error(`HTTP ${response.status}: not JSON: ${text.slice(0, 200)}`);
+  }
+}

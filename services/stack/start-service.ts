@@ -1,0 +1,88 @@
+/**
+ * The one start-up and shutdown of the service in a process: migrate Postgres, then the worker (on
+ * its own pool), then the API; stopped the other way round (the API drains first, then the worker
+ * finishes its rounds, then the pool closes). Both process mains, `npm run dev`, the bench and the
+ * test harness start the service through here. It sits in services/, beside the two services it
+ * composes: the mains use it, so it is product code, not dev tooling, and lib/ (which the services
+ * import) must not import the services.
+ */
+import type { WorkerOptions } from '@temporalio/worker';
+import type { Pool } from 'pg';
+import type { Config } from '../../lib/config';
+import { migrate } from '../../lib/db/migrate';
+import { createPool } from '../../lib/db/pool';
+import type { HandlerSet } from '../../lib/handler-api';
+import type { Logger } from '../../lib/log';
+import { startApi, type RunningApi } from '../api/src/api';
+import { createServiceWorker, type ServiceWorker } from './service-worker';
+
+export interface ServiceOptions {
+  config: Config;
+  handlers: HandlerSet;
+  log: Logger;
+  /** What the API and the worker log to, when not `log` (the dev launcher labels each part). */
+  apiLog?: Logger;
+  workerLog?: Logger;
+  /** Run the worker (default true); `{ workflowBundle }` runs it on a prebuilt bundle (tests build one once). */
+  worker?: boolean | { workflowBundle: WorkerOptions['workflowBundle'] };
+  /** Serve the API (default true). */
+  api?: boolean;
+  /** Connections of the worker's pool (default `DATABASE_POOL_SIZE`; only the API: one, to migrate). */
+  poolSize?: number;
+}
+
+export interface RunningService {
+  api?: RunningApi;
+  worker?: ServiceWorker;
+  /** The worker's Postgres pool, open until `stop()`. Without a worker the migration pool is closed at once. */
+  pool?: Pool;
+  /** Stops everything once (later calls wait for the same stop); every part is tried, then the first error thrown. */
+  stop(): Promise<void>;
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config, handlers, log } = options;
+  const withWorker = options.worker ?? true;
+  const service: RunningService = { stop: () => Promise.resolve() };
+  let stopping: Promise<void> | undefined;
+  service.stop = () => (stopping ??= stopAll(service));
+
+  const pool = createPool(config.database.url, options.poolSize ?? (withWorker ? config.database.poolSize : 1), log);
+  try {
+    await migrate(pool, log);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  if (!withWorker) await pool.end();
+
+  try {
+    if (withWorker) {
+      service.pool = pool;
+      service.worker = createServiceWorker({
+        config,
+        pool,
+        handlers,
+        log: options.workerLog ?? log,
+        ...(typeof withWorker === 'object' ? { workflowBundle: withWorker.workflowBundle } : {}),
+      });
+      await service.worker.start();
+    }
+    if (options.api ?? true) service.api = await startApi(config, handlers, options.apiLog ?? log);
+  } catch (error) {
+    await service.stop().catch(() => undefined);
+    throw error;
+  }
+  return service;
+}
+
+async function stopAll(service: RunningService): Promise<void> {
+  const errors: unknown[] = [];
+  const attempt = async (stop: (() => Promise<void>) | undefined) => {
+    await stop?.().catch((error: unknown) => errors.push(error));
+  };
+  await attempt(service.api && (() => service.api!.close()));
+  await attempt(service.worker && (() => service.worker!.stop()));
+  await attempt(service.pool && (() => service.pool!.end()));
+  if (errors.length) throw errors[0];
+}
