@@ -4,27 +4,21 @@
  * service's record and the workflow's search attributes say how it ended.
  */
 import { EXCHANGE_CANCELLED, EXCHANGE_TERMINATED } from '../../lib/protocol/exchange-errors';
-import { startFaultStack, type FaultStack } from './support/fault-stack';
 import { answerGreet, newTrace, startGreet, type Ask } from './support/modern-exchange';
-import { scenario, type ScenarioRun } from './support/scenario';
+import { faultSuite, scenario } from './support/scenario';
 import { describeExchangeWorkflow } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
 
-let stack: FaultStack;
-const run: ScenarioRun = { failed: false };
-beforeAll(async () => {
-  stack = await startFaultStack();
-}, 300_000);
-afterAll(async () => stack?.close(run.failed));
+const suite = faultSuite();
 
-const apis = { urls: () => stack.apiUrls() };
+const apis = { urls: () => suite.stack.apiUrls() };
 
 async function workflowIdOf(ask: Ask): Promise<string> {
-  return (await stack.query<{ workflow_id: string }>('SELECT workflow_id FROM exchanges WHERE id = $1', [ask.exchangeId]))[0]!.workflow_id;
+  return (await suite.stack.query<{ workflow_id: string }>('SELECT workflow_id FROM exchanges WHERE id = $1', [ask.exchangeId]))[0]!.workflow_id;
 }
 
 async function statusOf(exchangeId: string): Promise<string | undefined> {
-  return (await stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]))[0]?.status;
+  return (await suite.stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]))[0]?.status;
 }
 
 /** The next leg's outcome; a client still told "come back" after a minute is an outcome too, reported as such. */
@@ -45,21 +39,21 @@ async function settledStatus(exchangeId: string, expected: string): Promise<stri
   }
 }
 
-scenario('i. operator cancel while the exchange waits: the next leg gets -32012 (cancelledBy operator), recorded cancelled', () => stack, run, async () => {
-  const ask = await startGreet(apis, newTrace(), stack.keyRing);
+scenario('i. operator cancel while the exchange waits: the next leg gets -32012 (cancelledBy operator), recorded cancelled', () => suite.stack, suite.run, async () => {
+  const ask = await startGreet(apis, newTrace(), suite.stack.keyRing);
   const workflowId = await workflowIdOf(ask);
-  await stack.withTemporal((client) => client.workflow.getHandle(workflowId).cancel());
+  await suite.stack.withTemporal((client) => client.workflow.getHandle(workflowId).cancel());
   const leg = await nextLeg(ask, 'Ops');
   const status = await settledStatus(ask.exchangeId, 'cancelled');
   // The workflow publishes its status in the workflow task after the recording activity: wait for it.
   let searchAttribute: unknown;
   try {
     searchAttribute = await waitFor('the ExchangeStatus search attribute to say cancelled', async () => {
-      const { exchangeStatus } = await describeExchangeWorkflow(stack, workflowId);
+      const { exchangeStatus } = await describeExchangeWorkflow(suite.stack, workflowId);
       return exchangeStatus === 'cancelled' ? exchangeStatus : undefined;
     }, { timeoutMs: 15_000 });
   } catch {
-    searchAttribute = (await describeExchangeWorkflow(stack, workflowId)).exchangeStatus;
+    searchAttribute = (await describeExchangeWorkflow(suite.stack, workflowId)).exchangeStatus;
   }
   expect({ leg, status, searchAttribute }).toEqual({
     leg: { code: EXCHANGE_CANCELLED, data: expect.objectContaining({ cancelledBy: 'operator' }) },
@@ -68,10 +62,10 @@ scenario('i. operator cancel while the exchange waits: the next leg gets -32012 
   });
 });
 
-scenario('i. operator terminate while the exchange waits: the next leg gets -32013 (workflowStatus TERMINATED), recorded terminated', () => stack, run, async () => {
-  const ask = await startGreet(apis, newTrace(), stack.keyRing);
+scenario('i. operator terminate while the exchange waits: the next leg gets -32013 (workflowStatus TERMINATED), recorded terminated', () => suite.stack, suite.run, async () => {
+  const ask = await startGreet(apis, newTrace(), suite.stack.keyRing);
   const workflowId = await workflowIdOf(ask);
-  await stack.withTemporal((client) => client.workflow.getHandle(workflowId).terminate('fault suite: operator terminate'));
+  await suite.stack.withTemporal((client) => client.workflow.getHandle(workflowId).terminate('fault suite: operator terminate'));
   const leg = await nextLeg(ask, 'Ops');
   const status = await settledStatus(ask.exchangeId, 'terminated');
   expect({ leg, status }).toEqual({

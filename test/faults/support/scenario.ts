@@ -2,7 +2,7 @@
  * A fault scenario is a jest test whose failure message carries the tail of every process's log,
  * since the cause of a lost exchange is usually in a log of a process the test only signalled.
  */
-import type { FaultStack } from './fault-stack';
+import { startFaultStack, type FaultStack, type FaultStackOptions } from './fault-stack';
 
 export interface ScenarioRun {
   failed: boolean;
@@ -23,4 +23,32 @@ export function scenario(name: string, stack: () => FaultStack, run: ScenarioRun
     },
     timeoutMs,
   );
+}
+
+/** The stack of one fault test file: started before its scenarios, stopped after them (its logs kept when one failed). */
+export interface FaultSuite {
+  readonly stack: FaultStack;
+  readonly run: ScenarioRun;
+}
+
+export function faultSuite(options: FaultStackOptions = {}): FaultSuite {
+  let stack: FaultStack | undefined;
+  const run: ScenarioRun = { failed: false };
+  beforeAll(async () => {
+    stack = await startFaultStack(options);
+  }, 300_000);
+  afterAll(async () => stack?.close(run.failed));
+  return {
+    get stack() {
+      if (!stack) throw new Error('the fault stack is not started');
+      return stack;
+    },
+    run,
+  };
+}
+
+/** Rounds numbered `round` recorded since `since` (the test's clock; Postgres runs on this machine). */
+export async function roundsRecordedSince(stack: FaultStack, since: Date, round: number): Promise<number> {
+  const rows = await stack.query<{ n: string }>('SELECT count(*) AS n FROM exchange_rounds WHERE round = $1 AND recorded_at >= $2', [round, since]);
+  return Number(rows[0]!.n);
 }
