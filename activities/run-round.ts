@@ -10,8 +10,8 @@ import { workflowIdFor } from '../workflows/messages';
 import { exchangeStatusOf } from '../lib/exchange/exchange-status';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
 import { missingCapabilities } from '../lib/exchange/capabilities';
-import { roundCapExceeded, roundCrashed } from '../lib/protocol/exchange-errors';
-import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from '../lib/protocol/json-rpc-codes';
+import { missingClientCapabilities, roundCapExceeded, roundCrashed } from '../lib/protocol/exchange-errors';
+import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { SealError } from '../lib/state/sealer';
 import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
 import type { HandlerSet } from '../lib/handler-api';
@@ -113,14 +113,7 @@ export function createRunRound(deps: RoundDeps) {
     if (outcome.kind === 'ask') {
       const missing = missingCapabilities(outcome.inputRequests, capabilities);
       if (Object.keys(missing).length > 0) {
-        outcome = {
-          kind: 'error',
-          error: {
-            code: MISSING_REQUIRED_CLIENT_CAPABILITY,
-            message: `Client lacks capabilities this request requires: ${Object.keys(missing).join(', ')}`,
-            data: { requiredCapabilities: missing },
-          },
-        };
+        outcome = { kind: 'error', error: missingClientCapabilities(missing) };
       } else if (!input.mayAsk) {
         outcome = { kind: 'error', error: roundCapExceeded(exchange.exchangeId, exchange.maxRounds) };
       } else if (outcome.sealedHandlerState !== undefined) {

@@ -5,6 +5,7 @@
  * (-32000..-32019). -32001 is the code clients already know as "request timed out".
  */
 import type { OutcomeError } from '../exchange/types';
+import { MISSING_REQUIRED_CLIENT_CAPABILITY } from './json-rpc-codes';
 
 export const EXCHANGE_EXPIRED = -32001;
 export const ROUND_CAP_EXCEEDED = -32011;
@@ -75,7 +76,7 @@ export function workflowFailed(exchangeId: string, workflowStatus: string): Outc
 /** The handler asked for something the client did not declare. -32021, `data.requiredCapabilities`. */
 export function missingClientCapabilities(missing: Record<string, unknown>): OutcomeError {
   return {
-    code: -32021,
+    code: MISSING_REQUIRED_CLIENT_CAPABILITY,
     message: `Client lacks capabilities this request requires: ${Object.keys(missing).join(', ')}`,
     data: { requiredCapabilities: missing },
   };
