@@ -51,7 +51,8 @@ type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: str
  * Inserts a round unless it is recorded already (first write wins, and what stands is returned),
  * then moves the exchange to the outcome's status (never out of a final one) and announces it.
  */
-async function insertRound(client: PoolClient, entry: NewRoundRow, legacyStreamMaxEvents: number): Promise<RoundRecord> {
+/** `projection`: the cap of the stream to project into, or undefined when the exchange has no handshake-era call (modern era). */
+async function insertRound(client: PoolClient, entry: NewRoundRow, projection: { legacyStreamMaxEvents: number } | undefined): Promise<RoundRecord> {
   const { exchangeId, round, outcome } = entry;
   const inserted = await client.query<RoundRow>({
     text: `INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at)
@@ -85,7 +86,7 @@ async function insertRound(client: PoolClient, entry: NewRoundRow, legacyStreamM
     values: [exchangeId, status, round, outcome.kind],
   });
   // A handshake-era call's stream gets what this round means to it, in this same transaction.
-  await projectRound(client, { exchangeId, round, outcome }, legacyStreamMaxEvents);
+  if (projection) await projectRound(client, { exchangeId, round, outcome }, projection.legacyStreamMaxEvents);
   // Delivered at commit; the payload names the row, listeners re-read it.
   await client.query('SELECT pg_notify($1, $2)', [OUTCOME_CHANNEL, `${exchangeId}:${round}`]);
   return toRecord(row);
@@ -167,9 +168,11 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
     recordRound: ({ exchange, workflowId, ...entry }: NewRound) =>
       inTransaction(pool, async (client) => {
         await ensureExchange(client, exchange, workflowId);
-        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId }, legacyStreamMaxEvents);
+        // A modern exchange has no stream to project into: no lookup on its hot path.
+        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId }, exchange.era === 'legacy' ? { legacyStreamMaxEvents } : undefined);
       }),
 
-    recordEnding: (entry) => inTransaction(pool, (client) => insertRound(client, entry, legacyStreamMaxEvents)),
+    // The API records endings without the exchange's input at hand: the projection looks for a call itself.
+    recordEnding: (entry) => inTransaction(pool, (client) => insertRound(client, entry, { legacyStreamMaxEvents })),
   };
 }
