@@ -5,7 +5,34 @@
 // services, activities, workflows or handlers that are built on it.
 import tseslint from 'typescript-eslint';
 
-const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'worker_threads', 'zlib'];
+const NODE_BUILTINS = [
+  'assert',
+  'buffer',
+  'child_process',
+  'cluster',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'readline',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '*.js', '*.mjs'] },
@@ -34,7 +61,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+modern(/|$)|(^|/)services/api/src/modern(/|$)',
-              message: 'The legacy era does not import the modern era: move what both use to services/api/src/methods/ (or lib/).',
+              message:
+                'The legacy era does not import the modern era: move what both use to services/api/src/methods/ (or lib/).',
             },
           ],
         },
@@ -50,7 +78,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+legacy(/|$)|(^|/)services/api/src/legacy(/|$)',
-              message: 'The modern era does not import the legacy era: move what both use to services/api/src/methods/ (or lib/).',
+              message:
+                'The modern era does not import the legacy era: move what both use to services/api/src/methods/ (or lib/).',
             },
           ],
         },
@@ -82,7 +111,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+(services|activities|workflows|handlers)(/|$)',
-              message: 'lib/ is the bottom layer: it does not import services/, activities/, workflows/ or handlers/. Move the shared definition into lib/.',
+              message:
+                'lib/ is the bottom layer: it does not import services/, activities/, workflows/ or handlers/. Move the shared definition into lib/.',
             },
           ],
         },
@@ -109,7 +139,20 @@ export default tseslint.config(
             { name: '@temporalio/activity', message: 'Activities run outside workflows.' },
           ],
           patterns: [
-            { group: ['**/lib/db/**', '**/lib/db', '**/devtools/**', '**/lib/state/**', '**/lib/log', '**/lib/config', '**/services/**', '**/handlers/**'], message: 'Workflows do no I/O: import types only (import type) or pure modules.', allowTypeImports: true },
+            {
+              group: [
+                '**/lib/db/**',
+                '**/lib/db',
+                '**/devtools/**',
+                '**/lib/state/**',
+                '**/lib/log',
+                '**/lib/config',
+                '**/services/**',
+                '**/handlers/**',
+              ],
+              message: 'Workflows do no I/O: import types only (import type) or pure modules.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

@@ -9,9 +9,12 @@ describe('deterministicReason', () => {
     expect(deterministicReason(pgError(code))).toEqual(expect.any(String));
   });
 
-  it.each(['08006', '57P01', '53300', '40001', '23503', '23505', 'ECONNREFUSED', 'ECONNRESET'])('retries %s', (code) => {
-    expect(deterministicReason(pgError(code))).toBeUndefined();
-  });
+  it.each(['08006', '57P01', '53300', '40001', '23503', '23505', 'ECONNREFUSED', 'ECONNRESET'])(
+    'retries %s',
+    (code) => {
+      expect(deterministicReason(pgError(code))).toBeUndefined();
+    },
+  );
 
   it('treats a value JSON cannot serialize as deterministic', () => {
     let caught: unknown;

@@ -20,7 +20,11 @@ const DETERMINISTIC_SQLSTATES = new Set(['23502', '23514']);
 /** Why `error` will recur on retry, in words safe to show a client; undefined when it may not. */
 export function deterministicReason(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && (DETERMINISTIC_SQLSTATE_CLASSES.has(code.slice(0, 2)) || DETERMINISTIC_SQLSTATES.has(code))) {
+  if (
+    typeof code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    (DETERMINISTIC_SQLSTATE_CLASSES.has(code.slice(0, 2)) || DETERMINISTIC_SQLSTATES.has(code))
+  ) {
     if (code === '22P05' || code === '22021') return 'it holds a character Postgres cannot store';
     if (code.startsWith('54')) return 'it exceeds a size limit of the database';
     return `the database refused it (SQLSTATE ${code})`;
@@ -33,6 +37,7 @@ export function deterministicReason(error: unknown): string | undefined {
 /** Rethrows `error` as non-retryable when it is deterministic, so the workflow ends the exchange. */
 export function classifyFailure(error: unknown): never {
   const reason = deterministicReason(error);
-  if (reason) throw ApplicationFailure.create({ message: reason, type: UNRECORDABLE, nonRetryable: true, cause: error as Error });
+  if (reason)
+    throw ApplicationFailure.create({ message: reason, type: UNRECORDABLE, nonRetryable: true, cause: error as Error });
   throw error;
 }

@@ -40,7 +40,10 @@ export class HandlerTimeoutError extends Error {
 function withinTimeout<T>(run: () => T | Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HandlerTimeoutError(`the handler did not finish within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new HandlerTimeoutError(`the handler did not finish within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   return Promise.race([Promise.resolve().then(run), timeout]).finally(() => clearTimeout(timer));
 }
@@ -57,12 +60,17 @@ export async function executeHandler(
   try {
     const result = (await withinTimeout<unknown>(run, timeoutMs)) as Record<string, unknown>;
     if (isInputRequiredResult(result)) {
-      return { kind: 'ask', inputRequests: { ...(result.inputRequests ?? {}) }, sealedHandlerState: result.requestState };
+      return {
+        kind: 'ask',
+        inputRequests: { ...(result.inputRequests ?? {}) },
+        sealedHandlerState: result.requestState,
+      };
     }
     return { kind: 'complete', result };
   } catch (error) {
     ctx.log.warn({ err: error, method, target }, 'handler threw');
-    if (error instanceof HandlerTimeoutError) return { kind: 'error', error: { code: INTERNAL_ERROR, message: `Handler failed: ${messageOf(error)}` } };
+    if (error instanceof HandlerTimeoutError)
+      return { kind: 'error', error: { code: INTERNAL_ERROR, message: `Handler failed: ${messageOf(error)}` } };
     if (method === 'tools/call') {
       return { kind: 'complete', result: { content: [{ type: 'text', text: messageOf(error) }], isError: true } };
     }

@@ -8,7 +8,13 @@ import type { ExchangeStore } from '../lib/db/exchange-store';
 import type { ExchangeInput, Listening } from '../lib/exchange/types';
 import { passesLogLevel } from '../lib/protocol/log-levels';
 
-export function createRoundNotifier(store: ExchangeStore, exchange: ExchangeInput, workflowId: string, round: number, listening: Listening) {
+export function createRoundNotifier(
+  store: ExchangeStore,
+  exchange: ExchangeInput,
+  workflowId: string,
+  round: number,
+  listening: Listening,
+) {
   return {
     async progress(progress: number, total?: number, message?: string): Promise<void> {
       if (listening.progressToken === undefined) return;

@@ -67,7 +67,12 @@ export function summarize(record: RoundRecord): RoundSummary {
     case 'complete':
       return { round, kind: 'complete', status: 'completed' };
     case 'error':
-      return { round, kind: 'error', errorCode: outcome.error.code, status: exchangeStatusOf({ kind: 'error', errorCode: outcome.error.code }) };
+      return {
+        round,
+        kind: 'error',
+        errorCode: outcome.error.code,
+        status: exchangeStatusOf({ kind: 'error', errorCode: outcome.error.code }),
+      };
   }
 }
 
@@ -119,7 +124,10 @@ export function createRunRound(deps: RoundDeps) {
       } else if (outcome.sealedHandlerState !== undefined) {
         outcome = {
           ...outcome,
-          sealedHandlerState: deps.handlerState.seal(outcome.sealedHandlerState, { exchangeId: exchange.exchangeId, round }),
+          sealedHandlerState: deps.handlerState.seal(outcome.sealedHandlerState, {
+            exchangeId: exchange.exchangeId,
+            round,
+          }),
         };
       }
     }
@@ -140,21 +148,31 @@ export function createRunRound(deps: RoundDeps) {
   }
 
   /** Runs the handler with the round's answers and its verified state. */
-  async function runHandler(input: RunRoundInput, capabilities: Record<string, unknown>, log: Logger, workflowId: string): Promise<RoundOutcome> {
+  async function runHandler(
+    input: RunRoundInput,
+    capabilities: Record<string, unknown>,
+    log: Logger,
+    workflowId: string,
+  ): Promise<RoundOutcome> {
     const { exchange, round } = input;
     try {
       const requestState = input.sealedHandlerState
         ? deps.handlerState.open(input.sealedHandlerState, { exchangeId: exchange.exchangeId, round: round - 1 })
         : undefined;
-      return await executeHandler(deps.handlers, exchange, {
-        exchangeId: exchange.exchangeId,
-        round,
-        inputResponses: input.answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {},
-        requestState,
-        clientCapabilities: capabilities,
-        log,
-        ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
-      }, deps.handlerTimeoutMs);
+      return await executeHandler(
+        deps.handlers,
+        exchange,
+        {
+          exchangeId: exchange.exchangeId,
+          round,
+          inputResponses: input.answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {},
+          requestState,
+          clientCapabilities: capabilities,
+          log,
+          ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
+        },
+        deps.handlerTimeoutMs,
+      );
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
       // Its key left the ring, or it was altered: the exchange cannot continue safely.

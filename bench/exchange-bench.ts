@@ -48,7 +48,8 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const int = (flag: string, variable: string, fallback: number, min: number) => {
     const raw = args.get(flag) ?? env[variable];
     if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min) throw new Error(`--${flag} / ${variable} must be an integer >= ${min}, got "${raw}"`);
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min)
+      throw new Error(`--${flag} / ${variable} must be an integer >= ${min}, got "${raw}"`);
     return Number(raw);
   };
   const opts: Options = {
@@ -66,7 +67,11 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
 // ---------------------------------------------------------------------------------------------
 // One exchange over the 2026-07-28 wire, with the same bare caller the tests use
 
-async function callTool(url: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+async function callTool(
+  url: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   const { status, body } = await rawCall(url, 'tools/call', params, { elicitation: {} }, signal);
   if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
   if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
@@ -90,7 +95,12 @@ const isStateOnly = (r: Record<string, unknown>) =>
  * Sends one leg and, while the API answers "still working" (state-only input_required), re-sends
  * just the echoed requestState. Returns the first result that is not state-only.
  */
-async function leg(url: string, params: Record<string, unknown>, signal: AbortSignal, count: { requests: number; resends: number }) {
+async function leg(
+  url: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+  count: { requests: number; resends: number },
+) {
   let result = await callTool(url, params, signal);
   count.requests++;
   while (isStateOnly(result)) {
@@ -113,7 +123,11 @@ async function runExchange(url: string, signal: AbortSignal): Promise<ExchangeTi
   const t2 = performance.now();
   const final = await leg(
     url,
-    { ...TOOL, inputResponses: { name: { action: 'accept', content: { name: 'Bench' } } }, requestState: ask.requestState },
+    {
+      ...TOOL,
+      inputResponses: { name: { action: 'accept', content: { name: 'Bench' } } },
+      requestState: ask.requestState,
+    },
     signal,
     count,
   );
@@ -122,7 +136,13 @@ async function runExchange(url: string, signal: AbortSignal): Promise<ExchangeTi
   if (final.resultType === 'input_required' || content?.[0]?.text !== 'Hello, Bench!') {
     throw new Error(`leg 2: expected "Hello, Bench!", got ${JSON.stringify(final).slice(0, 200)}`);
   }
-  return { leg1Ms: t1 - t0, leg2Ms: t3 - t2, totalMs: t3 - t0, requests: count.requests, stateOnlyResends: count.resends };
+  return {
+    leg1Ms: t1 - t0,
+    leg2Ms: t3 - t2,
+    totalMs: t3 - t0,
+    requests: count.requests,
+    stateOnlyResends: count.resends,
+  };
 }
 
 interface RunResult {
@@ -132,7 +152,13 @@ interface RunResult {
 }
 
 /** Runs `n` exchanges with at most `concurrency` in flight; stops dispatching after the first failure. */
-async function runMany(url: string, n: number, concurrency: number, opts: Options, stop: AbortSignal): Promise<RunResult> {
+async function runMany(
+  url: string,
+  n: number,
+  concurrency: number,
+  opts: Options,
+  stop: AbortSignal,
+): Promise<RunResult> {
   const timings: ExchangeTiming[] = [];
   const failures: string[] = [];
   let dispatched = 0;
@@ -298,9 +324,18 @@ function report(opts: Options, setupMs: number, run: RunResult, rssBefore: numbe
 
   const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '-');
   const header = ['latency (ms)', 'n', 'p50', 'p90', 'p99', 'max', 'mean'];
-  const table = rows.map(([name, s]) => [name, String(s.count), fmt(s.p50), fmt(s.p90), fmt(s.p99), fmt(s.max), fmt(s.mean)]);
+  const table = rows.map(([name, s]) => [
+    name,
+    String(s.count),
+    fmt(s.p50),
+    fmt(s.p90),
+    fmt(s.p99),
+    fmt(s.max),
+    fmt(s.mean),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 
   const out: string[] = [
     `durable-mcp exchange bench — node ${process.version}, ${os.platform()}/${os.arch()}, ` +
@@ -320,7 +355,13 @@ function report(opts: Options, setupMs: number, run: RunResult, rssBefore: numbe
   ];
   process.stdout.write(out.join('\n') + '\n');
 
-  const latency = (s: LatencySummary) => ({ p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max), mean: round(s.mean) });
+  const latency = (s: LatencySummary) => ({
+    p50: round(s.p50),
+    p90: round(s.p90),
+    p99: round(s.p99),
+    max: round(s.max),
+    mean: round(s.mean),
+  });
   const summary = {
     bench: 'exchange',
     node: process.version,

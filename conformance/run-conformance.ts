@@ -27,7 +27,9 @@ export function runConformance(url: string, requirements: string, outputDir?: st
   if (existsSync(expected)) args.push('--expected-failures', expected);
   if (outputDir) args.push('-o', outputDir);
   if (!existsSync(node)) {
-    return Promise.reject(new Error(`the conformance suite needs Node 22 at ${node}: run npm ci (the node@22 dev dependency)`));
+    return Promise.reject(
+      new Error(`the conformance suite needs Node 22 at ${node}: run npm ci (the node@22 dev dependency)`),
+    );
   }
   return new Promise((resolve, reject) => {
     const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'] });

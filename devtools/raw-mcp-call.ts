@@ -4,7 +4,12 @@
  */
 export interface RpcReply {
   status: number;
-  body: { jsonrpc: '2.0'; id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+  body: {
+    jsonrpc: '2.0';
+    id: unknown;
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string; data?: unknown };
+  };
 }
 
 let nextId = 1;

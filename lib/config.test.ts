@@ -42,7 +42,13 @@ describe('parseConfig', () => {
   });
 
   it('coerces numeric variables given as strings', () => {
-    const config = parseConfig({ ...minimal(), PORT: '8080', MAX_ROUNDS: '3', ROUND_TIMEOUT_MS: '5000', HTTP_WAIT_MS: '100' });
+    const config = parseConfig({
+      ...minimal(),
+      PORT: '8080',
+      MAX_ROUNDS: '3',
+      ROUND_TIMEOUT_MS: '5000',
+      HTTP_WAIT_MS: '100',
+    });
     expect(config.http.port).toBe(8080);
     expect(config.exchange.maxRounds).toBe(3);
     expect(config.exchange.roundTimeoutMs).toBe(5000);
@@ -83,7 +89,10 @@ describe('parseConfig', () => {
   });
 
   it.each([16, 31, 33, 64])('throws a ConfigError naming REQUEST_STATE_KEYS for a %i-byte key', (bytes) => {
-    const message = configError({ ...minimal(), REQUEST_STATE_KEYS: `short:${randomBytes(bytes).toString('base64')}` }).message;
+    const message = configError({
+      ...minimal(),
+      REQUEST_STATE_KEYS: `short:${randomBytes(bytes).toString('base64')}`,
+    }).message;
     expect(message).toMatch(/REQUEST_STATE_KEYS/);
     expect(message).toContain('short');
     expect(message).toContain(`got ${bytes}`);
@@ -104,10 +113,19 @@ describe('parseConfig', () => {
     expect(message).toMatch(/unique/);
   });
 
-  it('applies the documented budgets and refuses a round input budget that would pass Temporal\'s payload limit', () => {
+  it("applies the documented budgets and refuses a round input budget that would pass Temporal's payload limit", () => {
     const { limits } = parseConfig(minimal());
-    expect(limits).toMatchObject({ maxJsonDepth: 64, maxRequestIdLength: 256, maxTargetLength: 1024, maxRoundInputBytes: 524_288, maxInflightLegs: 1000, capacityRetryAfterS: 5 });
-    expect(configError({ ...minimal(), MAX_ROUND_INPUT_BYTES: '2000000' }).message).toMatch(/MAX_ROUND_INPUT_BYTES is malformed/);
+    expect(limits).toMatchObject({
+      maxJsonDepth: 64,
+      maxRequestIdLength: 256,
+      maxTargetLength: 1024,
+      maxRoundInputBytes: 524_288,
+      maxInflightLegs: 1000,
+      capacityRetryAfterS: 5,
+    });
+    expect(configError({ ...minimal(), MAX_ROUND_INPUT_BYTES: '2000000' }).message).toMatch(
+      /MAX_ROUND_INPUT_BYTES is malformed/,
+    );
     expect(parseConfig({ ...minimal(), MAX_JSON_DEPTH: '8' }).limits.maxJsonDepth).toBe(8);
   });
 });

@@ -9,7 +9,12 @@ import { z } from 'zod';
 
 // Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80.
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.string().trim().regex(/^\d+$/, 'must be a decimal integer').transform(Number).pipe(z.number().int().min(min).max(max));
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a decimal integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
 
 const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
 
@@ -99,7 +104,12 @@ export interface Config {
   readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number; allowedOrigins: string[] };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
   readonly temporal: { address: string; namespace: string; taskQueue: string };
-  readonly exchange: { roundTimeoutMs: number; maxRounds: number; handlerTimeoutMs: number; maxHandlerAttempts: number };
+  readonly exchange: {
+    roundTimeoutMs: number;
+    maxRounds: number;
+    handlerTimeoutMs: number;
+    maxHandlerAttempts: number;
+  };
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
   readonly handlerSet: 'demo' | 'conformance';
   readonly retention: { retentionMs: number; sweepEveryMs: number };
@@ -164,7 +174,9 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       port: env.PORT,
       waitMs: env.HTTP_WAIT_MS,
       maxBodyBytes: env.MAX_BODY_BYTES,
-      allowedOrigins: env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+      allowedOrigins: env.ALLOWED_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
     },
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
     temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },

@@ -13,7 +13,10 @@ export function createLogger(service: string, level: string): Logger {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ['requestState', '*.requestState', 'inputResponses', '*.inputResponses', 'key', 'keys'], remove: true },
+    redact: {
+      paths: ['requestState', '*.requestState', 'inputResponses', '*.inputResponses', 'key', 'keys'],
+      remove: true,
+    },
   });
 }
 

@@ -19,10 +19,14 @@ describe('official conformance suite', () => {
     await service?.close();
   });
 
-  it.each(['2026-07-28', '2025-11-25'])('passes the %s requirement set', async (requirements) => {
-    const outputDir = mkdtempSync(path.join(os.tmpdir(), `conformance-${requirements}-`));
-    const run = await runConformance(service.url, requirements, outputDir);
-    if (run.exitCode !== 0) process.stdout.write(`${run.output}\nper-check results: ${outputDir}\n`);
-    expect(run.exitCode).toBe(0);
-  }, 300_000);
+  it.each(['2026-07-28', '2025-11-25'])(
+    'passes the %s requirement set',
+    async (requirements) => {
+      const outputDir = mkdtempSync(path.join(os.tmpdir(), `conformance-${requirements}-`));
+      const run = await runConformance(service.url, requirements, outputDir);
+      if (run.exitCode !== 0) process.stdout.write(`${run.output}\nper-check results: ${outputDir}\n`);
+      expect(run.exitCode).toBe(0);
+    },
+    300_000,
+  );
 });

@@ -10,7 +10,12 @@ import { connectModernClient } from './support/modern-client';
 import { accept, rawCall } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
 
-const assistant = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'test-model', stopReason: 'endTurn' });
+const assistant = (text: string) => ({
+  role: 'assistant',
+  content: { type: 'text', text },
+  model: 'test-model',
+  stopReason: 'endTurn',
+});
 
 describe('demo handlers with the official client', () => {
   let service: TestService;
@@ -37,7 +42,9 @@ describe('demo handlers with the official client', () => {
         { name: 'deploy_service', arguments: { service: 'checkout', version: '2.1.0', environment: 'production' } },
         { onprogress: (p) => progress.push(p) },
       );
-      expect(result.content).toEqual([{ type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-42).' }]);
+      expect(result.content).toEqual([
+        { type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-42).' },
+      ]);
       // The rollout's progress reached the client over the last leg's SSE response, in order.
       // (The client also reports its own input-required rounds as progress; those are left out.)
       const rollout = progress.filter((p) => p.message?.startsWith('Roll'));
@@ -71,8 +78,13 @@ describe('demo handlers with the official client', () => {
       },
     });
     try {
-      const result = await client.callTool({ name: 'deploy_service', arguments: { service: 'search', version: '1.0.1', environment: 'staging' } });
-      expect(result.content).toEqual([{ type: 'text', text: 'Not approved: search@1.0.1 to staging will not be deployed.' }]);
+      const result = await client.callTool({
+        name: 'deploy_service',
+        arguments: { service: 'search', version: '1.0.1', environment: 'staging' },
+      });
+      expect(result.content).toEqual([
+        { type: 'text', text: 'Not approved: search@1.0.1 to staging will not be deployed.' },
+      ]);
       expect(asks).toBe(1);
     } finally {
       await client.close();
@@ -80,9 +92,17 @@ describe('demo handlers with the official client', () => {
   });
 
   it('refuses an ask the client cannot answer with -32021 naming every missing capability', async () => {
-    const reply = await rawCall(service.url, 'tools/call', { name: 'deploy_service', arguments: { service: 'a', version: '1', environment: 'staging' } }, { elicitation: {} });
+    const reply = await rawCall(
+      service.url,
+      'tools/call',
+      { name: 'deploy_service', arguments: { service: 'a', version: '1', environment: 'staging' } },
+      { elicitation: {} },
+    );
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { roots: {}, sampling: {} } } });
+    expect(reply.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { roots: {}, sampling: {} } },
+    });
   });
 
   it('walks the onboarding wizard through its three forms', async () => {
@@ -105,7 +125,9 @@ describe('demo handlers with the official client', () => {
     const client = await connectModernClient(service.url, () => ({ action: 'accept', content: { severity: 'sev2' } }));
     try {
       const prompt = await client.getPrompt({ name: 'incident_brief', arguments: { service: 'search' } });
-      expect(prompt.messages[0]!.content).toMatchObject({ text: expect.stringContaining('sev2 incident brief for search') });
+      expect(prompt.messages[0]!.content).toMatchObject({
+        text: expect.stringContaining('sev2 incident brief for search'),
+      });
       const resource = await client.readResource({ uri: 'runbooks://checkout' });
       expect(resource.contents[0]).toMatchObject({ uri: 'runbooks://checkout', mimeType: 'text/markdown' });
     } finally {
@@ -124,25 +146,41 @@ describe('requestState that must be refused', () => {
   });
 
   const refused = { code: -32602, message: 'Invalid or expired requestState' };
-  const greetAsk = async () => (await rawCall(service.url, 'tools/call', { name: 'greet', arguments: { greeting: 'Hi' } })).body.result!;
+  const greetAsk = async () =>
+    (await rawCall(service.url, 'tools/call', { name: 'greet', arguments: { greeting: 'Hi' } })).body.result!;
 
   it('refuses an expired requestState', async () => {
     const ask = await greetAsk();
     await new Promise((r) => setTimeout(r, 1_800));
-    const reply = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: { greeting: 'Hi' }, inputResponses: { name: accept({ name: 'A' }) }, requestState: ask.requestState });
+    const reply = await rawCall(service.url, 'tools/call', {
+      name: 'greet',
+      arguments: { greeting: 'Hi' },
+      inputResponses: { name: accept({ name: 'A' }) },
+      requestState: ask.requestState,
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error).toEqual(refused);
   });
 
   it('refuses a requestState sent with other arguments', async () => {
     const ask = await greetAsk();
-    const reply = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: { greeting: 'Bye' }, inputResponses: { name: accept({ name: 'A' }) }, requestState: ask.requestState });
+    const reply = await rawCall(service.url, 'tools/call', {
+      name: 'greet',
+      arguments: { greeting: 'Bye' },
+      inputResponses: { name: accept({ name: 'A' }) },
+      requestState: ask.requestState,
+    });
     expect(reply.body.error).toEqual(refused);
   });
 
   it('refuses a requestState of another exchange’s call', async () => {
     const ask = await greetAsk();
-    const reply = await rawCall(service.url, 'tools/call', { name: 'guess_number', arguments: {}, inputResponses: { guess: accept({ guess: 1 }) }, requestState: ask.requestState });
+    const reply = await rawCall(service.url, 'tools/call', {
+      name: 'guess_number',
+      arguments: {},
+      inputResponses: { guess: accept({ guess: 1 }) },
+      requestState: ask.requestState,
+    });
     expect(reply.body.error).toEqual(refused);
   });
 
@@ -150,8 +188,19 @@ describe('requestState that must be refused', () => {
     const foreign = createRequestStateCodec(createSealer([{ kid: 'other', key: randomBytes(32) }]), 60_000);
     const ask = await greetAsk();
     void ask;
-    const forged = foreign.mint({ exchangeId: '00000000-0000-0000-0000-000000000000', round: 1, kind: 'ask', requestDigest: 'x', principal: 'anonymous' });
-    const reply = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: { greeting: 'Hi' }, inputResponses: { name: accept({ name: 'A' }) }, requestState: forged });
+    const forged = foreign.mint({
+      exchangeId: '00000000-0000-0000-0000-000000000000',
+      round: 1,
+      kind: 'ask',
+      requestDigest: 'x',
+      principal: 'anonymous',
+    });
+    const reply = await rawCall(service.url, 'tools/call', {
+      name: 'greet',
+      arguments: { greeting: 'Hi' },
+      inputResponses: { name: accept({ name: 'A' }) },
+      requestState: forged,
+    });
     expect(reply.body.error).toEqual(refused);
   });
 });

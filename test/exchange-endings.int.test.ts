@@ -7,7 +7,12 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
 import { demoHandlers } from '../handlers/demo';
-import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from '../lib/protocol/exchange-errors';
+import {
+  EXCHANGE_CANCELLED,
+  EXCHANGE_EXPIRED,
+  EXCHANGE_TERMINATED,
+  ROUND_CAP_EXCEEDED,
+} from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { EXCHANGE_STATUS } from '../lib/exchange/search-attributes';
 import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
@@ -22,18 +27,38 @@ import { startTestService, type TestService } from './support/test-service';
 
 const askForever = defineTool({
   tool: { name: 'ask_forever', inputSchema: { type: 'object' } },
-  run: () => inputRequired({ inputRequests: { again: inputRequired.elicit({ message: 'Again?', requestedSchema: { type: 'object', properties: {} } }) } }),
+  run: () =>
+    inputRequired({
+      inputRequests: {
+        again: inputRequired.elicit({ message: 'Again?', requestedSchema: { type: 'object', properties: {} } }),
+      },
+    }),
 });
 // Values a handler can return that Postgres or JSON cannot hold: the round must end the exchange, not retry forever.
-const returnsNul = defineTool({ tool: { name: 'returns_nul', inputSchema: { type: 'object' } }, run: () => ({ content: [{ type: 'text', text: 'a\u0000b' }] }) });
-const returnsBigInt = defineTool({ tool: { name: 'returns_bigint', inputSchema: { type: 'object' } }, run: () => ({ content: [], n: BigInt(1) }) as never });
-const handlers: HandlerSet = { ...demoHandlers, name: 'endings', tools: [...demoHandlers.tools, askForever, returnsNul, returnsBigInt] };
+const returnsNul = defineTool({
+  tool: { name: 'returns_nul', inputSchema: { type: 'object' } },
+  run: () => ({ content: [{ type: 'text', text: 'a\u0000b' }] }),
+});
+const returnsBigInt = defineTool({
+  tool: { name: 'returns_bigint', inputSchema: { type: 'object' } },
+  run: () => ({ content: [], n: BigInt(1) }) as never,
+});
+const handlers: HandlerSet = {
+  ...demoHandlers,
+  name: 'endings',
+  tools: [...demoHandlers.tools, askForever, returnsNul, returnsBigInt],
+};
 
 async function askGreet(service: TestService) {
   const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
   expect(first.body.result?.resultType).toBe('input_required');
   const exchange = await latestExchange(service.pool, 'greet');
-  const retry = { name: 'greet', arguments: {}, inputResponses: { name: accept({ name: 'Ada' }) }, requestState: first.body.result!.requestState };
+  const retry = {
+    name: 'greet',
+    arguments: {},
+    inputResponses: { name: accept({ name: 'Ada' }) },
+    requestState: first.body.result!.requestState,
+  };
   return { exchange, retry, handle: service.temporal.workflow.getHandle(exchange.workflow_id) };
 }
 
@@ -82,7 +107,10 @@ describe('exchange endings decided in Temporal', () => {
       expect(waiting.body.result?.resultType).toBe('input_required');
       expect(waiting.body.result?.inputRequests).toBeUndefined();
       await handle.terminate();
-      const back = await rawCall(service.url, 'tools/call', { ...retry, requestState: waiting.body.result!.requestState });
+      const back = await rawCall(service.url, 'tools/call', {
+        ...retry,
+        requestState: waiting.body.result!.requestState,
+      });
       expect(back.body.error?.code).toBe(EXCHANGE_TERMINATED);
       expect(await exchangeStatus(service.pool, exchange.id)).toBe('terminated');
     } finally {
@@ -94,18 +122,29 @@ describe('exchange endings decided in Temporal', () => {
     const terminated = await askGreet(service);
     await terminated.handle.terminate();
     const waiting = await askGreet(service);
-    await service.pool.query("UPDATE exchanges SET updated_at = now() - interval '1 hour' WHERE id = ANY($1)", [[terminated.exchange.id, waiting.exchange.id]]);
+    await service.pool.query("UPDATE exchanges SET updated_at = now() - interval '1 hour' WHERE id = ANY($1)", [
+      [terminated.exchange.id, waiting.exchange.id],
+    ]);
 
     const store = createExchangeStorePg(service.pool);
     const log = createLogger('test', 'silent');
-    const reconciler = createExchangeReconciler({ gateway: createExchangeGateway(service.temporal, service.config.temporal.taskQueue), store, log });
-    const sweeper = startIdleExchangeSweeper({ store, reconciler, log }, { idleMs: 60_000, everyMs: 3_600_000, batch: 10_000 });
+    const reconciler = createExchangeReconciler({
+      gateway: createExchangeGateway(service.temporal, service.config.temporal.taskQueue),
+      store,
+      log,
+    });
+    const sweeper = startIdleExchangeSweeper(
+      { store, reconciler, log },
+      { idleMs: 60_000, everyMs: 3_600_000, batch: 10_000 },
+    );
     sweeper.stop();
     await sweeper.sweep();
 
     expect(await exchangeStatus(service.pool, terminated.exchange.id)).toBe('terminated');
     expect(await exchangeStatus(service.pool, waiting.exchange.id)).toBe('running');
-    expect((await rawCall(service.url, 'tools/call', waiting.retry)).body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    expect((await rawCall(service.url, 'tools/call', waiting.retry)).body.result?.content).toEqual([
+      { type: 'text', text: 'Hello, Ada!' },
+    ]);
   });
 
   it.each([
@@ -187,7 +226,10 @@ describe('round deadlines are a rule', () => {
     } finally {
       await service.startWorker();
     }
-    const done = await callUntilAnswered(service.url, 'tools/call', { ...retry, requestState: comeBack.body.result!.requestState });
+    const done = await callUntilAnswered(service.url, 'tools/call', {
+      ...retry,
+      requestState: comeBack.body.result!.requestState,
+    });
     expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
     expect(await exchangeStatus(service.pool, exchange.id)).toBe('completed');
   });
@@ -208,7 +250,14 @@ describe('exchange endings reach handshake-era streams', () => {
     const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
     const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
     const exchange = await latestExchange(service.pool, 'greet');
-    return { session, callId, stream, askId: ask.message.id as JsonRpcId, exchange, handle: service.temporal.workflow.getHandle(exchange.workflow_id) };
+    return {
+      session,
+      callId,
+      stream,
+      askId: ask.message.id as JsonRpcId,
+      exchange,
+      handle: service.temporal.workflow.getHandle(exchange.workflow_id),
+    };
   }
 
   it.each([
@@ -220,7 +269,9 @@ describe('exchange endings reach handshake-era streams', () => {
       await end(handle);
       const response = await stream.until((m) => isResponseTo(m, callId), 'the call response', 20_000);
       expect(response.message.error?.code).toBe(code);
-      const withdrawn = stream.messages.filter((m) => isNotification(m.message, 'notifications/cancelled')).map((m) => m.message.params);
+      const withdrawn = stream.messages
+        .filter((m) => isNotification(m.message, 'notifications/cancelled'))
+        .map((m) => m.message.params);
       expect(withdrawn).toEqual([expect.objectContaining({ requestId: askId })]);
       expect(await exchangeStatus(service.pool, exchange.id)).toBe(status);
     } finally {
@@ -265,10 +316,12 @@ describe('the worker writes what a handshake-era client must see', () => {
       const exchange = await latestExchange(service.pool, 'greet');
       expect(await eventually(() => exchangeStatus(service.pool, exchange.id), 'expired')).toBe('expired');
 
-      const { rows } = await service.pool.query<{ message_key: string; message: { method?: string; params?: { requestId?: string }; error?: { code: number } } }>(
-        'SELECT message_key, message FROM legacy_stream_events WHERE stream_id = $1 ORDER BY id',
-        [`call:${exchange.id}`],
-      );
+      const { rows } = await service.pool.query<{
+        message_key: string;
+        message: { method?: string; params?: { requestId?: string }; error?: { code: number } };
+      }>('SELECT message_key, message FROM legacy_stream_events WHERE stream_id = $1 ORDER BY id', [
+        `call:${exchange.id}`,
+      ]);
       const withdrawal = rows.find((r) => r.message.method === 'notifications/cancelled');
       expect(withdrawal?.message.params?.requestId).toBe(ask.message.id);
       const response = rows.at(-1)!;

@@ -58,7 +58,12 @@ describe('durable exchange engine', () => {
     const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
     const ask = first.body.result!;
     expect(ask.resultType).toBe('input_required');
-    const retry = { name: 'greet', arguments: {}, inputResponses: { name: accept({ name: 'Grace' }) }, requestState: ask.requestState };
+    const retry = {
+      name: 'greet',
+      arguments: {},
+      inputResponses: { name: accept({ name: 'Grace' }) },
+      requestState: ask.requestState,
+    };
 
     const [a, b] = [await rawCall(service.url, 'tools/call', retry), await rawCall(service.url, 'tools/call', retry)];
     expect(a.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Grace!' }]);
@@ -67,7 +72,10 @@ describe('durable exchange engine', () => {
     const exchangeId = await latestExchangeId(service, 'greet');
     expect((await roundsOf(service, exchangeId)).map((r) => r.round)).toEqual([1, 2]);
 
-    const conflicting = await rawCall(service.url, 'tools/call', { ...retry, inputResponses: { name: accept({ name: 'Linus' }) } });
+    const conflicting = await rawCall(service.url, 'tools/call', {
+      ...retry,
+      inputResponses: { name: accept({ name: 'Linus' }) },
+    });
     expect(conflicting.status).toBe(400);
     expect(conflicting.body.error?.code).toBe(INVALID_PARAMS);
   });
@@ -114,7 +122,10 @@ describe('durable exchange engine', () => {
     const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
     await service.stopWorker();
     try {
-      const slow = await startTestService({ HTTP_WAIT_MS: '1500', TEMPORAL_TASK_QUEUE: service.config.temporal.taskQueue });
+      const slow = await startTestService({
+        HTTP_WAIT_MS: '1500',
+        TEMPORAL_TASK_QUEUE: service.config.temporal.taskQueue,
+      });
       try {
         await slow.stopWorker(); // the API of this replica shares the queue; no worker runs at all
         const waiting = await rawCall(slow.url, 'tools/call', {
@@ -130,7 +141,11 @@ describe('durable exchange engine', () => {
         await service.startWorker();
         let reply = waiting;
         for (let leg = 0; leg < 20 && reply.body.result?.resultType === 'input_required'; leg++) {
-          reply = await rawCall(slow.url, 'tools/call', { name: 'greet', arguments: {}, requestState: reply.body.result.requestState });
+          reply = await rawCall(slow.url, 'tools/call', {
+            name: 'greet',
+            arguments: {},
+            requestState: reply.body.result.requestState,
+          });
         }
         expect(reply.body).toMatchObject({ result: { content: [{ type: 'text', text: 'Hello, Barbara!' }] } });
       } finally {
@@ -167,6 +182,9 @@ describe('round timeout', () => {
       inputResponses: { name: accept({ name: 'Late' }) },
       requestState: first.body.result!.requestState,
     });
-    expect(late.body.error).toMatchObject({ code: EXCHANGE_EXPIRED, data: { exchangeId, round: 1, roundTimeoutMs: 2000 } });
+    expect(late.body.error).toMatchObject({
+      code: EXCHANGE_EXPIRED,
+      data: { exchangeId, round: 1, roundTimeoutMs: 2000 },
+    });
   });
 });

@@ -25,8 +25,18 @@ describe('hostile input on the modern era', () => {
   });
 
   it.each([
-    ['a NUL in a first leg\'s inputResponses', { inputResponses: { name: accept({ name: 'a\u0000' }) } }, 'params.inputResponses.name.content.name', /NUL/],
-    ['a lone surrogate in the arguments', { arguments: { greeting: '\ud800' } }, 'params.arguments.greeting', /surrogate/],
+    [
+      "a NUL in a first leg's inputResponses",
+      { inputResponses: { name: accept({ name: 'a\u0000' }) } },
+      'params.inputResponses.name.content.name',
+      /NUL/,
+    ],
+    [
+      'a lone surrogate in the arguments',
+      { arguments: { greeting: '\ud800' } },
+      'params.arguments.greeting',
+      /surrogate/,
+    ],
   ])('refuses %s with -32602 naming the path, and starts no exchange', async (_what, extra, path, reason) => {
     const before = await countExchanges(service.pool);
     const reply = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {}, ...extra });
@@ -40,10 +50,16 @@ describe('hostile input on the modern era', () => {
   it('refuses a retry whose answer holds a lone surrogate, and the exchange still takes a good answer', async () => {
     const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
     const retry = { name: 'greet', arguments: {}, requestState: first.body.result!.requestState };
-    const bad = await rawCall(service.url, 'tools/call', { ...retry, inputResponses: { name: accept({ name: 'x\udc00' }) } });
+    const bad = await rawCall(service.url, 'tools/call', {
+      ...retry,
+      inputResponses: { name: accept({ name: 'x\udc00' }) },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error?.data).toEqual({ path: 'params.inputResponses.name.content.name' });
-    const good = await rawCall(service.url, 'tools/call', { ...retry, inputResponses: { name: accept({ name: 'Ada' }) } });
+    const good = await rawCall(service.url, 'tools/call', {
+      ...retry,
+      inputResponses: { name: accept({ name: 'Ada' }) },
+    });
     expect(good.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
   });
 
@@ -59,7 +75,11 @@ describe('hostile input on the modern era', () => {
 
   it('refuses a request id over MAX_REQUEST_ID_LENGTH with 400 -32600 before anything is recorded', async () => {
     const before = await countExchanges(service.pool);
-    const reply = await rawPost(service.url, { jsonrpc: '2.0', id: 'i'.repeat(3000), method: 'tools/call', params: { name: 'greet', arguments: {} } }, MODERN_HEADERS);
+    const reply = await rawPost(
+      service.url,
+      { jsonrpc: '2.0', id: 'i'.repeat(3000), method: 'tools/call', params: { name: 'greet', arguments: {} } },
+      MODERN_HEADERS,
+    );
     expect(reply.status).toBe(400);
     expect(reply.body.error?.code).toBe(INVALID_REQUEST);
     expect(reply.body.error?.data).toEqual({ path: 'id', limit: 256 });
@@ -76,7 +96,7 @@ describe('hostile input on the modern era', () => {
     expect(await countExchanges(service.pool)).toBe(before);
   });
 
-  it("refuses a round input over MAX_ROUND_INPUT_BYTES with 413, on the first leg and on a retry", async () => {
+  it('refuses a round input over MAX_ROUND_INPUT_BYTES with 413, on the first leg and on a retry', async () => {
     const big = 'x'.repeat(5000);
     const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: { greeting: big } });
     expect(first.status).toBe(413);
@@ -85,9 +105,15 @@ describe('hostile input on the modern era', () => {
 
     const ask = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
     const retry = { name: 'greet', arguments: {}, requestState: ask.body.result!.requestState };
-    const bigAnswer = await rawCall(service.url, 'tools/call', { ...retry, inputResponses: { name: accept({ name: big }) } });
+    const bigAnswer = await rawCall(service.url, 'tools/call', {
+      ...retry,
+      inputResponses: { name: accept({ name: big }) },
+    });
     expect(bigAnswer.status).toBe(413);
-    const good = await rawCall(service.url, 'tools/call', { ...retry, inputResponses: { name: accept({ name: 'Ada' }) } });
+    const good = await rawCall(service.url, 'tools/call', {
+      ...retry,
+      inputResponses: { name: accept({ name: 'Ada' }) },
+    });
     expect(good.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
   });
 });
@@ -95,20 +121,36 @@ describe('hostile input on the modern era', () => {
 describe('capacity', () => {
   it('answers a first leg past MAX_RUNNING_EXCHANGES with 429, -32000 and Retry-After', async () => {
     const probe = await startTestService();
-    const { rows } = await probe.pool.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE status = 'running'");
+    const { rows } = await probe.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM exchanges WHERE status = 'running'",
+    );
     await probe.close();
-    const service = await startTestService({ MAX_RUNNING_EXCHANGES: String(Number(rows[0]!.n) + 1), CAPACITY_RETRY_AFTER_S: '7' });
+    const service = await startTestService({
+      MAX_RUNNING_EXCHANGES: String(Number(rows[0]!.n) + 1),
+      CAPACITY_RETRY_AFTER_S: '7',
+    });
     try {
       const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} }); // waits for its answer: running
       expect(first.body.result?.resultType).toBe('input_required');
       const response = await fetch(service.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...MODERN_HEADERS },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...MODERN_HEADERS,
+        },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
           method: 'tools/call',
-          params: { name: 'greet', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } },
+          params: {
+            name: 'greet',
+            arguments: {},
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+            },
+          },
         }),
       });
       expect(response.status).toBe(429);
@@ -154,9 +196,16 @@ describe('hostile input on the handshake era', () => {
   it('refuses a NUL in a call and in a response with 400 -32602, and the open request still takes a good answer', async () => {
     const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
     try {
-      const call = await session.post({ jsonrpc: '2.0', id: 90, method: 'tools/call', params: { name: 'greet', arguments: { greeting: 'a\u0000' } } });
+      const call = await session.post({
+        jsonrpc: '2.0',
+        id: 90,
+        method: 'tools/call',
+        params: { name: 'greet', arguments: { greeting: 'a\u0000' } },
+      });
       expect(call.status).toBe(400);
-      expect(((await call.json()) as { error: { data: unknown } }).error.data).toEqual({ path: 'params.arguments.greeting' });
+      expect(((await call.json()) as { error: { data: unknown } }).error.data).toEqual({
+        path: 'params.arguments.greeting',
+      });
 
       const { stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
       const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
@@ -185,7 +234,10 @@ describe('a 2026-07-28 client that stops reading its notification stream', () =>
   });
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ SSE_MAX_BUFFERED_BYTES: '65536' }, { handlers: { ...demoHandlers, name: 'chatty', tools: [chatty] } });
+    service = await startTestService(
+      { SSE_MAX_BUFFERED_BYTES: '65536' },
+      { handlers: { ...demoHandlers, name: 'chatty', tools: [chatty] } },
+    );
   });
   afterAll(async () => {
     await service?.close();
@@ -220,7 +272,10 @@ describe('a 2026-07-28 client that stops reading its notification stream', () =>
         `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: chatty\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
     let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => (timer = setTimeout(() => resolve('still open'), 60_000)))]);
+    const outcome = await Promise.race([
+      closed.then(() => 'closed'),
+      new Promise((resolve) => (timer = setTimeout(() => resolve('still open'), 60_000))),
+    ]);
     clearTimeout(timer);
     socket.destroy();
     expect(outcome).toBe('closed');

@@ -17,7 +17,12 @@ import { startTestService, TEST_KEY_RING, type TestService } from './support/tes
 
 const DEPLOY_ARGS = { service: 'checkout', version: '2.1.0', environment: 'production' };
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
-const assistant = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'test-model', stopReason: 'endTurn' });
+const assistant = (text: string) => ({
+  role: 'assistant',
+  content: { type: 'text', text },
+  model: 'test-model',
+  stopReason: 'endTurn',
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const BUDGETS = {
@@ -45,7 +50,11 @@ async function expectBusy(response: Response, what: string): Promise<void> {
   expect(response.status).toBe(429);
   expect(response.headers.get('retry-after')).toBe('9');
   const body = (await response.json()) as JsonRpcMessage;
-  expect(body.error).toMatchObject({ code: SERVER_BUSY, message: expect.stringContaining(what), data: { retryAfterS: 9 } });
+  expect(body.error).toMatchObject({
+    code: SERVER_BUSY,
+    message: expect.stringContaining(what),
+    data: { retryAfterS: 9 },
+  });
 }
 
 /** The 2024-11-05 transport: GET /sse, read up to its `endpoint` announcement. */
@@ -60,18 +69,34 @@ async function openSseSession(mcpUrl: string) {
   if (!endpoint) throw new Error('GET /sse announced no endpoint');
   const sessionId = new URL(endpoint, base).searchParams.get('sessionId')!;
   const post = (message: object) =>
-    fetch(new URL(endpoint, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
+    fetch(new URL(endpoint, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message),
+    });
   return { stream, sessionId, post, close: () => stream.close() };
 }
 
-async function initializeOverSse(sse: Awaited<ReturnType<typeof openSseSession>>, capabilities: Record<string, unknown>) {
-  await sse.post({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities, clientInfo: { name: 't', version: '1' } } });
+async function initializeOverSse(
+  sse: Awaited<ReturnType<typeof openSseSession>>,
+  capabilities: Record<string, unknown>,
+) {
+  await sse.post({
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'initialize',
+    params: { protocolVersion: '2024-11-05', capabilities, clientInfo: { name: 't', version: '1' } },
+  });
   await sse.stream.until((m) => isResponseTo(m, 'init'), 'initialize response');
   await sse.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
 }
 
 async function startGreet(session: LegacySession, id?: number) {
-  const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} }, id !== undefined ? { id } : {});
+  const { id: callId, stream } = await session.request(
+    'tools/call',
+    { name: 'greet', arguments: {} },
+    id !== undefined ? { id } : {},
+  );
   const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create request for greet');
   return { callId, stream, ask };
 }
@@ -105,7 +130,8 @@ describe('handshake-era budgets', () => {
     it('drops the oldest events of a 2024-11-05 session stream past the cap, keeping the newest', async () => {
       const sse = await openSseSession(service.url);
       try {
-        for (let i = 1; i <= 24; i++) expect((await sse.post({ jsonrpc: '2.0', id: `ping-${i}`, method: 'ping' })).status).toBe(202);
+        for (let i = 1; i <= 24; i++)
+          expect((await sse.post({ jsonrpc: '2.0', id: `ping-${i}`, method: 'ping' })).status).toBe(202);
         await sse.stream.until((m) => isResponseTo(m, 'ping-24'), 'the last ping response');
         const kept = await streamEvents(service, `sse:${sse.sessionId}`);
         expect(kept.length).toBe(16);
@@ -136,7 +162,11 @@ describe('handshake-era budgets', () => {
             sessionId: session.sessionId,
             streamId,
             messageKey: `filler:${i}`,
-            message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `filler ${i}` } },
+            message: {
+              jsonrpc: '2.0',
+              method: 'notifications/message',
+              params: { level: 'info', data: `filler ${i}` },
+            },
           });
         }
         const kept = await streamEvents(service, streamId);
@@ -153,7 +183,9 @@ describe('handshake-era budgets', () => {
         await resumed.until((m) => m.params?.data === 'filler 30', 'the newest filler on the resumed stream');
         const replayed = resumed.messages.map((m) => m.message);
         expect(replayed[0]).toEqual(ask.message);
-        expect(replayed.slice(1).map((m) => m.params?.data)).toEqual(Array.from({ length: 16 }, (_, i) => `filler ${i + 15}`));
+        expect(replayed.slice(1).map((m) => m.params?.data)).toEqual(
+          Array.from({ length: 16 }, (_, i) => `filler ${i + 15}`),
+        );
         expect(await session.respond(ask.message.id!, accept({ name: 'Ada' }))).toBe(202);
         const final = await resumed.until((m) => isResponseTo(m, callId), 'the result of greet');
         expect(final.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
@@ -195,7 +227,17 @@ describe('handshake-era budgets', () => {
       const method = `x/${'m'.repeat(5_000)}`;
       const reply = await rawPost(
         service.url,
-        { jsonrpc: '2.0', id: 1, method, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        },
         { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
       );
       expect(reply.body.error?.code).toBe(-32601);
@@ -210,9 +252,17 @@ describe('handshake-era budgets', () => {
       try {
         const open = [await session.listen(), await session.listen(), await session.listen()];
         expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
-        await expectBusy(await fetch(service.url, { headers: { ...session.headers(), accept: 'text/event-stream' } }), 'open streams of this session');
         await expectBusy(
-          await session.post({ jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'greet', arguments: {} } }),
+          await fetch(service.url, { headers: { ...session.headers(), accept: 'text/event-stream' } }),
+          'open streams of this session',
+        );
+        await expectBusy(
+          await session.post({
+            jsonrpc: '2.0',
+            id: 77,
+            method: 'tools/call',
+            params: { name: 'greet', arguments: {} },
+          }),
           'open streams of this session',
         );
         // Requests that answer inline need no stream.
@@ -254,11 +304,18 @@ describe('handshake-era budgets', () => {
       try {
         await initializeOverSse(sse, { elicitation: {} });
         for (const id of ['g1', 'g2', 'g3']) {
-          expect((await sse.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'greet', arguments: {} } })).status).toBe(202);
-          if (id !== 'g3') await sse.stream.until((m) => isRequest(m, 'elicitation/create'), `the elicitation of ${id}`);
+          expect(
+            (await sse.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'greet', arguments: {} } }))
+              .status,
+          ).toBe(202);
+          if (id !== 'g3')
+            await sse.stream.until((m) => isRequest(m, 'elicitation/create'), `the elicitation of ${id}`);
         }
         const refused = await sse.stream.until((m) => isResponseTo(m, 'g3'), 'the answer to the third call');
-        expect(refused.message.error).toMatchObject({ code: SERVER_BUSY, message: expect.stringContaining('running exchanges of this session') });
+        expect(refused.message.error).toMatchObject({
+          code: SERVER_BUSY,
+          message: expect.stringContaining('running exchanges of this session'),
+        });
       } finally {
         sse.close();
       }
@@ -269,19 +326,27 @@ describe('handshake-era budgets', () => {
     async function startDeploy(session: LegacySession) {
       const { id, stream } = await session.request('tools/call', { name: 'deploy_service', arguments: DEPLOY_ARGS });
       const roots = await stream.until((m) => isRequest(m, 'roots/list'), 'roots/list request');
-      const sampling = await stream.until((m) => isRequest(m, 'sampling/createMessage'), 'sampling/createMessage request');
+      const sampling = await stream.until(
+        (m) => isRequest(m, 'sampling/createMessage'),
+        'sampling/createMessage request',
+      );
       return { id, stream, rootsId: roots.message.id!, samplingId: sampling.message.id! };
     }
 
     it('re-signals a repeated answer at most MAX_REPEATED_ANSWERS times, then drops it', async () => {
-      const session = await LegacySession.open(service.url, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+      const session = await LegacySession.open(service.url, {
+        capabilities: { elicitation: {}, sampling: {}, roots: {} },
+      });
       const connection = await Connection.connect({ address: service.config.temporal.address });
       try {
         const { rootsId } = await startDeploy(session);
         const roots = { roots: [{ uri: 'file:///src/checkout' }] };
         for (let i = 0; i < 4; i++) expect(await session.respond(rootsId, roots)).toBe(202);
         const { exchange_id: exchangeId } = await legacyCallOf(service, session.sessionId);
-        const { rows } = await service.pool.query<{ repeats: number }>('SELECT repeats FROM legacy_open_requests WHERE id = $1', [rootsId]);
+        const { rows } = await service.pool.query<{ repeats: number }>(
+          'SELECT repeats FROM legacy_open_requests WHERE id = $1',
+          [rootsId],
+        );
         expect(rows[0]!.repeats).toBe(1);
         const history = await new Client({ connection }).workflow.getHandle(workflowIdFor(exchangeId)).fetchHistory();
         const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
@@ -293,7 +358,9 @@ describe('handshake-era budgets', () => {
     });
 
     it("refuses with HTTP 413 an answer that would take the round's answers past MAX_ROUND_INPUT_BYTES; the request stays open", async () => {
-      const session = await LegacySession.open(service.url, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+      const session = await LegacySession.open(service.url, {
+        capabilities: { elicitation: {}, sampling: {}, roots: {} },
+      });
       try {
         const { stream, rootsId, samplingId } = await startDeploy(session);
         expect(await session.respond(rootsId, { roots: [{ uri: `file:///src/${'r'.repeat(1_200)}` }] })).toBe(202);
@@ -301,7 +368,10 @@ describe('handshake-era budgets', () => {
         expect(tooBig.status).toBe(413);
         const body = (await tooBig.json()) as JsonRpcMessage;
         expect(body.error).toMatchObject({ code: -32602, data: { path: 'result', limit: 2048 } });
-        const { rows } = await service.pool.query<{ status: string }>('SELECT status FROM legacy_open_requests WHERE id = $1', [samplingId]);
+        const { rows } = await service.pool.query<{ status: string }>(
+          'SELECT status FROM legacy_open_requests WHERE id = $1',
+          [samplingId],
+        );
         expect(rows[0]!.status).toBe('open');
         // A smaller answer is taken and the exchange moves on.
         expect(await session.respond(samplingId, assistant('Adds retries.'))).toBe(202);
@@ -318,7 +388,10 @@ describe('handshake-era budgets', () => {
     try {
       await client.query('BEGIN');
       await client.query('SET LOCAL enable_seqscan = off');
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${OPEN_REQUESTS_OF_SESSION_SQL}`, values: ['any-session'] });
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>({
+        text: `EXPLAIN ${OPEN_REQUESTS_OF_SESSION_SQL}`,
+        values: ['any-session'],
+      });
       expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('legacy_stream_events_request_key_idx');
     } finally {
       await client.query('ROLLBACK');
@@ -332,7 +405,12 @@ describe('handshake-era capacity across the deployment', () => {
   let tight: TestService;
   beforeAll(async () => {
     main = await startTestService({ SSE_MAX_BUFFERED_BYTES: '65536' });
-    tight = await startTestService({ TEMPORAL_TASK_QUEUE: main.config.temporal.taskQueue, MAX_OPEN_SESSIONS: '1', MAX_OPEN_STREAMS: '1', CAPACITY_RETRY_AFTER_S: '9' });
+    tight = await startTestService({
+      TEMPORAL_TASK_QUEUE: main.config.temporal.taskQueue,
+      MAX_OPEN_SESSIONS: '1',
+      MAX_OPEN_STREAMS: '1',
+      CAPACITY_RETRY_AFTER_S: '9',
+    });
     await tight.stopWorker();
   });
   afterAll(async () => {
@@ -346,10 +424,18 @@ describe('handshake-era capacity across the deployment', () => {
       const init = await fetch(tight.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
       });
       await expectBusy(init, 'open sessions');
-      await expectBusy(await fetch(tight.url.replace(/\/mcp$/, '/sse'), { headers: { accept: 'text/event-stream' } }), 'open sessions');
+      await expectBusy(
+        await fetch(tight.url.replace(/\/mcp$/, '/sse'), { headers: { accept: 'text/event-stream' } }),
+        'open sessions',
+      );
     } finally {
       await open.close();
     }
@@ -361,7 +447,10 @@ describe('handshake-era capacity across the deployment', () => {
     try {
       const held = await a.listen({ url: tight.url });
       expect(held.status).toBe(200);
-      await expectBusy(await fetch(tight.url, { headers: { ...b.headers(), accept: 'text/event-stream' } }), 'open streams on this server');
+      await expectBusy(
+        await fetch(tight.url, { headers: { ...b.headers(), accept: 'text/event-stream' } }),
+        'open streams on this server',
+      );
       expect((await b.listen()).status).toBe(200); // another process has room
       held.close();
       await sleep(300);
@@ -381,12 +470,20 @@ describe('handshake-era capacity across the deployment', () => {
           sessionId,
           streamId: `sse:${sessionId}`,
           messageKey: `bulk:${i}`,
-          message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `${i}:${'b'.repeat(bytes)}` } },
+          message: {
+            jsonrpc: '2.0',
+            method: 'notifications/message',
+            params: { level: 'info', data: `${i}:${'b'.repeat(bytes)}` },
+          },
         });
       }
     }
     const closedAt = async (sessionId: string) =>
-      (await main.pool.query<{ closed_at: Date | null }>('SELECT closed_at FROM legacy_sessions WHERE id = $1', [sessionId])).rows[0]?.closed_at;
+      (
+        await main.pool.query<{ closed_at: Date | null }>('SELECT closed_at FROM legacy_sessions WHERE id = $1', [
+          sessionId,
+        ])
+      ).rows[0]?.closed_at;
 
     it('paces a consumer that reads: it gets everything, the stream stays open', async () => {
       const sse = await openSseSession(main.url);
@@ -423,7 +520,13 @@ describe('handshake-era capacity across the deployment', () => {
         const sessionId = new URL(endpoint, main.url).searchParams.get('sessionId')!;
         // Well past what the kernel's socket buffers take (a few MB on loopback) and then the budget.
         await produce(sessionId, 120, 100_000);
-        expect(await eventually(() => closedAt(sessionId), (at) => at != null, 20_000)).toBeInstanceOf(Date);
+        expect(
+          await eventually(
+            () => closedAt(sessionId),
+            (at) => at != null,
+            20_000,
+          ),
+        ).toBeInstanceOf(Date);
       } finally {
         socket.destroy();
       }
@@ -444,7 +547,10 @@ describe('handshake-era capacity across the deployment', () => {
       await stream.until((m) => isResponseTo(m, callId), 'the result of greet');
       expect(await session.respond('never-issued', {})).toBe(202);
       expect(await session.terminate()).toBe(200);
-      const output = await eventually(async () => api.output(), (text) => text.includes('session ended by the client'));
+      const output = await eventually(
+        async () => api.output(),
+        (text) => text.includes('session ended by the client'),
+      );
       expect(output).toContain(`"session":"${sessionRef(session.sessionId).session}"`);
       expect(output).toContain('session initialized');
       expect(output).not.toContain(session.sessionId);

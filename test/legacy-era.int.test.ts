@@ -70,9 +70,23 @@ async function connectOfficialClient(url: string, kind: TransportKind, peers: Pe
   const { elicit, sample, roots } = peers;
   const client = new Client(
     { name: 'durable-mcp-legacy-tests', version: '1.0.0' },
-    { capabilities: { ...(elicit ? { elicitation: {} } : {}), ...(sample ? { sampling: {} } : {}), ...(roots ? { roots: {} } : {}) } },
+    {
+      capabilities: {
+        ...(elicit ? { elicitation: {} } : {}),
+        ...(sample ? { sampling: {} } : {}),
+        ...(roots ? { roots: {} } : {}),
+      },
+    },
   );
-  const seen: Seen = { elicit: [], sample: [], roots: 0, requestIds: [], unexpected: [], logs: [], transportErrors: [] };
+  const seen: Seen = {
+    elicit: [],
+    sample: [],
+    roots: 0,
+    requestIds: [],
+    unexpected: [],
+    logs: [],
+    transportErrors: [],
+  };
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       seen.requestIds.push(extra.requestId);
@@ -103,14 +117,21 @@ async function connectOfficialClient(url: string, kind: TransportKind, peers: Pe
     seen.logs.push(notification.params);
   });
   const transport =
-    kind === 'sse' ? new SSEClientTransport(new URL(url.replace(/\/mcp$/, '/sse'))) : new StreamableHTTPClientTransport(new URL(url));
+    kind === 'sse'
+      ? new SSEClientTransport(new URL(url.replace(/\/mcp$/, '/sse')))
+      : new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   // Set after connect: Protocol.connect installs its own transport.onerror, which forwards here.
   client.onerror = (error) => seen.transportErrors.push(error);
   return { client, transport, seen };
 }
 
-const assistant = (text: string): CreateMessageResult => ({ role: 'assistant', content: { type: 'text', text }, model: 'test-model', stopReason: 'endTurn' });
+const assistant = (text: string): CreateMessageResult => ({
+  role: 'assistant',
+  content: { type: 'text', text },
+  model: 'test-model',
+  stopReason: 'endTurn',
+});
 
 /** Capability names in `data.requiredCapabilities`, whether it is an object (as in the modern era) or a list. */
 function requiredCapabilityNames(data: unknown): string[] {
@@ -136,7 +157,11 @@ const accept = (content: Record<string, unknown>) => ({ action: 'accept', conten
 
 /** Starts `greet` on a bare session and reads its stream up to the elicitation request. */
 async function startGreet(session: LegacySession, url?: string) {
-  const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} }, url ? { url } : {});
+  const { id: callId, stream } = await session.request(
+    'tools/call',
+    { name: 'greet', arguments: {} },
+    url ? { url } : {},
+  );
   const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create request for greet');
   return { callId, stream, ask: ask.message, askId: ask.message.id as JsonRpcId, askEventId: ask.eventId };
 }
@@ -165,10 +190,14 @@ async function latestLegacyExchange(service: TestService, target: string): Promi
 }
 
 async function roundsOf(service: TestService, exchangeId: string) {
-  const { rows } = await service.pool.query<{ round: number; outcome_kind: string; answers: Record<string, unknown> | null; outcome: unknown }>(
-    'SELECT round, outcome_kind, answers, outcome FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
-    [exchangeId],
-  );
+  const { rows } = await service.pool.query<{
+    round: number;
+    outcome_kind: string;
+    answers: Record<string, unknown> | null;
+    outcome: unknown;
+  }>('SELECT round, outcome_kind, answers, outcome FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round', [
+    exchangeId,
+  ]);
   return rows;
 }
 
@@ -198,15 +227,22 @@ describe('handshake-era clients on one API replica', () => {
 
   describe('the official 1.x client over Streamable HTTP', () => {
     it('initializes a session at 2025-11-25, then lists tools, pings and sets the log level', async () => {
-      const { client, transport } = await connectOfficialClient(service.url, 'streamable-http', { elicit: () => ({ action: 'decline' }) });
+      const { client, transport } = await connectOfficialClient(service.url, 'streamable-http', {
+        elicit: () => ({ action: 'decline' }),
+      });
       try {
         const streamable = transport as StreamableHTTPClientTransport;
         expect(streamable.sessionId).toEqual(expect.any(String));
         expect(streamable.protocolVersion).toBe('2025-11-25');
         expect(client.getServerVersion()).toMatchObject({ name: 'durable-mcp' });
-        expect(client.getServerCapabilities()).toMatchObject({ tools: expect.any(Object), logging: expect.any(Object) });
+        expect(client.getServerCapabilities()).toMatchObject({
+          tools: expect.any(Object),
+          logging: expect.any(Object),
+        });
         const { tools } = await client.listTools();
-        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['greet', 'deploy_service', 'onboarding_wizard', 'guess_number']));
+        expect(tools.map((t) => t.name)).toEqual(
+          expect.arrayContaining(['greet', 'deploy_service', 'onboarding_wizard', 'guess_number']),
+        );
         await expect(client.ping()).resolves.toEqual({});
         await expect(client.setLoggingLevel('info')).resolves.toEqual({});
       } finally {
@@ -245,8 +281,14 @@ describe('handshake-era clients on one API replica', () => {
         elicit: () => ({ action: 'accept', content: { approve: true, ticket: 'CHG-7' } }),
       });
       try {
-        const result = await client.callTool({ name: 'deploy_service', arguments: DEPLOY_ARGS }, undefined, CALL_TIMEOUT);
-        expect(result.content).toEqual([{ type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-7).' }]);
+        const result = await client.callTool(
+          { name: 'deploy_service', arguments: DEPLOY_ARGS },
+          undefined,
+          CALL_TIMEOUT,
+        );
+        expect(result.content).toEqual([
+          { type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-7).' },
+        ]);
         expect(seen.roots).toBe(1);
         expect(seen.sample).toHaveLength(1);
         expect(seen.sample[0]).toMatchObject({ maxTokens: 200 });
@@ -269,8 +311,13 @@ describe('handshake-era clients on one API replica', () => {
         [3, 'complete'],
       ]);
       // Answers are carried as the raw results, keyed as the handler asked.
-      expect(rounds[1]!.answers).toMatchObject({ roots: { roots: [{ uri: 'file:///src/checkout' }] }, summary: { role: 'assistant' } });
-      expect(rounds[2]!.answers).toMatchObject({ approval: { action: 'accept', content: { approve: true, ticket: 'CHG-7' } } });
+      expect(rounds[1]!.answers).toMatchObject({
+        roots: { roots: [{ uri: 'file:///src/checkout' }] },
+        summary: { role: 'assistant' },
+      });
+      expect(rounds[2]!.answers).toMatchObject({
+        approval: { action: 'accept', content: { approve: true, ticket: 'CHG-7' } },
+      });
     });
 
     it('ends deploy_service on a decline', async () => {
@@ -285,7 +332,9 @@ describe('handshake-era clients on one API replica', () => {
           undefined,
           CALL_TIMEOUT,
         );
-        expect(result.content).toEqual([{ type: 'text', text: 'Not approved: search@1.0.1 to staging will not be deployed.' }]);
+        expect(result.content).toEqual([
+          { type: 'text', text: 'Not approved: search@1.0.1 to staging will not be deployed.' },
+        ]);
         expect(seen.elicit).toHaveLength(1);
       } finally {
         await client.close();
@@ -305,11 +354,18 @@ describe('handshake-era clients on one API replica', () => {
           ...CALL_TIMEOUT,
           onprogress: (p) => progress.push(p),
         });
-        expect(result.content).toEqual([{ type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-8).' }]);
+        expect(result.content).toEqual([
+          { type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-8).' },
+        ]);
         const rollout = progress.filter((p) => p.message?.startsWith('Roll'));
         expect(rollout.map((p) => p.progress)).toEqual([0, 1, 2, 3]);
         expect(rollout.at(-1)).toMatchObject({ total: 3, message: 'Rolled out checkout@2.1.0 to production' });
-        expect(seen.logs).toContainEqual(expect.objectContaining({ level: 'notice', data: expect.objectContaining({ event: 'deployment-approved', ticket: 'CHG-8' }) }));
+        expect(seen.logs).toContainEqual(
+          expect.objectContaining({
+            level: 'notice',
+            data: expect.objectContaining({ event: 'deployment-approved', ticket: 'CHG-8' }),
+          }),
+        );
       } finally {
         await client.close();
       }
@@ -320,8 +376,14 @@ describe('handshake-era clients on one API replica', () => {
         elicit: () => ({ action: 'accept', content: { severity: 'sev2' } }),
       });
       try {
-        const prompt = await client.getPrompt({ name: 'incident_brief', arguments: { service: 'search' } }, CALL_TIMEOUT);
-        expect(prompt.messages[0]!.content).toMatchObject({ type: 'text', text: expect.stringContaining('sev2 incident brief for search') });
+        const prompt = await client.getPrompt(
+          { name: 'incident_brief', arguments: { service: 'search' } },
+          CALL_TIMEOUT,
+        );
+        expect(prompt.messages[0]!.content).toMatchObject({
+          type: 'text',
+          text: expect.stringContaining('sev2 incident brief for search'),
+        });
         expect(seen.elicit).toEqual([expect.objectContaining({ message: 'How severe is the search incident?' })]);
         const resource = await client.readResource({ uri: 'runbooks://checkout' }, CALL_TIMEOUT);
         expect(resource.contents[0]).toMatchObject({ uri: 'runbooks://checkout', mimeType: 'text/markdown' });
@@ -338,7 +400,11 @@ describe('handshake-era clients on one API replica', () => {
       });
       try {
         await expect(client.ping()).resolves.toEqual({});
-        const result = await client.callTool({ name: 'greet', arguments: { greeting: 'Welcome' } }, undefined, CALL_TIMEOUT);
+        const result = await client.callTool(
+          { name: 'greet', arguments: { greeting: 'Welcome' } },
+          undefined,
+          CALL_TIMEOUT,
+        );
         expect(result.content).toEqual([{ type: 'text', text: 'Welcome, Barbara!' }]);
         expect(seen.elicit).toHaveLength(1);
         expect(seen.requestIds).toEqual([expect.any(String)]);
@@ -354,8 +420,14 @@ describe('handshake-era clients on one API replica', () => {
         elicit: () => ({ action: 'accept', content: { approve: true, ticket: 'CHG-9' } }),
       });
       try {
-        const result = await client.callTool({ name: 'deploy_service', arguments: DEPLOY_ARGS }, undefined, CALL_TIMEOUT);
-        expect(result.content).toEqual([{ type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-9).' }]);
+        const result = await client.callTool(
+          { name: 'deploy_service', arguments: DEPLOY_ARGS },
+          undefined,
+          CALL_TIMEOUT,
+        );
+        expect(result.content).toEqual([
+          { type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-9).' },
+        ]);
         expect([seen.roots, seen.sample.length, seen.elicit.length]).toEqual([1, 1, 1]);
         expect(seen.unexpected).toEqual([]);
       } finally {
@@ -370,7 +442,9 @@ describe('handshake-era clients on one API replica', () => {
         elicit: () => ({ action: 'accept', content: { approve: true, ticket: 'never' } }),
       });
       try {
-        const error = await rejectionOf(client.callTool({ name: 'deploy_service', arguments: DEPLOY_ARGS }, undefined, CALL_TIMEOUT));
+        const error = await rejectionOf(
+          client.callTool({ name: 'deploy_service', arguments: DEPLOY_ARGS }, undefined, CALL_TIMEOUT),
+        );
         // An McpError (a JSON-RPC error in a 200 reply), not a transport error from an HTTP 4xx.
         expect(error).toBeInstanceOf(McpError);
         expect((error as McpError).code).toBe(MISSING_REQUIRED_CLIENT_CAPABILITY);
@@ -388,7 +462,9 @@ describe('handshake-era clients on one API replica', () => {
         elicit: () => ({ action: 'accept', content: { approve: true, ticket: 'never' } }),
       });
       try {
-        const error = await rejectionOf(client.callTool({ name: 'deploy_service', arguments: DEPLOY_ARGS }, undefined, CALL_TIMEOUT));
+        const error = await rejectionOf(
+          client.callTool({ name: 'deploy_service', arguments: DEPLOY_ARGS }, undefined, CALL_TIMEOUT),
+        );
         expect(error).toBeInstanceOf(McpError);
         expect((error as McpError).code).toBe(MISSING_REQUIRED_CLIENT_CAPABILITY);
         expect(requiredCapabilityNames((error as McpError).data)).toEqual(['sampling']);
@@ -456,9 +532,14 @@ describe('handshake-era clients on one API replica', () => {
       const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
       try {
         const { callId, stream, askId } = await startGreet(session);
-        expect(await session.notify('notifications/cancelled', { requestId: callId, reason: 'The user closed the dialog' })).toBe(202);
+        expect(
+          await session.notify('notifications/cancelled', { requestId: callId, reason: 'The user closed the dialog' }),
+        ).toBe(202);
 
-        await stream.until((m) => isNotification(m, 'notifications/cancelled'), 'notifications/cancelled for the elicitation');
+        await stream.until(
+          (m) => isNotification(m, 'notifications/cancelled'),
+          'notifications/cancelled for the elicitation',
+        );
         await stream.settle(3_000);
         expect(cancellationsIn(stream)).toEqual([expect.objectContaining({ requestId: askId })]);
         // The originating request ends: with its error, or (as a cancelled request may) with no response at all.
@@ -467,7 +548,10 @@ describe('handshake-era clients on one API replica', () => {
         if (responses[0]) expect(responses[0].error).toMatchObject({ code: EXCHANGE_CANCELLED });
         else expect(stream.ended).toBe(true);
 
-        const exchange = await eventually(() => latestLegacyExchange(service, 'greet'), (e) => e.status === 'cancelled');
+        const exchange = await eventually(
+          () => latestLegacyExchange(service, 'greet'),
+          (e) => e.status === 'cancelled',
+        );
         expect(exchange.status).toBe('cancelled');
         // An answer to the withdrawn request changes nothing.
         expect(await session.respond(askId, accept({ name: 'Too late' }))).toBe(202);
@@ -501,9 +585,14 @@ describe('handshake-era clients on one API replica', () => {
     });
 
     it('replays what followed Last-Event-ID, then carries the next rounds and the result on the resumed stream', async () => {
-      const session = await LegacySession.open(service.url, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+      const session = await LegacySession.open(service.url, {
+        capabilities: { elicitation: {}, sampling: {}, roots: {} },
+      });
       try {
-        const { id: callId, stream } = await session.request('tools/call', { name: 'deploy_service', arguments: DEPLOY_ARGS });
+        const { id: callId, stream } = await session.request('tools/call', {
+          name: 'deploy_service',
+          arguments: DEPLOY_ARGS,
+        });
         // Round 1 asks for roots and a summary together: two server-to-client requests, two events.
         await stream.until((m) => isRequest(m, 'roots/list'), 'roots/list request');
         await stream.until((m) => isRequest(m, 'sampling/createMessage'), 'sampling/createMessage request');
@@ -517,7 +606,10 @@ describe('handshake-era clients on one API replica', () => {
         // Resume as if only the first event had arrived: the second must be replayed, same id and all.
         const resumed = await session.listen({ lastEventId: first.eventId! });
         expect(resumed.status).toBe(200);
-        const replayed = await resumed.until((m) => m.id === second.message.id, `replay of the ${second.message.method} request`);
+        const replayed = await resumed.until(
+          (m) => m.id === second.message.id,
+          `replay of the ${second.message.method} request`,
+        );
         expect(replayed.message).toEqual(second.message);
 
         const rootsRequest = round1.find((m) => m.message.method === 'roots/list')!.message;
@@ -525,10 +617,16 @@ describe('handshake-era clients on one API replica', () => {
         expect(await session.respond(rootsRequest.id!, { roots: [{ uri: 'file:///src/checkout' }] })).toBe(202);
         expect(await session.respond(sampleRequest.id!, assistant('Adds retries.'))).toBe(202);
 
-        const approval = await resumed.until((m) => isRequest(m, 'elicitation/create'), 'the round-2 elicitation on the resumed stream');
+        const approval = await resumed.until(
+          (m) => isRequest(m, 'elicitation/create'),
+          'the round-2 elicitation on the resumed stream',
+        );
         expect(approval.message.params).toMatchObject({ message: expect.stringContaining('Adds retries.') });
         expect(await session.respond(approval.message.id!, accept({ approve: true, ticket: 'CHG-10' }))).toBe(202);
-        const final = await resumed.until((m) => isResponseTo(m, callId), 'the result of deploy_service on the resumed stream');
+        const final = await resumed.until(
+          (m) => isResponseTo(m, callId),
+          'the result of deploy_service on the resumed stream',
+        );
         expectText(final.message, 'Approved: checkout@2.1.0 to production (ticket CHG-10).');
       } finally {
         await session.close();
@@ -544,11 +642,17 @@ describe('handshake-era clients on one API replica', () => {
 
         const listening = await session.listen();
         expect(listening.status).toBe(200);
-        const redelivered = await listening.until((m) => isRequest(m, 'elicitation/create'), 'the re-delivered elicitation request');
+        const redelivered = await listening.until(
+          (m) => isRequest(m, 'elicitation/create'),
+          'the re-delivered elicitation request',
+        );
         expect(redelivered.message).toEqual(ask);
 
         expect(await session.respond(askId, accept({ name: 'Kai' }))).toBe(202);
-        const exchange = await eventually(() => latestLegacyExchange(service, 'greet'), (e) => e.status === 'completed');
+        const exchange = await eventually(
+          () => latestLegacyExchange(service, 'greet'),
+          (e) => e.status === 'completed',
+        );
         expect(exchange.status).toBe('completed');
         const rounds = await roundsOf(service, exchange.id);
         expect(rounds.map((r) => [r.round, r.outcome_kind])).toEqual([
@@ -567,7 +671,10 @@ describe('handshake-era clients on one API replica', () => {
       const session = await LegacySession.open(service.url, { protocolVersion: version });
       try {
         expect(session.protocolVersion).toBe(version);
-        expect(session.initializeResult).toMatchObject({ serverInfo: { name: 'durable-mcp' }, capabilities: { tools: expect.any(Object) } });
+        expect(session.initializeResult).toMatchObject({
+          serverInfo: { name: 'durable-mcp' },
+          capabilities: { tools: expect.any(Object) },
+        });
         expect((await session.call('ping')).result).toEqual({});
       } finally {
         await session.close();
@@ -586,7 +693,10 @@ describe('handshake-era clients on one API replica', () => {
     it('refuses a request whose MCP-Protocol-Version is not a supported revision with HTTP 400', async () => {
       const session = await LegacySession.open(service.url);
       try {
-        const response = await session.post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { headers: { 'mcp-protocol-version': '1999-01-01' } });
+        const response = await session.post(
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { headers: { 'mcp-protocol-version': '1999-01-01' } },
+        );
         await response.body?.cancel();
         expect(response.status).toBe(400);
       } finally {

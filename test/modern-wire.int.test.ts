@@ -49,7 +49,10 @@ describe('modern wire contract', () => {
   });
 
   it('rejects an Mcp-Method header that disagrees with the body with -32020', async () => {
-    const reply = await rawPost(service.url, request('tools/list'), { ...MODERN_HEADERS, 'mcp-method': 'prompts/list' });
+    const reply = await rawPost(service.url, request('tools/list'), {
+      ...MODERN_HEADERS,
+      'mcp-method': 'prompts/list',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error?.code).toBe(-32020);
   });
@@ -76,17 +79,41 @@ describe('modern wire contract', () => {
 
   it('rejects a request without _meta protocol version or capabilities with 400 and -32602', async () => {
     const headers = { ...MODERN_HEADERS, 'mcp-method': 'tools/list' };
-    const noVersion = await rawPost(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } } }, headers);
+    const noVersion = await rawPost(
+      service.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } },
+      },
+      headers,
+    );
     expect(noVersion.status).toBe(400);
-    expect(noVersion.body).toMatchObject({ id: 1, error: { code: -32602, data: { path: 'params._meta.io.modelcontextprotocol/protocolVersion' } } });
-    const noCapabilities = await rawPost(service.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }, headers);
+    expect(noVersion.body).toMatchObject({
+      id: 1,
+      error: { code: -32602, data: { path: 'params._meta.io.modelcontextprotocol/protocolVersion' } },
+    });
+    const noCapabilities = await rawPost(
+      service.url,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+      },
+      headers,
+    );
     expect(noCapabilities.status).toBe(400);
     expect(noCapabilities.body).toMatchObject({ id: 2, error: { code: -32602 } });
   });
 
   it('rejects an unsupported version with 400, -32022 and the supported list', async () => {
     const body = request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
-    const reply = await rawPost(service.url, body, { 'mcp-protocol-version': '1900-01-01', 'mcp-method': 'tools/list' });
+    const reply = await rawPost(service.url, body, {
+      'mcp-protocol-version': '1900-01-01',
+      'mcp-method': 'tools/list',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error).toEqual({
       code: -32022,
@@ -105,7 +132,10 @@ describe('modern wire contract', () => {
   );
 
   it('answers malformed JSON with 400 and -32700', async () => {
-    const reply = await rawPost(service.url, '{"jsonrpc": "2.0", "id": 1, "method":', { ...MODERN_HEADERS, 'mcp-method': 'tools/list' });
+    const reply = await rawPost(service.url, '{"jsonrpc": "2.0", "id": 1, "method":', {
+      ...MODERN_HEADERS,
+      'mcp-method': 'tools/list',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error?.code).toBe(-32700);
   });
@@ -116,18 +146,30 @@ describe('modern wire contract', () => {
     expect(foreign.status).toBe(403);
     const local = await rawPost(service.url, request('tools/list'), { ...headers, origin: 'http://localhost:5173' });
     expect(local.status).toBe(200);
-    const rebound = await rawPost(service.url, request('tools/list'), { ...headers, host: 'evil.example.com', origin: 'http://evil.example.com' });
+    const rebound = await rawPost(service.url, request('tools/list'), {
+      ...headers,
+      host: 'evil.example.com',
+      origin: 'http://evil.example.com',
+    });
     expect(rebound.status).toBe(403);
   });
 
   it('refuses a body over the configured limit with 413', async () => {
     const big = request('tools/call', { name: 'greet', arguments: { greeting: 'x'.repeat(8000) } });
-    const reply = await rawPost(service.url, big, { ...MODERN_HEADERS, 'mcp-method': 'tools/call', 'mcp-name': 'greet' });
+    const reply = await rawPost(service.url, big, {
+      ...MODERN_HEADERS,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'greet',
+    });
     expect(reply.status).toBe(413);
   });
 
   it('names the path of a mistyped field', async () => {
-    const reply = await rawPost(service.url, request('tools/call', { name: 5 }), { ...MODERN_HEADERS, 'mcp-method': 'tools/call', 'mcp-name': '5' });
+    const reply = await rawPost(service.url, request('tools/call', { name: 5 }), {
+      ...MODERN_HEADERS,
+      'mcp-method': 'tools/call',
+      'mcp-name': '5',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error).toMatchObject({ code: -32602, data: { path: 'params.name' } });
   });

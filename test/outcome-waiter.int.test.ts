@@ -21,7 +21,13 @@ describe('outcome waiter', () => {
   beforeAll(async () => {
     const { databaseUrl } = readStackInfo();
     pool = createPool(databaseUrl, 2, log);
-    waiter = await createOutcomeWaiter({ databaseUrl, store: createExchangeStorePg(pool), pollMs: 50, log, applicationName });
+    waiter = await createOutcomeWaiter({
+      databaseUrl,
+      store: createExchangeStorePg(pool),
+      pollMs: 50,
+      log,
+      applicationName,
+    });
   });
   afterAll(async () => {
     await waiter?.close();
@@ -57,7 +63,9 @@ describe('outcome waiter', () => {
     expect(reads).toBe(notified);
 
     // The LISTEN connection drops: what is recorded meanwhile is found by polling.
-    await pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    await pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ]);
     await sleep(150);
     const whileDown = reads;
     expect(whileDown).toBeGreaterThan(notified);

@@ -30,7 +30,10 @@ describe('retention sweep', () => {
        VALUES ($1, $2, 'modern', 'tools/call', 'greet', 'd', 'anonymous', $3, now() - make_interval(days => $4))`,
       [id, `exchange-${id}`, status, ageDays],
     );
-    await pool.query(`INSERT INTO exchange_rounds (exchange_id, round, outcome_kind, outcome) VALUES ($1, 1, 'ask', '{}')`, [id]);
+    await pool.query(
+      `INSERT INTO exchange_rounds (exchange_id, round, outcome_kind, outcome) VALUES ($1, 1, 'ask', '{}')`,
+      [id],
+    );
     return id;
   }
 
@@ -50,7 +53,8 @@ describe('retention sweep', () => {
     return id;
   }
 
-  const exists = async (table: string, id: string) => (await pool.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).rowCount === 1;
+  const exists = async (table: string, id: string) =>
+    (await pool.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).rowCount === 1;
 
   it('deletes what is finished and old, and keeps what runs or is recent', async () => {
     const oldDone = await exchange('completed', 10);

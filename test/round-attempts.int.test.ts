@@ -79,13 +79,18 @@ describe('a round whose attempts keep failing', () => {
     expect(runs).toBe(0);
     expect(summary).toMatchObject({ kind: 'error', errorCode: -32603, status: 'failed' });
     const record = await store.readRound(exchange.exchangeId, 1);
-    expect(record?.outcome).toMatchObject({ kind: 'error', error: { message: expect.stringMatching(/did not finish in 3 attempts/) } });
+    expect(record?.outcome).toMatchObject({
+      kind: 'error',
+      error: { message: expect.stringMatching(/did not finish in 3 attempts/) },
+    });
   });
 
   it('counts nothing on a first attempt', async () => {
     const exchange = await newExchange();
     await attemptOf(exchange, 1);
-    const { rows } = await pool.query('SELECT * FROM exchange_round_starts WHERE exchange_id = $1', [exchange.exchangeId]);
+    const { rows } = await pool.query('SELECT * FROM exchange_round_starts WHERE exchange_id = $1', [
+      exchange.exchangeId,
+    ]);
     expect(rows).toEqual([]);
     expect(runs).toBe(1);
   });

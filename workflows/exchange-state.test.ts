@@ -11,7 +11,11 @@ import {
   type ExchangeState,
 } from './exchange-state';
 
-const answers = (round: number, value = 'x'): RoundAnswers => ({ round, responses: { name: { action: 'accept', content: { value } } }, digest: `d-${round}-${value}` });
+const answers = (round: number, value = 'x'): RoundAnswers => ({
+  round,
+  responses: { name: { action: 'accept', content: { value } } },
+  digest: `d-${round}-${value}`,
+});
 const ask = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['name'] });
 
 /** A state whose round-`round` ask is awaiting answers. */
@@ -177,7 +181,13 @@ describe('takeAnswers', () => {
 
 describe('round deadlines', () => {
   const DEADLINE = 1_000_000;
-  const askWithDeadline = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['name'], status: 'running', deadlineAt: DEADLINE });
+  const askWithDeadline = (round: number): RoundSummary => ({
+    round,
+    kind: 'ask',
+    askKeys: ['name'],
+    status: 'running',
+    deadlineAt: DEADLINE,
+  });
   const sent = (round: number, sentAt: number): RoundAnswers => ({ ...answers(round), sentAt });
 
   it('takes answers signalled at or before the deadline', () => {

@@ -124,5 +124,3 @@ export function takeAnswers(state: ExchangeState): RoundAnswers {
   state.awaiting = undefined;
   return answers;
 }
-
-

@@ -23,8 +23,22 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ExchangeInput, ExchangeStatus, OutcomeError, RoundAnswers, RoundSummary } from '../lib/exchange/types';
-import { exchangeCancelled, exchangeExpired, roundFailed, roundUnrecordable, type CancelledBy } from '../lib/protocol/exchange-errors';
-import { acceptAnswers, acceptKeyAnswer, initialState, mayAsk, recordRound, requestCancel, takeAnswers } from './exchange-state';
+import {
+  exchangeCancelled,
+  exchangeExpired,
+  roundFailed,
+  roundUnrecordable,
+  type CancelledBy,
+} from '../lib/protocol/exchange-errors';
+import {
+  acceptAnswers,
+  acceptKeyAnswer,
+  initialState,
+  mayAsk,
+  recordRound,
+  requestCancel,
+  takeAnswers,
+} from './exchange-state';
 import { answersSignal, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
 import { EXCHANGE_ROUND, EXCHANGE_STATUS } from '../lib/exchange/search-attributes';
 
@@ -36,7 +50,11 @@ type Activities = ReturnType<typeof createActivities>;
 // for a deploy), which is worth waiting out without a limit. A round heartbeats every second, so a
 // worker that dies is noticed after the heartbeat timeout, not the start-to-close timeout.
 const retry = { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '15 seconds' };
-const { runRound } = proxyActivities<Activities>({ startToCloseTimeout: '3 minutes', heartbeatTimeout: '10 seconds', retry });
+const { runRound } = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry,
+});
 const { recordOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
 
 /** The type of the activity failure `UNRECORDABLE` (activities/failure-class.ts); the bundle cannot import it. */
@@ -53,11 +71,13 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
 
   setHandler(answersSignal, (answers: RoundAnswers) => {
     const verdict = acceptAnswers(state, answers);
-    if (verdict !== 'accepted') log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
+    if (verdict !== 'accepted')
+      log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
   });
   setHandler(keyAnswerSignal, (answer) => {
     const verdict = acceptKeyAnswer(state, answer);
-    if (verdict !== 'accepted') log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
+    if (verdict !== 'accepted')
+      log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
   });
   let cancelReason: string | undefined;
   setHandler(cancelSignal, ({ reason }) => {
@@ -101,11 +121,20 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         });
       } catch (error) {
         if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
-        log.error('round could not run to completion', { exchangeId: input.exchangeId, round, cause: error.cause?.message });
+        log.error('round could not run to completion', {
+          exchangeId: input.exchangeId,
+          round,
+          cause: error.cause?.message,
+        });
         const cause = error.cause;
         const unrecordable = cause instanceof ApplicationFailure && cause.type === UNRECORDABLE;
         // Nothing of the round is carried into this record, so it cannot fail the same way.
-        return recordEnding(round, unrecordable ? roundUnrecordable(input.exchangeId, round, cause.message) : roundFailed(input.exchangeId, round));
+        return recordEnding(
+          round,
+          unrecordable
+            ? roundUnrecordable(input.exchangeId, round, cause.message)
+            : roundFailed(input.exchangeId, round),
+        );
       }
       recordRound(state, summary);
       sealedHandlerState = summary.sealedHandlerState;
@@ -116,9 +145,13 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       // the signal handlers, so whichever of timer and signal an activation applies first, only
       // answers in time are pending here.
       const deadlineAt = summary.deadlineAt ?? Date.now() + input.roundTimeoutMs;
-      await condition(() => state.pending !== undefined || state.cancelRequested === true, Math.max(1, deadlineAt - Date.now()));
+      await condition(
+        () => state.pending !== undefined || state.cancelRequested === true,
+        Math.max(1, deadlineAt - Date.now()),
+      );
       if (state.cancelRequested) return recordEnding(round + 1, cancelledBy('client'));
-      if (state.pending === undefined) return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
+      if (state.pending === undefined)
+        return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
       answers = takeAnswers(state);
     }
   }

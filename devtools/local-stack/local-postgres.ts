@@ -33,7 +33,8 @@ async function withoutSignalHooks<T>(start: () => Promise<T>): Promise<T> {
     return await start();
   } finally {
     for (const signal of SIGNALS) {
-      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+      for (const listener of process.listeners(signal))
+        if (!before.get(signal)!.has(listener)) process.off(signal, listener);
     }
   }
 }

@@ -38,7 +38,11 @@ export function findTemporalCli(): string | undefined {
 }
 
 /** Polls until the frontend answers health checks and the default namespace exists. */
-export async function waitForTemporal(address: string, timeoutMs: number, exited?: () => string | undefined): Promise<void> {
+export async function waitForTemporal(
+  address: string,
+  timeoutMs: number,
+  exited?: () => string | undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -21,26 +21,52 @@ export const audioContent = defineTool({
 });
 
 export const embeddedResource = defineTool({
-  tool: { name: 'test_embedded_resource', description: 'Returns an embedded text resource.', inputSchema: NO_ARGUMENTS },
+  tool: {
+    name: 'test_embedded_resource',
+    description: 'Returns an embedded text resource.',
+    inputSchema: NO_ARGUMENTS,
+  },
   run: () => ({
     content: [
-      { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://embedded-resource',
+          mimeType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
+      },
     ],
   }),
 });
 
 export const multipleContentTypes = defineTool({
-  tool: { name: 'test_multiple_content_types', description: 'Returns text, an image and an embedded resource.', inputSchema: NO_ARGUMENTS },
+  tool: {
+    name: 'test_multiple_content_types',
+    description: 'Returns text, an image and an embedded resource.',
+    inputSchema: NO_ARGUMENTS,
+  },
   run: () => ({
     content: [
       { type: 'text', text: 'Multiple content types test:' },
       { type: 'image', data: PNG, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: '{"test":"data","value":123}',
+        },
+      },
     ],
   }),
 });
 
 export const errorHandling = defineTool({
-  tool: { name: 'test_error_handling', description: 'Always fails, as a tool result with isError.', inputSchema: NO_ARGUMENTS },
+  tool: {
+    name: 'test_error_handling',
+    description: 'Always fails, as a tool result with isError.',
+    inputSchema: NO_ARGUMENTS,
+  },
   run: () => ({ ...text('This tool intentionally returns an error for testing'), isError: true }),
 });

@@ -21,7 +21,10 @@ export const missingCapability = defineTool({
     if (sampled !== undefined) return text(`Sampled: ${sampled}`);
     return inputRequired({
       inputRequests: {
-        sampling: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }], maxTokens: 20 }),
+        sampling: inputRequired.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }],
+          maxTokens: 20,
+        }),
       },
     });
   },
@@ -35,8 +38,11 @@ export const streamingElicitation = defineTool({
   },
   run(_args, ctx) {
     const answer = inputResponse(ctx.inputResponses, 'confirm');
-    if (answer.kind === 'elicit') return text(`Confirmation answered: action=${answer.action}, ok=${String(answer.content?.ok)}`);
-    return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Please confirm', requestedSchema: CONFIRM_FORM }) } });
+    if (answer.kind === 'elicit')
+      return text(`Confirmation answered: action=${answer.action}, ok=${String(answer.content?.ok)}`);
+    return inputRequired({
+      inputRequests: { confirm: inputRequired.elicit({ message: 'Please confirm', requestedSchema: CONFIRM_FORM }) },
+    });
   },
 });
 

@@ -23,7 +23,11 @@ export function stringForm(field: string) {
 }
 
 /** The schema of the `{ ok: boolean }` confirmation form. */
-export const CONFIRM_FORM = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } }, required: ['ok'] };
+export const CONFIRM_FORM = {
+  type: 'object' as const,
+  properties: { ok: { type: 'boolean' as const } },
+  required: ['ok'],
+};
 
 /** An accepted answer's string field, if it is one. */
 export function acceptedString(view: InputResponseView, field: string): string | undefined {

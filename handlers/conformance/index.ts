@@ -4,7 +4,14 @@
  * order of each list stable, it is the order of tools/list, prompts/list and resources/list.
  */
 import type { HandlerSet } from '../../lib/handler-api';
-import { audioContent, embeddedResource, errorHandling, imageContent, multipleContentTypes, simpleText } from './content-tools';
+import {
+  audioContent,
+  embeddedResource,
+  errorHandling,
+  imageContent,
+  multipleContentTypes,
+  simpleText,
+} from './content-tools';
 import { loggingTool, missingCapability, streamingElicitation } from './diagnostics';
 import { jsonSchema202012 } from './json-schema-tool';
 import {
@@ -21,7 +28,13 @@ import {
 } from './input-required-state-tools';
 import { elicitation, elicitationDefaults, elicitationEnums, sampling } from './legacy-tools';
 import { toolWithLogging, toolWithProgress, testReconnection } from './notification-tools';
-import { inputRequiredPrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, simplePrompt } from './prompts';
+import {
+  inputRequiredPrompt,
+  promptWithArguments,
+  promptWithEmbeddedResource,
+  promptWithImage,
+  simplePrompt,
+} from './prompts';
 import { staticBinary, staticText, templateData, watchedResource } from './resources';
 
 export const conformanceHandlers: HandlerSet = {

@@ -14,21 +14,30 @@ function ctx(inputResponses: Record<string, unknown> = {}, requestState?: string
   return testContext({ inputResponses, requestState });
 }
 
-
 const stateOf = (ask: Ask): unknown => JSON.parse(ask.requestState ?? 'null');
 const elicited = (content: Record<string, unknown>) => ({ action: 'accept', content });
-const sampled = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'test-model', stopReason: 'endTurn' });
+const sampled = (text: string) => ({
+  role: 'assistant',
+  content: { type: 'text', text },
+  model: 'test-model',
+  stopReason: 'endTurn',
+});
 const roots = { roots: [{ uri: 'file:///test/root', name: 'Test Root' }] };
 
 describe('test_input_required_result_request_state', () => {
-  const run = (responses?: Record<string, unknown>, state?: string) => inputRequiredRequestState.run({}, ctx(responses, state));
+  const run = (responses?: Record<string, unknown>, state?: string) =>
+    inputRequiredRequestState.run({}, ctx(responses, state));
   const STATE = JSON.stringify({ step: 'confirm' });
 
   it('asks for a confirmation under "confirm" with {step:"confirm"} state', async () => {
     const ask = expectAsk(await run(), ['confirm']);
     expect(ask.inputRequests.confirm).toEqual({
       method: 'elicitation/create',
-      params: { mode: 'form', message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+      params: {
+        mode: 'form',
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
     });
     expect(stateOf(ask)).toEqual({ step: 'confirm' });
   });
@@ -55,12 +64,15 @@ describe('test_input_required_result_request_state', () => {
 });
 
 describe('test_input_required_result_tampered_state', () => {
-  const run = (responses?: Record<string, unknown>, state?: string) => inputRequiredTamperedState.run({}, ctx(responses, state));
+  const run = (responses?: Record<string, unknown>, state?: string) =>
+    inputRequiredTamperedState.run({}, ctx(responses, state));
 
   it('asks with state, and completes when the (verified) state comes back with the answer', async () => {
     const ask = expectAsk(await run(), ['confirm']);
     expect(typeof ask.requestState).toBe('string');
-    expect(expectText(await run({ confirm: elicited({ ok: true }) }, ask.requestState))).toBe('state verified: ok=true');
+    expect(expectText(await run({ confirm: elicited({ ok: true }) }, ask.requestState))).toBe(
+      'state verified: ok=true',
+    );
   });
 
   it('asks again when the answer comes without its state', async () => {
@@ -69,15 +81,22 @@ describe('test_input_required_result_tampered_state', () => {
 });
 
 describe('test_input_required_result_multi_round', () => {
-  const run = (responses?: Record<string, unknown>, state?: string) => inputRequiredMultiRound.run({}, ctx(responses, state));
+  const run = (responses?: Record<string, unknown>, state?: string) =>
+    inputRequiredMultiRound.run({}, ctx(responses, state));
 
   it('takes three rounds, with a different ask and state in each of the first two', async () => {
     const r1 = expectAsk(await run(), ['step1']);
-    expect(r1.inputRequests.step1?.params).toMatchObject({ message: 'What is your name?', requestedSchema: { properties: { name: { type: 'string' } }, required: ['name'] } });
+    expect(r1.inputRequests.step1?.params).toMatchObject({
+      message: 'What is your name?',
+      requestedSchema: { properties: { name: { type: 'string' } }, required: ['name'] },
+    });
     expect(stateOf(r1)).toEqual({ round: 1 });
 
     const r2 = expectAsk(await run({ step1: elicited({ name: 'Alice' }) }, r1.requestState), ['step2']);
-    expect(r2.inputRequests.step2?.params).toMatchObject({ message: 'What is your favorite color?', requestedSchema: { properties: { color: { type: 'string' } }, required: ['color'] } });
+    expect(r2.inputRequests.step2?.params).toMatchObject({
+      message: 'What is your favorite color?',
+      requestedSchema: { properties: { color: { type: 'string' } }, required: ['color'] },
+    });
     expect(stateOf(r2)).toEqual({ round: 2, name: 'Alice' });
     expect(r2.requestState).not.toBe(r1.requestState);
 
@@ -107,12 +126,15 @@ describe('test_input_required_result_multi_round', () => {
 
   it('stops with a complete result when a step is declined', async () => {
     expect(expectText(await run({ step1: { action: 'decline' } }, JSON.stringify({ round: 1 })))).toMatch(/no name/);
-    expect(expectText(await run({ step2: { action: 'cancel' } }, JSON.stringify({ round: 2, name: 'Alice' })))).toMatch(/^Alice did not say/);
+    expect(expectText(await run({ step2: { action: 'cancel' } }, JSON.stringify({ round: 2, name: 'Alice' })))).toMatch(
+      /^Alice did not say/,
+    );
   });
 });
 
 describe('test_input_required_result_multiple_inputs', () => {
-  const run = (responses?: Record<string, unknown>, state?: string) => inputRequiredMultipleInputs.run({}, ctx(responses, state));
+  const run = (responses?: Record<string, unknown>, state?: string) =>
+    inputRequiredMultipleInputs.run({}, ctx(responses, state));
   const allAnswers = { user_name: elicited({ name: 'Alice' }), greeting: sampled('Hello there!'), client_roots: roots };
 
   it('asks for a form, a sampling and the roots at once, with state', async () => {
@@ -120,7 +142,10 @@ describe('test_input_required_result_multiple_inputs', () => {
     expect(ask.inputRequests.user_name?.method).toBe('elicitation/create');
     expect(ask.inputRequests.greeting).toEqual({
       method: 'sampling/createMessage',
-      params: { messages: [{ role: 'user', content: { type: 'text', text: 'Write a short greeting' } }], maxTokens: 50 },
+      params: {
+        messages: [{ role: 'user', content: { type: 'text', text: 'Write a short greeting' } }],
+        maxTokens: 50,
+      },
     });
     expect(ask.inputRequests.client_roots?.method).toBe('roots/list');
     expect(typeof ask.requestState).toBe('string');
@@ -151,6 +176,8 @@ describe('test_input_required_result_multiple_inputs', () => {
   });
 
   it('stops with a complete result when the name is declined', async () => {
-    expect(expectText(await run({ ...allAnswers, user_name: { action: 'decline' } }, JSON.stringify({})))).toMatch(/declined/);
+    expect(expectText(await run({ ...allAnswers, user_name: { action: 'decline' } }, JSON.stringify({})))).toMatch(
+      /declined/,
+    );
   });
 });

@@ -9,7 +9,17 @@
  */
 import type { InputRequests } from '@modelcontextprotocol/server';
 import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
-import { CONFIRM_FORM, NO_ARGUMENTS, acceptedString, readState, refused, rootUris, sampledText, stringForm, text } from './fixtures';
+import {
+  CONFIRM_FORM,
+  NO_ARGUMENTS,
+  acceptedString,
+  readState,
+  refused,
+  rootUris,
+  sampledText,
+  stringForm,
+  text,
+} from './fixtures';
 
 /** A tool that asks for a `{ ok }` confirmation along with `{ step }` state, and completes only when both come back. */
 function confirmWithState(name: string, description: string, step: string, done: (ok: boolean) => string) {
@@ -51,13 +61,17 @@ interface MultiRoundState {
 
 const askName = () =>
   inputRequired({
-    inputRequests: { step1: inputRequired.elicit({ message: 'What is your name?', requestedSchema: stringForm('name') }) },
+    inputRequests: {
+      step1: inputRequired.elicit({ message: 'What is your name?', requestedSchema: stringForm('name') }),
+    },
     requestState: JSON.stringify({ round: 1 }),
   });
 
 const askColor = (name: string) =>
   inputRequired({
-    inputRequests: { step2: inputRequired.elicit({ message: 'What is your favorite color?', requestedSchema: stringForm('color') }) },
+    inputRequests: {
+      step2: inputRequired.elicit({ message: 'What is your favorite color?', requestedSchema: stringForm('color') }),
+    },
     requestState: JSON.stringify({ round: 2, name }),
   });
 
@@ -113,7 +127,10 @@ export const inputRequiredMultipleInputs = defineTool({
 
     const inputRequests: InputRequests = {};
     if (got.name === undefined) {
-      inputRequests.user_name = inputRequired.elicit({ message: 'What is your name?', requestedSchema: stringForm('name') });
+      inputRequests.user_name = inputRequired.elicit({
+        message: 'What is your name?',
+        requestedSchema: stringForm('name'),
+      });
     }
     if (got.greeting === undefined) {
       inputRequests.greeting = inputRequired.createMessage({

@@ -15,9 +15,13 @@ function ctx(inputResponses: Record<string, unknown> = {}, clientCapabilities?: 
   return testContext({ inputResponses, ...(clientCapabilities ? { clientCapabilities } : {}) });
 }
 
-
 const elicited = (content: Record<string, unknown>) => ({ action: 'accept', content });
-const sampled = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'test-model', stopReason: 'endTurn' });
+const sampled = (text: string) => ({
+  role: 'assistant',
+  content: { type: 'text', text },
+  model: 'test-model',
+  stopReason: 'endTurn',
+});
 const roots = { roots: [{ uri: 'file:///test/root', name: 'Test Root' }] };
 
 describe('test_input_required_result_elicitation', () => {
@@ -68,18 +72,26 @@ describe('test_input_required_result_sampling', () => {
     const ask = expectAsk(await run(), ['capital_question']);
     expect(ask.inputRequests.capital_question).toEqual({
       method: 'sampling/createMessage',
-      params: { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 },
+      params: {
+        messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+        maxTokens: 100,
+      },
     });
   });
 
   it("completes with the model's text", async () => {
-    expect(expectText(await run({ capital_question: sampled('The capital of France is Paris.') }))).toContain('The capital of France is Paris.');
+    expect(expectText(await run({ capital_question: sampled('The capital of France is Paris.') }))).toContain(
+      'The capital of France is Paris.',
+    );
   });
 
   it.each([
     ['no answer', {}],
     ['an answer without content', { capital_question: { role: 'assistant', model: 'm' } }],
-    ['an answer without text', { capital_question: { role: 'assistant', content: { type: 'image', data: 'x', mimeType: 'image/png' } } }],
+    [
+      'an answer without text',
+      { capital_question: { role: 'assistant', content: { type: 'image', data: 'x', mimeType: 'image/png' } } },
+    ],
     ['a form answer', { capital_question: elicited({ text: 'Paris' }) }],
   ])('asks again on %s', async (_label, responses) => {
     expectAsk(await run(responses), ['capital_question']);
@@ -108,7 +120,8 @@ describe('test_input_required_result_list_roots', () => {
 });
 
 describe('test_input_required_result_capabilities', () => {
-  const run = (caps: ClientCapabilities, responses?: Record<string, unknown>) => inputRequiredCapabilities.run({}, ctx(responses, caps));
+  const run = (caps: ClientCapabilities, responses?: Record<string, unknown>) =>
+    inputRequiredCapabilities.run({}, ctx(responses, caps));
 
   it('asks only for sampling when the client declared only sampling', async () => {
     const ask = expectAsk(await run({ sampling: {} }), ['model_hello']);
@@ -131,8 +144,16 @@ describe('test_input_required_result_capabilities', () => {
   });
 
   it('asks for all three when all three are declared', async () => {
-    const ask = expectAsk(await run({ sampling: {}, elicitation: {}, roots: {} }), ['model_hello', 'user_comment', 'client_roots']);
-    expect(Object.values(ask.inputRequests).map((request) => request.method).sort()).toEqual(['elicitation/create', 'roots/list', 'sampling/createMessage']);
+    const ask = expectAsk(await run({ sampling: {}, elicitation: {}, roots: {} }), [
+      'model_hello',
+      'user_comment',
+      'client_roots',
+    ]);
+    expect(
+      Object.values(ask.inputRequests)
+        .map((request) => request.method)
+        .sort(),
+    ).toEqual(['elicitation/create', 'roots/list', 'sampling/createMessage']);
   });
 
   it('completes at once, asking nothing, when nothing is declared', async () => {
@@ -140,7 +161,9 @@ describe('test_input_required_result_capabilities', () => {
   });
 
   it('completes once every declared kind is answered', async () => {
-    expect(expectText(await run({ sampling: {} }, { model_hello: sampled('Hello!') }))).toContain('sampling answered "Hello!"');
+    expect(expectText(await run({ sampling: {} }, { model_hello: sampled('Hello!') }))).toContain(
+      'sampling answered "Hello!"',
+    );
     const all = { model_hello: sampled('Hi'), user_comment: { action: 'decline' }, client_roots: roots };
     const text = expectText(await run({ sampling: {}, elicitation: {}, roots: {} }, all));
     expect(text).toContain('elicitation answered with decline');

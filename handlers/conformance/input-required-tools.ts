@@ -19,7 +19,9 @@ export const inputRequiredElicitation = defineTool({
     if (name !== undefined) return text(`Hello, ${name}!`);
     if (refused(answer)) return text('No name given: the user declined or cancelled.');
     return inputRequired({
-      inputRequests: { user_name: inputRequired.elicit({ message: 'What is your name?', requestedSchema: stringForm('name') }) },
+      inputRequests: {
+        user_name: inputRequired.elicit({ message: 'What is your name?', requestedSchema: stringForm('name') }),
+      },
     });
   },
 });
@@ -61,11 +63,15 @@ export const inputRequiredListRoots = defineTool({
 function capabilityAsks(ctx: HandlerContext) {
   const caps = ctx.clientCapabilities;
   // `elicitation: {}` declares form mode; an elicitation capability that names only `url` does not.
-  const formElicitation = caps.elicitation && (Object.keys(caps.elicitation).length === 0 || 'form' in caps.elicitation);
+  const formElicitation =
+    caps.elicitation && (Object.keys(caps.elicitation).length === 0 || 'form' in caps.elicitation);
   return [
     caps.sampling && {
       key: 'model_hello',
-      request: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }], maxTokens: 20 }),
+      request: inputRequired.createMessage({
+        messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }],
+        maxTokens: 20,
+      }),
       read: () => {
         const sampled = sampledText(inputResponse(ctx.inputResponses, 'model_hello'));
         return sampled === undefined ? undefined : `sampling answered "${sampled}"`;
@@ -100,7 +106,8 @@ export const inputRequiredCapabilities = defineTool({
   },
   run(_args, ctx) {
     const asks = capabilityAsks(ctx);
-    if (asks.length === 0) return text('The client declared no sampling, elicitation or roots capability, so no input could be requested.');
+    if (asks.length === 0)
+      return text('The client declared no sampling, elicitation or roots capability, so no input could be requested.');
     const answers = asks.map((ask) => ask.read());
     if (answers.every((answer) => answer !== undefined)) return text(`Capabilities check: ${answers.join('; ')}.`);
     // Any answer missing or malformed: ask for all of them again (they travel together).

@@ -26,7 +26,10 @@ export const sampling = defineTool({
     const prompt = typeof args.prompt === 'string' ? args.prompt : '';
     return inputRequired({
       inputRequests: {
-        sampling: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 }),
+        sampling: inputRequired.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+          maxTokens: 100,
+        }),
       },
     });
   },
@@ -119,7 +122,11 @@ export const elicitationEnums = defineTool({
                   { const: 'value3', title: 'Third Option' },
                 ],
               },
-              legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+              legacyEnum: {
+                type: 'string',
+                enum: ['opt1', 'opt2', 'opt3'],
+                enumNames: ['Option One', 'Option Two', 'Option Three'],
+              },
               untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
               titledMulti: {
                 type: 'array',

@@ -7,7 +7,11 @@ import { defineTool } from '../../lib/handler-api';
 import { NO_ARGUMENTS, sleep, text } from './fixtures';
 
 export const toolWithProgress = defineTool({
-  tool: { name: 'test_tool_with_progress', description: 'Reports progress 0, 50 and 100 of 100, then completes.', inputSchema: NO_ARGUMENTS },
+  tool: {
+    name: 'test_tool_with_progress',
+    description: 'Reports progress 0, 50 and 100 of 100, then completes.',
+    inputSchema: NO_ARGUMENTS,
+  },
   async run(_args, ctx) {
     await ctx.progress(0, 100);
     await sleep(50);
@@ -19,7 +23,11 @@ export const toolWithProgress = defineTool({
 });
 
 export const toolWithLogging = defineTool({
-  tool: { name: 'test_tool_with_logging', description: 'Sends three info log messages, then completes.', inputSchema: NO_ARGUMENTS },
+  tool: {
+    name: 'test_tool_with_logging',
+    description: 'Sends three info log messages, then completes.',
+    inputSchema: NO_ARGUMENTS,
+  },
   async run(_args, ctx) {
     await ctx.sendLog('info', 'Tool execution started');
     await sleep(50);

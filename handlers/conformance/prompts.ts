@@ -10,7 +10,9 @@ const ARG1_VALUES = ['test1', 'test2', 'testing', 'other'];
 
 export const simplePrompt = definePrompt({
   prompt: { name: 'test_simple_prompt', description: 'A simple prompt without arguments.' },
-  run: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }),
+  run: () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+  }),
 });
 
 export const promptWithArguments = definePrompt({
@@ -24,7 +26,9 @@ export const promptWithArguments = definePrompt({
   },
   complete: { arg1: (value) => ARG1_VALUES.filter((candidate) => candidate.startsWith(value)) },
   run: ({ arg1, arg2 }) => ({
-    messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+    messages: [
+      { role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } },
+    ],
   }),
 });
 
@@ -38,7 +42,10 @@ export const promptWithEmbeddedResource = definePrompt({
     messages: [
       {
         role: 'user',
-        content: { type: 'resource', resource: { uri: resourceUri ?? '', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+        content: {
+          type: 'resource',
+          resource: { uri: resourceUri ?? '', mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
       },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
     ],
@@ -67,11 +74,16 @@ export const inputRequiredPrompt = definePrompt({
       return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${context}` } }] };
     }
     if (refused(answer)) {
-      return { messages: [{ role: 'user', content: { type: 'text', text: 'No context was given; answer generally.' } }] };
+      return {
+        messages: [{ role: 'user', content: { type: 'text', text: 'No context was given; answer generally.' } }],
+      };
     }
     return inputRequired({
       inputRequests: {
-        user_context: inputRequired.elicit({ message: 'What context should the prompt use?', requestedSchema: stringForm('context') }),
+        user_context: inputRequired.elicit({
+          message: 'What context should the prompt use?',
+          requestedSchema: stringForm('context'),
+        }),
       },
     });
   },

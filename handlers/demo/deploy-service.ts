@@ -25,7 +25,10 @@ const approvalSchema = {
 
 function textOf(result: { content: unknown }): string {
   const blocks = Array.isArray(result.content) ? result.content : [result.content];
-  return blocks.map((b) => ((b as { type?: string }).type === 'text' ? String((b as { text: unknown }).text) : '')).join(' ').trim();
+  return blocks
+    .map((b) => ((b as { type?: string }).type === 'text' ? String((b as { text: unknown }).text) : ''))
+    .join(' ')
+    .trim();
 }
 
 export const deployService = defineTool({
@@ -56,13 +59,22 @@ export const deployService = defineTool({
           await ctx.progress(done, steps.length, `Rolling out ${target}: ${step}`);
         }
         await ctx.progress(steps.length, steps.length, `Rolled out ${target}`);
-        await ctx.sendLog('notice', { event: 'deployment-approved', service, version, environment, ticket: approval.content.ticket });
+        await ctx.sendLog('notice', {
+          event: 'deployment-approved',
+          service,
+          version,
+          environment,
+          ticket: approval.content.ticket,
+        });
         return {
           content: [{ type: 'text', text: `Approved: ${target} (ticket ${String(approval.content.ticket)}).` }],
           structuredContent: { approved: true, service, version, environment, ticket: approval.content.ticket },
         };
       }
-      return { content: [{ type: 'text', text: `Not approved: ${target} will not be deployed.` }], structuredContent: { approved: false } };
+      return {
+        content: [{ type: 'text', text: `Not approved: ${target} will not be deployed.` }],
+        structuredContent: { approved: false },
+      };
     }
 
     const roots = inputResponse(ctx.inputResponses, 'roots');
@@ -92,7 +104,13 @@ export const deployService = defineTool({
         roots: inputRequired.listRoots(),
         summary: inputRequired.createMessage({
           messages: [
-            { role: 'user', content: { type: 'text', text: `In two sentences, summarize what changes when ${service} goes to version ${version}.` } },
+            {
+              role: 'user',
+              content: {
+                type: 'text',
+                text: `In two sentences, summarize what changes when ${service} goes to version ${version}.`,
+              },
+            },
           ],
           maxTokens: 200,
         }),

@@ -10,7 +10,10 @@ function ctx(inputResponses: Record<string, unknown> = {}, round = 1): HandlerCo
   return testContext({ inputResponses, round, clientCapabilities: { elicitation: {} } });
 }
 
-function exchange(args: Record<string, unknown> = {}, overrides: Partial<ExchangeInput['request']> = {}): ExchangeInput {
+function exchange(
+  args: Record<string, unknown> = {},
+  overrides: Partial<ExchangeInput['request']> = {},
+): ExchangeInput {
   return {
     exchangeId: 'ex-1',
     era: 'modern',
@@ -42,7 +45,11 @@ describe('greet.run', () => {
     expect(inputRequests.name?.method).toBe('elicitation/create');
     expect(inputRequests.name?.params.message).toBe('What is your name?');
     expect(inputRequests.name?.params.mode).not.toBe('url');
-    expect(inputRequests.name?.params.requestedSchema).toMatchObject({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } });
+    expect(inputRequests.name?.params.requestedSchema).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    });
   });
 
   it('greets by name with the default greeting when the elicitation was accepted', async () => {
@@ -86,24 +93,40 @@ describe('executeHandler with the greet tool', () => {
 
   it('turns a declined answer into a complete result, not another ask', async () => {
     const outcome = await executeHandler(handlers, exchange(), ctx({ name: { action: 'decline' } }, 2));
-    expect(outcome).toEqual({ kind: 'complete', result: { content: [{ type: 'text', text: 'Hello, whoever you are.' }] } });
+    expect(outcome).toEqual({
+      kind: 'complete',
+      result: { content: [{ type: 'text', text: 'Hello, whoever you are.' }] },
+    });
   });
 
   it('answers an unknown tool with an invalid-params error outcome', async () => {
     const outcome = await executeHandler(handlers, exchange({}, { target: 'nope' }), ctx());
-    expect(outcome).toEqual({ kind: 'error', error: { code: INVALID_PARAMS, message: 'No tools/call handler for nope' } });
+    expect(outcome).toEqual({
+      kind: 'error',
+      error: { code: INVALID_PARAMS, message: 'No tools/call handler for nope' },
+    });
   });
 
   it('answers a prompt the set does not have with an invalid-params error outcome', async () => {
     const outcome = await executeHandler(handlers, exchange({}, { method: 'prompts/get' }), ctx());
-    expect(outcome).toEqual({ kind: 'error', error: { code: INVALID_PARAMS, message: 'No prompts/get handler for greet' } });
+    expect(outcome).toEqual({
+      kind: 'error',
+      error: { code: INVALID_PARAMS, message: 'No prompts/get handler for greet' },
+    });
   });
 
   it('turns a throwing prompt into an internal-error outcome', async () => {
     const throwing: HandlerSet = {
       name: 'throwing',
       tools: [],
-      prompts: [{ prompt: { name: 'greet' }, run: () => { throw new Error('boom'); } }],
+      prompts: [
+        {
+          prompt: { name: 'greet' },
+          run: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
     };
     const outcome = await executeHandler(throwing, exchange({}, { method: 'prompts/get' }), ctx());
     expect(outcome).toEqual({ kind: 'error', error: { code: INTERNAL_ERROR, message: 'boom' } });
@@ -112,7 +135,14 @@ describe('executeHandler with the greet tool', () => {
   it('turns a throwing tool into an isError result instead of failing', async () => {
     const throwing: HandlerSet = {
       name: 'throwing',
-      tools: [{ tool: { name: 'greet', inputSchema: { type: 'object' } }, run: () => { throw new Error('boom'); } }],
+      tools: [
+        {
+          tool: { name: 'greet', inputSchema: { type: 'object' } },
+          run: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
     };
     const outcome = await executeHandler(throwing, exchange(), ctx());
     expect(outcome).toEqual({ kind: 'complete', result: { content: [{ type: 'text', text: 'boom' }], isError: true } });
@@ -124,6 +154,9 @@ describe('executeHandler with the greet tool', () => {
       tools: [{ tool: { name: 'greet', inputSchema: { type: 'object' } }, run: () => new Promise(() => undefined) }],
     };
     const outcome = await executeHandler(hanging, exchange(), ctx(), 50);
-    expect(outcome).toMatchObject({ kind: 'error', error: { code: INTERNAL_ERROR, message: expect.stringContaining('within 50 ms') } });
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      error: { code: INTERNAL_ERROR, message: expect.stringContaining('within 50 ms') },
+    });
   });
 });

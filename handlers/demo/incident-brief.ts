@@ -19,13 +19,19 @@ export const incidentBrief = definePrompt({
     const severity = answer.kind === 'elicit' && answer.action === 'accept' ? answer.content?.severity : undefined;
     if (typeof severity !== 'string' || !SEVERITIES.includes(severity)) {
       if (answer.kind === 'elicit' && answer.action !== 'accept') {
-        return { messages: [{ role: 'user', content: { type: 'text', text: `Draft an incident brief for ${args.service}.` } }] };
+        return {
+          messages: [{ role: 'user', content: { type: 'text', text: `Draft an incident brief for ${args.service}.` } }],
+        };
       }
       return inputRequired({
         inputRequests: {
           severity: inputRequired.elicit({
             message: `How severe is the ${args.service} incident?`,
-            requestedSchema: { type: 'object', properties: { severity: { type: 'string', enum: SEVERITIES } }, required: ['severity'] },
+            requestedSchema: {
+              type: 'object',
+              properties: { severity: { type: 'string', enum: SEVERITIES } },
+              required: ['severity'],
+            },
           }),
         },
       });
@@ -35,7 +41,10 @@ export const incidentBrief = definePrompt({
       messages: [
         {
           role: 'user',
-          content: { type: 'text', text: `Draft a ${severity} incident brief for ${args.service}: impact, timeline, next update time.` },
+          content: {
+            type: 'text',
+            text: `Draft a ${severity} incident brief for ${args.service}: impact, timeline, next update time.`,
+          },
         },
       ],
     };

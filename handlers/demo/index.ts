@@ -8,7 +8,8 @@ import { runbook, runbookIndex } from './runbooks';
 
 export const demoHandlers: HandlerSet = {
   name: 'demo',
-  instructions: 'Operations helpers that ask a person before they act: deployment approvals, onboarding, incident briefs.',
+  instructions:
+    'Operations helpers that ask a person before they act: deployment approvals, onboarding, incident briefs.',
   tools: [greet, guessNumber, deployService, onboardingWizard],
   prompts: [incidentBrief],
   resources: [runbookIndex],

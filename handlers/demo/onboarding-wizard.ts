@@ -15,7 +15,10 @@ const STEPS = {
     message: 'Step 1 of 3: who are you?',
     requestedSchema: {
       type: 'object' as const,
-      properties: { name: { type: 'string' as const, minLength: 1 }, email: { type: 'string' as const, format: 'email' as const } },
+      properties: {
+        name: { type: 'string' as const, minLength: 1 },
+        email: { type: 'string' as const, format: 'email' as const },
+      },
       required: ['name', 'email'],
     },
   },
@@ -45,11 +48,16 @@ export const onboardingWizard = defineTool({
     if (answer.kind === 'elicit' && answer.action !== 'accept') {
       return { content: [{ type: 'text', text: `Onboarding stopped at the ${state.step} step.` }] };
     }
-    const content = answer.kind === 'elicit' ? answer.content ?? {} : undefined;
+    const content = answer.kind === 'elicit' ? (answer.content ?? {}) : undefined;
     if (content && state.step === 'profile' && typeof content.name === 'string' && typeof content.email === 'string') {
       state.profile = { name: content.name, email: content.email };
       state.step = 'team';
-    } else if (content && state.step === 'team' && typeof content.team === 'string' && typeof content.role === 'string') {
+    } else if (
+      content &&
+      state.step === 'team' &&
+      typeof content.team === 'string' &&
+      typeof content.role === 'string'
+    ) {
       state.team = { team: content.team, role: content.role };
       state.step = 'confirm';
     } else if (content && state.step === 'confirm' && content.confirm === true) {
@@ -66,9 +74,16 @@ export const onboardingWizard = defineTool({
       state.step === 'confirm'
         ? {
             message: `Step 3 of 3: create an account for ${state.profile!.name} <${state.profile!.email}> as ${state.team!.role} in ${state.team!.team}?`,
-            requestedSchema: { type: 'object' as const, properties: { confirm: { type: 'boolean' as const } }, required: ['confirm'] },
+            requestedSchema: {
+              type: 'object' as const,
+              properties: { confirm: { type: 'boolean' as const } },
+              required: ['confirm'],
+            },
           }
         : STEPS[state.step];
-    return inputRequired({ inputRequests: { [state.step]: inputRequired.elicit(step) }, requestState: JSON.stringify(state) });
+    return inputRequired({
+      inputRequests: { [state.step]: inputRequired.elicit(step) },
+      requestState: JSON.stringify(state),
+    });
   },
 });

@@ -12,7 +12,12 @@ export const runbookIndex = defineResource({
 });
 
 export const runbook = defineResourceTemplate({
-  template: { uriTemplate: 'runbooks://{service}', name: 'runbook', title: 'Runbook for a service', mimeType: 'text/markdown' },
+  template: {
+    uriTemplate: 'runbooks://{service}',
+    name: 'runbook',
+    title: 'Runbook for a service',
+    mimeType: 'text/markdown',
+  },
   complete: { service: (value) => Object.keys(RUNBOOKS).filter((s) => s.startsWith(value)) },
   read(uri, { service }) {
     const text = RUNBOOKS[service ?? ''];

@@ -52,7 +52,11 @@ type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: str
  * then moves the exchange to the outcome's status (never out of a final one) and announces it.
  */
 /** `projection`: the cap of the stream to project into, or undefined when the exchange has no handshake-era call (modern era). */
-async function insertRound(client: PoolClient, entry: NewRoundRow, projection: { legacyStreamMaxEvents: number } | undefined): Promise<RoundRecord> {
+async function insertRound(
+  client: PoolClient,
+  entry: NewRoundRow,
+  projection: { legacyStreamMaxEvents: number } | undefined,
+): Promise<RoundRecord> {
   const { exchangeId, round, outcome } = entry;
   const inserted = await client.query<RoundRow>({
     text: `INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at)
@@ -78,7 +82,10 @@ async function insertRound(client: PoolClient, entry: NewRoundRow, projection: {
     });
     return toRecord(existing.rows[0]!);
   }
-  const status = exchangeStatusOf({ kind: outcome.kind, errorCode: outcome.kind === 'error' ? outcome.error.code : undefined });
+  const status = exchangeStatusOf({
+    kind: outcome.kind,
+    errorCode: outcome.kind === 'error' ? outcome.error.code : undefined,
+  });
   await client.query({
     text: `UPDATE exchanges SET status = CASE WHEN status = 'running' THEN $2 ELSE status END,
              rounds = GREATEST(rounds, $3), asks = asks + (CASE WHEN $4 = 'ask' THEN 1 ELSE 0 END), updated_at = now()
@@ -152,7 +159,8 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
           text: 'INSERT INTO exchange_events (exchange_id, round, kind, payload) VALUES ($1, $2, $3, $4) RETURNING id',
           values: [exchange.exchangeId, round, event.kind, JSON.stringify(event)],
         });
-        if (exchange.era === 'legacy') await projectEvent(client, exchange.exchangeId, Number(rows[0]!.id), event, legacyStreamMaxEvents);
+        if (exchange.era === 'legacy')
+          await projectEvent(client, exchange.exchangeId, Number(rows[0]!.id), event, legacyStreamMaxEvents);
         await client.query('SELECT pg_notify($1, $2)', [EVENT_CHANNEL, `${exchange.exchangeId}:${round}`]);
       });
     },
@@ -169,7 +177,11 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
       inTransaction(pool, async (client) => {
         await ensureExchange(client, exchange, workflowId);
         // A modern exchange has no stream to project into: no lookup on its hot path.
-        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId }, exchange.era === 'legacy' ? { legacyStreamMaxEvents } : undefined);
+        return insertRound(
+          client,
+          { ...entry, exchangeId: exchange.exchangeId },
+          exchange.era === 'legacy' ? { legacyStreamMaxEvents } : undefined,
+        );
       }),
 
     // The API records endings without the exchange's input at hand: the projection looks for a call itself.

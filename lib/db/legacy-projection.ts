@@ -40,7 +40,11 @@ export async function projectRound(
   const call = await callOf(client, exchangeId);
   if (!call) return;
   const write = (messageKey: string, message: Record<string, unknown>, final = false) =>
-    appendStreamMessage(client, { sessionId: call.session_id, streamId: call.stream_id, messageKey, message, final }, maxEvents);
+    appendStreamMessage(
+      client,
+      { sessionId: call.session_id, streamId: call.stream_id, messageKey, message, final },
+      maxEvents,
+    );
 
   if (outcome.kind === 'ask') {
     for (const [key, request] of Object.entries(outcome.inputRequests)) {
@@ -65,21 +69,38 @@ export async function projectRound(
     values: [exchangeId],
   });
   for (const { id } of rows) {
-    await write(streamKeys.withdrawal(id), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+    await write(streamKeys.withdrawal(id), {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason },
+    });
   }
   const response =
     outcome.kind === 'complete'
       ? { jsonrpc: '2.0', id: call.request_id_json, result: outcome.result }
       : { jsonrpc: '2.0', id: call.request_id_json, error: outcome.error };
   await write(streamKeys.response(exchangeId), response, true);
-  await client.query({ text: 'UPDATE legacy_calls SET finished_at = now() WHERE exchange_id = $1 AND finished_at IS NULL', values: [exchangeId] });
+  await client.query({
+    text: 'UPDATE legacy_calls SET finished_at = now() WHERE exchange_id = $1 AND finished_at IS NULL',
+    values: [exchangeId],
+  });
 }
 
-export async function projectEvent(client: PoolClient, exchangeId: string, eventId: number, event: ExchangeEvent, maxEvents: number): Promise<void> {
+export async function projectEvent(
+  client: PoolClient,
+  exchangeId: string,
+  eventId: number,
+  event: ExchangeEvent,
+  maxEvents: number,
+): Promise<void> {
   const call = await callOf(client, exchangeId);
   if (!call) return;
   const write = (messageKey: string, message: Record<string, unknown>) =>
-    appendStreamMessage(client, { sessionId: call.session_id, streamId: call.stream_id, messageKey, message }, maxEvents);
+    appendStreamMessage(
+      client,
+      { sessionId: call.session_id, streamId: call.stream_id, messageKey, message },
+      maxEvents,
+    );
   if (event.kind === 'close-stream') return write(streamKeys.closeStream(eventId), {});
   const listening = { progressToken: call.progress_token ?? undefined, logLevel: call.log_level ?? undefined };
   const notification = toNotification(event, listening);

@@ -85,7 +85,10 @@ const PRUNE_STREAM_SQL = `
  * an id below N committed later (which it would skip). Pruning under the same lock keeps the cap.
  */
 export async function appendStreamMessage(client: PoolClient, m: NewStreamMessage, maxEvents: number): Promise<void> {
-  await client.query({ text: `SELECT pg_advisory_xact_lock(hashtext('legacy_stream_events'), hashtext($1))`, values: [m.streamId] });
+  await client.query({
+    text: `SELECT pg_advisory_xact_lock(hashtext('legacy_stream_events'), hashtext($1))`,
+    values: [m.streamId],
+  });
   const { rowCount } = await client.query({
     text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final)
            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id, message_key) DO NOTHING`,
@@ -108,19 +111,35 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       await pool.query({
         text: `INSERT INTO legacy_sessions (id, transport, protocol_version, client_capabilities, client_info, log_level, principal)
                VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        values: [s.id, s.transport, s.protocolVersion, JSON.stringify(s.clientCapabilities), s.clientInfo ? JSON.stringify(s.clientInfo) : null, s.logLevel ?? null, s.principal],
+        values: [
+          s.id,
+          s.transport,
+          s.protocolVersion,
+          JSON.stringify(s.clientCapabilities),
+          s.clientInfo ? JSON.stringify(s.clientInfo) : null,
+          s.logLevel ?? null,
+          s.principal,
+        ],
       });
     },
 
     async updateSessionHandshake(id, h) {
       await pool.query({
         text: `UPDATE legacy_sessions SET protocol_version = $2, client_capabilities = $3, client_info = $4, last_seen_at = now() WHERE id = $1`,
-        values: [id, h.protocolVersion, JSON.stringify(h.clientCapabilities), h.clientInfo ? JSON.stringify(h.clientInfo) : null],
+        values: [
+          id,
+          h.protocolVersion,
+          JSON.stringify(h.clientCapabilities),
+          h.clientInfo ? JSON.stringify(h.clientInfo) : null,
+        ],
       });
     },
 
     async getSession(id) {
-      const { rows } = await pool.query<SessionRow>({ text: 'SELECT * FROM legacy_sessions WHERE id = $1', values: [id] });
+      const { rows } = await pool.query<SessionRow>({
+        text: 'SELECT * FROM legacy_sessions WHERE id = $1',
+        values: [id],
+      });
       const r = rows[0];
       if (!r) return undefined;
       return {
@@ -136,7 +155,10 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
     },
 
     async setLogLevel(id, level) {
-      await pool.query({ text: 'UPDATE legacy_sessions SET log_level = $2, last_seen_at = now() WHERE id = $1', values: [id, level] });
+      await pool.query({
+        text: 'UPDATE legacy_sessions SET log_level = $2, last_seen_at = now() WHERE id = $1',
+        values: [id, level],
+      });
     },
 
     async touchSession(id) {
@@ -147,7 +169,9 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
     },
 
     async countOpenSessions() {
-      const { rows } = await pool.query<{ count: string }>('SELECT count(*) AS count FROM legacy_sessions WHERE closed_at IS NULL');
+      const { rows } = await pool.query<{ count: string }>(
+        'SELECT count(*) AS count FROM legacy_sessions WHERE closed_at IS NULL',
+      );
       return Number(rows[0]?.count ?? 0);
     },
 
@@ -164,7 +188,16 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
         // The connection recording the call delivers it: it holds the lease from the start.
         text: `INSERT INTO legacy_calls (session_id, request_id, request_id_json, exchange_id, stream_id, progress_token, delivering_until, delivered_by)
                VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $8::int / 1000.0), $7) ON CONFLICT (session_id, request_id) DO NOTHING`,
-        values: [c.sessionId, c.requestId, JSON.stringify(c.requestIdJson), c.exchangeId, c.streamId, c.progressToken === undefined ? null : JSON.stringify(c.progressToken), owner, DELIVERY_LEASE_MS],
+        values: [
+          c.sessionId,
+          c.requestId,
+          JSON.stringify(c.requestIdJson),
+          c.exchangeId,
+          c.streamId,
+          c.progressToken === undefined ? null : JSON.stringify(c.progressToken),
+          owner,
+          DELIVERY_LEASE_MS,
+        ],
       });
       if (rowCount === 1) await pool.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, c.streamId]);
       return rowCount === 1;
@@ -256,7 +289,9 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
         values: [id, sessionId],
       });
       const row = rows[0];
-      return row && { ...toRequest(row), status: row.status, ...(row.response !== null ? { response: row.response } : {}) };
+      return (
+        row && { ...toRequest(row), status: row.status, ...(row.response !== null ? { response: row.response } : {}) }
+      );
     },
 
     async answerRequest(id, response) {
@@ -276,10 +311,16 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return rows.map((r) => ({ ...toRequest(r), ...(r.event_id ? { eventId: Number(r.event_id) } : {}) }));
     },
 
-    appendMessage: (message) => inTransaction(pool, (client) => appendStreamMessage(client, message, legacyStreamMaxEvents)),
+    appendMessage: (message) =>
+      inTransaction(pool, (client) => appendStreamMessage(client, message, legacyStreamMaxEvents)),
 
     async readStream(streamId, afterId) {
-      const { rows } = await pool.query<{ id: string; message_key: string; message: Record<string, unknown>; final: boolean }>({
+      const { rows } = await pool.query<{
+        id: string;
+        message_key: string;
+        message: Record<string, unknown>;
+        final: boolean;
+      }>({
         text: 'SELECT id, message_key, message, final FROM legacy_stream_events WHERE stream_id = $1 AND id > $2 ORDER BY id LIMIT $3',
         values: [streamId, afterId, legacyReplayPageSize],
       });

@@ -71,7 +71,10 @@ export interface LegacyStoreLimits {
 
 export interface LegacyStore {
   createSession(session: Omit<LegacySession, 'closed'>): Promise<void>;
-  updateSessionHandshake(id: string, handshake: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): Promise<void>;
+  updateSessionHandshake(
+    id: string,
+    handshake: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>,
+  ): Promise<void>;
   getSession(id: string): Promise<LegacySession | undefined>;
   setLogLevel(id: string, level: string): Promise<void>;
   /** Notes that the session is in use (at most once a minute), so retention leaves it alone. */
@@ -98,7 +101,10 @@ export interface LegacyStore {
   releaseLease(exchangeId: string, owner: string): Promise<void>;
 
   /** A session's server-to-client request, whatever its status. */
-  findRequest(sessionId: string, id: string): Promise<(OpenRequest & { status: 'open' | 'answered' | 'withdrawn'; response?: unknown }) | undefined>;
+  findRequest(
+    sessionId: string,
+    id: string,
+  ): Promise<(OpenRequest & { status: 'open' | 'answered' | 'withdrawn'; response?: unknown }) | undefined>;
   /** Marks an open request answered; false when it was already settled. */
   answerRequest(id: string, response: unknown): Promise<boolean>;
   /** Counts one more repeat of an answered request's answer; false once repeats are used up. */

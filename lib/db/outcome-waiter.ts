@@ -20,9 +20,21 @@ export interface OutcomeWaiter {
   /** The round's outcome, or undefined if it was not recorded within `timeoutMs`. */
   wait(exchangeId: string, round: number, timeoutMs: number, signal?: AbortSignal): Promise<RoundRecord | undefined>;
   /** The round's notifications after `afterId`; empty if none came within `timeoutMs`. */
-  nextEvents(exchangeId: string, round: number, afterId: number, timeoutMs: number, signal?: AbortSignal): Promise<StoredEvent[]>;
+  nextEvents(
+    exchangeId: string,
+    round: number,
+    afterId: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<StoredEvent[]>;
   /** Re-reads with `read` whenever `channel` announces `payload` (or the listener reconnects) until it finds something. */
-  waitFor<T>(channel: string, payload: string, read: () => Promise<T | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<T | undefined>;
+  waitFor<T>(
+    channel: string,
+    payload: string,
+    read: () => Promise<T | undefined>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
@@ -46,7 +58,11 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
   /** Connects and LISTENs; a client that fails on the way is ended, never left open. */
   async function connect(): Promise<void> {
     // keepAlive: a LISTEN socket that dies half-open is noticed (and reconnected), not trusted for ever.
-    const client = new Client({ keepAlive: true, connectionString: options.databaseUrl, application_name: options.applicationName ?? 'durable-mcp-listen' });
+    const client = new Client({
+      keepAlive: true,
+      connectionString: options.databaseUrl,
+      application_name: options.applicationName ?? 'durable-mcp-listen',
+    });
     client.on('notification', (message) => {
       if (!message.payload) return;
       wakers.get(`${message.channel}:${message.payload}`)?.forEach((wake) => wake());
@@ -148,7 +164,12 @@ export async function createOutcomeWaiter(options: OutcomeWaiterOptions): Promis
 
   return {
     wait(exchangeId, round, timeoutMs, signal) {
-      return waitFor(`${OUTCOME_CHANNEL}:${exchangeId}:${round}`, () => store.readRound(exchangeId, round), timeoutMs, signal);
+      return waitFor(
+        `${OUTCOME_CHANNEL}:${exchangeId}:${round}`,
+        () => store.readRound(exchangeId, round),
+        timeoutMs,
+        signal,
+      );
     },
 
     async nextEvents(exchangeId, round, afterId, timeoutMs, signal) {

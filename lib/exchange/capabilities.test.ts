@@ -1,9 +1,18 @@
 // Pins the capability rule: every embedded request kind the client did not declare is reported, all at once.
 import { missingCapabilities } from './capabilities';
 
-const formElicit = { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: {} } } };
-const implicitFormElicit = { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } } };
-const urlElicit = { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' } };
+const formElicit = {
+  method: 'elicitation/create',
+  params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
+};
+const implicitFormElicit = {
+  method: 'elicitation/create',
+  params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
+};
+const urlElicit = {
+  method: 'elicitation/create',
+  params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' },
+};
 const sampling = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 10 } };
 const roots = { method: 'roots/list' };
 
@@ -50,7 +59,9 @@ describe('missingCapabilities', () => {
   });
 
   it('allows sampling and roots when the client declared them', () => {
-    expect(missingCapabilities({ draft: sampling, dirs: roots }, { sampling: {}, roots: { listChanged: true } })).toEqual({});
+    expect(
+      missingCapabilities({ draft: sampling, dirs: roots }, { sampling: {}, roots: { listChanged: true } }),
+    ).toEqual({});
   });
 
   it('reports every missing capability at once, merging both elicitation modes', () => {

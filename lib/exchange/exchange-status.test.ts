@@ -1,5 +1,10 @@
 // Pins the status each kind of ending gives an exchange, which Postgres and the search attribute share.
-import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from '../protocol/exchange-errors';
+import {
+  EXCHANGE_CANCELLED,
+  EXCHANGE_EXPIRED,
+  EXCHANGE_TERMINATED,
+  ROUND_CAP_EXCEEDED,
+} from '../protocol/exchange-errors';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../protocol/json-rpc-codes';
 import { exchangeStatusOf, isFinal } from './exchange-status';
 
@@ -20,6 +25,7 @@ describe('exchangeStatusOf', () => {
 
   it('treats every status but running as final', () => {
     expect(isFinal('running')).toBe(false);
-    for (const status of ['completed', 'failed', 'expired', 'capped', 'cancelled', 'terminated'] as const) expect(isFinal(status)).toBe(true);
+    for (const status of ['completed', 'failed', 'expired', 'capped', 'cancelled', 'terminated'] as const)
+      expect(isFinal(status)).toBe(true);
   });
 });

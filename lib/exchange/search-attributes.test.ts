@@ -5,7 +5,12 @@ import { SEARCH_ATTRIBUTE_FLAGS } from './search-attributes';
 
 describe('search attributes', () => {
   it('are the flags the Temporal CLI takes', () => {
-    expect(SEARCH_ATTRIBUTE_FLAGS).toEqual(['McpMethod=Keyword', 'McpTarget=Keyword', 'ExchangeStatus=Keyword', 'ExchangeRound=Int']);
+    expect(SEARCH_ATTRIBUTE_FLAGS).toEqual([
+      'McpMethod=Keyword',
+      'McpTarget=Keyword',
+      'ExchangeStatus=Keyword',
+      'ExchangeRound=Int',
+    ]);
   });
 
   it('are registered by docker-compose exactly as in code', () => {

@@ -14,7 +14,15 @@ export const EXCHANGE_ROUND = defineSearchAttributeKey('ExchangeRound', 'INT');
 export const SEARCH_ATTRIBUTES = [MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND];
 
 /** The type names the Temporal CLI takes (`--search-attribute Name=Type`). */
-const CLI_TYPE_NAMES: Partial<Record<SearchAttributeType, string>> = { KEYWORD: 'Keyword', INT: 'Int', TEXT: 'Text', BOOL: 'Bool', DOUBLE: 'Double', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+const CLI_TYPE_NAMES: Partial<Record<SearchAttributeType, string>> = {
+  KEYWORD: 'Keyword',
+  INT: 'Int',
+  TEXT: 'Text',
+  BOOL: 'Bool',
+  DOUBLE: 'Double',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
 
 /** `name=Type` pairs, the form `temporal server start-dev --search-attribute` takes. */
 export const SEARCH_ATTRIBUTE_FLAGS = SEARCH_ATTRIBUTES.map((key) => `${key.name}=${CLI_TYPE_NAMES[key.type]}`);

@@ -13,5 +13,9 @@ export function answerError(responses: Record<string, unknown> | undefined, key:
   const entry = responses?.[key] as { error?: Partial<AnswerError> } | undefined;
   const error = entry?.error;
   if (!error || typeof error.code !== 'number') return undefined;
-  return { code: error.code, message: typeof error.message === 'string' ? error.message : '', ...(error.data !== undefined ? { data: error.data } : {}) };
+  return {
+    code: error.code,
+    message: typeof error.message === 'string' ? error.message : '',
+    ...(error.data !== undefined ? { data: error.data } : {}),
+  };
 }

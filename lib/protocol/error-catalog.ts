@@ -24,11 +24,13 @@ import { type ErrorKind, RpcError } from './rpc-error';
 export const parseError = () => new RpcError('parseError', PARSE_ERROR, 'Parse error: the body is not valid JSON');
 
 // -32600: the message is not one JSON-RPC request, or cannot be taken as one.
-const invalidRequest = (message: string, data?: unknown) => new RpcError('invalidRequest', INVALID_REQUEST, message, data);
+const invalidRequest = (message: string, data?: unknown) =>
+  new RpcError('invalidRequest', INVALID_REQUEST, message, data);
 export const notOneObject = () => invalidRequest('Invalid request: expected one JSON-RPC object');
 export const notJsonRpc = () => invalidRequest('Invalid request: jsonrpc must be "2.0" and method a string');
 /** data: `{ path: 'id', limit }`. */
-export const requestIdTooLong = (limit: number) => invalidRequest(`Invalid request: id is longer than ${limit} characters`, { path: 'id', limit });
+export const requestIdTooLong = (limit: number) =>
+  invalidRequest(`Invalid request: id is longer than ${limit} characters`, { path: 'id', limit });
 export const sessionAlreadyInitialized = () => invalidRequest('This session is already initialized');
 export const requestInProgress = () => invalidRequest('A request with this id is already in progress');
 
@@ -36,45 +38,82 @@ export const requestInProgress = () => invalidRequest('A request with this id is
 export const sessionHeaderRequired = () =>
   new RpcError('sessionHeaderRequired', INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
 export const sessionVersionMismatch = (version: string, sessionVersion: string) =>
-  new RpcError('sessionVersionMismatch', INVALID_REQUEST, `Bad Request: MCP-Protocol-Version ${version} is not this session's ${sessionVersion}`);
+  new RpcError(
+    'sessionVersionMismatch',
+    INVALID_REQUEST,
+    `Bad Request: MCP-Protocol-Version ${version} is not this session's ${sessionVersion}`,
+  );
 
 // -32601.
-export const methodNotFound = (method: string) => new RpcError('methodNotFound', METHOD_NOT_FOUND, `Method not found: ${echoed(method)}`);
+export const methodNotFound = (method: string) =>
+  new RpcError('methodNotFound', METHOD_NOT_FOUND, `Method not found: ${echoed(method)}`);
 
 // -32602: `data.path` names the field when there is one.
-export const invalidParams = (message: string, data?: unknown) => new RpcError('invalidParams', INVALID_PARAMS, message, data);
+export const invalidParams = (message: string, data?: unknown) =>
+  new RpcError('invalidParams', INVALID_PARAMS, message, data);
 /** The one answer to any requestState that fails verification; the reason goes to the log only. */
-export const invalidRequestState = () => new RpcError('invalidRequestState', INVALID_PARAMS, 'Invalid or expired requestState');
+export const invalidRequestState = () =>
+  new RpcError('invalidRequestState', INVALID_PARAMS, 'Invalid or expired requestState');
 /** -32602 with HTTP 413: one part of a request is over its configured size. data: `{ path, limit, size }`. */
 export const tooLarge = (what: string, path: string, limit: number, size: number) =>
-  new RpcError('tooLarge', INVALID_PARAMS, `Invalid params: ${what} is ${size} bytes, over the limit of ${limit}`, { path, limit, size });
+  new RpcError('tooLarge', INVALID_PARAMS, `Invalid params: ${what} is ${size} bytes, over the limit of ${limit}`, {
+    path,
+    limit,
+    size,
+  });
 
 // -32020: a 2026-07-28 header is missing or disagrees with the body.
-export const missingHeader = (header: string) => new RpcError('headerMismatch', HEADER_MISMATCH, `Missing required header: ${header}`);
+export const missingHeader = (header: string) =>
+  new RpcError('headerMismatch', HEADER_MISMATCH, `Missing required header: ${header}`);
 export const headerMismatch = (header: string, headerValue: string, source: 'body' | '_meta', value: string) =>
-  new RpcError('headerMismatch', HEADER_MISMATCH, `Header mismatch: ${header} header value '${headerValue}' does not match ${source} value '${value}'`);
+  new RpcError(
+    'headerMismatch',
+    HEADER_MISMATCH,
+    `Header mismatch: ${header} header value '${headerValue}' does not match ${source} value '${value}'`,
+  );
 
 // -32022. data: `{ supported, requested }`.
 export const unsupportedProtocolVersion = (requested: string, supported: readonly string[]) =>
-  new RpcError('unsupportedVersion', UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', { supported: [...supported], requested });
+  new RpcError('unsupportedVersion', UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', {
+    supported: [...supported],
+    requested,
+  });
 
 // -32001 on the handshake era (HTTP 404): the session is unknown or ended.
 export const sessionNotFound = () => new RpcError('sessionNotFound', SESSION_NOT_FOUND, 'Session not found');
 
 // -32000: at a configured capacity (429, Retry-After) or draining (503). data: `{ limit, retryAfterS }`.
 export const capacityExceeded = (what: string, limit: number, retryAfterS: number) =>
-  new RpcError('serverBusy', SERVER_BUSY, `Server busy: ${what} (limit ${limit}); retry after ${retryAfterS} s`, { limit, retryAfterS }, { retryAfterS });
+  new RpcError(
+    'serverBusy',
+    SERVER_BUSY,
+    `Server busy: ${what} (limit ${limit}); retry after ${retryAfterS} s`,
+    { limit, retryAfterS },
+    { retryAfterS },
+  );
 export const serverDraining = () =>
-  new RpcError('serverDraining', SERVER_BUSY, 'Server shutting down; retry on another instance', undefined, { retryAfterS: 1, closeConnection: true });
+  new RpcError('serverDraining', SERVER_BUSY, 'Server shutting down; retry on another instance', undefined, {
+    retryAfterS: 1,
+    closeConnection: true,
+  });
 
 // Refusals before any JSON-RPC message is read: the body, the HTTP method, the origin.
-export const bodyTooLarge = () => new RpcError('bodyTooLarge', INVALID_REQUEST, 'Request body exceeds the configured limit');
+export const bodyTooLarge = () =>
+  new RpcError('bodyTooLarge', INVALID_REQUEST, 'Request body exceeds the configured limit');
 export const bodyUnsupported = () => new RpcError('bodyUnsupported', INVALID_REQUEST, 'Invalid request body');
 export const bodyUnreadable = () => new RpcError('bodyUnreadable', INVALID_REQUEST, 'Invalid request body');
 export const methodNotAllowed = (allow: string, reason?: string) =>
-  new RpcError('methodNotAllowed', INVALID_REQUEST, reason ? `Method not allowed: ${reason}` : 'Method not allowed', undefined, { allow });
-export const forbiddenOrigin = (origin: string) => new RpcError('forbidden', INVALID_REQUEST, `Forbidden origin: ${origin}`);
-export const forbiddenHost = (host: string | undefined) => new RpcError('forbidden', INVALID_REQUEST, `Forbidden host: ${host}`);
+  new RpcError(
+    'methodNotAllowed',
+    INVALID_REQUEST,
+    reason ? `Method not allowed: ${reason}` : 'Method not allowed',
+    undefined,
+    { allow },
+  );
+export const forbiddenOrigin = (origin: string) =>
+  new RpcError('forbidden', INVALID_REQUEST, `Forbidden origin: ${origin}`);
+export const forbiddenHost = (host: string | undefined) =>
+  new RpcError('forbidden', INVALID_REQUEST, `Forbidden host: ${host}`);
 
 // -32603: something failed that the client cannot fix (the cause is logged, never sent).
 export const internalError = () => new RpcError('internal', INTERNAL_ERROR, 'Internal error');

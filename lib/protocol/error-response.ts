@@ -14,37 +14,41 @@ import type { ErrorKind, RpcError } from './rpc-error';
 
 export type Era = 'modern' | 'legacy' | 'transport';
 
-const status = (modern: number, legacy: number, transport: number): Record<Era, number> => ({ modern, legacy, transport });
+const status = (modern: number, legacy: number, transport: number): Record<Era, number> => ({
+  modern,
+  legacy,
+  transport,
+});
 
 /** The HTTP status of every catalog entry in every era. */
 export const HTTP_STATUS: Readonly<Record<ErrorKind, Readonly<Record<Era, number>>>> = {
   //                       modern legacy transport
-  parseError:             status(400, 400, 400),
-  invalidRequest:         status(400, 200, 400),
-  sessionHeaderRequired:  status(400, 400, 400),
+  parseError: status(400, 400, 400),
+  invalidRequest: status(400, 200, 400),
+  sessionHeaderRequired: status(400, 400, 400),
   sessionVersionMismatch: status(400, 400, 400),
-  methodNotFound:         status(404, 200, 404),
-  invalidParams:          status(400, 200, 400),
-  invalidRequestState:    status(400, 200, 400),
-  headerMismatch:         status(400, 200, 400),
-  missingCapability:      status(400, 200, 400),
-  unsupportedVersion:     status(400, 200, 400),
-  sessionNotFound:        status(404, 404, 404),
-  serverBusy:             status(429, 429, 429),
-  tooLarge:               status(413, 413, 413),
-  serverDraining:         status(503, 503, 503),
-  bodyTooLarge:           status(413, 413, 413),
-  bodyUnsupported:        status(415, 415, 415),
-  bodyUnreadable:         status(400, 400, 400),
-  methodNotAllowed:       status(405, 405, 405),
-  forbidden:              status(403, 403, 403),
-  expired:                status(200, 200, 200),
-  capped:                 status(200, 200, 200),
-  cancelled:              status(200, 200, 200),
-  terminated:             status(200, 200, 200),
-  exchangeFailed:         status(500, 200, 500),
-  internal:               status(500, 500, 500),
-  unlisted:               status(200, 200, 200),
+  methodNotFound: status(404, 200, 404),
+  invalidParams: status(400, 200, 400),
+  invalidRequestState: status(400, 200, 400),
+  headerMismatch: status(400, 200, 400),
+  missingCapability: status(400, 200, 400),
+  unsupportedVersion: status(400, 200, 400),
+  sessionNotFound: status(404, 404, 404),
+  serverBusy: status(429, 429, 429),
+  tooLarge: status(413, 413, 413),
+  serverDraining: status(503, 503, 503),
+  bodyTooLarge: status(413, 413, 413),
+  bodyUnsupported: status(415, 415, 415),
+  bodyUnreadable: status(400, 400, 400),
+  methodNotAllowed: status(405, 405, 405),
+  forbidden: status(403, 403, 403),
+  expired: status(200, 200, 200),
+  capped: status(200, 200, 200),
+  cancelled: status(200, 200, 200),
+  terminated: status(200, 200, 200),
+  exchangeFailed: status(500, 200, 500),
+  internal: status(500, 500, 500),
+  unlisted: status(200, 200, 200),
 };
 
 export interface ErrorResponse {

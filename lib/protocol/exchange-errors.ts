@@ -52,12 +52,20 @@ export function roundCrashed(exchangeId: string, round: number, attempts: number
 
 /** A round whose outcome could not be stored or carried (a value Postgres refuses, a payload over a limit). */
 export function roundUnrecordable(exchangeId: string, round: number, reason: string): OutcomeError {
-  return { code: -32603, message: `Exchange failed: round ${round}'s outcome could not be recorded (${reason})`, data: { exchangeId, round } };
+  return {
+    code: -32603,
+    message: `Exchange failed: round ${round}'s outcome could not be recorded (${reason})`,
+    data: { exchangeId, round },
+  };
 }
 
 /** A round whose handler never finished (it hung or kept crashing the worker). -32603. */
 export function roundFailed(exchangeId: string, round: number): OutcomeError {
-  return { code: -32603, message: `Exchange failed: round ${round} could not run to completion`, data: { exchangeId, round } };
+  return {
+    code: -32603,
+    message: `Exchange failed: round ${round} could not run to completion`,
+    data: { exchangeId, round },
+  };
 }
 
 export function roundCapExceeded(exchangeId: string, maxRounds: number): OutcomeError {

@@ -18,9 +18,12 @@ describe('unstorableReason', () => {
     expect(unstorableReason(text)).toMatch(reason);
   });
 
-  it.each(['plain', '😀 paired surrogates', 'ü', '', '\u0001 control characters are storable'])('accepts %j', (text) => {
-    expect(unstorableReason(text)).toBeUndefined();
-  });
+  it.each(['plain', '😀 paired surrogates', 'ü', '', '\u0001 control characters are storable'])(
+    'accepts %j',
+    (text) => {
+      expect(unstorableReason(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('findJsonBudgetViolation', () => {
@@ -32,7 +35,10 @@ describe('findJsonBudgetViolation', () => {
   });
 
   it('names array indexes and odd keys in the path', () => {
-    const error = findJsonBudgetViolation({ params: { inputResponses: { 'my key': { items: ['ok', '\ud800'] } } } }, 64);
+    const error = findJsonBudgetViolation(
+      { params: { inputResponses: { 'my key': { items: ['ok', '\ud800'] } } } },
+      64,
+    );
     expect(error?.data).toEqual({ path: 'params.inputResponses["my key"].items[1]' });
   });
 
@@ -53,7 +59,12 @@ describe('findJsonBudgetViolation', () => {
   });
 
   it('accepts an ordinary request', () => {
-    expect(findJsonBudgetViolation({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { a: [1, { b: 'c' }] } } }, 64)).toBeUndefined();
+    expect(
+      findJsonBudgetViolation(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { a: [1, { b: 'c' }] } } },
+        64,
+      ),
+    ).toBeUndefined();
   });
 });
 

@@ -40,10 +40,14 @@ export function findJsonBudgetViolation(value: unknown, maxDepth: number, rootPa
     }
     if (current === null || typeof current !== 'object') continue;
     if (depth >= maxDepth) {
-      return invalidParams(`Invalid params: ${path || 'the message'} nests deeper than ${maxDepth} levels`, { path, maxDepth });
+      return invalidParams(`Invalid params: ${path || 'the message'} nests deeper than ${maxDepth} levels`, {
+        path,
+        maxDepth,
+      });
     }
     if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i -= 1) stack.push({ value: current[i], path: childPath(path, i), depth: depth + 1 });
+      for (let i = current.length - 1; i >= 0; i -= 1)
+        stack.push({ value: current[i], path: childPath(path, i), depth: depth + 1 });
       continue;
     }
     const entries = Object.entries(current as Record<string, unknown>);

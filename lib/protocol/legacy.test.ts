@@ -6,7 +6,10 @@ describe('negotiateVersion', () => {
     expect(negotiateVersion(version)).toBe(version);
   });
 
-  it.each(['2026-07-28', '1999-01-01', undefined, 42])('answers %p with the latest handshake-era version', (requested) => {
-    expect(negotiateVersion(requested)).toBe(LATEST_LEGACY_VERSION);
-  });
+  it.each(['2026-07-28', '1999-01-01', undefined, 42])(
+    'answers %p with the latest handshake-era version',
+    (requested) => {
+      expect(negotiateVersion(requested)).toBe(LATEST_LEGACY_VERSION);
+    },
+  );
 });

@@ -14,7 +14,12 @@ export function toNotification(event: ExchangeEvent, listening: Listening): Reco
     return {
       jsonrpc: '2.0',
       method: 'notifications/progress',
-      params: { progressToken: listening.progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+      params: {
+        progressToken: listening.progressToken,
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        ...(message ? { message } : {}),
+      },
     };
   }
   if (!passesLogLevel(event.level, listening.logLevel)) return undefined;

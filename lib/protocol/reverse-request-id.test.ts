@@ -10,7 +10,11 @@ describe('reverseRequestId', () => {
   });
 
   it('differs for another round or another key', () => {
-    const ids = new Set([reverseRequestId(exchange, 1, 'a'), reverseRequestId(exchange, 2, 'a'), reverseRequestId(exchange, 1, 'b')]);
+    const ids = new Set([
+      reverseRequestId(exchange, 1, 'a'),
+      reverseRequestId(exchange, 2, 'a'),
+      reverseRequestId(exchange, 1, 'b'),
+    ]);
     expect(ids.size).toBe(3);
   });
 

@@ -1,6 +1,11 @@
 // Pins the requestState codec: claims round trip, expiry, request/principal binding, and tamper rejection.
 import { randomBytes } from 'node:crypto';
-import { createRequestStateCodec, RequestStateError, type RequestStateClaims, type RequestStateFailure } from './request-state';
+import {
+  createRequestStateCodec,
+  RequestStateError,
+  type RequestStateClaims,
+  type RequestStateFailure,
+} from './request-state';
 import { createSealer } from './sealer';
 
 const sealer = createSealer([{ kid: 'k1', key: randomBytes(32) }]);
@@ -81,7 +86,9 @@ describe('createRequestStateCodec', () => {
   it('rejects a token presented with a different request digest as request-mismatch', () => {
     const codec = createRequestStateCodec(sealer, TTL_MS);
     const token = codec.mint(claims);
-    expect(failureOf(() => codec.verify(token, { ...expected, requestDigest: 'digest-other' }))).toBe('request-mismatch');
+    expect(failureOf(() => codec.verify(token, { ...expected, requestDigest: 'digest-other' }))).toBe(
+      'request-mismatch',
+    );
   });
 
   it('rejects a token presented by a different principal as principal-mismatch', () => {

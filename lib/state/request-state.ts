@@ -32,11 +32,7 @@ export interface RequestStateClaims {
 }
 
 export type RequestStateFailure =
-  | SealError['reason']
-  | 'claims'
-  | 'expired'
-  | 'request-mismatch'
-  | 'principal-mismatch';
+  SealError['reason'] | 'claims' | 'expired' | 'request-mismatch' | 'principal-mismatch';
 
 export class RequestStateError extends Error {
   override readonly name = 'RequestStateError';
@@ -67,7 +63,11 @@ export interface RequestStateCodec {
 // The context string is fixed: the binding lives in the sealed claims, checked after opening.
 const CONTEXT = 'mcp-request-state-v1';
 
-export function createRequestStateCodec(sealer: Sealer, ttlMs: number, now: () => number = Date.now): RequestStateCodec {
+export function createRequestStateCodec(
+  sealer: Sealer,
+  ttlMs: number,
+  now: () => number = Date.now,
+): RequestStateCodec {
   return {
     mint(claims) {
       const sealed: SealedClaims = {

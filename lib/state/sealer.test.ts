@@ -56,13 +56,16 @@ describe('createSealer', () => {
     expect(failureOf(() => sealer.open('handler-state', token, 'exchange-b#1'))).toBe('authentication');
   });
 
-  it.each([0, 5, 12, 20])('rejects a token with one body character changed at %i as an authentication failure', (index) => {
-    const sealer = createSealer([oldKey]);
-    const token = sealer.seal('request-state', 'a payload long enough to tamper with', 'ctx');
-    const tampered = tamper(token, index);
-    expect(tampered).not.toBe(token);
-    expect(failureOf(() => sealer.open('request-state', tampered, 'ctx'))).toBe('authentication');
-  });
+  it.each([0, 5, 12, 20])(
+    'rejects a token with one body character changed at %i as an authentication failure',
+    (index) => {
+      const sealer = createSealer([oldKey]);
+      const token = sealer.seal('request-state', 'a payload long enough to tamper with', 'ctx');
+      const tampered = tamper(token, index);
+      expect(tampered).not.toBe(token);
+      expect(failureOf(() => sealer.open('request-state', tampered, 'ctx'))).toBe('authentication');
+    },
+  );
 
   it('rejects a token with a flipped auth-tag character as an authentication failure', () => {
     const sealer = createSealer([oldKey]);

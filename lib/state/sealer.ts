@@ -73,7 +73,10 @@ export function createSealer(ring: ReadonlyArray<KeyRingEntry>): Sealer {
       decipher.setAAD(Buffer.from(`${purpose}|${kid}|${context}`));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
       try {
-        return Buffer.concat([decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         throw new SealError('authentication');
       }

@@ -14,11 +14,16 @@ const suite = faultSuite();
 const apis = { urls: () => suite.stack.apiUrls() };
 
 async function workflowIdOf(ask: Ask): Promise<string> {
-  return (await suite.stack.query<{ workflow_id: string }>('SELECT workflow_id FROM exchanges WHERE id = $1', [ask.exchangeId]))[0]!.workflow_id;
+  return (
+    await suite.stack.query<{ workflow_id: string }>('SELECT workflow_id FROM exchanges WHERE id = $1', [
+      ask.exchangeId,
+    ])
+  )[0]!.workflow_id;
 }
 
 async function statusOf(exchangeId: string): Promise<string | undefined> {
-  return (await suite.stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]))[0]?.status;
+  return (await suite.stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]))[0]
+    ?.status;
 }
 
 /** The next leg's outcome; a client still told "come back" after a minute is an outcome too, reported as such. */
@@ -33,43 +38,63 @@ async function nextLeg(ask: Ask, name: string): Promise<unknown> {
 
 async function settledStatus(exchangeId: string, expected: string): Promise<string | undefined> {
   try {
-    return await waitFor(`Postgres status ${expected}`, async () => ((await statusOf(exchangeId)) === expected ? expected : undefined), { timeoutMs: 30_000 });
+    return await waitFor(
+      `Postgres status ${expected}`,
+      async () => ((await statusOf(exchangeId)) === expected ? expected : undefined),
+      { timeoutMs: 30_000 },
+    );
   } catch {
     return statusOf(exchangeId);
   }
 }
 
-scenario('i. operator cancel while the exchange waits: the next leg gets -32012 (cancelledBy operator), recorded cancelled', () => suite.stack, suite.run, async () => {
-  const ask = await startGreet(apis, newTrace(), suite.stack.keyRing);
-  const workflowId = await workflowIdOf(ask);
-  await suite.stack.withTemporal((client) => client.workflow.getHandle(workflowId).cancel());
-  const leg = await nextLeg(ask, 'Ops');
-  const status = await settledStatus(ask.exchangeId, 'cancelled');
-  // The workflow publishes its status in the workflow task after the recording activity: wait for it.
-  let searchAttribute: unknown;
-  try {
-    searchAttribute = await waitFor('the ExchangeStatus search attribute to say cancelled', async () => {
-      const { exchangeStatus } = await describeExchangeWorkflow(suite.stack, workflowId);
-      return exchangeStatus === 'cancelled' ? exchangeStatus : undefined;
-    }, { timeoutMs: 15_000 });
-  } catch {
-    searchAttribute = (await describeExchangeWorkflow(suite.stack, workflowId)).exchangeStatus;
-  }
-  expect({ leg, status, searchAttribute }).toEqual({
-    leg: { code: EXCHANGE_CANCELLED, data: expect.objectContaining({ cancelledBy: 'operator' }) },
-    status: 'cancelled',
-    searchAttribute: 'cancelled',
-  });
-});
+scenario(
+  'i. operator cancel while the exchange waits: the next leg gets -32012 (cancelledBy operator), recorded cancelled',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const ask = await startGreet(apis, newTrace(), suite.stack.keyRing);
+    const workflowId = await workflowIdOf(ask);
+    await suite.stack.withTemporal((client) => client.workflow.getHandle(workflowId).cancel());
+    const leg = await nextLeg(ask, 'Ops');
+    const status = await settledStatus(ask.exchangeId, 'cancelled');
+    // The workflow publishes its status in the workflow task after the recording activity: wait for it.
+    let searchAttribute: unknown;
+    try {
+      searchAttribute = await waitFor(
+        'the ExchangeStatus search attribute to say cancelled',
+        async () => {
+          const { exchangeStatus } = await describeExchangeWorkflow(suite.stack, workflowId);
+          return exchangeStatus === 'cancelled' ? exchangeStatus : undefined;
+        },
+        { timeoutMs: 15_000 },
+      );
+    } catch {
+      searchAttribute = (await describeExchangeWorkflow(suite.stack, workflowId)).exchangeStatus;
+    }
+    expect({ leg, status, searchAttribute }).toEqual({
+      leg: { code: EXCHANGE_CANCELLED, data: expect.objectContaining({ cancelledBy: 'operator' }) },
+      status: 'cancelled',
+      searchAttribute: 'cancelled',
+    });
+  },
+);
 
-scenario('i. operator terminate while the exchange waits: the next leg gets -32013 (workflowStatus TERMINATED), recorded terminated', () => suite.stack, suite.run, async () => {
-  const ask = await startGreet(apis, newTrace(), suite.stack.keyRing);
-  const workflowId = await workflowIdOf(ask);
-  await suite.stack.withTemporal((client) => client.workflow.getHandle(workflowId).terminate('fault suite: operator terminate'));
-  const leg = await nextLeg(ask, 'Ops');
-  const status = await settledStatus(ask.exchangeId, 'terminated');
-  expect({ leg, status }).toEqual({
-    leg: { code: EXCHANGE_TERMINATED, data: expect.objectContaining({ workflowStatus: 'TERMINATED' }) },
-    status: 'terminated',
-  });
-});
+scenario(
+  'i. operator terminate while the exchange waits: the next leg gets -32013 (workflowStatus TERMINATED), recorded terminated',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const ask = await startGreet(apis, newTrace(), suite.stack.keyRing);
+    const workflowId = await workflowIdOf(ask);
+    await suite.stack.withTemporal((client) =>
+      client.workflow.getHandle(workflowId).terminate('fault suite: operator terminate'),
+    );
+    const leg = await nextLeg(ask, 'Ops');
+    const status = await settledStatus(ask.exchangeId, 'terminated');
+    expect({ leg, status }).toEqual({
+      leg: { code: EXCHANGE_TERMINATED, data: expect.objectContaining({ workflowStatus: 'TERMINATED' }) },
+      status: 'terminated',
+    });
+  },
+);

@@ -13,17 +13,24 @@ import { waitFor } from './support/wait-for';
 
 const suite = faultSuite();
 
-
-scenario('a. worker SIGKILLed while exchanges wait for answers, restarted: every answer completes', () => suite.stack, suite.run, async () => {
-  const trace = newTrace();
-  const names = namesFor('a', 6);
-  const asks = await startAll(suite.stack, names.length, trace);
-  await suite.stack.stopWorker('SIGKILL');
-  await suite.stack.startWorker();
-  const replies = await answerAll(suite.stack, asks, names, trace);
-  await expectAllGreeted(suite.stack, greeted(asks, names, replies));
-  await expectNoRerunAfterRecording(suite.stack, asks.map((a) => a.exchangeId));
-});
+scenario(
+  'a. worker SIGKILLed while exchanges wait for answers, restarted: every answer completes',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const trace = newTrace();
+    const names = namesFor('a', 6);
+    const asks = await startAll(suite.stack, names.length, trace);
+    await suite.stack.stopWorker('SIGKILL');
+    await suite.stack.startWorker();
+    const replies = await answerAll(suite.stack, asks, names, trace);
+    await expectAllGreeted(suite.stack, greeted(asks, names, replies));
+    await expectNoRerunAfterRecording(
+      suite.stack,
+      asks.map((a) => a.exchangeId),
+    );
+  },
+);
 
 scenario(
   'b. worker SIGKILLed while rounds run, restarted: every exchange reaches its ask, a killed round is retried within seconds',
@@ -36,7 +43,11 @@ scenario(
     // All first legs at once; the kill lands while the worker is in the middle of them: the first
     // ask is recorded and others are not yet.
     const starting = startAll(suite.stack, count, trace, 300_000);
-    await waitFor('the first round of this burst to be recorded', async () => (await roundsRecordedSince(suite.stack, since, 1)) >= 1, { timeoutMs: 60_000, intervalMs: 20 });
+    await waitFor(
+      'the first round of this burst to be recorded',
+      async () => (await roundsRecordedSince(suite.stack, since, 1)) >= 1,
+      { timeoutMs: 60_000, intervalMs: 20 },
+    );
     await suite.stack.stopWorker('SIGKILL');
     const interrupted = await exchangesWithStartedRound(suite.stack);
     const recordedAtKill = await roundsRecordedSince(suite.stack, since, 1);
@@ -52,7 +63,10 @@ scenario(
     expect(asks.map((ask) => Object.keys(ask.inputRequests))).toEqual(asks.map(() => ['name']));
     // An activity heartbeat timeout of ~5 s lets Temporal notice a round that died with its
     // worker; without one it waits out the 3-minute start-to-close timeout.
-    expect({ interruptedRounds: interrupted.length, allAsksArrivedAfterRestartIn: tookMs < 30_000 ? 'under 30 s' : `${tookMs} ms` }).toEqual({
+    expect({
+      interruptedRounds: interrupted.length,
+      allAsksArrivedAfterRestartIn: tookMs < 30_000 ? 'under 30 s' : `${tookMs} ms`,
+    }).toEqual({
       interruptedRounds: interrupted.length,
       allAsksArrivedAfterRestartIn: 'under 30 s',
     });
@@ -60,47 +74,73 @@ scenario(
     const names = namesFor('b', count);
     const replies = await answerAll(suite.stack, asks, names, trace);
     await expectAllGreeted(suite.stack, greeted(asks, names, replies));
-    await expectNoRerunAfterRecording(suite.stack, asks.map((a) => a.exchangeId));
+    await expectNoRerunAfterRecording(
+      suite.stack,
+      asks.map((a) => a.exchangeId),
+    );
   },
   330_000,
 );
 
-scenario('c. answers sent while no worker runs are durable: legs get state-only results, a started worker completes all', () => suite.stack, suite.run, async () => {
-  const trace = newTrace();
-  const names = namesFor('c', 6);
-  const asks = await startAll(suite.stack, names.length, trace);
-  await suite.stack.stopWorker('SIGTERM');
-  const firsts = await Promise.all(asks.map((ask, i) => sendLeg(apisFor(suite.stack, i), answerParams(ask, names[i]!), trace)));
-  expect(firsts.map(isStateOnly)).toEqual(firsts.map(() => true));
-  // Clients keep coming back while the worker is started.
-  const finishing = Promise.all(asks.map((ask, i) => pollPastStateOnly(apisFor(suite.stack, i), answerParams(ask, names[i]!), firsts[i]!, trace, 120_000)));
-  await suite.stack.startWorker();
-  const replies = await finishing;
-  await expectAllGreeted(suite.stack, greeted(asks, names, replies));
-  await expectNoRerunAfterRecording(suite.stack, asks.map((a) => a.exchangeId));
-});
+scenario(
+  'c. answers sent while no worker runs are durable: legs get state-only results, a started worker completes all',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const trace = newTrace();
+    const names = namesFor('c', 6);
+    const asks = await startAll(suite.stack, names.length, trace);
+    await suite.stack.stopWorker('SIGTERM');
+    const firsts = await Promise.all(
+      asks.map((ask, i) => sendLeg(apisFor(suite.stack, i), answerParams(ask, names[i]!), trace)),
+    );
+    expect(firsts.map(isStateOnly)).toEqual(firsts.map(() => true));
+    // Clients keep coming back while the worker is started.
+    const finishing = Promise.all(
+      asks.map((ask, i) =>
+        pollPastStateOnly(apisFor(suite.stack, i), answerParams(ask, names[i]!), firsts[i]!, trace, 120_000),
+      ),
+    );
+    await suite.stack.startWorker();
+    const replies = await finishing;
+    await expectAllGreeted(suite.stack, greeted(asks, names, replies));
+    await expectNoRerunAfterRecording(
+      suite.stack,
+      asks.map((a) => a.exchangeId),
+    );
+  },
+);
 
-scenario('j. worker SIGTERMed under load: its in-flight rounds finish within the grace time, a new worker continues, all complete', () => suite.stack, suite.run, async () => {
-  const trace = newTrace();
-  const names = namesFor('j-worker', 16);
-  const asks = await startAll(suite.stack, names.length, trace);
-  const since = new Date();
-  const answering = answerAll(suite.stack, asks, names, trace);
-  await waitFor('the first answered round of this burst to be recorded', async () => (await roundsRecordedSince(suite.stack, since, 2)) >= 1, { timeoutMs: 60_000, intervalMs: 20 });
-  const old = suite.stack.worker()!;
-  const stopping = suite.stack.stopWorker('SIGTERM');
-  await suite.stack.startWorker();
-  const replies = await answering;
-  // shutdownGraceTime is 10 s: the old worker exits by itself, cleanly.
-  expect(await stopping).toBe('worker exited (code 0, signal null)');
-  await expectAllGreeted(suite.stack, greeted(asks, names, replies));
-  // Every round the stopped worker started, it recorded (a round abandoned to a retry would not be).
-  const mine = roundEvents([old.logFile]);
-  const key = (e: { exchangeId: string; round: number }) => `${e.exchangeId}#${e.round}`;
-  const recordedByOld = new Set(mine.filter((e) => e.msg === 'round recorded').map(key));
-  expect(mine.filter((e) => e.msg === 'round started' && !recordedByOld.has(key(e))).map(key)).toEqual([]);
-  await expectNoRerunAfterRecording(suite.stack, asks.map((a) => a.exchangeId));
-});
-
-
-
+scenario(
+  'j. worker SIGTERMed under load: its in-flight rounds finish within the grace time, a new worker continues, all complete',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const trace = newTrace();
+    const names = namesFor('j-worker', 16);
+    const asks = await startAll(suite.stack, names.length, trace);
+    const since = new Date();
+    const answering = answerAll(suite.stack, asks, names, trace);
+    await waitFor(
+      'the first answered round of this burst to be recorded',
+      async () => (await roundsRecordedSince(suite.stack, since, 2)) >= 1,
+      { timeoutMs: 60_000, intervalMs: 20 },
+    );
+    const old = suite.stack.worker()!;
+    const stopping = suite.stack.stopWorker('SIGTERM');
+    await suite.stack.startWorker();
+    const replies = await answering;
+    // shutdownGraceTime is 10 s: the old worker exits by itself, cleanly.
+    expect(await stopping).toBe('worker exited (code 0, signal null)');
+    await expectAllGreeted(suite.stack, greeted(asks, names, replies));
+    // Every round the stopped worker started, it recorded (a round abandoned to a retry would not be).
+    const mine = roundEvents([old.logFile]);
+    const key = (e: { exchangeId: string; round: number }) => `${e.exchangeId}#${e.round}`;
+    const recordedByOld = new Set(mine.filter((e) => e.msg === 'round recorded').map(key));
+    expect(mine.filter((e) => e.msg === 'round started' && !recordedByOld.has(key(e))).map(key)).toEqual([]);
+    await expectNoRerunAfterRecording(
+      suite.stack,
+      asks.map((a) => a.exchangeId),
+    );
+  },
+);

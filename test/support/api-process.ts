@@ -15,14 +15,22 @@ export interface ApiProcess {
 }
 
 /** `logFile`: where the process's stdout and stderr also go, for tests that show them on failure. */
-export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000, logFile?: string): Promise<ApiProcess> {
+export function startApiProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  logFile?: string,
+): Promise<ApiProcess> {
   const root = projectRoot();
   // One process (node with tsx's loader), not the tsx CLI, which would run the API in a child of its own.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services/api/src/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'services/api/src/main.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   let started = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -32,7 +40,10 @@ export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000,
       child.kill('SIGKILL');
       reject(error);
     };
-    const timer = setTimeout(() => fail(new Error(`API process did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`API process did not start in ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     // exited only resolves, and fail does not throw, so this never rejects.
     void exited.then(() => {
       if (!started) fail(new Error(`API process exited early:\n${output}`));

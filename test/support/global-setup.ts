@@ -16,7 +16,11 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-test-'));
   chmodSync(scratch, 0o755); // an embedded Postgres runs as its own user when we are root
-  const { temporalAddress, databaseUrl, stop } = await startLocalStack({ dataDir: scratch, database: 'mcp_test', persistent: false });
+  const { temporalAddress, databaseUrl, stop } = await startLocalStack({
+    dataDir: scratch,
+    database: 'mcp_test',
+    persistent: false,
+  });
 
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),

@@ -179,9 +179,12 @@ export class MessageStream {
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new Error(`${label}: HTTP ${response.status} with a body that is neither SSE nor JSON: ${text.slice(0, 500)}`);
+        throw new Error(
+          `${label}: HTTP ${response.status} with a body that is neither SSE nor JSON: ${text.slice(0, 500)}`,
+        );
       }
-      for (const message of Array.isArray(parsed) ? parsed : [parsed]) stream.push({ message: message as JsonRpcMessage });
+      for (const message of Array.isArray(parsed) ? parsed : [parsed])
+        stream.push({ message: message as JsonRpcMessage });
     }
     return stream;
   }
@@ -256,13 +259,21 @@ export class MessageStream {
   async next(timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<StreamedMessage | undefined> {
     const deadline = Date.now() + timeoutMs;
     while (this.queue.length === 0 && !this.done) {
-      await withDeadline(this.readChunk(), deadline - Date.now(), () => `waiting on ${this.label}; it sent:\n  ${listMessages(this.messages)}`);
+      await withDeadline(
+        this.readChunk(),
+        deadline - Date.now(),
+        () => `waiting on ${this.label}; it sent:\n  ${listMessages(this.messages)}`,
+      );
     }
     return this.queue.shift();
   }
 
   /** Reads until a message matches; what it skips stays in `messages`. */
-  async until(predicate: (m: JsonRpcMessage) => boolean, what: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<StreamedMessage> {
+  async until(
+    predicate: (m: JsonRpcMessage) => boolean,
+    what: string,
+    timeoutMs = DEFAULT_READ_TIMEOUT_MS,
+  ): Promise<StreamedMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       let item: StreamedMessage | undefined;
@@ -273,7 +284,9 @@ export class MessageStream {
       }
       if (!item) {
         const how = this.failure ? `failed (${String(this.failure)})` : 'ended';
-        throw new Error(`${this.label} (HTTP ${this.status}, ${this.contentType || 'no content type'}) ${how} before ${what}; it sent:\n  ${listMessages(this.messages)}`);
+        throw new Error(
+          `${this.label} (HTTP ${this.status}, ${this.contentType || 'no content type'}) ${how} before ${what}; it sent:\n  ${listMessages(this.messages)}`,
+        );
       }
       if (predicate(item.message)) return item;
     }
@@ -295,7 +308,10 @@ export class MessageStream {
   async settle(ms: number): Promise<StreamedMessage[]> {
     const deadline = Date.now() + ms;
     while (!this.done && Date.now() < deadline) {
-      await Promise.race([this.readChunk(), new Promise((resolve) => setTimeout(resolve, Math.max(deadline - Date.now(), 0)).unref())]);
+      await Promise.race([
+        this.readChunk(),
+        new Promise((resolve) => setTimeout(resolve, Math.max(deadline - Date.now(), 0)).unref()),
+      ]);
     }
     this.queue.length = 0;
     return this.messages;
@@ -327,7 +343,12 @@ export interface SendOptions {
 const READ_HEADERS = { accept: 'application/json, text/event-stream' };
 
 /** POSTs one JSON-RPC message without any session headers and reads the reply. */
-export async function postMessage(url: string, message: object, headers: Record<string, string> = {}, label = 'reply'): Promise<MessageStream> {
+export async function postMessage(
+  url: string,
+  message: object,
+  headers: Record<string, string> = {},
+  label = 'reply',
+): Promise<MessageStream> {
   const abort = new AbortController();
   const response = await fetch(url, {
     method: 'POST',
@@ -382,7 +403,8 @@ export class LegacySession {
       throw new Error(`initialize was refused: HTTP ${reply.status} ${JSON.stringify(answer.message)}`);
     }
     const sessionId = reply.response.headers.get('mcp-session-id');
-    if (!sessionId) throw new Error(`initialize succeeded but sent no Mcp-Session-Id header: ${JSON.stringify(answer.message)}`);
+    if (!sessionId)
+      throw new Error(`initialize succeeded but sent no Mcp-Session-Id header: ${JSON.stringify(answer.message)}`);
     const result = answer.message.result;
     const session = new LegacySession(url, sessionId, String(result.protocolVersion), result);
     const status = await session.notify('notifications/initialized');
@@ -408,11 +430,19 @@ export class LegacySession {
 
   /** POSTs any body with the session headers; returns the raw response. */
   async post(body: object, options: SendOptions = {}): Promise<Response> {
-    return fetch(options.url ?? this.url, { method: 'POST', headers: this.headers(options.headers), body: JSON.stringify(body) });
+    return fetch(options.url ?? this.url, {
+      method: 'POST',
+      headers: this.headers(options.headers),
+      body: JSON.stringify(body),
+    });
   }
 
   /** POSTs a request and returns the reply as a stream (the caller reads it). */
-  async request(method: string, params: Record<string, unknown> = {}, options: SendOptions & { id?: JsonRpcId } = {}): Promise<{ id: JsonRpcId; stream: MessageStream }> {
+  async request(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: SendOptions & { id?: JsonRpcId } = {},
+  ): Promise<{ id: JsonRpcId; stream: MessageStream }> {
     const id = options.id ?? this.newId();
     const abort = new AbortController();
     const response = await fetch(options.url ?? this.url, {
@@ -471,7 +501,11 @@ export class LegacySession {
       },
       signal: abort.signal,
     });
-    const stream = await MessageStream.from(response, abort, `GET stream${options.lastEventId !== undefined ? ` after ${options.lastEventId}` : ''}`);
+    const stream = await MessageStream.from(
+      response,
+      abort,
+      `GET stream${options.lastEventId !== undefined ? ` after ${options.lastEventId}` : ''}`,
+    );
     this.open.add(stream);
     return stream;
   }

@@ -32,7 +32,12 @@ export const isComeBack = (reply: RpcReply): boolean =>
   reply.body.result?.resultType === 'input_required' && reply.body.result.inputRequests === undefined;
 
 /** Sends a leg, then comes back with each state-only result's requestState until a real answer arrives. */
-export async function callUntilAnswered(url: string, method: string, params: Record<string, unknown>, maxLegs = 60): Promise<RpcReply> {
+export async function callUntilAnswered(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  maxLegs = 60,
+): Promise<RpcReply> {
   let reply = await rawCall(url, method, params);
   for (let legs = 1; isComeBack(reply) && legs < maxLegs; legs += 1) {
     reply = await rawCall(url, method, { ...params, requestState: reply.body.result!.requestState });

@@ -7,8 +7,6 @@ export interface StackInfo {
   workflowBundlePath: string;
 }
 
-
-
 export function readStackInfo(): StackInfo {
   const file = process.env.MCP_TEST_STACK_FILE;
   if (!file) throw new Error('MCP_TEST_STACK_FILE is not set: run integration tests through jest (globalSetup)');

@@ -35,7 +35,10 @@ function quietTemporalRuntime(log: ReturnType<typeof createLogger>): void {
 }
 
 /** `handlers` replaces the configured set, for tests of what a misbehaving handler does to an exchange. */
-export async function startTestService(env: Record<string, string> = {}, options: { handlers?: HandlerSet } = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: { handlers?: HandlerSet } = {},
+): Promise<TestService> {
   const stack = readStackInfo();
   const config = parseConfig({
     DATABASE_URL: stack.databaseUrl,

@@ -34,7 +34,12 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
-  const waiter = await createOutcomeWaiter({ databaseUrl: config.database.url, store, pollMs: config.database.outcomePollMs, log });
+  const waiter = await createOutcomeWaiter({
+    databaseUrl: config.database.url,
+    store,
+    pollMs: config.database.outcomePollMs,
+    log,
+  });
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
@@ -43,7 +48,10 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const reconciler = createExchangeReconciler({ gateway, store, log });
   const idleSweeper = startIdleExchangeSweeper(
     { store, reconciler, log },
-    { idleMs: config.exchange.roundTimeoutMs + config.exchange.handlerTimeoutMs + 300_000, everyMs: config.retention.sweepEveryMs },
+    {
+      idleMs: config.exchange.roundTimeoutMs + config.exchange.handlerTimeoutMs + 300_000,
+      everyMs: config.retention.sweepEveryMs,
+    },
   );
   const legs = createExchangeLegs({
     gateway,

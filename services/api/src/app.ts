@@ -3,7 +3,13 @@
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from '../../../lib/log';
-import { bodyTooLarge, bodyUnreadable, bodyUnsupported, internalError, serverDraining } from '../../../lib/protocol/error-catalog';
+import {
+  bodyTooLarge,
+  bodyUnreadable,
+  bodyUnsupported,
+  internalError,
+  serverDraining,
+} from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { replyWithError } from './http/error-reply';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
@@ -33,7 +39,17 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(healthRouter(deps.probes));
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(['/mcp', '/sse', '/messages'], guard);
-  app.use(mcpRouter({ dispatch: deps.dispatch, legacy: deps.legacy, maxBodyBytes: deps.maxBodyBytes, budget: deps.budget, sseMaxBufferedBytes: deps.sseMaxBufferedBytes, draining: deps.draining, log: deps.log }));
+  app.use(
+    mcpRouter({
+      dispatch: deps.dispatch,
+      legacy: deps.legacy,
+      maxBodyBytes: deps.maxBodyBytes,
+      budget: deps.budget,
+      sseMaxBufferedBytes: deps.sseMaxBufferedBytes,
+      draining: deps.draining,
+      log: deps.log,
+    }),
+  );
   app.use(bodyErrors(deps.log));
   return app;
 }
@@ -45,7 +61,16 @@ function accessLog(log: Logger): RequestHandler {
     res.on('close', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      log[level]({ method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(durationMs), mcpMethod: req.get('mcp-method') }, 'request');
+      log[level](
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Math.round(durationMs),
+          mcpMethod: req.get('mcp-method'),
+        },
+        'request',
+      );
     });
     next();
   };

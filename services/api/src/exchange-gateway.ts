@@ -5,7 +5,13 @@
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { ExchangeInput, KeyAnswer, RoundAnswers } from '../../../lib/exchange/types';
-import { answersSignal, cancelSignal, keyAnswerSignal, WORKFLOW_TYPE, workflowIdFor } from '../../../workflows/messages';
+import {
+  answersSignal,
+  cancelSignal,
+  keyAnswerSignal,
+  WORKFLOW_TYPE,
+  workflowIdFor,
+} from '../../../workflows/messages';
 import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../lib/exchange/search-attributes';
 
 export interface ExchangeGateway {
@@ -55,9 +61,13 @@ export function createExchangeGateway(client: Client, taskQueue: string): Exchan
 
     // Every answer carries the time it was signalled: the workflow refuses those after the deadline.
     sendAnswers: (exchangeId, answers) =>
-      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, { ...answers, sentAt: Date.now() })),
+      signalIfRunning(() =>
+        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, { ...answers, sentAt: Date.now() }),
+      ),
     sendKeyAnswer: (exchangeId, answer) =>
-      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, { ...answer, sentAt: Date.now() })),
+      signalIfRunning(() =>
+        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, { ...answer, sentAt: Date.now() }),
+      ),
     cancel: (exchangeId, reason) =>
       signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason })),
 

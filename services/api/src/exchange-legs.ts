@@ -17,7 +17,13 @@ import { digestJson } from '../../../lib/exchange/digest';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
-import { capacityExceeded, fromOutcome, invalidParams, invalidRequestState, tooLarge } from '../../../lib/protocol/error-catalog';
+import {
+  capacityExceeded,
+  fromOutcome,
+  invalidParams,
+  invalidRequestState,
+  tooLarge,
+} from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { workflowIdFor } from '../../../workflows/messages';
@@ -83,7 +89,8 @@ const jsonBytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLeng
  */
 function checkRoundInput(leg: ExchangeLeg, answers: unknown, limit: number): void {
   const size = jsonBytes(leg.params) + jsonBytes(answers) + jsonBytes(leg.clientCapabilities);
-  if (size > limit) throw tooLarge("this round's input (arguments, inputResponses and client capabilities)", 'params', limit, size);
+  if (size > limit)
+    throw tooLarge("this round's input (arguments, inputResponses and client capabilities)", 'params', limit, size);
 }
 
 /** Digest of what identifies the call: method, target and its arguments. */
@@ -96,7 +103,8 @@ export function requestDigestOf(request: OriginalRequest): string {
 function checkTarget(leg: ExchangeLeg, limit: number): void {
   const size = Buffer.byteLength(leg.target);
   const path = leg.method === 'resources/read' ? 'params.uri' : 'params.name';
-  if (size > limit) throw invalidParams(`Invalid params: ${path} is ${size} bytes, over the limit of ${limit}`, { path, limit, size });
+  if (size > limit)
+    throw invalidParams(`Invalid params: ${path} is ${size} bytes, over the limit of ${limit}`, { path, limit, size });
 }
 
 export function createExchangeLegs(deps: ExchangeLegsDeps) {
@@ -119,7 +127,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   /** The outcome of an answered round, unless these answers differ from the ones it took. */
   function answeredWith(record: RoundRecord, digest: string): LegResult {
     if (record.answersDigest !== undefined && record.answersDigest !== digest) {
-      throw invalidParams(`Round ${record.round - 1} of this exchange was already answered with different inputResponses`);
+      throw invalidParams(
+        `Round ${record.round - 1} of this exchange was already answered with different inputResponses`,
+      );
     }
     return { kind: 'recorded', record };
   }
@@ -176,7 +186,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     }
     // Answers are carried raw; keys the ask did not name are ignored (spec: SHOULD ignore extras).
     const asked = Object.keys(ask.outcome.inputRequests);
-    const responses = Object.fromEntries(Object.entries(leg.inputResponses ?? {}).filter(([key]) => asked.includes(key)));
+    const responses = Object.fromEntries(
+      Object.entries(leg.inputResponses ?? {}).filter(([key]) => asked.includes(key)),
+    );
     const digest = digestJson(responses);
 
     const next = await store.readRound(exchangeId, round + 1);
@@ -232,7 +244,11 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
       if (inflight >= limits.maxInflightLegs) {
-        throw capacityExceeded('too many requests in progress on this server', limits.maxInflightLegs, limits.capacityRetryAfterS);
+        throw capacityExceeded(
+          'too many requests in progress on this server',
+          limits.maxInflightLegs,
+          limits.capacityRetryAfterS,
+        );
       }
       inflight += 1;
       try {

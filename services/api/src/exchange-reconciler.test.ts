@@ -20,10 +20,13 @@ describe('endingFor', () => {
     expect(statusOf(error.code)).toBe('failed');
   });
 
-  it.each(['TERMINATED', 'TIMED_OUT', 'NOT_FOUND', 'COMPLETED', 'CONTINUED_AS_NEW'] as const)('makes %s an exchange ended by Temporal, naming the status', (status) => {
-    const error = endingFor('x', status);
-    expect(error.code).toBe(EXCHANGE_TERMINATED);
-    expect(error.data).toEqual({ exchangeId: 'x', workflowStatus: status });
-    expect(statusOf(error.code)).toBe('terminated');
-  });
+  it.each(['TERMINATED', 'TIMED_OUT', 'NOT_FOUND', 'COMPLETED', 'CONTINUED_AS_NEW'] as const)(
+    'makes %s an exchange ended by Temporal, naming the status',
+    (status) => {
+      const error = endingFor('x', status);
+      expect(error.code).toBe(EXCHANGE_TERMINATED);
+      expect(error.data).toEqual({ exchangeId: 'x', workflowStatus: status });
+      expect(statusOf(error.code)).toBe('terminated');
+    },
+  );
 });

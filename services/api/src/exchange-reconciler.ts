@@ -34,7 +34,11 @@ export interface ExchangeReconciler {
   reconcile(exchangeId: string): Promise<RoundRecord | undefined>;
 }
 
-export function createExchangeReconciler(deps: { gateway: ExchangeGateway; store: ExchangeStore; log: Logger }): ExchangeReconciler {
+export function createExchangeReconciler(deps: {
+  gateway: ExchangeGateway;
+  store: ExchangeStore;
+  log: Logger;
+}): ExchangeReconciler {
   const { gateway, store, log } = deps;
   async function reconcile(exchangeId: string): Promise<RoundRecord | undefined> {
     const status = await gateway.workflowStatus(exchangeId);
@@ -45,10 +49,18 @@ export function createExchangeReconciler(deps: { gateway: ExchangeGateway; store
     // A round activity still running for the closed workflow may record its round first; an ask
     // there moves the ending to the round after it (as the workflow's own ending does).
     let round = (last?.round ?? 0) + 1;
-    let record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
+    let record = await store.recordEnding({
+      exchangeId,
+      round,
+      outcome: { kind: 'error', error: endingFor(exchangeId, status) },
+    });
     while (record.outcome.kind === 'ask') {
       round += 1;
-      record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error: endingFor(exchangeId, status) } });
+      record = await store.recordEnding({
+        exchangeId,
+        round,
+        outcome: { kind: 'error', error: endingFor(exchangeId, status) },
+      });
     }
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(
       { workflowStatus: status, outcome: record.outcome.kind },
@@ -60,7 +72,10 @@ export function createExchangeReconciler(deps: { gateway: ExchangeGateway; store
   return {
     reconcile: (exchangeId) =>
       reconcile(exchangeId).catch((error: unknown) => {
-        exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId) }).warn({ err: error }, 'could not reconcile the exchange with Temporal; will ask again');
+        exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId) }).warn(
+          { err: error },
+          'could not reconcile the exchange with Temporal; will ask again',
+        );
         return undefined;
       }),
   };

@@ -16,7 +16,10 @@ export interface IdleSweepOptions {
   batch?: number;
 }
 
-export function startIdleExchangeSweeper(deps: { store: ExchangeStore; reconciler: ExchangeReconciler; log: Logger }, options: IdleSweepOptions) {
+export function startIdleExchangeSweeper(
+  deps: { store: ExchangeStore; reconciler: ExchangeReconciler; log: Logger },
+  options: IdleSweepOptions,
+) {
   const { store, reconciler, log } = deps;
   let running = false;
   const sweep = async () => {

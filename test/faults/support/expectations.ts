@@ -23,16 +23,29 @@ export interface Greeted {
 export async function expectAllGreeted(stack: FaultStack, exchanges: Greeted[]): Promise<void> {
   const ids = exchanges.map((e) => e.exchangeId);
   const running = async () =>
-    (await stack.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE id = ANY($1::uuid[]) AND status = 'running'", [ids]))[0]!.n;
-  await waitFor('every exchange to leave status running', async () => (await running()) === '0', { timeoutMs: 60_000, intervalMs: 500 }).catch(() => undefined);
+    (
+      await stack.query<{ n: string }>(
+        "SELECT count(*) AS n FROM exchanges WHERE id = ANY($1::uuid[]) AND status = 'running'",
+        [ids],
+      )
+    )[0]!.n;
+  await waitFor('every exchange to leave status running', async () => (await running()) === '0', {
+    timeoutMs: 60_000,
+    intervalMs: 500,
+  }).catch(() => undefined);
 
-  const statuses = await stack.query<{ id: string; status: string }>('SELECT id, status FROM exchanges WHERE id = ANY($1::uuid[])', [ids]);
+  const statuses = await stack.query<{ id: string; status: string }>(
+    'SELECT id, status FROM exchanges WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
   const rounds = await stack.query<{ exchange_id: string; round: number; outcome_kind: string; outcome: unknown }>(
     'SELECT exchange_id, round, outcome_kind, outcome FROM exchange_rounds WHERE exchange_id = ANY($1::uuid[]) ORDER BY exchange_id, round',
     [ids],
   );
   const outcome = (reply: RpcReply) =>
-    reply.body.error ? { error: reply.body.error } : { resultType: reply.body.result?.resultType, content: reply.body.result?.content };
+    reply.body.error
+      ? { error: reply.body.error }
+      : { resultType: reply.body.result?.resultType, content: reply.body.result?.content };
   const actual = exchanges.map(({ exchangeId, name, reply }) => {
     const mine = rounds.filter((r) => r.exchange_id === exchangeId);
     return {
@@ -48,7 +61,10 @@ export async function expectAllGreeted(stack: FaultStack, exchanges: Greeted[]):
       name,
       reply: { resultType: 'complete', ...greeting(name) },
       status: 'completed',
-      rounds: [[1, 'ask'], [2, 'complete']],
+      rounds: [
+        [1, 'ask'],
+        [2, 'complete'],
+      ],
       greetingRecorded: true,
     })),
   );
@@ -62,13 +78,22 @@ export async function expectAllGreeted(stack: FaultStack, exchanges: Greeted[]):
 export async function expectNoRerunAfterRecording(stack: FaultStack, exchangeIds: string[]): Promise<void> {
   const events = roundEvents(stack.workerLogs());
   expect(rerunsAfterRecording(events)).toEqual({});
-  const recorded = await stack.query<{ exchange_id: string; round: number; outcome_kind: string; outcome: { error?: { code?: number } } }>(
-    'SELECT exchange_id, round, outcome_kind, outcome FROM exchange_rounds WHERE exchange_id = ANY($1::uuid[])',
-    [exchangeIds],
-  );
+  const recorded = await stack.query<{
+    exchange_id: string;
+    round: number;
+    outcome_kind: string;
+    outcome: { error?: { code?: number } };
+  }>('SELECT exchange_id, round, outcome_kind, outcome FROM exchange_rounds WHERE exchange_id = ANY($1::uuid[])', [
+    exchangeIds,
+  ]);
   // Rounds the workflow records itself (expiry, cancel) run no handler.
-  const handlerRounds = recorded.filter((r) => r.outcome_kind !== 'error' || ![-32001, -32012].includes(r.outcome.error?.code ?? 0));
-  const missing = roundsWithoutStart(events, handlerRounds.map((r) => ({ exchangeId: r.exchange_id, round: r.round })));
+  const handlerRounds = recorded.filter(
+    (r) => r.outcome_kind !== 'error' || ![-32001, -32012].includes(r.outcome.error?.code ?? 0),
+  );
+  const missing = roundsWithoutStart(
+    events,
+    handlerRounds.map((r) => ({ exchangeId: r.exchange_id, round: r.round })),
+  );
   expect({ recordedRoundsWithoutRoundStartedLine: missing.length, of: handlerRounds.length }).toEqual({
     recordedRoundsWithoutRoundStartedLine: 0,
     of: handlerRounds.length,

@@ -114,11 +114,16 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   }
 
   async function startPostgres() {
-    const proc = spawnLogged('postgres', process.execPath, ['--import', 'tsx', path.join(__dirname, 'postgres-process.ts'), pgDir, String(pgPort), 'mcp_faults'], {
-      cwd: root,
-      logFile: nextLog('postgres'),
-      signalLeaderOnly: true,
-    });
+    const proc = spawnLogged(
+      'postgres',
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'postgres-process.ts'), pgDir, String(pgPort), 'mcp_faults'],
+      {
+        cwd: root,
+        logFile: nextLog('postgres'),
+        signalLeaderOnly: true,
+      },
+    );
     pg = proc;
     await waitForLog(proc, /postgres ready /, 120_000);
     databaseUrl = /postgres ready (\S+)/.exec(readLog(proc.logFile))![1]!;
@@ -128,11 +133,16 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     if (worker?.running()) throw new Error('a worker is already running');
     const logFile = nextLog('worker');
     workerLogs.push(logFile);
-    const proc = spawnLogged('worker', process.execPath, ['--import', 'tsx', path.join(root, 'services/worker/src/main.ts')], {
-      cwd: root,
-      env: { ...process.env, ...serviceEnv() },
-      logFile,
-    });
+    const proc = spawnLogged(
+      'worker',
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'services/worker/src/main.ts')],
+      {
+        cwd: root,
+        env: { ...process.env, ...serviceEnv() },
+        logFile,
+      },
+    );
     worker = proc;
     // It bundles the workflows before it polls: allow for a busy 2-core machine.
     await waitForLog(proc, /"msg":"worker started"/, 120_000);

@@ -42,7 +42,12 @@ export function exchangeIdOf(keyRing: string, requestState: string): string {
 }
 
 /** One leg, sent again (to the next API) while the connection fails, for up to `patienceMs`. */
-export async function sendLeg(apis: ApiChoice, params: Record<string, unknown>, trace: LegTrace, patienceMs = 120_000): Promise<RpcReply> {
+export async function sendLeg(
+  apis: ApiChoice,
+  params: Record<string, unknown>,
+  trace: LegTrace,
+  patienceMs = 120_000,
+): Promise<RpcReply> {
   const deadline = Date.now() + patienceMs;
   let attempt = apis.prefer ?? 0;
   for (;;) {
@@ -55,7 +60,8 @@ export async function sendLeg(apis: ApiChoice, params: Record<string, unknown>, 
       return reply;
     } catch (error) {
       trace.connectionErrors += 1;
-      if (Date.now() > deadline) throw new Error(`leg never reached an API in ${patienceMs} ms: ${(error as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`leg never reached an API in ${patienceMs} ms: ${(error as Error).message}`);
       attempt += 1;
       await sleep(250);
     }
@@ -63,7 +69,9 @@ export async function sendLeg(apis: ApiChoice, params: Record<string, unknown>, 
 }
 
 export const isStateOnly = (reply: RpcReply) =>
-  reply.body.result?.resultType === 'input_required' && reply.body.result.inputRequests === undefined && typeof reply.body.result.requestState === 'string';
+  reply.body.result?.resultType === 'input_required' &&
+  reply.body.result.inputRequests === undefined &&
+  typeof reply.body.result.requestState === 'string';
 
 export const isAsk = (reply: RpcReply) =>
   reply.body.result?.resultType === 'input_required' && reply.body.result.inputRequests !== undefined;
@@ -72,12 +80,19 @@ export const isAsk = (reply: RpcReply) =>
  * Re-sends `params` with each state-only result's requestState until something else comes back
  * (or `patienceMs` passes, which throws, naming how many state-only results the client got).
  */
-export async function pollPastStateOnly(apis: ApiChoice, params: Record<string, unknown>, first: RpcReply, trace: LegTrace, patienceMs: number): Promise<RpcReply> {
+export async function pollPastStateOnly(
+  apis: ApiChoice,
+  params: Record<string, unknown>,
+  first: RpcReply,
+  trace: LegTrace,
+  patienceMs: number,
+): Promise<RpcReply> {
   const deadline = Date.now() + patienceMs;
   let reply = first;
   while (isStateOnly(reply)) {
     trace.stateOnly += 1;
-    if (Date.now() > deadline) throw new Error(`still a state-only result after ${patienceMs} ms (${trace.stateOnly} of them)`);
+    if (Date.now() > deadline)
+      throw new Error(`still a state-only result after ${patienceMs} ms (${trace.stateOnly} of them)`);
     reply = await sendLeg(apis, { ...params, requestState: reply.body.result!.requestState }, trace);
   }
   return reply;
@@ -90,18 +105,37 @@ export interface Ask {
 }
 
 /** The first leg, followed until round 1's ask arrives. */
-export async function startGreet(apis: ApiChoice, trace: LegTrace, keyRing: string, patienceMs = 120_000): Promise<Ask> {
+export async function startGreet(
+  apis: ApiChoice,
+  trace: LegTrace,
+  keyRing: string,
+  patienceMs = 120_000,
+): Promise<Ask> {
   const first = await sendLeg(apis, GREET, trace);
   const reply = await pollPastStateOnly(apis, GREET, first, trace, patienceMs);
   if (!isAsk(reply)) throw new Error(`first leg: expected the ask, got ${JSON.stringify(reply.body)}`);
   const requestState = reply.body.result!.requestState as string;
-  return { exchangeId: exchangeIdOf(keyRing, requestState), requestState, inputRequests: reply.body.result!.inputRequests as Record<string, unknown> };
+  return {
+    exchangeId: exchangeIdOf(keyRing, requestState),
+    requestState,
+    inputRequests: reply.body.result!.inputRequests as Record<string, unknown>,
+  };
 }
 
-export const answerParams = (ask: Ask, name: string) => ({ ...GREET, inputResponses: { name: accept({ name }) }, requestState: ask.requestState });
+export const answerParams = (ask: Ask, name: string) => ({
+  ...GREET,
+  inputResponses: { name: accept({ name }) },
+  requestState: ask.requestState,
+});
 
 /** Answers the ask and follows state-only results to the final result or error. */
-export async function answerGreet(apis: ApiChoice, ask: Ask, name: string, trace: LegTrace, patienceMs = 120_000): Promise<RpcReply> {
+export async function answerGreet(
+  apis: ApiChoice,
+  ask: Ask,
+  name: string,
+  trace: LegTrace,
+  patienceMs = 120_000,
+): Promise<RpcReply> {
   const params = answerParams(ask, name);
   const first = await sendLeg(apis, params, trace);
   return pollPastStateOnly(apis, params, first, trace, patienceMs);

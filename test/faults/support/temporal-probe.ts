@@ -11,9 +11,12 @@ const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STAT
 export async function exchangesWithStartedRound(stack: FaultStack): Promise<string[]> {
   return stack.withTemporal(async (client) => {
     const ids: string[] = [];
-    for await (const execution of client.workflow.list({ query: "McpTarget = 'greet' AND ExecutionStatus = 'Running'" })) {
+    for await (const execution of client.workflow.list({
+      query: "McpTarget = 'greet' AND ExecutionStatus = 'Running'",
+    })) {
       const description = await client.workflow.getHandle(execution.workflowId, execution.runId).describe();
-      if ((description.raw.pendingActivities ?? []).some((activity) => activity.state === STARTED)) ids.push(execution.workflowId);
+      if ((description.raw.pendingActivities ?? []).some((activity) => activity.state === STARTED))
+        ids.push(execution.workflowId);
     }
     return ids;
   });

@@ -30,12 +30,14 @@ export function originGuard(options: { allowedOrigins: ReadonlyArray<string>; li
     const origin = req.get('origin');
     if (origin !== undefined) {
       const hostname = hostnameOf(origin, true);
-      const allowed = (hostname && LOOPBACK.has(hostname)) || allowedOrigins.has(origin.toLowerCase().replace(/\/$/, ''));
+      const allowed =
+        (hostname && LOOPBACK.has(hostname)) || allowedOrigins.has(origin.toLowerCase().replace(/\/$/, ''));
       if (!allowed) return replyWithError(res, 'transport', forbiddenOrigin(origin));
     }
     if (loopbackOnly) {
       const host = hostnameOf(req.get('host') ?? '', false);
-      if (!host || !(LOOPBACK.has(host) || allowedHosts.has(host))) return replyWithError(res, 'transport', forbiddenHost(req.get('host')));
+      if (!host || !(LOOPBACK.has(host) || allowedHosts.has(host)))
+        return replyWithError(res, 'transport', forbiddenHost(req.get('host')));
     }
     next();
   };

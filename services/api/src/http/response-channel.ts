@@ -19,7 +19,12 @@ export interface ResponseChannel {
  * `maxBufferedBytes` bounds what a client that stops reading leaves in this process: past it the
  * stream is destroyed (the client retries its leg, which loses nothing) instead of buffered without end.
  */
-export function createResponseChannel(req: Request, res: Response, maxBufferedBytes: number, onOverflow?: (buffered: number) => void): ResponseChannel {
+export function createResponseChannel(
+  req: Request,
+  res: Response,
+  maxBufferedBytes: number,
+  onOverflow?: (buffered: number) => void,
+): ResponseChannel {
   const canStream = (req.get('accept') ?? '').includes('text/event-stream');
   let streaming = false;
   const send = boundedWriter(res, maxBufferedBytes, (buffered) => onOverflow?.(buffered));

@@ -13,9 +13,11 @@ export function startSse(res: Response): void {
 
 export const sseFrames = {
   /** A JSON-RPC message, with the event id a client resumes after. */
-  message: (message: object, eventId?: number) => `${eventId !== undefined ? `id: ${eventId}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`,
+  message: (message: object, eventId?: number) =>
+    `${eventId !== undefined ? `id: ${eventId}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`,
   /** An event with an id and no data (SEP-1699): a resumption point, optionally with `retry`. */
-  mark: (eventId: number, retryMs?: number) => `id: ${eventId}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`,
+  mark: (eventId: number, retryMs?: number) =>
+    `id: ${eventId}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`,
   /** A named event with raw data (the 2024-11-05 transport's `endpoint` announcement). */
   named: (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`,
   comment: (text: string) => `: ${text}\n\n`,
@@ -25,7 +27,11 @@ export const sseFrames = {
  * Writes chunks to `res`, and destroys it once the consumer has left more than `maxBufferedBytes`
  * unread (calling `onOverflow` with what was buffered). Writes after the end are dropped.
  */
-export function boundedWriter(res: Response, maxBufferedBytes: number, onOverflow: (bufferedBytes: number) => void): (chunk: string) => void {
+export function boundedWriter(
+  res: Response,
+  maxBufferedBytes: number,
+  onOverflow: (bufferedBytes: number) => void,
+): (chunk: string) => void {
   return (chunk) => {
     if (res.writableEnded || res.destroyed) return;
     res.write(chunk);

@@ -6,7 +6,12 @@
  */
 import type { ExchangeReconciler } from '../exchange-reconciler';
 
-export function watchEndings(reconciler: ExchangeReconciler, runningCalls: () => Promise<string[]>, everyMs: number, stop: AbortSignal): void {
+export function watchEndings(
+  reconciler: ExchangeReconciler,
+  runningCalls: () => Promise<string[]>,
+  everyMs: number,
+  stop: AbortSignal,
+): void {
   const timer = setInterval(() => {
     void runningCalls()
       .then(async (exchangeIds) => {

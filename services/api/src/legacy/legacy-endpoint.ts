@@ -14,7 +14,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
-import { DELIVERY_LEASE_MS, type LegacyCall, type LegacySession, type LegacyStore } from '../../../../lib/db/legacy-store';
+import {
+  DELIVERY_LEASE_MS,
+  type LegacyCall,
+  type LegacySession,
+  type LegacyStore,
+} from '../../../../lib/db/legacy-store';
 import { canonicalJson } from '../../../../lib/exchange/digest';
 import { exchangeLogger, sessionRef, type Logger } from '../../../../lib/log';
 import { workflowIdFor } from '../../../../workflows/messages';
@@ -108,7 +113,11 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     }
   }
   const callLog = (exchangeId: string, round?: number) =>
-    exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), ...(round !== undefined ? { round } : {}) });
+    exchangeLogger(log, {
+      exchangeId,
+      workflowId: workflowIdFor(exchangeId),
+      ...(round !== undefined ? { round } : {}),
+    });
 
   /** A client's JSON-RPC response to one of our requests: one key's answer to its exchange. */
   async function takeResponse(session: LegacySession, message: IncomingMessage): Promise<void> {
@@ -120,26 +129,40 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     // not have landed, and the workflow drops duplicates. Anything else settled is dropped.
     const repeat = request?.status === 'answered' && canonicalJson(request.response) === canonicalJson(response);
     if (!request || (request.status !== 'open' && !repeat)) {
-      log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: unknown or already settled request id');
+      log.info(
+        { ...sessionRef(session.id), responseId: id },
+        'response dropped: unknown or already settled request id',
+      );
       return;
     }
     // The deadline is a rule: an answer after it is refused before anything is settled or signalled;
     // the stream carries the expiry (and withdraws this request) once the workflow records it.
     const ask = await exchanges.readRound(request.exchangeId, request.round);
     if (ask?.deadlineAt && Date.now() > ask.deadlineAt.getTime()) {
-      callLog(request.exchangeId, request.round).info({ ...sessionRef(session.id), key: request.key }, 'response dropped: the round deadline has passed');
+      callLog(request.exchangeId, request.round).info(
+        { ...sessionRef(session.id), key: request.key },
+        'response dropped: the round deadline has passed',
+      );
       return;
     }
     // Repeats are signalled again only so often (counted in Postgres, across replicas).
     if (repeat && !(await legacy.countRepeat(request.id))) {
-      log.info({ ...sessionRef(session.id), responseId: id, limit: limits.maxRepeatedAnswers }, 'response dropped: answer repeated too often');
+      log.info(
+        { ...sessionRef(session.id), responseId: id, limit: limits.maxRepeatedAnswers },
+        'response dropped: answer repeated too often',
+      );
       return;
     }
     // One round's answers travel to the workflow together: refuse the one that would make them too
     // large before anything is settled, so the request stays open for a smaller answer.
     if (!repeat) {
-      const size = roundInputBytes(response, await legacy.answersOfRound(request.exchangeId, request.round), request.key);
-      if (size > limits.maxRoundInputBytes) throw tooLarge("this round's answers", 'result', limits.maxRoundInputBytes, size);
+      const size = roundInputBytes(
+        response,
+        await legacy.answersOfRound(request.exchangeId, request.round),
+        request.key,
+      );
+      if (size > limits.maxRoundInputBytes)
+        throw tooLarge("this round's answers", 'result', limits.maxRoundInputBytes, size);
     }
     // Settle first, so the request can no longer be withdrawn (nor answered twice); then signal.
     // If the signal cannot be sent, the request is reopened and the client's POST fails, so the
@@ -157,7 +180,10 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     }
     // No workflow took it: it closed, and if it recorded no ending (terminated), one is recorded now for the stream.
     if (!delivered) await reconciler.reconcile(request.exchangeId);
-    callLog(request.exchangeId, request.round).info({ ...sessionRef(session.id), key: request.key }, 'answer signalled');
+    callLog(request.exchangeId, request.round).info(
+      { ...sessionRef(session.id), key: request.key },
+      'answer signalled',
+    );
   }
 
   async function takeNotification(session: LegacySession, message: IncomingMessage): Promise<void> {
@@ -229,15 +255,28 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     // (a retry re-attaching to its call) is never refused.
     if ((await legacy.countRunningCalls(session.id)) >= limits.maxRunningExchangesPerSession) {
       const existing = await legacy.findCall(session.id, call.requestId);
-      if (existing) return { kind: 'call' as const, call: existing, listening: { ...outcome.listening, progressToken: existing.progressToken } };
-      throw capacityExceeded('running exchanges of this session', limits.maxRunningExchangesPerSession, limits.capacityRetryAfterS);
+      if (existing)
+        return {
+          kind: 'call' as const,
+          call: existing,
+          listening: { ...outcome.listening, progressToken: existing.progressToken },
+        };
+      throw capacityExceeded(
+        'running exchanges of this session',
+        limits.maxRunningExchangesPerSession,
+        limits.capacityRetryAfterS,
+      );
     }
     // The call is recorded before its exchange starts: the same request sent again (a retry)
     // finds it and is served the same stream instead of starting a second exchange.
     if (!(await legacy.recordCall(call, owner))) {
       const existing = await legacy.findCall(session.id, call.requestId);
       if (!existing) throw requestInProgress();
-      return { kind: 'call' as const, call: existing, listening: { ...outcome.listening, progressToken: existing.progressToken } };
+      return {
+        kind: 'call' as const,
+        call: existing,
+        listening: { ...outcome.listening, progressToken: existing.progressToken },
+      };
     }
     try {
       await methods.start(outcome.leg, exchangeId);
@@ -319,7 +358,12 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const sse = openStream(res, release);
       const resumable = supportsResumption(session);
       if (resumable) {
-        await legacy.appendMessage({ sessionId: session.id, streamId: answer.call.streamId, messageKey: PRIMING_KEY, message: {} });
+        await legacy.appendMessage({
+          sessionId: session.id,
+          streamId: answer.call.streamId,
+          messageKey: PRIMING_KEY,
+          message: {},
+        });
       }
       // A repeated request id re-attaches to its call (taking its delivery over): same stream, same result.
       await serveCall(answer.call, sse, 0, stop.signal, { resumable, honorClose: resumable, owner, takeOver: true });
@@ -393,7 +437,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     async delete(req: Request, res: Response): Promise<void> {
       const session = await sessionOf(req.get(SESSION_HEADER));
       if (!session) return notFound(res);
-      for (const call of await legacy.activeCalls({ sessionId: session.id })) await gateway.cancel(call.exchangeId, 'session ended');
+      for (const call of await legacy.activeCalls({ sessionId: session.id }))
+        await gateway.cancel(call.exchangeId, 'session ended');
       await legacy.closeSession(session.id);
       log.info(sessionRef(session.id), 'session ended by the client');
       res.status(200).end();
@@ -406,7 +451,13 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       const release = slots.take(sessionId);
       res.once('close', release);
       try {
-        await legacy.createSession({ id: sessionId, transport: 'http+sse', protocolVersion: '2024-11-05', clientCapabilities: {}, principal: 'anonymous' });
+        await legacy.createSession({
+          id: sessionId,
+          transport: 'http+sse',
+          protocolVersion: '2024-11-05',
+          clientCapabilities: {},
+          principal: 'anonymous',
+        });
       } catch (error) {
         release();
         throw error;
@@ -421,10 +472,16 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       keepSessionAlive(sessionId, stop.signal);
       sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
       const streamId = `sse:${sessionId}`;
-      watchEndings(reconciler, async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId), deps.endingCheckMs, stop.signal);
+      watchEndings(
+        reconciler,
+        async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId),
+        deps.endingCheckMs,
+        stop.signal,
+      );
       await deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, { untilFinal: false });
       // The 2024-11-05 session lives as long as its stream.
-      for (const call of await legacy.activeCalls({ streamId })) await gateway.cancel(call.exchangeId, 'session stream closed');
+      for (const call of await legacy.activeCalls({ streamId }))
+        await gateway.cancel(call.exchangeId, 'session stream closed');
       await legacy.closeSession(sessionId);
     },
 
@@ -434,7 +491,12 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
       if (!session) return notFound(res, message.id);
       const streamId = `sse:${session.id}`;
       const reply = (body: Record<string, unknown>) =>
-        legacy.appendMessage({ sessionId: session.id, streamId, messageKey: streamKeys.reply(message.id), message: body });
+        legacy.appendMessage({
+          sessionId: session.id,
+          streamId,
+          messageKey: streamKeys.reply(message.id),
+          message: body,
+        });
       // An answer or a cancel is taken before the 202, so a client that got 202 knows it landed.
       if (message.method === undefined || message.id === undefined) {
         await (message.method === undefined ? takeResponse(session, message) : takeNotification(session, message));

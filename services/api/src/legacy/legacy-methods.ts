@@ -5,7 +5,11 @@
  * asks go back to the client as real server-to-client requests.
  */
 import { randomUUID } from 'node:crypto';
-import { InitializeRequestParamsSchema, SetLevelRequestParamsSchema, SubscribeRequestParamsSchema } from '@modelcontextprotocol/core';
+import {
+  InitializeRequestParamsSchema,
+  SetLevelRequestParamsSchema,
+  SubscribeRequestParamsSchema,
+} from '@modelcontextprotocol/core';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
@@ -42,7 +46,12 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
   const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers);
 
   /** `initialize`: negotiates the version and records the session the client will name. */
-  async function initialize(params: unknown, sessionId: string, transport: LegacySession['transport'], existing: boolean) {
+  async function initialize(
+    params: unknown,
+    sessionId: string,
+    transport: LegacySession['transport'],
+    existing: boolean,
+  ) {
     const init = parseParams(InitializeRequestParamsSchema, params);
     const protocolVersion = negotiateVersion(init.protocolVersion);
     const handshake = {
@@ -66,12 +75,24 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       const request = readOriginalRequest(exchangeMethod, params);
       if (!hasTarget(handlers, exchangeMethod, request.target)) {
         const [message, path] = UNKNOWN_TARGET[exchangeMethod];
-        throw invalidParams(`${message}: ${echoed(request.target)}`, exchangeMethod === 'resources/read' ? { uri: echoed(request.target) } : { path });
+        throw invalidParams(
+          `${message}: ${echoed(request.target)}`,
+          exchangeMethod === 'resources/read' ? { uri: echoed(request.target) } : { path },
+        );
       }
       const meta = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
-      const progressToken = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
+      const progressToken =
+        typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
+          ? meta.progressToken
+          : undefined;
       const listening: Listening = { progressToken, logLevel: session.logLevel };
-      const leg: ExchangeLeg = { ...request, clientCapabilities: session.clientCapabilities, principal: session.principal, era: 'legacy', listening };
+      const leg: ExchangeLeg = {
+        ...request,
+        clientCapabilities: session.clientCapabilities,
+        principal: session.principal,
+        era: 'legacy',
+        listening,
+      };
       return { kind: 'call', leg, listening };
     }
     switch (method) {
@@ -85,7 +106,8 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const { uri } = parseParams(SubscribeRequestParamsSchema, params);
-        if (!hasTarget(handlers, 'resources/read', uri)) throw invalidParams(`Resource not found: ${echoed(uri)}`, { uri: echoed(uri) });
+        if (!hasTarget(handlers, 'resources/read', uri))
+          throw invalidParams(`Resource not found: ${echoed(uri)}`, { uri: echoed(uri) });
         return { kind: 'result', result: {} };
       }
     }

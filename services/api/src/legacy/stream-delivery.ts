@@ -103,22 +103,28 @@ export async function deliverStream(
   stop: AbortSignal,
   options: DeliveryOptions = {},
 ): Promise<'final' | 'closed' | 'stopped'> {
-  const { untilFinal = true, resumable = false, honorClose = false, withoutResponse = false, drainOnly = false } = options;
+  const {
+    untilFinal = true,
+    resumable = false,
+    honorClose = false,
+    withoutResponse = false,
+    drainOnly = false,
+  } = options;
   let lastId = afterId;
   // Page by page (the store reads at most a page), each after the consumer took the previous one.
   while (!stop.aborted && !sse.closed) {
     const messages = drainOnly
       ? await deps.legacy.readStream(streamId, lastId)
       : await deps.waiter.waitFor(
-      LEGACY_STREAM_CHANNEL,
-      streamId,
-      async () => {
-        const found = await deps.legacy.readStream(streamId, lastId);
-        return found.length ? found : undefined;
-      },
-      30_000,
-      stop,
-    );
+          LEGACY_STREAM_CHANNEL,
+          streamId,
+          async () => {
+            const found = await deps.legacy.readStream(streamId, lastId);
+            return found.length ? found : undefined;
+          },
+          30_000,
+          stop,
+        );
     for (const m of messages ?? []) {
       lastId = m.id;
       if (m.messageKey === PRIMING_KEY) {

@@ -23,9 +23,11 @@ export function createStreamSlots(limits: StreamSlotLimits): StreamSlots {
   let open = 0;
   return {
     take(sessionId) {
-      if (open >= maxOpenStreams) throw capacityExceeded('open streams on this server', maxOpenStreams, capacityRetryAfterS);
+      if (open >= maxOpenStreams)
+        throw capacityExceeded('open streams on this server', maxOpenStreams, capacityRetryAfterS);
       const held = perSession.get(sessionId) ?? 0;
-      if (held >= maxStreamsPerSession) throw capacityExceeded('open streams of this session', maxStreamsPerSession, capacityRetryAfterS);
+      if (held >= maxStreamsPerSession)
+        throw capacityExceeded('open streams of this session', maxStreamsPerSession, capacityRetryAfterS);
       open += 1;
       perSession.set(sessionId, held + 1);
       let released = false;

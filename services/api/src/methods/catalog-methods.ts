@@ -41,7 +41,11 @@ export function createCatalogMethods(handlers: HandlerSet) {
     }
     const values = completer ? await completer(request.argument.value, request.context?.arguments ?? {}) : [];
     return {
-      completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS },
+      completion: {
+        values: values.slice(0, MAX_COMPLETIONS),
+        total: values.length,
+        hasMore: values.length > MAX_COMPLETIONS,
+      },
     };
   }
 

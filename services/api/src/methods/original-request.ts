@@ -2,7 +2,11 @@
  * The original request of an exchange method (`tools/call`, `prompts/get`, `resources/read`) and
  * how an unknown target is refused: the same on both protocol eras.
  */
-import { CallToolRequestParamsSchema, GetPromptRequestParamsSchema, ReadResourceRequestParamsSchema } from '@modelcontextprotocol/core';
+import {
+  CallToolRequestParamsSchema,
+  GetPromptRequestParamsSchema,
+  ReadResourceRequestParamsSchema,
+} from '@modelcontextprotocol/core';
 import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
 import { parseParams } from './parse-params';
 

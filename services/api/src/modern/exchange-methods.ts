@@ -36,10 +36,14 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const retry = parseParams(RetryFieldsSchema, params);
     if (!hasTarget(deps.handlers, method, request.target)) {
       const [message, path] = UNKNOWN_TARGET[method];
-      throw invalidParams(`${message}: ${request.target}`, method === 'resources/read' ? { uri: request.target } : { path });
+      throw invalidParams(
+        `${message}: ${request.target}`,
+        method === 'resources/read' ? { uri: request.target } : { path },
+      );
     }
     const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
-    const listens = call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
+    const listens =
+      call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
     const stopForwarding = new AbortController();
     // Notifications are best effort on this era: a failure to forward them loses no result.
     let forwarding: Promise<{ lastId: number }> | undefined;
@@ -71,7 +75,12 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
       )
       .finally(() => stopForwarding.abort());
     const lastEvent = (await forwarding)?.lastId;
-    const rendered = renderLeg(leg, deps.requestState, { requestDigest: requestDigestOf(request), principal: PRINCIPAL }, lastEvent);
+    const rendered = renderLeg(
+      leg,
+      deps.requestState,
+      { requestDigest: requestDigestOf(request), principal: PRINCIPAL },
+      lastEvent,
+    );
     // resources/read results are cacheable: they must say for how long, and to whom.
     if (method === 'resources/read' && rendered.resultType === 'complete') {
       return { ttlMs: 0, cacheScope: 'private', ...rendered };

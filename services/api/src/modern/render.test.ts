@@ -11,11 +11,20 @@ import { renderLeg } from './render';
 
 const codec = createRequestStateCodec(createSealer([{ kid: 'k1', key: randomBytes(32) }]), 60_000);
 const binding = { requestDigest: 'digest', principal: 'ada' };
-const record = (round: number, outcome: RoundRecord['outcome']): RoundRecord => ({ exchangeId: 'ex-1', round, outcome, recordedAt: new Date() });
+const record = (round: number, outcome: RoundRecord['outcome']): RoundRecord => ({
+  exchangeId: 'ex-1',
+  round,
+  outcome,
+  recordedAt: new Date(),
+});
 
 describe('renderLeg', () => {
   it('renders a complete outcome with resultType and the server identity', () => {
-    const wire = renderLeg({ kind: 'recorded', record: record(2, { kind: 'complete', result: { content: [] } }) }, codec, binding);
+    const wire = renderLeg(
+      { kind: 'recorded', record: record(2, { kind: 'complete', result: { content: [] } }) },
+      codec,
+      binding,
+    );
     expect(wire).toMatchObject({ resultType: 'complete', content: [] });
     expect((wire._meta as Record<string, unknown>)[SERVER_INFO_META_KEY]).toBeDefined();
     expect(wire.requestState).toBeUndefined();
@@ -23,23 +32,46 @@ describe('renderLeg', () => {
 
   it('renders an ask with its inputRequests and an ask requestState bound to the round and the handler state', () => {
     const wire = renderLeg(
-      { kind: 'recorded', record: record(1, { kind: 'ask', inputRequests: { name: { method: 'elicitation/create' } }, sealedHandlerState: 'sealed' }) },
+      {
+        kind: 'recorded',
+        record: record(1, {
+          kind: 'ask',
+          inputRequests: { name: { method: 'elicitation/create' } },
+          sealedHandlerState: 'sealed',
+        }),
+      },
       codec,
       binding,
     );
-    expect(wire).toMatchObject({ resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create' } } });
+    expect(wire).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { name: { method: 'elicitation/create' } },
+    });
     const claims = codec.verify(wire.requestState as string, binding);
     expect(claims).toMatchObject({ exchangeId: 'ex-1', round: 1, kind: 'ask', handlerState: 'sealed' });
   });
 
   it('renders "not ready" as a state-only result whose wait requestState carries the answers digest', () => {
-    const wire = renderLeg({ kind: 'pending', exchangeId: 'ex-1', round: 2, answersDigest: 'answers' }, codec, binding, 17);
+    const wire = renderLeg(
+      { kind: 'pending', exchangeId: 'ex-1', round: 2, answersDigest: 'answers' },
+      codec,
+      binding,
+      17,
+    );
     expect(wire.inputRequests).toBeUndefined();
-    expect(codec.verify(wire.requestState as string, binding)).toMatchObject({ kind: 'wait', round: 2, answersDigest: 'answers', afterEvent: 17 });
+    expect(codec.verify(wire.requestState as string, binding)).toMatchObject({
+      kind: 'wait',
+      round: 2,
+      answersDigest: 'answers',
+      afterEvent: 17,
+    });
   });
 
   it('throws an error outcome as the RpcError it carries', () => {
-    const leg = { kind: 'recorded' as const, record: record(2, { kind: 'error', error: { code: EXCHANGE_EXPIRED, message: 'expired', data: { round: 1 } } }) };
+    const leg = {
+      kind: 'recorded' as const,
+      record: record(2, { kind: 'error', error: { code: EXCHANGE_EXPIRED, message: 'expired', data: { round: 1 } } }),
+    };
     expect(() => renderLeg(leg, codec, binding)).toThrow(RpcError);
     try {
       renderLeg(leg, codec, binding);

@@ -15,7 +15,12 @@ import {
   MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSION_META_KEY,
 } from '../../../../lib/protocol/modern';
-import { headerMismatch, invalidParams, missingHeader, unsupportedProtocolVersion } from '../../../../lib/protocol/error-catalog';
+import {
+  headerMismatch,
+  invalidParams,
+  missingHeader,
+  unsupportedProtocolVersion,
+} from '../../../../lib/protocol/error-catalog';
 
 export interface ModernEnvelope {
   protocolVersion: string;
@@ -33,7 +38,11 @@ export function hasModernMeta(params: unknown): boolean {
 }
 
 /** Methods whose target travels in the `Mcp-Name` header (SEP-2243). */
-const NAMED_TARGET: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAMED_TARGET: Record<string, 'name' | 'uri'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
 
 /** Header values that are not plain ASCII arrive as `=?base64?<value>?=`. */
 export function decodeHeaderValue(value: string): string {
@@ -69,7 +78,9 @@ export function validateModernRequest(req: Request, method: string, rawParams: u
   checkHeaders(req, method, params, version);
 
   if (typeof version !== 'string') {
-    throw invalidParams(`Missing required _meta field: ${PROTOCOL_VERSION_META_KEY}`, { path: `params._meta.${PROTOCOL_VERSION_META_KEY}` });
+    throw invalidParams(`Missing required _meta field: ${PROTOCOL_VERSION_META_KEY}`, {
+      path: `params._meta.${PROTOCOL_VERSION_META_KEY}`,
+    });
   }
   const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
   if (!isObject(capabilities)) {

@@ -20,7 +20,9 @@ export function healthRouter(probes: HealthProbe[]): Router {
       }),
     );
     const healthy = results.every(([, state]) => state === 'ok');
-    res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+    res
+      .status(healthy ? 200 : 503)
+      .json({ status: healthy ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
   });
   return router;
 }

@@ -11,7 +11,14 @@
  */
 import express, { type Request, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
-import { internalError, methodNotAllowed, notJsonRpc, notOneObject, parseError, requestIdTooLong } from '../../../../lib/protocol/error-catalog';
+import {
+  internalError,
+  methodNotAllowed,
+  notJsonRpc,
+  notOneObject,
+  parseError,
+  requestIdTooLong,
+} from '../../../../lib/protocol/error-catalog';
 import { type Era, renderErrorResponse } from '../../../../lib/protocol/error-response';
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { findJsonBudgetViolation } from '../../../../lib/protocol/json-budget';
@@ -68,7 +75,14 @@ function isLegacy(req: Request, message: IncomingMessage): boolean {
  * modern and pre-era answers go through the response channel, which also handles a response
  * already streaming; a handshake-era stream already open is just ended.
  */
-function sendError(res: Response, log: Logger, caught: unknown, id: JsonRpcId, era: Era, finish?: (status: number, body: object) => void) {
+function sendError(
+  res: Response,
+  log: Logger,
+  caught: unknown,
+  id: JsonRpcId,
+  era: Era,
+  finish?: (status: number, body: object) => void,
+) {
   const error = caught instanceof RpcError ? caught : internalError();
   if (!(caught instanceof RpcError)) log.error({ err: caught }, 'request failed');
   const requestId = (caught as { id?: JsonRpcId }).id ?? id;
@@ -105,7 +119,10 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     deps.draining.addEventListener('abort', drain, { once: true });
     res.on('close', () => deps.draining.removeEventListener('abort', drain));
     const channel = createResponseChannel(req, res, deps.sseMaxBufferedBytes, (buffered) =>
-      deps.log.warn({ bufferedBytes: buffered, limit: deps.sseMaxBufferedBytes }, 'SSE consumer left too much unread; response stream closed'),
+      deps.log.warn(
+        { bufferedBytes: buffered, limit: deps.sseMaxBufferedBytes },
+        'SSE consumer left too much unread; response stream closed',
+      ),
     );
     let era: Era = 'transport'; // until the message says which era it is
     try {
@@ -142,7 +159,9 @@ export function mcpRouter(deps: McpRouterDeps): Router {
 
   router.get('/sse', async (req, res) => {
     const messagesPath = `${req.baseUrl}/messages`;
-    await deps.legacy.sseOpen(req, res, messagesPath).catch((caught) => sendError(res, deps.log, caught, null, 'legacy'));
+    await deps.legacy
+      .sseOpen(req, res, messagesPath)
+      .catch((caught) => sendError(res, deps.log, caught, null, 'legacy'));
   });
 
   router.post('/messages', body, async (req, res) => {
