@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec } from '../lib/state/request-state';
 import { createSealer } from '../lib/state/sealer';
+import { exchangeStartedBy } from './support/exchange-rows';
 import { connectModernClient } from './support/modern-client';
 import { accept, rawCall } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
@@ -36,12 +37,16 @@ describe('demo handlers with the official client', () => {
         return { action: 'accept', content: { approve: true, ticket: 'CHG-42' } };
       },
     });
+    let exchange: { id: string };
     try {
       const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-      const result = await client.callTool(
-        { name: 'deploy_service', arguments: { service: 'checkout', version: '2.1.0', environment: 'production' } },
-        { onprogress: (p) => progress.push(p) },
-      );
+      let result!: Awaited<ReturnType<typeof client.callTool>>;
+      exchange = await exchangeStartedBy(service.pool, 'deploy_service', async () => {
+        result = await client.callTool(
+          { name: 'deploy_service', arguments: { service: 'checkout', version: '2.1.0', environment: 'production' } },
+          { onprogress: (p) => progress.push(p) },
+        );
+      });
       expect(result.content).toEqual([
         { type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-42).' },
       ]);
@@ -57,8 +62,8 @@ describe('demo handlers with the official client', () => {
       await client.close();
     }
     const { rows } = await service.pool.query(
-      `SELECT r.round, r.outcome_kind FROM exchange_rounds r JOIN exchanges e ON e.id = r.exchange_id
-       WHERE e.target = 'deploy_service' ORDER BY e.created_at DESC, r.round LIMIT 3`,
+      'SELECT round, outcome_kind FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
+      [exchange.id],
     );
     expect(rows).toEqual([
       { round: 1, outcome_kind: 'ask' },

@@ -20,9 +20,9 @@ import { createLogger } from '../lib/log';
 import { createExchangeGateway } from '../services/api/src/exchange-gateway';
 import { createExchangeReconciler } from '../services/api/src/exchange-reconciler';
 import { startIdleExchangeSweeper } from '../services/api/src/idle-exchange-sweeper';
-import { eventually, exchangeStatus, latestExchange } from './support/exchange-rows';
+import { eventually, exchangeOfSession, exchangeStartedBy, exchangeStatus } from './support/exchange-rows';
 import { isNotification, isRequest, isResponseTo, LegacySession, type JsonRpcId } from './support/legacy-client';
-import { accept, callUntilAnswered, rawCall } from './support/raw-mcp';
+import { accept, callUntilAnswered, rawCall, type RpcReply } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
 
 const askForever = defineTool({
@@ -50,9 +50,11 @@ const handlers: HandlerSet = {
 };
 
 async function askGreet(service: TestService) {
-  const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+  let first!: RpcReply;
+  const exchange = await exchangeStartedBy(service.pool, 'greet', async () => {
+    first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+  });
   expect(first.body.result?.resultType).toBe('input_required');
-  const exchange = await latestExchange(service.pool, 'greet');
   const retry = {
     name: 'greet',
     arguments: {},
@@ -152,18 +154,23 @@ describe('exchange endings decided in Temporal', () => {
     ['returns_bigint', 'a BigInt'],
   ])('ends an exchange whose handler result cannot be stored (%s: %s) with -32603, without retrying', async (tool) => {
     const started = Date.now();
-    const reply = await rawCall(service.url, 'tools/call', { name: tool, arguments: {} });
+    let reply!: RpcReply;
+    const exchange = await exchangeStartedBy(service.pool, tool, async () => {
+      reply = await rawCall(service.url, 'tools/call', { name: tool, arguments: {} });
+    });
     expect(reply.body.error?.code).toBe(INTERNAL_ERROR);
     expect(reply.body.error?.message).toMatch(/could not be recorded/);
     expect(Date.now() - started).toBeLessThan(15_000);
-    const exchange = await latestExchange(service.pool, tool);
-    expect(exchange.status).toBe('failed');
+    expect(await exchangeStatus(service.pool, exchange.id)).toBe('failed');
     const handle = service.temporal.workflow.getHandle(exchange.workflow_id);
     expect((await handle.result()).status).toBe('failed');
   });
 
   it('records the round cap as capped in Postgres and in the search attribute alike', async () => {
-    let reply = await rawCall(service.url, 'tools/call', { name: 'ask_forever', arguments: {} });
+    let reply!: RpcReply;
+    const exchange = await exchangeStartedBy(service.pool, 'ask_forever', async () => {
+      reply = await rawCall(service.url, 'tools/call', { name: 'ask_forever', arguments: {} });
+    });
     for (let i = 0; i < 2 && reply.body.result; i += 1) {
       reply = await rawCall(service.url, 'tools/call', {
         name: 'ask_forever',
@@ -173,8 +180,7 @@ describe('exchange endings decided in Temporal', () => {
       });
     }
     expect(reply.body.error?.code).toBe(ROUND_CAP_EXCEEDED);
-    const exchange = await latestExchange(service.pool, 'ask_forever');
-    expect(exchange.status).toBe('capped');
+    expect(await exchangeStatus(service.pool, exchange.id)).toBe('capped');
     const handle = service.temporal.workflow.getHandle(exchange.workflow_id);
     await handle.result();
     expect(await searchStatus(handle)).toBe('capped');
@@ -249,7 +255,7 @@ describe('exchange endings reach handshake-era streams', () => {
     const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
     const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
     const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
-    const exchange = await latestExchange(service.pool, 'greet');
+    const exchange = await exchangeOfSession(service.pool, session.sessionId, callId);
     return {
       session,
       callId,
@@ -313,7 +319,7 @@ describe('the worker writes what a handshake-era client must see', () => {
       const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
       const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
       stream.close(); // the client goes away; no API delivers this call now
-      const exchange = await latestExchange(service.pool, 'greet');
+      const exchange = await exchangeOfSession(service.pool, session.sessionId, callId);
       expect(await eventually(() => exchangeStatus(service.pool, exchange.id), 'expired')).toBe('expired');
 
       const { rows } = await service.pool.query<{

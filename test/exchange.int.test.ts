@@ -4,8 +4,9 @@
  */
 import { EXCHANGE_EXPIRED, ROUND_CAP_EXCEEDED } from '../lib/protocol/exchange-errors';
 import { INVALID_PARAMS } from '../lib/protocol/json-rpc-codes';
+import { exchangeStartedBy } from './support/exchange-rows';
 import { connectModernClient } from './support/modern-client';
-import { accept, rawCall } from './support/raw-mcp';
+import { accept, rawCall, type RpcReply } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
 
 async function roundsOf(service: TestService, exchangeId: string) {
@@ -16,12 +17,9 @@ async function roundsOf(service: TestService, exchangeId: string) {
   return rows;
 }
 
-async function latestExchangeId(service: TestService, target: string): Promise<string> {
-  const { rows } = await service.pool.query<{ id: string }>(
-    'SELECT id FROM exchanges WHERE target = $1 ORDER BY created_at DESC LIMIT 1',
-    [target],
-  );
-  return rows[0]!.id;
+/** Runs `act` and returns the id of the one `target` exchange it started. */
+async function idOfExchangeStartedBy(service: TestService, target: string, act: () => Promise<unknown>) {
+  return (await exchangeStartedBy(service.pool, target, act)).id;
 }
 
 describe('durable exchange engine', () => {
@@ -40,14 +38,16 @@ describe('durable exchange engine', () => {
       asked.push(message);
       return { action: 'accept', content: { name: 'Ada' } };
     });
+    let exchangeId: string;
     try {
-      const result = await client.callTool({ name: 'greet', arguments: { greeting: 'Welcome' } });
-      expect(result.content).toEqual([{ type: 'text', text: 'Welcome, Ada!' }]);
+      exchangeId = await idOfExchangeStartedBy(service, 'greet', async () => {
+        const result = await client.callTool({ name: 'greet', arguments: { greeting: 'Welcome' } });
+        expect(result.content).toEqual([{ type: 'text', text: 'Welcome, Ada!' }]);
+      });
       expect(asked).toEqual(['What is your name?']);
     } finally {
       await client.close();
     }
-    const exchangeId = await latestExchangeId(service, 'greet');
     expect(await roundsOf(service, exchangeId)).toEqual([
       { round: 1, outcome_kind: 'ask' },
       { round: 2, outcome_kind: 'complete' },
@@ -55,7 +55,10 @@ describe('durable exchange engine', () => {
   });
 
   it('advances the exchange once when the same retry is sent twice', async () => {
-    const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+    let first!: RpcReply;
+    const exchangeId = await idOfExchangeStartedBy(service, 'greet', async () => {
+      first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+    });
     const ask = first.body.result!;
     expect(ask.resultType).toBe('input_required');
     const retry = {
@@ -69,7 +72,6 @@ describe('durable exchange engine', () => {
     expect(a.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Grace!' }]);
     expect(b.body.result).toEqual(a.body.result);
 
-    const exchangeId = await latestExchangeId(service, 'greet');
     expect((await roundsOf(service, exchangeId)).map((r) => r.round)).toEqual([1, 2]);
 
     const conflicting = await rawCall(service.url, 'tools/call', {
@@ -86,15 +88,17 @@ describe('durable exchange engine', () => {
       asks += 1;
       return { action: 'accept', content: { guess: 0 } }; // never right: the secret is at least 1
     });
+    let exchangeId: string;
     try {
-      await expect(client.callTool({ name: 'guess_number', arguments: { max: 1000 } })).rejects.toMatchObject({
-        code: ROUND_CAP_EXCEEDED,
-      });
+      exchangeId = await idOfExchangeStartedBy(service, 'guess_number', () =>
+        expect(client.callTool({ name: 'guess_number', arguments: { max: 1000 } })).rejects.toMatchObject({
+          code: ROUND_CAP_EXCEEDED,
+        }),
+      );
     } finally {
       await client.close();
     }
     expect(asks).toBe(8);
-    const exchangeId = await latestExchangeId(service, 'guess_number');
     const rounds = await roundsOf(service, exchangeId);
     expect(rounds).toHaveLength(9);
     expect(rounds.at(-1)).toEqual({ round: 9, outcome_kind: 'error' });
@@ -103,7 +107,10 @@ describe('durable exchange engine', () => {
   });
 
   it('rejects a tampered requestState with -32602 and advances nothing', async () => {
-    const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+    let first!: RpcReply;
+    const exchangeId = await idOfExchangeStartedBy(service, 'greet', async () => {
+      first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+    });
     const state = String(first.body.result!.requestState);
     const tampered = state.slice(0, -2) + (state.at(-2) === 'A' ? 'B' : 'A') + state.slice(-1);
     const reply = await rawCall(service.url, 'tools/call', {
@@ -114,7 +121,6 @@ describe('durable exchange engine', () => {
     });
     expect(reply.status).toBe(400);
     expect(reply.body.error).toEqual({ code: INVALID_PARAMS, message: 'Invalid or expired requestState' });
-    const exchangeId = await latestExchangeId(service, 'greet');
     expect(await roundsOf(service, exchangeId)).toHaveLength(1);
   });
 
@@ -167,9 +173,11 @@ describe('round timeout', () => {
   });
 
   it('ends an unanswered exchange with an expiry error for whoever comes next', async () => {
-    const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+    let first!: RpcReply;
+    const exchangeId = await idOfExchangeStartedBy(service, 'greet', async () => {
+      first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+    });
     expect(first.body.result?.resultType).toBe('input_required');
-    const exchangeId = await latestExchangeId(service, 'greet');
     // Wait for the durable timer to fire and the expiry to be recorded.
     for (let i = 0; i < 40; i++) {
       const { rows } = await service.pool.query('SELECT status FROM exchanges WHERE id = $1', [exchangeId]);

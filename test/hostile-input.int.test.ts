@@ -8,7 +8,7 @@ import { demoHandlers } from '../handlers/demo';
 import { defineTool } from '../lib/handler-api';
 import { INVALID_PARAMS, INVALID_REQUEST } from '../lib/protocol/json-rpc-codes';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
-import { countExchanges, latestExchange } from './support/exchange-rows';
+import { countExchanges, exchangeOfSession } from './support/exchange-rows';
 import { isRequest, isResponseTo, LegacySession, type JsonRpcId } from './support/legacy-client';
 import { accept, rawCall, rawPost } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
@@ -207,12 +207,12 @@ describe('hostile input on the handshake era', () => {
         path: 'params.arguments.greeting',
       });
 
-      const { stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
+      const { id: callId, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
       const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
       const askId = ask.message.id as JsonRpcId;
       const bad = await session.post({ jsonrpc: '2.0', id: askId, result: accept({ name: '\ud800' }) });
       expect(bad.status).toBe(400);
-      expect((await latestExchange(service.pool, 'greet')).status).toBe('running');
+      expect((await exchangeOfSession(service.pool, session.sessionId, callId)).status).toBe('running');
 
       expect(await session.respond(askId, accept({ name: 'Ada' }))).toBe(202);
       const done = await stream.until((m) => m.result !== undefined || m.error !== undefined, 'the call response');

@@ -35,6 +35,7 @@ import {
   type MessageStream,
 } from './support/legacy-client';
 import { startApiProcess } from './support/api-process';
+import { exchangeById, exchangeOfSession, exchangeStartedBy } from './support/exchange-rows';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
 
 const HANDSHAKE_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
@@ -174,20 +175,8 @@ function expectText(message: JsonRpcMessage, text: string): void {
 const cancellationsIn = (stream: MessageStream) =>
   stream.messages.filter((m) => isNotification(m.message, 'notifications/cancelled')).map((m) => m.message.params);
 
-interface ExchangeRow {
-  id: string;
-  status: string;
-  era: string;
-}
-
-async function latestLegacyExchange(service: TestService, target: string): Promise<ExchangeRow> {
-  const { rows } = await service.pool.query<ExchangeRow>(
-    `SELECT id, status, era FROM exchanges WHERE era = 'legacy' AND target = $1 ORDER BY created_at DESC LIMIT 1`,
-    [target],
-  );
-  if (!rows[0]) throw new Error(`no handshake-era exchange of ${target} was recorded`);
-  return rows[0];
-}
+/** The exchange a raw handshake-era session started (each of these tests starts one per session). */
+const exchangeOf = (service: TestService, session: LegacySession) => exchangeOfSession(service.pool, session.sessionId);
 
 async function roundsOf(service: TestService, exchangeId: string) {
   const { rows } = await service.pool.query<{
@@ -254,9 +243,12 @@ describe('handshake-era clients on one API replica', () => {
       const { client, seen } = await connectOfficialClient(service.url, 'streamable-http', {
         elicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
       });
+      let exchange: { id: string };
       try {
-        const result = await client.callTool({ name: 'greet', arguments: {} }, undefined, CALL_TIMEOUT);
-        expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+        exchange = await exchangeStartedBy(service.pool, 'greet', async () => {
+          const result = await client.callTool({ name: 'greet', arguments: {} }, undefined, CALL_TIMEOUT);
+          expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+        });
         expect(seen.elicit).toHaveLength(1);
         expect(seen.elicit[0]).toMatchObject({
           message: 'What is your name?',
@@ -267,7 +259,6 @@ describe('handshake-era clients on one API replica', () => {
       } finally {
         await client.close();
       }
-      const exchange = await latestLegacyExchange(service, 'greet');
       expect((await roundsOf(service, exchange.id)).map((r) => [r.round, r.outcome_kind])).toEqual([
         [1, 'ask'],
         [2, 'complete'],
@@ -280,15 +271,18 @@ describe('handshake-era clients on one API replica', () => {
         sample: () => assistant('Adds retries to payment capture.'),
         elicit: () => ({ action: 'accept', content: { approve: true, ticket: 'CHG-7' } }),
       });
+      let started: { id: string };
       try {
-        const result = await client.callTool(
-          { name: 'deploy_service', arguments: DEPLOY_ARGS },
-          undefined,
-          CALL_TIMEOUT,
-        );
-        expect(result.content).toEqual([
-          { type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-7).' },
-        ]);
+        started = await exchangeStartedBy(service.pool, 'deploy_service', async () => {
+          const result = await client.callTool(
+            { name: 'deploy_service', arguments: DEPLOY_ARGS },
+            undefined,
+            CALL_TIMEOUT,
+          );
+          expect(result.content).toEqual([
+            { type: 'text', text: 'Approved: checkout@2.1.0 to production (ticket CHG-7).' },
+          ]);
+        });
         expect(seen.roots).toBe(1);
         expect(seen.sample).toHaveLength(1);
         expect(seen.sample[0]).toMatchObject({ maxTokens: 200 });
@@ -302,7 +296,7 @@ describe('handshake-era clients on one API replica', () => {
       } finally {
         await client.close();
       }
-      const exchange = await latestLegacyExchange(service, 'deploy_service');
+      const exchange = await exchangeById(service.pool, started.id);
       expect(exchange.status).toBe('completed');
       const rounds = await roundsOf(service, exchange.id);
       expect(rounds.map((r) => [r.round, r.outcome_kind])).toEqual([
@@ -516,7 +510,7 @@ describe('handshake-era clients on one API replica', () => {
         await session.close();
       }
       await sleep(1_000); // let a stray signal land, if one was sent
-      const exchange = await latestLegacyExchange(service, 'greet');
+      const exchange = await exchangeOf(service, session);
       expect(exchange.status).toBe('completed');
       const rounds = await roundsOf(service, exchange.id);
       expect(rounds.map((r) => [r.round, r.outcome_kind])).toEqual([
@@ -549,14 +543,14 @@ describe('handshake-era clients on one API replica', () => {
         else expect(stream.ended).toBe(true);
 
         const exchange = await eventually(
-          () => latestLegacyExchange(service, 'greet'),
+          () => exchangeOf(service, session),
           (e) => e.status === 'cancelled',
         );
         expect(exchange.status).toBe('cancelled');
         // An answer to the withdrawn request changes nothing.
         expect(await session.respond(askId, accept({ name: 'Too late' }))).toBe(202);
         await sleep(1_000);
-        expect((await latestLegacyExchange(service, 'greet')).status).toBe('cancelled');
+        expect((await exchangeOf(service, session)).status).toBe('cancelled');
         expect((await roundsOf(service, exchange.id)).map((r) => r.outcome_kind)).not.toContain('complete');
       } finally {
         await session.close();
@@ -650,7 +644,7 @@ describe('handshake-era clients on one API replica', () => {
 
         expect(await session.respond(askId, accept({ name: 'Kai' }))).toBe(202);
         const exchange = await eventually(
-          () => latestLegacyExchange(service, 'greet'),
+          () => exchangeOf(service, session),
           (e) => e.status === 'completed',
         );
         expect(exchange.status).toBe('completed');
@@ -824,11 +818,8 @@ describe('handshake-era clients across two API replicas', () => {
       expect(await session.respondError(askId, error, { url: replicaB.url })).toBe(202);
       const final = await stream.until((m) => isResponseTo(m, callId), 'the result after an error answer');
       expectText(final.message, 'Hello, whoever you are.');
-      const { rows } = await replicaA.pool.query(
-        `SELECT r.answers FROM exchange_rounds r JOIN exchanges e ON e.id = r.exchange_id
-         WHERE e.era = 'legacy' AND r.round = 2 ORDER BY e.created_at DESC LIMIT 1`,
-      );
-      expect(rows[0].answers).toEqual({ name: { error } });
+      const rounds = await roundsOf(replicaA, (await exchangeOf(replicaA, session)).id);
+      expect(rounds[1]!.answers).toEqual({ name: { error } });
     } finally {
       await session.close();
     }
@@ -906,7 +897,7 @@ describe('handshake-era round timeout', () => {
       // A late answer is dropped.
       expect(await session.respond(askId, accept({ name: 'Late' }))).toBe(202);
       await sleep(1_000);
-      const exchange = await latestLegacyExchange(service, 'greet');
+      const exchange = await exchangeOf(service, session);
       expect(exchange.status).toBe('expired');
       expect((await roundsOf(service, exchange.id)).map((r) => r.outcome_kind)).not.toContain('complete');
     } finally {
