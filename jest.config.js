@@ -10,7 +10,10 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
-      testMatch: ['<rootDir>/{lib,workflows,activities,services,handlers}/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{lib,workflows,activities,services,handlers}/**/*.test.ts',
+        '<rootDir>/test/**/*.unit.test.ts',
+      ],
     },
     {
       displayName: 'integration',
