@@ -1,3 +1,4 @@
+/** The activities the worker registers: one round of an exchange, and the record of an ending. */
 import { createRecordOutcome } from './record-outcome';
 import { createRunRound, type RoundDeps } from './run-round';
 

@@ -1,3 +1,4 @@
+/** The registry of handler sets, one of which a deployment serves (`HANDLER_SET`). */
 import type { HandlerSet } from '../lib/handler-api';
 import { conformanceHandlers } from './conformance';
 import { demoHandlers } from './demo';

@@ -1,3 +1,4 @@
+/** Where the project lives on disk, from sources or from a build. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,3 +1,4 @@
+/** The demo handler set: operations tools that ask a person, a model or the client's roots before they act. */
 import type { HandlerSet } from '../../lib/handler-api';
 import { deployService } from './deploy-service';
 import { greet } from './greet';

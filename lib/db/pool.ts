@@ -1,3 +1,4 @@
+/** The Postgres connection pool and the one way to run work in a transaction. */
 import { Pool } from 'pg';
 import type { Logger } from '../log';
 

@@ -1,3 +1,4 @@
+/** Request params checked against a schema, refused with the path of the first bad field. */
 import type { z } from 'zod';
 import { invalidParams } from '../../../../lib/protocol/error-catalog';
 

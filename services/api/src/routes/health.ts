@@ -1,3 +1,4 @@
+/** The liveness route: the API and the services it depends on answer. */
 import { Router } from 'express';
 
 export interface HealthProbe {
