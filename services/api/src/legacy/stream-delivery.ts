@@ -1,79 +1,13 @@
 /**
- * Writes a stream's messages to one SSE response, in order and with their event ids (the row ids
- * of the event log, so Last-Event-ID resumes exactly after them), following new ones as they are
- * produced by any replica, until the stream's final message or until the client goes away.
+ * Delivers one stream of the event log to one SSE writer: its messages in order, each with its row
+ * id as the event id (so Last-Event-ID resumes exactly after it), page by page, following new rows
+ * as any replica's worker writes them, until the stream's final message, a handler's request to
+ * close, or the client going away.
  */
-import type { Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyStore } from '../../../../lib/db/legacy-store';
-import type { Logger } from '../../../../lib/log';
 import { CLOSE_STREAM_KEY, PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
-import { boundedWriter, sseFrames, startSse } from '../http/sse';
-
-export interface SseWriter {
-  write(message: object, eventId?: number): void;
-  /** An event with an id and no data (SEP-1699): a resumption point, optionally with `retry`. */
-  mark(eventId: number, retryMs?: number): void;
-  /** A named event with raw data (the 2024-11-05 transport's `endpoint` announcement). */
-  event(name: string, data: string): void;
-  comment(text: string): void;
-  /** Resolves once the consumer has read what was written (or after `DRAIN_WAIT_MS`, or on close). */
-  drained(): Promise<void>;
-  end(): void;
-  readonly closed: boolean;
-}
-
-export interface SseOptions {
-  /** Bytes the consumer may leave unread (buffered in this process) before the stream is destroyed. */
-  maxBufferedBytes: number;
-  log: Logger;
-  keepAliveMs?: number;
-}
-
-/**
- * How long delivery waits for a backed-up consumer before writing its next page anyway. A slow
- * consumer that still reads catches up within it; one that stopped reading keeps growing its
- * buffer page by page until `maxBufferedBytes` closes it, instead of holding its stream forever.
- */
-export const DRAIN_WAIT_MS = 1_000;
-
-export function openSse(res: Response, options: SseOptions): SseWriter {
-  const { maxBufferedBytes, log, keepAliveMs = 15_000 } = options;
-  startSse(res);
-  const send = boundedWriter(res, maxBufferedBytes, (bufferedBytes) =>
-    log.warn({ bufferedBytes, limit: maxBufferedBytes }, 'SSE consumer left too much unread; stream closed'),
-  );
-  const keepAlive = setInterval(() => send(sseFrames.comment('keep-alive')), keepAliveMs);
-  keepAlive.unref();
-  res.on('close', () => clearInterval(keepAlive));
-  return {
-    write: (message, eventId) => send(sseFrames.message(message, eventId)),
-    mark: (eventId, retryMs) => send(sseFrames.mark(eventId, retryMs)),
-    event: (name, data) => send(sseFrames.named(name, data)),
-    comment: (text) => send(sseFrames.comment(text)),
-    drained() {
-      if (!res.writableNeedDrain || res.destroyed || res.writableEnded) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        const timer = setTimeout(done, DRAIN_WAIT_MS);
-        res.once('drain', done);
-        res.once('close', done);
-      });
-    },
-    end() {
-      clearInterval(keepAlive);
-      if (!res.writableEnded && !res.destroyed) res.end();
-    },
-    get closed() {
-      return res.writableEnded || res.destroyed;
-    },
-  };
-}
+import type { SseWriter } from './sse-writer';
 
 export interface DeliveryOptions {
   /** Stop at the stream's final message (a call's response); false for a session's shared stream. */
@@ -87,6 +21,9 @@ export interface DeliveryOptions {
   /** Write what is already there, then return instead of following. */
   drainOnly?: boolean;
 }
+
+/** How a delivery ends: at the final message, at a close request honoured, or when the client went away. */
+export type DeliveryEnd = 'final' | 'closed' | 'stopped';
 
 /** How long a client should wait before reconnecting to a stream that was closed on purpose. */
 export const RECONNECT_RETRY_MS = 500;
@@ -102,7 +39,7 @@ export async function deliverStream(
   sse: SseWriter,
   stop: AbortSignal,
   options: DeliveryOptions = {},
-): Promise<'final' | 'closed' | 'stopped'> {
+): Promise<DeliveryEnd> {
   const {
     untilFinal = true,
     resumable = false,
