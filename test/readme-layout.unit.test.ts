@@ -12,9 +12,15 @@ const NOT_LAID_OUT = new Set(['node_modules', 'dist', 'coverage']);
 /** Folders whose every subfolder the table names, because the architecture shows there. */
 const DETAILED = ['lib', 'services/api/src'];
 
+/** The folders of the layout table: the first table under "## Layout", one row per folder. */
 function tableFolders(readme: string): string[] {
-  const section = readme.slice(readme.indexOf('## Layout'), readme.indexOf('\n## ', readme.indexOf('## Layout') + 1));
-  return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+  const lines = readme.slice(readme.indexOf('## Layout')).split('\n');
+  const header = lines.findIndex((line) => line.startsWith('| Folder |'));
+  const end = lines.findIndex((line, i) => i > header && !line.startsWith('|'));
+  return lines
+    .slice(header, end)
+    .map((line) => /^\| `([^`]+)` \|/.exec(line)?.[1])
+    .filter((folder): folder is string => folder !== undefined);
 }
 
 const subfolders = (dir: string) =>

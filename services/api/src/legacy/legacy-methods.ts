@@ -33,7 +33,7 @@ export interface LegacyMethodsDeps {
 
 export type LegacyOutcome =
   | { kind: 'result'; result: Record<string, unknown> }
-  /** An exchange to start; the endpoint records the call first, so a repeated request id starts nothing. */
+  /** An exchange to start; request-intake.ts records the call first, so a repeated request id starts nothing. */
   | { kind: 'call'; leg: ExchangeLeg; listening: Listening };
 
 export function legacyCapabilities(handlers: HandlerSet): Record<string, unknown> {

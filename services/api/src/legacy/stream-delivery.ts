@@ -1,79 +1,14 @@
 /**
- * Writes a stream's messages to one SSE response, in order and with their event ids (the row ids
- * of the event log, so Last-Event-ID resumes exactly after them), following new ones as they are
- * produced by any replica, until the stream's final message or until the client goes away.
+ * Delivers one stream of the event log to one SSE writer: its messages in order, each with its row
+ * id as the event id (so Last-Event-ID resumes exactly after it), page by page, following new rows
+ * as any replica's worker writes them, until the stream's final message, a handler's request to
+ * close, or the client going away. What a page puts on the wire is decided by `planPage`, a pure
+ * function; `deliverStream` only reads, writes and waits.
  */
-import type { Response } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
-import { LEGACY_STREAM_CHANNEL, type LegacyStore } from '../../../../lib/db/legacy-store';
-import type { Logger } from '../../../../lib/log';
+import { LEGACY_STREAM_CHANNEL, type LegacyStore, type StreamMessage } from '../../../../lib/db/legacy-store';
 import { CLOSE_STREAM_KEY, PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
-import { boundedWriter, sseFrames, startSse } from '../http/sse';
-
-export interface SseWriter {
-  write(message: object, eventId?: number): void;
-  /** An event with an id and no data (SEP-1699): a resumption point, optionally with `retry`. */
-  mark(eventId: number, retryMs?: number): void;
-  /** A named event with raw data (the 2024-11-05 transport's `endpoint` announcement). */
-  event(name: string, data: string): void;
-  comment(text: string): void;
-  /** Resolves once the consumer has read what was written (or after `DRAIN_WAIT_MS`, or on close). */
-  drained(): Promise<void>;
-  end(): void;
-  readonly closed: boolean;
-}
-
-export interface SseOptions {
-  /** Bytes the consumer may leave unread (buffered in this process) before the stream is destroyed. */
-  maxBufferedBytes: number;
-  log: Logger;
-  keepAliveMs?: number;
-}
-
-/**
- * How long delivery waits for a backed-up consumer before writing its next page anyway. A slow
- * consumer that still reads catches up within it; one that stopped reading keeps growing its
- * buffer page by page until `maxBufferedBytes` closes it, instead of holding its stream forever.
- */
-export const DRAIN_WAIT_MS = 1_000;
-
-export function openSse(res: Response, options: SseOptions): SseWriter {
-  const { maxBufferedBytes, log, keepAliveMs = 15_000 } = options;
-  startSse(res);
-  const send = boundedWriter(res, maxBufferedBytes, (bufferedBytes) =>
-    log.warn({ bufferedBytes, limit: maxBufferedBytes }, 'SSE consumer left too much unread; stream closed'),
-  );
-  const keepAlive = setInterval(() => send(sseFrames.comment('keep-alive')), keepAliveMs);
-  keepAlive.unref();
-  res.on('close', () => clearInterval(keepAlive));
-  return {
-    write: (message, eventId) => send(sseFrames.message(message, eventId)),
-    mark: (eventId, retryMs) => send(sseFrames.mark(eventId, retryMs)),
-    event: (name, data) => send(sseFrames.named(name, data)),
-    comment: (text) => send(sseFrames.comment(text)),
-    drained() {
-      if (!res.writableNeedDrain || res.destroyed || res.writableEnded) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        const timer = setTimeout(done, DRAIN_WAIT_MS);
-        res.once('drain', done);
-        res.once('close', done);
-      });
-    },
-    end() {
-      clearInterval(keepAlive);
-      if (!res.writableEnded && !res.destroyed) res.end();
-    },
-    get closed() {
-      return res.writableEnded || res.destroyed;
-    },
-  };
-}
+import type { SseWriter } from './sse-writer';
 
 export interface DeliveryOptions {
   /** Stop at the stream's final message (a call's response); false for a session's shared stream. */
@@ -88,28 +23,86 @@ export interface DeliveryOptions {
   drainOnly?: boolean;
 }
 
+/** How a delivery ends: at the final message, at a close request honoured, or when the client went away. */
+export type DeliveryEnd = 'final' | 'closed' | 'stopped';
+
 /** How long a client should wait before reconnecting to a stream that was closed on purpose. */
 export const RECONNECT_RETRY_MS = 500;
 
+/** How long one wait for new rows lasts before it is simply started again (NOTIFY ends it sooner). */
+const FOLLOW_WAIT_MS = 30_000;
+
+/** One SSE event a page writes. */
+export type Frame =
+  | { kind: 'message'; message: Record<string, unknown>; eventId: number }
+  /** A resumption point without data (SEP-1699), telling the client how soon to reconnect. */
+  | { kind: 'mark'; eventId: number; retryMs: number };
+
+export interface PagePlan {
+  /** What to write, in stream order. */
+  frames: Frame[];
+  /** The cursor after the page: the next read starts after it (control entries move it too). */
+  lastId: number;
+  /** Set when the delivery ends within the page; nothing after that message is written. */
+  end?: Exclude<DeliveryEnd, 'stopped'>;
+}
+
+type PageOptions = Required<Pick<DeliveryOptions, 'untilFinal' | 'resumable' | 'honorClose' | 'withoutResponse'>>;
+
+/**
+ * What one page of a stream (rows after `afterId`, in id order) puts on the wire. The priming entry
+ * becomes a mark only for a client that resumes; a handler's close request ends a resumable live
+ * delivery at a mark the client resumes after, and is passed over otherwise; every other row is
+ * written as it is, except the final response on a stream that must not carry it; the final message
+ * ends a call's delivery.
+ */
+export function planPage(messages: ReadonlyArray<StreamMessage>, afterId: number, options: DeliveryOptions): PagePlan {
+  const { untilFinal, resumable, honorClose, withoutResponse } = withDefaults(options);
+  const frames: Frame[] = [];
+  let lastId = afterId;
+  for (const m of messages) {
+    lastId = m.id;
+    if (m.messageKey === PRIMING_KEY) {
+      if (resumable) frames.push({ kind: 'mark', eventId: m.id, retryMs: RECONNECT_RETRY_MS });
+      continue;
+    }
+    if (m.messageKey.startsWith(CLOSE_STREAM_KEY)) {
+      if (resumable && honorClose) {
+        frames.push({ kind: 'mark', eventId: m.id, retryMs: RECONNECT_RETRY_MS }); // the client resumes after this id
+        return { frames, lastId, end: 'closed' };
+      }
+      continue;
+    }
+    if (!(m.final && withoutResponse)) frames.push({ kind: 'message', message: m.message, eventId: m.id });
+    if (m.final && untilFinal) return { frames, lastId, end: 'final' };
+  }
+  return { frames, lastId };
+}
+
+function withDefaults(options: DeliveryOptions): PageOptions {
+  const { untilFinal = true, resumable = false, honorClose = false, withoutResponse = false } = options;
+  return { untilFinal, resumable, honorClose, withoutResponse };
+}
+
+function writeFrame(sse: SseWriter, frame: Frame): void {
+  if (frame.kind === 'mark') sse.mark(frame.eventId, frame.retryMs);
+  else sse.write(frame.message, frame.eventId);
+}
+
 /**
  * Delivers `streamId` after `afterId`; resolves 'final' once its final message was written,
- * 'closed' when a handler asked for the stream to close, 'stopped' when the client went away.
+ * 'closed' when a handler asked for the stream to close, 'stopped' when the client went away (or,
+ * with `drainOnly`, once nothing is left to write).
  */
 export async function deliverStream(
-  deps: { legacy: LegacyStore; waiter: OutcomeWaiter },
+  deps: { legacy: Pick<LegacyStore, 'readStream'>; waiter: Pick<OutcomeWaiter, 'waitFor'> },
   streamId: string,
   afterId: number,
   sse: SseWriter,
   stop: AbortSignal,
   options: DeliveryOptions = {},
-): Promise<'final' | 'closed' | 'stopped'> {
-  const {
-    untilFinal = true,
-    resumable = false,
-    honorClose = false,
-    withoutResponse = false,
-    drainOnly = false,
-  } = options;
+): Promise<DeliveryEnd> {
+  const { drainOnly = false } = options;
   let lastId = afterId;
   // Page by page (the store reads at most a page), each after the consumer took the previous one.
   while (!stop.aborted && !sse.closed) {
@@ -122,25 +115,13 @@ export async function deliverStream(
             const found = await deps.legacy.readStream(streamId, lastId);
             return found.length ? found : undefined;
           },
-          30_000,
+          FOLLOW_WAIT_MS,
           stop,
         );
-    for (const m of messages ?? []) {
-      lastId = m.id;
-      if (m.messageKey === PRIMING_KEY) {
-        if (resumable) sse.mark(m.id, RECONNECT_RETRY_MS);
-        continue;
-      }
-      if (m.messageKey.startsWith(CLOSE_STREAM_KEY)) {
-        if (resumable && honorClose) {
-          sse.mark(m.id, RECONNECT_RETRY_MS); // the client resumes after this id
-          return 'closed';
-        }
-        continue;
-      }
-      if (!(m.final && withoutResponse)) sse.write(m.message, m.id);
-      if (m.final && untilFinal) return 'final';
-    }
+    const page = planPage(messages ?? [], lastId, options);
+    for (const frame of page.frames) writeFrame(sse, frame);
+    if (page.end) return page.end;
+    lastId = page.lastId;
     if (drainOnly && !messages?.length) return 'stopped';
     await sse.drained();
   }

@@ -1,0 +1,85 @@
+/**
+ * A session's JSON-RPC requests, for both handshake-era transports: a method that starts no
+ * exchange is answered at once; `tools/call`, `prompts/get` and `resources/read` are recorded as
+ * the session's call (its stream named by the transport) before their exchange starts, so the same
+ * request id sent again re-attaches to that call instead of starting a second exchange. Owns the
+ * budget of running exchanges per session (MAX_RUNNING_EXCHANGES_PER_SESSION).
+ */
+import { randomUUID } from 'node:crypto';
+import type { LegacyCall, LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { Listening } from '../../../../lib/exchange/types';
+import type { Limits } from '../../../../lib/config';
+import { capacityExceeded, requestInProgress } from '../../../../lib/protocol/error-catalog';
+import type { IncomingMessage } from './incoming-message';
+import type { LegacyMethods } from './legacy-methods';
+
+export interface RequestIntakeDeps {
+  methods: LegacyMethods;
+  legacy: LegacyStore;
+  limits: Pick<Limits, 'maxRunningExchangesPerSession' | 'capacityRetryAfterS'>;
+}
+
+/** A request's answer: a result to send now, or the call whose stream carries it. */
+export type RequestAnswer =
+  { kind: 'result'; result: Record<string, unknown> } | { kind: 'call'; call: LegacyCall; listening: Listening };
+
+export function createRequestIntake(deps: RequestIntakeDeps) {
+  const { methods, legacy, limits } = deps;
+
+  /** The call already recorded under this request id, served as it was first recorded. */
+  function reattach(existing: LegacyCall, listening: Listening): RequestAnswer {
+    return { kind: 'call', call: existing, listening: { ...listening, progressToken: existing.progressToken } };
+  }
+
+  /**
+   * Answers `message` (a request with an id) of `session`. A call's stream is `streamIdFor` its new
+   * exchange, and its delivery is first leased to `owner` (the connection that will deliver it).
+   */
+  async function answer(
+    session: LegacySession,
+    message: IncomingMessage,
+    streamIdFor: (exchangeId: string) => string,
+    owner: string,
+  ): Promise<RequestAnswer> {
+    const outcome = await methods.call(session, message.method!, message.params);
+    if (outcome.kind === 'result') return { kind: 'result', result: outcome.result };
+    const exchangeId = randomUUID();
+    const call: LegacyCall = {
+      sessionId: session.id,
+      requestId: JSON.stringify(message.id),
+      requestIdJson: message.id!,
+      exchangeId,
+      streamId: streamIdFor(exchangeId),
+      ...(outcome.listening.progressToken !== undefined ? { progressToken: outcome.listening.progressToken } : {}),
+    };
+    // A new exchange only while the session runs fewer than its limit; the same request id again
+    // (a retry re-attaching to its call) is never refused.
+    if ((await legacy.countRunningCalls(session.id)) >= limits.maxRunningExchangesPerSession) {
+      const existing = await legacy.findCall(session.id, call.requestId);
+      if (existing) return reattach(existing, outcome.listening);
+      throw capacityExceeded(
+        'running exchanges of this session',
+        limits.maxRunningExchangesPerSession,
+        limits.capacityRetryAfterS,
+      );
+    }
+    // The call is recorded before its exchange starts: the same request sent again (a retry)
+    // finds it and is served the same stream instead of starting a second exchange.
+    if (!(await legacy.recordCall(call, owner))) {
+      const existing = await legacy.findCall(session.id, call.requestId);
+      if (!existing) throw requestInProgress();
+      return reattach(existing, outcome.listening);
+    }
+    try {
+      await methods.start(outcome.leg, exchangeId);
+    } catch (error) {
+      await legacy.deleteCall(exchangeId).catch(() => undefined);
+      throw error;
+    }
+    return { kind: 'call', call, listening: outcome.listening };
+  }
+
+  return { answer, startsExchange: methods.startsExchange };
+}
+
+export type RequestIntake = ReturnType<typeof createRequestIntake>;

@@ -1,0 +1,120 @@
+/**
+ * What a handshake-era client sends that is not a request, on either transport: its JSON-RPC
+ * responses to the server's requests (each one key's answer, settled in Postgres and then signalled
+ * to its exchange's workflow), and `notifications/cancelled` for one of its own calls (which cancels
+ * that exchange). A response that cannot apply (unknown id, already settled, after the round's
+ * deadline, repeated too often) is logged and dropped before anything is signalled; one that would
+ * make its round's answers too large (MAX_ROUND_INPUT_BYTES) is refused and leaves the request open.
+ */
+import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
+import type { Limits } from '../../../../lib/config';
+import { canonicalJson } from '../../../../lib/exchange/digest';
+import { sessionRef, type Logger } from '../../../../lib/log';
+import { tooLarge } from '../../../../lib/protocol/error-catalog';
+import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
+import type { ExchangeGateway } from '../exchange-gateway';
+import type { ExchangeReconciler } from '../exchange-reconciler';
+import { callLogger } from './call-log';
+import type { IncomingMessage } from './incoming-message';
+import { roundInputBytes } from './round-input-size';
+
+export interface ResponseIntakeDeps {
+  legacy: LegacyStore;
+  /** The exchanges' record: a round's deadline is read from it. */
+  exchanges: ExchangeStore;
+  gateway: ExchangeGateway;
+  reconciler: ExchangeReconciler;
+  limits: Pick<Limits, 'maxRoundInputBytes' | 'maxRepeatedAnswers'>;
+  log: Logger;
+}
+
+export function createResponseIntake(deps: ResponseIntakeDeps) {
+  const { legacy, exchanges, gateway, reconciler, limits, log } = deps;
+
+  /** A client's JSON-RPC response to one of our requests: one key's answer to its exchange. */
+  async function takeResponse(session: LegacySession, message: IncomingMessage): Promise<void> {
+    const id = message.id;
+    const request = isReverseRequestId(id) ? await legacy.findRequest(session.id, id) : undefined;
+    // An error answer is an answer too (a -32601 says the client cannot do it): the handler decides.
+    const response = message.error !== undefined ? { error: message.error } : message.result;
+    // The same answer again (a client retrying its POST) is signalled again: the first signal may
+    // not have landed, and the workflow drops duplicates. Anything else settled is dropped.
+    const repeat = request?.status === 'answered' && canonicalJson(request.response) === canonicalJson(response);
+    if (!request || (request.status !== 'open' && !repeat)) {
+      log.info(
+        { ...sessionRef(session.id), responseId: id },
+        'response dropped: unknown or already settled request id',
+      );
+      return;
+    }
+    // The deadline is a rule: an answer after it is refused before anything is settled or signalled;
+    // the stream carries the expiry (and withdraws this request) once the workflow records it.
+    const ask = await exchanges.readRound(request.exchangeId, request.round);
+    if (ask?.deadlineAt && Date.now() > ask.deadlineAt.getTime()) {
+      callLogger(log, request.exchangeId, request.round).info(
+        { ...sessionRef(session.id), key: request.key },
+        'response dropped: the round deadline has passed',
+      );
+      return;
+    }
+    // Repeats are signalled again only so often (counted in Postgres, across replicas).
+    if (repeat && !(await legacy.countRepeat(request.id))) {
+      log.info(
+        { ...sessionRef(session.id), responseId: id, limit: limits.maxRepeatedAnswers },
+        'response dropped: answer repeated too often',
+      );
+      return;
+    }
+    // One round's answers travel to the workflow together: refuse the one that would make them too
+    // large before anything is settled, so the request stays open for a smaller answer.
+    if (!repeat) {
+      const size = roundInputBytes(
+        response,
+        await legacy.answersOfRound(request.exchangeId, request.round),
+        request.key,
+      );
+      if (size > limits.maxRoundInputBytes)
+        throw tooLarge("this round's answers", 'result', limits.maxRoundInputBytes, size);
+    }
+    // Settle first, so the request can no longer be withdrawn (nor answered twice); then signal.
+    // If the signal cannot be sent, the request is reopened and the client's POST fails, so the
+    // answer is neither lost nor half-taken.
+    if (!repeat && !(await legacy.answerRequest(request.id, response))) {
+      log.info({ ...sessionRef(session.id), responseId: id }, 'response dropped: request already settled');
+      return;
+    }
+    let delivered;
+    try {
+      delivered = await gateway.sendKeyAnswer(request.exchangeId, { round: request.round, key: request.key, response });
+    } catch (error) {
+      if (!repeat) await legacy.reopenRequest(request.id);
+      throw error;
+    }
+    // No workflow took it: it closed, and if it recorded no ending (terminated), one is recorded now for the stream.
+    if (!delivered) await reconciler.reconcile(request.exchangeId);
+    callLogger(log, request.exchangeId, request.round).info(
+      { ...sessionRef(session.id), key: request.key },
+      'answer signalled',
+    );
+  }
+
+  /** A client's notification: `notifications/cancelled` for one of its calls cancels that exchange. */
+  async function takeNotification(session: LegacySession, message: IncomingMessage): Promise<void> {
+    if (message.method !== 'notifications/cancelled') return;
+    const params = (message.params ?? {}) as { requestId?: unknown; reason?: unknown };
+    const call = await legacy.findCall(session.id, JSON.stringify(params.requestId ?? null));
+    if (!call) return;
+    const reason = typeof params.reason === 'string' ? params.reason : undefined;
+    await gateway.cancel(call.exchangeId, reason);
+    callLogger(log, call.exchangeId).info(sessionRef(session.id), 'exchange cancelled by the client');
+  }
+
+  return {
+    /** Takes a message without a method (a response) or without an id (a notification). */
+    take: (session: LegacySession, message: IncomingMessage): Promise<void> =>
+      message.method === undefined ? takeResponse(session, message) : takeNotification(session, message),
+  };
+}
+
+export type ResponseIntake = ReturnType<typeof createResponseIntake>;

@@ -1,0 +1,119 @@
+/**
+ * Handshake-era sessions: opened by `initialize` on /mcp (Streamable HTTP) or by GET /sse
+ * (2024-11-05), looked up on every request that names one, kept fresh while one of their streams is
+ * open, and ended by DELETE /mcp or when a 2024-11-05 session's stream closes (ending the exchanges
+ * they still run). Owns the deployment's budget of open sessions (MAX_OPEN_SESSIONS, counted in
+ * Postgres, so every replica refuses the same way).
+ */
+import type { Response } from 'express';
+import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { Limits } from '../../../../lib/config';
+import { sessionRef, type Logger } from '../../../../lib/log';
+import { capacityExceeded, sessionNotFound } from '../../../../lib/protocol/error-catalog';
+import { replyWithError } from '../http/error-reply';
+import type { ExchangeGateway } from '../exchange-gateway';
+import type { LegacyMethods } from './legacy-methods';
+
+export interface SessionsDeps {
+  methods: LegacyMethods;
+  legacy: LegacyStore;
+  gateway: ExchangeGateway;
+  limits: Pick<Limits, 'maxOpenSessions' | 'capacityRetryAfterS'>;
+  log: Logger;
+}
+
+/** Clients of 2025-11-25 resume streams by event id (SEP-1699); older ones get no priming events. */
+export function supportsResumption(session: LegacySession): boolean {
+  return session.protocolVersion >= '2025-11-25';
+}
+
+/** How often an open stream notes that its session is in use (the store writes at most once a minute). */
+const KEEP_ALIVE_MS = 60_000;
+
+export function createSessions(deps: SessionsDeps) {
+  const { methods, legacy, gateway, limits, log } = deps;
+
+  /** Refuses a new session while the deployment holds its limit of open ones (counted in Postgres). */
+  async function checkCapacity(): Promise<void> {
+    if ((await legacy.countOpenSessions()) >= limits.maxOpenSessions) {
+      throw capacityExceeded('open sessions', limits.maxOpenSessions, limits.capacityRetryAfterS);
+    }
+  }
+
+  /** Cancels the exchanges a session's calls still run. */
+  async function cancelCalls(filter: { sessionId: string } | { streamId: string }, reason: string): Promise<void> {
+    for (const call of await legacy.activeCalls(filter)) await gateway.cancel(call.exchangeId, reason);
+  }
+
+  return {
+    checkCapacity,
+    newId: methods.newSessionId,
+
+    /** `initialize` without a session (Streamable HTTP): negotiates and records a new session. */
+    async initialize(params: unknown) {
+      await checkCapacity();
+      const id = methods.newSessionId();
+      const result = await methods.initialize(params, id, 'streamable-http', false);
+      log.info({ ...sessionRef(id), protocolVersion: result.protocolVersion }, 'session initialized');
+      return { id, result };
+    },
+
+    /** `initialize` on a 2024-11-05 session that GET /sse already opened: records its handshake. */
+    handshake: (session: LegacySession, params: unknown) => methods.initialize(params, session.id, 'http+sse', true),
+
+    /**
+     * Records the session GET /sse opens (2024-11-05), before its handshake: its capabilities are
+     * unknown until `initialize` comes on POST /messages. The caller checked the capacity first.
+     */
+    async openForStream(id: string): Promise<void> {
+      await legacy.createSession({
+        id,
+        transport: 'http+sse',
+        protocolVersion: '2024-11-05',
+        clientCapabilities: {},
+        principal: 'anonymous',
+      });
+    },
+
+    /** The session `id` names, if it exists and has not ended; notes that it is in use. */
+    async find(id: string | undefined): Promise<LegacySession | undefined> {
+      if (!id) return undefined;
+      const session = await legacy.getSession(id);
+      if (!session || session.closed) return undefined;
+      await legacy.touchSession(id);
+      return session;
+    },
+
+    /** Answers a request that named no live session. */
+    refuseUnknown(res: Response, id?: string | number): void {
+      replyWithError(res, 'legacy', sessionNotFound(), id);
+    },
+
+    /** Keeps a session's last-seen time fresh while one of its streams is open (see retention). */
+    keepAlive(sessionId: string, stop: AbortSignal): void {
+      const timer = setInterval(() => legacy.touchSession(sessionId).catch(() => undefined), KEEP_ALIVE_MS);
+      timer.unref();
+      stop.addEventListener('abort', () => clearInterval(timer), { once: true });
+    },
+
+    /** DELETE /mcp: ends the session and the exchanges it still runs. */
+    async endByClient(session: LegacySession): Promise<void> {
+      await cancelCalls({ sessionId: session.id }, 'session ended');
+      await legacy.closeSession(session.id);
+      log.info(sessionRef(session.id), 'session ended by the client');
+    },
+
+    /** A 2024-11-05 session lives as long as its stream: once it closed, its exchanges and the session end. */
+    async endWithStream(sessionId: string, streamId: string): Promise<void> {
+      await cancelCalls({ streamId }, 'session stream closed');
+      await legacy.closeSession(sessionId);
+    },
+
+    /** Ends a 2024-11-05 session whose stream was gone before it opened. */
+    async endUnopened(sessionId: string): Promise<void> {
+      await legacy.closeSession(sessionId);
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

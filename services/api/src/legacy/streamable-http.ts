@@ -1,0 +1,132 @@
+/**
+ * The Streamable HTTP transport (2025-03-26 .. 2025-11-25) on /mcp. POST: `initialize` opens an
+ * `Mcp-Session-Id` session; every later message names it (and, if it sends one, the negotiated
+ * `MCP-Protocol-Version`); responses and notifications get 202; a request that starts no exchange
+ * is answered as JSON; an exchange call answers on an SSE stream of its own (primed for a client
+ * that resumes), which carries its server-to-client requests and then its response. GET opens the
+ * session's standing or resumed stream (get-stream.ts); DELETE ends the session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { LegacyStore } from '../../../../lib/db/legacy-store';
+import { SESSION_HEADER } from '../../../../lib/protocol/legacy';
+import {
+  sessionAlreadyInitialized,
+  sessionHeaderRequired,
+  sessionVersionMismatch,
+} from '../../../../lib/protocol/error-catalog';
+import { resultEnvelope } from '../../../../lib/protocol/json-rpc-envelope';
+import { PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
+import { replyWithError } from '../http/error-reply';
+import type { DeliverCall } from './call-delivery';
+import type { ServeGetStream } from './get-stream';
+import type { IncomingMessage } from './incoming-message';
+import type { RequestIntake } from './request-intake';
+import type { ResponseIntake } from './response-intake';
+import { supportsResumption, type Sessions } from './sessions';
+import { openSseInSlot, type SseOptions } from './sse-writer';
+import type { StreamSlots } from './stream-slots';
+
+export interface StreamableHttpDeps {
+  legacy: LegacyStore;
+  sessions: Sessions;
+  requests: RequestIntake;
+  responses: ResponseIntake;
+  deliverCall: DeliverCall;
+  serveGetStream: ServeGetStream;
+  slots: StreamSlots;
+  sseOptions: SseOptions;
+}
+
+export function createStreamableHttp(deps: StreamableHttpDeps) {
+  const { legacy, sessions, requests, responses, deliverCall, serveGetStream, slots, sseOptions } = deps;
+
+  return {
+    /** POST /mcp of a handshake-era client (it sends `initialize` or names its session). */
+    async post(req: Request, res: Response, message: IncomingMessage): Promise<void> {
+      const sessionId = req.get(SESSION_HEADER);
+      if (!sessionId) {
+        if (message.method !== 'initialize') {
+          replyWithError(res, 'legacy', sessionHeaderRequired(), message.id);
+          return;
+        }
+        const { id, result } = await sessions.initialize(message.params);
+        res.set(SESSION_HEADER, id).json(resultEnvelope(message.id, result));
+        return;
+      }
+      const session = await sessions.find(sessionId);
+      if (!session) return sessions.refuseUnknown(res, message.id);
+      const version = req.get('mcp-protocol-version');
+      if (version !== undefined && version !== session.protocolVersion) {
+        replyWithError(res, 'legacy', sessionVersionMismatch(version, session.protocolVersion), message.id);
+        return;
+      }
+      if (message.method === undefined || message.id === undefined) {
+        await responses.take(session, message);
+        res.status(202).end();
+        return;
+      }
+      if (message.method === 'initialize') throw sessionAlreadyInitialized();
+
+      const owner = randomUUID(); // this connection, as the holder of the call's delivery lease
+      // A call answers on a stream of its own: take its slot before starting anything.
+      const release = requests.startsExchange(message.method) ? slots.take(session.id) : () => undefined;
+      // Released however the request ends, also when the client hangs up while the call starts.
+      res.once('close', release);
+      let answer;
+      try {
+        answer = await requests.answer(session, message, (exchangeId) => `call:${exchangeId}`, owner);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      if (answer.kind === 'result') {
+        release();
+        res.json(resultEnvelope(message.id, answer.result));
+        return;
+      }
+      // A client that left meanwhile re-attaches by sending the same request id again, or by a GET.
+      if (res.destroyed) return;
+      const stop = new AbortController();
+      res.on('close', () => stop.abort());
+      const sse = openSseInSlot(res, release, sseOptions);
+      const resumable = supportsResumption(session);
+      if (resumable) {
+        await legacy.appendMessage({
+          sessionId: session.id,
+          streamId: answer.call.streamId,
+          messageKey: PRIMING_KEY,
+          message: {},
+        });
+      }
+      // A repeated request id re-attaches to its call (taking its delivery over): same stream, same result.
+      await deliverCall(answer.call, sse, 0, stop.signal, { resumable, honorClose: resumable, owner, takeOver: true });
+      sse.end();
+    },
+
+    /** GET /mcp: resumes a stream after Last-Event-ID, or re-delivers the session's open requests. */
+    async get(req: Request, res: Response): Promise<void> {
+      const session = await sessions.find(req.get(SESSION_HEADER));
+      if (!session) return sessions.refuseUnknown(res);
+      // A client that hung up (or an API that closed its connection) while the session was read:
+      // its 'close' has passed, so nothing would ever stop this stream's delivery loop.
+      if (res.destroyed) return;
+      const release = slots.take(session.id);
+      const stop = new AbortController();
+      res.on('close', () => stop.abort());
+      const sse = openSseInSlot(res, release, sseOptions);
+      sessions.keepAlive(session.id, stop.signal);
+      await serveGetStream(session, req.get('last-event-id'), sse, stop.signal);
+    },
+
+    /** DELETE /mcp: ends the session and the exchanges it still runs. */
+    async delete(req: Request, res: Response): Promise<void> {
+      const session = await sessions.find(req.get(SESSION_HEADER));
+      if (!session) return sessions.refuseUnknown(res);
+      await sessions.endByClient(session);
+      res.status(200).end();
+    },
+  };
+}
+
+export type StreamableHttp = ReturnType<typeof createStreamableHttp>;
