@@ -21,8 +21,8 @@ import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
 import { createCatalogMethods, serverCapabilities } from '../methods/catalog-methods';
 import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
+import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
 
-const PRINCIPAL = 'anonymous';
 const EXCHANGE_METHODS = new Set<string>(['tools/call', 'prompts/get', 'resources/read']);
 
 export interface LegacyMethodsDeps {
@@ -60,7 +60,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       clientInfo: init.clientInfo as Record<string, unknown>,
     };
     if (existing) await legacy.updateSessionHandshake(sessionId, handshake);
-    else await legacy.createSession({ id: sessionId, transport, principal: PRINCIPAL, ...handshake });
+    else await legacy.createSession({ id: sessionId, transport, principal: ANONYMOUS_PRINCIPAL, ...handshake });
     return {
       protocolVersion,
       capabilities: legacyCapabilities(handlers),

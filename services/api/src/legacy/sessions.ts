@@ -13,6 +13,7 @@ import { capacityExceeded, sessionNotFound } from '../../../../lib/protocol/erro
 import { replyWithError } from '../http/error-reply';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { LegacyMethods } from './legacy-methods';
+import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
 
 export interface SessionsDeps {
   methods: LegacyMethods;
@@ -71,7 +72,7 @@ export function createSessions(deps: SessionsDeps) {
         transport: 'http+sse',
         protocolVersion: '2024-11-05',
         clientCapabilities: {},
-        principal: 'anonymous',
+        principal: ANONYMOUS_PRINCIPAL,
       });
     },
 

@@ -15,8 +15,7 @@ import { forwardRoundNotifications } from './round-notifications';
 import type { CallContext } from './call-context';
 import { renderLeg } from './render';
 import type { ModernEnvelope } from './validate-request';
-
-const PRINCIPAL = 'anonymous'; // until authentication exists, every caller is the same principal
+import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
 
 const RetryFieldsSchema = z.object({
   inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
@@ -53,7 +52,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
           ...request,
           ...retry,
           clientCapabilities: envelope.clientCapabilities,
-          principal: PRINCIPAL,
+          principal: ANONYMOUS_PRINCIPAL,
           era: 'modern',
           ...(listens ? { listening } : {}),
         },
@@ -78,7 +77,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const rendered = renderLeg(
       leg,
       deps.requestState,
-      { requestDigest: requestDigestOf(request), principal: PRINCIPAL },
+      { requestDigest: requestDigestOf(request), principal: ANONYMOUS_PRINCIPAL },
       lastEvent,
     );
     // resources/read results are cacheable: they must say for how long, and to whom.
