@@ -44,7 +44,7 @@ each scenario on every target: warm-up, then --n exchanges at concurrency 1 (leg
   --no-build              use dist/ as it is instead of running npm run build first
   --quick                 smoke run: --n 8 --n-concurrent 32 --warmup 4 unless given
   --exchange-timeout-ms N one exchange's bound (default 60000)
-  --log-level LEVEL       the bench's and the children's log level (default warn)
+  --log-level LEVEL       LOG_LEVEL of the service's processes (default warn)
 
 stdout: the tables and a one-line JSON summary; stderr: progress. Exit 0, 1 when an exchange
 failed, 2 on a setup error, 130 when interrupted.`;
