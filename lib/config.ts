@@ -56,7 +56,7 @@ const EnvSchema = z.object({
       (ring) => ring.split(',').every((entry) => KEY_RING_PATTERN.test(entry.trim())),
       'must be comma-separated kid:base64key pairs',
     ),
-  HANDLER_SET: z.enum(['demo', 'conformance']).default('demo'),
+  HANDLER_SET: z.enum(['demo', 'conformance', 'bench']).default('demo'),
 
   // Budgets: every input and store a client can grow (see the README's "Limits")
   /** Deepest nesting of arrays and objects in one JSON-RPC message. */
@@ -111,7 +111,7 @@ export interface Config {
     maxHandlerAttempts: number;
   };
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
-  readonly handlerSet: 'demo' | 'conformance';
+  readonly handlerSet: 'demo' | 'conformance' | 'bench';
   readonly retention: { retentionMs: number; sweepEveryMs: number };
   readonly limits: Limits;
 }

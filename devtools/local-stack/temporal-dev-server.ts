@@ -14,6 +14,8 @@ import { freePort } from './free-port';
 export interface TemporalDevServer {
   address: string;
   uiUrl?: string;
+  /** The server's process id (the bench reads its CPU time); absent when the SDK started it. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -25,6 +27,10 @@ export interface TemporalDevServerOptions {
   dbFile?: string;
   /** Where the server's own output goes. */
   logFile: string;
+  /** More `start-dev` flags, after the ones set here (e.g. `--sqlite-pragma journal_mode=wal`). */
+  extraArgs?: readonly string[];
+  /** Start it in a process group of its own, so a terminal's Ctrl-C reaches only the caller, which stops it. */
+  ownProcessGroup?: boolean;
 }
 
 export function findTemporalCli(): string | undefined {
@@ -77,10 +83,11 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     args.push('--db-filename', options.dbFile);
   }
   for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
+  args.push(...(options.extraArgs ?? []));
 
   mkdirSync(path.dirname(options.logFile), { recursive: true });
   const out = openSync(options.logFile, 'a');
-  const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', out, out] });
+  const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', out, out], detached: options.ownProcessGroup });
   let exit: string | undefined;
   child.once('exit', (code, signal) => (exit = `code ${code} signal ${signal}; see ${options.logFile}`));
 
@@ -94,6 +101,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   return {
     address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    pid: child.pid,
     stop: () => stopChild(child),
   };
 }
@@ -108,6 +116,7 @@ async function startDownloadedServer(port: number, options: TemporalDevServerOpt
       uiPort: options.uiPort,
       dbFilename: options.dbFile,
       searchAttributes: SEARCH_ATTRIBUTES,
+      extraArgs: [...(options.extraArgs ?? [])],
     },
   });
   return {

@@ -1,0 +1,266 @@
+/**
+ * `npm run bench`: the service against its baselines, in one run on one machine. Targets run one
+ * after another (bench/targets.ts): the service as `npm run dev` runs it and as production runs it,
+ * the official SDK's in-memory server, and bare Temporal with a regular and with a local activity;
+ * each Temporal-backed target on a fresh dev server started the same way. Every scenario
+ * (bench/scenarios.ts) runs on every target through the same load generator (bench/load.ts).
+ *
+ *   npm run bench                         all targets and scenarios, default sizes
+ *   npm run bench -- --quick              a smoke run
+ *   npm run bench -- --targets prod,bare-local --scenarios two --temporal-flags "--sqlite-pragma journal_mode=wal"
+ *
+ * stdout: the tables and a one-line JSON summary; stderr: progress. Exits 1 if an exchange failed,
+ * 2 on a setup error, 130 when interrupted; everything started here is stopped in every case.
+ */
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { projectRoot } from '../lib/paths';
+import { runToCompletion } from './children';
+import { historyStats } from './history';
+import { runMany, type RunResult } from './load';
+import { readOptions, USAGE, type Options, type ScenarioName } from './options';
+import { sampleCpu } from './proc-cpu';
+import {
+  ROLES,
+  render,
+  summaryJson,
+  type PhaseResult,
+  type RunInfo,
+  type ScenarioResult,
+  type TargetResult,
+} from './report';
+import { SCENARIO_SPECS } from './scenarios';
+import { summarize } from './stats';
+import { startSharedPostgres, startTarget, TARGET_SPECS, type RunningTarget, type SharedPostgres } from './targets';
+
+const note = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+/** Runs one measured phase and turns it, with the CPU the target's processes used meanwhile, into a result. */
+async function measure(
+  target: RunningTarget,
+  scenario: ScenarioName,
+  n: number,
+  concurrency: number,
+  opts: Options,
+  stop: AbortSignal,
+): Promise<{ phase: PhaseResult; run: RunResult }> {
+  const groups = Object.fromEntries(Object.entries(target.processes)) as Record<string, number[]>;
+  const before = sampleCpu(groups);
+  const run = await runMany(target.url, SCENARIO_SPECS[scenario], n, concurrency, opts.exchangeTimeoutMs, stop);
+  const after = sampleCpu(groups);
+  const completed = run.timings.length;
+  const per100 = (name: string) => ((after[name]! - before[name]!) * 100) / Math.max(completed, 1);
+  const cpuPer100: PhaseResult['cpuPer100'] = { client: per100('client') };
+  let total = 0;
+  for (const role of ROLES) {
+    if (!groups[role]) continue;
+    cpuPer100[role] = per100(role);
+    total += cpuPer100[role];
+  }
+  cpuPer100.total = total;
+  const legs = SCENARIO_SPECS[scenario].legs.map((_, i) => summarize(run.timings.map((t) => t.legMs[i]!)));
+  return {
+    run,
+    phase: {
+      concurrency,
+      completed,
+      failed: run.failures.length,
+      wallMs: run.wallMs,
+      exchangesPerSec: completed / (run.wallMs / 1000),
+      legs,
+      exchange: summarize(run.timings.map((t) => t.totalMs)),
+      requests: run.timings.reduce((s, t) => s + t.requests, 0),
+      stateOnlyResends: run.timings.reduce((s, t) => s + t.stateOnlyResends, 0),
+      cpuPer100,
+    },
+  };
+}
+
+async function runScenario(
+  target: RunningTarget,
+  scenario: ScenarioName,
+  opts: Options,
+  stop: AbortSignal,
+): Promise<ScenarioResult> {
+  const result: ScenarioResult = { target: target.spec.name, scenario, failures: [] };
+  const since = new Date();
+  const failed = (run: RunResult, what: string) => {
+    const why = target.exited();
+    if (why) run.failures.unshift(why);
+    if (run.failures.length === 0) return false;
+    result.failures.push(...run.failures.map((f) => `${what}: ${f}`));
+    return true;
+  };
+  const spec = SCENARIO_SPECS[scenario];
+  note(`${target.spec.name} / ${scenario}: warm-up ${opts.warmup}`);
+  const warm = await runMany(target.url, spec, opts.warmup, opts.concurrency, opts.exchangeTimeoutMs, stop);
+  if (failed(warm, 'warm-up')) return result;
+  note(`${target.spec.name} / ${scenario}: ${opts.n} at concurrency 1`);
+  const serial = await measure(target, scenario, opts.n, 1, opts, stop);
+  result.serial = serial.phase;
+  if (failed(serial.run, 'concurrency 1')) return result;
+  note(`${target.spec.name} / ${scenario}: ${opts.nConcurrent} at concurrency ${opts.concurrency}`);
+  const loaded = await measure(target, scenario, opts.nConcurrent, opts.concurrency, opts, stop);
+  result.loaded = loaded.phase;
+  if (failed(loaded.run, `concurrency ${opts.concurrency}`)) return result;
+  if (target.temporal) {
+    try {
+      result.history = await historyStats(target.temporal.address, target.temporal.taskQueue, since);
+    } catch (error) {
+      note(`${target.spec.name} / ${scenario}: no history counts: ${(error as Error).message}`);
+    }
+  }
+  const legs = result.serial.legs.map((l, i) => `leg${i + 1} p50 ${l.p50.toFixed(1)} ms`).join(', ');
+  note(`${target.spec.name} / ${scenario}: ${legs}; ${result.loaded.exchangesPerSec.toFixed(1)} ex/s`);
+  return result;
+}
+
+async function main(): Promise<number> {
+  let opts: Options;
+  try {
+    opts = readOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (opts.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+
+  const stop = new AbortController();
+  let interrupted: NodeJS.Signals | undefined;
+  let interruptedAt = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) {
+      // A Ctrl-C can arrive twice within moments (terminal group + tsx relay); only a later one forces.
+      if (performance.now() - interruptedAt < 1_000) return;
+      note(`${sig} again: exiting without teardown (child processes are killed)`);
+      process.exit(130);
+    }
+    interrupted = sig;
+    interruptedAt = performance.now();
+    note(`${sig}: stopping and tearing down (again to force)`);
+    stop.abort(new Error(sig));
+  };
+  // Anything thrown outside the run ends it and still tears down, instead of orphaning servers.
+  let fatal: unknown;
+  const onUncaught = (error: unknown) => {
+    if (interrupted) return note(`after ${interrupted}: ${(error as Error)?.message ?? String(error)}`);
+    fatal ??= error;
+    note(`uncaught: ${(error as Error)?.stack ?? String(error)}`);
+    stop.abort(error);
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
+
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-bench-'));
+  chmodSync(scratch, 0o755); // an embedded Postgres runs as its own user when we are root
+  let keepScratch = false;
+  let exitCode = 0;
+  let postgres: Promise<SharedPostgres> | undefined;
+  const results: TargetResult[] = [];
+  const info: RunInfo = {
+    date: new Date().toISOString(),
+    nproc: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+    node: process.version,
+    platform: `${os.platform()}/${os.arch()}`,
+    loadAverageStart: os.loadavg(),
+    loadAverageEnd: [],
+    n: opts.n,
+    nConcurrent: opts.nConcurrent,
+    concurrency: opts.concurrency,
+    warmup: opts.warmup,
+    temporalFlags: opts.temporalFlags,
+  };
+
+  try {
+    if (opts.targets.includes('prod') && opts.build) {
+      note('npm run build (for the production target)');
+      await runToCompletion('npm', ['run', 'build', '--silent'], projectRoot(__dirname));
+    }
+    for (const name of opts.targets) {
+      if (stop.signal.aborted) break;
+      const spec = TARGET_SPECS[name];
+      const result: TargetResult = { target: name, scenarios: [] };
+      results.push(result);
+      note(`${name}: starting (${spec.label})`);
+      const t0 = performance.now();
+      let running: RunningTarget;
+      try {
+        running = await startTarget(spec, {
+          dir: path.join(scratch, name),
+          temporalFlags: opts.temporalFlags,
+          logLevel: opts.logLevel,
+          postgres: () => (postgres ??= startSharedPostgres(path.join(scratch, 'postgres'))),
+          signal: stop.signal,
+        });
+      } catch (error) {
+        result.error = stop.signal.aborted ? 'interrupted' : (error as Error).message;
+        note(`${name}: did not start: ${(error as Error).stack ?? String(error)}`);
+        if (!stop.signal.aborted) {
+          exitCode = 2;
+          keepScratch = true;
+        }
+        continue;
+      }
+      result.startupMs = performance.now() - t0;
+      try {
+        for (const scenario of opts.scenarios) {
+          if (stop.signal.aborted) break;
+          const outcome = await runScenario(running, scenario, opts, stop.signal);
+          result.scenarios.push(outcome);
+          if (outcome.failures.length && !stop.signal.aborted) {
+            exitCode ||= 1;
+            keepScratch = true;
+            for (const f of outcome.failures.slice(0, 3)) note(`FAILED ${name} / ${scenario}: ${f}`);
+          }
+        }
+      } finally {
+        note(`${name}: stopping`);
+        await running.stop().catch((error: unknown) => {
+          exitCode ||= 2;
+          note(`${name}: did not stop cleanly: ${(error as Error).message}`);
+        });
+      }
+    }
+  } catch (error) {
+    if (!stop.signal.aborted) {
+      exitCode = 2;
+      keepScratch = true;
+      note(`error: ${(error as Error).stack ?? String(error)}`);
+    }
+  } finally {
+    if (interrupted) exitCode = 130;
+    else if (fatal !== undefined) {
+      exitCode ||= 2;
+      keepScratch = true;
+    }
+    // The report first: whatever the last teardown does, what was measured is printed.
+    info.loadAverageEnd = os.loadavg();
+    if (results.length) {
+      process.stdout.write(render(info, results, opts.scenarios));
+      process.stdout.write(summaryJson(info, results, exitCode));
+    }
+    if (postgres) {
+      await postgres
+        .then((pg) => pg.stop())
+        .catch((error: unknown) => note(`Postgres did not stop cleanly: ${(error as Error).message}`));
+    }
+    if (keepScratch && readdirSync(scratch).length > 0) note(`logs kept in ${scratch}`);
+    else rmSync(scratch, { recursive: true, force: true });
+  }
+  return exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`[bench] ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,117 @@
+/**
+ * The bench's options, from flags (`--n 100`, `--n=100`) or `BENCH_*` variables; flags win.
+ * Pure, so bench/self-check.ts can pin it.
+ */
+export const TARGETS = ['dev', 'prod', 'sdk', 'bare-regular', 'bare-local'] as const;
+export type TargetName = (typeof TARGETS)[number];
+export const SCENARIOS = ['single', 'two', 'three'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface Options {
+  /** Exchanges measured at concurrency 1 (leg latency), per target and scenario. */
+  n: number;
+  /** Exchanges measured at `concurrency` (throughput and CPU), per target and scenario. */
+  nConcurrent: number;
+  concurrency: number;
+  /** Exchanges run (at `concurrency`) and thrown away before a scenario's measured phases. */
+  warmup: number;
+  targets: TargetName[];
+  scenarios: ScenarioName[];
+  /** Extra `temporal server start-dev` flags, the same for every Temporal-backed target. */
+  temporalFlags: string[];
+  /** Run `npm run build` before the production target (off: use dist/ as it is). */
+  build: boolean;
+  exchangeTimeoutMs: number;
+  logLevel: string;
+  quick: boolean;
+  help: boolean;
+}
+
+export const USAGE = `npm run bench -- [options]
+
+Runs every target one after another, each on a fresh Temporal dev server where it uses one, and
+each scenario on every target: warm-up, then --n exchanges at concurrency 1 (leg latency), then
+--n-concurrent at --concurrency (exchanges/s and CPU per exchange).
+
+  --targets LIST          ${TARGETS.join(',')} (default: all)
+  --scenarios LIST        ${SCENARIOS.join(',')} (default: all; 1, 2 and 3 legs)
+  --n N                   exchanges at concurrency 1 (default 100; BENCH_N)
+  --n-concurrent N        exchanges at --concurrency (default 200; BENCH_N_CONCURRENT)
+  --concurrency N         (default 16; BENCH_CONCURRENCY)
+  --warmup N              exchanges thrown away first, per scenario (default 20; BENCH_WARMUP)
+  --temporal-flags "..."  extra start-dev flags for every Temporal target, e.g.
+                          "--sqlite-pragma journal_mode=wal" (default none; BENCH_TEMPORAL_FLAGS)
+  --no-build              use dist/ as it is instead of running npm run build first
+  --quick                 smoke run: --n 8 --n-concurrent 32 --warmup 4 unless given
+  --exchange-timeout-ms N one exchange's bound (default 60000)
+  --log-level LEVEL       LOG_LEVEL of the service's processes (default warn)
+
+stdout: the tables and a one-line JSON summary; stderr: progress. Exit 0, 1 when an exchange
+failed, 2 on a setup error, 130 when interrupted.`;
+
+const BOOLEAN_FLAGS = new Set(['no-build', 'quick', 'help']);
+const VALUE_FLAGS = new Set([
+  'n',
+  'n-concurrent',
+  'concurrency',
+  'warmup',
+  'targets',
+  'scenarios',
+  'temporal-flags',
+  'exchange-timeout-ms',
+  'log-level',
+]);
+
+function list<T extends string>(raw: string, allowed: readonly T[], what: string): T[] {
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of items)
+    if (!allowed.includes(item as T)) throw new Error(`unknown ${what} "${item}" (one of ${allowed.join(', ')})`);
+  if (items.length === 0) throw new Error(`--${what}s names none`);
+  // Run in the canonical order, whatever order they were given in.
+  return allowed.filter((a) => items.includes(a));
+}
+
+export function readOptions(argv: readonly string[], env: Record<string, string | undefined>): Options {
+  const args = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(argv[i]!);
+    if (!m) throw new Error(`unexpected argument ${argv[i]}`);
+    const flag = m[1]!;
+    if (BOOLEAN_FLAGS.has(flag)) {
+      if (m[2] !== undefined) throw new Error(`--${flag} takes no value`);
+      args.set(flag, 'true');
+    } else if (VALUE_FLAGS.has(flag)) {
+      const value = m[2] ?? argv[++i];
+      if (value === undefined) throw new Error(`--${flag} needs a value`);
+      args.set(flag, value);
+    } else {
+      throw new Error(`unknown option --${flag}`);
+    }
+  }
+  const quick = args.has('quick');
+  const int = (flag: string, variable: string, fallback: number, min: number) => {
+    const raw = args.get(flag) ?? env[variable];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min)
+      throw new Error(`--${flag} / ${variable} must be an integer >= ${min}, got "${raw}"`);
+    return Number(raw);
+  };
+  const flags = args.get('temporal-flags') ?? env.BENCH_TEMPORAL_FLAGS ?? '';
+  return {
+    n: int('n', 'BENCH_N', quick ? 8 : 100, 1),
+    nConcurrent: int('n-concurrent', 'BENCH_N_CONCURRENT', quick ? 32 : 200, 1),
+    concurrency: int('concurrency', 'BENCH_CONCURRENCY', 16, 1),
+    warmup: int('warmup', 'BENCH_WARMUP', quick ? 4 : 20, 0),
+    targets: list(args.get('targets') ?? env.BENCH_TARGETS ?? TARGETS.join(','), TARGETS, 'target'),
+    scenarios: list(args.get('scenarios') ?? env.BENCH_SCENARIOS ?? SCENARIOS.join(','), SCENARIOS, 'scenario'),
+    temporalFlags: flags.split(/\s+/).filter(Boolean),
+    build: !args.has('no-build'),
+    exchangeTimeoutMs: int('exchange-timeout-ms', 'BENCH_EXCHANGE_TIMEOUT_MS', 60_000, 1),
+    logLevel: args.get('log-level') ?? env.BENCH_LOG_LEVEL ?? 'warn',
+    quick,
+    help: args.has('help'),
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * The bench's results and how they are printed: one table per scenario (leg latency at
+ * concurrency 1, exchanges/s and CPU per 100 exchanges at the bench's concurrency), the ratios of
+ * each service row to the baselines, and one exchange's history by event type. Pure: it formats
+ * what it is given.
+ */
+import type { HistoryStats } from './history';
+import type { ScenarioName, TargetName } from './options';
+import { SCENARIO_SPECS } from './scenarios';
+import { round, type LatencySummary } from './stats';
+import { TARGET_SPECS, type Role } from './targets';
+
+export const ROLES: readonly Role[] = ['temporal', 'api', 'worker', 'postgres'];
+
+export interface PhaseResult {
+  concurrency: number;
+  completed: number;
+  failed: number;
+  wallMs: number;
+  exchangesPerSec: number;
+  /** One summary per leg. */
+  legs: LatencySummary[];
+  exchange: LatencySummary;
+  requests: number;
+  stateOnlyResends: number;
+  /** CPU seconds per 100 completed exchanges, by role, `total` (the roles) and `client` (the bench itself). */
+  cpuPer100: Partial<Record<Role | 'total' | 'client', number>>;
+}
+
+export interface ScenarioResult {
+  target: TargetName;
+  scenario: ScenarioName;
+  serial?: PhaseResult;
+  loaded?: PhaseResult;
+  history?: HistoryStats;
+  failures: string[];
+}
+
+export interface TargetResult {
+  target: TargetName;
+  startupMs?: number;
+  error?: string;
+  scenarios: ScenarioResult[];
+}
+
+export interface RunInfo {
+  date: string;
+  nproc: number;
+  cpuModel: string;
+  node: string;
+  platform: string;
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+  n: number;
+  nConcurrent: number;
+  concurrency: number;
+  warmup: number;
+  temporalFlags: string[];
+}
+
+export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod'];
+export const BASELINES: readonly TargetName[] = ['sdk', 'bare-local'];
+
+export interface Ratio {
+  scenario: ScenarioName;
+  service: TargetName;
+  baseline: TargetName;
+  legP50: Array<number | null>;
+  legP99: Array<number | null>;
+  exchangesPerSec: number | null;
+  cpuPerExchange: number | null;
+}
+
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? null : round(a / b, 2);
+
+export function ratios(results: readonly TargetResult[]): Ratio[] {
+  const find = (target: TargetName, scenario: ScenarioName) =>
+    results.find((t) => t.target === target)?.scenarios.find((s) => s.scenario === scenario && s.failures.length === 0);
+  const out: Ratio[] = [];
+  for (const scenario of Object.keys(SCENARIO_SPECS) as ScenarioName[]) {
+    for (const service of SERVICE_ROWS) {
+      const s = find(service, scenario);
+      if (!s?.serial || !s.loaded) continue;
+      for (const baseline of BASELINES) {
+        const b = find(baseline, scenario);
+        if (!b?.serial || !b.loaded) continue;
+        out.push({
+          scenario,
+          service,
+          baseline,
+          legP50: s.serial.legs.map((leg, i) => ratio(leg.p50, b.serial!.legs[i]?.p50)),
+          legP99: s.serial.legs.map((leg, i) => ratio(leg.p99, b.serial!.legs[i]?.p99)),
+          exchangesPerSec: ratio(s.loaded.exchangesPerSec, b.loaded.exchangesPerSec),
+          cpuPerExchange: ratio(s.loaded.cpuPer100.total, b.loaded.cpuPer100.total),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Aligned columns: the first left-aligned, the rest right-aligned, two spaces apart. */
+export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+const ms = (v: number | undefined) =>
+  v === undefined || !Number.isFinite(v) ? '-' : v < 10 ? v.toFixed(2) : v.toFixed(1);
+const num = (v: number | undefined | null, digits = 2) =>
+  v === undefined || v === null || !Number.isFinite(v) ? '-' : v.toFixed(digits);
+const times = (v: number | null | undefined) => (v === null || v === undefined ? '-' : `${v.toFixed(2)}x`);
+
+function scenarioTable(scenario: ScenarioName, results: readonly TargetResult[], concurrency: number): string[] {
+  const spec = SCENARIO_SPECS[scenario];
+  const legs = spec.legs.length;
+  const header = ['target'];
+  for (let i = 1; i <= legs; i++) header.push(`leg${i} p50`, `leg${i} p99`);
+  header.push(`ex/s@${concurrency}`, 'temporal', 'api', 'worker', 'postgres', 'total', 'client', 'events/ex');
+  const rows: string[][] = [];
+  const notes: string[] = [];
+  for (const target of results) {
+    const oneProcess = TARGET_SPECS[target.target].oneProcess;
+    const s = target.scenarios.find((r) => r.scenario === scenario);
+    const why = target.error
+      ? `not measured: ${target.error}`
+      : !s
+        ? 'not measured (interrupted)'
+        : s.failures.length
+          ? `FAILED: ${s.failures[0]}`
+          : undefined;
+    if (why) {
+      rows.push([target.target, ...header.slice(1).map(() => '-')]);
+      notes.push(`  ${target.target}: ${why.slice(0, 300)}`);
+      continue;
+    }
+    if (!s) continue;
+    const row: string[] = [target.target];
+    for (let i = 0; i < legs; i++) row.push(ms(s.serial?.legs[i]?.p50), ms(s.serial?.legs[i]?.p99));
+    const cpu = s.loaded?.cpuPer100 ?? {};
+    row.push(num(s.loaded?.exchangesPerSec, 1));
+    for (const role of ROLES) row.push(role === 'worker' && oneProcess ? 'in api' : num(cpu[role]));
+    row.push(num(cpu.total), num(cpu.client));
+    row.push(s.history?.eventsMedian === undefined ? '-' : String(s.history.eventsMedian ?? '-'));
+    rows.push(row);
+  }
+  return [
+    `${spec.label}: tools/call ${spec.tool}, ${legs} leg${legs > 1 ? 's' : ''}`,
+    ...table(header, rows),
+    ...notes,
+  ];
+}
+
+export function render(info: RunInfo, results: readonly TargetResult[], scenarios: readonly ScenarioName[]): string {
+  const out: string[] = [
+    `durable-mcp comparative bench, ${info.date}; nproc ${info.nproc}, ${info.cpuModel}; node ${info.node} ${info.platform}; ` +
+      `load average ${info.loadAverageStart.map((l) => l.toFixed(2)).join(' ')} at start, ${info.loadAverageEnd.map((l) => l.toFixed(2)).join(' ')} at end`,
+    `each scenario on each target: ${info.warmup} warm-up exchanges (not counted), ${info.n} at concurrency 1 ` +
+      `(leg p50/p99, ms), ${info.nConcurrent} at concurrency ${info.concurrency} (exchanges/s, CPU s per 100 exchanges)`,
+    `Temporal: a fresh \`temporal server start-dev --db-filename <new file>\` per target; extra flags: ` +
+      (info.temporalFlags.length ? info.temporalFlags.join(' ') : '(none)'),
+    'targets:',
+    ...results.map(
+      (t) =>
+        `  ${t.target.padEnd(12)} ${TARGET_SPECS[t.target].label}` +
+        (t.startupMs !== undefined ? ` (started in ${(t.startupMs / 1000).toFixed(1)} s)` : ''),
+    ),
+    'CPU columns: the process trees of the Temporal server, the API, the worker and Postgres (backends included);',
+    '"in api": one process serves HTTP and runs the workflows (dev mode, and each baseline); total = those; client = this bench.',
+    '',
+  ];
+  for (const scenario of scenarios) out.push(...scenarioTable(scenario, results, info.concurrency), '');
+
+  const all = ratios(results);
+  if (all.length) {
+    const maxLegs = Math.max(...all.map((r) => r.legP50.length));
+    const header = ['scenario', 'service', 'baseline'];
+    for (let i = 1; i <= maxLegs; i++) header.push(`leg${i} p50`, `leg${i} p99`);
+    header.push(`ex/s@${info.concurrency}`, 'CPU/ex');
+    const rows = all.map((r) => {
+      const row: string[] = [r.scenario, r.service, r.baseline];
+      for (let i = 0; i < maxLegs; i++) row.push(times(r.legP50[i]), times(r.legP99[i]));
+      row.push(times(r.exchangesPerSec), times(r.cpuPerExchange));
+      return row;
+    });
+    out.push(
+      'ratios, service / baseline (latency and CPU: lower is better, 1.00x is the baseline; ex/s: higher is better)',
+      ...table(header, rows),
+      '',
+    );
+  }
+
+  const histories = results.flatMap((t) =>
+    t.scenarios
+      .filter((s) => s.history?.sample)
+      .map((s) => ({ target: t.target, scenario: s.scenario, h: s.history! })),
+  );
+  if (histories.length) {
+    out.push('history of one exchange per target and scenario (events by type)');
+    for (const { target, scenario, h } of histories) {
+      const types = Object.entries(h.sample!.byType)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([type, count]) => `${type} ${count}`)
+        .join(', ');
+      out.push(`  ${scenario.padEnd(6)} ${target.padEnd(12)} ${String(h.sample!.total).padStart(3)}: ${types}`);
+    }
+    out.push('');
+  }
+  return out.join('\n') + '\n';
+}
+
+export function summaryJson(info: RunInfo, results: readonly TargetResult[], exitCode: number): string {
+  const latency = (s: LatencySummary) => ({
+    n: s.count,
+    p50: round(s.p50, 2),
+    p90: round(s.p90, 2),
+    p99: round(s.p99, 2),
+    max: round(s.max, 2),
+    mean: round(s.mean, 2),
+  });
+  const phase = (p: PhaseResult | undefined) =>
+    p && {
+      concurrency: p.concurrency,
+      completed: p.completed,
+      failed: p.failed,
+      wallMs: round(p.wallMs),
+      exchangesPerSec: round(p.exchangesPerSec, 2),
+      legsMs: p.legs.map(latency),
+      exchangeMs: latency(p.exchange),
+      requests: p.requests,
+      stateOnlyResends: p.stateOnlyResends,
+      cpuSecondsPer100: Object.fromEntries(Object.entries(p.cpuPer100).map(([k, v]) => [k, round(v, 3)])),
+    };
+  return (
+    JSON.stringify({
+      bench: 'compare',
+      ...info,
+      exitCode,
+      targets: results.map((t) => ({
+        target: t.target,
+        startupMs: t.startupMs === undefined ? undefined : round(t.startupMs),
+        error: t.error,
+        scenarios: t.scenarios.map((s) => ({
+          scenario: s.scenario,
+          failures: s.failures.slice(0, 5),
+          serial: phase(s.serial),
+          loaded: phase(s.loaded),
+          history: s.history,
+        })),
+      })),
+      ratios: ratios(results),
+    }) + '\n'
+  );
+}

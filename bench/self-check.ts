@@ -1,0 +1,141 @@
+/**
+ * `npm run bench:check`: the bench's pure parts checked without jest (the bench stays out of
+ * `npm test`): options, /proc parsing and tree sums, leg checks, ratios and table layout. The
+ * end-to-end smoke run is `npm run bench -- --quick`.
+ */
+import assert from 'node:assert/strict';
+import { readOptions, SCENARIOS, TARGETS } from './options';
+import { parseProcStat, readProcessTable, sampleCpu, treeTicks, type ProcStat } from './proc-cpu';
+import { ratios, render, table, type PhaseResult, type TargetResult } from './report';
+import { mismatch, SCENARIO_SPECS } from './scenarios';
+import { summarize } from './stats';
+
+const checks: Array<[string, () => void]> = [
+  [
+    'options: defaults, flags over variables, lists in canonical order, --quick sizes',
+    () => {
+      const d = readOptions([], {});
+      assert.deepEqual([d.n, d.nConcurrent, d.concurrency, d.warmup, d.build], [100, 200, 16, 20, true]);
+      assert.deepEqual(d.targets, [...TARGETS]);
+      assert.deepEqual(d.scenarios, [...SCENARIOS]);
+      assert.deepEqual(d.temporalFlags, []);
+      const o = readOptions(
+        ['--n=5', '--targets', 'sdk,dev', '--temporal-flags', '--sqlite-pragma journal_mode=wal', '--no-build'],
+        { BENCH_N: '7', BENCH_WARMUP: '3' },
+      );
+      assert.equal(o.n, 5);
+      assert.equal(o.warmup, 3);
+      assert.deepEqual(o.targets, ['dev', 'sdk']);
+      assert.deepEqual(o.temporalFlags, ['--sqlite-pragma', 'journal_mode=wal']);
+      assert.equal(o.build, false);
+      const q = readOptions(['--quick', '--n', '3'], {});
+      assert.deepEqual([q.n, q.nConcurrent, q.warmup], [3, 32, 4]);
+      assert.throws(() => readOptions(['--targets', 'nope'], {}), /unknown target "nope"/);
+      assert.throws(() => readOptions(['--n', '0'], {}), /must be an integer >= 1/);
+      assert.throws(() => readOptions(['--bogus'], {}), /unknown option --bogus/);
+      assert.throws(() => readOptions(['--quick=1'], {}), /takes no value/);
+    },
+  ],
+  [
+    'proc-cpu: a stat line whose name holds spaces and parentheses; a tree counts live descendants once',
+    () => {
+      const fields = Array.from({ length: 50 }, (_, i) => String(i + 3)); // field k holds the number k
+      const stat = parseProcStat(`42 (node (tsx) x) ${fields.join(' ')}`);
+      assert.deepEqual(stat, { pid: 42, ppid: 4, ticks: 14 + 15 + 16 + 17 });
+      const table = new Map<number, ProcStat>([
+        [1, { pid: 1, ppid: 0, ticks: 1000 }],
+        [10, { pid: 10, ppid: 1, ticks: 5 }],
+        [11, { pid: 11, ppid: 10, ticks: 7 }],
+        [12, { pid: 12, ppid: 11, ticks: 11 }],
+        [20, { pid: 20, ppid: 1, ticks: 100 }],
+      ]);
+      assert.equal(treeTicks([10], table), 23);
+      assert.equal(treeTicks([10, 11], table), 23);
+      assert.equal(treeTicks([99], table), 0);
+      assert.ok(readProcessTable().has(process.pid));
+      assert.ok(sampleCpu({ self: [process.pid] }).self! > 0);
+    },
+  ],
+  [
+    'scenarios: asks and results are checked against the spec',
+    () => {
+      const ask = { resultType: 'input_required', inputRequests: { name: {} }, requestState: 's' };
+      assert.equal(mismatch(ask, { ask: 'name' }), undefined);
+      assert.equal(mismatch({ ...ask, requestState: undefined }, { ask: 'name' }), undefined);
+      assert.match(mismatch(ask, { ask: 'color' })!, /expected an ask for "color"/);
+      assert.match(mismatch({ resultType: 'input_required', requestState: 's' }, { ask: 'name' })!, /expected an ask/);
+      assert.equal(mismatch({ content: [{ type: 'text', text: 'done' }] }, { text: 'done' }), undefined);
+      assert.match(mismatch(ask, { text: 'done' })!, /expected "done"/);
+      assert.deepEqual(
+        Object.values(SCENARIO_SPECS).map((s) => s.legs.length),
+        [1, 2, 3],
+      );
+    },
+  ],
+  [
+    'report: ratios of each service row to each baseline; one aligned table per scenario',
+    () => {
+      const phase = (p50: number, exPerSec: number, cpu: number): PhaseResult => ({
+        concurrency: 1,
+        completed: 3,
+        failed: 0,
+        wallMs: 1,
+        exchangesPerSec: exPerSec,
+        legs: [summarize([p50, p50, p50]), summarize([p50 * 2])],
+        exchange: summarize([p50]),
+        requests: 6,
+        stateOnlyResends: 0,
+        cpuPer100: { api: cpu, total: cpu, client: 0.1 },
+      });
+      const target = (name: TargetResult['target'], p50: number, exPerSec: number, cpu: number): TargetResult => ({
+        target: name,
+        scenarios: [
+          { target: name, scenario: 'two', serial: phase(p50, 0, 0), loaded: phase(0, exPerSec, cpu), failures: [] },
+        ],
+      });
+      const results = [target('dev', 40, 10, 8), target('sdk', 4, 100, 0.5), target('bare-local', 20, 20, 4)];
+      const all = ratios(results);
+      assert.deepEqual(
+        all.map((r) => [r.service, r.baseline, r.legP50[0], r.legP99[1], r.exchangesPerSec, r.cpuPerExchange]),
+        [
+          ['dev', 'sdk', 10, 10, 0.1, 16],
+          ['dev', 'bare-local', 2, 2, 0.5, 2],
+        ],
+      );
+      assert.deepEqual(table(['a', 'bb'], [['xyz', '1']]), ['a    bb', '---  --', 'xyz   1']);
+      const text = render(
+        {
+          date: 'd',
+          nproc: 2,
+          cpuModel: 'cpu',
+          node: 'v',
+          platform: 'p',
+          loadAverageStart: [0, 0, 0],
+          loadAverageEnd: [0, 0, 0],
+          n: 3,
+          nConcurrent: 3,
+          concurrency: 16,
+          warmup: 0,
+          temporalFlags: [],
+        },
+        results,
+        ['two'],
+      );
+      assert.match(text, /two-round/);
+      assert.match(text, /dev\s+40\.0\s+40\.0\s+80\.0\s+80\.0/);
+      assert.match(text, /two\s+dev\s+sdk\s+10\.00x/);
+    },
+  ],
+];
+
+let failed = 0;
+for (const [name, check] of checks) {
+  try {
+    check();
+    process.stdout.write(`ok    ${name}\n`);
+  } catch (error) {
+    failed++;
+    process.stdout.write(`FAIL  ${name}\n${(error as Error).stack ?? String(error)}\n`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,264 @@
+/**
+ * The five targets the bench compares, each started fresh: its own Temporal dev server (on a new
+ * database file, started as `npm run dev` starts it, plus the bench's `--temporal-flags`), its own
+ * Postgres database (on one embedded Postgres for the run) and its own processes.
+ *
+ * - dev: `tsx scripts/dev.ts`, the API and the worker in one process, as `npm run dev` runs them
+ * - prod: the built dist/, `node dist/services/{worker,api}/src/main.js`, two processes
+ * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
+ * - bare-regular, bare-local: bare Temporal (bench/baselines/bare-temporal.ts)
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
+import { freePort } from '../devtools/local-stack/free-port';
+import { startTemporalDevServer } from '../devtools/local-stack/temporal-dev-server';
+import { projectRoot } from '../lib/paths';
+import { killOnExit, spawnChild, type Child } from './children';
+import type { TargetName } from './options';
+
+/** Process roles whose CPU the bench reports. */
+export type Role = 'temporal' | 'api' | 'worker' | 'postgres';
+
+export interface TargetSpec {
+  name: TargetName;
+  label: string;
+  /** The process under `api` also runs the worker (or is the whole baseline). */
+  oneProcess: boolean;
+  temporal: boolean;
+}
+
+export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
+  dev: { name: 'dev', label: 'service, dev mode (API + worker in one process)', oneProcess: true, temporal: true },
+  prod: {
+    name: 'prod',
+    label: 'service, production (dist/, API and worker processes)',
+    oneProcess: false,
+    temporal: true,
+  },
+  sdk: { name: 'sdk', label: 'official SDK 2.4 in-memory server (no durability)', oneProcess: true, temporal: false },
+  'bare-regular': {
+    name: 'bare-regular',
+    label: 'bare Temporal, signal + regular activity',
+    oneProcess: true,
+    temporal: true,
+  },
+  'bare-local': {
+    name: 'bare-local',
+    label: 'bare Temporal, signal + local activity',
+    oneProcess: true,
+    temporal: true,
+  },
+};
+
+export interface RunningTarget {
+  spec: TargetSpec;
+  url: string;
+  /** Root process ids per role (descendants count with them). */
+  processes: Partial<Record<Role, number[]>>;
+  temporal?: { address: string; taskQueue: string };
+  /** Why a process of the target has exited, if one has (it should not while measured). */
+  exited(): string | undefined;
+  stop(): Promise<void>;
+}
+
+/** One embedded Postgres for the whole run; each service target gets a database of its own. */
+export interface SharedPostgres {
+  pid: number;
+  database(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startSharedPostgres(dataDir: string): Promise<SharedPostgres> {
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const logFile = `${dataDir}.log`;
+  const host = spawnChild('postgres', process.execPath, ['--import', 'tsx', 'bench/postgres-host.ts', dataDir], {
+    cwd: ROOT,
+    env: process.env,
+    logFile,
+  });
+  try {
+    let url: string | undefined;
+    await until(
+      'waiting for the embedded Postgres',
+      async () => {
+        url = /^postgres ready (\S+)$/m.exec(readFileSync(logFile, 'utf8'))?.[1];
+        return url !== undefined;
+      },
+      host.exited,
+    );
+    // The postmaster (its backends are its children), not the idle node process that hosts it.
+    const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return {
+      pid,
+      async database(name) {
+        const admin = new PgClient({ connectionString: url });
+        await admin.connect();
+        try {
+          await admin.query(`CREATE DATABASE "${name}"`);
+        } finally {
+          await admin.end();
+        }
+        return url!.replace(/\/postgres$/, `/${name}`);
+      },
+      stop: () => host.stop(),
+    };
+  } catch (error) {
+    await host.stop();
+    throw error;
+  }
+}
+
+export interface TargetContext {
+  /** A fresh folder for this target's Temporal database and logs. */
+  dir: string;
+  temporalFlags: readonly string[];
+  logLevel: string;
+  postgres(): Promise<SharedPostgres>;
+  signal: AbortSignal;
+}
+
+const ROOT = projectRoot(__dirname);
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise<RunningTarget> {
+  mkdirSync(ctx.dir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const children: Child[] = [];
+  const stop = async () => {
+    const errors: unknown[] = [];
+    for (const fn of stops.splice(0).reverse()) await fn().catch((error: unknown) => errors.push(error));
+    if (errors.length) throw errors[0];
+  };
+  const exited = () => {
+    for (const child of children) {
+      const why = child.exited();
+      if (why) return `${child.name} ${why}`;
+    }
+    return undefined;
+  };
+  const start = (name: string, command: string, args: string[], env: Record<string, string>) => {
+    const child = spawnChild(name, command, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: ctx.logLevel, ...env },
+      logFile: path.join(ctx.dir, `${name}.log`),
+    });
+    children.push(child);
+    stops.push(() => child.stop());
+    return child;
+  };
+
+  try {
+    const processes: Partial<Record<Role, number[]>> = {};
+    let temporal: RunningTarget['temporal'];
+    if (spec.temporal) {
+      const server = await startTemporalDevServer({
+        dbFile: path.join(ctx.dir, 'temporal.db'),
+        logFile: path.join(ctx.dir, 'temporal.log'),
+        extraArgs: ctx.temporalFlags,
+        // Its own process group: a Ctrl-C reaches the bench, which stops the target's processes first.
+        ownProcessGroup: true,
+      });
+      if (server.pid !== undefined) killOnExit(server.pid);
+      stops.push(server.stop);
+      if (server.pid === undefined) throw new Error('the Temporal dev server was not started here (no pid to measure)');
+      processes.temporal = [server.pid];
+      temporal = { address: server.address, taskQueue: `bench-${spec.name}-${randomUUID().slice(0, 8)}` };
+    }
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const ready = (child: Child) => () => child.exited() ?? (ctx.signal.aborted ? 'bench interrupted' : undefined);
+
+    if (spec.name === 'dev' || spec.name === 'prod') {
+      const pg = await ctx.postgres();
+      processes.postgres = [pg.pid];
+      const env = {
+        DATABASE_URL: await pg.database(`bench_${spec.name}_${randomBytes(3).toString('hex')}`),
+        TEMPORAL_ADDRESS: temporal!.address,
+        TEMPORAL_TASK_QUEUE: temporal!.taskQueue,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        HANDLER_SET: 'bench',
+        REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+      };
+      if (spec.name === 'dev') {
+        const service = start('service', TSX, ['scripts/dev.ts'], env);
+        processes.api = [service.pid];
+        await waitForHealth(url, ready(service));
+        await waitForPollers(temporal!.address, temporal!.taskQueue, ready(service));
+      } else {
+        // Worker first: both processes migrate at start, and the API's first legs need pollers.
+        const worker = start('worker', process.execPath, ['dist/services/worker/src/main.js'], env);
+        processes.worker = [worker.pid];
+        await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
+        const api = start('api', process.execPath, ['dist/services/api/src/main.js'], env);
+        processes.api = [api.pid];
+        await waitForHealth(url, ready(api));
+      }
+    } else if (spec.name === 'sdk') {
+      const server = start('sdk', process.execPath, ['--import', 'tsx', 'bench/baselines/sdk-server.ts'], {
+        PORT: String(port),
+      });
+      processes.api = [server.pid];
+      await waitForHealth(url, ready(server));
+    } else {
+      const bare = start(spec.name, process.execPath, ['--import', 'tsx', 'bench/baselines/bare-temporal.ts'], {
+        PORT: String(port),
+        TEMPORAL_ADDRESS: temporal!.address,
+        BARE_TASK_QUEUE: temporal!.taskQueue,
+        BARE_ACTIVITY: spec.name === 'bare-local' ? 'local' : 'regular',
+      });
+      processes.api = [bare.pid];
+      await waitForHealth(url, ready(bare));
+      await waitForPollers(temporal!.address, temporal!.taskQueue, ready(bare));
+    }
+    return { spec, url, processes, temporal, exited, stop };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+const STARTUP_BUDGET_MS = 180_000;
+
+async function until(what: string, probe: () => Promise<boolean>, gone: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + STARTUP_BUDGET_MS;
+  for (;;) {
+    const why = gone();
+    if (why) throw new Error(`${what}: ${why}`);
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${STARTUP_BUDGET_MS} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function waitForHealth(mcpUrl: string, gone: () => string | undefined): Promise<void> {
+  const health = mcpUrl.replace(/\/mcp$/, '/healthz');
+  return until(
+    `waiting for ${health}`,
+    async () => (await fetch(health, { signal: AbortSignal.timeout(2_000) })).ok,
+    gone,
+  );
+}
+
+async function waitForPollers(address: string, taskQueue: string, gone: () => string | undefined): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    await until(
+      `waiting for a worker on ${taskQueue}`,
+      async () => {
+        const reply = await connection.workflowService.describeTaskQueue({
+          namespace: 'default',
+          taskQueue: { name: taskQueue },
+          taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
+        });
+        return (reply.pollers?.length ?? 0) > 0;
+      },
+      gone,
+    );
+  } finally {
+    await connection.close();
+  }
+}
