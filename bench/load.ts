@@ -31,30 +31,80 @@ async function call(url: string, params: Record<string, unknown>, signal: AbortS
 const isStateOnly = (r: Record<string, unknown>) =>
   r.resultType === 'input_required' && typeof r.requestState === 'string' && r.inputRequests === undefined;
 
-export async function runExchange(url: string, scenario: Scenario, signal: AbortSignal): Promise<ExchangeTiming> {
+export interface LegTiming {
+  result: Record<string, unknown>;
+  ms: number;
+  requests: number;
+}
+
+/**
+ * Leg `index` of `scenario` (0 is the first leg; later ones carry that leg's answers and the
+ * previous leg's requestState), state-only re-sends included, checked against what it must return.
+ */
+export async function runLeg(
+  url: string,
+  scenario: Scenario,
+  index: number,
+  requestState: unknown,
+  signal: AbortSignal,
+): Promise<LegTiming> {
   const tool = { name: scenario.tool, arguments: {} };
+  const leg = scenario.legs[index]!;
+  const t0 = performance.now();
+  const params = index === 0 ? tool : { ...tool, inputResponses: leg.answers, requestState };
+  let result = await call(url, params, signal);
+  let requests = 1;
+  // "Still working, come back" (the service's HTTP wait ran out): re-send the echoed state.
+  while (isStateOnly(result)) {
+    result = await call(url, { ...tool, requestState: result.requestState }, signal);
+    requests++;
+  }
+  const ms = performance.now() - t0;
+  const wrong = mismatch(result, leg.expect);
+  if (wrong) throw new Error(`leg ${index + 1}: ${wrong}`);
+  return { result, ms, requests };
+}
+
+export async function runExchange(url: string, scenario: Scenario, signal: AbortSignal): Promise<ExchangeTiming> {
   const legMs: number[] = [];
   let requests = 0;
-  let resends = 0;
   let requestState: unknown;
   const start = performance.now();
-  for (const [index, leg] of scenario.legs.entries()) {
-    const t0 = performance.now();
-    const params = index === 0 ? tool : { ...tool, inputResponses: leg.answers, requestState };
-    let result = await call(url, params, signal);
-    requests++;
-    // "Still working, come back" (the service's HTTP wait ran out): re-send the echoed state.
-    while (isStateOnly(result)) {
-      result = await call(url, { ...tool, requestState: result.requestState }, signal);
-      requests++;
-      resends++;
-    }
-    legMs.push(performance.now() - t0);
-    const wrong = mismatch(result, leg.expect);
-    if (wrong) throw new Error(`leg ${index + 1}: ${wrong}`);
-    requestState = result.requestState;
+  for (const index of scenario.legs.keys()) {
+    const leg = await runLeg(url, scenario, index, requestState, signal);
+    legMs.push(leg.ms);
+    requests += leg.requests;
+    requestState = leg.result.requestState;
   }
-  return { legMs, totalMs: performance.now() - start, requests, stateOnlyResends: resends };
+  return { legMs, totalMs: performance.now() - start, requests, stateOnlyResends: requests - legMs.length };
+}
+
+/**
+ * Runs `work(0..n-1)` with at most `concurrency` in flight; a failure is collected and stops
+ * further dispatch, as does `stop`.
+ */
+export async function inLanes(
+  n: number,
+  concurrency: number,
+  stop: AbortSignal,
+  work: (index: number) => Promise<void>,
+): Promise<{ failures: string[]; wallMs: number }> {
+  const failures: string[] = [];
+  let dispatched = 0;
+  const lane = async () => {
+    while (dispatched < n && failures.length === 0 && !stop.aborted) {
+      const index = dispatched++;
+      try {
+        await work(index);
+      } catch (error) {
+        failures.push(`#${index}: ${(error as Error).message}`);
+      }
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
+  if (stop.aborted && failures.length === 0 && dispatched < n) failures.push(`stopped: ${String(stop.reason)}`);
+  return { failures, wallMs: performance.now() - start };
 }
 
 /** Runs `n` exchanges with at most `concurrency` in flight; stops dispatching after the first failure. */
@@ -67,20 +117,8 @@ export async function runMany(
   stop: AbortSignal,
 ): Promise<RunResult> {
   const timings: ExchangeTiming[] = [];
-  const failures: string[] = [];
-  let dispatched = 0;
-  const lane = async () => {
-    while (dispatched < n && failures.length === 0 && !stop.aborted) {
-      const index = dispatched++;
-      try {
-        timings.push(await runExchange(url, scenario, AbortSignal.any([stop, AbortSignal.timeout(exchangeTimeoutMs)])));
-      } catch (error) {
-        failures.push(`exchange #${index}: ${(error as Error).message}`);
-      }
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
-  if (stop.aborted && failures.length === 0 && timings.length < n) failures.push(`stopped: ${String(stop.reason)}`);
-  return { timings, failures, wallMs: performance.now() - start };
+  const { failures, wallMs } = await inLanes(n, concurrency, stop, async () => {
+    timings.push(await runExchange(url, scenario, AbortSignal.any([stop, AbortSignal.timeout(exchangeTimeoutMs)])));
+  });
+  return { timings, failures: failures.map((f) => `exchange ${f}`), wallMs };
 }

@@ -2,6 +2,8 @@
  * The bench's options, from flags (`--n 100`, `--n=100`) or `BENCH_*` variables; flags win.
  * Pure, so bench/self-check.ts can pin it.
  */
+import { integerOption, list, parseFlags } from './flags';
+
 export const TARGETS = ['dev', 'prod', 'sdk', 'bare-regular', 'bare-local'] as const;
 export type TargetName = (typeof TARGETS)[number];
 export const SCENARIOS = ['single', 'two', 'three'] as const;
@@ -49,8 +51,8 @@ each scenario on every target: warm-up, then --n exchanges at concurrency 1 (leg
 stdout: the tables and a one-line JSON summary; stderr: progress. Exit 0, 1 when an exchange
 failed, 2 on a setup error, 130 when interrupted.`;
 
-const BOOLEAN_FLAGS = new Set(['no-build', 'quick', 'help']);
-const VALUE_FLAGS = new Set([
+const BOOLEAN_FLAGS = ['no-build', 'quick', 'help'];
+const VALUE_FLAGS = [
   'n',
   'n-concurrent',
   'concurrency',
@@ -60,45 +62,12 @@ const VALUE_FLAGS = new Set([
   'temporal-flags',
   'exchange-timeout-ms',
   'log-level',
-]);
-
-function list<T extends string>(raw: string, allowed: readonly T[], what: string): T[] {
-  const items = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const item of items)
-    if (!allowed.includes(item as T)) throw new Error(`unknown ${what} "${item}" (one of ${allowed.join(', ')})`);
-  if (items.length === 0) throw new Error(`--${what}s names none`);
-  // Run in the canonical order, whatever order they were given in.
-  return allowed.filter((a) => items.includes(a));
-}
+];
 
 export function readOptions(argv: readonly string[], env: Record<string, string | undefined>): Options {
-  const args = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(argv[i]!);
-    if (!m) throw new Error(`unexpected argument ${argv[i]}`);
-    const flag = m[1]!;
-    if (BOOLEAN_FLAGS.has(flag)) {
-      if (m[2] !== undefined) throw new Error(`--${flag} takes no value`);
-      args.set(flag, 'true');
-    } else if (VALUE_FLAGS.has(flag)) {
-      const value = m[2] ?? argv[++i];
-      if (value === undefined) throw new Error(`--${flag} needs a value`);
-      args.set(flag, value);
-    } else {
-      throw new Error(`unknown option --${flag}`);
-    }
-  }
+  const args = parseFlags(argv, BOOLEAN_FLAGS, VALUE_FLAGS);
   const quick = args.has('quick');
-  const int = (flag: string, variable: string, fallback: number, min: number) => {
-    const raw = args.get(flag) ?? env[variable];
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min)
-      throw new Error(`--${flag} / ${variable} must be an integer >= ${min}, got "${raw}"`);
-    return Number(raw);
-  };
+  const int = integerOption(args, env);
   const flags = args.get('temporal-flags') ?? env.BENCH_TEMPORAL_FLAGS ?? '';
   return {
     n: int('n', 'BENCH_N', quick ? 8 : 100, 1),

@@ -46,8 +46,8 @@ export function readProcessTable(): Map<number, ProcStat> {
   return table;
 }
 
-/** Ticks of the trees rooted at `roots` (each process counted once). */
-export function treeTicks(roots: readonly number[], table: ReadonlyMap<number, ProcStat>): number {
+/** The pids of the trees rooted at `roots`, each once (roots that are gone are left out). */
+export function treePids(roots: readonly number[], table: ReadonlyMap<number, ProcStat>): number[] {
   const children = new Map<number, number[]>();
   for (const stat of table.values()) {
     const siblings = children.get(stat.ppid);
@@ -56,15 +56,18 @@ export function treeTicks(roots: readonly number[], table: ReadonlyMap<number, P
   }
   const seen = new Set<number>();
   const stack = [...roots];
-  let ticks = 0;
   while (stack.length) {
     const pid = stack.pop()!;
-    if (seen.has(pid)) continue;
+    if (seen.has(pid) || !table.has(pid)) continue;
     seen.add(pid);
-    ticks += table.get(pid)?.ticks ?? 0;
     stack.push(...(children.get(pid) ?? []));
   }
-  return ticks;
+  return [...seen];
+}
+
+/** Ticks of the trees rooted at `roots` (each process counted once). */
+export function treeTicks(roots: readonly number[], table: ReadonlyMap<number, ProcStat>): number {
+  return treePids(roots, table).reduce((ticks, pid) => ticks + table.get(pid)!.ticks, 0);
 }
 
 let hz: number | undefined;

@@ -118,6 +118,8 @@ export interface TargetContext {
   logLevel: string;
   postgres(): Promise<SharedPostgres>;
   signal: AbortSignal;
+  /** Extra configuration for the service's processes (dev and prod targets), e.g. larger budgets. */
+  serviceEnv?: Record<string, string>;
 }
 
 const ROOT = projectRoot(__dirname);
@@ -182,6 +184,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         PORT: String(port),
         HANDLER_SET: 'bench',
         REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+        ...ctx.serviceEnv,
       };
       if (spec.name === 'dev') {
         const service = start('service', TSX, ['scripts/dev.ts'], env);
