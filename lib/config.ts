@@ -39,6 +39,12 @@ const EnvSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('mcp-exchanges'),
+  /**
+   * Exchange workflows a worker keeps in memory between rounds (about 0.3 MB each). One waiting on a
+   * person needs nothing until its answer arrives; past this the least recently used is evicted and
+   * replayed from its short history when it is next signalled.
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: integer(0).default(1000),
 
   // Exchanges
   ROUND_TIMEOUT_MS: integer(1).default(600000),
@@ -103,7 +109,7 @@ export interface Config {
   readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number; allowedOrigins: string[] };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
-  readonly temporal: { address: string; namespace: string; taskQueue: string };
+  readonly temporal: { address: string; namespace: string; taskQueue: string; maxCachedWorkflows: number };
   readonly exchange: {
     roundTimeoutMs: number;
     maxRounds: number;
@@ -179,7 +185,12 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
         .filter(Boolean),
     },
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
-    temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
+    },
     exchange: {
       roundTimeoutMs: env.ROUND_TIMEOUT_MS,
       maxRounds: env.MAX_ROUNDS,

@@ -40,6 +40,8 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }
       : { workflowsPath: require.resolve('../../../workflows') }),
+    // Bounds the worker's memory however many exchanges wait on a person (WORKER_MAX_CACHED_WORKFLOWS).
+    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     // Let in-flight rounds finish (and record) on shutdown instead of abandoning them to a retry.
     shutdownGraceTime: '10 seconds',
     // A round's heartbeats reach Temporal every second (not every 80% of its 10 s timeout), so a
