@@ -53,11 +53,23 @@ export interface LegOptions {
   onRound?: (exchangeId: string, round: number, afterEvent?: number) => void;
 }
 
-/** What a leg resolves to: a round's recorded outcome, or "not yet" with the round to come back for. */
-export type LegResult =
+/** What a leg's round resolves to: its recorded outcome, or "not yet" with the round to come back for. */
+export type RoundResult =
   | { kind: 'recorded'; record: RoundRecord }
   /** Not ready in time; `answersDigest` is this leg's answers, for the leg that comes back for it. */
   | { kind: 'pending'; exchangeId: string; round: number; answersDigest?: string };
+
+/** What a requestState is bound to besides its exchange and round: the call, by its digest, and the caller. */
+export interface LegBinding {
+  requestDigest: string;
+  principal: string;
+}
+
+/**
+ * What a leg resolves to, with the binding it was verified or started with, so the requestState
+ * minted for its answer is bound to the same digest (computed once per leg).
+ */
+export type LegResult = RoundResult & { binding: LegBinding };
 
 export interface LegLimits {
   roundTimeoutMs: number;
@@ -99,6 +111,13 @@ export function requestDigestOf(request: OriginalRequest): string {
   return digestJson({ method: request.method, target: request.target, arguments: args ?? null });
 }
 
+/** The original request a leg carries. */
+const requestOf = (leg: ExchangeLeg): OriginalRequest => ({
+  method: leg.method,
+  target: leg.target,
+  params: leg.params,
+});
+
 /** The target names the workflow in Temporal (a search attribute, the summary): bounded before it gets there. */
 function checkTarget(leg: ExchangeLeg, limit: number): void {
   const size = Buffer.byteLength(leg.target);
@@ -116,7 +135,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
    * workflow still runs: one that was terminated (or otherwise closed) gets its ending recorded, so
    * no client is told to come back forever.
    */
-  async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<LegResult> {
+  async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<RoundResult> {
     options.onRound?.(exchangeId, round);
     const record = await waiter.wait(exchangeId, round, limits.httpWaitMs, options.signal);
     if (record) return { kind: 'recorded', record };
@@ -125,7 +144,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   /** The outcome of an answered round, unless these answers differ from the ones it took. */
-  function answeredWith(record: RoundRecord, digest: string): LegResult {
+  function answeredWith(record: RoundRecord, digest: string): RoundResult {
     if (record.answersDigest !== undefined && record.answersDigest !== digest) {
       throw invalidParams(
         `Round ${record.round - 1} of this exchange was already answered with different inputResponses`,
@@ -135,14 +154,13 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
-  async function start(leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<string> {
+  async function start(leg: ExchangeLeg, requestDigest: string, exchangeId: string = randomUUID()): Promise<string> {
     checkTarget(leg, limits.maxTargetLength);
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
     if ((await store.countRunning()) >= limits.maxRunningExchanges) {
       throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
     }
-    const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
-    const requestDigest = requestDigestOf(request);
+    const request = requestOf(leg);
     const input = {
       exchangeId,
       era: leg.era,
@@ -172,7 +190,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return exchangeId;
   }
 
-  async function answerLeg(leg: ExchangeLeg, claims: RequestStateClaims, options: LegOptions): Promise<LegResult> {
+  async function answerLeg(leg: ExchangeLeg, claims: RequestStateClaims, options: LegOptions): Promise<RoundResult> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const ask = await store.readRound(exchangeId, round);
@@ -218,10 +236,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
-  async function runLeg(leg: ExchangeLeg, options: LegOptions): Promise<LegResult> {
-    const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
-    const requestDigest = requestDigestOf(request);
-    if (leg.requestState === undefined) return awaitRound(await start(leg), 1, options);
+  async function runLeg(leg: ExchangeLeg, requestDigest: string, options: LegOptions): Promise<RoundResult> {
+    if (leg.requestState === undefined) return awaitRound(await start(leg, requestDigest), 1, options);
 
     let claims;
     try {
@@ -239,7 +255,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   return {
-    start,
+    /** Starts the exchange of a first leg that answers elsewhere (a handshake-era call's stream). */
+    start: (leg: ExchangeLeg, exchangeId?: string) => start(leg, requestDigestOf(requestOf(leg)), exchangeId),
 
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
@@ -252,7 +269,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       }
       inflight += 1;
       try {
-        return await runLeg(leg, options);
+        // Digested once: the requestState is verified against it, a first leg's exchange records it,
+        // and the requestState minted for this leg's answer is bound to it.
+        const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal };
+        return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
       } finally {
         inflight -= 1;
       }

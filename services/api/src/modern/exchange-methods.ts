@@ -8,7 +8,7 @@ import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
 import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import { requestDigestOf, type ExchangeLegs } from '../exchange-legs';
+import type { ExchangeLegs } from '../exchange-legs';
 import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
 import { forwardRoundNotifications } from './round-notifications';
@@ -75,12 +75,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
       )
       .finally(() => stopForwarding.abort());
     const lastEvent = (await forwarding)?.lastId;
-    const rendered = renderLeg(
-      leg,
-      deps.requestState,
-      { requestDigest: requestDigestOf(request), principal: PRINCIPAL },
-      lastEvent,
-    );
+    const rendered = renderLeg(leg, deps.requestState, lastEvent);
     // resources/read results are cacheable: they must say for how long, and to whom.
     if (method === 'resources/read' && rendered.resultType === 'complete') {
       return { ttlMs: 0, cacheScope: 'private', ...rendered };

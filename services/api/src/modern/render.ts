@@ -17,12 +17,9 @@ export function complete(result: WireResult): WireResult {
   return withServerInfo({ ...result, resultType: 'complete' });
 }
 
-export function renderLeg(
-  leg: LegResult,
-  codec: RequestStateCodec,
-  binding: { requestDigest: string; principal: string },
-  afterEvent?: number,
-): WireResult {
+/** Every requestState is bound to what the leg was verified or started with (`leg.binding`). */
+export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?: number): WireResult {
+  const { binding } = leg;
   if (leg.kind === 'pending') {
     // Not ready within the wait budget: a state-only result tells the client to come back.
     const requestState = codec.mint({
