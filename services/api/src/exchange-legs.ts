@@ -198,10 +198,6 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
       throw invalidRequestState();
     }
-    if (claims.handlerState !== ask.outcome.sealedHandlerState) {
-      legLog.warn({ reason: 'handler-state-mismatch' }, 'requestState rejected');
-      throw invalidRequestState();
-    }
     // Answers are carried raw; keys the ask did not name are ignored (spec: SHOULD ignore extras).
     const asked = Object.keys(ask.outcome.inputRequests);
     const responses = Object.fromEntries(
