@@ -3,7 +3,7 @@
  * (code, message, data shape). Errors that end an exchange are recorded as outcomes by the worker
  * (exchange-errors.ts) and become RpcErrors through `fromOutcome`.
  */
-import type { OutcomeError } from '../exchange/types';
+import type { ExchangeMethod, OutcomeError } from '../exchange/types';
 import { echoed } from './echo';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from './exchange-errors';
 import {
@@ -54,6 +54,17 @@ export const invalidParams = (message: string, data?: unknown) =>
 /** The one answer to any requestState that fails verification; the reason goes to the log only. */
 export const invalidRequestState = () =>
   new RpcError('invalidRequestState', INVALID_PARAMS, 'Invalid or expired requestState');
+/**
+ * -32602: this deployment has no handler for the tool, prompt or resource an exchange method names.
+ * data: `{ path }`; `{ uri }` for a resource (the 2026-07-28 "resource not found" shape).
+ */
+export function unknownTarget(method: ExchangeMethod, target: string): RpcError {
+  const shown = echoed(target);
+  if (method === 'resources/read') return invalidParams(`Resource not found: ${shown}`, { uri: shown });
+  return invalidParams(`${method === 'tools/call' ? 'Unknown tool' : 'Unknown prompt'}: ${shown}`, {
+    path: 'params.name',
+  });
+}
 /** -32602 with HTTP 413: one part of a request is over its configured size. data: `{ path, limit, size }`. */
 export const tooLarge = (what: string, path: string, limit: number, size: number) =>
   new RpcError('tooLarge', INVALID_PARAMS, `Invalid params: ${what} is ${size} bytes, over the limit of ${limit}`, {
