@@ -27,7 +27,9 @@ export const parseError = () => new RpcError('parseError', PARSE_ERROR, 'Parse e
 const invalidRequest = (message: string, data?: unknown) =>
   new RpcError('invalidRequest', INVALID_REQUEST, message, data);
 export const notOneObject = () => invalidRequest('Invalid request: expected one JSON-RPC object');
-export const notJsonRpc = () => invalidRequest('Invalid request: jsonrpc must be "2.0" and method a string');
+/** The envelope the SDK's JSON-RPC schemas refuse; data: `{ path }` names the field. */
+export const invalidMessage = (path: string, problem: string) =>
+  invalidRequest(`Invalid request: ${path || 'the message'}: ${problem}`, { path });
 /** data: `{ path: 'id', limit }`. */
 export const requestIdTooLong = (limit: number) =>
   invalidRequest(`Invalid request: id is longer than ${limit} characters`, { path: 'id', limit });
