@@ -5,32 +5,11 @@
  */
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ExchangeInput, RoundOutcome } from '../lib/exchange/types';
-import { findPrompt, findResource, findTool, type HandlerContext, type HandlerSet } from '../lib/handler-api';
-import { INTERNAL_ERROR, INVALID_PARAMS } from '../lib/protocol/json-rpc-codes';
+import { requireHandler, type BoundHandler, type HandlerContext, type HandlerSet } from '../lib/handler-api';
+import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
+import { RpcError } from '../lib/protocol/rpc-error';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** Calls the handler the request names; undefined when this deployment has none. */
-function invoke(handlers: HandlerSet, exchange: ExchangeInput, ctx: HandlerContext) {
-  const { method, target, params } = exchange.request;
-  switch (method) {
-    case 'tools/call': {
-      const tool = findTool(handlers, target);
-      return tool && (() => tool.run((params.arguments ?? {}) as Record<string, unknown>, ctx));
-    }
-    case 'prompts/get': {
-      const prompt = findPrompt(handlers, target);
-      return prompt && (() => prompt.run((params.arguments ?? {}) as Record<string, string>, ctx));
-    }
-    case 'resources/read': {
-      const match = findResource(handlers, target);
-      if (!match) return undefined;
-      return match.kind === 'static'
-        ? () => match.handler.read(target, ctx)
-        : () => match.handler.read(target, match.variables, ctx);
-    }
-  }
-}
 
 export class HandlerTimeoutError extends Error {
   override readonly name = 'HandlerTimeoutError';
@@ -55,10 +34,17 @@ export async function executeHandler(
   timeoutMs = 90_000,
 ): Promise<RoundOutcome> {
   const { method, target } = exchange.request;
-  const run = invoke(handlers, exchange, ctx);
-  if (!run) return { kind: 'error', error: { code: INVALID_PARAMS, message: `No ${method} handler for ${target}` } };
+  let handler: BoundHandler;
   try {
-    const result = (await withinTimeout<unknown>(run, timeoutMs)) as Record<string, unknown>;
+    handler = requireHandler(handlers, exchange.request);
+  } catch (error) {
+    // The API refused unknown targets before starting the exchange: this worker lacks a handler the
+    // API has (version skew). The exchange ends with the error the API would have answered.
+    if (!(error instanceof RpcError)) throw error;
+    return { kind: 'error', error: error.toJson() };
+  }
+  try {
+    const result = (await withinTimeout<unknown>(() => handler(ctx), timeoutMs)) as Record<string, unknown>;
     if (isInputRequiredResult(result)) {
       return {
         kind: 'ask',

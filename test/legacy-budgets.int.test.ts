@@ -392,7 +392,7 @@ describe('handshake-era budgets', () => {
         text: `EXPLAIN ${OPEN_REQUESTS_OF_SESSION_SQL}`,
         values: ['any-session'],
       });
-      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('legacy_stream_events_request_key_idx');
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('legacy_stream_events_server_request_idx');
     } finally {
       await client.query('ROLLBACK');
       client.release();

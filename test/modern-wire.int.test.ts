@@ -140,6 +140,21 @@ describe('modern wire contract', () => {
     expect(reply.body.error?.code).toBe(-32700);
   });
 
+  it('refuses an envelope the SDK schema refuses with 400 and -32600 naming the field, echoing the id', async () => {
+    const headers = { ...MODERN_HEADERS, 'mcp-method': 'tools/list' };
+    const unknownField = await rawPost(
+      service.url,
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: MODERN_META }, extra: 1 },
+      headers,
+    );
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.id).toBe(5);
+    expect(unknownField.body.error).toMatchObject({ code: -32600, data: { path: 'extra' } });
+    const wrongVersion = await rawPost(service.url, { jsonrpc: '1.0', id: 6, method: 'tools/list' }, headers);
+    expect(wrongVersion.status).toBe(400);
+    expect(wrongVersion.body.error).toMatchObject({ code: -32600, data: { path: 'jsonrpc' } });
+  });
+
   it('refuses a foreign Origin with 403 and lets a loopback one through', async () => {
     const headers = { ...MODERN_HEADERS, 'mcp-method': 'tools/list' };
     const foreign = await rawPost(service.url, request('tools/list'), { ...headers, origin: 'https://evil.example' });

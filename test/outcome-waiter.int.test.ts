@@ -1,11 +1,13 @@
 /**
- * The outcome waiter against the real Postgres: an idle waiter re-reads only when notified while
- * its LISTEN connection is up, polls while that connection is down, and re-reads when it is back.
+ * The outcome waiter on the LISTEN hub, against the real Postgres: an idle wait re-reads only when
+ * notified while the hub listens, polls while its connection is down, re-reads when it is back, and
+ * ends at once when the waiter closes.
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
-import { createOutcomeWaiter, type OutcomeWaiter } from '../lib/db/outcome-waiter';
+import { createOutcomeWaiter, WAITED_CHANNELS, type OutcomeWaiter } from '../lib/db/outcome-waiter';
+import { createPgListener, type PgListener } from '../lib/db/pg-listener';
 import { createPool } from '../lib/db/pool';
 import { LEGACY_STREAM_CHANNEL } from '../lib/db/legacy-store';
 import { createLogger } from '../lib/log';
@@ -17,20 +19,17 @@ describe('outcome waiter', () => {
   const log = createLogger('test', 'silent');
   const applicationName = `waiter-test-${randomUUID().slice(0, 8)}`;
   let pool: Pool;
+  let listener: PgListener;
   let waiter: OutcomeWaiter;
   beforeAll(async () => {
     const { databaseUrl } = readStackInfo();
     pool = createPool(databaseUrl, 2, log);
-    waiter = await createOutcomeWaiter({
-      databaseUrl,
-      store: createExchangeStorePg(pool),
-      pollMs: 50,
-      log,
-      applicationName,
-    });
+    listener = await createPgListener({ databaseUrl, channels: WAITED_CHANNELS, log, applicationName });
+    waiter = createOutcomeWaiter({ listener, store: createExchangeStorePg(pool), pollMs: 50, log });
   });
   afterAll(async () => {
     await waiter?.close();
+    await listener?.close();
     await pool?.end();
   });
 
@@ -72,22 +71,35 @@ describe('outcome waiter', () => {
     recorded.value = 'recorded while nobody listened';
     await expect(waiting).resolves.toBe('recorded while nobody listened');
 
-    // Once the listener is back, an idle waiter is quiet again.
-    let reconnected = false;
-    for (let i = 0; i < 50 && !reconnected; i++) {
-      await sleep(100);
-      // Connected is not enough: the waiter listens once its last LISTEN (legacy_stream) has finished.
-      const { rows } = await pool.query(
-        "SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle' AND query = $2",
-        [applicationName, `LISTEN ${LEGACY_STREAM_CHANNEL}`],
-      );
-      reconnected = rows.length > 0;
-    }
-    expect(reconnected).toBe(true);
+    // Once the listener is back (it listens once every LISTEN has finished), an idle waiter is quiet again.
+    for (let i = 0; i < 50 && !listener.listening; i++) await sleep(100);
+    expect(listener.listening).toBe(true);
     await sleep(200);
     let idleReads = 0;
     const idle = waiter.waitFor(LEGACY_STREAM_CHANNEL, randomUUID(), async () => void (idleReads += 1), 500);
     await expect(idle).resolves.toBeUndefined();
     expect(idleReads).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('outcome waiter close', () => {
+  it('ends every wait at once, as not found, and leaves the listener to its owner', async () => {
+    const log = createLogger('test', 'silent');
+    const { databaseUrl } = readStackInfo();
+    const pool = createPool(databaseUrl, 1, log);
+    const listener = await createPgListener({ databaseUrl, channels: WAITED_CHANNELS, log });
+    try {
+      const waiter = createOutcomeWaiter({ listener, store: createExchangeStorePg(pool), pollMs: 50, log });
+      const started = Date.now();
+      const waiting = waiter.waitFor(LEGACY_STREAM_CHANNEL, randomUUID(), async () => undefined, 30_000);
+      await sleep(100);
+      await waiter.close();
+      await expect(waiting).resolves.toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(listener.listening).toBe(true);
+    } finally {
+      await listener.close();
+      await pool.end();
+    }
   });
 });

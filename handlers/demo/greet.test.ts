@@ -3,6 +3,7 @@ import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import type { HandlerContext, HandlerSet } from '../../lib/handler-api';
 import { testContext } from '../../lib/handler-api/testing';
+import { unknownTarget } from '../../lib/protocol/error-catalog';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../../lib/protocol/json-rpc-codes';
 import { greet } from './greet';
 
@@ -99,19 +100,20 @@ describe('executeHandler with the greet tool', () => {
     });
   });
 
-  it('answers an unknown tool with an invalid-params error outcome', async () => {
+  it('answers a tool this worker lacks (version skew) with the error the API refuses unknown tools with', async () => {
     const outcome = await executeHandler(handlers, exchange({}, { target: 'nope' }), ctx());
     expect(outcome).toEqual({
       kind: 'error',
-      error: { code: INVALID_PARAMS, message: 'No tools/call handler for nope' },
+      error: { code: INVALID_PARAMS, message: 'Unknown tool: nope', data: { path: 'params.name' } },
     });
+    expect(outcome).toEqual({ kind: 'error', error: unknownTarget('tools/call', 'nope').toJson() });
   });
 
-  it('answers a prompt the set does not have with an invalid-params error outcome', async () => {
+  it('answers a prompt the set does not have with the unknown-prompt error', async () => {
     const outcome = await executeHandler(handlers, exchange({}, { method: 'prompts/get' }), ctx());
     expect(outcome).toEqual({
       kind: 'error',
-      error: { code: INVALID_PARAMS, message: 'No prompts/get handler for greet' },
+      error: { code: INVALID_PARAMS, message: 'Unknown prompt: greet', data: { path: 'params.name' } },
     });
   });
 

@@ -12,6 +12,7 @@ import type { ExchangeEvent, RoundOutcome } from '../exchange/types';
 import { streamKeys } from '../protocol/legacy-stream-keys';
 import { toNotification } from '../protocol/notifications';
 import { reverseRequestId } from '../protocol/reverse-request-id';
+import type { NewStreamMessage } from './legacy-store';
 import { appendStreamMessage } from './legacy-store-pg';
 
 interface CallRow {
@@ -39,10 +40,14 @@ export async function projectRound(
   const { exchangeId, round, outcome } = entry;
   const call = await callOf(client, exchangeId);
   if (!call) return;
-  const write = (messageKey: string, message: Record<string, unknown>, final = false) =>
+  const write = (
+    messageKey: string,
+    message: Record<string, unknown>,
+    extra: Pick<NewStreamMessage, 'final' | 'serverRequestId'> = {},
+  ) =>
     appendStreamMessage(
       client,
-      { sessionId: call.session_id, streamId: call.stream_id, messageKey, message, final },
+      { sessionId: call.session_id, streamId: call.stream_id, messageKey, message, ...extra },
       maxEvents,
     );
 
@@ -56,7 +61,7 @@ export async function projectRound(
                VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
         values: [id, call.session_id, exchangeId, round, key, JSON.stringify(message)],
       });
-      await write(streamKeys.request(id), message);
+      await write(streamKeys.request(id), message, { serverRequestId: id });
     }
     return;
   }
@@ -79,7 +84,7 @@ export async function projectRound(
     outcome.kind === 'complete'
       ? { jsonrpc: '2.0', id: call.request_id_json, result: outcome.result }
       : { jsonrpc: '2.0', id: call.request_id_json, error: outcome.error };
-  await write(streamKeys.response(exchangeId), response, true);
+  await write(streamKeys.response(exchangeId), response, { final: true });
   await client.query({
     text: 'UPDATE legacy_calls SET finished_at = now() WHERE exchange_id = $1 AND finished_at IS NULL',
     values: [exchangeId],

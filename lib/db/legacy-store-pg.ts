@@ -69,8 +69,8 @@ const PRUNE_STREAM_SQL = `
   ), dropped AS (
     DELETE FROM legacy_stream_events e USING cutoff
     WHERE e.stream_id = $1 AND e.id <= cutoff.id AND NOT e.final
-      AND NOT (e.message_key LIKE 'request:%' AND EXISTS (
-        SELECT 1 FROM legacy_open_requests r WHERE r.id = substr(e.message_key, 9) AND r.status = 'open'))
+      AND NOT (e.server_request_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM legacy_open_requests r WHERE r.id = e.server_request_id AND r.status = 'open'))
     RETURNING e.id, e.session_id
   )
   INSERT INTO legacy_stream_pruning (stream_id, session_id, first_dropped_id, last_dropped_id)
@@ -90,18 +90,25 @@ export async function appendStreamMessage(client: PoolClient, m: NewStreamMessag
     values: [m.streamId],
   });
   const { rowCount } = await client.query({
-    text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final)
-           VALUES ($1, $2, $3, $4, $5) ON CONFLICT (stream_id, message_key) DO NOTHING`,
-    values: [m.sessionId, m.streamId, m.messageKey, JSON.stringify(m.message), m.final ?? false],
+    text: `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message, final, server_request_id)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (stream_id, message_key) DO NOTHING`,
+    values: [
+      m.sessionId,
+      m.streamId,
+      m.messageKey,
+      JSON.stringify(m.message),
+      m.final ?? false,
+      m.serverRequestId ?? null,
+    ],
   });
   if (rowCount === 1) await client.query({ text: PRUNE_STREAM_SQL, values: [m.streamId, maxEvents] });
   await client.query('SELECT pg_notify($1, $2)', [LEGACY_STREAM_CHANNEL, m.streamId]);
 }
 
-/** A session's open requests with the event that first carried each (indexed: 0008). */
+/** A session's open requests with the event that first carried each (indexed: 0013). */
 export const OPEN_REQUESTS_OF_SESSION_SQL = `
   SELECT r.*, e.id AS event_id FROM legacy_open_requests r
-  LEFT JOIN legacy_stream_events e ON e.message_key LIKE 'request:%' AND e.message_key = 'request:' || r.id
+  LEFT JOIN legacy_stream_events e ON e.server_request_id = r.id
   WHERE r.session_id = $1 AND r.status = 'open' ORDER BY r.created_at`;
 
 export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): LegacyStore {

@@ -57,6 +57,8 @@ export interface NewStreamMessage {
   messageKey: string;
   message: Record<string, unknown>;
   final?: boolean;
+  /** The server-to-client request this message carries, if it is one (open requests are found by it). */
+  serverRequestId?: string;
 }
 
 /** The budgets the store enforces itself (from the config's `limits`). */

@@ -17,8 +17,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ResourceTemplateSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
-import type { ExchangeMethod } from '../exchange/types';
+import type { OriginalRequest } from '../exchange/types';
 import type { Logger } from '../log';
+import { unknownTarget } from '../protocol/error-catalog';
 
 export interface HandlerContext {
   exchangeId: string;
@@ -122,14 +123,39 @@ function flatten(variables: Record<string, string | string[]>): Record<string, s
   return Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
 }
 
-/** Whether this deployment has a handler for the target of an exchange method. */
-export function hasTarget(set: HandlerSet, method: ExchangeMethod, target: string): boolean {
+/** A handler bound to the request it serves: each call is one execution, with that round's context. */
+export type BoundHandler = (ctx: HandlerContext) => unknown;
+
+/** The handler the request names, bound to its arguments; undefined when this deployment has none. */
+function bindHandler(set: HandlerSet, request: OriginalRequest): BoundHandler | undefined {
+  const { method, target, params } = request;
   switch (method) {
-    case 'tools/call':
-      return findTool(set, target) !== undefined;
-    case 'prompts/get':
-      return findPrompt(set, target) !== undefined;
-    case 'resources/read':
-      return findResource(set, target) !== undefined;
+    case 'tools/call': {
+      const tool = findTool(set, target);
+      return tool && ((ctx) => tool.run((params.arguments ?? {}) as Record<string, unknown>, ctx));
+    }
+    case 'prompts/get': {
+      const prompt = findPrompt(set, target);
+      return prompt && ((ctx) => prompt.run((params.arguments ?? {}) as Record<string, string>, ctx));
+    }
+    case 'resources/read': {
+      const match = findResource(set, target);
+      if (!match) return undefined;
+      return match.kind === 'static'
+        ? (ctx) => match.handler.read(target, ctx)
+        : (ctx) => match.handler.read(target, match.variables, ctx);
+    }
   }
+}
+
+/**
+ * The one unknown-target decision: the handler an exchange's request names, bound to its arguments,
+ * or the catalog's `unknownTarget` error (thrown) when this deployment has none. The API asks before
+ * it starts an exchange, on both eras; a round's activity asks again, for a worker that lacks a
+ * handler the API has (version skew).
+ */
+export function requireHandler(set: HandlerSet, request: OriginalRequest): BoundHandler {
+  const handler = bindHandler(set, request);
+  if (!handler) throw unknownTarget(request.method, request.target);
+  return handler;
 }

@@ -3,7 +3,7 @@
  * (code, message, data shape). Errors that end an exchange are recorded as outcomes by the worker
  * (exchange-errors.ts) and become RpcErrors through `fromOutcome`.
  */
-import type { OutcomeError } from '../exchange/types';
+import type { ExchangeMethod, OutcomeError } from '../exchange/types';
 import { echoed } from './echo';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from './exchange-errors';
 import {
@@ -27,7 +27,9 @@ export const parseError = () => new RpcError('parseError', PARSE_ERROR, 'Parse e
 const invalidRequest = (message: string, data?: unknown) =>
   new RpcError('invalidRequest', INVALID_REQUEST, message, data);
 export const notOneObject = () => invalidRequest('Invalid request: expected one JSON-RPC object');
-export const notJsonRpc = () => invalidRequest('Invalid request: jsonrpc must be "2.0" and method a string');
+/** The envelope the SDK's JSON-RPC schemas refuse; data: `{ path }` names the field. */
+export const invalidMessage = (path: string, problem: string) =>
+  invalidRequest(`Invalid request: ${path || 'the message'}: ${problem}`, { path });
 /** data: `{ path: 'id', limit }`. */
 export const requestIdTooLong = (limit: number) =>
   invalidRequest(`Invalid request: id is longer than ${limit} characters`, { path: 'id', limit });
@@ -54,6 +56,17 @@ export const invalidParams = (message: string, data?: unknown) =>
 /** The one answer to any requestState that fails verification; the reason goes to the log only. */
 export const invalidRequestState = () =>
   new RpcError('invalidRequestState', INVALID_PARAMS, 'Invalid or expired requestState');
+/**
+ * -32602: this deployment has no handler for the tool, prompt or resource an exchange method names.
+ * data: `{ path }`; `{ uri }` for a resource (the 2026-07-28 "resource not found" shape).
+ */
+export function unknownTarget(method: ExchangeMethod, target: string): RpcError {
+  const shown = echoed(target);
+  if (method === 'resources/read') return invalidParams(`Resource not found: ${shown}`, { uri: shown });
+  return invalidParams(`${method === 'tools/call' ? 'Unknown tool' : 'Unknown prompt'}: ${shown}`, {
+    path: 'params.name',
+  });
+}
 /** -32602 with HTTP 413: one part of a request is over its configured size. data: `{ path, limit, size }`. */
 export const tooLarge = (what: string, path: string, limit: number, size: number) =>
   new RpcError('tooLarge', INVALID_PARAMS, `Invalid params: ${what} is ${size} bytes, over the limit of ${limit}`, {

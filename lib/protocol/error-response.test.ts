@@ -12,7 +12,7 @@ import {
   invalidRequestState,
   methodNotAllowed,
   methodNotFound,
-  notJsonRpc,
+  invalidMessage,
   parseError,
   serverDraining,
   sessionHeaderRequired,
@@ -35,7 +35,7 @@ import type { ErrorKind, RpcError } from './rpc-error';
 /** One error of each kind, built the way the service builds it. */
 const SAMPLES: Record<ErrorKind, RpcError> = {
   parseError: parseError(),
-  invalidRequest: notJsonRpc(),
+  invalidRequest: invalidMessage('jsonrpc', 'Invalid input: expected "2.0"'),
   sessionHeaderRequired: sessionHeaderRequired(),
   sessionVersionMismatch: sessionVersionMismatch('2025-03-26', '2025-06-18'),
   methodNotFound: methodNotFound('nope/nope'),

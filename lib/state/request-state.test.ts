@@ -53,10 +53,25 @@ describe('createRequestStateCodec', () => {
     expect(codec.verify(codec.mint(wait), expected)).toEqual(wait);
   });
 
-  it('round-trips the sealed handler state an ask token carries', () => {
+  it('seals a pointer only: an ask token carries no copy of the handler state', () => {
     const codec = createRequestStateCodec(sealer, TTL_MS);
-    const ask: RequestStateClaims = { ...claims, handlerState: 'k1.sealed-handler-state' };
-    expect(codec.verify(codec.mint(ask), expected)).toEqual(ask);
+    const sealed = JSON.parse(sealer.open('request-state', codec.mint(claims), 'mcp-request-state-v1')) as object;
+    expect(Object.keys(sealed).sort()).toEqual(['d', 'exp', 'k', 'p', 'r', 'v', 'x']);
+  });
+
+  it('still opens a token minted when asks carried the handler state, and ignores that copy', () => {
+    const codec = createRequestStateCodec(sealer, TTL_MS);
+    const older = JSON.stringify({
+      v: 1,
+      x: 'ex-123',
+      r: 2,
+      k: 'ask',
+      d: 'digest-abc',
+      p: 'alice',
+      exp: Date.now() + TTL_MS,
+      h: 'k1.sealed',
+    });
+    expect(codec.verify(sealer.seal('request-state', older, 'mcp-request-state-v1'), expected)).toEqual(claims);
   });
 
   it('accepts a token one millisecond before its expiry', () => {

@@ -1,6 +1,8 @@
 /**
  * The requestState the service hands to modern clients: a sealed pointer to one round of one
- * exchange, never the exchange itself (Temporal and Postgres hold that).
+ * exchange, never the exchange itself (Temporal and Postgres hold that), nor the handler's own
+ * state (the workflow carries it to the next round; the binding below already ties the token to
+ * the one ask it answers, so a copy inside would add bytes and no safety).
  *
  * The spec makes requestState attacker-controlled input (MCP 2026-07-28, basic/patterns/mrtr:
  * servers MUST protect its integrity and reject state that fails verification). The sealed claims
@@ -27,8 +29,6 @@ export interface RequestStateClaims {
   answersDigest?: string;
   /** `wait`: the last notification of the round this client was sent, so none is sent twice. */
   afterEvent?: number;
-  /** `ask`: the handler's own state, as sealed with the ask; checked against the service's record. */
-  handlerState?: string;
 }
 
 export type RequestStateFailure =
@@ -51,7 +51,6 @@ interface SealedClaims {
   exp: number;
   a?: string;
   e?: number;
-  h?: string;
 }
 
 export interface RequestStateCodec {
@@ -80,7 +79,6 @@ export function createRequestStateCodec(
         exp: now() + ttlMs,
         ...(claims.answersDigest !== undefined ? { a: claims.answersDigest } : {}),
         ...(claims.afterEvent !== undefined ? { e: claims.afterEvent } : {}),
-        ...(claims.handlerState !== undefined ? { h: claims.handlerState } : {}),
       };
       return sealer.seal('request-state', JSON.stringify(sealed), CONTEXT);
     },
@@ -104,7 +102,6 @@ export function createRequestStateCodec(
         principal: claims.p,
         ...(typeof claims.a === 'string' ? { answersDigest: claims.a } : {}),
         ...(Number.isInteger(claims.e) ? { afterEvent: claims.e } : {}),
-        ...(typeof claims.h === 'string' ? { handlerState: claims.h } : {}),
       };
     },
   };

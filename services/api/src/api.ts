@@ -1,6 +1,7 @@
 /**
- * Wires the API's dependencies (Postgres pool, outcome listener, Temporal client) into the app and
- * starts listening. `main.ts`, the dev launcher and the tests all start the API through here.
+ * Wires the API's dependencies (Postgres pool, LISTEN hub and outcome waiter, Temporal client)
+ * into the app and starts listening. `main.ts`, the dev launcher and the tests all start the API
+ * through here.
  */
 import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,8 @@ import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../../lib/config';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
-import { createOutcomeWaiter } from '../../../lib/db/outcome-waiter';
+import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
+import { createPgListener } from '../../../lib/db/pg-listener';
 import { createPool } from '../../../lib/db/pool';
 import type { HandlerSet } from '../../../lib/handler-api';
 import type { Logger } from '../../../lib/log';
@@ -34,12 +36,8 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
-  const waiter = await createOutcomeWaiter({
-    databaseUrl: config.database.url,
-    store,
-    pollMs: config.database.outcomePollMs,
-    log,
-  });
+  const listener = await createPgListener({ databaseUrl: config.database.url, channels: WAITED_CHANNELS, log });
+  const waiter = createOutcomeWaiter({ listener, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
@@ -125,6 +123,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       await closed;
       clearTimeout(grace);
       await waiter.close();
+      await listener.close();
       await connection.close();
       await pool.end();
     },

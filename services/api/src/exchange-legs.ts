@@ -9,26 +9,34 @@
  * - When an outcome is not ready within the HTTP wait budget, the client gets a state-only
  *   `InputRequiredResult` (a `wait` requestState) and comes back for it, instead of the API
  *   holding the connection for the whole round.
+ *
+ * What each leg is and gets is decided by the pure functions of leg-decisions.ts; this module reads
+ * Postgres, signals Temporal and waits.
  */
 import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
-import { digestJson } from '../../../lib/exchange/digest';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
-import {
-  capacityExceeded,
-  fromOutcome,
-  invalidParams,
-  invalidRequestState,
-  tooLarge,
-} from '../../../lib/protocol/error-catalog';
+import { capacityExceeded, fromOutcome, invalidRequestState } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { workflowIdFor } from '../../../workflows/messages';
 import type { ExchangeGateway } from './exchange-gateway';
 import type { ExchangeReconciler } from './exchange-reconciler';
+import {
+  afterWait,
+  answeredDifferently,
+  answeredWith,
+  awaitedWith,
+  classifyAnswer,
+  classifyLeg,
+  requestDigestOf,
+  roundInputTooLarge,
+  targetTooLong,
+  type RoundResult,
+} from './leg-decisions';
 
 export interface ExchangeLeg {
   method: ExchangeMethod;
@@ -53,11 +61,17 @@ export interface LegOptions {
   onRound?: (exchangeId: string, round: number, afterEvent?: number) => void;
 }
 
-/** What a leg resolves to: a round's recorded outcome, or "not yet" with the round to come back for. */
-export type LegResult =
-  | { kind: 'recorded'; record: RoundRecord }
-  /** Not ready in time; `answersDigest` is this leg's answers, for the leg that comes back for it. */
-  | { kind: 'pending'; exchangeId: string; round: number; answersDigest?: string };
+/** What a requestState is bound to besides its exchange and round: the call, by its digest, and the caller. */
+export interface LegBinding {
+  requestDigest: string;
+  principal: string;
+}
+
+/**
+ * What a leg resolves to, with the binding it was verified or started with, so the requestState
+ * minted for its answer is bound to the same digest (computed once per leg).
+ */
+export type LegResult = RoundResult & { binding: LegBinding };
 
 export interface LegLimits {
   roundTimeoutMs: number;
@@ -80,32 +94,21 @@ export interface ExchangeLegsDeps {
   log: Logger;
 }
 
-const jsonBytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
-
-/**
- * What one round's activity carries (arguments, answers, capabilities) must stay under Temporal's
- * payload limit with a margin, or the round could never be scheduled: refused here, before anything
- * reaches Temporal.
- */
+/** Refuses a round whose input (this leg's arguments and capabilities, and `answers`) is over the budget. */
 function checkRoundInput(leg: ExchangeLeg, answers: unknown, limit: number): void {
-  const size = jsonBytes(leg.params) + jsonBytes(answers) + jsonBytes(leg.clientCapabilities);
-  if (size > limit)
-    throw tooLarge("this round's input (arguments, inputResponses and client capabilities)", 'params', limit, size);
+  const refusal = roundInputTooLarge(
+    { params: leg.params, answers, clientCapabilities: leg.clientCapabilities },
+    limit,
+  );
+  if (refusal) throw refusal;
 }
 
-/** Digest of what identifies the call: method, target and its arguments. */
-export function requestDigestOf(request: OriginalRequest): string {
-  const { arguments: args } = request.params as { arguments?: unknown };
-  return digestJson({ method: request.method, target: request.target, arguments: args ?? null });
-}
-
-/** The target names the workflow in Temporal (a search attribute, the summary): bounded before it gets there. */
-function checkTarget(leg: ExchangeLeg, limit: number): void {
-  const size = Buffer.byteLength(leg.target);
-  const path = leg.method === 'resources/read' ? 'params.uri' : 'params.name';
-  if (size > limit)
-    throw invalidParams(`Invalid params: ${path} is ${size} bytes, over the limit of ${limit}`, { path, limit, size });
-}
+/** The original request a leg carries. */
+const requestOf = (leg: ExchangeLeg): OriginalRequest => ({
+  method: leg.method,
+  target: leg.target,
+  params: leg.params,
+});
 
 export function createExchangeLegs(deps: ExchangeLegsDeps) {
   const { gateway, store, waiter, reconciler, limits, log } = deps;
@@ -116,33 +119,22 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
    * workflow still runs: one that was terminated (or otherwise closed) gets its ending recorded, so
    * no client is told to come back forever.
    */
-  async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<LegResult> {
+  async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<RoundResult> {
     options.onRound?.(exchangeId, round);
     const record = await waiter.wait(exchangeId, round, limits.httpWaitMs, options.signal);
     if (record) return { kind: 'recorded', record };
-    const ended = options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId);
-    return ended && ended.round >= round ? { kind: 'recorded', record: ended } : { kind: 'pending', exchangeId, round };
-  }
-
-  /** The outcome of an answered round, unless these answers differ from the ones it took. */
-  function answeredWith(record: RoundRecord, digest: string): LegResult {
-    if (record.answersDigest !== undefined && record.answersDigest !== digest) {
-      throw invalidParams(
-        `Round ${record.round - 1} of this exchange was already answered with different inputResponses`,
-      );
-    }
-    return { kind: 'recorded', record };
+    return afterWait(exchangeId, round, options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId));
   }
 
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
-  async function start(leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<string> {
-    checkTarget(leg, limits.maxTargetLength);
+  async function start(leg: ExchangeLeg, requestDigest: string, exchangeId: string = randomUUID()): Promise<string> {
+    const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
+    if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
     if ((await store.countRunning()) >= limits.maxRunningExchanges) {
       throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
     }
-    const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
-    const requestDigest = requestDigestOf(request);
+    const request = requestOf(leg);
     const input = {
       exchangeId,
       era: leg.era,
@@ -172,32 +164,27 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return exchangeId;
   }
 
-  async function answerLeg(leg: ExchangeLeg, claims: RequestStateClaims, options: LegOptions): Promise<LegResult> {
+  async function answerLeg(leg: ExchangeLeg, claims: RequestStateClaims, options: LegOptions): Promise<RoundResult> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
-    const ask = await store.readRound(exchangeId, round);
-    if (!ask || ask.outcome.kind !== 'ask') {
-      legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
-      throw invalidRequestState();
+    const [ask, next] = await Promise.all([store.readRound(exchangeId, round), store.readRound(exchangeId, round + 1)]);
+    const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
+    switch (answer.kind) {
+      case 'stale':
+        legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
+        throw invalidRequestState();
+      case 'retry':
+        return { kind: 'recorded', record: answer.record };
+      case 'mismatch':
+        throw answeredDifferently(round);
+      case 'late':
+        // The deadline is a rule: answers after it are refused here, before anything is signalled.
+        legLog.info({ deadlineAt: answer.deadlineAt }, 'answers refused: the round deadline has passed');
+        throw fromOutcome(exchangeExpired(exchangeId, round, answer.roundTimeoutMs));
+      case 'fresh':
+        break;
     }
-    if (claims.handlerState !== ask.outcome.sealedHandlerState) {
-      legLog.warn({ reason: 'handler-state-mismatch' }, 'requestState rejected');
-      throw invalidRequestState();
-    }
-    // Answers are carried raw; keys the ask did not name are ignored (spec: SHOULD ignore extras).
-    const asked = Object.keys(ask.outcome.inputRequests);
-    const responses = Object.fromEntries(
-      Object.entries(leg.inputResponses ?? {}).filter(([key]) => asked.includes(key)),
-    );
-    const digest = digestJson(responses);
-
-    const next = await store.readRound(exchangeId, round + 1);
-    if (next) return answeredWith(next, digest);
-    // The deadline is a rule: answers after it are refused here, before anything is signalled.
-    if (ask.outcome.kind === 'ask' && ask.deadlineAt && Date.now() > ask.deadlineAt.getTime()) {
-      legLog.info({ deadlineAt: ask.deadlineAt }, 'answers refused: the round deadline has passed');
-      throw fromOutcome(exchangeExpired(exchangeId, round, ask.deadlineAt.getTime() - ask.recordedAt.getTime()));
-    }
+    const { responses, digest } = answer;
     checkRoundInput(leg, responses, limits.maxRoundInputBytes);
 
     const delivered = await gateway.sendAnswers(exchangeId, {
@@ -213,33 +200,40 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));
       if (ended) return answeredWith(ended, digest);
     }
-    const result = await awaitRound(exchangeId, round + 1, options);
-    return result.kind === 'recorded' ? answeredWith(result.record, digest) : { ...result, answersDigest: digest };
+    return awaitedWith(await awaitRound(exchangeId, round + 1, options), digest);
   }
 
   /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
-  async function runLeg(leg: ExchangeLeg, options: LegOptions): Promise<LegResult> {
-    const request: OriginalRequest = { method: leg.method, target: leg.target, params: leg.params };
-    const requestDigest = requestDigestOf(request);
-    if (leg.requestState === undefined) return awaitRound(await start(leg), 1, options);
+  async function runLeg(leg: ExchangeLeg, requestDigest: string, options: LegOptions): Promise<RoundResult> {
+    const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
+    const kind = classifyLeg(claims);
+    switch (kind.kind) {
+      case 'first':
+        return awaitRound(await start(leg, requestDigest), 1, options);
+      case 'answer':
+        return answerLeg(leg, kind.claims, options);
+      case 'come-back': {
+        const { exchangeId, round, afterEvent, answersDigest } = kind.claims;
+        options.onRound?.(exchangeId, round, afterEvent);
+        return awaitedWith(await awaitRound(exchangeId, round, { ...options, onRound: undefined }), answersDigest);
+      }
+    }
+  }
 
-    let claims;
+  /** The claims of a leg's requestState; anything that fails verification is refused with one error. */
+  function verified(leg: ExchangeLeg, requestState: string, requestDigest: string): RequestStateClaims {
     try {
-      claims = deps.requestState.verify(leg.requestState, { requestDigest, principal: leg.principal });
+      return deps.requestState.verify(requestState, { requestDigest, principal: leg.principal });
     } catch (error) {
       if (!(error instanceof RequestStateError)) throw error;
       log.warn({ reason: error.reason, method: leg.method, target: leg.target }, 'requestState rejected');
       throw invalidRequestState();
     }
-    if (claims.kind === 'ask') return answerLeg(leg, claims, options);
-    options.onRound?.(claims.exchangeId, claims.round, claims.afterEvent);
-    const result = await awaitRound(claims.exchangeId, claims.round, { ...options, onRound: undefined });
-    if (result.kind === 'pending') return { ...result, answersDigest: claims.answersDigest };
-    return claims.answersDigest === undefined ? result : answeredWith(result.record, claims.answersDigest);
   }
 
   return {
-    start,
+    /** Starts the exchange of a first leg that answers elsewhere (a handshake-era call's stream). */
+    start: (leg: ExchangeLeg, exchangeId?: string) => start(leg, requestDigestOf(requestOf(leg)), exchangeId),
 
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
@@ -252,7 +246,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       }
       inflight += 1;
       try {
-        return await runLeg(leg, options);
+        // Digested once: the requestState is verified against it, a first leg's exchange records it,
+        // and the requestState minted for this leg's answer is bound to it.
+        const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal };
+        return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
       } finally {
         inflight -= 1;
       }

@@ -12,14 +12,13 @@ import {
 } from '@modelcontextprotocol/core';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
-import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
-import { echoed } from '../../../../lib/protocol/echo';
+import { requireHandler, type HandlerSet } from '../../../../lib/handler-api';
 import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
-import { invalidParams, methodNotFound } from '../../../../lib/protocol/error-catalog';
+import { methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
 import { createCatalogMethods, serverCapabilities } from '../methods/catalog-methods';
-import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';
+import { readOriginalRequest } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
 import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
 
@@ -73,13 +72,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     if (EXCHANGE_METHODS.has(method)) {
       const exchangeMethod = method as ExchangeMethod;
       const request = readOriginalRequest(exchangeMethod, params);
-      if (!hasTarget(handlers, exchangeMethod, request.target)) {
-        const [message, path] = UNKNOWN_TARGET[exchangeMethod];
-        throw invalidParams(
-          `${message}: ${echoed(request.target)}`,
-          exchangeMethod === 'resources/read' ? { uri: echoed(request.target) } : { path },
-        );
-      }
+      requireHandler(handlers, request);
       const meta = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
       const progressToken =
         typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
@@ -106,8 +99,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const { uri } = parseParams(SubscribeRequestParamsSchema, params);
-        if (!hasTarget(handlers, 'resources/read', uri))
-          throw invalidParams(`Resource not found: ${echoed(uri)}`, { uri: echoed(uri) });
+        requireHandler(handlers, { method: 'resources/read', target: uri, params: { uri } });
         return { kind: 'result', result: {} };
       }
     }

@@ -1,6 +1,6 @@
 /**
- * The original request of an exchange method (`tools/call`, `prompts/get`, `resources/read`) and
- * how an unknown target is refused: the same on both protocol eras.
+ * The original request of an exchange method (`tools/call`, `prompts/get`, `resources/read`): the
+ * same on both protocol eras. (An unknown target is refused by `requireHandler`, lib/handler-api.)
  */
 import {
   CallToolRequestParamsSchema,
@@ -30,9 +30,3 @@ const ORIGINAL: Record<ExchangeMethod, (params: unknown) => OriginalRequest> = {
 export function readOriginalRequest(method: ExchangeMethod, params: unknown): OriginalRequest {
   return ORIGINAL[method](params);
 }
-
-export const UNKNOWN_TARGET: Record<ExchangeMethod, [string, string]> = {
-  'tools/call': ['Unknown tool', 'params.name'],
-  'prompts/get': ['Unknown prompt', 'params.name'],
-  'resources/read': ['Resource not found', 'params.uri'],
-};

@@ -5,11 +5,10 @@
 import { z } from 'zod';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
-import { hasTarget, type HandlerSet } from '../../../../lib/handler-api';
-import { invalidParams } from '../../../../lib/protocol/error-catalog';
+import { requireHandler, type HandlerSet } from '../../../../lib/handler-api';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import { requestDigestOf, type ExchangeLegs } from '../exchange-legs';
-import { readOriginalRequest, UNKNOWN_TARGET } from '../methods/original-request';
+import type { ExchangeLegs } from '../exchange-legs';
+import { readOriginalRequest } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
 import { forwardRoundNotifications } from './round-notifications';
 import type { CallContext } from './call-context';
@@ -33,13 +32,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
   const run = async (method: ExchangeMethod, params: unknown, envelope: ModernEnvelope, call: CallContext) => {
     const request = readOriginalRequest(method, params);
     const retry = parseParams(RetryFieldsSchema, params);
-    if (!hasTarget(deps.handlers, method, request.target)) {
-      const [message, path] = UNKNOWN_TARGET[method];
-      throw invalidParams(
-        `${message}: ${request.target}`,
-        method === 'resources/read' ? { uri: request.target } : { path },
-      );
-    }
+    requireHandler(deps.handlers, request);
     const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
     const listens =
       call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
@@ -74,12 +67,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
       )
       .finally(() => stopForwarding.abort());
     const lastEvent = (await forwarding)?.lastId;
-    const rendered = renderLeg(
-      leg,
-      deps.requestState,
-      { requestDigest: requestDigestOf(request), principal: ANONYMOUS_PRINCIPAL },
-      lastEvent,
-    );
+    const rendered = renderLeg(leg, deps.requestState, lastEvent);
     // resources/read results are cacheable: they must say for how long, and to whom.
     if (method === 'resources/read' && rendered.resultType === 'complete') {
       return { ttlMs: 0, cacheScope: 'private', ...rendered };

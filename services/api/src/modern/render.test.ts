@@ -21,16 +21,15 @@ const record = (round: number, outcome: RoundRecord['outcome']): RoundRecord => 
 describe('renderLeg', () => {
   it('renders a complete outcome with resultType and the server identity', () => {
     const wire = renderLeg(
-      { kind: 'recorded', record: record(2, { kind: 'complete', result: { content: [] } }) },
+      { kind: 'recorded', record: record(2, { kind: 'complete', result: { content: [] } }), binding },
       codec,
-      binding,
     );
     expect(wire).toMatchObject({ resultType: 'complete', content: [] });
     expect((wire._meta as Record<string, unknown>)[SERVER_INFO_META_KEY]).toBeDefined();
     expect(wire.requestState).toBeUndefined();
   });
 
-  it('renders an ask with its inputRequests and an ask requestState bound to the round and the handler state', () => {
+  it('renders an ask with its inputRequests and an ask requestState bound to the round, without the handler state', () => {
     const wire = renderLeg(
       {
         kind: 'recorded',
@@ -39,23 +38,22 @@ describe('renderLeg', () => {
           inputRequests: { name: { method: 'elicitation/create' } },
           sealedHandlerState: 'sealed',
         }),
+        binding,
       },
       codec,
-      binding,
     );
     expect(wire).toMatchObject({
       resultType: 'input_required',
       inputRequests: { name: { method: 'elicitation/create' } },
     });
     const claims = codec.verify(wire.requestState as string, binding);
-    expect(claims).toMatchObject({ exchangeId: 'ex-1', round: 1, kind: 'ask', handlerState: 'sealed' });
+    expect(claims).toEqual({ exchangeId: 'ex-1', round: 1, kind: 'ask', ...binding });
   });
 
   it('renders "not ready" as a state-only result whose wait requestState carries the answers digest', () => {
     const wire = renderLeg(
-      { kind: 'pending', exchangeId: 'ex-1', round: 2, answersDigest: 'answers' },
+      { kind: 'pending', exchangeId: 'ex-1', round: 2, answersDigest: 'answers', binding },
       codec,
-      binding,
       17,
     );
     expect(wire.inputRequests).toBeUndefined();
@@ -71,17 +69,18 @@ describe('renderLeg', () => {
     const leg = {
       kind: 'recorded' as const,
       record: record(2, { kind: 'error', error: { code: EXCHANGE_EXPIRED, message: 'expired', data: { round: 1 } } }),
+      binding,
     };
-    expect(() => renderLeg(leg, codec, binding)).toThrow(RpcError);
+    expect(() => renderLeg(leg, codec)).toThrow(RpcError);
     try {
-      renderLeg(leg, codec, binding);
+      renderLeg(leg, codec);
     } catch (error) {
       expect((error as RpcError).toJson()).toEqual({ code: EXCHANGE_EXPIRED, message: 'expired', data: { round: 1 } });
     }
   });
 
   it('mints state another principal cannot use', () => {
-    const wire = renderLeg({ kind: 'pending', exchangeId: 'ex-1', round: 1 }, codec, binding);
+    const wire = renderLeg({ kind: 'pending', exchangeId: 'ex-1', round: 1, binding }, codec);
     expect(() => codec.verify(wire.requestState as string, { ...binding, principal: 'mallory' })).toThrow();
   });
 });

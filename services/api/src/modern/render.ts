@@ -17,12 +17,9 @@ export function complete(result: WireResult): WireResult {
   return withServerInfo({ ...result, resultType: 'complete' });
 }
 
-export function renderLeg(
-  leg: LegResult,
-  codec: RequestStateCodec,
-  binding: { requestDigest: string; principal: string },
-  afterEvent?: number,
-): WireResult {
+/** Every requestState is bound to what the leg was verified or started with (`leg.binding`). */
+export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?: number): WireResult {
+  const { binding } = leg;
   if (leg.kind === 'pending') {
     // Not ready within the wait budget: a state-only result tells the client to come back.
     const requestState = codec.mint({
@@ -40,15 +37,9 @@ export function renderLeg(
   if (error) throw error;
   if (record.outcome.kind === 'complete') return complete(record.outcome.result);
   if (record.outcome.kind !== 'ask') throw new Error('unreachable');
-  // The handler's sealed state rides inside, so the retry proves it carries this very ask's state.
-  const { inputRequests, sealedHandlerState } = record.outcome;
-  const requestState = codec.mint({
-    exchangeId: record.exchangeId,
-    round: record.round,
-    kind: 'ask',
-    ...binding,
-    ...(sealedHandlerState !== undefined ? { handlerState: sealedHandlerState } : {}),
-  });
+  // A pointer to this ask; the handler's own state stays with the workflow.
+  const { inputRequests } = record.outcome;
+  const requestState = codec.mint({ exchangeId: record.exchangeId, round: record.round, kind: 'ask', ...binding });
   return withServerInfo({
     resultType: 'input_required',
     ...(Object.keys(inputRequests).length > 0 ? { inputRequests } : {}),

@@ -6,22 +6,16 @@
  * `MCP-Protocol-Version` header is handshake-era (the legacy endpoint). GET and DELETE /mcp exist
  * only for handshake-era sessions; /sse and /messages are the 2024-11-05 HTTP+SSE transport.
  *
- * The body is read raw and parsed here so malformed JSON gets -32700 and an oversized body 413,
- * rather than express's HTML error pages. Every error echoes the request id when one was readable.
+ * The body is read raw so malformed JSON gets -32700 and an oversized body 413, rather than
+ * express's HTML error pages; its envelope is checked against the SDK's JSON-RPC schemas
+ * (lib/protocol/inbound-message.ts). Every error echoes the request id when one was readable.
  */
 import express, { type Request, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
-import {
-  internalError,
-  methodNotAllowed,
-  notJsonRpc,
-  notOneObject,
-  parseError,
-  requestIdTooLong,
-} from '../../../../lib/protocol/error-catalog';
+import { internalError, methodNotAllowed } from '../../../../lib/protocol/error-catalog';
 import { type Era, renderErrorResponse } from '../../../../lib/protocol/error-response';
+import { readInboundMessage, type MessageBudget } from '../../../../lib/protocol/inbound-message';
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
-import { findJsonBudgetViolation } from '../../../../lib/protocol/json-budget';
 import { resultEnvelope, type JsonRpcId } from '../../../../lib/protocol/json-rpc-envelope';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { replyWithError } from '../http/error-reply';
@@ -30,36 +24,11 @@ import type { IncomingMessage, LegacyEndpoint } from '../legacy/legacy-endpoint'
 import { hasModernMeta } from '../modern/validate-request';
 import type { ModernDispatch } from '../modern/modern-methods';
 
-/** The shape budget every inbound message is checked against before either era reads it. */
-export interface MessageBudget {
-  maxJsonDepth: number;
-  maxRequestIdLength: number;
-}
+export type { MessageBudget };
 
-/**
- * Parses one JSON-RPC message: a request, a notification, or a response to our request. Too deep a
- * message, or a string Postgres cannot store, is refused here, before either era acts on it.
- */
+/** One JSON-RPC message from the raw body, its envelope checked against the SDK's schemas. */
 function readMessage(body: unknown, budget: MessageBudget): IncomingMessage {
-  let message: unknown;
-  try {
-    message = JSON.parse(Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? ''));
-  } catch {
-    throw parseError();
-  }
-  const m = message as Record<string, unknown> | null;
-  if (!m || typeof m !== 'object' || Array.isArray(m)) throw notOneObject();
-  const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
-  const isResponse = m.method === undefined && id !== undefined && ('result' in m || 'error' in m);
-  if (m.jsonrpc !== '2.0' || (!isResponse && typeof m.method !== 'string')) {
-    throw Object.assign(notJsonRpc(), { id: id ?? null });
-  }
-  if (typeof m.id === 'string' && m.id.length > budget.maxRequestIdLength) {
-    throw requestIdTooLong(budget.maxRequestIdLength);
-  }
-  const violation = findJsonBudgetViolation(m, budget.maxJsonDepth);
-  if (violation) throw Object.assign(violation, { id: id ?? null });
-  return m as IncomingMessage;
+  return readInboundMessage(Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? ''), budget);
 }
 
 function isLegacy(req: Request, message: IncomingMessage): boolean {

@@ -1,0 +1,77 @@
+/**
+ * Migrations that move data, against the real Postgres: each runs on a schema of its own, migrated
+ * up to the one before it and given rows as the earlier code wrote them.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { migrate, MIGRATIONS_DIR } from '../lib/db/migrate';
+import { OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/legacy-store-pg';
+import { createLogger } from '../lib/log';
+import { readStackInfo } from './support/stack-info';
+
+const log = createLogger('test', 'silent');
+
+/** A directory holding the migrations before `name` (and `name` itself once `through` is set). */
+function migrationsUpTo(name: string, dir: string, through = false): string {
+  for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'))) {
+    if (file < name || (through && file === name)) copyFileSync(path.join(MIGRATIONS_DIR, file), path.join(dir, file));
+  }
+  return dir;
+}
+
+describe('0013-name-stream-event-requests', () => {
+  const schema = `migration_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  let admin: Pool;
+  let pool: Pool;
+  beforeAll(async () => {
+    const { databaseUrl } = readStackInfo();
+    admin = new Pool({ connectionString: databaseUrl, max: 1 });
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    pool = new Pool({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin?.end();
+  });
+
+  it('backfills the request each existing stream event carries, and the open-requests lookup finds it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-migrations-'));
+    await migrate(pool, log, migrationsUpTo('0013-name-stream-event-requests.sql', dir));
+
+    const requestId = `mcp-srq:${randomUUID()}:1:bmFtZQ`;
+    await pool.query(
+      `INSERT INTO legacy_sessions (id, transport, protocol_version, client_capabilities, principal)
+       VALUES ('s1', 'streamable-http', '2025-11-25', '{}', 'anonymous')`,
+    );
+    await pool.query(
+      `INSERT INTO legacy_open_requests (id, session_id, exchange_id, round, key, message)
+       VALUES ($1, 's1', $2, 1, 'name', '{}')`,
+      [requestId, randomUUID()],
+    );
+    // Keys as the handshake-era projection wrote them before the column existed.
+    for (const key of [`request:${requestId}`, `cancel:${requestId}`, 'event:7', 'prime'])
+      await pool.query(
+        `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message) VALUES ('s1', 'call:x', $1, '{}')`,
+        [key],
+      );
+
+    expect(await migrate(pool, log, migrationsUpTo('0013-name-stream-event-requests.sql', dir, true))).toEqual([
+      '0013-name-stream-event-requests.sql',
+    ]);
+    const { rows } = await pool.query<{ message_key: string; server_request_id: string | null; id: string }>(
+      'SELECT id, message_key, server_request_id FROM legacy_stream_events ORDER BY id',
+    );
+    expect(rows.map((r) => [r.message_key.split(':')[0], r.server_request_id])).toEqual([
+      ['request', requestId],
+      ['cancel', null],
+      ['event', null],
+      ['prime', null],
+    ]);
+    const open = await pool.query<{ id: string; event_id: string }>(OPEN_REQUESTS_OF_SESSION_SQL, ['s1']);
+    expect(open.rows.map((r) => [r.id, r.event_id])).toEqual([[requestId, rows[0]!.id]]);
+  });
+});
