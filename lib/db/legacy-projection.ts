@@ -20,13 +20,11 @@ interface CallRow {
   stream_id: string;
   request_id_json: string | number;
   progress_token: string | number | null;
-  log_level: string | null;
 }
 
 async function callOf(client: PoolClient, exchangeId: string): Promise<CallRow | undefined> {
   const { rows } = await client.query<CallRow>({
-    text: `SELECT c.session_id, c.stream_id, c.request_id_json, c.progress_token, s.log_level
-           FROM legacy_calls c JOIN legacy_sessions s ON s.id = c.session_id WHERE c.exchange_id = $1`,
+    text: `SELECT session_id, stream_id, request_id_json, progress_token FROM legacy_calls WHERE exchange_id = $1`,
     values: [exchangeId],
   });
   return rows[0];
@@ -107,7 +105,6 @@ export async function projectEvent(
       maxEvents,
     );
   if (event.kind === 'close-stream') return write(streamKeys.closeStream(eventId), {});
-  const listening = { progressToken: call.progress_token ?? undefined, logLevel: call.log_level ?? undefined };
-  const notification = toNotification(event, listening);
+  const notification = toNotification(event, call.progress_token ?? undefined);
   if (notification) await write(streamKeys.notification(eventId), notification);
 }

@@ -22,7 +22,7 @@ export async function forwardRoundNotifications(
   const deliver = async (events: Awaited<ReturnType<OutcomeWaiter['nextEvents']>>) => {
     for (const { id, event } of events) {
       lastId = id;
-      const notification = toNotification(event, listening);
+      const notification = toNotification(event, listening.progressToken);
       if (notification) await send(notification, id);
     }
   };
