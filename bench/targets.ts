@@ -74,11 +74,16 @@ export interface SharedPostgres {
 export async function startSharedPostgres(dataDir: string): Promise<SharedPostgres> {
   mkdirSync(path.dirname(dataDir), { recursive: true });
   const logFile = `${dataDir}.log`;
-  const host = spawnChild('postgres', process.execPath, ['--import', 'tsx', 'bench/postgres-host.ts', dataDir], {
-    cwd: ROOT,
-    env: process.env,
-    logFile,
-  });
+  const host = spawnChild(
+    'postgres',
+    process.execPath,
+    ['--import', 'tsx', 'devtools/local-stack/postgres-process.ts', dataDir, '0', 'postgres', 'discard'],
+    {
+      cwd: ROOT,
+      env: process.env,
+      logFile,
+    },
+  );
   try {
     let url: string | undefined;
     await until(

