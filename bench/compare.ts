@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { projectRoot } from '../lib/paths';
-import { runToCompletion } from './children';
+import { runToCompletion } from '../devtools/child-processes';
 import { historyStats } from './history';
 import { runMany, type RunResult } from './load';
 import { readOptions, USAGE, type Options, type ScenarioName } from './options';

@@ -9,14 +9,15 @@
  * - bare-regular, bare-local: bare Temporal (bench/baselines/bare-temporal.ts)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { freePort } from '../devtools/local-stack/free-port';
 import { startTemporalDevServer } from '../devtools/local-stack/temporal-dev-server';
 import { projectRoot } from '../lib/paths';
-import { killOnExit, spawnChild, type Child } from './children';
+import { killOnExit, spawnChild, type Child } from '../devtools/child-processes';
+import { startPostgresChild } from '../devtools/local-stack/postgres-child';
+import { waitForHealth, waitForPollers } from '../devtools/readiness';
 import type { TargetName } from './options';
 
 /** Process roles whose CPU the bench reports. */
@@ -73,47 +74,21 @@ export interface SharedPostgres {
 
 export async function startSharedPostgres(dataDir: string): Promise<SharedPostgres> {
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  const logFile = `${dataDir}.log`;
-  const host = spawnChild(
-    'postgres',
-    process.execPath,
-    ['--import', 'tsx', 'devtools/local-stack/postgres-process.ts', dataDir, '0', 'postgres', 'discard'],
-    {
-      cwd: ROOT,
-      env: process.env,
-      logFile,
+  const pg = await startPostgresChild({ dataDir, database: 'postgres', keep: false, logFile: `${dataDir}.log` });
+  return {
+    pid: pg.pid,
+    async database(name) {
+      const admin = new PgClient({ connectionString: pg.url });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.end();
+      }
+      return pg.url.replace(/\/postgres$/, `/${name}`);
     },
-  );
-  try {
-    let url: string | undefined;
-    await until(
-      'waiting for the embedded Postgres',
-      async () => {
-        url = /^postgres ready (\S+)$/m.exec(readFileSync(logFile, 'utf8'))?.[1];
-        return url !== undefined;
-      },
-      host.exited,
-    );
-    // The postmaster (its backends are its children), not the idle node process that hosts it.
-    const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return {
-      pid,
-      async database(name) {
-        const admin = new PgClient({ connectionString: url });
-        await admin.connect();
-        try {
-          await admin.query(`CREATE DATABASE "${name}"`);
-        } finally {
-          await admin.end();
-        }
-        return url!.replace(/\/postgres$/, `/${name}`);
-      },
-      stop: () => host.stop(),
-    };
-  } catch (error) {
-    await host.stop();
-    throw error;
-  }
+    stop: () => pg.stop(),
+  };
 }
 
 export interface TargetContext {
@@ -226,47 +201,5 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;
-  }
-}
-
-const STARTUP_BUDGET_MS = 180_000;
-
-async function until(what: string, probe: () => Promise<boolean>, gone: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + STARTUP_BUDGET_MS;
-  for (;;) {
-    const why = gone();
-    if (why) throw new Error(`${what}: ${why}`);
-    if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${STARTUP_BUDGET_MS} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function waitForHealth(mcpUrl: string, gone: () => string | undefined): Promise<void> {
-  const health = mcpUrl.replace(/\/mcp$/, '/healthz');
-  return until(
-    `waiting for ${health}`,
-    async () => (await fetch(health, { signal: AbortSignal.timeout(2_000) })).ok,
-    gone,
-  );
-}
-
-async function waitForPollers(address: string, taskQueue: string, gone: () => string | undefined): Promise<void> {
-  const connection = await Connection.connect({ address });
-  try {
-    await until(
-      `waiting for a worker on ${taskQueue}`,
-      async () => {
-        const reply = await connection.workflowService.describeTaskQueue({
-          namespace: 'default',
-          taskQueue: { name: taskQueue },
-          taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
-        });
-        return (reply.pollers?.length ?? 0) > 0;
-      },
-      gone,
-    );
-  } finally {
-    await connection.close();
   }
 }

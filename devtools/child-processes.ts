@@ -1,8 +1,8 @@
 /**
- * The bench's child processes: each in its own process group (a Ctrl-C reaches the bench, which
- * stops them in order), its output in a log file of the scratch folder, stopped with SIGTERM and
- * then, after a grace time, SIGKILL to its whole group. Whatever is still alive when the bench
- * exits, however it exits, is killed.
+ * Child processes of the dev tooling (`npm run stack:prod`) and the bench: each in its own process
+ * group (a Ctrl-C reaches the parent, which stops them in order), its output in a log file, stopped
+ * with SIGTERM and then, after a grace time, SIGKILL to its whole group. Whatever is still alive
+ * when the parent exits, however it exits, is killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
