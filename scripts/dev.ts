@@ -6,11 +6,11 @@
  * exchanges survive a restart of this command. Postgres: DATABASE_URL, else an embedded one in
  * .data/postgres. Then migrations, the worker and the API, in this process. Ctrl-C stops it all.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadHandlerSet } from '../handlers';
 import { ConfigError, parseConfig } from '../lib/config';
+import { devKeyRing } from '../devtools/dev-key-ring';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
@@ -21,17 +21,6 @@ import { stopOnSignal } from '../services/stack/stop-on-signal';
 const DATA_DIR = path.join(projectRoot(), '.data');
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233);
-
-/** A development key, made once and kept in .data so restarts can open earlier requestStates. */
-function devKeyRing(log: ReturnType<typeof createLogger>): string {
-  const file = path.join(DATA_DIR, 'dev-request-state-key');
-  if (!existsSync(file)) writeFileSync(file, `dev:${randomBytes(32).toString('base64')}`, { mode: 0o600 });
-  log.warn(
-    { file },
-    'REQUEST_STATE_KEYS is not set: using a DEVELOPMENT key from .data. Never run production like this; set REQUEST_STATE_KEYS.',
-  );
-  return readFileSync(file, 'utf8').trim();
-}
 
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -67,7 +56,7 @@ async function main(): Promise<void> {
       ...process.env,
       DATABASE_URL: local.databaseUrl,
       TEMPORAL_ADDRESS: local.temporalAddress,
-      REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(log),
+      REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(DATA_DIR, log),
     });
     const handlers = loadHandlerSet(config.handlerSet);
     service = await startService({

@@ -1,0 +1,127 @@
+/**
+ * The production topology as local processes, for `npm run stack:prod` and its test: a Temporal
+ * server on a database file (the CLI's dev server, with its Web UI), Postgres in a process of its
+ * own, and the built worker and API from dist/ as two processes, started in dependency order and
+ * stopped in reverse (API first, so no leg is taken that no worker would serve). The same
+ * processes docker-compose runs, without a Docker engine.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../lib/paths';
+import { killOnExit, spawnChild, type Child } from './child-processes';
+import { freePort } from './local-stack/free-port';
+import { startPostgresChild } from './local-stack/postgres-child';
+import { startTemporalDevServer } from './local-stack/temporal-dev-server';
+import { waitForHealth, waitForPollers } from './readiness';
+
+export interface ProdStackOptions {
+  /** Temporal's database file, Postgres's data and every process's log. */
+  dataDir: string;
+  /** Keep Temporal history and Postgres data across runs (the command), or throw them away (a test). */
+  persistent: boolean;
+  apiPort?: number;
+  temporalPort?: number;
+  /** The Temporal Web UI's port; no UI when absent. */
+  temporalUiPort?: number;
+  /** Configuration of the API and worker processes (lib/config.ts), over what the stack sets. */
+  env: Record<string, string>;
+  onStart?(what: string): void;
+}
+
+export interface ProdStack {
+  apiUrl: string;
+  temporalAddress: string;
+  temporalUiUrl?: string;
+  databaseUrl: string;
+  taskQueue: string;
+  processes: { api: Child; worker: Child };
+  /** Why a process of the stack has exited, if one has. */
+  exited(): string | undefined;
+  stop(): Promise<void>;
+}
+
+const ROOT = projectRoot(__dirname);
+const DIST_MAINS = { worker: 'dist/services/worker/src/main.js', api: 'dist/services/api/src/main.js' };
+
+export async function startProdStack(options: ProdStackOptions): Promise<ProdStack> {
+  for (const main of Object.values(DIST_MAINS))
+    if (!existsSync(path.join(ROOT, main))) throw new Error(`${main} is missing: run npm run build first`);
+  mkdirSync(options.dataDir, { recursive: true });
+  const log = (name: string) => path.join(options.dataDir, `${name}.log`);
+  const stops: Array<() => Promise<void>> = [];
+  const children: Child[] = [];
+  const stop = async () => {
+    const errors: unknown[] = [];
+    for (const fn of stops.splice(0).reverse()) await fn().catch((error: unknown) => errors.push(error));
+    if (errors.length) throw errors[0];
+  };
+  const exited = () => {
+    for (const child of children) {
+      const why = child.exited();
+      if (why) return `${child.name} ${why}`;
+    }
+    return undefined;
+  };
+  try {
+    options.onStart?.('Temporal server');
+    const temporal = await startTemporalDevServer({
+      port: options.temporalPort,
+      uiPort: options.temporalUiPort,
+      dbFile: path.join(options.dataDir, 'temporal.db'),
+      logFile: log('temporal'),
+      ownProcessGroup: true,
+    });
+    stops.push(temporal.stop);
+    if (temporal.pid !== undefined) killOnExit(temporal.pid);
+
+    options.onStart?.('Postgres');
+    const postgres = await startPostgresChild({
+      dataDir: path.join(options.dataDir, 'postgres'),
+      database: 'mcp',
+      keep: options.persistent,
+      // A fixed port keeps a persistent stack's URL the same across runs.
+      port: options.persistent ? 5433 : undefined,
+      logFile: log('postgres'),
+    });
+    children.push(postgres.process);
+    stops.push(postgres.stop);
+
+    const apiPort = options.apiPort ?? (await freePort());
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: postgres.url,
+      TEMPORAL_ADDRESS: temporal.address,
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      ...options.env,
+    };
+    const taskQueue = env.TEMPORAL_TASK_QUEUE ?? 'mcp-exchanges';
+    const start = (name: 'worker' | 'api') => {
+      options.onStart?.(name);
+      const child = spawnChild(name, process.execPath, [DIST_MAINS[name]], { cwd: ROOT, env, logFile: log(name) });
+      children.push(child);
+      stops.push(() => child.stop());
+      return child;
+    };
+    // The worker first: both migrate at start, and the API's first legs need a worker polling.
+    const worker = start('worker');
+    await waitForPollers(temporal.address, taskQueue, exited);
+    const api = start('api');
+    const apiUrl = `http://127.0.0.1:${apiPort}/mcp`;
+    await waitForHealth(apiUrl, exited);
+    return {
+      apiUrl,
+      temporalAddress: temporal.address,
+      temporalUiUrl: temporal.uiUrl,
+      databaseUrl: postgres.url,
+      taskQueue,
+      processes: { api, worker },
+      exited,
+      stop,
+    };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `npm run stack:prod`: the service as production runs it, as local processes (no Docker): the
+ * built API and worker from dist/ as two processes, a Temporal server on a database file with its
+ * Web UI, and Postgres (devtools/prod-stack.ts): the topology of docker-compose.yml. The npm script
+ * builds first. History and data are kept in .data/prod (STACK_DATA_DIR) across runs.
+ *
+ * Ports: PORT (API, 3000), TEMPORAL_DEV_PORT (7233), TEMPORAL_DEV_UI_PORT (8080, as compose; 0 for
+ * no UI). Every other variable of lib/config.ts passes through to the API and the worker;
+ * REQUEST_STATE_KEYS, when unset, is a development key kept in the data folder. Ctrl-C stops it all.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { devKeyRing } from '../devtools/dev-key-ring';
+import { startProdStack, type ProdStack } from '../devtools/prod-stack';
+import { createLogger } from '../lib/log';
+import { projectRoot } from '../lib/paths';
+import { stopOnSignal } from '../services/stack/stop-on-signal';
+
+const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(projectRoot(), '.data', 'prod'));
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+async function main(): Promise<void> {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const log = createLogger('stack', process.env.LOG_LEVEL ?? 'info');
+  let stack: ProdStack | undefined;
+  let watch: NodeJS.Timeout | undefined;
+  stopOnSignal({
+    log,
+    label: 'production stack',
+    stop: async () => {
+      clearInterval(watch); // its processes exit now because they are told to
+      await stack?.stop();
+    },
+  });
+  try {
+    const uiPort = port('TEMPORAL_DEV_UI_PORT', 8080);
+    stack = await startProdStack({
+      dataDir: DATA_DIR,
+      persistent: process.env.STACK_PERSISTENT !== 'false',
+      apiPort: port('PORT', 3000),
+      temporalPort: port('TEMPORAL_DEV_PORT', 7233),
+      temporalUiPort: uiPort || undefined,
+      env: { REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(DATA_DIR, log) },
+      onStart: (what) => log.info(`starting ${what}`),
+    });
+    const running = stack;
+    const url = running.apiUrl;
+    process.stdout.write(
+      [
+        '',
+        `  MCP endpoint     ${url}   (API from dist/, pid ${running.processes.api.pid})`,
+        `  Worker           from dist/, pid ${running.processes.worker.pid}, task queue ${running.taskQueue}`,
+        `  Health           ${url.replace(/\/mcp$/, '/healthz')}`,
+        `  Temporal         ${running.temporalAddress}`,
+        `  Temporal Web UI  ${running.temporalUiUrl ?? '(off)'}`,
+        `  Logs and data    ${DATA_DIR}`,
+        '',
+        '  Ctrl-C stops everything.',
+        '',
+      ].join('\n'),
+    );
+    // A process that dies on its own ends the stack, loudly, instead of leaving half of it serving.
+    watch = setInterval(() => {
+      const why = running.exited();
+      if (!why) return;
+      clearInterval(watch);
+      log.error({ why }, 'a process of the stack exited; stopping the rest');
+      void running.stop().finally(() => process.exit(1));
+    }, 1_000);
+    watch.unref();
+  } catch (error) {
+    log.error({ err: error }, 'production stack failed to start');
+    await stack?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+// main reports its own failures and exits 1; only a failure before its try escapes, and Node's
+// unhandled-rejection default then prints it and exits 1, as it should.
+void main();
