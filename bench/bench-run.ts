@@ -17,6 +17,8 @@ export interface BenchRun {
   signal: AbortSignal;
   /** Keep the scratch folder (its logs) after the run. */
   keepScratch(): void;
+  /** Why `signal` aborted, if it has: a signal (exit 130) or an uncaught error (exit 2). */
+  abortedBy(): 'interrupt' | 'fatal' | undefined;
 }
 
 export const note = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -59,7 +61,8 @@ export function runBench(prefix: string, body: (run: BenchRun) => Promise<number
     else rmSync(scratch, { recursive: true, force: true });
     process.exit(code);
   };
-  body({ scratch, signal: stop.signal, keepScratch: () => (keep = true) }).then(finish, (error: unknown) => {
+  const abortedBy = () => (interrupted ? 'interrupt' : fatal !== undefined ? 'fatal' : undefined);
+  body({ scratch, signal: stop.signal, keepScratch: () => (keep = true), abortedBy }).then(finish, (error: unknown) => {
     note(`error: ${(error as Error)?.stack ?? String(error)}`);
     finish(2);
   });

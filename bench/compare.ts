@@ -12,12 +12,12 @@
  * stdout: the tables and a one-line JSON summary; stderr: progress. Exits 1 if an exchange failed,
  * 2 on a setup error, 130 when interrupted; everything started here is stopped in every case.
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { projectRoot } from '../lib/paths';
 import { runToCompletion } from '../devtools/child-processes';
+import { note, runBench, type BenchRun } from './bench-run';
 import { historyStats } from './history';
 import { runMany, type RunResult } from './load';
 import { readOptions, USAGE, type Options, type ScenarioName } from './options';
@@ -34,8 +34,6 @@ import {
 import { SCENARIO_SPECS } from './scenarios';
 import { summarize } from './stats';
 import { startSharedPostgres, startTarget, TARGET_SPECS, type RunningTarget, type SharedPostgres } from './targets';
-
-const note = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 /** Runs one measured phase and turns it, with the CPU the target's processes used meanwhile, into a result. */
 async function measure(
@@ -117,7 +115,7 @@ async function runScenario(
   return result;
 }
 
-async function main(): Promise<number> {
+async function main(run: BenchRun): Promise<number> {
   let opts: Options;
   try {
     opts = readOptions(process.argv.slice(2), process.env);
@@ -129,37 +127,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-
-  const stop = new AbortController();
-  let interrupted: NodeJS.Signals | undefined;
-  let interruptedAt = 0;
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) {
-      // A Ctrl-C can arrive twice within moments (terminal group + tsx relay); only a later one forces.
-      if (performance.now() - interruptedAt < 1_000) return;
-      note(`${sig} again: exiting without teardown (child processes are killed)`);
-      process.exit(130);
-    }
-    interrupted = sig;
-    interruptedAt = performance.now();
-    note(`${sig}: stopping and tearing down (again to force)`);
-    stop.abort(new Error(sig));
-  };
-  // Anything thrown outside the run ends it and still tears down, instead of orphaning servers.
-  let fatal: unknown;
-  const onUncaught = (error: unknown) => {
-    if (interrupted) return note(`after ${interrupted}: ${(error as Error)?.message ?? String(error)}`);
-    fatal ??= error;
-    note(`uncaught: ${(error as Error)?.stack ?? String(error)}`);
-    stop.abort(error);
-  };
-  process.on('uncaughtException', onUncaught);
-  process.on('unhandledRejection', onUncaught);
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
-
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-bench-'));
-  chmodSync(scratch, 0o755); // an embedded Postgres runs as its own user when we are root
-  let keepScratch = false;
+  const { scratch, signal } = run;
   let exitCode = 0;
   let postgres: Promise<SharedPostgres> | undefined;
   const results: TargetResult[] = [];
@@ -184,7 +152,7 @@ async function main(): Promise<number> {
       await runToCompletion('npm', ['run', 'build', '--silent'], projectRoot(__dirname));
     }
     for (const name of opts.targets) {
-      if (stop.signal.aborted) break;
+      if (signal.aborted) break;
       const spec = TARGET_SPECS[name];
       const result: TargetResult = { target: name, scenarios: [] };
       results.push(result);
@@ -197,26 +165,26 @@ async function main(): Promise<number> {
           temporalFlags: opts.temporalFlags,
           logLevel: opts.logLevel,
           postgres: () => (postgres ??= startSharedPostgres(path.join(scratch, 'postgres'))),
-          signal: stop.signal,
+          signal,
         });
       } catch (error) {
-        result.error = stop.signal.aborted ? 'interrupted' : (error as Error).message;
+        result.error = signal.aborted ? 'interrupted' : (error as Error).message;
         note(`${name}: did not start: ${(error as Error).stack ?? String(error)}`);
-        if (!stop.signal.aborted) {
+        if (!signal.aborted) {
           exitCode = 2;
-          keepScratch = true;
+          run.keepScratch();
         }
         continue;
       }
       result.startupMs = performance.now() - t0;
       try {
         for (const scenario of opts.scenarios) {
-          if (stop.signal.aborted) break;
-          const outcome = await runScenario(running, scenario, opts, stop.signal);
+          if (signal.aborted) break;
+          const outcome = await runScenario(running, scenario, opts, signal);
           result.scenarios.push(outcome);
-          if (outcome.failures.length && !stop.signal.aborted) {
+          if (outcome.failures.length && !signal.aborted) {
             exitCode ||= 1;
-            keepScratch = true;
+            run.keepScratch();
             for (const f of outcome.failures.slice(0, 3)) note(`FAILED ${name} / ${scenario}: ${f}`);
           }
         }
@@ -229,17 +197,14 @@ async function main(): Promise<number> {
       }
     }
   } catch (error) {
-    if (!stop.signal.aborted) {
+    if (!signal.aborted) {
       exitCode = 2;
-      keepScratch = true;
       note(`error: ${(error as Error).stack ?? String(error)}`);
     }
   } finally {
-    if (interrupted) exitCode = 130;
-    else if (fatal !== undefined) {
-      exitCode ||= 2;
-      keepScratch = true;
-    }
+    const aborted = run.abortedBy();
+    if (aborted === 'interrupt') exitCode = 130;
+    else if (aborted === 'fatal') exitCode ||= 2;
     // The report first: whatever the last teardown does, what was measured is printed.
     info.loadAverageEnd = os.loadavg();
     if (results.length) {
@@ -251,16 +216,8 @@ async function main(): Promise<number> {
         .then((pg) => pg.stop())
         .catch((error: unknown) => note(`Postgres did not stop cleanly: ${(error as Error).message}`));
     }
-    if (keepScratch && readdirSync(scratch).length > 0) note(`logs kept in ${scratch}`);
-    else rmSync(scratch, { recursive: true, force: true });
   }
   return exitCode;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`[bench] ${(error as Error).stack ?? String(error)}\n`);
-    process.exit(2);
-  },
-);
+runBench('durable-mcp-bench-', main);
