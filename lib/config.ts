@@ -104,6 +104,17 @@ const EnvSchema = z.object({
 
 export type Env = z.input<typeof EnvSchema>;
 
+/**
+ * Every variable the service reads, with its default as the environment would spell it (none
+ * when the variable is required): what a deployment file must set, checked by its tests.
+ */
+export const CONFIG_VARIABLES: ReadonlyArray<{ name: string; default?: string }> = Object.entries(EnvSchema.shape).map(
+  ([name, schema]) => {
+    const parsed = (schema as z.ZodType).safeParse(undefined);
+    return parsed.success ? { name, default: String(parsed.data) } : { name };
+  },
+);
+
 export interface Config {
   readonly env: string;
   readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];

@@ -1,0 +1,82 @@
+/**
+ * docker-compose.yml is what operators run, and no Docker engine runs here to try it: so it is
+ * checked against the Compose Specification's own JSON schema (deploy/compose-spec/, validated
+ * with ajv), and against the service: every variable lib/config.ts reads is set for the api and
+ * the worker with the same default, images are pinned, and published ports stay on loopback.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import draft07 from 'ajv/dist/refs/json-schema-draft-07.json';
+import { parse } from 'yaml';
+import { CONFIG_VARIABLES } from '../lib/config';
+import { projectRoot } from '../lib/paths';
+
+const ROOT = projectRoot();
+const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+// Merge keys (`<<: *anchor`) are YAML 1.1, which Compose reads: resolve them as Compose does.
+const compose = parse(text, { merge: true }) as {
+  services: Record<string, { image?: string; environment?: Record<string, unknown>; ports?: string[] }>;
+};
+
+/** `${NAME:-default}` → its default; `${NAME:?message}` → required; a literal → itself. */
+function composeDefault(value: unknown): { required: boolean; value?: string } {
+  const raw = String(value);
+  const m = /^\$\{([A-Z0-9_]+)(?::-(.*)|:\?.*)?\}$/s.exec(raw);
+  if (!m) return { required: false, value: raw };
+  return m[2] === undefined ? { required: true } : { required: false, value: m[2] };
+}
+
+describe('docker-compose.yml', () => {
+  const schema = JSON.parse(readFileSync(path.join(ROOT, 'deploy/compose-spec/compose-spec.json'), 'utf8'));
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  // The schema names draft-07 by its https address; ajv ships that meta-schema under the http one.
+  ajv.addMetaSchema(draft07, 'https://json-schema.org/draft-07/schema');
+  const validate = ajv.compile(schema);
+
+  it('is valid against the Compose Specification schema', () => {
+    const valid = validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('would be refused with a key the specification does not know (the check has teeth)', () => {
+    const broken = structuredClone(compose) as { services: Record<string, Record<string, unknown>> };
+    broken.services.api!.restrat = 'always';
+    expect(validate(broken)).toBe(false);
+    expect(validate.errors?.map((e) => e.instancePath)).toContain('/services/api');
+  });
+
+  it.each(['api', 'worker'])('sets every variable the %s reads, with the service default', (name) => {
+    const env = compose.services[name]!.environment ?? {};
+    const missing = CONFIG_VARIABLES.filter((v) => !(v.name in env)).map((v) => v.name);
+    expect(missing).toEqual([]);
+    const differing = CONFIG_VARIABLES.flatMap((v) => {
+      const set = composeDefault(env[v.name]);
+      // Required ones are required there too; compose may choose its own value for a few (the
+      // container's listen address, its production NODE_ENV) but never a silent different default.
+      if (v.default === undefined) return set.required || set.value ? [] : [`${v.name}: no value`];
+      if (set.required || set.value === v.default || COMPOSE_CHOOSES.has(v.name)) return [];
+      return [`${v.name}: compose ${JSON.stringify(set.value)}, service ${JSON.stringify(v.default)}`];
+    });
+    expect(differing).toEqual([]);
+  });
+
+  // The service's own image is built from ./Dockerfile and tagged `local` unless MCP_IMAGE_TAG says otherwise.
+  it('pins every image to a version', () => {
+    const unpinned = Object.entries(compose.services)
+      .filter(([, s]) => s.image && !/:(\$\{[A-Z_]+:-)?(\d[\w.-]*|local)\}?$/.test(s.image))
+      .map(([name, s]) => `${name}: ${s.image}`);
+    expect(unpinned).toEqual([]);
+  });
+
+  it('publishes ports on 127.0.0.1 unless told otherwise', () => {
+    const open = Object.entries(compose.services).flatMap(([name, s]) =>
+      (s.ports ?? []).filter((p) => !/^(\$\{[A-Z_]+:-)?127\.0\.0\.1\}?:/.test(p)).map((p) => `${name}: ${p}`),
+    );
+    expect(open).toEqual([]);
+  });
+});
+
+/** Values compose sets on purpose for the container: where it listens, and that it is production. */
+const COMPOSE_CHOOSES = new Set(['HOST', 'PORT', 'NODE_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS']);
