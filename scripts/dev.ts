@@ -94,6 +94,9 @@ async function main(): Promise<void> {
         ...config.workerMetrics,
         sdkMetricsUrl: `http://${sdkMetrics}/metrics`,
         log: log.child({ component: 'worker' }),
+      }).catch((error: unknown) => {
+        log.error({ err: error }, 'worker metrics listener could not start (WORKER_METRICS_PORT); running without it');
+        return undefined;
       });
 
     process.stdout.write(
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
         `  MCP endpoint     ${url}   (2026-07-28 and handshake-era clients; handler set "${handlers.name}")`,
         `  2024-11-05 SSE   ${url.replace(/\/mcp$/, '/sse')}`,
         `  Health           ${url.replace(/\/mcp$/, '/healthz')}   readiness ${url.replace(/\/mcp$/, '/readyz')}`,
-        `  Metrics          ${url.replace(/\/mcp$/, '/metrics')}   worker ${workerMetrics?.url ?? '(off: WORKER_METRICS_PORT=0)'}`,
+        `  Metrics          ${url.replace(/\/mcp$/, '/metrics')}   worker ${workerMetrics?.url ?? (config.workerMetrics ? '(not listening: see the log)' : '(off: WORKER_METRICS_PORT=0)')}`,
         `  Admin            ${config.admin.token ? `${url.replace(/\/mcp$/, '/admin')}   (npm run exchanges -- list)` : '(off: set ADMIN_TOKEN to turn it on)'}`,
         `  Temporal         ${config.temporal.address}`,
         `  Temporal Web UI  ${local.temporalUiUrl ?? '(external Temporal: see its own UI)'}`,

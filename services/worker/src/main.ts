@@ -18,12 +18,19 @@ export async function main(): Promise<void> {
   // The SDK's exporter listens on loopback only: the worker's own listener serves what it exports.
   const sdkMetrics = config.workerMetrics ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
   installTemporalRuntime(log, { prometheusBindAddress: sdkMetrics });
-  // Listening first: a port already taken stops the process before it takes any work.
+  // Metrics are for watching the work, not a condition of it: a port already taken is logged, and
+  // the worker runs without its listener rather than leave exchanges waiting for a worker.
   const metrics = config.workerMetrics
     ? await startWorkerMetricsListener({
         ...config.workerMetrics,
         sdkMetricsUrl: `http://${sdkMetrics}/metrics`,
         log,
+      }).catch((error: unknown) => {
+        log.error(
+          { err: error, ...config.workerMetrics },
+          'worker metrics listener could not start (WORKER_METRICS_HOST/PORT); running without it',
+        );
+        return undefined;
       })
     : undefined;
   const service = await startService({ config, handlers: loadHandlerSet(config.handlerSet), log, api: false });
