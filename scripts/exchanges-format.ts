@@ -152,10 +152,9 @@ export function detailLines(view: ExchangeDetailView, now = Date.now()): string[
     ['Workflow', `${workflow.id} (${workflow.status})`],
     ['Temporal UI', workflow.temporalUiUrl],
   ];
-  const width = Math.max(...fields.map(([name]) => name.length));
-  const lines = fields
-    .filter((field): field is [string, string] => field[1] !== undefined)
-    .map(([name, value]) => `${`${name}:`.padEnd(width + 1)}  ${value}`);
+  const present = fields.filter((field): field is [string, string] => field[1] !== undefined);
+  const width = Math.max(...present.map(([name]) => name.length));
+  const lines = present.map(([name, value]) => `${`${name}:`.padEnd(width + 1)}  ${value}`);
   lines.push('');
   if (view.rounds.length === 0) {
     lines.push('No round recorded yet.');
@@ -169,7 +168,7 @@ export function detailLines(view: ExchangeDetailView, now = Date.now()): string[
         round.kind,
         round.recordedAt,
         round.durationMs !== undefined ? humanMs(round.durationMs) : dash,
-        clip(askedOf(round), 40),
+        clip(askedOf(round), 60),
         clip(answeredOf(round), 32),
         round.waitedMs !== undefined ? humanMs(round.waitedMs) : dash,
         clip(outcomeOf(round), 60),
