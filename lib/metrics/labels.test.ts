@@ -1,26 +1,38 @@
 // Pins that label values come from the handler set and the service's codes, never from a request.
-import { demoHandlers } from '../../handlers/demo';
+import { defineResourceTemplate, defineTool, definePrompt, defineResource, type HandlerSet } from '../handler-api';
 import { codeLabel, targetLabel, UNKNOWN_TARGET } from './labels';
+
+const handlers: HandlerSet = {
+  name: 'labels-test',
+  tools: [defineTool({ tool: { name: 'greet', inputSchema: { type: 'object' } }, run: () => ({ content: [] }) })],
+  prompts: [definePrompt({ prompt: { name: 'brief' }, run: () => ({ messages: [] }) })],
+  resources: [defineResource({ resource: { uri: 'runbooks://index', name: 'index' }, read: () => ({ contents: [] }) })],
+  resourceTemplates: [
+    defineResourceTemplate({
+      template: { uriTemplate: 'runbooks://{service}', name: 'runbook' },
+      read: () => ({ contents: [] }),
+    }),
+  ],
+};
 
 describe('metric labels', () => {
   it('name a target by the handler serving it', () => {
-    expect(targetLabel(demoHandlers, 'tools/call', 'greet')).toBe('greet');
-    const prompt = demoHandlers.prompts![0]!.prompt.name;
-    expect(targetLabel(demoHandlers, 'prompts/get', prompt)).toBe(prompt);
+    expect(targetLabel(handlers, 'tools/call', 'greet')).toBe('greet');
+    expect(targetLabel(handlers, 'prompts/get', 'brief')).toBe('brief');
+    expect(targetLabel(handlers, 'resources/read', 'runbooks://index')).toBe('runbooks://index');
   });
 
   it('name every URI under a resource template by the template, so new URIs add no label value', () => {
-    const template = demoHandlers.resourceTemplates?.[0]?.template.uriTemplate;
-    expect(template).toBeDefined();
-    const uri = template!.replace(/\{[^}]+\}/g, 'anything-at-all');
-    expect(targetLabel(demoHandlers, 'resources/read', uri)).toBe(template);
+    for (const uri of ['runbooks://payments', 'runbooks://anything-at-all'])
+      expect(targetLabel(handlers, 'resources/read', uri)).toBe('runbooks://{service}');
   });
 
   it('give every target the set lacks one value, whatever it is', () => {
     for (const target of ['nope', 'greet ', 'x'.repeat(1000), '']) {
-      expect(targetLabel(demoHandlers, 'tools/call', target)).toBe(UNKNOWN_TARGET);
+      expect(targetLabel(handlers, 'tools/call', target)).toBe(UNKNOWN_TARGET);
     }
-    expect(targetLabel(demoHandlers, 'prompts/get', 'greet')).toBe(UNKNOWN_TARGET);
+    expect(targetLabel(handlers, 'prompts/get', 'greet')).toBe(UNKNOWN_TARGET);
+    expect(targetLabel(handlers, 'resources/read', 'file:///etc/passwd')).toBe(UNKNOWN_TARGET);
     expect(targetLabel(undefined, 'tools/call', 'greet')).toBe(UNKNOWN_TARGET);
   });
 
