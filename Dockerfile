@@ -51,8 +51,8 @@ ENV HOST=0.0.0.0 \
     PORT=3000
 EXPOSE 3000
 
-# No HEALTHCHECK here: the worker (same image) has no HTTP port. docker-compose.yml probes the
-# API's GET /healthz (200 once Postgres and Temporal answer).
+# No HEALTHCHECK here: the two processes of this image answer on different ports. docker-compose.yml
+# probes the API's GET /readyz (Postgres, Temporal and the newest migration).
 
 # Exec form: node is PID 1 (use `init: true` / --init to reap children) and receives SIGTERM
 # directly; both processes handle it (the worker through the Temporal SDK Runtime).

@@ -1,8 +1,8 @@
 // Lint rules. The one that matters most: workflow code is replayed deterministically by Temporal,
 // so workflows/ may not import Node built-ins, I/O libraries or the service's I/O modules.
 // The layering rules below keep the API's two protocol eras apart (what both need lives in
-// services/api/src/methods/ or above) and keep lib/ the bottom layer: it imports nothing of the
-// services, activities, workflows or handlers that are built on it.
+// services/api/src/methods/ or above), keep the admin API out of both, and keep lib/ the bottom
+// layer: it imports nothing of the services, activities, workflows or handlers built on it.
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = [
@@ -96,6 +96,24 @@ export default tseslint.config(
             {
               regex: '^(\\.\\./)+(legacy|modern)(/|$)|(^|/)services/api/src/(legacy|modern)(/|$)',
               message: 'services/api/src/methods/ is era-neutral: it imports neither era.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The admin API is an operator's view beside the MCP endpoint, not part of either era.
+    files: ['services/api/src/admin/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(legacy|modern|routes)(/|$)|(^|/)services/api/src/(legacy|modern|routes)(/|$)',
+              message:
+                'services/api/src/admin/ reads through the admin store (lib/db) and acts through the exchange gateway: it imports neither era nor the MCP routes.',
             },
           ],
         },

@@ -6,6 +6,7 @@ import type { ExchangeInput, RoundOutcome, RoundSummary } from '../lib/exchange/
 import { workflowIdFor } from '../workflows/messages';
 import { exchangeLogger } from '../lib/log';
 import { summarize, type RoundDeps } from './run-round';
+import { observeEnding } from '../lib/metrics/worker-metrics';
 
 export interface RecordOutcomeInput {
   exchange: ExchangeInput;
@@ -14,10 +15,11 @@ export interface RecordOutcomeInput {
   outcome: Extract<RoundOutcome, { kind: 'error' }>;
 }
 
-export function createRecordOutcome(deps: Pick<RoundDeps, 'store' | 'log'>) {
+export function createRecordOutcome(deps: Pick<RoundDeps, 'store' | 'log' | 'handlers'>) {
   return async function recordOutcome(input: RecordOutcomeInput): Promise<RoundSummary> {
     const workflowId = workflowIdFor(input.exchange.exchangeId);
     const record = await deps.store.recordRound({ ...input, workflowId });
+    observeEnding(deps.handlers, input.exchange, record);
     const summary = summarize(record);
     exchangeLogger(deps.log, { exchangeId: input.exchange.exchangeId, workflowId, round: input.round }).info(
       { outcome: record.outcome.kind, status: summary.status },

@@ -21,6 +21,7 @@ import { classifyFailure } from './failure-class';
 import { executeHandler } from './handler-execution';
 import { activityAttempt, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
+import { observeRound } from '../lib/metrics/worker-metrics';
 
 /** How often a running round heartbeats; the workflow's heartbeat timeout is a few of these. */
 export const HEARTBEAT_EVERY_MS = 1_000;
@@ -143,6 +144,7 @@ export function createRunRound(deps: RoundDeps) {
       // The round's clock starts when the client can see the ask, which is now.
       ...(outcome.kind === 'ask' ? { deadlineAt: new Date(Date.now() + exchange.roundTimeoutMs) } : {}),
     });
+    observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
     return summarize(record);
   }

@@ -128,4 +128,33 @@ describe('parseConfig', () => {
     );
     expect(parseConfig({ ...minimal(), MAX_JSON_DEPTH: '8' }).limits.maxJsonDepth).toBe(8);
   });
+
+  it('keeps the admin API off, readiness at 2 s and worker metrics on 127.0.0.1:9464 by default', () => {
+    const config = parseConfig(minimal());
+    expect(config.admin).toEqual({});
+    expect(config.http.readyCheckTimeoutMs).toBe(2000);
+    expect(config.workerMetrics).toEqual({ host: '127.0.0.1', port: 9464 });
+  });
+
+  it('reads the admin token and the Temporal UI URL; an empty value is the same as none', () => {
+    const token = 'a'.repeat(32);
+    expect(parseConfig({ ...minimal(), ADMIN_TOKEN: token, TEMPORAL_UI_URL: 'http://ui:8080/' }).admin).toEqual({
+      token,
+      temporalUiUrl: 'http://ui:8080',
+    });
+    expect(parseConfig({ ...minimal(), ADMIN_TOKEN: '', TEMPORAL_UI_URL: '' }).admin).toEqual({});
+  });
+
+  it('refuses a short or spaced admin token and a UI URL that is not http(s), naming the variable', () => {
+    expect(configError({ ...minimal(), ADMIN_TOKEN: 'short' }).message).toMatch(/ADMIN_TOKEN is malformed: .*32/);
+    expect(configError({ ...minimal(), ADMIN_TOKEN: `${'a'.repeat(32)} b` }).message).toMatch(/ADMIN_TOKEN/);
+    expect(configError({ ...minimal(), TEMPORAL_UI_URL: 'ui:8080' }).message).toMatch(/TEMPORAL_UI_URL is malformed/);
+  });
+
+  it('turns the worker metrics listener off with WORKER_METRICS_PORT=0', () => {
+    expect(parseConfig({ ...minimal(), WORKER_METRICS_PORT: '0' }).workerMetrics).toBeUndefined();
+    expect(
+      parseConfig({ ...minimal(), WORKER_METRICS_HOST: '0.0.0.0', WORKER_METRICS_PORT: '9100' }).workerMetrics,
+    ).toEqual({ host: '0.0.0.0', port: 9100 });
+  });
 });

@@ -16,6 +16,10 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+// An empty value is the same as none (compose passes `VAR: ${VAR:-}` through as "").
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
 const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
 
 const EnvSchema = z.object({
@@ -29,6 +33,30 @@ const EnvSchema = z.object({
   MAX_BODY_BYTES: integer(1024).default(1048576),
   /** Comma-separated browser origins allowed besides loopback and the server's own host. */
   ALLOWED_ORIGINS: z.string().default(''),
+  /** How long each readiness check of GET /readyz (Postgres, Temporal, migrations) may take before it counts as failed. */
+  READY_CHECK_TIMEOUT_MS: integer(100, 60_000).default(2000),
+
+  // Operating
+  /**
+   * The bearer token of the admin API (/admin); unset, the admin routes are off (404). At least
+   * 32 characters, so a guessable one is refused at start (`openssl rand -hex 32` makes one).
+   */
+  ADMIN_TOKEN: unsetWhenEmpty(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters (openssl rand -hex 32)')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  ),
+  /** The Temporal Web UI's base URL, for the admin view's link to an exchange's workflow. */
+  TEMPORAL_UI_URL: unsetWhenEmpty(
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')
+      .transform((url) => url.replace(/\/+$/, '')),
+  ),
+  /** Where the worker serves Prometheus metrics (GET /metrics, its own and the Temporal SDK's); port 0 turns it off. */
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  WORKER_METRICS_PORT: integer(0, 65535).default(9464),
 
   // Postgres
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
@@ -111,14 +139,26 @@ export type Env = z.input<typeof EnvSchema>;
 export const CONFIG_VARIABLES: ReadonlyArray<{ name: string; default?: string }> = Object.entries(EnvSchema.shape).map(
   ([name, schema]) => {
     const parsed = (schema as z.ZodType).safeParse(undefined);
-    return parsed.success ? { name, default: String(parsed.data) } : { name };
+    // An optional variable (unset when empty) has the empty string as its default.
+    return parsed.success ? { name, default: parsed.data === undefined ? '' : String(parsed.data) } : { name };
   },
 );
 
 export interface Config {
   readonly env: string;
   readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  readonly http: { host: string; port: number; waitMs: number; maxBodyBytes: number; allowedOrigins: string[] };
+  readonly http: {
+    host: string;
+    port: number;
+    waitMs: number;
+    maxBodyBytes: number;
+    allowedOrigins: string[];
+    readyCheckTimeoutMs: number;
+  };
+  /** The admin API (off without a token) and the Temporal Web UI it links to. */
+  readonly admin: { token?: string; temporalUiUrl?: string };
+  /** The worker's metrics listener; undefined when WORKER_METRICS_PORT is 0. */
+  readonly workerMetrics?: { host: string; port: number };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
   readonly temporal: { address: string; namespace: string; taskQueue: string; maxCachedWorkflows: number };
   readonly exchange: {
@@ -194,7 +234,15 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       allowedOrigins: env.ALLOWED_ORIGINS.split(',')
         .map((o) => o.trim())
         .filter(Boolean),
+      readyCheckTimeoutMs: env.READY_CHECK_TIMEOUT_MS,
     },
+    admin: {
+      ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
+      ...(env.TEMPORAL_UI_URL !== undefined ? { temporalUiUrl: env.TEMPORAL_UI_URL } : {}),
+    },
+    ...(env.WORKER_METRICS_PORT > 0
+      ? { workerMetrics: { host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT } }
+      : {}),
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
     temporal: {
       address: env.TEMPORAL_ADDRESS,

@@ -14,9 +14,14 @@ import { devKeyRing } from '../devtools/dev-key-ring';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
-import { installTemporalLogger } from '../lib/temporal-logging';
+import { installTemporalRuntime } from '../lib/temporal-logging';
 import { startService, type RunningService } from '../services/stack/start-service';
 import { stopOnSignal } from '../services/stack/stop-on-signal';
+import {
+  freeLoopbackPort,
+  startWorkerMetricsListener,
+  type WorkerMetricsListener,
+} from '../services/worker/src/metrics-listener';
 
 const DATA_DIR = path.join(projectRoot(), '.data');
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
@@ -25,12 +30,16 @@ const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233);
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   const log = createLogger('dev', process.env.LOG_LEVEL ?? 'info');
-  installTemporalLogger(log, 'WARN');
+  // Installed before anything connects; its exporter feeds the worker metrics listener below.
+  const sdkMetrics = `127.0.0.1:${await freeLoopbackPort()}`;
+  installTemporalRuntime(log, { level: 'WARN', prometheusBindAddress: sdkMetrics });
   let local: LocalStack | undefined;
   let service: RunningService | undefined;
+  let workerMetrics: WorkerMetricsListener | undefined;
   const stopAll = async () => {
     try {
       await service?.stop();
+      await workerMetrics?.close();
     } finally {
       await local?.stop();
     }
@@ -57,6 +66,8 @@ async function main(): Promise<void> {
       DATABASE_URL: local.databaseUrl,
       TEMPORAL_ADDRESS: local.temporalAddress,
       REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(DATA_DIR, log),
+      // The admin view links exchanges to this dev server's Web UI.
+      ...(local.temporalUiUrl && !process.env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: local.temporalUiUrl } : {}),
     });
     const handlers = loadHandlerSet(config.handlerSet);
     service = await startService({
@@ -67,13 +78,24 @@ async function main(): Promise<void> {
       workerLog: log.child({ component: 'worker' }),
     });
     const url = service.api!.url;
+    if (config.workerMetrics)
+      workerMetrics = await startWorkerMetricsListener({
+        ...config.workerMetrics,
+        sdkMetricsUrl: `http://${sdkMetrics}/metrics`,
+        log: log.child({ component: 'worker' }),
+      }).catch((error: unknown) => {
+        log.error({ err: error }, 'worker metrics listener could not start (WORKER_METRICS_PORT); running without it');
+        return undefined;
+      });
 
     process.stdout.write(
       [
         '',
         `  MCP endpoint     ${url}   (2026-07-28 and handshake-era clients; handler set "${handlers.name}")`,
         `  2024-11-05 SSE   ${url.replace(/\/mcp$/, '/sse')}`,
-        `  Health           ${url.replace(/\/mcp$/, '/healthz')}`,
+        `  Health           ${url.replace(/\/mcp$/, '/healthz')}   readiness ${url.replace(/\/mcp$/, '/readyz')}`,
+        `  Metrics          ${url.replace(/\/mcp$/, '/metrics')}   worker ${workerMetrics?.url ?? (config.workerMetrics ? '(not listening: see the log)' : '(off: WORKER_METRICS_PORT=0)')}`,
+        `  Admin            ${config.admin.token ? `${url.replace(/\/mcp$/, '/admin')}   (npm run exchanges -- list)` : '(off: set ADMIN_TOKEN to turn it on)'}`,
         `  Temporal         ${config.temporal.address}`,
         `  Temporal Web UI  ${local.temporalUiUrl ?? '(external Temporal: see its own UI)'}`,
         '',

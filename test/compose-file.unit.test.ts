@@ -78,5 +78,13 @@ describe('docker-compose.yml', () => {
   });
 });
 
-/** Values compose sets on purpose for the container: where it listens, and that it is production. */
-const COMPOSE_CHOOSES = new Set(['HOST', 'PORT', 'NODE_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS']);
+/** Values compose sets on purpose: where the containers listen and reach each other, its UI's address, production. */
+const COMPOSE_CHOOSES = new Set([
+  'HOST',
+  'PORT',
+  'WORKER_METRICS_HOST',
+  'NODE_ENV',
+  'DATABASE_URL',
+  'TEMPORAL_ADDRESS',
+  'TEMPORAL_UI_URL',
+]);

@@ -96,7 +96,7 @@ async function insertRound(
   if (projection) await projectRound(client, { exchangeId, round, outcome }, projection.legacyStreamMaxEvents);
   // Delivered at commit; the payload names the row, listeners re-read it.
   await client.query('SELECT pg_notify($1, $2)', [OUTCOME_CHANNEL, `${exchangeId}:${round}`]);
-  return toRecord(row);
+  return { ...toRecord(row), recordedNow: true };
 }
 
 /** `legacyStreamMaxEvents`: the cap of the handshake-era streams this store projects into. */

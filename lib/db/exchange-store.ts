@@ -20,6 +20,8 @@ export interface RoundRecord {
   recordedAt: Date;
   /** An ask's deadline for its answers. */
   deadlineAt?: Date;
+  /** Set by `recordRound` and `recordEnding` when this call wrote the row (absent when it stood already). */
+  recordedNow?: true;
 }
 
 export interface NewRound {

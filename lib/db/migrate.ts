@@ -13,8 +13,28 @@ import { projectRoot } from '../paths';
 export const MIGRATIONS_DIR = path.join(projectRoot(), 'migrations');
 const LOCK_ID = 0x6d6370; // arbitrary, stable: "mcp"
 
+/** The migration files of `dir`, in the order they apply. */
+export async function migrationFiles(dir = MIGRATIONS_DIR): Promise<string[]> {
+  return (await readdir(dir)).filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f)).sort();
+}
+
+/**
+ * Resolves when the newest of `files` is applied (readiness: this process's code expects that
+ * schema); rejects naming it otherwise, or when Postgres has no migration record at all.
+ */
+export async function checkMigrationsCurrent(pool: Pool, files: ReadonlyArray<string>): Promise<void> {
+  const newest = files.at(-1);
+  if (newest === undefined) return;
+  // Without a schema_migrations table this fails too, naming the missing relation.
+  const { rows } = await pool.query<{ applied: boolean }>({
+    text: 'SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE name = $1) AS applied',
+    values: [newest],
+  });
+  if (!rows[0]?.applied) throw new Error(`migration ${newest} is not applied`);
+}
+
 export async function migrate(pool: Pool, log: Logger, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const files = (await readdir(dir)).filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f)).sort();
+  const files = await migrationFiles(dir);
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_ID]);

@@ -77,15 +77,28 @@ export async function createPgListener(options: PgListenerOptions): Promise<PgLi
 
   let retryInMs = FIRST_RETRY_MS;
   let reconnecting = false;
+  let retryTimer: NodeJS.Timeout | undefined;
   function scheduleReconnect(): void {
     if (reconnecting) return;
     reconnecting = true;
     const attempt = () => {
-      const timer = setTimeout(() => {
+      retryTimer = setTimeout(() => {
+        retryTimer = undefined;
+        if (closed) {
+          reconnecting = false;
+          return;
+        }
         connect()
           .then(() => {
             reconnecting = false;
             retryInMs = FIRST_RETRY_MS;
+            if (closed) {
+              // Closed while this reconnect was on its way: the new connection goes too.
+              const client = connection;
+              connection = undefined;
+              void client?.end().catch(() => undefined);
+              return;
+            }
             log.info('Postgres listener reconnected');
           })
           .catch((error) => {
@@ -95,7 +108,7 @@ export async function createPgListener(options: PgListenerOptions): Promise<PgLi
             else attempt();
           });
       }, retryInMs);
-      timer.unref();
+      retryTimer.unref();
     };
     attempt();
   }
@@ -120,6 +133,8 @@ export async function createPgListener(options: PgListenerOptions): Promise<PgLi
 
     async close() {
       closed = true;
+      // A retry waiting for Postgres to come back is not made once closed.
+      clearTimeout(retryTimer);
       const client = connection;
       connection = undefined;
       wakeAll();

@@ -8,14 +8,18 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../../lib/config';
+import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
+import { checkMigrationsCurrent, migrationFiles } from '../../../lib/db/migrate';
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
 import { createPool } from '../../../lib/db/pool';
 import type { HandlerSet } from '../../../lib/handler-api';
 import type { Logger } from '../../../lib/log';
+import { apiMetrics, apiRegistry } from '../../../lib/metrics/api-metrics';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
+import { adminRouter } from './admin/admin-router';
 import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
@@ -42,8 +46,21 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
-  const gateway = createExchangeGateway(client, config.temporal.taskQueue);
-  const reconciler = createExchangeReconciler({ gateway, store, log });
+  const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers });
+  const admin = createAdminStorePg(pool);
+  const reconciler = createExchangeReconciler({
+    gateway,
+    store,
+    log,
+    // Endings Temporal left unrecorded are counted here; the worker counts those it records.
+    onEndingRecorded: (exchangeId, outcome) =>
+      void admin
+        .getExchange(exchangeId)
+        .then((detail) => detail && apiMetrics.exchangeEnded(handlers, detail.exchange, outcome))
+        .catch(() => undefined),
+  });
+  const stopReadingOpenExchanges = apiMetrics.readOpenExchangesFrom(() => store.countRunning());
+  const migrations = await migrationFiles();
   const idleSweeper = startIdleExchangeSweeper(
     { store, reconciler, log },
     {
@@ -90,11 +107,34 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,
     log,
-    probes: [
-      { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },
-      { name: 'temporal', check: async () => void (await connection.healthService.check({})) },
-    ],
+    readiness: {
+      checkTimeoutMs: config.http.readyCheckTimeoutMs,
+      checks: [
+        { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },
+        { name: 'temporal', check: async () => void (await connection.healthService.check({})) },
+        { name: 'migrations', check: () => checkMigrationsCurrent(pool, migrations) },
+      ],
+    },
+    metrics: apiRegistry,
+    ...(config.admin.token
+      ? {
+          admin: adminRouter({
+            token: config.admin.token,
+            admin,
+            store,
+            gateway,
+            reconciler,
+            waiter,
+            waitMs: config.http.waitMs,
+            temporal: { namespace: config.temporal.namespace, uiUrl: config.admin.temporalUiUrl },
+            describeTimeoutMs: config.http.readyCheckTimeoutMs,
+            log,
+          }),
+        }
+      : {}),
   });
+  if (config.admin.token) log.info('admin API on at /admin (bearer token from ADMIN_TOKEN)');
+  else log.info('admin API off: ADMIN_TOKEN is not set, /admin answers 404');
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));
@@ -117,6 +157,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     async close(graceMs = 2_000) {
       draining.abort();
       idleSweeper.stop();
+      stopReadingOpenExchanges();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -1,7 +1,8 @@
 /**
  * Builds the express app from its dependencies, with no side effects, so tests mount it as is.
  */
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
+import type { Registry } from 'prom-client';
 import type { Logger } from '../../../lib/log';
 import {
   bodyTooLarge,
@@ -15,13 +16,19 @@ import { replyWithError } from './http/error-reply';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
-import { healthRouter, type HealthProbe } from './routes/health';
+import { healthRouter, type HealthRoutesOptions } from './routes/health';
 import { mcpRouter, type MessageBudget } from './routes/mcp';
+import { metricsRouter } from './routes/metrics';
 
 export interface AppDeps {
   dispatch: ModernDispatch;
   legacy: LegacyEndpoint;
-  probes: HealthProbe[];
+  /** GET /readyz's checks (GET /healthz asks nothing). */
+  readiness: HealthRoutesOptions;
+  /** What GET /metrics serves. */
+  metrics: Registry;
+  /** The admin API, mounted at /admin when configured (ADMIN_TOKEN); absent, /admin is 404. */
+  admin?: Router;
   maxBodyBytes: number;
   budget: MessageBudget;
   sseMaxBufferedBytes: number;
@@ -36,7 +43,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.use(accessLog(deps.log));
   app.use(refuseWhileDraining(deps.draining));
-  app.use(healthRouter(deps.probes));
+  app.use(healthRouter(deps.readiness));
+  app.use(metricsRouter(deps.metrics, deps.log));
+  if (deps.admin) app.use('/admin', deps.admin);
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(['/mcp', '/sse', '/messages'], guard);
   app.use(

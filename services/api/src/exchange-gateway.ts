@@ -13,6 +13,8 @@ import {
   workflowIdFor,
 } from '../../../workflows/messages';
 import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../lib/exchange/search-attributes';
+import type { HandlerSet } from '../../../lib/handler-api';
+import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
 
 export interface ExchangeGateway {
   start(input: ExchangeInput): Promise<string>;
@@ -28,18 +30,26 @@ export interface ExchangeGateway {
 
 export type WorkflowStatus = WorkflowExecutionStatusName | 'NOT_FOUND';
 
-/** Signals a workflow; false when it no longer runs. */
-async function signalIfRunning(send: () => Promise<void>): Promise<boolean> {
+/** Signals a workflow; false when it no longer runs. Every signal is counted by its result. */
+async function signalIfRunning(signal: SignalName, send: () => Promise<void>): Promise<boolean> {
   try {
     await send();
+    apiMetrics.signalSent(signal, 'delivered');
     return true;
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
+    const closed = error instanceof WorkflowNotFoundError;
+    apiMetrics.signalSent(signal, closed ? 'workflow_closed' : 'failed');
+    if (closed) return false;
     throw error;
   }
 }
 
-export function createExchangeGateway(client: Client, taskQueue: string): ExchangeGateway {
+/** `handlers`: the set served, which names the metrics' target labels (a target it lacks is `(unknown)`). */
+export function createExchangeGateway(
+  client: Client,
+  taskQueue: string,
+  options: { handlers?: HandlerSet } = {},
+): ExchangeGateway {
   return {
     async start(input) {
       const workflowId = workflowIdFor(input.exchangeId);
@@ -56,20 +66,23 @@ export function createExchangeGateway(client: Client, taskQueue: string): Exchan
           { key: EXCHANGE_ROUND, value: 0 },
         ],
       });
+      apiMetrics.exchangeStarted(options.handlers, input);
       return workflowId;
     },
 
     // Every answer carries the time it was signalled: the workflow refuses those after the deadline.
     sendAnswers: (exchangeId, answers) =>
-      signalIfRunning(() =>
+      signalIfRunning('answers', () =>
         client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, { ...answers, sentAt: Date.now() }),
       ),
     sendKeyAnswer: (exchangeId, answer) =>
-      signalIfRunning(() =>
+      signalIfRunning('keyAnswer', () =>
         client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, { ...answer, sentAt: Date.now() }),
       ),
     cancel: (exchangeId, reason) =>
-      signalIfRunning(() => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason })),
+      signalIfRunning('cancel', () =>
+        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason }),
+      ),
 
     async workflowStatus(exchangeId) {
       try {

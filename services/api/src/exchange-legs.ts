@@ -22,6 +22,7 @@ import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
 import { capacityExceeded, fromOutcome, invalidRequestState } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
+import { apiMetrics } from '../../../lib/metrics/api-metrics';
 import { workflowIdFor } from '../../../workflows/messages';
 import type { ExchangeGateway } from './exchange-gateway';
 import type { ExchangeReconciler } from './exchange-reconciler';
@@ -195,6 +196,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       ...(leg.listening ? { listening: leg.listening } : {}),
     });
     legLog.info({ keys: Object.keys(responses), delivered }, 'answers signalled');
+    if (delivered && ask) apiMetrics.answerSignalled(leg.era, ask.recordedAt);
     if (!delivered) {
       // The workflow ended meanwhile: it expired (its ending is recorded), or Temporal ended it.
       const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));

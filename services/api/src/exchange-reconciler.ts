@@ -38,6 +38,8 @@ export function createExchangeReconciler(deps: {
   gateway: ExchangeGateway;
   store: ExchangeStore;
   log: Logger;
+  /** Told of each ending this reconciler wrote itself (not one that stood already), for the metrics. */
+  onEndingRecorded?: (exchangeId: string, outcome: RoundRecord['outcome']) => void;
 }): ExchangeReconciler {
   const { gateway, store, log } = deps;
   async function reconcile(exchangeId: string): Promise<RoundRecord | undefined> {
@@ -62,6 +64,7 @@ export function createExchangeReconciler(deps: {
         outcome: { kind: 'error', error: endingFor(exchangeId, status) },
       });
     }
+    if (record.recordedNow) deps.onEndingRecorded?.(exchangeId, record.outcome);
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(
       { workflowStatus: status, outcome: record.outcome.kind },
       'workflow closed without recording an ending; ending recorded',

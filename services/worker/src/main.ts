@@ -1,19 +1,38 @@
 /**
  * The worker process: runs migrations, connects to Temporal and Postgres, and polls the exchange
- * task queue (and sweeps expired records) until SIGINT/SIGTERM.
+ * task queue (and sweeps expired records) until SIGINT/SIGTERM. Unless WORKER_METRICS_PORT is 0,
+ * it serves its Prometheus metrics, the Temporal SDK's included, on WORKER_METRICS_HOST:PORT.
  */
-import { installTemporalLogger } from '../../../lib/temporal-logging';
+import { installTemporalRuntime } from '../../../lib/temporal-logging';
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
 import { loadHandlerSet } from '../../../handlers';
 import { startService } from '../../stack/start-service';
 import { stopOnSignal } from '../../stack/stop-on-signal';
+import { freeLoopbackPort, startWorkerMetricsListener } from './metrics-listener';
 import { startRetentionSweeper } from './retention-sweeper';
 
 export async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger('worker', config.logLevel);
-  installTemporalLogger(log);
+  // The SDK's exporter listens on loopback only: the worker's own listener serves what it exports.
+  const sdkMetrics = config.workerMetrics ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
+  installTemporalRuntime(log, { prometheusBindAddress: sdkMetrics });
+  // Metrics are for watching the work, not a condition of it: a port already taken is logged, and
+  // the worker runs without its listener rather than leave exchanges waiting for a worker.
+  const metrics = config.workerMetrics
+    ? await startWorkerMetricsListener({
+        ...config.workerMetrics,
+        sdkMetricsUrl: `http://${sdkMetrics}/metrics`,
+        log,
+      }).catch((error: unknown) => {
+        log.error(
+          { err: error, ...config.workerMetrics },
+          'worker metrics listener could not start (WORKER_METRICS_HOST/PORT); running without it',
+        );
+        return undefined;
+      })
+    : undefined;
   const service = await startService({ config, handlers: loadHandlerSet(config.handlerSet), log, api: false });
   log.info({ taskQueue: config.temporal.taskQueue, handlerSet: config.handlerSet }, 'worker started');
   const sweeper = startRetentionSweeper(service.pool!, config.retention, log);
@@ -24,6 +43,7 @@ export async function main(): Promise<void> {
     async stop() {
       sweeper.stop();
       await service.stop();
+      await metrics?.close();
       log.info('worker stopped');
     },
     ended: service.worker!.done,

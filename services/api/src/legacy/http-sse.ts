@@ -10,10 +10,10 @@ import type { LegacyStore } from '../../../../lib/db/legacy-store';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { Logger } from '../../../../lib/log';
 import { internalError } from '../../../../lib/protocol/error-catalog';
-import { renderErrorResponse } from '../../../../lib/protocol/error-response';
 import { resultEnvelope } from '../../../../lib/protocol/json-rpc-envelope';
 import { streamKeys } from '../../../../lib/protocol/legacy-stream-keys';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
+import { renderAnsweredError } from '../http/error-reply';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import { watchEndings } from './ending-watch';
 import type { IncomingMessage } from './incoming-message';
@@ -107,7 +107,7 @@ export function createHttpSse(deps: HttpSseDeps) {
       } catch (error) {
         const rpc = error instanceof RpcError ? error : internalError();
         if (!(error instanceof RpcError)) log.error({ err: error }, 'request failed');
-        await reply(renderErrorResponse('legacy', rpc, message.id).body);
+        await reply(renderAnsweredError('legacy', rpc, message.id).body);
       }
     },
   };

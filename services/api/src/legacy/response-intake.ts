@@ -11,6 +11,7 @@ import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { Limits } from '../../../../lib/config';
 import { canonicalJson } from '../../../../lib/exchange/digest';
 import { sessionRef, type Logger } from '../../../../lib/log';
+import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { tooLarge } from '../../../../lib/protocol/error-catalog';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
 import type { ExchangeGateway } from '../exchange-gateway';
@@ -91,6 +92,7 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       if (!repeat) await legacy.reopenRequest(request.id);
       throw error;
     }
+    if (delivered && !repeat && ask) apiMetrics.answerSignalled('legacy', ask.recordedAt);
     // No workflow took it: it closed, and if it recorded no ending (terminated), one is recorded now for the stream.
     if (!delivered) await reconciler.reconcile(request.exchangeId);
     callLogger(log, request.exchangeId, request.round).info(

@@ -3,6 +3,7 @@
  * (each is a socket and a Postgres listener's waiters) and streams per session (one client must not
  * take them all). In memory on purpose: a stream lives exactly as long as this process's socket.
  */
+import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { capacityExceeded } from '../../../../lib/protocol/error-catalog';
 
 export interface StreamSlotLimits {
@@ -29,12 +30,14 @@ export function createStreamSlots(limits: StreamSlotLimits): StreamSlots {
       if (held >= maxStreamsPerSession)
         throw capacityExceeded('open streams of this session', maxStreamsPerSession, capacityRetryAfterS);
       open += 1;
+      apiMetrics.legacyStreamOpened();
       perSession.set(sessionId, held + 1);
       let released = false;
       return () => {
         if (released) return;
         released = true;
         open -= 1;
+        apiMetrics.legacyStreamClosed();
         const left = (perSession.get(sessionId) ?? 1) - 1;
         if (left > 0) perSession.set(sessionId, left);
         else perSession.delete(sessionId);

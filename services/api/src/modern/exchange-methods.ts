@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { requireHandler, type HandlerSet } from '../../../../lib/handler-api';
+import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeLegs } from '../exchange-legs';
 import { readOriginalRequest } from '../methods/original-request';
@@ -68,6 +69,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
       .finally(() => stopForwarding.abort());
     const lastEvent = (await forwarding)?.lastId;
     const rendered = renderLeg(leg, deps.requestState, lastEvent);
+    if (leg.kind === 'pending') apiMetrics.stateOnlyResult(deps.handlers, method, request.target);
     // resources/read results are cacheable: they must say for how long, and to whom.
     if (method === 'resources/read' && rendered.resultType === 'complete') {
       return { ttlMs: 0, cacheScope: 'private', ...rendered };

@@ -1,29 +1,65 @@
-/** The liveness route: the API and the services it depends on answer. */
+/**
+ * Liveness and readiness, kept apart on purpose:
+ *
+ * - `GET /healthz` (liveness) says this process serves HTTP. It never asks a dependency: a
+ *   Postgres or Temporal outage is not cured by restarting the API, so a liveness probe that
+ *   failed on one would only have an orchestrator kill healthy replicas in a loop.
+ * - `GET /readyz` (readiness) says this replica can take traffic: every check answers in time
+ *   (Postgres, Temporal, and the newest migration file applied). 503 names each that failed.
+ */
 import { Router } from 'express';
 
-export interface HealthProbe {
+export interface ReadinessCheck {
   name: string;
+  /** Resolves when the dependency is ready; rejects with the reason it is not. */
   check(): Promise<void>;
 }
 
-/** GET /healthz: 200 once every dependency answers, 503 naming the ones that do not. */
-export function healthRouter(probes: HealthProbe[]): Router {
+export interface HealthRoutesOptions {
+  checks: ReadinessCheck[];
+  /** How long one check may take before it counts as failed (READY_CHECK_TIMEOUT_MS). */
+  checkTimeoutMs: number;
+}
+
+/** The outcome of one check: `ok`, or why not (the reason, or that it timed out). */
+async function run(check: ReadinessCheck, timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      check.check().then(
+        () => 'ok',
+        (error: unknown) => (error as Error)?.message || 'unreachable',
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function healthRouter(options: HealthRoutesOptions): Router {
   const router = Router();
-  router.get('/healthz', async (_req, res) => {
+
+  router.get('/healthz', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+
+  router.get('/readyz', async (_req, res) => {
     const results = await Promise.all(
-      probes.map(async (probe) => {
-        try {
-          await probe.check();
-          return [probe.name, 'ok'] as const;
-        } catch (error) {
-          return [probe.name, (error as Error).message || 'unreachable'] as const;
-        }
-      }),
+      options.checks.map(async (check) => [check.name, await run(check, options.checkTimeoutMs)] as const),
     );
-    const healthy = results.every(([, state]) => state === 'ok');
+    const failed = results.filter(([, state]) => state !== 'ok').map(([name]) => name);
     res
-      .status(healthy ? 200 : 503)
-      .json({ status: healthy ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+      .status(failed.length === 0 ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({
+        status: failed.length === 0 ? 'ready' : 'unavailable',
+        ...(failed.length > 0 ? { failed } : {}),
+        checks: Object.fromEntries(results),
+      });
   });
   return router;
 }

@@ -13,12 +13,12 @@
 import express, { type Request, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
 import { internalError, methodNotAllowed } from '../../../../lib/protocol/error-catalog';
-import { type Era, renderErrorResponse } from '../../../../lib/protocol/error-response';
+import type { Era } from '../../../../lib/protocol/error-response';
 import { readInboundMessage, type MessageBudget } from '../../../../lib/protocol/inbound-message';
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { resultEnvelope, type JsonRpcId } from '../../../../lib/protocol/json-rpc-envelope';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
-import { replyWithError } from '../http/error-reply';
+import { renderAnsweredError, replyWithError } from '../http/error-reply';
 import { createResponseChannel } from '../http/response-channel';
 import type { IncomingMessage, LegacyEndpoint } from '../legacy/legacy-endpoint';
 import { hasModernMeta } from '../modern/validate-request';
@@ -56,7 +56,7 @@ function sendError(
   if (!(caught instanceof RpcError)) log.error({ err: caught }, 'request failed');
   const requestId = (caught as { id?: JsonRpcId }).id ?? id;
   if (finish) {
-    const { status, headers, body } = renderErrorResponse(era, error, requestId);
+    const { status, headers, body } = renderAnsweredError(era, error, requestId);
     if (!res.headersSent) res.set(headers);
     finish(status, body);
   } else if (!res.headersSent) replyWithError(res, era, error, requestId);

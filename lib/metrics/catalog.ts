@@ -1,0 +1,108 @@
+/**
+ * Every Prometheus metric the service defines: its name, its help text, its labels and which
+ * process exports it. The API's and the worker's registries are built from this list, and a test
+ * keeps the README's metrics table in step with it. Labels are bounded (labels.ts): `method` is one
+ * of the three exchange methods, `target` a handler set's own name, `era` modern or legacy,
+ * `status` an exchange status, `outcome` ask, complete or error, `code` a JSON-RPC code the service
+ * defines (or `other`).
+ */
+
+export type MetricKind = 'counter' | 'gauge' | 'histogram';
+export type MetricProcess = 'api' | 'worker';
+
+export interface MetricDefinition {
+  name: string;
+  kind: MetricKind;
+  help: string;
+  labelNames: readonly string[];
+  /** Which processes export it (a metric both export counts what each process did). */
+  processes: readonly MetricProcess[];
+  /** Histogram bucket bounds, in seconds. */
+  buckets?: readonly number[];
+}
+
+const define = <const T extends MetricDefinition>(definition: T): T => definition;
+
+export const METRICS = {
+  exchangesStarted: define({
+    name: 'mcp_exchanges_started_total',
+    kind: 'counter',
+    help: 'Exchanges whose workflow Temporal started (the first leg of a tools/call, prompts/get or resources/read).',
+    labelNames: ['method', 'target', 'era'],
+    processes: ['api'],
+  }),
+  exchangesEnded: define({
+    name: 'mcp_exchanges_ended_total',
+    kind: 'counter',
+    help: 'Exchanges that ended, by the status their recorded ending gave them. The worker counts the endings its rounds and workflows record; the API counts those it records for workflows Temporal closed without one (terminated).',
+    labelNames: ['method', 'target', 'status'],
+    processes: ['api', 'worker'],
+  }),
+  exchangesOpen: define({
+    name: 'mcp_exchanges_open',
+    kind: 'gauge',
+    help: 'Exchanges still running across the deployment (read from Postgres at scrape time; every API replica reports the same value).',
+    labelNames: [],
+    processes: ['api'],
+  }),
+  rounds: define({
+    name: 'mcp_rounds_total',
+    kind: 'counter',
+    help: 'Rounds whose handler ran and whose outcome this worker recorded (a retried round that was already recorded is not counted again).',
+    labelNames: ['method', 'target', 'outcome'],
+    processes: ['worker'],
+  }),
+  roundDuration: define({
+    name: 'mcp_round_duration_seconds',
+    kind: 'histogram',
+    help: 'Round latency in the worker: from the round activity taking the round to its outcome recorded (the handler execution and the Postgres write).',
+    labelNames: ['method', 'target', 'outcome'],
+    processes: ['worker'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 90],
+  }),
+  humanWait: define({
+    name: 'mcp_human_wait_seconds',
+    kind: 'histogram',
+    help: 'How long an ask waited for its answer: from the ask being recorded to the answer being signalled (one per answered round on 2026-07-28, one per answered server-to-client request on the handshake era).',
+    labelNames: ['era'],
+    processes: ['api'],
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+  }),
+  signalsSent: define({
+    name: 'mcp_signals_sent_total',
+    kind: 'counter',
+    help: 'Signals the API sent to exchange workflows (answers, keyAnswer, cancel), by result: delivered, workflow_closed (no running workflow took it), failed (Temporal refused or was unreachable).',
+    labelNames: ['signal', 'result'],
+    processes: ['api'],
+  }),
+  stateOnlyResults: define({
+    name: 'mcp_state_only_results_total',
+    kind: 'counter',
+    help: 'State-only results ("come back": requestState without inputRequests) the API answered because a round outcome was not ready within HTTP_WAIT_MS.',
+    labelNames: ['method', 'target'],
+    processes: ['api'],
+  }),
+  rpcErrors: define({
+    name: 'mcp_jsonrpc_errors_total',
+    kind: 'counter',
+    help: 'JSON-RPC errors the API answered HTTP requests with, by era (modern, legacy, or transport before either is known) and code.',
+    labelNames: ['era', 'code'],
+    processes: ['api'],
+  }),
+  exchangeErrors: define({
+    name: 'mcp_exchange_errors_total',
+    kind: 'counter',
+    help: 'Exchanges the worker ended with a JSON-RPC error (expiry, cap, cancel, a failed handler, a missing capability...), by code.',
+    labelNames: ['method', 'target', 'code'],
+    processes: ['worker'],
+  }),
+  legacyStreamsOpen: define({
+    name: 'mcp_legacy_streams_open',
+    kind: 'gauge',
+    help: 'Handshake-era SSE streams this API process holds open (GET /mcp, call streams of POST /mcp, GET /sse).',
+    labelNames: [],
+    processes: ['api'],
+  }),
+} as const;
+
+export type MetricKey = keyof typeof METRICS;

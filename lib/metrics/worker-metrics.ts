@@ -1,0 +1,49 @@
+/**
+ * The worker process's metrics (its own listener, WORKER_METRICS_PORT, beside the Temporal SDK's
+ * metrics). The activities count what they record, and only what they wrote themselves: a round a
+ * retried activity found already recorded is not counted twice.
+ */
+import type { HandlerSet } from '../handler-api/definitions';
+import type { ExchangeInput } from '../exchange/types';
+import { exchangeStatusOf } from '../exchange/exchange-status';
+import type { RoundRecord } from '../db/exchange-store';
+import { METRICS } from './catalog';
+import { codeLabel, targetLabel } from './labels';
+import { counterOf, createRegistry, histogramOf } from './registry';
+
+export const workerRegistry = createRegistry();
+
+const rounds = counterOf(workerRegistry, METRICS.rounds);
+const roundDuration = histogramOf(workerRegistry, METRICS.roundDuration);
+const exchangesEnded = counterOf(workerRegistry, METRICS.exchangesEnded);
+const exchangeErrors = counterOf(workerRegistry, METRICS.exchangeErrors);
+
+/** An ending this worker recorded (a handler's final outcome, or an ending the workflow decided). */
+export function observeEnding(handlers: HandlerSet | undefined, exchange: ExchangeInput, record: RoundRecord): void {
+  const { outcome } = record;
+  if (!record.recordedNow || outcome.kind === 'ask') return;
+  const { method } = exchange.request;
+  const target = targetLabel(handlers, method, exchange.request.target);
+  const errorCode = outcome.kind === 'error' ? outcome.error.code : undefined;
+  exchangesEnded.inc({ method, target, status: exchangeStatusOf({ kind: outcome.kind, errorCode }) });
+  if (errorCode !== undefined) exchangeErrors.inc({ method, target, code: codeLabel(errorCode) });
+}
+
+/** A round whose handler ran (or was given up on) and whose outcome this worker recorded, `ms` after it was taken. */
+export function observeRound(
+  handlers: HandlerSet | undefined,
+  exchange: ExchangeInput,
+  record: RoundRecord,
+  ms: number,
+): void {
+  if (!record.recordedNow) return;
+  const { method } = exchange.request;
+  const labels = {
+    method,
+    target: targetLabel(handlers, method, exchange.request.target),
+    outcome: record.outcome.kind,
+  };
+  rounds.inc(labels);
+  roundDuration.observe(labels, ms / 1000);
+  observeEnding(handlers, exchange, record);
+}

@@ -1,0 +1,27 @@
+/** The admin API's error body: `{ error: { code, message, ...details } }`, with its HTTP status. */
+import type { Response } from 'express';
+
+export type AdminErrorCode = 'unauthorized' | 'invalid_parameter' | 'not_found' | 'already_ended' | 'unavailable';
+
+export function adminError(
+  res: Response,
+  status: number,
+  code: AdminErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): void {
+  res
+    .status(status)
+    .set('Cache-Control', 'no-store')
+    .json({ error: { code, message, ...details } });
+}
+
+/** A request the admin API refuses (400), naming the query parameter or field at fault. */
+export class InvalidParameter extends Error {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The admin API, mounted at /admin only when ADMIN_TOKEN is set (every route behind its bearer
+ * token):
+ *
+ * - `GET /admin/exchanges`: exchanges newest first, filtered and keyset-paged (list-query.ts).
+ * - `GET /admin/exchanges/:id`: one exchange, its rounds (asks, answers, timings, outcome), its
+ *   session, its workflow's status in Temporal and its Temporal Web UI link.
+ * - `POST /admin/exchanges/:id/cancel` (optional JSON body `{ "reason": "..." }`): ends a running
+ *   exchange exactly as a client cancel does. 200 once the ending is recorded, 202 when it is
+ *   signalled but no worker recorded it within HTTP_WAIT_MS, 409 when the exchange had already
+ *   ended (nothing is signalled), 404 for an unknown id.
+ *
+ * Errors are `{ error: { code, message, parameter? } }` (admin-errors.ts). This module reads
+ * through the admin store and acts through the gateway; it imports neither protocol era.
+ */
+import express, { type ErrorRequestHandler, Router } from 'express';
+import type { AdminStore } from '../../../../lib/db/admin-store';
+import type { Logger } from '../../../../lib/log';
+import type { ExchangeGateway } from '../exchange-gateway';
+import { adminError, InvalidParameter } from './admin-errors';
+import { bearerAuth } from './bearer-auth';
+import { cancelExchange, type CancelDeps } from './cancel-exchange';
+import { detailView, summaryView, type ViewContext } from './exchange-view';
+import { encodeCursor, parseListQuery } from './list-query';
+
+export interface AdminRouterDeps extends Omit<CancelDeps, 'admin'> {
+  token: string;
+  admin: AdminStore;
+  gateway: ExchangeGateway;
+  temporal: { namespace: string; uiUrl?: string };
+  /** How long the show route waits for Temporal's view of the workflow before saying `unavailable`. */
+  describeTimeoutMs: number;
+  log: Logger;
+}
+
+const MAX_REASON_LENGTH = 256;
+const DEFAULT_REASON = 'cancelled by an operator through the admin API';
+
+/** Temporal's status of the exchange's workflow, or `unavailable` when it does not answer in time. */
+async function workflowStatusOf(gateway: ExchangeGateway, id: string, timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve('unavailable'), timeoutMs);
+  });
+  try {
+    return await Promise.race([gateway.workflowStatus(id).catch(() => 'unavailable'), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function reasonOf(body: unknown): string {
+  if (body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0))
+    return DEFAULT_REASON;
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new InvalidParameter('body', 'the body must be a JSON object');
+  const { reason, ...rest } = body as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) throw new InvalidParameter(extra, `unknown field ${extra} (known: reason)`);
+  if (reason === undefined) return DEFAULT_REASON;
+  if (typeof reason !== 'string' || reason.length === 0 || reason.length > MAX_REASON_LENGTH)
+    throw new InvalidParameter('reason', `reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
+  return reason;
+}
+
+export function adminRouter(deps: AdminRouterDeps): Router {
+  const router = Router();
+  const context = (): ViewContext => ({
+    now: Date.now(),
+    ui: { baseUrl: deps.temporal.uiUrl, namespace: deps.temporal.namespace },
+  });
+  router.use(bearerAuth(deps.token));
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  router.get('/exchanges', async (req, res) => {
+    const query = parseListQuery(req.query as Record<string, unknown>);
+    // One row more than the page tells whether another page follows.
+    const rows = await deps.admin.listExchanges(query.filter, { limit: query.limit + 1, after: query.after });
+    const page = rows.slice(0, query.limit);
+    const ctx = context();
+    res.json({
+      exchanges: page.map((row) => summaryView(row, ctx)),
+      limit: query.limit,
+      ...(rows.length > query.limit ? { nextCursor: encodeCursor(page.at(-1)!.position) } : {}),
+    });
+  });
+
+  router.get('/exchanges/:id', async (req, res) => {
+    const detail = await deps.admin.getExchange(req.params.id);
+    if (!detail) return adminError(res, 404, 'not_found', `No exchange ${req.params.id}`);
+    const status = await workflowStatusOf(deps.gateway, detail.exchange.id, deps.describeTimeoutMs);
+    res.json(detailView(detail, status, context()));
+  });
+
+  router.post('/exchanges/:id/cancel', express.json({ limit: '4kb', strict: false }), async (req, res) => {
+    const reason = reasonOf(req.body);
+    const result = await cancelExchange(deps, req.params.id, reason);
+    const ctx = context();
+    switch (result.kind) {
+      case 'not-found':
+        return adminError(res, 404, 'not_found', `No exchange ${req.params.id}`);
+      case 'already-ended':
+        return adminError(res, 409, 'already_ended', `The exchange had already ended (${result.exchange.status})`, {
+          exchange: summaryView(result.exchange, ctx),
+        });
+      case 'ended':
+        deps.log.info(
+          { exchangeId: result.exchange.id, status: result.exchange.status },
+          'exchange cancelled by an operator',
+        );
+        return res.status(200).json({ cancelled: true, exchange: summaryView(result.exchange, ctx) });
+      case 'requested':
+        deps.log.info(
+          { exchangeId: result.exchange.id },
+          'exchange cancel signalled by an operator; ending not yet recorded',
+        );
+        return res.status(202).json({ cancelled: false, requested: true, exchange: summaryView(result.exchange, ctx) });
+    }
+  });
+
+  router.use((_req, res) => adminError(res, 404, 'not_found', 'No such admin route'));
+  router.use(adminErrors(deps.log));
+  return router;
+}
+
+/** Refusals as 400 naming the parameter; a dependency that fails as 503; the rest as 500. */
+function adminErrors(log: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    if (error instanceof InvalidParameter)
+      return adminError(res, 400, 'invalid_parameter', error.message, { parameter: error.parameter });
+    const status = typeof error?.status === 'number' ? error.status : 500;
+    if (status === 413)
+      return adminError(res, 413, 'invalid_parameter', 'The request body is too large', { parameter: 'body' });
+    if (status >= 400 && status < 500)
+      return adminError(res, 400, 'invalid_parameter', 'The request body is not valid JSON', { parameter: 'body' });
+    log.error({ err: error }, 'admin request failed');
+    adminError(res, 503, 'unavailable', 'The admin request could not be served (Postgres or Temporal unavailable?)');
+  };
+}
