@@ -12,7 +12,7 @@ import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
 import { createPool } from '../../../lib/db/pool';
-import type { HandlerSet } from '../../../lib/handler-api';
+import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
 import type { Logger } from '../../../lib/log';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
@@ -42,7 +42,9 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
-  const gateway = createExchangeGateway(client, config.temporal.taskQueue);
+  const gateway = createExchangeGateway(client, config.temporal.taskQueue, (request) =>
+    roundActivityFor(handlers, request),
+  );
   const reconciler = createExchangeReconciler({ gateway, store, log });
   const idleSweeper = startIdleExchangeSweeper(
     { store, reconciler, log },

@@ -4,7 +4,13 @@
  * accepted here is never lost.
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
-import type { ExchangeInput, KeyAnswer, RoundAnswers } from '../../../lib/exchange/types';
+import type {
+  ExchangeInput,
+  KeyAnswer,
+  OriginalRequest,
+  RoundActivity,
+  RoundAnswers,
+} from '../../../lib/exchange/types';
 import {
   answersSignal,
   cancelSignal,
@@ -39,14 +45,23 @@ async function signalIfRunning(send: () => Promise<void>): Promise<boolean> {
   }
 }
 
-export function createExchangeGateway(client: Client, taskQueue: string): ExchangeGateway {
+/**
+ * `roundActivityOf` says how the rounds of a request run (the handler's declaration,
+ * `roundActivityFor`); the choice travels in the workflow's input, so the workflow makes it
+ * deterministically. Without it, rounds run as local activities.
+ */
+export function createExchangeGateway(
+  client: Client,
+  taskQueue: string,
+  roundActivityOf: (request: OriginalRequest) => RoundActivity = () => 'local',
+): ExchangeGateway {
   return {
     async start(input) {
       const workflowId = workflowIdFor(input.exchangeId);
       await client.workflow.start(WORKFLOW_TYPE, {
         workflowId,
         taskQueue,
-        args: [input],
+        args: [{ ...input, roundActivity: input.roundActivity ?? roundActivityOf(input.request) }],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         staticSummary: `${input.request.method} ${input.request.target}`,
         typedSearchAttributes: [
