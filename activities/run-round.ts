@@ -78,6 +78,9 @@ export function summarize(record: RoundRecord): RoundSummary {
   }
 }
 
+const toParts = (begun: { recorded: RoundRecord } | { starts: number }) =>
+  'recorded' in begun ? { recorded: begun.recorded, starts: undefined } : { recorded: undefined, starts: begun.starts };
+
 export function createRunRound(deps: RoundDeps) {
   return async function runRound(input: RunRoundInput): Promise<RoundSummary> {
     const { exchange, round } = input;
@@ -96,7 +99,17 @@ export function createRunRound(deps: RoundDeps) {
 
   async function runOnce(input: RunRoundInput, log: Logger, workflowId: string): Promise<RoundSummary> {
     const { exchange, round } = input;
-    const recorded = await deps.store.readRound(exchange.exchangeId, round);
+    // A handler that kills its worker fails every attempt the same way: past MAX_HANDLER_ATTEMPTS
+    // retried starts, the round ends its exchange. A regular activity knows a retry by its attempt
+    // number, so only retries count a start. A local activity cannot: the workflow task that runs a
+    // round again after its worker died starts it at attempt 1, so every start is counted (in the
+    // same round trip that looks for the round's record) and all but the first are retries.
+    const attempt = activityAttempt();
+    const local = isLocalActivity();
+    let recorded: RoundRecord | undefined;
+    let starts: number | undefined;
+    if (local) ({ recorded, starts } = toParts(await deps.store.startRound(exchange.exchangeId, round)));
+    else recorded = await deps.store.readRound(exchange.exchangeId, round);
     if (recorded) {
       // A retry after the round was recorded (a worker killed before reporting): never run it twice.
       log.info({ outcome: recorded.outcome.kind }, 'round already recorded');
@@ -105,18 +118,12 @@ export function createRunRound(deps: RoundDeps) {
 
     const started = Date.now();
     const capabilities = input.clientCapabilities ?? exchange.clientCapabilities;
-    // A handler that kills its worker fails every attempt the same way: past MAX_HANDLER_ATTEMPTS
-    // retried starts, the round ends its exchange. A regular activity knows a retry by its attempt
-    // number, so only retries count a start. A local activity cannot: the workflow task that runs a
-    // round again after its worker died starts it at attempt 1, so every start is counted and all
-    // but the first are retries.
-    const attempt = activityAttempt();
-    const local = isLocalActivity();
-    const retriedStarts = local
-      ? (await deps.store.countHandlerStart(exchange.exchangeId, round)) - 1
-      : attempt > 1
-        ? await deps.store.countHandlerStart(exchange.exchangeId, round)
-        : 0;
+    const retriedStarts =
+      starts !== undefined
+        ? starts - 1
+        : attempt > 1
+          ? await deps.store.countHandlerStart(exchange.exchangeId, round)
+          : 0;
     let outcome: RoundOutcome;
     if (retriedStarts >= (deps.maxHandlerAttempts ?? 5)) {
       log.error({ attempt, local, retriedStarts }, 'round handler keeps failing its attempts; ending the exchange');

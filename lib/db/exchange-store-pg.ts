@@ -99,6 +99,22 @@ async function insertRound(
   return toRecord(row);
 }
 
+/**
+ * A round's record, or else one more start of its handler counted, in one statement: what a round
+ * run as a local activity asks before it runs the handler.
+ */
+const START_ROUND = `
+  WITH recorded AS (
+    SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2
+  ), counted AS (
+    INSERT INTO exchange_round_starts (exchange_id, round, starts)
+    SELECT $1::uuid, $2::integer, 1 WHERE NOT EXISTS (SELECT 1 FROM recorded)
+    ON CONFLICT (exchange_id, round) DO UPDATE SET starts = exchange_round_starts.starts + 1
+    RETURNING starts
+  )
+  SELECT recorded.*, counted.starts FROM (SELECT 1) AS one
+    LEFT JOIN recorded ON true LEFT JOIN counted ON true`;
+
 /** `legacyStreamMaxEvents`: the cap of the handshake-era streams this store projects into. */
 export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
@@ -140,6 +156,15 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
         values: [idleMs / 1000, limit],
       });
       return rows.map((row) => row.id);
+    },
+
+    async startRound(exchangeId, round) {
+      const { rows } = await pool.query<Partial<RoundRow> & { starts: number | null }>({
+        text: START_ROUND,
+        values: [exchangeId, round],
+      });
+      const row = rows[0]!;
+      return row.exchange_id ? { recorded: toRecord(row as RoundRow) } : { starts: row.starts! };
     },
 
     async countHandlerStart(exchangeId, round) {
