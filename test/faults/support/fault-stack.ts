@@ -13,6 +13,7 @@ import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { freePort } from '../../../devtools/local-stack/free-port';
 import {
+  DEV_SERVER_DYNAMIC_CONFIG_FLAGS,
   DEV_SERVER_SQLITE_FLAGS,
   findTemporalCli,
   waitForTemporal,
@@ -102,6 +103,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     // The same SQLite settings as `npm run dev`: a killed server loses nothing it committed.
     args.push('--db-filename', path.join(scratch, 'temporal.sqlite'), ...DEV_SERVER_SQLITE_FLAGS);
     for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
+    args.push(...DEV_SERVER_DYNAMIC_CONFIG_FLAGS);
     // A port another test run grabbed a moment ago (its listener may still be closing) makes the
     // server exit at start; try again a few times before giving up.
     for (let attempt = 1; ; attempt++) {
