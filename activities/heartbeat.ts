@@ -1,26 +1,33 @@
 /**
- * Heartbeats while a round runs, so a worker killed mid-round (or after recording but before
- * reporting) is noticed within the heartbeat timeout instead of the whole start-to-close timeout.
- * Outside an activity (a unit test calling the function directly) it does nothing.
+ * Heartbeats while a round runs as a regular activity, so a worker killed mid-round (or after
+ * recording but before reporting) is noticed within the heartbeat timeout instead of the whole
+ * start-to-close timeout. A local activity does not heartbeat: it runs inside its workflow task, and
+ * a worker that dies is noticed when that task times out. Outside an activity (a unit test calling
+ * the function directly) it does nothing.
  */
 import { Context } from '@temporalio/activity';
 
-/** This activity's attempt number (1 for the first), or 1 outside an activity. */
-export function activityAttempt(): number {
+function currentContext(): Context | undefined {
   try {
-    return Context.current().info.attempt;
+    return Context.current();
   } catch {
-    return 1;
+    return undefined;
   }
 }
 
+/** This activity's attempt number (1 for the first), or 1 outside an activity. */
+export function activityAttempt(): number {
+  return currentContext()?.info.attempt ?? 1;
+}
+
+/** Whether this runs as a local activity (inside its workflow task). */
+export function isLocalActivity(): boolean {
+  return currentContext()?.info.isLocal ?? false;
+}
+
 export function keepHeartbeating(everyMs: number): () => void {
-  let context: Context;
-  try {
-    context = Context.current();
-  } catch {
-    return () => undefined;
-  }
+  const context = currentContext();
+  if (!context || context.info.isLocal) return () => undefined;
   context.heartbeat();
   const timer = setInterval(() => context.heartbeat(), everyMs);
   timer.unref();

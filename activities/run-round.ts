@@ -19,11 +19,11 @@ import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { classifyFailure } from './failure-class';
 import { executeHandler } from './handler-execution';
-import { activityAttempt, keepHeartbeating } from './heartbeat';
+import { activityAttempt, isLocalActivity, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
 import { observeRound } from '../lib/metrics/worker-metrics';
 
-/** How often a running round heartbeats; the workflow's heartbeat timeout is a few of these. */
+/** How often a round running as a regular activity heartbeats; the workflow's heartbeat timeout is a few of these. */
 export const HEARTBEAT_EVERY_MS = 1_000;
 
 export interface RunRoundInput {
@@ -46,8 +46,10 @@ export interface RoundDeps {
   handlers: HandlerSet;
   handlerState: HandlerStateCodec;
   log: Logger;
-  /** How long one handler execution may take before its exchange ends with an error. */
+  /** How long one handler execution may take before its exchange ends with an error, as a regular activity. */
   handlerTimeoutMs?: number;
+  /** The same bound for a round that runs as a local activity (inside its workflow task). */
+  localHandlerTimeoutMs?: number;
   /** Retried attempts that may start a round's handler before the round ends its exchange. */
   maxHandlerAttempts?: number;
 }
@@ -77,6 +79,9 @@ export function summarize(record: RoundRecord): RoundSummary {
   }
 }
 
+const toParts = (begun: { recorded: RoundRecord } | { starts: number }) =>
+  'recorded' in begun ? { recorded: begun.recorded, starts: undefined } : { recorded: undefined, starts: begun.starts };
+
 export function createRunRound(deps: RoundDeps) {
   return async function runRound(input: RunRoundInput): Promise<RoundSummary> {
     const { exchange, round } = input;
@@ -95,7 +100,17 @@ export function createRunRound(deps: RoundDeps) {
 
   async function runOnce(input: RunRoundInput, log: Logger, workflowId: string): Promise<RoundSummary> {
     const { exchange, round } = input;
-    const recorded = await deps.store.readRound(exchange.exchangeId, round);
+    // A handler that kills its worker fails every attempt the same way: past MAX_HANDLER_ATTEMPTS
+    // retried starts, the round ends its exchange. A regular activity knows a retry by its attempt
+    // number, so only retries count a start. A local activity cannot: the workflow task that runs a
+    // round again after its worker died starts it at attempt 1, so every start is counted (in the
+    // same round trip that looks for the round's record) and all but the first are retries.
+    const attempt = activityAttempt();
+    const local = isLocalActivity();
+    let recorded: RoundRecord | undefined;
+    let starts: number | undefined;
+    if (local) ({ recorded, starts } = toParts(await deps.store.startRound(exchange.exchangeId, round)));
+    else recorded = await deps.store.readRound(exchange.exchangeId, round);
     if (recorded) {
       // A retry after the round was recorded (a worker killed before reporting): never run it twice.
       log.info({ outcome: recorded.outcome.kind }, 'round already recorded');
@@ -104,16 +119,20 @@ export function createRunRound(deps: RoundDeps) {
 
     const started = Date.now();
     const capabilities = input.clientCapabilities ?? exchange.clientCapabilities;
-    // A retry means an earlier attempt failed; one whose handler kills its worker fails every time.
-    const attempt = activityAttempt();
-    const retriedStarts = attempt > 1 ? await deps.store.countHandlerStart(exchange.exchangeId, round) : 0;
+    const retriedStarts =
+      starts !== undefined
+        ? starts - 1
+        : attempt > 1
+          ? await deps.store.countHandlerStart(exchange.exchangeId, round)
+          : 0;
     let outcome: RoundOutcome;
     if (retriedStarts >= (deps.maxHandlerAttempts ?? 5)) {
-      log.error({ attempt, retriedStarts }, 'round handler keeps failing its attempts; ending the exchange');
+      log.error({ attempt, local, retriedStarts }, 'round handler keeps failing its attempts; ending the exchange');
       outcome = { kind: 'error', error: roundCrashed(exchange.exchangeId, round, retriedStarts) };
     } else {
-      log.info({ attempt }, 'round started');
-      outcome = await runHandler(input, capabilities, log, workflowId);
+      log.info({ attempt, local }, 'round started');
+      const timeoutMs = local ? (deps.localHandlerTimeoutMs ?? 5_000) : deps.handlerTimeoutMs;
+      outcome = await runHandler(input, capabilities, log, workflowId, timeoutMs);
     }
 
     if (outcome.kind === 'ask') {
@@ -155,6 +174,7 @@ export function createRunRound(deps: RoundDeps) {
     capabilities: Record<string, unknown>,
     log: Logger,
     workflowId: string,
+    timeoutMs: number | undefined,
   ): Promise<RoundOutcome> {
     const { exchange, round } = input;
     try {
@@ -173,7 +193,7 @@ export function createRunRound(deps: RoundDeps) {
           log,
           ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
         },
-        deps.handlerTimeoutMs,
+        timeoutMs,
       );
     } catch (error) {
       if (!(error instanceof SealError)) throw error;

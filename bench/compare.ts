@@ -7,7 +7,7 @@
  *
  *   npm run bench                         all targets and scenarios, default sizes
  *   npm run bench -- --quick              a smoke run
- *   npm run bench -- --targets prod,bare-local --scenarios two --temporal-flags "--sqlite-pragma journal_mode=wal"
+ *   npm run bench -- --targets prod,bare-local --scenarios two --temporal-flags "--sqlite-pragma synchronous=full"
  *
  * stdout: the tables and a one-line JSON summary; stderr: progress. Exits 1 if an exchange failed,
  * 2 on a setup error, 130 when interrupted; everything started here is stopped in every case.

@@ -41,8 +41,9 @@ each scenario on every target: warm-up, then --n exchanges at concurrency 1 (leg
   --n-concurrent N        exchanges at --concurrency (default 200; BENCH_N_CONCURRENT)
   --concurrency N         (default 16; BENCH_CONCURRENCY)
   --warmup N              exchanges thrown away first, per scenario (default 20; BENCH_WARMUP)
-  --temporal-flags "..."  extra start-dev flags for every Temporal target, e.g.
-                          "--sqlite-pragma journal_mode=wal" (default none; BENCH_TEMPORAL_FLAGS)
+  --temporal-flags "..."  extra start-dev flags for every Temporal target, after the SQLite
+                          pragmas npm run dev sets, e.g. "--sqlite-pragma synchronous=full"
+                          (default none; BENCH_TEMPORAL_FLAGS)
   --no-build              use dist/ as it is instead of running npm run build first
   --quick                 smoke run: --n 8 --n-concurrent 32 --warmup 4 unless given
   --exchange-timeout-ms N one exchange's bound (default 60000)

@@ -4,6 +4,7 @@
  * each service row to the baselines, and one exchange's history by event type. Pure: it formats
  * what it is given.
  */
+import { DEV_SERVER_DYNAMIC_CONFIG_FLAGS, DEV_SERVER_SQLITE_FLAGS } from '../devtools/local-stack/temporal-dev-server';
 import type { HistoryStats } from './history';
 import type { ScenarioName, TargetName } from './options';
 import { SCENARIO_SPECS } from './scenarios';
@@ -163,7 +164,9 @@ export function render(info: RunInfo, results: readonly TargetResult[], scenario
       `load average ${info.loadAverageStart.map((l) => l.toFixed(2)).join(' ')} at start, ${info.loadAverageEnd.map((l) => l.toFixed(2)).join(' ')} at end`,
     `each scenario on each target: ${info.warmup} warm-up exchanges (not counted), ${info.n} at concurrency 1 ` +
       `(leg p50/p99, ms), ${info.nConcurrent} at concurrency ${info.concurrency} (exchanges/s, CPU s per 100 exchanges)`,
-    `Temporal: a fresh \`temporal server start-dev --db-filename <new file>\` per target; extra flags: ` +
+    `Temporal: a fresh \`temporal server start-dev --db-filename <new file> ` +
+      `${[...DEV_SERVER_SQLITE_FLAGS, ...DEV_SERVER_DYNAMIC_CONFIG_FLAGS].join(' ')}\` ` +
+      `per target, as \`npm run dev\` starts it; extra flags: ` +
       (info.temporalFlags.length ? info.temporalFlags.join(' ') : '(none)'),
     'targets:',
     ...results.map(

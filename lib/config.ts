@@ -77,7 +77,12 @@ const EnvSchema = z.object({
   // Exchanges
   ROUND_TIMEOUT_MS: integer(1).default(600000),
   MAX_ROUNDS: integer(1).default(8),
-  /** A handler execution that runs longer ends its exchange with an error (must stay under 3 minutes). */
+  /**
+   * A handler execution that runs longer ends its exchange with an error: `LOCAL_HANDLER_TIMEOUT_MS`
+   * for rounds that run as local activities (the default; under the local activity's 1 minute),
+   * `HANDLER_TIMEOUT_MS` for handlers that declare `roundActivity: 'regular'` (under 3 minutes).
+   */
+  LOCAL_HANDLER_TIMEOUT_MS: integer(1, 50_000).default(5_000),
   HANDLER_TIMEOUT_MS: integer(1, 170_000).default(90_000),
   /** Retried attempts of one round that may start its handler (a handler that kills its worker) before the exchange ends. */
   MAX_HANDLER_ATTEMPTS: integer(1, 100).default(5),
@@ -165,6 +170,7 @@ export interface Config {
     roundTimeoutMs: number;
     maxRounds: number;
     handlerTimeoutMs: number;
+    localHandlerTimeoutMs: number;
     maxHandlerAttempts: number;
   };
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
@@ -254,6 +260,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       roundTimeoutMs: env.ROUND_TIMEOUT_MS,
       maxRounds: env.MAX_ROUNDS,
       handlerTimeoutMs: env.HANDLER_TIMEOUT_MS,
+      localHandlerTimeoutMs: env.LOCAL_HANDLER_TIMEOUT_MS,
       maxHandlerAttempts: env.MAX_HANDLER_ATTEMPTS,
     },
     requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing(env.REQUEST_STATE_KEYS) },

@@ -53,8 +53,15 @@ async function newExchange(): Promise<ExchangeInput> {
   return exchange;
 }
 
-const attemptOf = (exchange: ExchangeInput, attempt: number): Promise<RoundSummary> =>
-  new MockActivityEnvironment({ attempt }).run(runRound, { exchange, round: 1, mayAsk: true });
+const attemptOf = (exchange: ExchangeInput, attempt: number, isLocal = false): Promise<RoundSummary> =>
+  new MockActivityEnvironment({ attempt, isLocal }).run(runRound, { exchange, round: 1, mayAsk: true });
+
+const startsOf = async (exchange: ExchangeInput) =>
+  (
+    await pool.query<{ starts: number }>('SELECT starts FROM exchange_round_starts WHERE exchange_id = $1', [
+      exchange.exchangeId,
+    ])
+  ).rows.map((row) => row.starts);
 
 beforeAll(() => migrate(pool, log));
 afterAll(() => pool.end());
@@ -62,7 +69,7 @@ beforeEach(() => {
   runs = 0;
 });
 
-describe('a round whose attempts keep failing', () => {
+describe('a round whose attempts keep failing (regular activity)', () => {
   it('runs the handler on retries below MAX_HANDLER_ATTEMPTS, counting only retried starts', async () => {
     const exchange = await newExchange();
     await store.countHandlerStart(exchange.exchangeId, 1); // attempt 2 started and its worker died
@@ -93,5 +100,47 @@ describe('a round whose attempts keep failing', () => {
     ]);
     expect(rows).toEqual([]);
     expect(runs).toBe(1);
+  });
+});
+
+// A local activity runs inside its workflow task: when its worker dies, the task that runs the round
+// again starts it at attempt 1, so the attempt number cannot tell a retry. Every start counts.
+describe('a round whose attempts keep failing (local activity)', () => {
+  it('counts its first start, and runs the handler', async () => {
+    const exchange = await newExchange();
+    const summary = await attemptOf(exchange, 1, true);
+    expect(summary.kind).toBe('complete');
+    expect(runs).toBe(1);
+    expect(await startsOf(exchange)).toEqual([1]);
+  });
+
+  it('runs the handler while fewer than MAX_HANDLER_ATTEMPTS earlier starts died, though its attempt is 1', async () => {
+    const exchange = await newExchange();
+    await store.countHandlerStart(exchange.exchangeId, 1);
+    await store.countHandlerStart(exchange.exchangeId, 1); // the first start and one retry died with their workers
+    const summary = await attemptOf(exchange, 1, true);
+    expect(summary.kind).toBe('complete');
+    expect(runs).toBe(1);
+  });
+
+  it('ends the exchange with -32603 once MAX_HANDLER_ATTEMPTS retried starts died, without running it again', async () => {
+    const exchange = await newExchange();
+    for (let i = 0; i < 3; i += 1) await store.countHandlerStart(exchange.exchangeId, 1); // first start + 2 retries died
+    const summary = await attemptOf(exchange, 1, true);
+    expect(runs).toBe(0);
+    expect(summary).toMatchObject({ kind: 'error', errorCode: -32603, status: 'failed' });
+    expect((await store.readRound(exchange.exchangeId, 1))?.outcome).toMatchObject({
+      error: { message: expect.stringMatching(/did not finish in 3 attempts/) },
+    });
+  });
+
+  it('reads a recorded round back without counting a start or running the handler', async () => {
+    const exchange = await newExchange();
+    await attemptOf(exchange, 1, true);
+    runs = 0;
+    const again = await attemptOf(exchange, 1, true); // its worker died after recording, before the task completed
+    expect(again.kind).toBe('complete');
+    expect(runs).toBe(0);
+    expect(await startsOf(exchange)).toEqual([1]);
   });
 });

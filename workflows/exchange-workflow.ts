@@ -2,9 +2,10 @@
  * One durable multi-round-trip exchange (MCP 2026-07-28, SEP-2322), from its first leg to its
  * final result.
  *
- * The workflow owns progress and time and does no I/O: each round, an activity re-runs the handler
- * from the top with the original request, the answers to the previous ask and the handler's sealed
- * state, then records the outcome in Postgres (which is how the API learns it). Between rounds the
+ * The workflow owns progress and time and does no I/O: each round, an activity (a local one unless
+ * the handler declared otherwise) re-runs the handler from the top with the original request, the
+ * answers to the previous ask and the handler's sealed state, then records the outcome in Postgres
+ * (which is how the API learns it). Between rounds the
  * workflow waits for the `answers` signal under a durable timer, so a person may take the whole
  * round timeout to answer, across restarts of every process. Rounds are capped: an ask beyond
  * `maxRounds` ends the exchange with an error instead.
@@ -17,8 +18,10 @@ import {
   isCancellation,
   log,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  TemporalFailure,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
@@ -44,21 +47,43 @@ import { EXCHANGE_ROUND, EXCHANGE_STATUS } from '../lib/exchange/search-attribut
 
 type Activities = ReturnType<typeof createActivities>;
 
-// Handler failures, and handlers that run past HANDLER_TIMEOUT_MS, become outcomes inside the
+// Handler failures, and handlers that run past their time bound, become outcomes inside the
 // activity, and values that can never be stored fail it as non-retryable; what reaches Temporal's
 // retry is infrastructure trouble (Postgres down, a worker killed mid-round, every worker stopped
-// for a deploy), which is worth waiting out without a limit. A round heartbeats every second, so a
-// worker that dies is noticed after the heartbeat timeout, not the start-to-close timeout.
+// for a deploy), which is worth waiting out without a limit.
 const retry = { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '15 seconds' };
-const { runRound } = proxyActivities<Activities>({
+
+// A round runs as a local activity unless its handler declared otherwise: inside the workflow task
+// that decides it, with no task-queue round trip and no activity events, bounded by
+// LOCAL_HANDLER_TIMEOUT_MS (at most 50 s, under this minute). A worker that dies mid-round is
+// noticed when that workflow task times out (10 s), and the task runs the round again elsewhere.
+// Retry backoffs past a few seconds wait on a durable timer instead of holding the workflow task.
+const local = { localRetryThreshold: '5 seconds', retry } as const;
+const localRounds = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', ...local });
+// A handler that declared `roundActivity: 'regular'` may take HANDLER_TIMEOUT_MS (under these
+// 3 minutes): its rounds heartbeat every second, so a worker that dies is noticed after the
+// heartbeat timeout, not the start-to-close timeout.
+const regularRounds = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
   heartbeatTimeout: '10 seconds',
   retry,
 });
-const { recordOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+const localEndings = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', ...local });
+const regularEndings = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
 
 /** The type of the activity failure `UNRECORDABLE` (activities/failure-class.ts); the bundle cannot import it. */
 const UNRECORDABLE = 'UnrecordableOutcome';
+
+/**
+ * Why a round's activity failed for good, or undefined when `error` is no such failure (a cancel,
+ * which ends the exchange as cancelled). A regular activity's failure arrives as an
+ * `ActivityFailure` around its cause; a local activity's arrives as the cause itself.
+ */
+function roundFailure(error: unknown): Error | undefined {
+  if (isCancellation(error)) return undefined;
+  if (error instanceof ActivityFailure) return error.cause ?? error;
+  return error instanceof TemporalFailure ? error : undefined;
+}
 
 export interface ExchangeResult {
   status: ExchangeStatus;
@@ -68,6 +93,10 @@ export interface ExchangeResult {
 
 export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeResult> {
   const state = initialState();
+  // Chosen once, from the input, so every replay makes the same choice. An exchange started before
+  // the choice existed (no `roundActivity`) keeps the regular activities its history holds.
+  const { runRound } = input.roundActivity === 'local' ? localRounds : regularRounds;
+  const { recordOutcome } = input.roundActivity === undefined ? regularEndings : localEndings;
 
   setHandler(answersSignal, (answers: RoundAnswers) => {
     const verdict = acceptAnswers(state, answers);
@@ -120,13 +149,9 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
           mayAsk: mayAsk(state, input.maxRounds),
         });
       } catch (error) {
-        if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
-        log.error('round could not run to completion', {
-          exchangeId: input.exchangeId,
-          round,
-          cause: error.cause?.message,
-        });
-        const cause = error.cause;
+        const cause = roundFailure(error);
+        if (!cause) throw error;
+        log.error('round could not run to completion', { exchangeId: input.exchangeId, round, cause: cause.message });
         const unrecordable = cause instanceof ApplicationFailure && cause.type === UNRECORDABLE;
         // Nothing of the round is carried into this record, so it cannot fail the same way.
         return recordEnding(

@@ -99,6 +99,49 @@ async function insertRound(
   return { ...toRecord(row), recordedNow: true };
 }
 
+/**
+ * A modern exchange's round in one statement (one round trip, instead of a transaction's six): the
+ * round inserted unless it stands, the exchange row created or moved to the outcome's status (never
+ * out of a final one), and the announcement, delivered at commit. No row back when the round was
+ * recorded already.
+ */
+const RECORD_MODERN_ROUND = `
+  WITH inserted AS (
+    INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    ON CONFLICT (exchange_id, round) DO NOTHING
+    RETURNING ${ROUND_COLUMNS}
+  ), moved AS (
+    INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status, rounds, asks)
+    SELECT $1, $9, $10, $11, $12, $13, $14, $15, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
+    ON CONFLICT (id) DO UPDATE SET
+      status = CASE WHEN exchanges.status = 'running' THEN EXCLUDED.status ELSE exchanges.status END,
+      rounds = GREATEST(exchanges.rounds, EXCLUDED.rounds),
+      asks = exchanges.asks + EXCLUDED.asks,
+      updated_at = now()
+    RETURNING 1
+  ), announced AS (
+    SELECT pg_notify($16, $1::text || ':' || $2::text) FROM inserted
+  )
+  SELECT inserted.*, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM announced) AS announced
+  FROM inserted`;
+
+/**
+ * A round's record, or else one more start of its handler counted, in one statement: what a round
+ * run as a local activity asks before it runs the handler.
+ */
+const START_ROUND = `
+  WITH recorded AS (
+    SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2
+  ), counted AS (
+    INSERT INTO exchange_round_starts (exchange_id, round, starts)
+    SELECT $1::uuid, $2::integer, 1 WHERE NOT EXISTS (SELECT 1 FROM recorded)
+    ON CONFLICT (exchange_id, round) DO UPDATE SET starts = exchange_round_starts.starts + 1
+    RETURNING starts
+  )
+  SELECT recorded.*, counted.starts FROM (SELECT 1) AS one
+    LEFT JOIN recorded ON true LEFT JOIN counted ON true`;
+
 /** `legacyStreamMaxEvents`: the cap of the handshake-era streams this store projects into. */
 export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
@@ -142,6 +185,15 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
       return rows.map((row) => row.id);
     },
 
+    async startRound(exchangeId, round) {
+      const { rows } = await pool.query<Partial<RoundRow> & { starts: number | null }>({
+        text: START_ROUND,
+        values: [exchangeId, round],
+      });
+      const row = rows[0]!;
+      return row.exchange_id ? { recorded: toRecord(row as RoundRow) } : { starts: row.starts! };
+    },
+
     async countHandlerStart(exchangeId, round) {
       const { rows } = await pool.query<{ starts: number }>({
         text: `INSERT INTO exchange_round_starts (exchange_id, round, starts) VALUES ($1, $2, 1)
@@ -173,16 +225,47 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
       return rows.map((row) => ({ id: Number(row.id), event: row.payload }));
     },
 
-    recordRound: ({ exchange, workflowId, ...entry }: NewRound) =>
-      inTransaction(pool, async (client) => {
+    async recordRound({ exchange, workflowId, ...entry }: NewRound) {
+      if (exchange.era === 'modern') {
+        const { outcome } = entry;
+        const { rows } = await pool.query<RoundRow>({
+          text: RECORD_MODERN_ROUND,
+          values: [
+            exchange.exchangeId,
+            entry.round,
+            entry.answers === undefined ? null : JSON.stringify(entry.answers),
+            entry.answersDigest ?? null,
+            outcome.kind,
+            JSON.stringify(outcome),
+            entry.durationMs ?? null,
+            entry.deadlineAt ?? null,
+            workflowId,
+            exchange.era,
+            exchange.request.method,
+            exchange.request.target,
+            exchange.requestDigest,
+            exchange.principal,
+            exchangeStatusOf({
+              kind: outcome.kind,
+              errorCode: outcome.kind === 'error' ? outcome.error.code : undefined,
+            }),
+            OUTCOME_CHANNEL,
+          ],
+        });
+        if (rows[0]) return toRecord(rows[0]);
+        // Recorded already (first write wins): what stands, read with a snapshot that sees it.
+        const existing = await pool.query<RoundRow>({
+          text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
+          values: [exchange.exchangeId, entry.round],
+        });
+        return toRecord(existing.rows[0]!);
+      }
+      return inTransaction(pool, async (client) => {
         await ensureExchange(client, exchange, workflowId);
-        // A modern exchange has no stream to project into: no lookup on its hot path.
-        return insertRound(
-          client,
-          { ...entry, exchangeId: exchange.exchangeId },
-          exchange.era === 'legacy' ? { legacyStreamMaxEvents } : undefined,
-        );
-      }),
+        // A handshake-era call's stream gets what this round means to it, in the same transaction.
+        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId }, { legacyStreamMaxEvents });
+      });
+    },
 
     // The API records endings without the exchange's input at hand: the projection looks for a call itself.
     recordEnding: (entry) => inTransaction(pool, (client) => insertRound(client, entry, { legacyStreamMaxEvents })),

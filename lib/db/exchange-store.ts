@@ -63,6 +63,12 @@ export interface ExchangeStore {
   recordRound(entry: NewRound): Promise<RoundRecord>;
   /** Counts one more retried attempt of a round starting its handler; returns the count so far. */
   countHandlerStart(exchangeId: string, round: number): Promise<number>;
+  /**
+   * A round's record if it has one; else counts one more start of its handler and returns the
+   * starts so far (this one included). One round trip: what a round run as a local activity asks
+   * first, since it cannot tell a retry by its attempt number.
+   */
+  startRound(exchangeId: string, round: number): Promise<{ recorded: RoundRecord } | { starts: number }>;
   /** Records an ending for an existing exchange, like `recordRound` (first write wins). */
   recordEnding(entry: NewEnding): Promise<RoundRecord>;
   /** Appends a handler notification to a round and announces it on `EVENT_CHANNEL`. */

@@ -24,6 +24,9 @@ export interface Listening {
   logLevel?: string;
 }
 
+/** How an exchange's rounds run: a Temporal local activity, or a regular (heartbeating) one. */
+export type RoundActivity = 'local' | 'regular';
+
 export interface ExchangeInput {
   exchangeId: string;
   era: Era;
@@ -39,6 +42,12 @@ export interface ExchangeInput {
   /** Per-round wait for answers, and the most asks one exchange may make. */
   roundTimeoutMs: number;
   maxRounds: number;
+  /**
+   * How its rounds run, from the handler's declaration when the exchange started, so the workflow
+   * chooses deterministically. Absent in an exchange started before the choice existed: it runs
+   * its rounds and its ending as regular activities, as its history has them.
+   */
+  roundActivity?: RoundActivity;
 }
 
 /** A JSON-RPC error as an outcome: the exchange ends and whoever asks next receives it. */

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ResourceTemplateSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
-import type { OriginalRequest } from '../exchange/types';
+import type { OriginalRequest, RoundActivity } from '../exchange/types';
 import type { Logger } from '../log';
 import { unknownTarget } from '../protocol/error-catalog';
 
@@ -57,25 +57,45 @@ type Outcome<R> = R | InputRequiredResult | Promise<R | InputRequiredResult>;
 /** Suggests values for one argument (`completion/complete`). */
 export type Completer = (value: string, context: Record<string, string>) => string[] | Promise<string[]>;
 
-export interface ToolHandler {
+export type { RoundActivity } from '../exchange/types';
+
+/**
+ * How a handler's rounds run, declared once per tool, prompt or resource and fixed for each
+ * exchange when it starts:
+ *
+ * - `'local'` (the default): inside the workflow task, as a Temporal local activity, with no
+ *   task-queue round trip and fewer history events. One execution may take `LOCAL_HANDLER_TIMEOUT_MS`
+ *   (5 s): past it the exchange ends with `-32603`.
+ * - `'regular'`: as a regular activity that heartbeats every second, for a handler that may take
+ *   longer (a slow service, a model): one execution may take `HANDLER_TIMEOUT_MS` (90 s).
+ *
+ * Both keep the same guarantees: a round recorded once is never run again, a worker that dies
+ * mid-round has the round re-run on another within about 10 s, and a handler that kills its worker
+ * every time ends its exchange after `MAX_HANDLER_ATTEMPTS`.
+ */
+interface RoundsDeclaration {
+  roundActivity?: RoundActivity;
+}
+
+export interface ToolHandler extends RoundsDeclaration {
   /** The tool as `tools/list` describes it. */
   tool: Tool;
   run(args: Record<string, unknown>, ctx: HandlerContext): Outcome<CallToolResult>;
 }
 
-export interface PromptHandler {
+export interface PromptHandler extends RoundsDeclaration {
   prompt: Prompt;
   run(args: Record<string, string>, ctx: HandlerContext): Outcome<GetPromptResult>;
   /** Completers by argument name. */
   complete?: Record<string, Completer>;
 }
 
-export interface ResourceHandler {
+export interface ResourceHandler extends RoundsDeclaration {
   resource: Resource;
   read(uri: string, ctx: HandlerContext): Outcome<ReadResourceResult>;
 }
 
-export interface ResourceTemplateHandler {
+export interface ResourceTemplateHandler extends RoundsDeclaration {
   template: ResourceTemplate;
   read(uri: string, variables: Record<string, string>, ctx: HandlerContext): Outcome<ReadResourceResult>;
   /** Completers by template variable name. */
@@ -158,4 +178,19 @@ export function requireHandler(set: HandlerSet, request: OriginalRequest): Bound
   const handler = bindHandler(set, request);
   if (!handler) throw unknownTarget(request.method, request.target);
   return handler;
+}
+
+/**
+ * How the rounds of an exchange for `request` run: the handler's declaration, else `'local'`
+ * (also for a target this deployment lacks: its one round only records the error).
+ */
+export function roundActivityFor(set: HandlerSet, request: OriginalRequest): RoundActivity {
+  const { method, target } = request;
+  const declared =
+    method === 'tools/call'
+      ? findTool(set, target)
+      : method === 'prompts/get'
+        ? findPrompt(set, target)
+        : findResource(set, target)?.handler;
+  return declared?.roundActivity ?? 'local';
 }

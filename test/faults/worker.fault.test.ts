@@ -61,8 +61,9 @@ scenario(
     const asks = await starting;
     const tookMs = Date.now() - restarted;
     expect(asks.map((ask) => Object.keys(ask.inputRequests))).toEqual(asks.map(() => ['name']));
-    // An activity heartbeat timeout of ~5 s lets Temporal notice a round that died with its
-    // worker; without one it waits out the 3-minute start-to-close timeout.
+    // A round runs as a local activity: Temporal notices one that died with its worker when its
+    // workflow task times out (10 s), as it would a regular round's heartbeat timeout, and not
+    // after a 3-minute start-to-close timeout.
     expect({
       interruptedRounds: interrupted.length,
       allAsksArrivedAfterRestartIn: tookMs < 30_000 ? 'under 30 s' : `${tookMs} ms`,

@@ -4,7 +4,13 @@
  * accepted here is never lost.
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
-import type { ExchangeInput, KeyAnswer, RoundAnswers } from '../../../lib/exchange/types';
+import type {
+  ExchangeInput,
+  KeyAnswer,
+  OriginalRequest,
+  RoundActivity,
+  RoundAnswers,
+} from '../../../lib/exchange/types';
 import {
   answersSignal,
   cancelSignal,
@@ -13,7 +19,7 @@ import {
   workflowIdFor,
 } from '../../../workflows/messages';
 import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../lib/exchange/search-attributes';
-import type { HandlerSet } from '../../../lib/handler-api';
+import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
 
 export interface ExchangeGateway {
@@ -44,19 +50,27 @@ async function signalIfRunning(signal: SignalName, send: () => Promise<void>): P
   }
 }
 
-/** `handlers`: the set served, which names the metrics' target labels (a target it lacks is `(unknown)`). */
+/**
+ * `handlers`, the set served, says how the rounds of a request run (the handler's declaration,
+ * `roundActivityFor`; the choice travels in the workflow's input, so the workflow makes it
+ * deterministically; without a set, rounds run as local activities) and names the metrics' target
+ * labels (a target it lacks is `(unknown)`).
+ */
 export function createExchangeGateway(
   client: Client,
   taskQueue: string,
   options: { handlers?: HandlerSet } = {},
 ): ExchangeGateway {
+  const { handlers } = options;
+  const roundActivityOf = (request: OriginalRequest): RoundActivity =>
+    handlers ? roundActivityFor(handlers, request) : 'local';
   return {
     async start(input) {
       const workflowId = workflowIdFor(input.exchangeId);
       await client.workflow.start(WORKFLOW_TYPE, {
         workflowId,
         taskQueue,
-        args: [input],
+        args: [{ ...input, roundActivity: input.roundActivity ?? roundActivityOf(input.request) }],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         staticSummary: `${input.request.method} ${input.request.target}`,
         typedSearchAttributes: [

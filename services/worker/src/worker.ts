@@ -30,6 +30,7 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     handlerState: createHandlerStateCodec(createSealer(config.requestState.keys)),
     log: deps.log,
     handlerTimeoutMs: config.exchange.handlerTimeoutMs,
+    localHandlerTimeoutMs: config.exchange.localHandlerTimeoutMs,
     maxHandlerAttempts: config.exchange.maxHandlerAttempts,
   });
   return Worker.create({

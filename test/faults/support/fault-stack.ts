@@ -12,7 +12,12 @@ import path from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { freePort } from '../../../devtools/local-stack/free-port';
-import { findTemporalCli, waitForTemporal } from '../../../devtools/local-stack/temporal-dev-server';
+import {
+  DEV_SERVER_DYNAMIC_CONFIG_FLAGS,
+  DEV_SERVER_SQLITE_FLAGS,
+  findTemporalCli,
+  waitForTemporal,
+} from '../../../devtools/local-stack/temporal-dev-server';
 import { projectRoot } from '../../../lib/paths';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../../../lib/exchange/search-attributes';
 import { startApiProcess, type ApiProcess } from '../../support/api-process';
@@ -95,8 +100,10 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     if (!cli) throw new Error('the fault suite needs the temporal CLI (TEMPORAL_CLI_PATH or `temporal` on PATH)');
     const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort)];
     args.push('--http-port', String(httpPort), '--metrics-port', String(metricsPort));
-    args.push('--db-filename', path.join(scratch, 'temporal.sqlite'));
+    // The same SQLite settings as `npm run dev`: a killed server loses nothing it committed.
+    args.push('--db-filename', path.join(scratch, 'temporal.sqlite'), ...DEV_SERVER_SQLITE_FLAGS);
     for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
+    args.push(...DEV_SERVER_DYNAMIC_CONFIG_FLAGS);
     // A port another test run grabbed a moment ago (its listener may still be closing) makes the
     // server exit at start; try again a few times before giving up.
     for (let attempt = 1; ; attempt++) {

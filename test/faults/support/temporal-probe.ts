@@ -1,13 +1,18 @@
 /**
  * What Temporal itself says about exchanges: which rounds it believes are running on a worker
- * (a started activity), and how an exchange's workflow ended and what it published.
+ * (a started activity, or for a round run as a local activity the started workflow task that runs
+ * it), and how an exchange's workflow ended and what it published.
  */
 import { temporal } from '@temporalio/proto';
 import type { FaultStack } from './fault-stack';
 
 const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
+const TASK_STARTED = temporal.api.enums.v1.PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED;
 
-/** Running greet exchanges whose round activity Temporal holds as started (on some worker). */
+/**
+ * Running greet exchanges whose round Temporal holds as started on some worker: a started round
+ * activity, or a started workflow task (where a round runs as a local activity).
+ */
 export async function exchangesWithStartedRound(stack: FaultStack): Promise<string[]> {
   return stack.withTemporal(async (client) => {
     const ids: string[] = [];
@@ -15,7 +20,11 @@ export async function exchangesWithStartedRound(stack: FaultStack): Promise<stri
       query: "McpTarget = 'greet' AND ExecutionStatus = 'Running'",
     })) {
       const description = await client.workflow.getHandle(execution.workflowId, execution.runId).describe();
-      if ((description.raw.pendingActivities ?? []).some((activity) => activity.state === STARTED))
+      const { pendingActivities, pendingWorkflowTask } = description.raw;
+      if (
+        (pendingActivities ?? []).some((activity) => activity.state === STARTED) ||
+        pendingWorkflowTask?.state === TASK_STARTED
+      )
         ids.push(execution.workflowId);
     }
     return ids;

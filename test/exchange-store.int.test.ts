@@ -1,0 +1,128 @@
+/**
+ * The exchange store's round records against the real Postgres: first write wins, the exchange row
+ * follows the outcome (never out of a final status), the announcement goes out once, and a local
+ * round's start is counted only while its round has no record.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
+import { OUTCOME_CHANNEL } from '../lib/db/exchange-store';
+import { createPool } from '../lib/db/pool';
+import { migrate } from '../lib/db/migrate';
+import type { ExchangeInput } from '../lib/exchange/types';
+import { createLogger } from '../lib/log';
+import { workflowIdFor } from '../workflows/messages';
+import { readStackInfo } from './support/stack-info';
+
+const log = createLogger('test', 'silent');
+const pool = createPool(readStackInfo().databaseUrl, 2, log);
+const store = createExchangeStorePg(pool);
+
+function exchangeInput(era: ExchangeInput['era'] = 'modern'): ExchangeInput {
+  return {
+    exchangeId: randomUUID(),
+    era,
+    request: { method: 'tools/call', target: 'store_test', params: { name: 'store_test', arguments: {} } },
+    requestDigest: 'digest',
+    principal: 'anonymous',
+    clientCapabilities: {},
+    roundTimeoutMs: 60_000,
+    maxRounds: 8,
+  };
+}
+
+const ask = { kind: 'ask' as const, inputRequests: { name: { method: 'elicitation/create', params: {} } } };
+const done = { kind: 'complete' as const, result: { content: [] } };
+
+async function exchangeRow(id: string) {
+  const { rows } = await pool.query<{ status: string; rounds: number; asks: number }>(
+    'SELECT status, rounds, asks FROM exchanges WHERE id = $1',
+    [id],
+  );
+  return rows[0];
+}
+
+beforeAll(() => migrate(pool, log));
+afterAll(() => pool.end());
+
+describe('recordRound (modern era, one statement)', () => {
+  it('records a round, moves the exchange to its status and counts its asks', async () => {
+    const exchange = exchangeInput();
+    await store.createExchange(exchange, workflowIdFor(exchange.exchangeId));
+    const workflowId = workflowIdFor(exchange.exchangeId);
+    const first = await store.recordRound({ exchange, workflowId, round: 1, outcome: ask, deadlineAt: new Date() });
+    expect(first).toMatchObject({ round: 1, outcome: ask, deadlineAt: expect.any(Date) });
+    expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'running', rounds: 1, asks: 1 });
+    await store.recordRound({ exchange, workflowId, round: 2, outcome: done, answersDigest: 'd' });
+    expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'completed', rounds: 2, asks: 1 });
+    expect((await store.readRound(exchange.exchangeId, 2))?.answersDigest).toBe('d');
+  });
+
+  it('keeps the first write of a round and returns it to a second, changing nothing', async () => {
+    const exchange = exchangeInput();
+    await store.createExchange(exchange, workflowIdFor(exchange.exchangeId));
+    const workflowId = workflowIdFor(exchange.exchangeId);
+    await store.recordRound({ exchange, workflowId, round: 1, outcome: done });
+    const error = { kind: 'error' as const, error: { code: -32001, message: 'expired' } };
+    const again = await store.recordRound({ exchange, workflowId, round: 1, outcome: error });
+    expect(again.outcome).toEqual(done);
+    expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'completed', rounds: 1, asks: 0 });
+  });
+
+  it('never moves an exchange out of a final status', async () => {
+    const exchange = exchangeInput();
+    await store.createExchange(exchange, workflowIdFor(exchange.exchangeId));
+    const workflowId = workflowIdFor(exchange.exchangeId);
+    await store.recordEnding({
+      exchangeId: exchange.exchangeId,
+      round: 1,
+      outcome: { kind: 'error', error: { code: -32012, message: 'cancelled' } },
+    });
+    await store.recordRound({ exchange, workflowId, round: 2, outcome: done });
+    expect((await exchangeRow(exchange.exchangeId))?.status).toBe('cancelled');
+  });
+
+  it('creates the exchange row when the round is its first write', async () => {
+    const exchange = exchangeInput();
+    await store.recordRound({ exchange, workflowId: workflowIdFor(exchange.exchangeId), round: 1, outcome: ask });
+    expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'running', rounds: 1, asks: 1 });
+  });
+
+  it('announces a recorded round once, at commit, and a repeated write not at all', async () => {
+    const exchange = exchangeInput();
+    await store.createExchange(exchange, workflowIdFor(exchange.exchangeId));
+    const listener = new Client({ connectionString: readStackInfo().databaseUrl });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (message) => {
+      if (message.payload?.startsWith(exchange.exchangeId)) heard.push(message.payload);
+    });
+    try {
+      await listener.query(`LISTEN ${OUTCOME_CHANNEL}`);
+      const workflowId = workflowIdFor(exchange.exchangeId);
+      await store.recordRound({ exchange, workflowId, round: 1, outcome: done });
+      await store.recordRound({ exchange, workflowId, round: 1, outcome: done });
+      await listener.query('SELECT 1'); // notifications sent before this answer have arrived
+      expect(heard).toEqual([`${exchange.exchangeId}:1`]);
+    } finally {
+      await listener.end();
+    }
+  });
+});
+
+describe('startRound (a local round, before its handler runs)', () => {
+  it('counts each start while the round has no record, then returns the record and counts no more', async () => {
+    const exchange = exchangeInput();
+    await store.createExchange(exchange, workflowIdFor(exchange.exchangeId));
+    expect(await store.startRound(exchange.exchangeId, 1)).toEqual({ starts: 1 });
+    expect(await store.startRound(exchange.exchangeId, 1)).toEqual({ starts: 2 });
+    await store.recordRound({ exchange, workflowId: workflowIdFor(exchange.exchangeId), round: 1, outcome: done });
+    expect(await store.startRound(exchange.exchangeId, 1)).toEqual({
+      recorded: expect.objectContaining({ round: 1, outcome: done }),
+    });
+    const { rows } = await pool.query('SELECT starts FROM exchange_round_starts WHERE exchange_id = $1', [
+      exchange.exchangeId,
+    ]);
+    expect(rows).toEqual([{ starts: 2 }]);
+  });
+});
