@@ -16,6 +16,7 @@ import { freePort } from '../devtools/local-stack/free-port';
 import { startTemporalDevServer } from '../devtools/local-stack/temporal-dev-server';
 import { projectRoot } from '../lib/paths';
 import { killOnExit, spawnChild, type Child } from '../devtools/child-processes';
+import { createTeardown } from '../devtools/teardown';
 import { startPostgresChild } from '../devtools/local-stack/postgres-child';
 import { waitForHealth, waitForPollers } from '../devtools/readiness';
 import type { TargetName } from './options';
@@ -107,29 +108,16 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise<RunningTarget> {
   mkdirSync(ctx.dir, { recursive: true });
-  const stops: Array<() => Promise<void>> = [];
-  const children: Child[] = [];
-  const stop = async () => {
-    const errors: unknown[] = [];
-    for (const fn of stops.splice(0).reverse()) await fn().catch((error: unknown) => errors.push(error));
-    if (errors.length) throw errors[0];
-  };
-  const exited = () => {
-    for (const child of children) {
-      const why = child.exited();
-      if (why) return `${child.name} ${why}`;
-    }
-    return undefined;
-  };
+  const teardown = createTeardown();
+  const { exited, stop } = teardown;
   const start = (name: string, command: string, args: string[], env: Record<string, string>) => {
-    const child = spawnChild(name, command, args, {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: ctx.logLevel, ...env },
-      logFile: path.join(ctx.dir, `${name}.log`),
-    });
-    children.push(child);
-    stops.push(() => child.stop());
-    return child;
+    return teardown.addChild(
+      spawnChild(name, command, args, {
+        cwd: ROOT,
+        env: { ...process.env, LOG_LEVEL: ctx.logLevel, ...env },
+        logFile: path.join(ctx.dir, `${name}.log`),
+      }),
+    );
   };
 
   try {
@@ -144,7 +132,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         ownProcessGroup: true,
       });
       if (server.pid !== undefined) killOnExit(server.pid);
-      stops.push(server.stop);
+      teardown.add(server.stop);
       if (server.pid === undefined) throw new Error('the Temporal dev server was not started here (no pid to measure)');
       processes.temporal = [server.pid];
       temporal = { address: server.address, taskQueue: `bench-${spec.name}-${randomUUID().slice(0, 8)}` };

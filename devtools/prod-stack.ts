@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../lib/paths';
 import { killOnExit, spawnChild, type Child } from './child-processes';
+import { createTeardown } from './teardown';
 import { freePort } from './local-stack/free-port';
 import { startPostgresChild } from './local-stack/postgres-child';
 import { startTemporalDevServer } from './local-stack/temporal-dev-server';
@@ -48,20 +49,8 @@ export async function startProdStack(options: ProdStackOptions): Promise<ProdSta
     if (!existsSync(path.join(ROOT, main))) throw new Error(`${main} is missing: run npm run build first`);
   mkdirSync(options.dataDir, { recursive: true });
   const log = (name: string) => path.join(options.dataDir, `${name}.log`);
-  const stops: Array<() => Promise<void>> = [];
-  const children: Child[] = [];
-  const stop = async () => {
-    const errors: unknown[] = [];
-    for (const fn of stops.splice(0).reverse()) await fn().catch((error: unknown) => errors.push(error));
-    if (errors.length) throw errors[0];
-  };
-  const exited = () => {
-    for (const child of children) {
-      const why = child.exited();
-      if (why) return `${child.name} ${why}`;
-    }
-    return undefined;
-  };
+  const teardown = createTeardown();
+  const { exited, stop } = teardown;
   try {
     options.onStart?.('Temporal server');
     const temporal = await startTemporalDevServer({
@@ -71,7 +60,7 @@ export async function startProdStack(options: ProdStackOptions): Promise<ProdSta
       logFile: log('temporal'),
       ownProcessGroup: true,
     });
-    stops.push(temporal.stop);
+    teardown.add(temporal.stop);
     if (temporal.pid !== undefined) killOnExit(temporal.pid);
 
     options.onStart?.('Postgres');
@@ -83,8 +72,7 @@ export async function startProdStack(options: ProdStackOptions): Promise<ProdSta
       port: options.persistent ? 5433 : undefined,
       logFile: log('postgres'),
     });
-    children.push(postgres.process);
-    stops.push(postgres.stop);
+    teardown.addChild(postgres.process);
 
     const apiPort = options.apiPort ?? (await freePort());
     const env: NodeJS.ProcessEnv = {
@@ -99,10 +87,9 @@ export async function startProdStack(options: ProdStackOptions): Promise<ProdSta
     const taskQueue = env.TEMPORAL_TASK_QUEUE ?? 'mcp-exchanges';
     const start = (name: 'worker' | 'api') => {
       options.onStart?.(name);
-      const child = spawnChild(name, process.execPath, [DIST_MAINS[name]], { cwd: ROOT, env, logFile: log(name) });
-      children.push(child);
-      stops.push(() => child.stop());
-      return child;
+      return teardown.addChild(
+        spawnChild(name, process.execPath, [DIST_MAINS[name]], { cwd: ROOT, env, logFile: log(name) }),
+      );
     };
     // The worker first: both migrate at start, and the API's first legs need a worker polling.
     const worker = start('worker');

@@ -4,6 +4,7 @@
  * else an embedded one), stopped in reverse order. Dev tooling only: no process main uses it.
  */
 import path from 'node:path';
+import { createTeardown } from '../teardown';
 import { startLocalPostgres } from './local-postgres';
 import { startTemporalDevServer, waitForTemporal } from './temporal-dev-server';
 
@@ -35,12 +36,8 @@ export interface LocalStack {
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const env = options.env ?? process.env;
-  const stops: Array<() => Promise<void>> = [];
-  const stop = async () => {
-    const errors: unknown[] = [];
-    for (const fn of stops.splice(0).reverse()) await fn().catch((error: unknown) => errors.push(error));
-    if (errors.length) throw errors[0];
-  };
+  const teardown = createTeardown();
+  const { stop } = teardown;
   try {
     let temporalAddress = env.TEMPORAL_ADDRESS;
     let temporalUiUrl = env.TEMPORAL_UI_URL;
@@ -54,7 +51,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         dbFile: options.persistent ? path.join(options.dataDir, 'temporal.db') : undefined,
         logFile: path.join(options.dataDir, 'temporal.log'),
       });
-      stops.push(temporal.stop);
+      teardown.add(temporal.stop);
       temporalAddress = temporal.address;
       temporalUiUrl = temporal.uiUrl;
     }
@@ -67,7 +64,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         database: options.database,
         persistent: options.persistent,
       });
-      stops.push(pg.stop);
+      teardown.add(pg.stop);
       databaseUrl = pg.url;
     }
     return { temporalAddress, temporalUiUrl, databaseUrl, stop };
