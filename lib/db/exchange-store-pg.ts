@@ -252,7 +252,7 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
             OUTCOME_CHANNEL,
           ],
         });
-        if (rows[0]) return toRecord(rows[0]);
+        if (rows[0]) return { ...toRecord(rows[0]), recordedNow: true };
         // Recorded already (first write wins): what stands, read with a snapshot that sees it.
         const existing = await pool.query<RoundRow>({
           text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
