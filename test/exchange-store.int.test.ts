@@ -62,10 +62,12 @@ describe('recordRound (modern era, one statement)', () => {
     const exchange = exchangeInput();
     await store.createExchange(exchange, workflowIdFor(exchange.exchangeId));
     const workflowId = workflowIdFor(exchange.exchangeId);
-    await store.recordRound({ exchange, workflowId, round: 1, outcome: done });
+    const first = await store.recordRound({ exchange, workflowId, round: 1, outcome: done });
+    expect(first.recordedNow).toBe(true);
     const error = { kind: 'error' as const, error: { code: -32001, message: 'expired' } };
     const again = await store.recordRound({ exchange, workflowId, round: 1, outcome: error });
     expect(again.outcome).toEqual(done);
+    expect(again.recordedNow).toBeUndefined();
     expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'completed', rounds: 1, asks: 0 });
   });
 

@@ -6,8 +6,9 @@
  */
 import { temporal } from '@temporalio/proto';
 import { defineTool, inputRequired, inputResponse, type HandlerSet, type RoundActivity } from '../lib/handler-api';
+import { EXCHANGE_CANCELLED } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
-import { exchangeStartedBy, type ExchangeRow } from './support/exchange-rows';
+import { eventually, exchangeStartedBy, exchangeStatus, type ExchangeRow } from './support/exchange-rows';
 import { accept, callUntilAnswered, rawCall, type RpcReply } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
 
@@ -43,9 +44,30 @@ function slow(name: string, roundActivity?: RoundActivity) {
   });
 }
 
+/** Asks after 1.5 s (within the local bound of the cancel test's own service); counts its runs. */
+let patientRuns = 0;
+const patient = defineTool({
+  tool: { name: 'patient_local', inputSchema: { type: 'object' } },
+  async run() {
+    patientRuns += 1;
+    await sleep(1_500);
+    return inputRequired({
+      inputRequests: {
+        name: inputRequired.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } }),
+      },
+    });
+  },
+});
+
 const handlers: HandlerSet = {
   name: 'round-activity',
-  tools: [askOnce('ask_local'), askOnce('ask_regular', 'regular'), slow('slow_local'), slow('slow_regular', 'regular')],
+  tools: [
+    askOnce('ask_local'),
+    askOnce('ask_regular', 'regular'),
+    slow('slow_local'),
+    slow('slow_regular', 'regular'),
+    patient,
+  ],
 };
 
 let service: TestService;
@@ -127,5 +149,41 @@ describe("rounds of a handler that declares roundActivity: 'regular'", () => {
   it('may take up to HANDLER_TIMEOUT_MS', async () => {
     const { reply } = await call('slow_regular');
     expect(reply.body.result?.content).toEqual([{ type: 'text', text: 'done' }]);
+  });
+});
+
+// A local round runs inside its workflow task, so a cancel that arrives meanwhile reaches the
+// workflow when the round ends (or at the task's heartbeat, 8 s in); a regular round is cancelled at
+// once and its late record loses to the ending. Either way the exchange ends as cancelled and the
+// handler runs once.
+describe('an operator cancel while a local round runs', () => {
+  let patientService: TestService;
+  beforeAll(async () => {
+    patientService = await startTestService({ LOCAL_HANDLER_TIMEOUT_MS: '5000' }, { handlers });
+  });
+  afterAll(() => patientService.close());
+
+  it('takes effect when the round ends: its ask stands, the next leg gets -32012 (operator), the handler ran once', async () => {
+    let ask!: RpcReply;
+    const exchange = await exchangeStartedBy(patientService.pool, 'patient_local', async () => {
+      const leg = rawCall(patientService.url, 'tools/call', { name: 'patient_local', arguments: {} });
+      await eventually(async () => patientRuns > 0, true, 20_000);
+      const { rows } = await patientService.pool.query<{ workflow_id: string }>(
+        "SELECT workflow_id FROM exchanges WHERE target = 'patient_local' AND status = 'running'",
+      );
+      await patientService.temporal.workflow.getHandle(rows[0]!.workflow_id).cancel(); // the Web UI's Request Cancellation
+      ask = await leg;
+    });
+    expect(ask.body.result?.resultType).toBe('input_required');
+    await expect(patientService.temporal.workflow.getHandle(exchange.workflow_id).result()).rejects.toThrow();
+    const next = await rawCall(patientService.url, 'tools/call', {
+      name: 'patient_local',
+      arguments: {},
+      inputResponses: { name: accept({ name: 'Ada' }) },
+      requestState: ask.body.result!.requestState,
+    });
+    expect(next.body.error).toMatchObject({ code: EXCHANGE_CANCELLED, data: { cancelledBy: 'operator' } });
+    expect(await exchangeStatus(patientService.pool, exchange.id)).toBe('cancelled');
+    expect(patientRuns).toBe(1);
   });
 });
