@@ -153,7 +153,8 @@ describe('admin API', () => {
       });
       expect(late.body.error).toMatchObject({
         code: EXCHANGE_CANCELLED,
-        message: 'Exchange cancelled by the client: stuck for the test',
+        message: 'Exchange cancelled by an operator: stuck for the test',
+        data: { cancelledBy: 'operator' },
       });
 
       expect(await workflowStatusOf(service, id)).toBe('COMPLETED');
@@ -262,7 +263,7 @@ describe('admin API', () => {
         const response = await stream.until((m) => isResponseTo(m, callId), 'the call response');
         expect(response.message.error).toMatchObject({
           code: EXCHANGE_CANCELLED,
-          message: 'Exchange cancelled by the client: cancelled by an operator through the admin API',
+          message: 'Exchange cancelled by an operator: cancelled by an operator through the admin API',
         });
         await stream.settle(1_000);
         expect(stream.messages.filter((m) => isNotification(m.message, 'notifications/cancelled'))).toHaveLength(1);

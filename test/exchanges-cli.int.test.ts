@@ -126,7 +126,7 @@ describe('npm run exchanges', () => {
     expect(await exchangeStatus(worker.pool, waitingId)).toBe('cancelled');
 
     const shown = await exchanges(['show', waitingId, ...auth()]);
-    expect(shown.stdout).toMatch(/^2\s+error\s+.*-32012 Exchange cancelled by the client: operator test$/m);
+    expect(shown.stdout).toMatch(/^2\s+error\s+.*-32012 Exchange cancelled by an operator: operator test$/m);
 
     const again = await exchanges(['cancel', waitingId, ...auth()]);
     expect(again.code).toBe(6);

@@ -109,8 +109,10 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
   });
   let cancelReason: string | undefined;
-  setHandler(cancelSignal, ({ reason }) => {
+  let cancelBy: CancelledBy = 'client';
+  setHandler(cancelSignal, ({ reason, by }) => {
     cancelReason = reason;
+    cancelBy = by ?? 'client';
     requestCancel(state);
   });
   setHandler(progressQuery, () => ({
@@ -174,15 +176,16 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         () => state.pending !== undefined || state.cancelRequested === true,
         Math.max(1, deadlineAt - Date.now()),
       );
-      if (state.cancelRequested) return recordEnding(round + 1, cancelledBy('client'));
+      if (state.cancelRequested) return recordEnding(round + 1, cancelledBy(cancelBy));
       if (state.pending === undefined)
         return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
       answers = takeAnswers(state);
     }
   }
 
+  /** The ending of a cancel: signalled ones carry their reason; the Temporal UI's cancel has none. */
   function cancelledBy(by: CancelledBy): OutcomeError {
-    return exchangeCancelled(input.exchangeId, by === 'client' ? cancelReason : undefined, by);
+    return exchangeCancelled(input.exchangeId, cancelReason, by);
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { KeyAnswer, RoundAnswers } from '../lib/exchange/types';
+import type { CancelledBy } from '../lib/protocol/exchange-errors';
 
 /** Answers to an ask. Durable the moment Temporal records it, even with no worker running. */
 export const answersSignal = defineSignal<[RoundAnswers]>('answers');
@@ -11,8 +12,8 @@ export const answersSignal = defineSignal<[RoundAnswers]>('answers');
 /** One key's answer from a handshake-era client's response to a server-to-client request. */
 export const keyAnswerSignal = defineSignal<[KeyAnswer]>('keyAnswer');
 
-/** The client cancelled the originating request. */
-export const cancelSignal = defineSignal<[{ reason?: string }]>('cancel');
+/** The client cancelled the originating request, or an operator cancelled the exchange through the admin API. */
+export const cancelSignal = defineSignal<[{ reason?: string; by?: CancelledBy }]>('cancel');
 
 export interface ExchangeProgress {
   round: number;

@@ -20,6 +20,7 @@ import {
 } from '../../../workflows/messages';
 import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../lib/exchange/search-attributes';
 import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
+import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
 
 export interface ExchangeGateway {
@@ -29,7 +30,7 @@ export interface ExchangeGateway {
   /** Delivers one key's answer (handshake era); false when the workflow has ended. */
   sendKeyAnswer(exchangeId: string, answer: KeyAnswer): Promise<boolean>;
   /** Asks the exchange to end because the client cancelled; false when it has already ended. */
-  cancel(exchangeId: string, reason?: string): Promise<boolean>;
+  cancel(exchangeId: string, reason?: string, by?: CancelledBy): Promise<boolean>;
   /** The workflow's execution status, or NOT_FOUND when Temporal no longer has it. */
   workflowStatus(exchangeId: string): Promise<WorkflowStatus>;
 }
@@ -93,9 +94,9 @@ export function createExchangeGateway(
       signalIfRunning('keyAnswer', () =>
         client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, { ...answer, sentAt: Date.now() }),
       ),
-    cancel: (exchangeId, reason) =>
+    cancel: (exchangeId, reason, by = 'client') =>
       signalIfRunning('cancel', () =>
-        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason }),
+        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason, by }),
       ),
 
     async workflowStatus(exchangeId) {

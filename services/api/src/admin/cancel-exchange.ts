@@ -36,7 +36,7 @@ export async function cancelExchange(deps: CancelDeps, id: string, reason: strin
   if (!before) return { kind: 'not-found' };
   if (isFinal(before.exchange.status)) return { kind: 'already-ended', exchange: before.exchange };
 
-  if (!(await deps.gateway.cancel(id, reason))) {
+  if (!(await deps.gateway.cancel(id, reason, 'operator'))) {
     // No running workflow took it: Temporal closed it without an ending, which is recorded now.
     await deps.reconciler.reconcile(id);
     const now = await deps.admin.getExchange(id);
