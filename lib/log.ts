@@ -8,8 +8,14 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(service: string, level: string): Logger {
-  return pino({
+/**
+ * `sync`: write each line to stdout before going on, instead of pino's default of queueing lines
+ * behind the write in flight, which a killed process loses. The worker logs so: a line about a
+ * round (`round started` before its handler runs) is out of the process before what it describes
+ * happens, so a SIGKILL never leaves a recorded round without its line.
+ */
+export function createLogger(service: string, level: string, options: { sync?: boolean } = {}): Logger {
+  const settings = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -17,7 +23,8 @@ export function createLogger(service: string, level: string): Logger {
       paths: ['requestState', '*.requestState', 'inputResponses', '*.inputResponses', 'key', 'keys'],
       remove: true,
     },
-  });
+  };
+  return options.sync ? pino(settings, pino.destination({ dest: 1, sync: true })) : pino(settings);
 }
 
 export interface ExchangeLogFields {

@@ -14,7 +14,8 @@ import { startRetentionSweeper } from './retention-sweeper';
 
 export async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const log = createLogger('worker', config.logLevel);
+  // Synchronous lines: a round's `round started` is out before its handler runs, whatever kills the process.
+  const log = createLogger('worker', config.logLevel, { sync: true });
   // The SDK's exporter listens on loopback only: the worker's own listener serves what it exports.
   const sdkMetrics = config.workerMetrics ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
   installTemporalRuntime(log, { prometheusBindAddress: sdkMetrics });
