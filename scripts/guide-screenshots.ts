@@ -5,14 +5,13 @@
  * an embedded Postgres, the demo handlers), leaves one deployment approval waiting on a person
  * (its first round answered, as a client would), finishes a second exchange, and has headless
  * Chromium photograph the Temporal Web UI's list of waiting exchanges, the waiting exchange and
- * its event history into docs/images/. CHROMIUM_PATH names the browser (default `chromium`).
+ * its event history into docs/images/. CHROMIUM_PATH names the browser (default /usr/bin/chromium, Debian's package).
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { loadHandlerSet } from '../handlers';
 import { parseConfig } from '../lib/config';
 import { createLogger } from '../lib/log';
@@ -25,32 +24,32 @@ import { rawCall } from '../devtools/raw-mcp-call';
 import { startService, type RunningService } from '../services/stack/start-service';
 
 const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? 'chromium';
-const run = promisify(execFile);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** One screenshot of `url` after the Web UI has loaded and rendered it. */
-async function photograph(url: string, file: string, size = '1440,960'): Promise<void> {
-  await run(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--hide-scrollbars',
-      `--window-size=${size}`,
-      // The UI fetches from the server after its first paint; let it settle before the picture.
-      '--virtual-time-budget=15000',
-      `--screenshot=${path.join(IMAGES_DIR, file)}`,
-      url,
-    ],
-    { timeout: 60_000 },
-  );
-  process.stdout.write(`  docs/images/${file}\n`);
+/**
+ * One screenshot of `url` once the Web UI has rendered it: the page is loaded, its requests have
+ * settled and `ready` (text the finished page shows) is on it.
+ */
+async function photograph(browser: Browser, url: string, file: string, ready: string, height = 960): Promise<void> {
+  const page = await browser.newPage();
+  try {
+    await page.setViewport({ width: 1440, height });
+    await page.goto(url, { waitUntil: 'networkidle2', timeout: 30_000 });
+    await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(ready)})`, { timeout: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500)); // its last transitions
+    await page.screenshot({ path: path.join(IMAGES_DIR, file) });
+    process.stdout.write(`  docs/images/${file}\n`);
+  } finally {
+    await page.close();
+  }
 }
 
 /** The first two rounds of deploy_service: the client's roots and a model summary, as a client gives them. */
 async function leaveApprovalWaiting(url: string): Promise<string> {
-  const params = { name: 'deploy_service', arguments: { service: 'billing', version: '4.2.0', environment: 'production' } };
+  const params = {
+    name: 'deploy_service',
+    arguments: { service: 'billing', version: '4.2.0', environment: 'production' },
+  };
   const capabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
   const first = await rawCall(url, 'tools/call', params, capabilities);
   const requestState = first.body.result?.requestState;
@@ -80,10 +79,12 @@ async function leaveApprovalWaiting(url: string): Promise<string> {
 async function main(): Promise<void> {
   mkdirSync(IMAGES_DIR, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'guide-screenshots-'));
+  chmodSync(dataDir, 0o755); // an embedded Postgres runs as its own user when we are root
   const log = createLogger('guide', process.env.LOG_LEVEL ?? 'warn');
   installTemporalRuntime(log, { level: 'WARN' });
   let local: LocalStack | undefined;
   let service: RunningService | undefined;
+  let browser: Browser | undefined;
   try {
     local = await startLocalStack({
       dataDir,
@@ -112,21 +113,22 @@ async function main(): Promise<void> {
     // A few seconds of waiting, so the pictures show a wait that has lasted.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
 
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     const waiting = encodeURIComponent('ExchangeStatus = "running"');
-    await photograph(`${ui}/workflows?query=${waiting}`, 'temporal-ui-waiting-list.png');
+    await photograph(browser, `${ui}/workflows?query=${waiting}`, 'temporal-ui-waiting-list.png', 'exchange-');
     const connection = await Connection.connect({ address: local.temporalAddress });
     try {
       const client = new Client({ connection });
       for await (const execution of client.workflow.list({ query: 'McpTarget = "deploy_service"' })) {
         const workflow = `${ui}/workflows/${encodeURIComponent(execution.workflowId)}/${execution.runId}`;
-        await photograph(`${workflow}/history`, 'temporal-ui-waiting-exchange.png', '1440,1400');
-        await photograph(`${workflow}/history?view=compact`, 'temporal-ui-history.png', '1440,1200');
+        await photograph(browser, `${workflow}/history`, 'temporal-ui-waiting-exchange.png', 'deploy_service', 1400);
         break;
       }
     } finally {
       await connection.close();
     }
   } finally {
+    await browser?.close().catch(() => undefined);
     await service?.stop().catch(() => undefined);
     await local?.stop().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
