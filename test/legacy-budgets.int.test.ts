@@ -10,7 +10,7 @@ import { createLegacyStorePg, OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/leg
 import { sessionRef } from '../lib/log';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
 import { workflowIdFor } from '../workflows/messages';
-import { startApiProcess } from './support/api-process';
+import { startApiProcess } from './support/service-processes';
 import { isRequest, isResponseTo, LegacySession, MessageStream, type JsonRpcMessage } from './support/legacy-client';
 import { rawPost } from './support/raw-mcp';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';

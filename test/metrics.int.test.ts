@@ -10,14 +10,13 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { EXCHANGE_TERMINATED } from '../lib/protocol/exchange-errors';
 import { METRICS } from '../lib/metrics/catalog';
-import { startApiProcess, type ApiProcess } from './support/api-process';
+import { startApiProcess, startWorkerProcess, type ApiProcess, type WorkerProcess } from './support/service-processes';
 import { exchangeStatus } from './support/exchange-rows';
 import { LegacySession } from './support/legacy-client';
 import { parsePrometheusText, scrape, valueOf, type Exposition } from './support/prometheus-text';
 import { accept, isComeBack, rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
