@@ -154,7 +154,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
      * replica), no new connection is taken, and open streams are closed after a short grace (their
      * clients resume them elsewhere by Last-Event-ID).
      */
-    async close(graceMs = 2_000) {
+    async close(graceMs = config.http.drainGraceMs) {
       draining.abort();
       idleSweeper.stop();
       stopReadingOpenExchanges();
