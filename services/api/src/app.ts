@@ -13,6 +13,7 @@ import {
 } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { replyWithError } from './http/error-reply';
+import type { Shutdown } from './http/shutdown';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
@@ -32,7 +33,8 @@ export interface AppDeps {
   maxBodyBytes: number;
   budget: MessageBudget;
   sseMaxBufferedBytes: number;
-  draining: AbortSignal;
+  /** The process's stop (http/shutdown.ts). */
+  shutdown: Shutdown;
   allowedOrigins: ReadonlyArray<string>;
   listenHost: string;
   log: Logger;
@@ -42,7 +44,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(accessLog(deps.log));
-  app.use(refuseWhileDraining(deps.draining));
+  app.use(drainGuard(deps.shutdown.draining));
   app.use(healthRouter(deps.readiness));
   app.use(metricsRouter(deps.metrics, deps.log));
   if (deps.admin) app.use('/admin', deps.admin);
@@ -55,7 +57,7 @@ export function createApp(deps: AppDeps): express.Express {
       maxBodyBytes: deps.maxBodyBytes,
       budget: deps.budget,
       sseMaxBufferedBytes: deps.sseMaxBufferedBytes,
-      draining: deps.draining,
+      draining: deps.shutdown.draining,
       log: deps.log,
     }),
   );
@@ -85,11 +87,21 @@ function accessLog(log: Logger): RequestHandler {
   };
 }
 
-/** Requests that arrive on a kept-alive connection while the process drains go elsewhere: 503, close. */
-function refuseWhileDraining(draining: AbortSignal): RequestHandler {
+/**
+ * While the process drains, no connection is kept for another request: one that arrives on a
+ * kept-alive connection goes elsewhere (503, `Retry-After`, `Connection: close`), and a response
+ * not yet started when the drain begins closes its connection once sent (the listener takes no
+ * new ones), so the client's next request opens a connection to a replica that serves.
+ */
+function drainGuard(draining: AbortSignal): RequestHandler {
   return (_req, res, next) => {
-    if (!draining.aborted) return next();
-    replyWithError(res, 'transport', serverDraining());
+    if (draining.aborted) return replyWithError(res, 'transport', serverDraining());
+    const closeAfter = () => {
+      if (!res.headersSent) res.set('connection', 'close');
+    };
+    draining.addEventListener('abort', closeAfter, { once: true });
+    res.once('close', () => draining.removeEventListener('abort', closeAfter));
+    next();
   };
 }
 
