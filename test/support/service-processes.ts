@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { spawnChild, type Child, type ChildExit } from '../../devtools/child-processes';
+import { freePort } from '../../devtools/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 
 export interface ServiceProcess {
@@ -66,9 +67,13 @@ export function startApiProcess(
   });
 }
 
-/** Resolves once the worker logged both its metrics URL and "worker started" (it polls from then on). */
-export function startWorkerProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<WorkerProcess> {
-  const child = startMain('worker', 'services/worker/src/main.ts', env);
+/**
+ * Resolves once the worker logged both its metrics URL and "worker started" (it polls from then
+ * on). Its metrics listener is on a free port unless `env` names one.
+ */
+export async function startWorkerProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<WorkerProcess> {
+  const metricsPort = env.WORKER_METRICS_PORT ?? String(await freePort());
+  const child = startMain('worker', 'services/worker/src/main.ts', { WORKER_METRICS_PORT: metricsPort, ...env });
   return whenReady(child, async () => {
     const started = Date.now();
     const [, metricsUrl] = await child.waitForOutput(

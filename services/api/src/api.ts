@@ -49,7 +49,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
-  const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers });
+  const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers, log });
   const admin = createAdminStorePg(pool);
   const reconciler = createExchangeReconciler({
     gateway,

@@ -1,6 +1,7 @@
 /**
  * Builds the express app from its dependencies, with no side effects, so tests mount it as is.
  */
+import { AsyncResource } from 'node:async_hooks';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../../lib/log';
@@ -17,6 +18,7 @@ import type { Shutdown } from './http/shutdown';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
+import { requestIds } from './http/request-id';
 import { healthRouter, type HealthRoutesOptions } from './routes/health';
 import { mcpRouter, type MessageBudget } from './routes/mcp';
 import { metricsRouter } from './routes/metrics';
@@ -43,6 +45,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestIds());
   app.use(accessLog(deps.log));
   app.use(drainGuard(deps.shutdown.draining));
   app.use(healthRouter(deps.readiness));
@@ -65,24 +68,28 @@ export function createApp(deps: AppDeps): express.Express {
   return app;
 }
 
-/** One line per request at response close, its level set by status. */
+/** One line per request at response close, its level set by status, with the request's id and exchange. */
 function accessLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('close', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      log[level](
-        {
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          durationMs: Math.round(durationMs),
-          mcpMethod: req.get('mcp-method'),
-        },
-        'request',
-      );
-    });
+    // Bound to the request: 'close' is emitted from the socket's context, outside it.
+    res.on(
+      'close',
+      AsyncResource.bind(() => {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+        log[level](
+          {
+            method: req.method,
+            path: req.path,
+            status: res.statusCode,
+            durationMs: Math.round(durationMs),
+            mcpMethod: req.get('mcp-method'),
+          },
+          'request',
+        );
+      }),
+    );
     next();
   };
 }

@@ -22,6 +22,7 @@ import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../.
 import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
 import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
+import type { Logger } from '../../../lib/log';
 
 export interface ExchangeGateway {
   start(input: ExchangeInput): Promise<string>;
@@ -37,15 +38,17 @@ export interface ExchangeGateway {
 
 export type WorkflowStatus = WorkflowExecutionStatusName | 'NOT_FOUND';
 
-/** Signals a workflow; false when it no longer runs. Every signal is counted by its result. */
-async function signalIfRunning(signal: SignalName, send: () => Promise<void>): Promise<boolean> {
+/** Signals a workflow; false when it no longer runs. Every signal is counted, and logged (debug), by its result. */
+async function signalIfRunning(signal: SignalName, send: () => Promise<void>, log?: Logger): Promise<boolean> {
   try {
     await send();
     apiMetrics.signalSent(signal, 'delivered');
+    log?.debug({ signal, result: 'delivered' }, 'signal sent');
     return true;
   } catch (error) {
     const closed = error instanceof WorkflowNotFoundError;
     apiMetrics.signalSent(signal, closed ? 'workflow_closed' : 'failed');
+    log?.debug({ signal, result: closed ? 'workflow_closed' : 'failed' }, 'signal sent');
     if (closed) return false;
     throw error;
   }
@@ -55,14 +58,15 @@ async function signalIfRunning(signal: SignalName, send: () => Promise<void>): P
  * `handlers`, the set served, says how the rounds of a request run (the handler's declaration,
  * `roundActivityFor`; the choice travels in the workflow's input, so the workflow makes it
  * deterministically; without a set, rounds run as local activities) and names the metrics' target
- * labels (a target it lacks is `(unknown)`).
+ * labels (a target it lacks is `(unknown)`). `log` gets a debug line per workflow started and
+ * signal sent; within a request, those carry its `reqId` and `exchangeId` (lib/log.ts).
  */
 export function createExchangeGateway(
   client: Client,
   taskQueue: string,
-  options: { handlers?: HandlerSet } = {},
+  options: { handlers?: HandlerSet; log?: Logger } = {},
 ): ExchangeGateway {
-  const { handlers } = options;
+  const { handlers, log } = options;
   const roundActivityOf = (request: OriginalRequest): RoundActivity =>
     handlers ? roundActivityFor(handlers, request) : 'local';
   return {
@@ -82,21 +86,34 @@ export function createExchangeGateway(
         ],
       });
       apiMetrics.exchangeStarted(options.handlers, input);
+      log?.debug({ workflowId }, 'workflow started');
       return workflowId;
     },
 
     // Every answer carries the time it was signalled: the workflow refuses those after the deadline.
     sendAnswers: (exchangeId, answers) =>
-      signalIfRunning('answers', () =>
-        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, { ...answers, sentAt: Date.now() }),
+      signalIfRunning(
+        'answers',
+        () =>
+          client.workflow
+            .getHandle(workflowIdFor(exchangeId))
+            .signal(answersSignal, { ...answers, sentAt: Date.now() }),
+        log,
       ),
     sendKeyAnswer: (exchangeId, answer) =>
-      signalIfRunning('keyAnswer', () =>
-        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, { ...answer, sentAt: Date.now() }),
+      signalIfRunning(
+        'keyAnswer',
+        () =>
+          client.workflow
+            .getHandle(workflowIdFor(exchangeId))
+            .signal(keyAnswerSignal, { ...answer, sentAt: Date.now() }),
+        log,
       ),
     cancel: (exchangeId, reason, by = 'client') =>
-      signalIfRunning('cancel', () =>
-        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason, by }),
+      signalIfRunning(
+        'cancel',
+        () => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason, by }),
+        log,
       ),
 
     async workflowStatus(exchangeId) {
