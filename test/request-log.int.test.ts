@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
-import { accept, MODERN_HEADERS, MODERN_META, type RpcReply } from './support/raw-mcp';
+import { accept, rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';
 import { startApiProcess, startWorkerProcess, type ApiProcess, type WorkerProcess } from './support/service-processes';
 import { TEST_KEY_RING } from './support/test-service';
@@ -43,29 +43,16 @@ async function linesWhen(output: () => string, done: (lines: LogLine[]) => boole
 
 /** A 2026-07-28 greet leg sent as `reqId`; resolves with the echoed id and the reply. */
 async function greetLeg(url: string, reqId: string | undefined, extra: Record<string, unknown> = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...MODERN_HEADERS,
-      'mcp-method': 'tools/call',
-      'mcp-name': 'greet',
-      ...(reqId !== undefined ? { 'x-request-id': reqId } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'greet',
-        arguments: {},
-        ...extra,
-        _meta: { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
-      },
-    }),
-  });
-  return { echoed: response.headers.get('x-request-id'), body: (await response.json()) as RpcReply['body'] };
+  const headers: Record<string, string> = reqId !== undefined ? { 'x-request-id': reqId } : {};
+  const reply = await rawCall(
+    url,
+    'tools/call',
+    { name: 'greet', arguments: {}, ...extra },
+    undefined,
+    undefined,
+    headers,
+  );
+  return { echoed: reply.headers!.get('x-request-id'), body: reply.body };
 }
 
 const messagesOf = (lines: LogLine[]) => [...new Set(lines.map((line) => line.msg))].sort();

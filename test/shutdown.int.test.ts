@@ -9,15 +9,7 @@
  */
 import { connect } from 'node:net';
 import { isRequest, isResponseTo, LegacySession, MessageStream, type JsonRpcMessage } from './support/legacy-client';
-import {
-  accept,
-  callUntilAnswered,
-  isComeBack,
-  MODERN_HEADERS,
-  MODERN_META,
-  rawCall,
-  type RpcReply,
-} from './support/raw-mcp';
+import { accept, callUntilAnswered, isComeBack, rawCall } from './support/raw-mcp';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
 
@@ -36,31 +28,6 @@ async function until(what: string, done: () => boolean, timeoutMs = 20_000): Pro
 }
 
 const count = (text: string, msg: string) => text.split('\n').filter((line) => line.includes(`"msg":"${msg}"`)).length;
-
-/** A 2026-07-28 tools/call leg by fetch, for its response headers too. */
-async function modernLeg(url: string, params: Record<string, unknown>) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...MODERN_HEADERS,
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        ...params,
-        _meta: { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
-      },
-    }),
-  });
-  const body = (await response.json()) as RpcReply['body'];
-  return { status: response.status, connection: response.headers.get('connection'), body };
-}
 
 /**
  * A request whose first header line is sent now and the rest on `finish()`: one already on its way
@@ -154,7 +121,7 @@ describe('an API process stopped with SIGTERM', () => {
     // A 2026-07-28 leg waiting on its first round: no worker runs it.
     await replica.stopWorker();
     const started = count(doomed.output(), 'exchange started');
-    const waiting = modernLeg(doomed.url, { name: 'greet', arguments: {} });
+    const waiting = rawCall(doomed.url, 'tools/call', { name: 'greet', arguments: {} });
     await until('the modern leg to wait', () => count(doomed.output(), 'exchange started') > started);
     const onItsWay = requestOnItsWay(doomed.url);
     await onItsWay.start();
@@ -167,8 +134,8 @@ describe('an API process stopped with SIGTERM', () => {
     const comeBack = await waiting;
     expect(Date.now() - stopped).toBeLessThan(2_000);
     expect(comeBack.status).toBe(200);
-    expect(isComeBack({ status: comeBack.status, body: comeBack.body })).toBe(true);
-    expect(comeBack.connection).toBe('close');
+    expect(isComeBack(comeBack)).toBe(true);
+    expect(comeBack.headers?.get('connection')).toBe('close');
 
     // The 2025-11-25 streams: a reconnect hint after the last event id, then a clean end.
     for (const stream of [call.stream, standing]) {

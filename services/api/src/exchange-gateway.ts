@@ -3,7 +3,12 @@
  * A signal is durable once Temporal records it, even when no worker is running, so an answer
  * accepted here is never lost.
  */
-import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  type Client,
+  type SignalDefinition,
+  type WorkflowExecutionStatusName,
+} from '@temporalio/client';
 import type {
   ExchangeInput,
   KeyAnswer,
@@ -69,6 +74,9 @@ export function createExchangeGateway(
   const { handlers, log } = options;
   const roundActivityOf = (request: OriginalRequest): RoundActivity =>
     handlers ? roundActivityFor(handlers, request) : 'local';
+  /** Sends `definition` with `arg` to the exchange's workflow; false when it no longer runs. */
+  const signal = <A>(name: SignalName, exchangeId: string, definition: SignalDefinition<[A]>, arg: A) =>
+    signalIfRunning(name, () => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(definition, arg), log);
   return {
     async start(input) {
       const workflowId = workflowIdFor(input.exchangeId);
@@ -92,29 +100,10 @@ export function createExchangeGateway(
 
     // Every answer carries the time it was signalled: the workflow refuses those after the deadline.
     sendAnswers: (exchangeId, answers) =>
-      signalIfRunning(
-        'answers',
-        () =>
-          client.workflow
-            .getHandle(workflowIdFor(exchangeId))
-            .signal(answersSignal, { ...answers, sentAt: Date.now() }),
-        log,
-      ),
+      signal('answers', exchangeId, answersSignal, { ...answers, sentAt: Date.now() }),
     sendKeyAnswer: (exchangeId, answer) =>
-      signalIfRunning(
-        'keyAnswer',
-        () =>
-          client.workflow
-            .getHandle(workflowIdFor(exchangeId))
-            .signal(keyAnswerSignal, { ...answer, sentAt: Date.now() }),
-        log,
-      ),
-    cancel: (exchangeId, reason, by = 'client') =>
-      signalIfRunning(
-        'cancel',
-        () => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason, by }),
-        log,
-      ),
+      signal('keyAnswer', exchangeId, keyAnswerSignal, { ...answer, sentAt: Date.now() }),
+    cancel: (exchangeId, reason, by = 'client') => signal('cancel', exchangeId, cancelSignal, { reason, by }),
 
     async workflowStatus(exchangeId) {
       try {
