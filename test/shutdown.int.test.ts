@@ -1,7 +1,7 @@
 /**
  * A real API process stopped with SIGTERM while it serves every kind of client at once: a
  * 2026-07-28 leg waiting on its round, a 2025-11-25 call's stream and its session's GET stream, an
- * older (2025-06-18) call's stream, a 2024-11-05 session stream, and a request on its way in. Each
+ * older (2025-06-18) call's stream, an idle and a busy 2024-11-05 session, and a request on its way in. Each
  * must end the way its client can go on from (a state-only result, a reconnect hint and a clean
  * end, a 503), no new connection is taken, the process exits 0 within its drain grace, and the
  * exchanges then finish on another replica: the call resumed there by Last-Event-ID, the leg come
@@ -10,6 +10,7 @@
 import { connect } from 'node:net';
 import { isRequest, isResponseTo, LegacySession, MessageStream, type JsonRpcMessage } from './support/legacy-client';
 import { accept, callUntilAnswered, isComeBack, rawCall } from './support/raw-mcp';
+import { exchangeOfSession, exchangeStatus } from './support/exchange-rows';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
 
@@ -19,9 +20,9 @@ const RETRY_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(what: string, done: () => boolean, timeoutMs = 20_000): Promise<void> {
+async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
   }
@@ -64,6 +65,34 @@ function connectionAttempt(url: string): Promise<string> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
+}
+
+/** A 2024-11-05 session with a call waiting on its ask: its stream, its id and the call's request id. */
+async function busyHttpSse(url: string) {
+  const stream = await openHttpSse(url);
+  const endpoint = new URL(stream.events.find((e) => e.event === 'endpoint')!.data, url);
+  const post = async (message: object) => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+    });
+    expect(response.status).toBe(202);
+  };
+  await post({
+    id: 'init',
+    method: 'initialize',
+    params: {
+      protocolVersion: '2024-11-05',
+      capabilities: { elicitation: {} },
+      clientInfo: { name: 't', version: '1' },
+    },
+  });
+  await stream.until((m) => isResponseTo(m, 'init'), 'the response to initialize');
+  await post({ method: 'notifications/initialized' });
+  await post({ id: 'call', method: 'tools/call', params: { name: 'greet', arguments: {} } });
+  await stream.until((m) => isRequest(m, 'elicitation/create'), 'the ask of greet on the 2024-11-05 session');
+  return { stream, sessionId: endpoint.searchParams.get('sessionId')! };
 }
 
 /** GET /sse of the 2024-11-05 transport, read until its `endpoint` event. */
@@ -116,8 +145,9 @@ describe('an API process stopped with SIGTERM', () => {
     });
     const olderCall = await older.request('tools/call', { name: 'greet', arguments: {} });
     const olderAsk = await olderCall.stream.until((m) => isRequest(m, 'elicitation/create'), 'the older ask');
-    // An idle 2024-11-05 session.
+    // An idle 2024-11-05 session, and one whose call waits on its ask.
     const httpSse = await openHttpSse(doomed.url);
+    const busy = await busyHttpSse(doomed.url);
     // A 2026-07-28 leg waiting on its first round: no worker runs it.
     await replica.stopWorker();
     const started = count(doomed.output(), 'exchange started');
@@ -151,6 +181,8 @@ describe('an API process stopped with SIGTERM', () => {
     // The idle 2024-11-05 session ends at once too (its client's EventSource reconnects).
     await httpSse.drain(3_000);
     expect({ failure: httpSse.failure, retryMs: httpSse.retryMs }).toEqual({ failure: undefined, retryMs: RETRY_MS });
+    // The busy one cannot move to another replica: it is kept while its call runs.
+    expect(busy.stream.ended).toBe(false);
 
     // A request on its way in is answered 503 with Retry-After, its connection closed; a new
     // connection is refused.
@@ -166,21 +198,26 @@ describe('an API process stopped with SIGTERM', () => {
     );
     expect([503, 'ECONNREFUSED']).toContain(again);
 
-    // The older call's stream is kept until just before the grace runs out, then ends cleanly.
-    await olderCall.stream.drain(GRACE_MS + 2_000);
-    const olderEnded = Date.now() - stopped;
-    expect(olderEnded).toBeGreaterThan(GRACE_MS - 1_500);
-    expect({ failure: olderCall.stream.failure, retryMs: olderCall.stream.retryMs }).toEqual({
-      failure: undefined,
-      retryMs: RETRY_MS,
-    });
+    // The older call's stream and the busy 2024-11-05 session are kept until just before the grace
+    // runs out, then end cleanly with the reconnect hint.
+    for (const stream of [olderCall.stream, busy.stream]) {
+      await stream.drain(GRACE_MS + 2_000);
+      expect(Date.now() - stopped).toBeGreaterThan(GRACE_MS - 1_500);
+      expect({ failure: stream.failure, retryMs: stream.retryMs }).toEqual({ failure: undefined, retryMs: RETRY_MS });
+    }
 
     await exited;
     expect(await doomed.exit).toEqual({ code: 0, signal: null });
     expect(Date.now() - stopped).toBeLessThan(GRACE_MS);
 
-    // Everything goes on at the other replica once a worker runs again.
+    // Everything goes on at the other replica once a worker runs again; the 2024-11-05 session
+    // ended with its stream, as when its client leaves, and its exchange records the cancel.
     await replica.startWorker();
+    const busyExchange = await exchangeOfSession(replica.pool, busy.sessionId);
+    await until(
+      'the 2024-11-05 exchange to record its cancel',
+      async () => (await exchangeStatus(replica.pool, busyExchange.id)) === 'cancelled',
+    );
     const resumed = await session.listen({ url: replica.url, lastEventId: call.stream.lastEventId });
     expect(await session.respond(ask.message.id!, accept({ name: 'Ada' }), { url: replica.url })).toBe(202);
     const result = await resumed.until((m) => isResponseTo(m, call.id), 'the result, resumed on the other replica');
