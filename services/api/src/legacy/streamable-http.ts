@@ -48,7 +48,7 @@ export interface StreamableHttpDeps {
 }
 
 /** Ends a delivered stream: for a delivery the drain ended, with the hint to reconnect elsewhere. */
-export function endStream(sse: SseWriter, end: DeliveryEnd): void {
+function endStream(sse: SseWriter, end: DeliveryEnd): void {
   if (end === 'drained') sse.endForReconnect(RECONNECT_RETRY_MS);
   else sse.end();
 }
