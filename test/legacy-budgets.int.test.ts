@@ -348,8 +348,16 @@ describe('handshake-era budgets', () => {
           [rootsId],
         );
         expect(rows[0]!.repeats).toBe(1);
-        const history = await new Client({ connection }).workflow.getHandle(workflowIdFor(exchangeId)).fetchHistory();
-        const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
+        // A signal that arrives while a workflow task runs (a local round holds one) is written to
+        // the history when that task completes: read it until both are there, or 10 s have passed.
+        const handle = new Client({ connection }).workflow.getHandle(workflowIdFor(exchangeId));
+        const signalsInHistory = async () =>
+          ((await handle.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
+        let signals = await signalsInHistory();
+        for (const deadline = Date.now() + 10_000; signals.length < 2 && Date.now() < deadline;) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          signals = await signalsInHistory();
+        }
         expect(signals).toHaveLength(2); // the answer and one repeat
       } finally {
         await connection.close();
