@@ -1,19 +1,41 @@
 /**
- * Child processes of the dev tooling (`npm run stack:prod`) and the bench: each in its own process
- * group (a Ctrl-C reaches the parent, which stops them in order), its output in a log file, stopped
- * with SIGTERM and then, after a grace time, SIGKILL to its whole group. Whatever is still alive
- * when the parent exits, however it exits, is killed.
+ * Child processes of the dev tooling (`npm run stack:prod`), the bench and the tests: each in its
+ * own process group (a Ctrl-C reaches the parent, which stops them in order), its output in a log
+ * file and, for the tests, kept in memory as well; waited on until it prints that it is ready;
+ * stopped with a signal (SIGTERM unless told) and then, after a grace time, SIGKILL to its whole
+ * group. Whatever is still alive when the parent exits, however it exits, is killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 export interface Child {
   name: string;
   pid: number;
-  logFile: string;
+  logFile?: string;
   /** Why it exited, once it has. */
   exited(): string | undefined;
-  stop(graceMs?: number): Promise<void>;
+  /** Resolves once it has exited, with how. */
+  readonly exit: Promise<ChildExit>;
+  /** What it has written to stdout and stderr so far (kept in memory, or read back from its log file). */
+  output(): string;
+  /** The first match of `pattern` in its output; rejects when it exits first or after `timeoutMs`. */
+  waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
+  /** Sends `signal` (SIGTERM), then SIGKILL to the whole group if it has not exited after `graceMs`. */
+  stop(graceMs?: number, signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface ChildOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Where its stdout and stderr go; required unless `keepOutput`. */
+  logFile?: string;
+  /** Keep its output in memory too (read through pipes instead of handing it the log file). */
+  keepOutput?: boolean;
 }
 
 const live = new Set<ChildProcess>();
@@ -33,59 +55,84 @@ export function killOnExit(pid: number): void {
   groups.add(pid);
 }
 
-export function spawnChild(
-  name: string,
-  command: string,
-  args: readonly string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string },
-): Child {
-  const out = openSync(options.logFile, 'a');
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // nothing left
+  }
+}
+
+export function spawnChild(name: string, command: string, args: readonly string[], options: ChildOptions): Child {
+  const { logFile, keepOutput = false } = options;
+  if (!keepOutput && !logFile) throw new Error(`${name}: a child's output goes to a log file or is kept`);
+  const out = keepOutput ? 'pipe' : openSync(logFile!, 'a');
   let child: ChildProcess;
   try {
     child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', out, out], detached: true });
   } finally {
-    closeSync(out);
+    if (typeof out === 'number') closeSync(out);
   }
   if (child.pid === undefined) throw new Error(`${name}: could not start ${command}`);
   live.add(child);
+  let kept = '';
+  if (keepOutput) {
+    const keep = (chunk: Buffer) => {
+      if (logFile) appendFileSync(logFile, chunk);
+      kept += chunk;
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+  }
+  const output = () => (keepOutput ? kept : readLog(logFile!));
   let why: string | undefined;
-  const exit = new Promise<void>((resolve) => {
+  const exit = new Promise<ChildExit>((resolve) => {
     child.once('exit', (code, signal) => {
-      why = `exited with code ${code} signal ${signal}; see ${options.logFile}`;
+      why = `exited with code ${code} signal ${signal}${logFile ? `; see ${logFile}` : ''}`;
       live.delete(child);
-      resolve();
+      resolve({ code, signal });
     });
     child.once('error', (error) => {
       why = `failed: ${error.message}`;
       live.delete(child);
-      resolve();
+      resolve({ code: null, signal: null });
     });
   });
   return {
     name,
     pid: child.pid,
-    logFile: options.logFile,
+    ...(logFile ? { logFile } : {}),
     exited: () => why,
-    async stop(graceMs = 15_000) {
+    exit,
+    output,
+    async waitForOutput(pattern, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(output());
+        if (match) return match;
+        if (why !== undefined) throw new Error(`${name} ${why} before printing ${pattern}:\n${output()}`);
+        if (Date.now() > deadline) throw new Error(`${name} did not print ${pattern} in ${timeoutMs} ms:\n${output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async stop(graceMs = 15_000, signal = 'SIGTERM') {
       if (why !== undefined) return;
-      child.kill('SIGTERM');
-      const force = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }, graceMs);
+      child.kill(signal);
+      const force = setTimeout(() => killGroup(child.pid!), graceMs);
       await exit;
       clearTimeout(force);
       // A wrapper (tsx) may leave its own child behind when it is killed; the group goes with it.
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // nothing left
-      }
+      killGroup(child.pid!);
     },
   };
+}
+
+function readLog(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** Runs a command to completion with its output on this process's stderr; rejects unless it exits 0. */

@@ -4,6 +4,8 @@
  */
 export interface RpcReply {
   status: number;
+  /** The response's headers, on a reply `rawCall` read. */
+  headers?: Headers;
   body: {
     jsonrpc: '2.0';
     id: unknown;
@@ -26,6 +28,8 @@ export async function rawCall(
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { elicitation: {} },
   signal?: AbortSignal,
+  /** Sent besides the MCP headers (an `X-Request-Id`, say). */
+  headers: Record<string, string> = {},
 ): Promise<RpcReply> {
   const body = {
     jsonrpc: '2.0',
@@ -47,13 +51,14 @@ export async function rawCall(
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
       ...(targetOf(method, params) !== undefined ? { 'mcp-name': targetOf(method, params) } : {}),
+      ...headers,
     },
     body: JSON.stringify(body),
     signal,
   });
   const text = await response.text();
   try {
-    return { status: response.status, body: JSON.parse(text) as RpcReply['body'] };
+    return { status: response.status, headers: response.headers, body: JSON.parse(text) as RpcReply['body'] };
   } catch {
     throw new Error(`HTTP ${response.status}: not JSON: ${text.slice(0, 200)}`);
   }

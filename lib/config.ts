@@ -35,6 +35,12 @@ const EnvSchema = z.object({
   ALLOWED_ORIGINS: z.string().default(''),
   /** How long each readiness check of GET /readyz (Postgres, Temporal, migrations) may take before it counts as failed. */
   READY_CHECK_TIMEOUT_MS: integer(100, 60_000).default(2000),
+  /**
+   * How long a stopping API (SIGTERM) lets what it still serves end by itself: requests in progress
+   * and the streams of clients that cannot resume on another replica. Waiting legs answer "come
+   * back" and resumable streams end at once; what is left is closed when this runs out.
+   */
+  API_DRAIN_GRACE_MS: integer(0, 600_000).default(10_000),
 
   // Operating
   /**
@@ -73,6 +79,8 @@ const EnvSchema = z.object({
    * replayed from its short history when it is next signalled.
    */
   WORKER_MAX_CACHED_WORKFLOWS: integer(0).default(1000),
+  /** How long a stopping worker (SIGTERM) lets the rounds it runs finish and record before it cancels them. */
+  WORKER_SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
 
   // Exchanges
   ROUND_TIMEOUT_MS: integer(1).default(600000),
@@ -159,13 +167,22 @@ export interface Config {
     maxBodyBytes: number;
     allowedOrigins: string[];
     readyCheckTimeoutMs: number;
+    /** API_DRAIN_GRACE_MS: how long a stopping API lets requests and streams end by themselves. */
+    drainGraceMs: number;
   };
   /** The admin API (off without a token) and the Temporal Web UI it links to. */
   readonly admin: { token?: string; temporalUiUrl?: string };
   /** The worker's metrics listener; undefined when WORKER_METRICS_PORT is 0. */
   readonly workerMetrics?: { host: string; port: number };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
-  readonly temporal: { address: string; namespace: string; taskQueue: string; maxCachedWorkflows: number };
+  readonly temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    maxCachedWorkflows: number;
+    /** WORKER_SHUTDOWN_GRACE_MS: how long a stopping worker lets its rounds finish. */
+    workerShutdownGraceMs: number;
+  };
   readonly exchange: {
     roundTimeoutMs: number;
     maxRounds: number;
@@ -241,6 +258,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
         .map((o) => o.trim())
         .filter(Boolean),
       readyCheckTimeoutMs: env.READY_CHECK_TIMEOUT_MS,
+      drainGraceMs: env.API_DRAIN_GRACE_MS,
     },
     admin: {
       ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
@@ -255,6 +273,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: env.TEMPORAL_TASK_QUEUE,
       maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
+      workerShutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS,
     },
     exchange: {
       roundTimeoutMs: env.ROUND_TIMEOUT_MS,

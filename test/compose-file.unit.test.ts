@@ -16,7 +16,10 @@ const ROOT = projectRoot();
 const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
 // Merge keys (`<<: *anchor`) are YAML 1.1, which Compose reads: resolve them as Compose does.
 const compose = parse(text, { merge: true }) as {
-  services: Record<string, { image?: string; environment?: Record<string, unknown>; ports?: string[] }>;
+  services: Record<
+    string,
+    { image?: string; environment?: Record<string, unknown>; ports?: string[]; stop_grace_period?: string }
+  >;
 };
 
 /** `${NAME:-default}` → its default; `${NAME:?message}` → required; a literal → itself. */
@@ -26,6 +29,20 @@ function composeDefault(value: unknown): { required: boolean; value?: string } {
   if (!m) return { required: false, value: raw };
   return m[2] === undefined ? { required: true } : { required: false, value: m[2] };
 }
+
+/** A Compose duration (`30s`, `1m30s`, `1500ms`) in milliseconds. */
+function composeDurationMs(duration: string): number {
+  const unitMs: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...duration.matchAll(/(\d+(?:\.\d+)?)(us|ms|s|m|h)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join('') !== duration) throw new Error(`not a duration: ${duration}`);
+  return parts.reduce((ms, [, value, unit]) => ms + Number(value) * unitMs[unit!]!, 0);
+}
+
+/** What stopping takes after its grace (closing the Temporal connection and the Postgres pools). */
+const STOP_HEADROOM_MS = 5_000;
+
+/** The variable each service's own stop waits on: the API's drain, the worker's round grace. */
+const STOP_GRACE = { api: 'API_DRAIN_GRACE_MS', worker: 'WORKER_SHUTDOWN_GRACE_MS' } as const;
 
 describe('docker-compose.yml', () => {
   const schema = JSON.parse(readFileSync(path.join(ROOT, 'deploy/compose-spec/compose-spec.json'), 'utf8'));
@@ -60,6 +77,25 @@ describe('docker-compose.yml', () => {
       return [`${v.name}: compose ${JSON.stringify(set.value)}, service ${JSON.stringify(v.default)}`];
     });
     expect(differing).toEqual([]);
+  });
+
+  it.each(Object.entries(STOP_GRACE))(
+    'gives the %s time to stop by itself: its grace (%s) and the headroom fit in stop_grace_period',
+    (name, variable) => {
+      const service = compose.services[name]!;
+      // Compose's own default is 10 s: a service that does not say would be killed mid-grace.
+      const periodMs = composeDurationMs(service.stop_grace_period ?? '10s');
+      const graceMs = Number(composeDefault(service.environment?.[variable]).value);
+      expect(Number.isFinite(graceMs)).toBe(true);
+      expect(graceMs + STOP_HEADROOM_MS).toBeLessThanOrEqual(periodMs);
+    },
+  );
+
+  it('reads Compose durations', () => {
+    expect([composeDurationMs('30s'), composeDurationMs('1m30s'), composeDurationMs('1500ms')]).toEqual([
+      30_000, 90_000, 1_500,
+    ]);
+    expect(() => composeDurationMs('30')).toThrow();
   });
 
   // The service's own image is built from ./Dockerfile and tagged `local` unless MCP_IMAGE_TAG says otherwise.

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { projectRoot } from '../lib/paths';
 import { TEST_ADMIN_TOKEN } from './support/admin-client';
-import { startApiProcess, type ApiProcess } from './support/api-process';
+import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { exchangeStatus } from './support/exchange-rows';
 import { rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';

@@ -10,7 +10,7 @@ import { createLegacyStorePg, OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/leg
 import { sessionRef } from '../lib/log';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
 import { workflowIdFor } from '../workflows/messages';
-import { startApiProcess } from './support/api-process';
+import { startApiProcess } from './support/service-processes';
 import { isRequest, isResponseTo, LegacySession, MessageStream, type JsonRpcMessage } from './support/legacy-client';
 import { rawPost } from './support/raw-mcp';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
@@ -348,8 +348,16 @@ describe('handshake-era budgets', () => {
           [rootsId],
         );
         expect(rows[0]!.repeats).toBe(1);
-        const history = await new Client({ connection }).workflow.getHandle(workflowIdFor(exchangeId)).fetchHistory();
-        const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
+        // A signal that arrives while a workflow task runs (a local round holds one) is written to
+        // the history when that task completes: read it until both are there, or 10 s have passed.
+        const handle = new Client({ connection }).workflow.getHandle(workflowIdFor(exchangeId));
+        const signalsInHistory = async () =>
+          ((await handle.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
+        let signals = await signalsInHistory();
+        for (const deadline = Date.now() + 10_000; signals.length < 2 && Date.now() < deadline;) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          signals = await signalsInHistory();
+        }
         expect(signals).toHaveLength(2); // the answer and one repeat
       } finally {
         await connection.close();

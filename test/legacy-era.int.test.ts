@@ -34,7 +34,7 @@ import {
   type JsonRpcMessage,
   type MessageStream,
 } from './support/legacy-client';
-import { startApiProcess } from './support/api-process';
+import { startApiProcess } from './support/service-processes';
 import { exchangeById, exchangeOfSession, exchangeStartedBy } from './support/exchange-rows';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
 

@@ -6,28 +6,15 @@
  * gauges and state-only results are checked on an in-process service whose worker can be stopped.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { EXCHANGE_TERMINATED } from '../lib/protocol/exchange-errors';
 import { METRICS } from '../lib/metrics/catalog';
-import { startApiProcess, type ApiProcess } from './support/api-process';
+import { startApiProcess, startWorkerProcess, type ApiProcess, type WorkerProcess } from './support/service-processes';
 import { exchangeStatus } from './support/exchange-rows';
 import { LegacySession } from './support/legacy-client';
 import { parsePrometheusText, scrape, valueOf, type Exposition } from './support/prometheus-text';
 import { accept, isComeBack, rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';
 import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Scrapes until `done` holds for the exposition (or 15 s pass), and returns the last one. */
 async function scrapeUntil(url: string, done: (e: Exposition) => boolean): Promise<Exposition> {
@@ -55,10 +42,7 @@ describe('metrics of the API and worker processes', () => {
       TEMPORAL_TASK_QUEUE: taskQueue,
       REQUEST_STATE_KEYS: TEST_KEY_RING,
     };
-    [worker, api] = await Promise.all([
-      startWorkerProcess({ ...env, WORKER_METRICS_PORT: String(await freePort()) }),
-      startApiProcess(env),
-    ]);
+    [worker, api] = await Promise.all([startWorkerProcess(env), startApiProcess(env)]);
   });
   afterAll(async () => {
     await api?.kill();

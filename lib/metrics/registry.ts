@@ -13,29 +13,28 @@ export function createRegistry(): Registry {
 
 type LabelsOf<D extends MetricDefinition> = D['labelNames'][number] & string;
 
-export function counterOf<D extends MetricDefinition & { kind: 'counter' }>(
-  registry: Registry,
-  definition: D,
-): Counter<LabelsOf<D>> {
-  return new Counter({
+/** What every metric takes from its catalog entry: name, help and labels, registered in `registry`. */
+function fromCatalog<D extends MetricDefinition>(registry: Registry, definition: D) {
+  return {
     name: definition.name,
     help: definition.help,
     labelNames: definition.labelNames as LabelsOf<D>[],
     registers: [registry],
-  });
+  };
+}
+
+export function counterOf<D extends MetricDefinition & { kind: 'counter' }>(
+  registry: Registry,
+  definition: D,
+): Counter<LabelsOf<D>> {
+  return new Counter(fromCatalog(registry, definition));
 }
 
 export function histogramOf<D extends MetricDefinition & { kind: 'histogram' }>(
   registry: Registry,
   definition: D,
 ): Histogram<LabelsOf<D>> {
-  return new Histogram({
-    name: definition.name,
-    help: definition.help,
-    labelNames: definition.labelNames as LabelsOf<D>[],
-    buckets: [...(definition.buckets ?? [])],
-    registers: [registry],
-  });
+  return new Histogram({ ...fromCatalog(registry, definition), buckets: [...(definition.buckets ?? [])] });
 }
 
 /** `collect` runs at every scrape, to set the gauge from where its value lives. */
@@ -45,10 +44,7 @@ export function gaugeOf<D extends MetricDefinition & { kind: 'gauge' }>(
   collect?: (gauge: Gauge<LabelsOf<D>>) => Promise<void> | void,
 ): Gauge<LabelsOf<D>> {
   return new Gauge({
-    name: definition.name,
-    help: definition.help,
-    labelNames: definition.labelNames as LabelsOf<D>[],
-    registers: [registry],
+    ...fromCatalog(registry, definition),
     ...(collect
       ? {
           collect(this: Gauge<LabelsOf<D>>) {

@@ -128,11 +128,14 @@ scenario(
       { timeoutMs: 60_000, intervalMs: 20 },
     );
     const old = suite.stack.worker()!;
-    const stopping = suite.stack.stopWorker('SIGTERM');
+    const stoppedAt = Date.now();
+    const stopping = suite.stack.stopWorker('SIGTERM').then((how) => ({ how, afterMs: Date.now() - stoppedAt }));
     await suite.stack.startWorker();
     const replies = await answering;
-    // shutdownGraceTime is 10 s: the old worker exits by itself, cleanly.
-    expect(await stopping).toBe('worker exited (code 0, signal null)');
+    // The old worker exits by itself, cleanly, within its grace (WORKER_SHUTDOWN_GRACE_MS, 10 s).
+    const { how, afterMs } = await stopping;
+    expect(how).toBe('worker exited (code 0, signal null)');
+    expect(afterMs).toBeLessThan(10_000);
     await expectAllGreeted(suite.stack, greeted(asks, names, replies));
     // Every round the stopped worker started, it recorded (a round abandoned to a retry would not be).
     const mine = roundEvents([old.logFile]);

@@ -211,6 +211,11 @@ export class MessageStream {
     return this.parser.lastEventId;
   }
 
+  /** The last `retry:` the server sent on this stream (how soon to reconnect), in ms. */
+  get retryMs(): number | undefined {
+    return this.parser.retryMs;
+  }
+
   /** Ids of every SSE event seen, in order (priming events included). */
   get eventIds(): string[] {
     return this.events.flatMap((e) => (e.id !== undefined ? [e.id] : []));

@@ -3,7 +3,6 @@
  * into the app and starts listening. `main.ts`, the dev launcher and the tests all start the API
  * through here.
  */
-import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
@@ -24,11 +23,15 @@ import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
 import { createExchangeReconciler } from './exchange-reconciler';
+import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
+
+/** How often a draining API closes the connections whose responses have ended. */
+const IDLE_CONNECTION_SWEEP_MS = 100;
 
 export interface RunningApi {
   url: string;
@@ -46,7 +49,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
-  const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers });
+  const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers, log });
   const admin = createAdminStorePg(pool);
   const reconciler = createExchangeReconciler({
     gateway,
@@ -85,10 +88,9 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     },
     log,
   });
-  const draining = new AbortController();
-  setMaxListeners(0, draining.signal); // every waiting leg listens for the drain
+  const shutdown = createShutdown();
   const app = createApp({
-    draining: draining.signal,
+    shutdown,
     dispatch: createModernMethods({ handlers, legs, requestState, waiter }),
     legacy: createLegacyEndpoint({
       methods: createLegacyMethods({ handlers, legacy, legs }),
@@ -100,6 +102,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       endingCheckMs: config.http.waitMs,
       log,
       limits: config.limits,
+      shutdown,
     }),
     maxBodyBytes: config.http.maxBodyBytes,
     budget: { maxJsonDepth: config.limits.maxJsonDepth, maxRequestIdLength: config.limits.maxRequestIdLength },
@@ -150,19 +153,26 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     url,
     server,
     /**
-     * Drains, then stops: waiting legs answer "come back" at once (their clients retry on another
-     * replica), no new connection is taken, and open streams are closed after a short grace (their
-     * clients resume them elsewhere by Last-Event-ID).
+     * Drains, then stops (http/shutdown.ts): the listener closes (a new connection is refused) and
+     * a request on a kept-alive one gets 503; waiting legs answer "come back" at once, and every
+     * response closes its connection, so clients retry on another replica; streams whose clients
+     * resume elsewhere end at once with a reconnect hint, the others when what they carry is done
+     * or just before `graceMs` runs out. Whatever connection is left then is closed.
      */
-    async close(graceMs = 2_000) {
-      draining.abort();
+    async close(graceMs = config.http.drainGraceMs) {
+      const endShutdown = shutdown.begin(graceMs);
+      log.info({ graceMs }, 'API draining');
       idleSweeper.stop();
       stopReadingOpenExchanges();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A connection whose last response ended is closed at once, not after its keep-alive timeout.
       server.closeIdleConnections();
-      const grace = setTimeout(() => server.closeAllConnections(), graceMs);
+      const idle = setInterval(() => server.closeIdleConnections(), IDLE_CONNECTION_SWEEP_MS);
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
-      clearTimeout(grace);
+      clearInterval(idle);
+      clearTimeout(force);
+      endShutdown();
       await waiter.close();
       await listener.close();
       await connection.close();

@@ -1,6 +1,7 @@
 /**
  * Builds the express app from its dependencies, with no side effects, so tests mount it as is.
  */
+import { AsyncResource } from 'node:async_hooks';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../../lib/log';
@@ -13,9 +14,11 @@ import {
 } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { replyWithError } from './http/error-reply';
+import type { Shutdown } from './http/shutdown';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { originGuard } from './http/origin-guard';
+import { requestIds } from './http/request-id';
 import { healthRouter, type HealthRoutesOptions } from './routes/health';
 import { mcpRouter, type MessageBudget } from './routes/mcp';
 import { metricsRouter } from './routes/metrics';
@@ -32,7 +35,8 @@ export interface AppDeps {
   maxBodyBytes: number;
   budget: MessageBudget;
   sseMaxBufferedBytes: number;
-  draining: AbortSignal;
+  /** The process's stop (http/shutdown.ts). */
+  shutdown: Shutdown;
   allowedOrigins: ReadonlyArray<string>;
   listenHost: string;
   log: Logger;
@@ -41,8 +45,9 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestIds());
   app.use(accessLog(deps.log));
-  app.use(refuseWhileDraining(deps.draining));
+  app.use(drainGuard(deps.shutdown.draining));
   app.use(healthRouter(deps.readiness));
   app.use(metricsRouter(deps.metrics, deps.log));
   if (deps.admin) app.use('/admin', deps.admin);
@@ -55,7 +60,7 @@ export function createApp(deps: AppDeps): express.Express {
       maxBodyBytes: deps.maxBodyBytes,
       budget: deps.budget,
       sseMaxBufferedBytes: deps.sseMaxBufferedBytes,
-      draining: deps.draining,
+      draining: deps.shutdown.draining,
       log: deps.log,
     }),
   );
@@ -63,33 +68,47 @@ export function createApp(deps: AppDeps): express.Express {
   return app;
 }
 
-/** One line per request at response close, its level set by status. */
+/** One line per request at response close, its level set by status, with the request's id and exchange. */
 function accessLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('close', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      log[level](
-        {
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          durationMs: Math.round(durationMs),
-          mcpMethod: req.get('mcp-method'),
-        },
-        'request',
-      );
-    });
+    // Bound to the request: 'close' is emitted from the socket's context, outside it.
+    res.on(
+      'close',
+      AsyncResource.bind(() => {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+        log[level](
+          {
+            method: req.method,
+            path: req.path,
+            status: res.statusCode,
+            durationMs: Math.round(durationMs),
+            mcpMethod: req.get('mcp-method'),
+          },
+          'request',
+        );
+      }),
+    );
     next();
   };
 }
 
-/** Requests that arrive on a kept-alive connection while the process drains go elsewhere: 503, close. */
-function refuseWhileDraining(draining: AbortSignal): RequestHandler {
+/**
+ * While the process drains, no connection is kept for another request: one that arrives on a
+ * kept-alive connection goes elsewhere (503, `Retry-After`, `Connection: close`), and a response
+ * not yet started when the drain begins closes its connection once sent (the listener takes no
+ * new ones), so the client's next request opens a connection to a replica that serves.
+ */
+function drainGuard(draining: AbortSignal): RequestHandler {
   return (_req, res, next) => {
-    if (!draining.aborted) return next();
-    replyWithError(res, 'transport', serverDraining());
+    if (draining.aborted) return replyWithError(res, 'transport', serverDraining());
+    const closeAfter = () => {
+      if (!res.headersSent) res.set('connection', 'close');
+    };
+    draining.addEventListener('abort', closeAfter, { once: true });
+    res.once('close', () => draining.removeEventListener('abort', closeAfter));
+    next();
   };
 }
 

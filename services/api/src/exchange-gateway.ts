@@ -3,7 +3,12 @@
  * A signal is durable once Temporal records it, even when no worker is running, so an answer
  * accepted here is never lost.
  */
-import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  type Client,
+  type SignalDefinition,
+  type WorkflowExecutionStatusName,
+} from '@temporalio/client';
 import type {
   ExchangeInput,
   KeyAnswer,
@@ -22,6 +27,7 @@ import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../.
 import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
 import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
+import type { Logger } from '../../../lib/log';
 
 export interface ExchangeGateway {
   start(input: ExchangeInput): Promise<string>;
@@ -37,15 +43,17 @@ export interface ExchangeGateway {
 
 export type WorkflowStatus = WorkflowExecutionStatusName | 'NOT_FOUND';
 
-/** Signals a workflow; false when it no longer runs. Every signal is counted by its result. */
-async function signalIfRunning(signal: SignalName, send: () => Promise<void>): Promise<boolean> {
+/** Signals a workflow; false when it no longer runs. Every signal is counted, and logged (debug), by its result. */
+async function signalIfRunning(signal: SignalName, send: () => Promise<void>, log?: Logger): Promise<boolean> {
   try {
     await send();
     apiMetrics.signalSent(signal, 'delivered');
+    log?.debug({ signal, result: 'delivered' }, 'signal sent');
     return true;
   } catch (error) {
     const closed = error instanceof WorkflowNotFoundError;
     apiMetrics.signalSent(signal, closed ? 'workflow_closed' : 'failed');
+    log?.debug({ signal, result: closed ? 'workflow_closed' : 'failed' }, 'signal sent');
     if (closed) return false;
     throw error;
   }
@@ -55,16 +63,20 @@ async function signalIfRunning(signal: SignalName, send: () => Promise<void>): P
  * `handlers`, the set served, says how the rounds of a request run (the handler's declaration,
  * `roundActivityFor`; the choice travels in the workflow's input, so the workflow makes it
  * deterministically; without a set, rounds run as local activities) and names the metrics' target
- * labels (a target it lacks is `(unknown)`).
+ * labels (a target it lacks is `(unknown)`). `log` gets a debug line per workflow started and
+ * signal sent; within a request, those carry its `reqId` and `exchangeId` (lib/log.ts).
  */
 export function createExchangeGateway(
   client: Client,
   taskQueue: string,
-  options: { handlers?: HandlerSet } = {},
+  options: { handlers?: HandlerSet; log?: Logger } = {},
 ): ExchangeGateway {
-  const { handlers } = options;
+  const { handlers, log } = options;
   const roundActivityOf = (request: OriginalRequest): RoundActivity =>
     handlers ? roundActivityFor(handlers, request) : 'local';
+  /** Sends `definition` with `arg` to the exchange's workflow; false when it no longer runs. */
+  const signal = <A>(name: SignalName, exchangeId: string, definition: SignalDefinition<[A]>, arg: A) =>
+    signalIfRunning(name, () => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(definition, arg), log);
   return {
     async start(input) {
       const workflowId = workflowIdFor(input.exchangeId);
@@ -82,22 +94,16 @@ export function createExchangeGateway(
         ],
       });
       apiMetrics.exchangeStarted(options.handlers, input);
+      log?.debug({ workflowId }, 'workflow started');
       return workflowId;
     },
 
     // Every answer carries the time it was signalled: the workflow refuses those after the deadline.
     sendAnswers: (exchangeId, answers) =>
-      signalIfRunning('answers', () =>
-        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(answersSignal, { ...answers, sentAt: Date.now() }),
-      ),
+      signal('answers', exchangeId, answersSignal, { ...answers, sentAt: Date.now() }),
     sendKeyAnswer: (exchangeId, answer) =>
-      signalIfRunning('keyAnswer', () =>
-        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(keyAnswerSignal, { ...answer, sentAt: Date.now() }),
-      ),
-    cancel: (exchangeId, reason, by = 'client') =>
-      signalIfRunning('cancel', () =>
-        client.workflow.getHandle(workflowIdFor(exchangeId)).signal(cancelSignal, { reason, by }),
-      ),
+      signal('keyAnswer', exchangeId, keyAnswerSignal, { ...answer, sentAt: Date.now() }),
+    cancel: (exchangeId, reason, by = 'client') => signal('cancel', exchangeId, cancelSignal, { reason, by }),
 
     async workflowStatus(exchangeId) {
       try {

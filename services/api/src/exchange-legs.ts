@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
-import { exchangeLogger, type Logger } from '../../../lib/log';
+import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
 import { capacityExceeded, fromOutcome, invalidRequestState } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
@@ -129,6 +129,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
 
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
   async function start(leg: ExchangeLeg, requestDigest: string, exchangeId: string = randomUUID()): Promise<string> {
+    logExchange(exchangeId);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
@@ -209,6 +210,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   async function runLeg(leg: ExchangeLeg, requestDigest: string, options: LegOptions): Promise<RoundResult> {
     const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
     const kind = classifyLeg(claims);
+    if (claims) logExchange(claims.exchangeId);
     switch (kind.kind) {
       case 'first':
         return awaitRound(await start(leg, requestDigest), 1, options);

@@ -46,8 +46,9 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     workflowTaskPollerBehavior: { type: 'autoscaling' },
     // Bounds the worker's memory however many exchanges wait on a person (WORKER_MAX_CACHED_WORKFLOWS).
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
-    // Let in-flight rounds finish (and record) on shutdown instead of abandoning them to a retry.
-    shutdownGraceTime: '10 seconds',
+    // Let in-flight rounds finish (and record) on shutdown instead of abandoning them to a retry
+    // (WORKER_SHUTDOWN_GRACE_MS; below compose's stop_grace_period, which a test checks).
+    shutdownGraceTime: config.temporal.workerShutdownGraceMs,
     // A round's heartbeats reach Temporal every second (not every 80% of its 10 s timeout), so a
     // slow moment does not time out a live round and start a second attempt beside it.
     maxHeartbeatThrottleInterval: '1 second',

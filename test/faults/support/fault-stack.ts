@@ -20,7 +20,7 @@ import {
 } from '../../../devtools/local-stack/temporal-dev-server';
 import { projectRoot } from '../../../lib/paths';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../../../lib/exchange/search-attributes';
-import { startApiProcess, type ApiProcess } from '../../support/api-process';
+import { startApiProcess, type ApiProcess } from '../../support/service-processes';
 import { readLog, spawnLogged, tailOf, waitForLog, type OsProcess } from './os-process';
 
 export interface FaultStackOptions {

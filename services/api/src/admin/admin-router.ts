@@ -15,7 +15,7 @@
  */
 import express, { type ErrorRequestHandler, Router } from 'express';
 import type { AdminStore } from '../../../../lib/db/admin-store';
-import type { Logger } from '../../../../lib/log';
+import { logExchange, type Logger } from '../../../../lib/log';
 import type { ExchangeGateway } from '../exchange-gateway';
 import { adminError, InvalidParameter } from './admin-errors';
 import { bearerAuth } from './bearer-auth';
@@ -91,6 +91,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   router.get('/exchanges/:id', async (req, res) => {
     const detail = await deps.admin.getExchange(req.params.id);
     if (!detail) return adminError(res, 404, 'not_found', `No exchange ${req.params.id}`);
+    logExchange(detail.exchange.id);
     const status = await workflowStatusOf(deps.gateway, detail.exchange.id, deps.describeTimeoutMs);
     res.json(detailView(detail, status, context()));
   });
@@ -98,6 +99,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   router.post('/exchanges/:id/cancel', express.json({ limit: '4kb', strict: false }), async (req, res) => {
     const reason = reasonOf(req.body);
     const result = await cancelExchange(deps, req.params.id, reason);
+    if (result.kind !== 'not-found') logExchange(result.exchange.id);
     const ctx = context();
     switch (result.kind) {
       case 'not-found':

@@ -5,9 +5,13 @@
  */
 import type { Response } from 'express';
 
-/** Turns `res` into an event stream: 200, the SSE headers, sent now. */
+/**
+ * Turns `res` into an event stream: 200, the SSE headers, sent now. A response already marked
+ * `Connection: close` (one started while the process drains) keeps that.
+ */
 export function startSse(res: Response): void {
-  res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  if (res.get('connection') === undefined) res.set('connection', 'keep-alive');
   res.flushHeaders();
 }
 
@@ -18,6 +22,8 @@ export const sseFrames = {
   /** An event with an id and no data (SEP-1699): a resumption point, optionally with `retry`. */
   mark: (eventId: number, retryMs?: number) =>
     `id: ${eventId}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`,
+  /** No event, only how soon to reconnect (for a stream whose events carried no id). */
+  retry: (retryMs: number) => `retry: ${retryMs}\n\n`,
   /** A named event with raw data (the 2024-11-05 transport's `endpoint` announcement). */
   named: (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`,
   comment: (text: string) => `: ${text}\n\n`,

@@ -5,7 +5,8 @@
  * is the session's standing stream: every third of DELIVERY_LEASE_MS it claims the delivery lease
  * of the session's running calls that no connection delivers (so a call whose POST stream died is
  * taken over once its lease lapses), re-delivers their still-open requests and follows their later
- * ones; responses never go on it.
+ * ones; responses never go on it. When the process stops (`drain`), it writes what its calls have
+ * recorded and returns 'drained', for the caller to tell the client to reconnect elsewhere.
  */
 import { randomUUID } from 'node:crypto';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
@@ -21,7 +22,8 @@ import type { DeliverCall } from './call-delivery';
 import { callLogger } from './call-log';
 import { supportsResumption } from './sessions';
 import type { SseWriter } from './sse-writer';
-import { deliverStream } from './stream-delivery';
+import { deliverStream, type DeliveryEnd } from './stream-delivery';
+import { eitherSignal } from '../http/shutdown';
 
 export interface GetStreamDeps {
   legacy: LegacyStore;
@@ -66,13 +68,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export function createGetStream(deps: GetStreamDeps) {
   const { legacy, waiter, deliverCall, log } = deps;
 
-  /** Serves the GET stream on `sse` until it is done (a resumed stream) or `stop` aborts. */
+  /**
+   * Serves the GET stream on `sse` until it is done (a resumed stream), `stop` aborts (the client
+   * left) or `drain` does; the caller ends the stream.
+   */
   return async function serveGetStream(
     session: LegacySession,
     lastEventIdHeader: string | undefined,
     sse: SseWriter,
     stop: AbortSignal,
-  ): Promise<void> {
+    drain: AbortSignal,
+  ): Promise<DeliveryEnd> {
     const owner = randomUUID(); // this connection, as the holder of the delivery leases it takes
     const resumable = supportsResumption(session);
     const lastEventId = parseLastEventId(lastEventIdHeader);
@@ -83,42 +89,51 @@ export function createGetStream(deps: GetStreamDeps) {
       const calls = await legacy.activeCalls({ streamId: resumed });
       if (calls.length === 0) {
         // Its call already ended: replay what the client missed, then end.
-        await deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop, { drainOnly: true });
+        return deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop, { drainOnly: true });
       }
-      await Promise.all(
-        calls.map(async (call) => deliverCall(call, sse, lastEventId, stop, { resumable, owner, takeOver: true })),
+      const ends = await Promise.all(
+        calls.map(async (call) =>
+          deliverCall(call, sse, lastEventId, stop, { resumable, owner, takeOver: true, drain }),
+        ),
       );
-      sse.end();
-      return;
+      return ends.includes('drained') ? 'drained' : 'final';
     }
 
     // A plain GET takes over the calls no other connection delivers (checked again while it is
     // open, so it also takes over a call whose POST stream dies later): their open requests are
     // re-delivered and their later requests follow here; responses never go on this stream.
-    const serving = new Set<string>();
-    while (!stop.aborted) {
-      const claimed = await legacy.claimUndelivered(session.id, owner, DELIVERY_LEASE_MS).catch((error) => {
-        log.warn({ err: error, ...sessionRef(session.id) }, 'could not claim undelivered calls');
-        return [];
-      });
-      const fresh = newlyClaimed(claimed, serving);
-      if (fresh.length) {
-        for (const request of redeliveries(await legacy.openRequestsOfSession(session.id), fresh)) {
-          sse.write(request.message, request.eventId);
+    const serving = new Map<string, Promise<void>>();
+    const ending = eitherSignal(stop, drain);
+    try {
+      while (!ending.signal.aborted) {
+        const claimed = await legacy.claimUndelivered(session.id, owner, DELIVERY_LEASE_MS).catch((error) => {
+          log.warn({ err: error, ...sessionRef(session.id) }, 'could not claim undelivered calls');
+          return [];
+        });
+        const fresh = newlyClaimed(claimed, new Set(serving.keys()));
+        if (fresh.length) {
+          for (const request of redeliveries(await legacy.openRequestsOfSession(session.id), fresh)) {
+            sse.write(request.message, request.eventId);
+          }
         }
+        for (const call of fresh) {
+          // Runs beside the stream's loop; the .catch logs any failure, so the chain never rejects.
+          const delivery = (async () => {
+            const afterId = await legacy.lastEventId(call.streamId);
+            await deliverCall(call, sse, afterId, stop, { resumable, owner, withoutResponse: true, drain });
+          })()
+            .catch((error) => callLogger(log, call.exchangeId).warn({ err: error }, 'GET stream delivery failed'))
+            .finally(() => serving.delete(call.exchangeId));
+          serving.set(call.exchangeId, delivery);
+        }
+        await sleep(DELIVERY_LEASE_MS / 3, ending.signal);
       }
-      for (const call of fresh) {
-        serving.add(call.exchangeId);
-        // Runs beside the stream's loop; the .catch logs any failure, so the chain never rejects.
-        void (async () => {
-          const afterId = await legacy.lastEventId(call.streamId);
-          await deliverCall(call, sse, afterId, stop, { resumable, owner, withoutResponse: true });
-        })()
-          .catch((error) => callLogger(log, call.exchangeId).warn({ err: error }, 'GET stream delivery failed'))
-          .finally(() => serving.delete(call.exchangeId));
-      }
-      await sleep(DELIVERY_LEASE_MS / 3, stop);
+    } finally {
+      ending.dispose();
     }
+    // What the calls it delivers have recorded is written before the stream ends.
+    await Promise.all(serving.values());
+    return drain.aborted && !stop.aborted ? 'drained' : 'stopped';
   };
 }
 

@@ -4,6 +4,12 @@
  * and announces `POST /messages?sessionId=...`; the session lives as long as that stream. Every
  * POSTed message gets 202: responses and notifications are taken before it, requests are answered
  * on the stream after it (an error as the rendered error envelope).
+ *
+ * Its clients cannot move a session to another replica (the transport has no resumption), so a
+ * stopping process keeps the stream while the session's calls run (until the drain grace is nearly
+ * out, at the latest); then the session ends with its stream, as when the client leaves, and the stream
+ * ends cleanly with a `retry` hint: the client's EventSource reconnects to a replica that serves,
+ * which opens it a new session.
  */
 import type { Request, Response } from 'express';
 import type { LegacyStore } from '../../../../lib/db/legacy-store';
@@ -14,6 +20,7 @@ import { resultEnvelope } from '../../../../lib/protocol/json-rpc-envelope';
 import { streamKeys } from '../../../../lib/protocol/legacy-stream-keys';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { renderAnsweredError } from '../http/error-reply';
+import { endWhenIdle, type Shutdown } from '../http/shutdown';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import { watchEndings } from './ending-watch';
 import type { IncomingMessage } from './incoming-message';
@@ -21,7 +28,7 @@ import type { RequestIntake } from './request-intake';
 import type { ResponseIntake } from './response-intake';
 import type { Sessions } from './sessions';
 import { openSseInSlot, type SseOptions } from './sse-writer';
-import { deliverStream } from './stream-delivery';
+import { deliverStream, RECONNECT_RETRY_MS } from './stream-delivery';
 import type { StreamSlots } from './stream-slots';
 
 export interface HttpSseDeps {
@@ -36,13 +43,14 @@ export interface HttpSseDeps {
   /** How often (HTTP_WAIT_MS) the stream's running calls are checked with Temporal for endings it did not record. */
   endingCheckMs: number;
   log: Logger;
+  shutdown: Shutdown;
 }
 
 /** The one stream of a 2024-11-05 session. */
 const streamOf = (sessionId: string) => `sse:${sessionId}`;
 
 export function createHttpSse(deps: HttpSseDeps) {
-  const { legacy, waiter, reconciler, sessions, requests, responses, slots, sseOptions, log } = deps;
+  const { legacy, waiter, reconciler, sessions, requests, responses, slots, sseOptions, log, shutdown } = deps;
 
   return {
     /** GET /sse: opens a session whose one stream carries every response. */
@@ -67,14 +75,13 @@ export function createHttpSse(deps: HttpSseDeps) {
       sessions.keepAlive(sessionId, stop.signal);
       sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
       const streamId = streamOf(sessionId);
-      watchEndings(
-        reconciler,
-        async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId),
-        deps.endingCheckMs,
-        stop.signal,
-      );
-      await deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, { untilFinal: false });
+      const runningCalls = async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId);
+      watchEndings(reconciler, runningCalls, deps.endingCheckMs, stop.signal);
+      const drain = endWhenIdle(shutdown, stop.signal, async () => (await runningCalls()).length === 0);
+      const end = await deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, { untilFinal: false, drain });
+      // Ended before the stream is, so a stopping process closes nothing under it.
       await sessions.endWithStream(sessionId, streamId);
+      if (end === 'drained') sse.endForReconnect(RECONNECT_RETRY_MS);
     },
 
     /** POST /messages?sessionId=: every answer goes to the session's stream; 202 here. */

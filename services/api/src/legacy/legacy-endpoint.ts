@@ -21,6 +21,7 @@ import type { LegacyStore } from '../../../../lib/db/legacy-store';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { Logger } from '../../../../lib/log';
 import type { ExchangeGateway } from '../exchange-gateway';
+import type { Shutdown } from '../http/shutdown';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import { createCallDelivery } from './call-delivery';
 import { createGetStream } from './get-stream';
@@ -46,10 +47,12 @@ export interface LegacyEndpointDeps {
   endingCheckMs: number;
   log: Logger;
   limits: Limits;
+  /** The process's stop: what each stream does when it drains (streamable-http.ts, http-sse.ts). */
+  shutdown: Shutdown;
 }
 
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
-  const { methods, legacy, exchanges, waiter, gateway, reconciler, endingCheckMs, log, limits } = deps;
+  const { methods, legacy, exchanges, waiter, gateway, reconciler, endingCheckMs, log, limits, shutdown } = deps;
   const slots = createStreamSlots(limits);
   const sseOptions = { maxBufferedBytes: limits.sseMaxBufferedBytes, log };
   const sessions = createSessions({ methods, legacy, gateway, limits, log });
@@ -66,6 +69,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     serveGetStream,
     slots,
     sseOptions,
+    shutdown,
   });
   const httpSse = createHttpSse({
     legacy,
@@ -78,6 +82,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     sseOptions,
     endingCheckMs,
     log,
+    shutdown,
   });
 
   return {

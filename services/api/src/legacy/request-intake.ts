@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LegacyCall, LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Listening } from '../../../../lib/exchange/types';
+import { logExchange } from '../../../../lib/log';
 import type { Limits } from '../../../../lib/config';
 import { capacityExceeded, requestInProgress } from '../../../../lib/protocol/error-catalog';
 import type { IncomingMessage } from './incoming-message';
@@ -28,6 +29,7 @@ export function createRequestIntake(deps: RequestIntakeDeps) {
 
   /** The call already recorded under this request id, served as it was first recorded. */
   function reattach(existing: LegacyCall, listening: Listening): RequestAnswer {
+    logExchange(existing.exchangeId);
     return { kind: 'call', call: existing, listening: { ...listening, progressToken: existing.progressToken } };
   }
 

@@ -10,7 +10,7 @@ import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { Limits } from '../../../../lib/config';
 import { canonicalJson } from '../../../../lib/exchange/digest';
-import { sessionRef, type Logger } from '../../../../lib/log';
+import { logExchange, sessionRef, type Logger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { tooLarge } from '../../../../lib/protocol/error-catalog';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
@@ -49,6 +49,7 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       );
       return;
     }
+    logExchange(request.exchangeId);
     // The deadline is a rule: an answer after it is refused before anything is settled or signalled;
     // the stream carries the expiry (and withdraws this request) once the workflow records it.
     const ask = await exchanges.readRound(request.exchangeId, request.round);
@@ -107,6 +108,7 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
     const params = (message.params ?? {}) as { requestId?: unknown; reason?: unknown };
     const call = await legacy.findCall(session.id, JSON.stringify(params.requestId ?? null));
     if (!call) return;
+    logExchange(call.exchangeId);
     const reason = typeof params.reason === 'string' ? params.reason : undefined;
     await gateway.cancel(call.exchangeId, reason);
     callLogger(log, call.exchangeId).info(sessionRef(session.id), 'exchange cancelled by the client');

@@ -18,7 +18,15 @@ export interface SseWriter {
   /** Resolves once the consumer has read what was written (or after `DRAIN_WAIT_MS`, or on close). */
   drained(): Promise<void>;
   end(): void;
+  /**
+   * Ends the stream telling the client to reconnect in `retryMs` (the process is stopping): the
+   * last event id it was sent, restated with `retry` (SEP-1699), so it resumes after that id on
+   * another replica; a stream that sent no id gets the `retry` alone.
+   */
+  endForReconnect(retryMs: number): void;
   readonly closed: boolean;
+  /** The id of the last event written, if one had an id. */
+  readonly lastEventId: number | undefined;
 }
 
 export interface SseOptions {
@@ -44,9 +52,23 @@ export function openSse(res: Response, options: SseOptions): SseWriter {
   const keepAlive = setInterval(() => send(sseFrames.comment('keep-alive')), keepAliveMs);
   keepAlive.unref();
   res.on('close', () => clearInterval(keepAlive));
+  let lastEventId: number | undefined;
+  const withId = (eventId: number | undefined) => {
+    if (eventId !== undefined) lastEventId = eventId;
+  };
+  const end = () => {
+    clearInterval(keepAlive);
+    if (!res.writableEnded && !res.destroyed) res.end();
+  };
   return {
-    write: (message, eventId) => send(sseFrames.message(message, eventId)),
-    mark: (eventId, retryMs) => send(sseFrames.mark(eventId, retryMs)),
+    write(message, eventId) {
+      withId(eventId);
+      send(sseFrames.message(message, eventId));
+    },
+    mark(eventId, retryMs) {
+      withId(eventId);
+      send(sseFrames.mark(eventId, retryMs));
+    },
     event: (name, data) => send(sseFrames.named(name, data)),
     comment: (text) => send(sseFrames.comment(text)),
     drained() {
@@ -63,12 +85,16 @@ export function openSse(res: Response, options: SseOptions): SseWriter {
         res.once('close', done);
       });
     },
-    end() {
-      clearInterval(keepAlive);
-      if (!res.writableEnded && !res.destroyed) res.end();
+    end,
+    endForReconnect(retryMs) {
+      send(lastEventId !== undefined ? sseFrames.mark(lastEventId, retryMs) : sseFrames.retry(retryMs));
+      end();
     },
     get closed() {
       return res.writableEnded || res.destroyed;
+    },
+    get lastEventId() {
+      return lastEventId;
     },
   };
 }

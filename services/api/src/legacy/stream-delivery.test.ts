@@ -123,9 +123,11 @@ function recordingWriter(closeAfter = Infinity) {
     comment: () => undefined,
     drained: async () => void (drains += 1),
     end: () => undefined,
+    endForReconnect: (retryMs) => void frames.push(`reconnect retry ${retryMs}`),
     get closed() {
       return frames.length >= closeAfter;
     },
+    lastEventId: undefined,
   };
   return { writer, frames, drains: () => drains };
 }
@@ -214,6 +216,29 @@ describe('deliverStream', () => {
       await deliverStream({ legacy, waiter: unusedWaiter }, 's', 0, closed.writer, new AbortController().signal),
     ).toBe('stopped');
     expect(reads).toEqual([]);
+  });
+
+  it('once the drain begins, writes what is recorded without waiting for more, and ends drained', async () => {
+    const rows = [priming(1), request(2, 'a')];
+    const { legacy, reads } = pagedStream(rows, 10);
+    const drain = new AbortController();
+    const waiter = {
+      // The process starts stopping while the delivery waits for rows that are not there yet.
+      async waitFor<T>(_c: string, _p: string, _read: () => Promise<T | undefined>, _ms: number, signal?: AbortSignal) {
+        rows.push(request(3, 'b'));
+        drain.abort();
+        expect(signal?.aborted).toBe(true);
+        return undefined;
+      },
+    };
+    const sse = recordingWriter();
+    const end = await deliverStream({ legacy, waiter }, 'call:x', 2, sse.writer, new AbortController().signal, {
+      resumable: true,
+      drain: drain.signal,
+    });
+    expect(end).toBe('drained');
+    expect(sse.frames).toEqual(['message 3']);
+    expect(reads).toEqual([2, 3]);
   });
 
   it('stops following between pages once the consumer is gone', async () => {

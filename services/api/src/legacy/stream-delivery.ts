@@ -2,12 +2,14 @@
  * Delivers one stream of the event log to one SSE writer: its messages in order, each with its row
  * id as the event id (so Last-Event-ID resumes exactly after it), page by page, following new rows
  * as any replica's worker writes them, until the stream's final message, a handler's request to
- * close, or the client going away. What a page puts on the wire is decided by `planPage`, a pure
+ * close, the client going away, or the process stopping (then what is already recorded is written
+ * first, so the client resumes after all of it). What a page puts on the wire is decided by `planPage`, a pure
  * function; `deliverStream` only reads, writes and waits.
  */
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { LEGACY_STREAM_CHANNEL, type LegacyStore, type StreamMessage } from '../../../../lib/db/legacy-store';
 import { CLOSE_STREAM_KEY, PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
+import { eitherSignal } from '../http/shutdown';
 import type { SseWriter } from './sse-writer';
 
 export interface DeliveryOptions {
@@ -21,10 +23,19 @@ export interface DeliveryOptions {
   withoutResponse?: boolean;
   /** Write what is already there, then return instead of following. */
   drainOnly?: boolean;
+  /**
+   * Aborted when this stream is to end because the process stops: the delivery writes what is
+   * already recorded, without waiting for more, and ends 'drained' (the caller then tells the
+   * client to reconnect).
+   */
+  drain?: AbortSignal;
 }
 
-/** How a delivery ends: at the final message, at a close request honoured, or when the client went away. */
-export type DeliveryEnd = 'final' | 'closed' | 'stopped';
+/**
+ * How a delivery ends: at the final message, at a close request honoured, when the client went
+ * away, or for the process stopping.
+ */
+export type DeliveryEnd = 'final' | 'closed' | 'stopped' | 'drained';
 
 /** How long a client should wait before reconnecting to a stream that was closed on purpose. */
 export const RECONNECT_RETRY_MS = 500;
@@ -92,7 +103,8 @@ function writeFrame(sse: SseWriter, frame: Frame): void {
 /**
  * Delivers `streamId` after `afterId`; resolves 'final' once its final message was written,
  * 'closed' when a handler asked for the stream to close, 'stopped' when the client went away (or,
- * with `drainOnly`, once nothing is left to write).
+ * with `drainOnly`, once nothing is left to write), 'drained' once `drain` aborted and what was
+ * recorded by then is written.
  */
 export async function deliverStream(
   deps: { legacy: Pick<LegacyStore, 'readStream'>; waiter: Pick<OutcomeWaiter, 'waitFor'> },
@@ -102,28 +114,35 @@ export async function deliverStream(
   stop: AbortSignal,
   options: DeliveryOptions = {},
 ): Promise<DeliveryEnd> {
-  const { drainOnly = false } = options;
+  const { drainOnly = false, drain } = options;
+  // A wait for new rows ends when the client goes away or the drain begins.
+  const waiting = drain ? eitherSignal(stop, drain) : { signal: stop, dispose: () => undefined };
   let lastId = afterId;
-  // Page by page (the store reads at most a page), each after the consumer took the previous one.
-  while (!stop.aborted && !sse.closed) {
-    const messages = drainOnly
-      ? await deps.legacy.readStream(streamId, lastId)
-      : await deps.waiter.waitFor(
-          LEGACY_STREAM_CHANNEL,
-          streamId,
-          async () => {
-            const found = await deps.legacy.readStream(streamId, lastId);
-            return found.length ? found : undefined;
-          },
-          FOLLOW_WAIT_MS,
-          stop,
-        );
-    const page = planPage(messages ?? [], lastId, options);
-    for (const frame of page.frames) writeFrame(sse, frame);
-    if (page.end) return page.end;
-    lastId = page.lastId;
-    if (drainOnly && !messages?.length) return 'stopped';
-    await sse.drained();
+  try {
+    // Page by page (the store reads at most a page), each after the consumer took the previous one.
+    while (!stop.aborted && !sse.closed) {
+      const flushing = drainOnly || drain?.aborted === true;
+      const messages = flushing
+        ? await deps.legacy.readStream(streamId, lastId)
+        : await deps.waiter.waitFor(
+            LEGACY_STREAM_CHANNEL,
+            streamId,
+            async () => {
+              const found = await deps.legacy.readStream(streamId, lastId);
+              return found.length ? found : undefined;
+            },
+            FOLLOW_WAIT_MS,
+            waiting.signal,
+          );
+      const page = planPage(messages ?? [], lastId, options);
+      for (const frame of page.frames) writeFrame(sse, frame);
+      if (page.end) return page.end;
+      lastId = page.lastId;
+      if (flushing && !messages?.length) return drainOnly ? 'stopped' : 'drained';
+      await sse.drained();
+    }
+    return 'stopped';
+  } finally {
+    waiting.dispose();
   }
-  return 'stopped';
 }

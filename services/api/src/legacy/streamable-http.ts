@@ -5,6 +5,12 @@
  * is answered as JSON; an exchange call answers on an SSE stream of its own (primed for a client
  * that resumes), which carries its server-to-client requests and then its response. GET opens the
  * session's standing or resumed stream (get-stream.ts); DELETE ends the session.
+ *
+ * When the process stops, a stream whose client resumes (2025-11-25) ends at once, after what is
+ * recorded, with its last event id and a `retry` hint: the client reconnects with Last-Event-ID
+ * and another replica finishes it. So does every GET stream (clients re-open those of any
+ * version). A call's stream to an older client, which cannot resume it, is kept until its
+ * response or the end of the drain grace.
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -18,13 +24,15 @@ import {
 import { resultEnvelope } from '../../../../lib/protocol/json-rpc-envelope';
 import { PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
 import { replyWithError } from '../http/error-reply';
+import type { Shutdown } from '../http/shutdown';
 import type { DeliverCall } from './call-delivery';
 import type { ServeGetStream } from './get-stream';
 import type { IncomingMessage } from './incoming-message';
 import type { RequestIntake } from './request-intake';
 import type { ResponseIntake } from './response-intake';
 import { supportsResumption, type Sessions } from './sessions';
-import { openSseInSlot, type SseOptions } from './sse-writer';
+import { openSseInSlot, type SseOptions, type SseWriter } from './sse-writer';
+import { RECONNECT_RETRY_MS, type DeliveryEnd } from './stream-delivery';
 import type { StreamSlots } from './stream-slots';
 
 export interface StreamableHttpDeps {
@@ -36,10 +44,17 @@ export interface StreamableHttpDeps {
   serveGetStream: ServeGetStream;
   slots: StreamSlots;
   sseOptions: SseOptions;
+  shutdown: Shutdown;
+}
+
+/** Ends a delivered stream: for a delivery the drain ended, with the hint to reconnect elsewhere. */
+function endStream(sse: SseWriter, end: DeliveryEnd): void {
+  if (end === 'drained') sse.endForReconnect(RECONNECT_RETRY_MS);
+  else sse.end();
 }
 
 export function createStreamableHttp(deps: StreamableHttpDeps) {
-  const { legacy, sessions, requests, responses, deliverCall, serveGetStream, slots, sseOptions } = deps;
+  const { legacy, sessions, requests, responses, deliverCall, serveGetStream, slots, sseOptions, shutdown } = deps;
 
   return {
     /** POST /mcp of a handshake-era client (it sends `initialize` or names its session). */
@@ -100,8 +115,14 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
         });
       }
       // A repeated request id re-attaches to its call (taking its delivery over): same stream, same result.
-      await deliverCall(answer.call, sse, 0, stop.signal, { resumable, honorClose: resumable, owner, takeOver: true });
-      sse.end();
+      const end = await deliverCall(answer.call, sse, 0, stop.signal, {
+        resumable,
+        honorClose: resumable,
+        owner,
+        takeOver: true,
+        drain: resumable ? shutdown.draining : shutdown.closing,
+      });
+      endStream(sse, end);
     },
 
     /** GET /mcp: resumes a stream after Last-Event-ID, or re-delivers the session's open requests. */
@@ -116,7 +137,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
       res.on('close', () => stop.abort());
       const sse = openSseInSlot(res, release, sseOptions);
       sessions.keepAlive(session.id, stop.signal);
-      await serveGetStream(session, req.get('last-event-id'), sse, stop.signal);
+      endStream(sse, await serveGetStream(session, req.get('last-event-id'), sse, stop.signal, shutdown.draining));
     },
 
     /** DELETE /mcp: ends the session and the exchanges it still runs. */

@@ -1,0 +1,86 @@
+/**
+ * The API and the worker as OS processes of their own (their production mains under tsx), for
+ * tests where "another replica", "a restart" or "a stop" must mean a real process: nothing shared
+ * in memory, stopped by a real signal. Each is started through devtools/child-processes.ts and
+ * resolves once it has said it serves.
+ */
+import path from 'node:path';
+import { spawnChild, type Child, type ChildExit } from '../../devtools/child-processes';
+import { freePort } from '../../devtools/local-stack/free-port';
+import { projectRoot } from '../../lib/paths';
+
+export interface ServiceProcess {
+  /** Everything the process wrote to stdout and stderr so far (its log lines). */
+  output(): string;
+  /** Sends `signal` (SIGTERM) and waits for the exit; SIGKILL if it does not stop within `graceMs`. */
+  kill(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
+  /** Resolves once the process has exited, with its exit code or signal. */
+  readonly exit: Promise<ChildExit>;
+}
+
+export interface ApiProcess extends ServiceProcess {
+  url: string;
+}
+
+export interface WorkerProcess extends ServiceProcess {
+  /** The worker's metrics URL, as it logged it. */
+  metricsUrl: string;
+}
+
+/** One process (node with tsx's loader), not the tsx CLI, which would run the main in a child of its own. */
+function startMain(name: string, main: string, env: Record<string, string>, logFile?: string): Child {
+  const root = projectRoot();
+  return spawnChild(name, process.execPath, ['--import', 'tsx', path.join(root, main)], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    keepOutput: true,
+    ...(logFile ? { logFile } : {}),
+  });
+}
+
+/** Resolves with `ready`'s result once the child is ready; a child that is not is killed. */
+async function whenReady<T>(child: Child, ready: () => Promise<T>): Promise<T> {
+  try {
+    return await ready();
+  } catch (error) {
+    await child.stop(0, 'SIGKILL');
+    throw error;
+  }
+}
+
+const handle = (child: Child): ServiceProcess => ({
+  output: child.output,
+  kill: (signal = 'SIGTERM', graceMs = 20_000) => child.stop(graceMs, signal),
+  exit: child.exit,
+});
+
+/** `logFile`: where the process's stdout and stderr also go, for tests that show them on failure. */
+export function startApiProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  logFile?: string,
+): Promise<ApiProcess> {
+  const child = startMain('API process', 'services/api/src/main.ts', { PORT: '0', ...env }, logFile);
+  return whenReady(child, async () => {
+    const [, url] = await child.waitForOutput(/"url":"(http:\/\/[^"]+\/mcp)"[^\n]*"msg":"API listening"/, timeoutMs);
+    return { ...handle(child), url: url! };
+  });
+}
+
+/**
+ * Resolves once the worker logged both its metrics URL and "worker started" (it polls from then
+ * on). Its metrics listener is on a free port unless `env` names one.
+ */
+export async function startWorkerProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<WorkerProcess> {
+  const metricsPort = env.WORKER_METRICS_PORT ?? String(await freePort());
+  const child = startMain('worker', 'services/worker/src/main.ts', { WORKER_METRICS_PORT: metricsPort, ...env });
+  return whenReady(child, async () => {
+    const started = Date.now();
+    const [, metricsUrl] = await child.waitForOutput(
+      /"url":"(http:\/\/[^"]+\/metrics)"[^\n]*"msg":"worker metrics listening"/,
+      timeoutMs,
+    );
+    await child.waitForOutput(/"msg":"worker started"/, timeoutMs - (Date.now() - started));
+    return { ...handle(child), metricsUrl: metricsUrl! };
+  });
+}
