@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadHandlerSet } from '../handlers';
 import { ConfigError, parseConfig } from '../lib/config';
-import { devKeyRing } from '../devtools/dev-key-ring';
+import { devKeyRings } from '../devtools/dev-key-ring';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       ...process.env,
       DATABASE_URL: local.databaseUrl,
       TEMPORAL_ADDRESS: local.temporalAddress,
-      REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(DATA_DIR, log),
+      ...devKeyRings(DATA_DIR, log),
       // The admin view links exchanges to this dev server's Web UI.
       ...(local.temporalUiUrl && !process.env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: local.temporalUiUrl } : {}),
     });

@@ -14,10 +14,11 @@ import { Client, Connection } from '@temporalio/client';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { loadHandlerSet } from '../handlers';
 import { parseConfig } from '../lib/config';
+import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
 import { installTemporalRuntime } from '../lib/temporal-logging';
-import { devKeyRing } from '../devtools/dev-key-ring';
+import { devKeyRings } from '../devtools/dev-key-ring';
 import { freePort } from '../devtools/local-stack/free-port';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { rawCall } from '../devtools/raw-mcp-call';
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
       HANDLER_SET: 'demo',
       DATABASE_URL: local.databaseUrl,
       TEMPORAL_ADDRESS: local.temporalAddress,
-      REQUEST_STATE_KEYS: devKeyRing(dataDir, log),
+      ...devKeyRings(dataDir, log, {}),
       WORKER_METRICS_PORT: '0',
     });
     const handlers = loadHandlerSet(config.handlerSet);
@@ -118,7 +119,7 @@ async function main(): Promise<void> {
     await photograph(browser, `${ui}/workflows?query=${waiting}`, 'temporal-ui-waiting-list.png', 'exchange-');
     const connection = await Connection.connect({ address: local.temporalAddress });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: serviceDataConverter(config.payloadCodec) });
       for await (const execution of client.workflow.list({ query: 'McpTarget = "deploy_service"' })) {
         const workflow = `${ui}/workflows/${encodeURIComponent(execution.workflowId)}/${execution.runId}`;
         await photograph(browser, `${workflow}/history`, 'temporal-ui-waiting-exchange.png', 'deploy_service', 1400);

@@ -6,11 +6,12 @@
  *
  * Ports: PORT (API, 3000), TEMPORAL_DEV_PORT (7233), TEMPORAL_DEV_UI_PORT (8080, as compose; 0 for
  * no UI). Every other variable of lib/config.ts passes through to the API and the worker;
- * REQUEST_STATE_KEYS, when unset, is a development key kept in the data folder. Ctrl-C stops it all.
+ * REQUEST_STATE_KEYS and PAYLOAD_CODEC_KEYS, when unset, are development keys kept in the data folder.
+ * Ctrl-C stops it all.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { devKeyRing } from '../devtools/dev-key-ring';
+import { devKeyRings } from '../devtools/dev-key-ring';
 import { startProdStack, type ProdStack } from '../devtools/prod-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
       apiPort: port('PORT', 3000),
       temporalPort: port('TEMPORAL_DEV_PORT', 7233),
       temporalUiPort: uiPort || undefined,
-      env: { REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(DATA_DIR, log) },
+      env: devKeyRings(DATA_DIR, log),
       onStart: (what) => log.info(`starting ${what}`),
     });
     const running = stack;

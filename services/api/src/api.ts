@@ -16,6 +16,7 @@ import { createPool } from '../../../lib/db/pool';
 import type { HandlerSet } from '../../../lib/handler-api';
 import type { Logger } from '../../../lib/log';
 import { apiMetrics, apiRegistry } from '../../../lib/metrics/api-metrics';
+import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
 import { adminRouter } from './admin/admin-router';
@@ -46,7 +47,11 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const listener = await createPgListener({ databaseUrl: config.database.url, channels: WAITED_CHANNELS, log });
   const waiter = createOutcomeWaiter({ listener, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    dataConverter: serviceDataConverter(config.payloadCodec),
+  });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
   const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers, log });
