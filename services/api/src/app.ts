@@ -17,6 +17,7 @@ import { replyWithError } from './http/error-reply';
 import type { Shutdown } from './http/shutdown';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
+import { codecEndpointOff } from './codec/codec-router';
 import { originGuard } from './http/origin-guard';
 import { requestIds } from './http/request-id';
 import { healthRouter, type HealthRoutesOptions } from './routes/health';
@@ -32,6 +33,8 @@ export interface AppDeps {
   metrics: Registry;
   /** The admin API, mounted at /admin when configured (ADMIN_TOKEN); absent, /admin is 404. */
   admin?: Router;
+  /** The codec endpoint, mounted at /codec when configured (ADMIN_TOKEN); absent, /codec is 404. */
+  codec?: Router;
   maxBodyBytes: number;
   budget: MessageBudget;
   sseMaxBufferedBytes: number;
@@ -51,6 +54,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(healthRouter(deps.readiness));
   app.use(metricsRouter(deps.metrics, deps.log));
   if (deps.admin) app.use('/admin', deps.admin);
+  app.use('/codec', deps.codec ?? codecEndpointOff());
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(['/mcp', '/sse', '/messages'], guard);
   app.use(
