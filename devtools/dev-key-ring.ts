@@ -1,27 +1,30 @@
 /**
- * Development key rings (the requestState keys and the payload codec's), each made once and kept
- * in the stack's data folder, so restarts still open earlier requestStates and still read the
- * history Temporal keeps there. Loudly not for production: there, the variables are set.
+ * Development secrets: the key rings (the requestState keys and the payload codec's) and the admin
+ * token, each made once and kept in the stack's data folder, so restarts still open earlier
+ * requestStates, still read the history Temporal keeps there, and keep the operator signed in to
+ * the codec endpoint. Loudly not for production: there, the variables are set.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../lib/log';
 
-export type DevKeyRingVariable = 'REQUEST_STATE_KEYS' | 'PAYLOAD_CODEC_KEYS';
+export type DevSecretVariable = 'REQUEST_STATE_KEYS' | 'PAYLOAD_CODEC_KEYS' | 'ADMIN_TOKEN';
 
-const FILES: Record<DevKeyRingVariable, { file: string; kid: string }> = {
-  REQUEST_STATE_KEYS: { file: 'dev-request-state-key', kid: 'dev' },
-  PAYLOAD_CODEC_KEYS: { file: 'dev-payload-codec-key', kid: 'devcodec' },
+const SECRETS: Record<DevSecretVariable, { file: string; make: () => string }> = {
+  REQUEST_STATE_KEYS: { file: 'dev-request-state-key', make: () => `dev:${randomBytes(32).toString('base64')}` },
+  PAYLOAD_CODEC_KEYS: { file: 'dev-payload-codec-key', make: () => `devcodec:${randomBytes(32).toString('base64')}` },
+  ADMIN_TOKEN: { file: 'dev-admin-token', make: () => randomBytes(32).toString('hex') },
 };
 
-export function devKeyRing(dataDir: string, log: Logger, variable: DevKeyRingVariable = 'REQUEST_STATE_KEYS'): string {
-  const { file: name, kid } = FILES[variable];
+/** The development value of `variable`, from its file in `dataDir` (made on first use). */
+export function devSecret(dataDir: string, log: Logger, variable: DevSecretVariable): string {
+  const { file: name, make } = SECRETS[variable];
   const file = path.join(dataDir, name);
-  if (!existsSync(file)) writeFileSync(file, `${kid}:${randomBytes(32).toString('base64')}`, { mode: 0o600 });
+  if (!existsSync(file)) writeFileSync(file, make(), { mode: 0o600 });
   log.warn(
     { file },
-    `${variable} is not set: using a DEVELOPMENT key from the data folder. Never run production like this; set ${variable}.`,
+    `${variable} is not set: using a DEVELOPMENT value from the data folder. Never run production like this; set ${variable}.`,
   );
   return readFileSync(file, 'utf8').trim();
 }
@@ -29,7 +32,7 @@ export function devKeyRing(dataDir: string, log: Logger, variable: DevKeyRingVar
 /** Both key rings: each from the environment when set there, else its development key. */
 export function devKeyRings(dataDir: string, log: Logger, env: NodeJS.ProcessEnv = process.env) {
   return {
-    REQUEST_STATE_KEYS: env.REQUEST_STATE_KEYS || devKeyRing(dataDir, log, 'REQUEST_STATE_KEYS'),
-    PAYLOAD_CODEC_KEYS: env.PAYLOAD_CODEC_KEYS || devKeyRing(dataDir, log, 'PAYLOAD_CODEC_KEYS'),
+    REQUEST_STATE_KEYS: env.REQUEST_STATE_KEYS || devSecret(dataDir, log, 'REQUEST_STATE_KEYS'),
+    PAYLOAD_CODEC_KEYS: env.PAYLOAD_CODEC_KEYS || devSecret(dataDir, log, 'PAYLOAD_CODEC_KEYS'),
   };
 }
