@@ -26,6 +26,8 @@ export async function rawCall(
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { elicitation: {} },
   signal?: AbortSignal,
+  /** More `_meta` fields (e.g. the client's `io.modelcontextprotocol/clientInfo`). */
+  meta: Record<string, unknown> = {},
 ): Promise<RpcReply> {
   const body = {
     jsonrpc: '2.0',
@@ -34,6 +36,7 @@ export async function rawCall(
     params: {
       ...params,
       _meta: {
+        ...meta,
         'io.modelcontextprotocol/protocolVersion': '2026-07-28',
         'io.modelcontextprotocol/clientCapabilities': capabilities,
       },
