@@ -235,14 +235,10 @@ describe('exchanges in the Temporal UI', () => {
         [
           '**tools/call** approve_rollout',
           '',
-          '| | |',
-          '| --- | --- |',
-          '| Method | tools/call |',
-          '| Target | approve_rollout |',
-          '| Era | modern (2026-07-28) |',
-          '| Client | ui-test-client 3.1.4 |',
-          `| Exchange | ${exchangeId} |`,
-          '| Rounds | each waits at most 120 s for its answers; at most 8 asks; run as local activities |',
+          '- Era: modern (2026-07-28)',
+          '- Client: ui-test-client 3.1.4',
+          `- Exchange: ${exchangeId}`,
+          '- Rounds: each waits at most 120 s for its answers; at most 8 asks; run as local activities',
         ].join('\n'),
       );
       expect(seen.attributes).toEqual({
@@ -259,9 +255,7 @@ describe('exchanges in the Temporal UI', () => {
         [
           '**Waiting for the answers to round 2** of tools/call approve_rollout',
           '',
-          '| Key | Request | Asks | Fields |',
-          '| --- | --- | --- | --- |',
-          '| approval | elicitation/create (form) | Approve the rollout of checkout 2.1.0 to production? | approve, ticket |',
+          '- **approval** (elicitation/create, form): Approve the rollout of checkout 2.1.0 to production? · fields: approve, ticket',
           '',
           `- Waiting since ${askedAt.toISOString()}`,
           `- Deadline ${deadline.toISOString()} (120 s a round)`,
@@ -340,9 +334,9 @@ describe('exchanges in the Temporal UI', () => {
         );
         expect(seen.current).toContain('- Answered so far: roots');
         expect(seen.summary).toBe('tools/call approve_rollout · handshake era · legacy-ui-client 0.0.7');
-        expect(seen.details).toContain('| Era | handshake era (2025-06-18) |');
-        expect(seen.details).toContain('| Client | legacy-ui-client 0.0.7 |');
-        expect(seen.details).toContain(`| Session | ${tag} |`);
+        expect(seen.details).toContain('- Era: handshake era (2025-06-18)');
+        expect(seen.details).toContain('- Client: legacy-ui-client 0.0.7');
+        expect(seen.details).toContain(`- Session: ${tag}`);
         const askedAt = await recordedAt(service, exchange.id, 1);
         expect(seen.attributes).toEqual({
           McpMethod: 'tools/call',
@@ -355,8 +349,8 @@ describe('exchanges in the Temporal UI', () => {
           WaitingSince: askedAt,
         });
         expect(seen.current).toContain('**Waiting for the answers to round 1** of tools/call approve_rollout');
-        expect(seen.current).toContain("| roots | roots/list | the client's roots | — |");
-        expect(seen.current).toContain("| summary | sampling/createMessage | the client's model (sampling) | — |");
+        expect(seen.current).toContain("- **roots** (roots/list): asks for the client's roots");
+        expect(seen.current).toContain("- **summary** (sampling/createMessage): asks the client's model");
         expect(JSON.stringify(seen)).not.toContain(session.sessionId);
         expectNoSecrets(seen);
 
@@ -486,7 +480,7 @@ describe('an exchange nobody answers', () => {
     await handle.result();
     const seen = await seenIn(handle);
     expect(seen.summary).toBe('tools/call greet · modern');
-    expect(seen.details).toContain('| Client | not named (no clientInfo) |');
+    expect(seen.details).toContain('- Client: not named (no clientInfo)');
     expect(seen.attributes).toEqual({
       McpMethod: 'tools/call',
       McpTarget: 'greet',

@@ -58,15 +58,11 @@ describe('static details', () => {
       [
         '**tools/call** deploy_service',
         '',
-        '| | |',
-        '| --- | --- |',
-        '| Method | tools/call |',
-        '| Target | deploy_service |',
-        '| Era | handshake era (2025-06-18) |',
-        '| Client | Inspector 0.9 |',
-        '| Session | 3fa9c0d1e2b4 |',
-        '| Exchange | e-1 |',
-        '| Rounds | each waits at most 600 s for its answers; at most 8 asks; run as local activities |',
+        '- Era: handshake era (2025-06-18)',
+        '- Client: Inspector 0.9',
+        '- Session: 3fa9c0d1e2b4',
+        '- Exchange: e-1',
+        '- Rounds: each waits at most 600 s for its answers; at most 8 asks; run as local activities',
       ].join('\n'),
     );
   });
@@ -79,8 +75,8 @@ describe('static details', () => {
       roundTimeoutMs: 1500,
       maxRounds: 2,
     });
-    expect(details).toContain('| Client | not named (no clientInfo) |');
-    expect(details).toContain('| Rounds | each waits at most 1.5 s for its answers; at most 2 asks |');
+    expect(details).toContain('- Client: not named (no clientInfo)');
+    expect(details.endsWith('- Rounds: each waits at most 1.5 s for its answers; at most 2 asks')).toBe(true);
     expect(details).not.toContain('Session');
   });
 });
@@ -127,11 +123,9 @@ describe('current details', () => {
       [
         '**Waiting for the answers to round 2** of tools/call deploy_service',
         '',
-        '| Key | Request | Asks | Fields |',
-        '| --- | --- | --- | --- |',
-        '| approval | elicitation/create (form) | Deploy checkout@2.1.0 to staging? Change summary: \\[faster\\](http://x) | approve, ticket |',
-        "| summary | sampling/createMessage | the client's model (sampling) | — |",
-        "| roots | roots/list | the client's roots | — |",
+        '- **approval** (elicitation/create, form): Deploy checkout@2.1.0 to staging? Change summary: \\[faster\\](http://x) · fields: approve, ticket',
+        "- **summary** (sampling/createMessage): asks the client's model",
+        "- **roots** (roots/list): asks for the client's roots",
         '',
         '- Waiting since 2026-08-01T10:00:00.000Z',
         '- Deadline 2026-08-01T10:10:00.000Z (600 s a round)',
@@ -151,7 +145,7 @@ describe('current details', () => {
       askKeys: ['roots', 'summary'],
       answeredKeys: ['roots'],
     });
-    expect(details).toContain('| roots | unknown | — | — |');
+    expect(details).toContain('\n- **roots** (unknown)\n- **summary** (unknown)\n');
     expect(details).toContain('- Deadline 600 s after the ask');
     expect(details).toContain('- Answered so far: roots');
   });

@@ -88,25 +88,17 @@ export function exchangeStaticDetails(input: StaticDetailsInput, origin: Exchang
   const era = origin.protocolVersion
     ? `${eraLabel(input.era)} (${inline(origin.protocolVersion, 40)})`
     : eraLabel(input.era);
-  const rows: Array<[string, string]> = [
-    ['Method', input.request.method],
-    ['Target', inline(input.request.target)],
-    ['Era', era],
-    ['Client', client ? escapeMarkdown(client) : 'not named (no clientInfo)'],
-    ...(origin.session ? ([['Session', inline(origin.session, 40)]] as Array<[string, string]>) : []),
-    ['Exchange', input.exchangeId],
-    [
-      'Rounds',
-      `each waits at most ${seconds(input.roundTimeoutMs)} for its answers; at most ${input.maxRounds} asks` +
-        (input.roundActivity ? `; run as ${input.roundActivity} activities` : ''),
-    ],
-  ];
+  const rounds =
+    `each waits at most ${seconds(input.roundTimeoutMs)} for its answers; at most ${input.maxRounds} asks` +
+    (input.roundActivity ? `; run as ${input.roundActivity} activities` : '');
   return [
     `**${input.request.method}** ${inline(input.request.target)}`,
     '',
-    '| | |',
-    '| --- | --- |',
-    ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+    `- Era: ${era}`,
+    `- Client: ${client ? escapeMarkdown(client) : 'not named (no clientInfo)'}`,
+    ...(origin.session ? [`- Session: ${inline(origin.session, 40)}`] : []),
+    `- Exchange: ${input.exchangeId}`,
+    `- Rounds: ${rounds}`,
   ].join('\n');
 }
 
@@ -140,32 +132,34 @@ export interface WaitingView {
   answeredKeys?: string[];
 }
 
+/** Whom each kind of request asks, for a request with no message of its own. */
 const KIND_OF: Record<string, string> = {
-  'elicitation/create': 'a person (elicitation)',
-  'sampling/createMessage': "the client's model (sampling)",
-  'roots/list': "the client's roots",
+  'elicitation/create': 'asks a person',
+  'sampling/createMessage': "asks the client's model",
+  'roots/list': "asks for the client's roots",
 };
+
+/** One line of an ask's request: its key and kind, and what it asks of whom. */
+function requestLine(r: AskDescription['requests'][0]): string {
+  const kind = r.method === 'elicitation/create' && r.mode ? `${r.method}, ${r.mode}` : r.method;
+  const head = `- **${escapeMarkdown(r.key)}** (${escapeMarkdown(kind)})`;
+  const parts = [r.message !== undefined ? escapeMarkdown(r.message) : KIND_OF[r.method]];
+  if (r.fields?.length)
+    parts.push(`fields: ${r.fields.map(escapeMarkdown).join(', ')}${r.moreFields ? `, and ${r.moreFields} more` : ''}`);
+  const said = parts.filter((part) => part !== undefined);
+  return said.length ? `${head}: ${said.join(' · ')}` : head;
+}
 
 /** Current details while the exchange waits for the answers to an ask. */
 export function waitingDetails(view: WaitingView): string {
   const requests =
     view.ask?.requests ??
     (view.askKeys ?? []).map((key) => ({ key, method: 'unknown' }) as AskDescription['requests'][0]);
-  const rows = requests.map((r) => {
-    const kind = r.method === 'elicitation/create' && r.mode ? `${r.method} (${r.mode})` : r.method;
-    const fields = r.fields?.length
-      ? r.fields.map((f) => escapeMarkdown(f)).join(', ') + (r.moreFields ? `, and ${r.moreFields} more` : '')
-      : '—';
-    const question = r.message !== undefined ? escapeMarkdown(r.message) : (KIND_OF[r.method] ?? '—');
-    return `| ${escapeMarkdown(r.key)} | ${escapeMarkdown(kind)} | ${question} | ${fields} |`;
-  });
-  if (view.ask?.moreRequests) rows.push(`| … | ${view.ask.moreRequests} more requests | | |`);
   const lines = [
     `**Waiting for the answers to round ${view.round}** of ${view.request.method} ${inline(view.request.target)}`,
     '',
-    '| Key | Request | Asks | Fields |',
-    '| --- | --- | --- | --- |',
-    ...rows,
+    ...requests.map(requestLine),
+    ...(view.ask?.moreRequests ? [`- and ${view.ask.moreRequests} more requests`] : []),
     '',
     `- Waiting since ${at(view.waitingSince)}`,
     view.deadlineAt !== undefined
