@@ -150,6 +150,23 @@ describe('current details', () => {
     expect(details).toContain('- Answered so far: roots');
   });
 
+  it('bound the keys they name, whatever the client answered', () => {
+    const many = Array.from({ length: 30 }, (_, i) => `${'k'.repeat(100)}${i}`);
+    const details = waitingDetails({
+      request,
+      round: 1,
+      asks: 1,
+      maxRounds: 8,
+      roundTimeoutMs: 600_000,
+      waitingSince: T0,
+      askKeys: many,
+      answeredKeys: many,
+    });
+    expect(details.split('\n').filter((line) => line.startsWith('- **'))).toHaveLength(20);
+    expect(details).toContain(', …');
+    expect(details.length).toBeLessThan(4_000);
+  });
+
   it('say which round runs, and since when', () => {
     expect(runningDetails(request, 1, T0)).toBe(
       '**Running round 1** of tools/call deploy_service: started at 2026-08-01T10:00:00.000Z',

@@ -9,7 +9,7 @@
  * Text that comes from a client or a handler (a target, a client name, an ask's message) is
  * escaped, so it reads as text and never becomes a link, an image or HTML in the UI.
  */
-import { clip } from './ask-description';
+import { clip, MAX_NAME_CHARS, MAX_REQUESTS } from './ask-description';
 import { exchangeStatusOf } from './exchange-status';
 import type { AskDescription, Era, ExchangeOrigin, ExchangeStatus, OriginalRequest } from './types';
 
@@ -154,7 +154,9 @@ function requestLine(r: AskDescription['requests'][0]): string {
 export function waitingDetails(view: WaitingView): string {
   const requests =
     view.ask?.requests ??
-    (view.askKeys ?? []).map((key) => ({ key, method: 'unknown' }) as AskDescription['requests'][0]);
+    (view.askKeys ?? [])
+      .slice(0, MAX_REQUESTS)
+      .map((key) => ({ key: clip(key, MAX_NAME_CHARS), method: 'unknown' }) as AskDescription['requests'][0]);
   const lines = [
     `**Waiting for the answers to round ${view.round}** of ${view.request.method} ${inline(view.request.target)}`,
     '',
@@ -167,7 +169,10 @@ export function waitingDetails(view: WaitingView): string {
       : `- Deadline ${seconds(view.roundTimeoutMs)} after the ask`,
     `- Ask ${view.asks} of at most ${view.maxRounds}`,
   ];
-  if (view.answeredKeys?.length) lines.push(`- Answered so far: ${view.answeredKeys.map(escapeMarkdown).join(', ')}`);
+  if (view.answeredKeys?.length) {
+    const keys = view.answeredKeys.slice(0, MAX_REQUESTS).map((key) => inline(key, MAX_NAME_CHARS));
+    lines.push(`- Answered so far: ${keys.join(', ')}${view.answeredKeys.length > MAX_REQUESTS ? ', …' : ''}`);
+  }
   return lines.join('\n');
 }
 
