@@ -1,7 +1,8 @@
 /**
  * The exchange store's round records against the real Postgres: first write wins, the exchange row
- * follows the outcome (never out of a final status), the announcement goes out once, and a local
- * round's start is counted only while its round has no record.
+ * follows the outcome (never out of a final status), the announcement goes out once, a local
+ * round's start is counted only while its round has no record, and the running-exchange budget is
+ * checked against exact counts in the statement that opens one.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -109,6 +110,70 @@ describe('recordRound (modern era, one statement)', () => {
     } finally {
       await listener.end();
     }
+  });
+});
+
+describe('the running-exchange budget', () => {
+  const runningRows = async () =>
+    Number(
+      (await pool.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE status = 'running'")).rows[0]!.n,
+    );
+
+  it('is checked against exact counts in the statement that opens an exchange', async () => {
+    const before = await store.countRunning();
+    expect(before).toBe(await runningRows());
+    const [a, b] = [exchangeInput(), exchangeInput()];
+    expect(await store.createExchange(a, workflowIdFor(a.exchangeId), before + 1)).toBe(true);
+    expect(await store.countRunning()).toBe(before + 1);
+    // Full: nothing is written.
+    expect(await store.createExchange(b, workflowIdFor(b.exchangeId), before + 1)).toBe(false);
+    expect(await exchangeRow(b.exchangeId)).toBeUndefined();
+    // An ask keeps it running; its ending makes room.
+    await store.recordRound({ exchange: a, workflowId: workflowIdFor(a.exchangeId), round: 1, outcome: ask });
+    expect(await store.countRunning()).toBe(before + 1);
+    await store.recordRound({ exchange: a, workflowId: workflowIdFor(a.exchangeId), round: 2, outcome: done });
+    expect(await store.countRunning()).toBe(before);
+    expect(await store.createExchange(b, workflowIdFor(b.exchangeId), before + 1)).toBe(true);
+    // A repeat changes nothing; an exchange whose workflow never started is forgotten, and uncounted.
+    expect(await store.createExchange(b, workflowIdFor(b.exchangeId))).toBe(true);
+    expect(await store.countRunning()).toBe(before + 1);
+    await store.forgetUnstarted(b.exchangeId);
+    expect(await store.countRunning()).toBe(before);
+    expect(await store.countRunning()).toBe(await runningRows());
+  });
+
+  it('counts whatever writes the rows: endings in transactions, rows created by a first round, deletions', async () => {
+    const before = await store.countRunning();
+    const legacy = exchangeInput('legacy');
+    await store.recordRound({ exchange: legacy, workflowId: workflowIdFor(legacy.exchangeId), round: 1, outcome: ask });
+    const modern = exchangeInput();
+    await store.recordRound({ exchange: modern, workflowId: workflowIdFor(modern.exchangeId), round: 1, outcome: ask });
+    expect(await store.countRunning()).toBe(before + 2);
+    await store.recordEnding({
+      exchangeId: legacy.exchangeId,
+      round: 2,
+      outcome: { kind: 'error', error: { code: -32012, message: 'cancelled' } },
+    });
+    expect(await store.countRunning()).toBe(before + 1);
+    await pool.query('DELETE FROM exchanges WHERE id = $1', [modern.exchangeId]);
+    expect(await store.countRunning()).toBe(before);
+    expect(await store.countRunning()).toBe(await runningRows());
+  });
+
+  it('lets a flood through by at most one exchange per statement running beside it', async () => {
+    const before = await store.countRunning();
+    const flood = Array.from({ length: 12 }, () => exchangeInput());
+    const opened = await Promise.all(
+      flood.map((x) => store.createExchange(x, workflowIdFor(x.exchangeId), before + 3)),
+    );
+    const admitted = opened.filter(Boolean).length;
+    // This pool has two connections: at most two statements read the counts at once.
+    expect(admitted).toBeGreaterThanOrEqual(3);
+    expect(admitted).toBeLessThanOrEqual(3 + 1);
+    expect(await store.countRunning()).toBe(before + admitted);
+    expect(await store.countRunning()).toBe(await runningRows());
+    for (const x of flood) await store.forgetUnstarted(x.exchangeId);
+    expect(await store.countRunning()).toBe(before);
   });
 });
 

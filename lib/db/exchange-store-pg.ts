@@ -80,13 +80,35 @@ const statusAfter = (outcome: RoundOutcome) =>
  */
 const announcement = (row: string) => `${row}.exchange_id::text || ':' || ${row}.round::text`;
 
-/** Creates the exchange row on its first write, whichever write that is. */
-async function ensureExchange(client: Pool | PoolClient, exchange: ExchangeInput, workflowId: string): Promise<void> {
-  await client.query({
-    text: `INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status) VALUES (${placeholders(1, 7)}, 'running')
-           ON CONFLICT (id) DO NOTHING`,
-    values: exchangeValues(exchange, workflowId),
+/**
+ * Creates an exchange's row (status running) unless it exists. With a budget (`$8`), only while
+ * fewer exchanges than that run: the count is read in the same statement, from the counters the
+ * row's own insert moves (migration 0015). One row back: whether there was room (the insert runs
+ * whether or not the query reads it).
+ */
+const CREATE_EXCHANGE = `
+  WITH room AS (
+    SELECT $8::bigint IS NULL OR coalesce(sum(running), 0) < $8::bigint AS ok FROM exchange_running_counts
+  ), created AS (
+    INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status)
+    SELECT ${placeholders(1, 7)}, 'running' FROM room WHERE room.ok
+    ON CONFLICT (id) DO NOTHING
+    RETURNING 1
+  )
+  SELECT ok FROM room`;
+
+/** Creates the exchange row on its first write, whichever write that is; false when `maxRunning` run already. */
+async function createExchange(
+  client: Pool | PoolClient,
+  exchange: ExchangeInput,
+  workflowId: string,
+  maxRunning?: number,
+): Promise<boolean> {
+  const { rows } = await client.query<{ ok: boolean }>({
+    text: CREATE_EXCHANGE,
+    values: [...exchangeValues(exchange, workflowId), maxRunning ?? null],
   });
+  return rows[0]!.ok;
 }
 
 /**
@@ -175,7 +197,7 @@ const START_ROUND = `
 export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {
-    createExchange: (exchange, workflowId) => ensureExchange(pool, exchange, workflowId),
+    createExchange: (exchange, workflowId, maxRunning) => createExchange(pool, exchange, workflowId, maxRunning),
 
     async forgetUnstarted(exchangeId) {
       await pool.query({
@@ -198,7 +220,9 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
     },
 
     async countRunning() {
-      const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE status = 'running'");
+      const { rows } = await pool.query<{ n: string }>(
+        'SELECT coalesce(sum(running), 0) AS n FROM exchange_running_counts',
+      );
       return Number(rows[0]?.n ?? 0);
     },
 
@@ -232,7 +256,7 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
 
     async appendEvent(exchange, workflowId, round, event) {
       await inTransaction(pool, async (client) => {
-        await ensureExchange(client, exchange, workflowId);
+        await createExchange(client, exchange, workflowId);
         const { rows } = await client.query<{ id: string }>({
           text: 'INSERT INTO exchange_events (exchange_id, round, kind, payload) VALUES ($1, $2, $3, $4) RETURNING id',
           values: [exchange.exchangeId, round, event.kind, JSON.stringify(event)],
@@ -268,7 +292,7 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
           : standingRound(pool, exchange.exchangeId, entry.round);
       }
       return inTransaction(pool, async (client) => {
-        await ensureExchange(client, exchange, workflowId);
+        await createExchange(client, exchange, workflowId);
         // A handshake-era call's stream gets what this round means to it, in the same transaction.
         return insertRound(client, row, { legacyStreamMaxEvents });
       });

@@ -44,15 +44,19 @@ export interface NewEnding {
 }
 
 export interface ExchangeStore {
-  /** Creates the exchange's row (status running) before its workflow starts; a repeat changes nothing. */
-  createExchange(exchange: ExchangeInput, workflowId: string): Promise<void>;
+  /**
+   * Creates the exchange's row (status running) before its workflow starts; a repeat changes
+   * nothing. With `maxRunning`, only while fewer exchanges than that run across the deployment
+   * (checked in the same statement): false, and nothing written, when they do.
+   */
+  createExchange(exchange: ExchangeInput, workflowId: string, maxRunning?: number): Promise<boolean>;
   /** Removes the row of an exchange whose workflow could not be started (unless a round was recorded after all). */
   forgetUnstarted(exchangeId: string): Promise<void>;
   /** The recorded outcome of a round, if any. */
   readRound(exchangeId: string, round: number): Promise<RoundRecord | undefined>;
   /** The last recorded round of an exchange, if any. */
   lastRound(exchangeId: string): Promise<RoundRecord | undefined>;
-  /** Exchanges still running, across the deployment (the capacity check reads it). */
+  /** Exchanges still running, across the deployment (the open-exchanges gauge reads it). */
   countRunning(): Promise<number>;
   /** Up to `limit` running exchanges nothing was recorded for since `idleMs` ago, oldest first. */
   idleRunning(idleMs: number, limit: number): Promise<string[]>;

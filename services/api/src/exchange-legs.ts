@@ -132,9 +132,6 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
-    if ((await store.countRunning()) >= limits.maxRunningExchanges) {
-      throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
-    }
     const request = requestOf(leg);
     const input = {
       exchangeId,
@@ -149,8 +146,11 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       roundTimeoutMs: limits.roundTimeoutMs,
       maxRounds: limits.maxRounds,
     };
-    // The row exists before the workflow does, so an exchange Temporal ends at once still has a record to end.
-    await store.createExchange(input, workflowIdFor(exchangeId));
+    // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
+    // to end; it is written only while the deployment runs fewer than its budget of exchanges.
+    if (!(await store.createExchange(input, workflowIdFor(exchangeId), limits.maxRunningExchanges))) {
+      throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
+    }
     try {
       await gateway.start(input);
     } catch (error) {
