@@ -24,7 +24,6 @@ function exchangeInput(era: ExchangeInput['era'] = 'modern'): ExchangeInput {
     exchangeId: randomUUID(),
     era,
     request: { method: 'tools/call', target: 'store_test', params: { name: 'store_test', arguments: {} } },
-    requestDigest: 'digest',
     principal: 'anonymous',
     clientCapabilities: {},
     roundTimeoutMs: 60_000,
@@ -83,6 +82,15 @@ describe('recordRound (modern era, one statement)', () => {
     });
     await store.recordRound({ exchange, workflowId, round: 2, outcome: done });
     expect((await exchangeRow(exchange.exchangeId))?.status).toBe('cancelled');
+  });
+
+  it('records the rounds of an exchange started by an earlier release, whose input still carries its request digest', async () => {
+    const exchange = { ...exchangeInput(), requestDigest: 'digest' } as ExchangeInput;
+    const workflowId = workflowIdFor(exchange.exchangeId);
+    await store.recordRound({ exchange, workflowId, round: 1, outcome: ask });
+    // The transaction path too (a handshake-era round creates the row the same way).
+    await store.recordRound({ exchange: { ...exchange, era: 'legacy' }, workflowId, round: 2, outcome: done });
+    expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'completed', rounds: 2, asks: 1 });
   });
 
   it('creates the exchange row when the round is its first write', async () => {

@@ -122,3 +122,31 @@ describe('0015-count-running-exchanges', () => {
     expect(await counted(pool)).toBe(0);
   });
 });
+
+describe('0016-stop-writing-request-digests', () => {
+  const scratch = scratchSchema();
+
+  it('takes exchange rows without a request digest, and still takes them with one (an earlier release beside this one)', async () => {
+    const pool = scratch.pool();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-migrations-'));
+    await migrate(pool, log, migrationsUpTo('0016-stop-writing-request-digests.sql', dir, true));
+    const [withDigest, without] = [randomUUID(), randomUUID()];
+    await pool.query(
+      `INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status)
+       VALUES ($1, $2, 'modern', 'tools/call', 't', 'd', 'anonymous', 'running')`,
+      [withDigest, `exchange-${withDigest}`],
+    );
+    await pool.query(
+      `INSERT INTO exchanges (id, workflow_id, era, method, target, principal, status)
+       VALUES ($1, $2, 'modern', 'tools/call', 't', 'anonymous', 'running')`,
+      [without, `exchange-${without}`],
+    );
+    const { rows } = await pool.query<{ id: string; request_digest: string | null }>(
+      'SELECT id, request_digest FROM exchanges ORDER BY request_digest NULLS LAST',
+    );
+    expect(rows).toEqual([
+      { id: withDigest, request_digest: 'd' },
+      { id: without, request_digest: null },
+    ]);
+  });
+});

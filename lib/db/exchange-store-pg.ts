@@ -33,14 +33,13 @@ const placeholders = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
 /** What an exchange's row is created with, whichever write creates it: the columns, and their values in order. */
-const EXCHANGE_COLUMNS = 'id, workflow_id, era, method, target, request_digest, principal';
+const EXCHANGE_COLUMNS = 'id, workflow_id, era, method, target, principal';
 const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
   exchange.exchangeId,
   workflowId,
   exchange.era,
   exchange.request.method,
   exchange.request.target,
-  exchange.requestDigest,
   exchange.principal,
 ];
 
@@ -81,17 +80,17 @@ const statusAfter = (outcome: RoundOutcome) =>
 const announcement = (row: string) => `${row}.exchange_id::text || ':' || ${row}.round::text`;
 
 /**
- * Creates an exchange's row (status running) unless it exists. With a budget (`$8`), only while
+ * Creates an exchange's row (status running) unless it exists. With a budget (`$7`), only while
  * fewer exchanges than that run: the count is read in the same statement, from the counters the
  * row's own insert moves (migration 0015). One row back: whether there was room (the insert runs
  * whether or not the query reads it).
  */
 const CREATE_EXCHANGE = `
   WITH room AS (
-    SELECT $8::bigint IS NULL OR coalesce(sum(running), 0) < $8::bigint AS ok FROM exchange_running_counts
+    SELECT $7::bigint IS NULL OR coalesce(sum(running), 0) < $7::bigint AS ok FROM exchange_running_counts
   ), created AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status)
-    SELECT ${placeholders(1, 7)}, 'running' FROM room WHERE room.ok
+    SELECT ${placeholders(1, 6)}, 'running' FROM room WHERE room.ok
     ON CONFLICT (id) DO NOTHING
     RETURNING 1
   )
@@ -125,15 +124,15 @@ const RECORD_ROUND = `WITH ${ROUND_RECORDED}
 
 /**
  * A modern exchange's round in one statement (one round trip, instead of a transaction's): the
- * round recorded and announced as RECORD_ROUND does, and the exchange row (`$10`-`$16`,
- * exchangeValues) created or moved to the outcome's status (`$17`), never out of a final one. No
+ * round recorded and announced as RECORD_ROUND does, and the exchange row (`$10`-`$15`,
+ * exchangeValues) created or moved to the outcome's status (`$16`), never out of a final one. No
  * row back when the round was recorded already.
  */
 const RECORD_MODERN_ROUND = `
   WITH ${ROUND_RECORDED},
   moved AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status, rounds, asks)
-    SELECT ${placeholders(10, 7)}, $17, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
+    SELECT ${placeholders(10, 6)}, $16, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
     ON CONFLICT (id) DO UPDATE SET
       status = CASE WHEN exchanges.status = 'running' THEN EXCLUDED.status ELSE exchanges.status END,
       rounds = GREATEST(exchanges.rounds, EXCLUDED.rounds),

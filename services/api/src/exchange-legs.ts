@@ -128,7 +128,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
-  async function start(leg: ExchangeLeg, requestDigest: string, exchangeId: string = randomUUID()): Promise<string> {
+  async function start(leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<string> {
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
@@ -137,7 +137,6 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       exchangeId,
       era: leg.era,
       request,
-      requestDigest,
       principal: leg.principal,
       clientCapabilities: leg.clientCapabilities,
       ...(leg.listening ? { listening: leg.listening } : {}),
@@ -211,7 +210,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const kind = classifyLeg(claims);
     switch (kind.kind) {
       case 'first':
-        return awaitRound(await start(leg, requestDigest), 1, options);
+        return awaitRound(await start(leg), 1, options);
       case 'answer':
         return answerLeg(leg, kind.claims, options);
       case 'come-back': {
@@ -235,7 +234,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
 
   return {
     /** Starts the exchange of a first leg that answers elsewhere (a handshake-era call's stream). */
-    start: (leg: ExchangeLeg, exchangeId?: string) => start(leg, requestDigestOf(requestOf(leg)), exchangeId),
+    start: (leg: ExchangeLeg, exchangeId?: string) => start(leg, exchangeId),
 
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
@@ -248,8 +247,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       }
       inflight += 1;
       try {
-        // Digested once: the requestState is verified against it, a first leg's exchange records it,
-        // and the requestState minted for this leg's answer is bound to it.
+        // Digested once: the requestState is verified against it, and the requestState minted for
+        // this leg's answer is bound to it.
         const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal };
         return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
       } finally {
