@@ -75,9 +75,20 @@ const statusAfter = (outcome: RoundOutcome) =>
 
 /**
  * The payload that announces a recorded round (`row`, a relation of ROUND_COLUMNS) on
- * OUTCOME_CHANNEL: its key, `<exchange id>:<round>`; listeners read the row.
+ * OUTCOME_CHANNEL: its key, `<exchange id>:<round>`, then a newline and the record itself as JSON
+ * when the whole fits Postgres's NOTIFY payload limit (under 8000 bytes), so the waiting leg need
+ * not read it again; the key alone when it does not, and the waiting leg reads the row.
+ * `decodeAnnouncedRound` (exchange-store.ts) reads it back.
  */
-const announcement = (row: string) => `${row}.exchange_id::text || ':' || ${row}.round::text`;
+const announcement = (row: string) => `(
+  SELECT CASE WHEN octet_length(carried) < 8000 THEN carried ELSE key END
+  FROM (SELECT ${row}.exchange_id::text || ':' || ${row}.round::text AS key) AS k,
+  LATERAL (SELECT key || chr(10) || json_build_object(
+    'outcome', ${row}.outcome,
+    'answers_digest', ${row}.answers_digest,
+    'recorded_at', floor(extract(epoch FROM ${row}.recorded_at) * 1000),
+    'deadline_at', floor(extract(epoch FROM ${row}.deadline_at) * 1000)
+  )::text AS carried) AS c)`;
 
 /**
  * Creates an exchange's row (status running) unless it exists. With a budget (`$7`), only while
@@ -208,6 +219,18 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
     async readRound(exchangeId, round) {
       const { rows } = await pool.query<RoundRow>({ text: READ_ROUND, values: [exchangeId, round] });
       return rows[0] && toRecord(rows[0]);
+    },
+
+    async readRoundAndNext(exchangeId, round) {
+      const { rows } = await pool.query<RoundRow>({
+        text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round IN ($2::integer, $2::integer + 1)`,
+        values: [exchangeId, round],
+      });
+      const recordOf = (n: number) => {
+        const row = rows.find((r) => r.round === n);
+        return row && toRecord(row);
+      };
+      return [recordOf(round), recordOf(round + 1)];
     },
 
     async lastRound(exchangeId) {

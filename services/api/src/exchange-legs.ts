@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
-import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
+import type { OutcomeWaiter, Watch } from '../../../lib/db/outcome-waiter';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
@@ -116,15 +116,36 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   let inflight = 0;
 
   /**
-   * The round's outcome, or "come back". Before saying "come back", Temporal is asked whether the
-   * workflow still runs: one that was terminated (or otherwise closed) gets its ending recorded, so
-   * no client is told to come back forever.
+   * The round's outcome as `watch` hears or finds it (`absent`: nothing was there when the watch
+   * began, see WaitOptions), or "come back". Before saying "come back", Temporal is asked whether
+   * the workflow still runs: one that was terminated (or otherwise closed) gets its ending
+   * recorded, so no client is told to come back forever.
    */
-  async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<RoundResult> {
+  async function awaitRound(
+    watch: Watch<RoundRecord>,
+    exchangeId: string,
+    round: number,
+    options: LegOptions,
+    absent: boolean,
+  ): Promise<RoundResult> {
     options.onRound?.(exchangeId, round);
-    const record = await waiter.wait(exchangeId, round, limits.httpWaitMs, options.signal);
+    const record = await watch.wait(limits.httpWaitMs, { signal: options.signal, absent });
     if (record) return { kind: 'recorded', record };
     return afterWait(exchangeId, round, options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId));
+  }
+
+  /** Waits on a watch it begins now, closed however `work` ends. */
+  async function watching<T>(
+    exchangeId: string,
+    round: number,
+    work: (watch: Watch<RoundRecord>) => Promise<T>,
+  ): Promise<T> {
+    const watch = waiter.watchRound(exchangeId, round);
+    try {
+      return await work(watch);
+    } finally {
+      watch.close();
+    }
   }
 
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
@@ -164,10 +185,19 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return exchangeId;
   }
 
-  async function answerLeg(leg: ExchangeLeg, claims: RequestStateClaims, options: LegOptions): Promise<RoundResult> {
+  /**
+   * Answers the ask of `claims.round`, `watch` watching the round after it since before the read
+   * that finds it unrecorded, so whatever records it after that read is heard.
+   */
+  async function answerLeg(
+    leg: ExchangeLeg,
+    claims: RequestStateClaims,
+    options: LegOptions,
+    watch: Watch<RoundRecord>,
+  ): Promise<RoundResult> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
-    const [ask, next] = await Promise.all([store.readRound(exchangeId, round), store.readRound(exchangeId, round + 1)]);
+    const [ask, next] = await store.readRoundAndNext(exchangeId, round);
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
     switch (answer.kind) {
       case 'stale':
@@ -201,7 +231,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));
       if (ended) return answeredWith(ended, digest);
     }
-    return awaitedWith(await awaitRound(exchangeId, round + 1, options), digest);
+    // The read above found no next round after the watch began: only an announcement, or a wake-up
+    // that says one may have been missed, makes the wait read.
+    return awaitedWith(await awaitRound(watch, exchangeId, round + 1, options, true), digest);
   }
 
   /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
@@ -209,14 +241,25 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
     const kind = classifyLeg(claims);
     switch (kind.kind) {
-      case 'first':
-        return awaitRound(await start(leg), 1, options);
-      case 'answer':
-        return answerLeg(leg, kind.claims, options);
+      case 'first': {
+        // Watched before the workflow exists, so nothing can record round 1 before the watch hears it.
+        const exchangeId = randomUUID();
+        return watching(exchangeId, 1, async (watch) => {
+          await start(leg, exchangeId);
+          return awaitRound(watch, exchangeId, 1, options, true);
+        });
+      }
+      case 'answer': {
+        const { exchangeId, round } = kind.claims;
+        return watching(exchangeId, round + 1, (watch) => answerLeg(leg, kind.claims, options, watch));
+      }
       case 'come-back': {
         const { exchangeId, round, afterEvent, answersDigest } = kind.claims;
         options.onRound?.(exchangeId, round, afterEvent);
-        return awaitedWith(await awaitRound(exchangeId, round, { ...options, onRound: undefined }), answersDigest);
+        const result = await watching(exchangeId, round, (watch) =>
+          awaitRound(watch, exchangeId, round, { ...options, onRound: undefined }, false),
+        );
+        return awaitedWith(result, answersDigest);
       }
     }
   }
