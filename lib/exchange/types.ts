@@ -31,8 +31,7 @@ export interface ExchangeInput {
   exchangeId: string;
   era: Era;
   request: OriginalRequest;
-  /** Digest of method + target + arguments; requestState is bound to it. */
-  requestDigest: string;
+  // (An input from an earlier release also carries `requestDigest`; nothing reads it.)
   principal: string;
   clientCapabilities: Record<string, unknown>;
   /** What the first leg listens for: progress with this token, logs at this level or above. */
