@@ -49,6 +49,10 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
           principal: ANONYMOUS_PRINCIPAL,
           era: 'modern',
           ...(listens ? { listening } : {}),
+          origin: {
+            ...(envelope.clientInfo ? { client: envelope.clientInfo } : {}),
+            protocolVersion: envelope.protocolVersion,
+          },
         },
         {
           signal: call.signal,
