@@ -176,6 +176,14 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
       return Number(rows[0]?.n ?? 0);
     },
 
+    async countRunningFor(principal) {
+      const { rows } = await pool.query<{ n: string; mine: string }>({
+        text: `SELECT count(*) AS n, count(*) FILTER (WHERE principal = $1) AS mine FROM exchanges WHERE status = 'running'`,
+        values: [principal],
+      });
+      return { all: Number(rows[0]?.n ?? 0), principal: Number(rows[0]?.mine ?? 0) };
+    },
+
     async idleRunning(idleMs, limit) {
       const { rows } = await pool.query<{ id: string }>({
         text: `SELECT id FROM exchanges WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1)

@@ -54,6 +54,8 @@ export interface ExchangeStore {
   lastRound(exchangeId: string): Promise<RoundRecord | undefined>;
   /** Exchanges still running, across the deployment (the capacity check reads it). */
   countRunning(): Promise<number>;
+  /** The same, and those of one principal among them, in one query (the per-principal budget reads it). */
+  countRunningFor(principal: string): Promise<{ all: number; principal: number }>;
   /** Up to `limit` running exchanges nothing was recorded for since `idleMs` ago, oldest first. */
   idleRunning(idleMs: number, limit: number): Promise<string[]>;
   /**

@@ -10,6 +10,7 @@ describe('search attributes', () => {
       'McpTarget=Keyword',
       'ExchangeStatus=Keyword',
       'ExchangeRound=Int',
+      'McpPrincipal=Keyword',
     ]);
   });
 

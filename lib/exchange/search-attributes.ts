@@ -10,8 +10,10 @@ export const MCP_METHOD = defineSearchAttributeKey('McpMethod', 'KEYWORD');
 export const MCP_TARGET = defineSearchAttributeKey('McpTarget', 'KEYWORD');
 export const EXCHANGE_STATUS = defineSearchAttributeKey('ExchangeStatus', 'KEYWORD');
 export const EXCHANGE_ROUND = defineSearchAttributeKey('ExchangeRound', 'INT');
+/** The principal's stable key (lib/exchange/principal.ts): who the exchange belongs to; names a caller, never a credential. */
+export const MCP_PRINCIPAL = defineSearchAttributeKey('McpPrincipal', 'KEYWORD');
 
-export const SEARCH_ATTRIBUTES = [MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND];
+export const SEARCH_ATTRIBUTES = [MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND, MCP_PRINCIPAL];
 
 /** The type names the Temporal CLI takes (`--search-attribute Name=Type`). */
 const CLI_TYPE_NAMES: Partial<Record<SearchAttributeType, string>> = {

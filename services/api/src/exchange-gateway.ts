@@ -23,7 +23,13 @@ import {
   WORKFLOW_TYPE,
   workflowIdFor,
 } from '../../../workflows/messages';
-import { MCP_METHOD, MCP_TARGET, EXCHANGE_STATUS, EXCHANGE_ROUND } from '../../../lib/exchange/search-attributes';
+import {
+  MCP_METHOD,
+  MCP_TARGET,
+  EXCHANGE_STATUS,
+  EXCHANGE_ROUND,
+  MCP_PRINCIPAL,
+} from '../../../lib/exchange/search-attributes';
 import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
 import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
@@ -91,6 +97,7 @@ export function createExchangeGateway(
           { key: MCP_TARGET, value: input.request.target },
           { key: EXCHANGE_STATUS, value: 'running' },
           { key: EXCHANGE_ROUND, value: 0 },
+          { key: MCP_PRINCIPAL, value: input.principal },
         ],
       });
       apiMetrics.exchangeStarted(options.handlers, input);

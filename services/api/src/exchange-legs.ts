@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
+import { ANONYMOUS_PRINCIPAL_ID, detailsOf, type Principal } from '../../../lib/exchange/principal';
 import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
@@ -47,7 +48,8 @@ export interface ExchangeLeg {
   inputResponses?: Record<string, unknown>;
   requestState?: string;
   clientCapabilities: Record<string, unknown>;
-  principal: string;
+  /** Who sends the leg: a retry's requestState must have been minted for the same principal. */
+  principal: Principal;
   era: Era;
   /** What this leg listens for while its round runs (progress token, log level). */
   listening?: Listening;
@@ -81,6 +83,7 @@ export interface LegLimits {
   maxRoundInputBytes: number;
   maxTargetLength: number;
   maxRunningExchanges: number;
+  maxRunningExchangesPerPrincipal: number;
   maxInflightLegs: number;
   capacityRetryAfterS: number;
 }
@@ -127,22 +130,47 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return afterWait(exchangeId, round, options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId));
   }
 
+  /**
+   * Refuses a new exchange while the deployment runs MAX_RUNNING_EXCHANGES, or the leg's principal
+   * MAX_RUNNING_EXCHANGES_PER_PRINCIPAL (an authenticated one: without authorization every caller
+   * is the one anonymous principal, which only the deployment's budget bounds).
+   */
+  async function checkRunningBudgets(principal: Principal): Promise<void> {
+    const retryAfterS = limits.capacityRetryAfterS;
+    if (principal.id === ANONYMOUS_PRINCIPAL_ID) {
+      if ((await store.countRunning()) >= limits.maxRunningExchanges) {
+        throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, retryAfterS);
+      }
+      return;
+    }
+    const running = await store.countRunningFor(principal.id);
+    if (running.all >= limits.maxRunningExchanges) {
+      throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, retryAfterS);
+    }
+    if (running.principal >= limits.maxRunningExchangesPerPrincipal) {
+      throw capacityExceeded(
+        'running exchanges of this principal',
+        limits.maxRunningExchangesPerPrincipal,
+        retryAfterS,
+      );
+    }
+  }
+
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
   async function start(leg: ExchangeLeg, requestDigest: string, exchangeId: string = randomUUID()): Promise<string> {
     logExchange(exchangeId);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
-    if ((await store.countRunning()) >= limits.maxRunningExchanges) {
-      throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
-    }
+    await checkRunningBudgets(leg.principal);
     const request = requestOf(leg);
     const input = {
       exchangeId,
       era: leg.era,
       request,
       requestDigest,
-      principal: leg.principal,
+      principal: leg.principal.id,
+      principalDetails: detailsOf(leg.principal),
       clientCapabilities: leg.clientCapabilities,
       ...(leg.listening ? { listening: leg.listening } : {}),
       // Answers sent before any ask are carried to round 1: the handler reads what it knows.
@@ -227,7 +255,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   /** The claims of a leg's requestState; anything that fails verification is refused with one error. */
   function verified(leg: ExchangeLeg, requestState: string, requestDigest: string): RequestStateClaims {
     try {
-      return deps.requestState.verify(requestState, { requestDigest, principal: leg.principal });
+      return deps.requestState.verify(requestState, { requestDigest, principal: leg.principal.id });
     } catch (error) {
       if (!(error instanceof RequestStateError)) throw error;
       log.warn({ reason: error.reason, method: leg.method, target: leg.target }, 'requestState rejected');
@@ -252,7 +280,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       try {
         // Digested once: the requestState is verified against it, a first leg's exchange records it,
         // and the requestState minted for this leg's answer is bound to it.
-        const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal };
+        const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal.id };
         return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
       } finally {
         inflight -= 1;

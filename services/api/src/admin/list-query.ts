@@ -9,6 +9,7 @@
  * | `target` | the exact tool or prompt name, or resource URI |
  * | `era` | modern or legacy |
  * | `session` | a handshake-era session's tag (12 hex digits, as logs name it) or its id |
+ * | `principal` | the principal's key, exactly (`anonymous` without authorization; `<issuer>|<subject>[|<client>]` with it) |
  * | `olderThan` / `newerThan` | created more / less than this many seconds ago |
  * | `limit` | page size, 1 to `MAX_LIST_LIMIT` (default `DEFAULT_LIST_LIMIT`) |
  * | `cursor` | the `nextCursor` of the previous page |
@@ -34,7 +35,20 @@ const STATUSES: readonly ExchangeStatus[] = [
 ];
 const METHODS: readonly ExchangeMethod[] = ['tools/call', 'prompts/get', 'resources/read'];
 const ERAS: readonly Era[] = ['modern', 'legacy'];
-const KNOWN = ['status', 'method', 'target', 'era', 'session', 'olderThan', 'newerThan', 'limit', 'cursor'];
+const KNOWN = [
+  'status',
+  'method',
+  'target',
+  'era',
+  'session',
+  'principal',
+  'olderThan',
+  'newerThan',
+  'limit',
+  'cursor',
+];
+/** The longest principal key there is (lib/exchange/principal.ts bounds them to this and a digest). */
+const MAX_PRINCIPAL_LENGTH = 1024;
 
 export interface ListQuery {
   filter: ExchangeFilter;
@@ -116,6 +130,15 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   if (era !== undefined) filter.era = oneOf('era', era, ERAS);
   const session = single(query, 'session');
   if (session !== undefined) filter.sessionTag = sessionTagOf(session);
+  const principal = single(query, 'principal');
+  if (principal !== undefined) {
+    if (principal.length === 0 || principal.length > MAX_PRINCIPAL_LENGTH)
+      throw new InvalidParameter(
+        'principal',
+        `principal must be a principal's key (1 to ${MAX_PRINCIPAL_LENGTH} characters)`,
+      );
+    filter.principal = principal;
+  }
   const olderThan = single(query, 'olderThan');
   if (olderThan !== undefined) filter.olderThanS = wholeNumber('olderThan', olderThan, 0, MAX_AGE_S);
   const newerThan = single(query, 'newerThan');
