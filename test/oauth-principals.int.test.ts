@@ -185,10 +185,12 @@ describe("principal A's handshake-era session under principal B", () => {
 
 describe('the official 1.x client with its OAuth support (handshake era)', () => {
   it.each(['streamable-http', 'sse'] as const)('completes an exchange over %s', async (kind) => {
+    // The 1.x client asks for the scope it is configured with (2.x reads the challenge's `scope`).
     const authProvider = new LegacyClientCredentialsProvider({
       clientId: CLIENTS.carol.client_id,
       clientSecret: CLIENTS.carol.client_secret,
       expectedIssuer: stack.as.issuer,
+      scope: 'mcp',
     });
     const client = new LegacyClient({ name: 'oauth-tests', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));

@@ -1,6 +1,6 @@
 /**
  * The tests' authorization server: oidc-provider (a real, certified OpenID provider) started as a
- * child process (authorization-server.mjs) on a loopback port, with RS256 keys this harness makes
+ * child process (oidc-provider-child.mjs) on a loopback port, with RS256 keys this harness makes
  * with jose. It issues real tokens by the client-credentials grant; the harness asks for them over
  * HTTP like any client, and keeps the private keys so a test can also forge what no real server
  * would issue (a token signed by a stranger's key under the server's key id, say). `restart` brings
@@ -65,7 +65,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
 
   async function start(): Promise<void> {
     const AS_CONFIG = JSON.stringify({ port, keys, ...options });
-    child = spawnChild('authorization-server', nodeBinary(), [path.join(__dirname, 'authorization-server.mjs')], {
+    child = spawnChild('authorization-server', nodeBinary(), [path.join(__dirname, 'oidc-provider-child.mjs')], {
       cwd: projectRoot(),
       env: { ...process.env, AS_CONFIG, NODE_ENV: 'test' },
       keepOutput: true,
