@@ -11,6 +11,7 @@ import { exchangeStatusOf } from '../lib/exchange/exchange-status';
 import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
 import { missingCapabilities } from '../lib/exchange/capabilities';
+import { describeAsk } from '../lib/exchange/ask-description';
 import { missingClientCapabilities, roundCapExceeded, roundCrashed } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { SealError } from '../lib/state/sealer';
@@ -55,15 +56,25 @@ export interface RoundDeps {
   maxHandlerAttempts?: number;
 }
 
-/** What the workflow keeps of a recorded round, with the status Postgres gave the exchange. */
-export function summarize(record: RoundRecord): RoundSummary {
+/**
+ * What the workflow keeps of a recorded round, with the status Postgres gave the exchange. An ask
+ * this call recorded (`written`, the outcome as the handler returned it) is described in the
+ * handler's order of requests and fields; Postgres keeps JSON objects in an order of its own.
+ */
+export function summarize(record: RoundRecord, written?: RoundOutcome): RoundSummary {
   const { outcome, round } = record;
+  const asked = record.recordedNow && written?.kind === 'ask' ? written : outcome;
   switch (outcome.kind) {
     case 'ask':
       return {
         round,
         kind: 'ask',
         askKeys: Object.keys(outcome.inputRequests),
+        // For the workflow's current details: bounded, and without anything the client answers.
+        ask: describeAsk(
+          asked.kind === 'ask' ? asked.inputRequests : outcome.inputRequests,
+          record.recordedAt.getTime(),
+        ),
         sealedHandlerState: outcome.sealedHandlerState,
         status: 'running',
         ...(record.deadlineAt ? { deadlineAt: record.deadlineAt.getTime() } : {}),
@@ -166,7 +177,7 @@ export function createRunRound(deps: RoundDeps) {
     });
     observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
-    return summarize(record);
+    return summarize(record, outcome);
   }
 
   /** Runs the handler with the round's answers and its verified state. */

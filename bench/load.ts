@@ -22,7 +22,7 @@ export interface RunResult {
 }
 
 async function call(url: string, params: Record<string, unknown>, signal: AbortSignal) {
-  const { status, body } = await rawCall(url, 'tools/call', params, { elicitation: {} }, signal);
+  const { status, body } = await rawCall(url, 'tools/call', params, { elicitation: {} }, { signal });
   if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
   if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
   return body.result;

@@ -22,15 +22,22 @@ function targetOf(method: string, params: Record<string, unknown>): string | und
   return undefined;
 }
 
+export interface RawCallOptions {
+  signal?: AbortSignal;
+  /** Sent besides the MCP headers (an `X-Request-Id`, say). */
+  headers?: Record<string, string>;
+  /** More `_meta` fields (e.g. the client's `io.modelcontextprotocol/clientInfo`). */
+  meta?: Record<string, unknown>;
+}
+
 export async function rawCall(
   url: string,
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { elicitation: {} },
-  signal?: AbortSignal,
-  /** Sent besides the MCP headers (an `X-Request-Id`, say). */
-  headers: Record<string, string> = {},
+  options: RawCallOptions = {},
 ): Promise<RpcReply> {
+  const { signal, headers = {}, meta = {} } = options;
   const body = {
     jsonrpc: '2.0',
     id: nextId++,
@@ -38,6 +45,7 @@ export async function rawCall(
     params: {
       ...params,
       _meta: {
+        ...meta,
         'io.modelcontextprotocol/protocolVersion': '2026-07-28',
         'io.modelcontextprotocol/clientCapabilities': capabilities,
       },

@@ -30,18 +30,45 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * One screenshot of `url` once the Web UI has rendered it: the page is loaded, its requests have
  * settled and `ready` (text the finished page shows) is on it.
  */
-async function photograph(browser: Browser, url: string, file: string, ready: string, height = 960): Promise<void> {
+async function photograph(
+  browser: Browser,
+  url: string,
+  file: string,
+  ready: string,
+  options: { height?: number; tab?: string } = {},
+): Promise<void> {
   const page = await browser.newPage();
   try {
-    await page.setViewport({ width: 1440, height });
+    await page.setViewport({ width: 1440, height: options.height ?? 960 });
     await page.goto(url, { waitUntil: 'networkidle2', timeout: 30_000 });
-    await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(ready)})`, { timeout: 30_000 });
-    await new Promise((resolve) => setTimeout(resolve, 500)); // its last transitions
+    if (options.tab) await page.locator(`::-p-text(${options.tab})`).click();
+    await page
+      .waitForFunction(`document.body.innerText.includes(${JSON.stringify(ready)})`, { timeout: 30_000 })
+      .catch(async (error: unknown) => {
+        await page.screenshot({ path: path.join(tmpdir(), `unready-${file}`) });
+        throw new Error(`${url} never showed "${ready}" (what it showed: ${path.join(tmpdir(), `unready-${file}`)})`, {
+          cause: error,
+        });
+      });
+    // Its last transitions, and Markdown it renders in frames of its own after the text above.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     await page.screenshot({ path: path.join(IMAGES_DIR, file) });
     process.stdout.write(`  docs/images/${file}\n`);
   } finally {
     await page.close();
   }
+}
+
+/** A whole greet exchange: asked for a name, answered, greeted. */
+async function greetAda(url: string): Promise<void> {
+  const first = await rawCall(url, 'tools/call', { name: 'greet', arguments: {} });
+  const answered = await rawCall(url, 'tools/call', {
+    name: 'greet',
+    arguments: {},
+    requestState: first.body.result?.requestState,
+    inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+  });
+  if (answered.body.result?.resultType === 'input_required') throw new Error('greet asked again');
 }
 
 /** The first two rounds of deploy_service: the client's roots and a model summary, as a client gives them. */
@@ -51,7 +78,8 @@ async function leaveApprovalWaiting(url: string): Promise<string> {
     arguments: { service: 'billing', version: '4.2.0', environment: 'production' },
   };
   const capabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
-  const first = await rawCall(url, 'tools/call', params, capabilities);
+  const meta = { 'io.modelcontextprotocol/clientInfo': { name: 'ops-assistant', version: '1.4.0' } };
+  const first = await rawCall(url, 'tools/call', params, capabilities, { meta });
   const requestState = first.body.result?.requestState;
   if (typeof requestState !== 'string') throw new Error(`deploy_service did not ask: ${JSON.stringify(first.body)}`);
   const second = await rawCall(
@@ -70,6 +98,7 @@ async function leaveApprovalWaiting(url: string): Promise<string> {
       },
     },
     capabilities,
+    { meta },
   );
   if (second.body.result?.resultType !== 'input_required')
     throw new Error(`deploy_service did not ask for approval: ${JSON.stringify(second.body)}`);
@@ -108,20 +137,28 @@ async function main(): Promise<void> {
     const url = service.api!.url;
     const ui = `${local.temporalUiUrl}/namespaces/default`;
 
-    await rawCall(url, 'tools/call', { name: 'greet', arguments: { name: 'Ada' } });
+    await greetAda(url);
     await leaveApprovalWaiting(url);
     // A few seconds of waiting, so the pictures show a wait that has lasted.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
 
     browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-    const waiting = encodeURIComponent('ExchangeStatus = "running"');
+    // The guide's query for exchanges waiting on a person for more than 5 minutes, with 2 seconds.
+    const cutoff = new Date(Date.now() - 2_000).toISOString();
+    const waiting = encodeURIComponent(`ExecutionStatus = "Running" AND WaitingSince < "${cutoff}"`);
     await photograph(browser, `${ui}/workflows?query=${waiting}`, 'temporal-ui-waiting-list.png', 'exchange-');
     const connection = await Connection.connect({ address: local.temporalAddress });
     try {
       const client = new Client({ connection });
       for await (const execution of client.workflow.list({ query: 'McpTarget = "deploy_service"' })) {
         const workflow = `${ui}/workflows/${encodeURIComponent(execution.workflowId)}/${execution.runId}`;
-        await photograph(browser, `${workflow}/history`, 'temporal-ui-waiting-exchange.png', 'deploy_service', 1400);
+        await photograph(browser, `${workflow}/history`, 'temporal-ui-waiting-exchange.png', 'round 2 deadline', {
+          height: 1400,
+        });
+        await photograph(browser, `${workflow}/history`, 'temporal-ui-current-details.png', 'Current Details', {
+          height: 1100,
+          tab: 'User Metadata',
+        });
         break;
       }
     } finally {

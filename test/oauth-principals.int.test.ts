@@ -58,14 +58,14 @@ afterAll(async () => {
 
 /** A 2026-07-28 `tools/call` leg sent by `name`. */
 async function leg(name: ClientName, tool: string, extra: Record<string, unknown> = {}): Promise<RpcReply> {
+  const params = { name: tool, arguments: {}, ...extra };
   return rawCall(
     stack.service.url,
     'tools/call',
-    { name: tool, arguments: {}, ...extra },
+    params,
     { elicitation: {} },
-    undefined,
     {
-      authorization: await bearer(name),
+      headers: { authorization: await bearer(name) },
     },
   );
 }

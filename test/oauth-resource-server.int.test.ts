@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** A `tools/list` leg with this Authorization header (none when undefined). */
 const listTools = (authorization?: string) =>
-  rawCall(stack.service.url, 'tools/list', {}, {}, undefined, authorization ? { authorization } : {});
+  rawCall(stack.service.url, 'tools/list', {}, {}, { headers: authorization ? { authorization } : {} });
 
 /** Status, challenge and body of a refused request. */
 async function refusalOf(authorization: string) {

@@ -44,14 +44,7 @@ async function linesWhen(output: () => string, done: (lines: LogLine[]) => boole
 /** A 2026-07-28 greet leg sent as `reqId`; resolves with the echoed id and the reply. */
 async function greetLeg(url: string, reqId: string | undefined, extra: Record<string, unknown> = {}) {
   const headers: Record<string, string> = reqId !== undefined ? { 'x-request-id': reqId } : {};
-  const reply = await rawCall(
-    url,
-    'tools/call',
-    { name: 'greet', arguments: {}, ...extra },
-    undefined,
-    undefined,
-    headers,
-  );
+  const reply = await rawCall(url, 'tools/call', { name: 'greet', arguments: {}, ...extra }, undefined, { headers });
   return { echoed: reply.headers!.get('x-request-id'), body: reply.body };
 }
 

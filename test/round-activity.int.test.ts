@@ -85,11 +85,19 @@ async function call(name: string): Promise<{ exchange: ExchangeRow; reply: RpcRe
 }
 
 /** The finished workflow's history as event type names, in order (a leg is answered before the task that recorded it completes). */
+/**
+ * The types of a finished workflow's history events. A marker is named by what it records: a local
+ * activity's is `MARKER_RECORDED`, any other's (a patch) `MARKER_RECORDED:<name>`.
+ */
 async function eventTypes(workflowId: string): Promise<string[]> {
   const handle = service.temporal.workflow.getHandle(workflowId);
   await handle.result();
   const history = await handle.fetchHistory();
-  return (history.events ?? []).map((event) => EventType[event.eventType!]!.replace(/^EVENT_TYPE_/, ''));
+  return (history.events ?? []).map((event) => {
+    const type = EventType[event.eventType!]!.replace(/^EVENT_TYPE_/, '');
+    const marker = event.markerRecordedEventAttributes?.markerName;
+    return marker && marker !== 'core_local_activity' ? `${type}:${marker}` : type;
+  });
 }
 
 async function answerAndFinish(name: string): Promise<{ exchange: ExchangeRow; reply: RpcReply }> {
@@ -142,6 +150,8 @@ describe("rounds of a handler that declares roundActivity: 'regular'", () => {
     const types = await eventTypes(exchange.workflow_id);
     expect(types.filter((t) => t === 'ACTIVITY_TASK_COMPLETED')).toHaveLength(2);
     expect(types).not.toContain('MARKER_RECORDED');
+    // The one patch of a regular round: WaitingSince is cleared as its answers arrive.
+    expect(types.filter((t) => t.startsWith('MARKER_RECORDED:'))).toEqual(['MARKER_RECORDED:core_patch']);
     // A first attempt counts no start: only a retried one can be a worker that died.
     expect(await startsOf(exchange.id)).toEqual([]);
   });

@@ -9,6 +9,13 @@
  * workflow waits for the `answers` signal under a durable timer, so a person may take the whole
  * round timeout to answer, across restarts of every process. Rounds are capped: an ask beyond
  * `maxRounds` ends the exchange with an error instead.
+ *
+ * It says what it is doing in the Temporal UI: its current details (Markdown, exchange-details.ts)
+ * say which round runs, or what the exchange waits for and since when, or how it ended; its timers
+ * and activities carry summaries ("round 2 deadline", "round 2: deploy_service", "record ending:
+ * expired"); `WaitingSince` is set while it waits for answers. None of it is a new command in
+ * an exchange's history, except the clearing of `WaitingSince` when the answers to a regular
+ * round arrive, which `patched` gates so that exchanges started before it replay unchanged.
  */
 import {
   ActivityFailure,
@@ -17,6 +24,7 @@ import {
   condition,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -27,6 +35,7 @@ import {
 import type { createActivities } from '../activities';
 import type { ExchangeInput, ExchangeStatus, OutcomeError, RoundAnswers, RoundSummary } from '../lib/exchange/types';
 import {
+  EXCHANGE_CANCELLED,
   exchangeCancelled,
   exchangeExpired,
   roundFailed,
@@ -43,7 +52,16 @@ import {
   takeAnswers,
 } from './exchange-state';
 import { answersSignal, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
-import { EXCHANGE_ROUND, EXCHANGE_STATUS } from '../lib/exchange/search-attributes';
+import { EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
+import {
+  deadlineTimerSummary,
+  endedDetails,
+  endingActivitySummary,
+  roundActivitySummary,
+  runningDetails,
+  waitingDetails,
+  type WaitingView,
+} from '../lib/exchange/exchange-details';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -59,17 +77,29 @@ const retry = { initialInterval: '250 milliseconds', backoffCoefficient: 2, maxi
 // noticed when that workflow task times out (10 s), and the task runs the round again elsewhere.
 // Retry backoffs past a few seconds wait on a durable timer instead of holding the workflow task.
 const local = { localRetryThreshold: '5 seconds', retry } as const;
-const localRounds = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', ...local });
+const LOCAL_ROUND = { startToCloseTimeout: '1 minute', ...local } as const;
 // A handler that declared `roundActivity: 'regular'` may take HANDLER_TIMEOUT_MS (under these
 // 3 minutes): its rounds heartbeat every second, so a worker that dies is noticed after the
 // heartbeat timeout, not the start-to-close timeout.
-const regularRounds = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry,
-});
-const localEndings = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', ...local });
-const regularEndings = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+const REGULAR_ROUND = { startToCloseTimeout: '3 minutes', heartbeatTimeout: '10 seconds', retry } as const;
+const LOCAL_ENDING = { startToCloseTimeout: '30 seconds', ...local } as const;
+const REGULAR_ENDING = { startToCloseTimeout: '30 seconds', retry } as const;
+
+/**
+ * The activities of one command, with its summary for the event history. A proxy holds only its
+ * options (it schedules nothing until called), so one per call costs nothing and replays the same.
+ */
+function activitiesFor(kind: 'local' | 'regular', options: object, summary: string) {
+  return kind === 'local'
+    ? proxyLocalActivities<Activities>({ ...options, summary })
+    : proxyActivities<Activities>({ ...options, summary });
+}
+
+/**
+ * Gates the one command the UI metadata added: clearing `WaitingSince` when the answers to a
+ * regular round arrive. A local round's own record clears it in the same workflow task.
+ */
+const CLEAR_WAIT_ON_ANSWERS = 'clear-waiting-since-on-answers';
 
 /** The type of the activity failure `UNRECORDABLE` (activities/failure-class.ts); the bundle cannot import it. */
 const UNRECORDABLE = 'UnrecordableOutcome';
@@ -95,26 +125,57 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   const state = initialState();
   // Chosen once, from the input, so every replay makes the same choice. An exchange started before
   // the choice existed (no `roundActivity`) keeps the regular activities its history holds.
-  const { runRound } = input.roundActivity === 'local' ? localRounds : regularRounds;
-  const { recordOutcome } = input.roundActivity === undefined ? regularEndings : localEndings;
+  const roundKind = input.roundActivity === 'local' ? 'local' : 'regular';
+  const endingKind = input.roundActivity === undefined ? 'regular' : 'local';
+  const runRound = (round: number) =>
+    activitiesFor(
+      roundKind,
+      roundKind === 'local' ? LOCAL_ROUND : REGULAR_ROUND,
+      roundActivitySummary(round, input.request.target),
+    ).runRound;
+  const recordOutcome = (errorCode: number) =>
+    activitiesFor(endingKind, endingKind === 'local' ? LOCAL_ENDING : REGULAR_ENDING, endingActivitySummary(errorCode))
+      .recordOutcome;
 
-  setHandler(answersSignal, (answers: RoundAnswers) => {
-    const verdict = acceptAnswers(state, answers);
-    if (verdict !== 'accepted')
-      log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
-  });
-  setHandler(keyAnswerSignal, (answer) => {
-    const verdict = acceptKeyAnswer(state, answer);
-    if (verdict !== 'accepted')
-      log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
-  });
+  /** What the current details say while a round waits for its answers (the keys answered so far change them). */
+  let waiting: Omit<WaitingView, 'answeredKeys'> | undefined;
+  const showWaiting = () => {
+    if (!waiting) return;
+    const answered = state.partial?.round === waiting.round ? Object.keys(state.partial.responses) : [];
+    setCurrentDetails(waitingDetails({ ...waiting, ...(answered.length ? { answeredKeys: answered } : {}) }));
+  };
+  setCurrentDetails(runningDetails(input.request, 1, Date.now()));
+
+  setHandler(
+    answersSignal,
+    (answers: RoundAnswers) => {
+      const verdict = acceptAnswers(state, answers);
+      if (verdict !== 'accepted')
+        log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
+    },
+    { description: 'The answers to an ask (a 2026-07-28 retry with inputResponses)' },
+  );
+  setHandler(
+    keyAnswerSignal,
+    (answer) => {
+      const verdict = acceptKeyAnswer(state, answer);
+      if (verdict !== 'accepted')
+        log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
+      else if (state.pending === undefined) showWaiting();
+    },
+    { description: "One answer of a handshake-era client: its response to one of the ask's server-to-client requests" },
+  );
   let cancelReason: string | undefined;
   let cancelBy: CancelledBy = 'client';
-  setHandler(cancelSignal, ({ reason, by }) => {
-    cancelReason = reason;
-    cancelBy = by ?? 'client';
-    requestCancel(state);
-  });
+  setHandler(
+    cancelSignal,
+    ({ reason, by }) => {
+      cancelReason = reason;
+      cancelBy = by ?? 'client';
+      requestCancel(state);
+    },
+    { description: 'The client withdrew its request, or an operator cancelled the exchange through the admin API' },
+  );
   setHandler(progressQuery, () => ({
     round: state.round,
     asks: state.asks,
@@ -140,7 +201,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       const round = state.round + 1;
       let summary: RoundSummary;
       try {
-        summary = await runRound({
+        summary = await runRound(round)({
           exchange: input,
           round,
           answers: answers?.responses,
@@ -165,21 +226,45 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       }
       recordRound(state, summary);
       sealedHandlerState = summary.sealedHandlerState;
-      publish(round, summary.kind === 'ask' ? `asked for ${summary.askKeys?.join(', ')}` : summary.kind);
-      if (summary.kind !== 'ask') return;
+      if (summary.kind !== 'ask') {
+        publish(round, summary);
+        return;
+      }
 
       // The deadline was set when the ask was recorded; answers signalled after it were refused by
       // the signal handlers, so whichever of timer and signal an activation applies first, only
       // answers in time are pending here.
       const deadlineAt = summary.deadlineAt ?? Date.now() + input.roundTimeoutMs;
+      // The wait began when the ask was recorded (an ask recorded before descriptions existed: its
+      // deadline less the round timeout).
+      const waitingSince =
+        summary.ask?.askedAt ?? (summary.deadlineAt ?? Date.now() + input.roundTimeoutMs) - input.roundTimeoutMs;
+      publish(round, summary, waitingSince);
+      waiting = {
+        request: input.request,
+        round,
+        asks: state.asks,
+        maxRounds: input.maxRounds,
+        roundTimeoutMs: input.roundTimeoutMs,
+        waitingSince,
+        deadlineAt,
+        ...(summary.ask ? { ask: summary.ask } : { askKeys: summary.askKeys ?? [] }),
+      };
+      showWaiting();
       await condition(
         () => state.pending !== undefined || state.cancelRequested === true,
         Math.max(1, deadlineAt - Date.now()),
+        { summary: deadlineTimerSummary(round) },
       );
+      waiting = undefined;
       if (state.cancelRequested) return recordEnding(round + 1, cancelledBy(cancelBy));
       if (state.pending === undefined)
         return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
       answers = takeAnswers(state);
+      // A regular round's handler may run for minutes: the exchange no longer waits on anyone.
+      if (roundKind === 'regular' && patched(CLEAR_WAIT_ON_ANSWERS))
+        upsertSearchAttributes([{ key: WAITING_SINCE, value: null }]);
+      setCurrentDetails(runningDetails(input.request, round + 1, Date.now()));
     }
   }
 
@@ -195,20 +280,44 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
    */
   async function recordEnding(round: number, error: OutcomeError): Promise<void> {
     for (let r = round; ; r += 1) {
-      const summary = await recordOutcome({ exchange: input, round: r, outcome: { kind: 'error', error } });
+      const summary = await recordOutcome(error.code)({ exchange: input, round: r, outcome: { kind: 'error', error } });
       recordRound(state, summary);
       if (summary.kind !== 'ask') {
-        publish(r, state.status);
+        publish(r, summary, undefined, error.code === EXCHANGE_CANCELLED ? cancelledByOf(error) : undefined);
         return;
       }
     }
   }
 
-  function publish(round: number, what: string): void {
+  /** Who cancelled, for an ending that is a cancel. */
+  function cancelledByOf(error: OutcomeError): CancelledBy | undefined {
+    return (error.data as { cancelledBy?: CancelledBy } | undefined)?.cancelledBy;
+  }
+
+  /**
+   * Tells Temporal where the exchange stands after round `round`: its search attributes (one
+   * upsert, as every exchange's history has it here; `WaitingSince` set while an ask waits,
+   * removed otherwise) and, once it has ended, current details that say how.
+   */
+  function publish(round: number, summary: RoundSummary, waitingSince?: number, cancelled?: CancelledBy): void {
     upsertSearchAttributes([
       { key: EXCHANGE_ROUND, value: round },
       { key: EXCHANGE_STATUS, value: state.status },
+      { key: WAITING_SINCE, value: waitingSince === undefined ? null : new Date(waitingSince) },
     ]);
-    setCurrentDetails(`**${input.request.method} ${input.request.target}** round ${round}: ${what}`);
+    if (summary.kind === 'ask') return;
+    setCurrentDetails(
+      endedDetails({
+        request: input.request,
+        status: state.status,
+        round,
+        asks: state.asks,
+        maxRounds: input.maxRounds,
+        roundTimeoutMs: input.roundTimeoutMs,
+        ...(summary.errorCode !== undefined ? { errorCode: summary.errorCode } : {}),
+        ...(cancelled ? { cancelledBy: cancelled } : {}),
+        at: Date.now(),
+      }),
+    );
   }
 }

@@ -2,7 +2,9 @@
  * A local Temporal server for development and tests: the Temporal CLI's `server start-dev`
  * (SQLite, embedded Web UI), from `TEMPORAL_CLI_PATH` or the `temporal` on PATH. With neither, the
  * TypeScript SDK downloads the CLI (needs internet; never used in CI, which installs the wheel).
- * The search attributes the service uses are registered at start.
+ * The search attributes the service uses are registered at start, and again once it answers: the CLI
+ * registers its `--search-attribute` flags only when it creates the namespace, so a dev server on a
+ * database file from an older version would lack the attributes added since.
  *
  * A server that keeps history in a file runs SQLite with a write-ahead log and `synchronous=NORMAL`
  * (`DEV_SERVER_SQLITE_PRAGMAS`): a commit appends to the log and no longer waits for an fsync, which
@@ -13,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTE_FLAGS, SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
 import { freePort } from './free-port';
 
@@ -111,6 +114,29 @@ export async function waitForTemporal(
   throw new Error(`Temporal at ${address} not ready after ${timeoutMs} ms: ${(lastError as Error)?.message}`);
 }
 
+/**
+ * Registers the service's search attributes that `address`'s `default` namespace lacks. One that
+ * exists with another type is an error: the service cannot write it, so it says so at start.
+ */
+export async function registerSearchAttributes(address: string, namespace = 'default'): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    const missing: Record<string, number> = {};
+    for (const key of SEARCH_ATTRIBUTES) {
+      const wanted = temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${key.type}`];
+      const existing = customAttributes?.[key.name];
+      if (existing === undefined || existing === null) missing[key.name] = wanted;
+      else if (existing !== wanted)
+        throw new Error(`search attribute ${key.name} exists on ${address} with another type than ${key.type}`);
+    }
+    if (Object.keys(missing).length > 0)
+      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
+  } finally {
+    await connection.close();
+  }
+}
+
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
   const port = options.port ?? (await freePort());
   const cli = findTemporalCli();
@@ -135,6 +161,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const address = `127.0.0.1:${port}`;
   try {
     await waitForTemporal(address, 60_000, () => exit);
+    if (options.dbFile) await registerSearchAttributes(address);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
@@ -164,6 +191,7 @@ async function startDownloadedServer(port: number, options: TemporalDevServerOpt
       ],
     },
   });
+  if (options.dbFile) await registerSearchAttributes(env.address);
   return {
     address: env.address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,

@@ -30,6 +30,11 @@ describe('principalId', () => {
     expect(principalId(ISSUER, 's'.repeat(2000), undefined)).toBe(id);
     expect(principalId(ISSUER, 's'.repeat(2001), undefined)).not.toBe(id);
   });
+
+  it('bounds a key whose issuer alone is too long by its digest only', () => {
+    const id = principalId(`https://auth.example.com/${'p'.repeat(300)}`, 'alice', undefined);
+    expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
 });
 
 describe('principalOf', () => {

@@ -27,19 +27,23 @@ export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({
   scopes: [],
 }) as Principal;
 
-/** Longest key kept readable; a longer one (a huge subject) is keyed by its digest instead. */
-export const MAX_PRINCIPAL_ID_LENGTH = 512;
+/**
+ * Longest key there is: what a Keyword search attribute holds on SQL visibility (its columns are
+ * VARCHAR(255)). A longer one (a huge subject) is keyed by its digest instead.
+ */
+export const MAX_PRINCIPAL_ID_LENGTH = 255;
 
 /**
  * The stable key of a caller. Subject and client are percent-encoded, so `|` inside them cannot
  * make two callers one; the client is left out when it is the subject (a client-credentials token).
- * A key longer than `MAX_PRINCIPAL_ID_LENGTH` keeps its issuer and is bounded by its SHA-256.
+ * A key longer than `MAX_PRINCIPAL_ID_LENGTH` is its SHA-256 instead, after its issuer when that fits.
  */
 export function principalId(issuer: string, subject: string, clientId: string | undefined): string {
   const client = clientId !== undefined && clientId !== subject ? `|${encodeURIComponent(clientId)}` : '';
   const id = `${issuer}|${encodeURIComponent(subject)}${client}`;
   if (id.length <= MAX_PRINCIPAL_ID_LENGTH) return id;
-  return `${issuer}|sha256:${createHash('sha256').update(id).digest('hex')}`;
+  const digest = `sha256:${createHash('sha256').update(id).digest('hex')}`;
+  return issuer.length + 1 + digest.length <= MAX_PRINCIPAL_ID_LENGTH ? `${issuer}|${digest}` : digest;
 }
 
 /** A principal as a handler sees it, from what an exchange recorded (an exchange from before principals had details has only its id). */

@@ -78,11 +78,50 @@ export type RoundOutcome =
 
 export type OutcomeKind = RoundOutcome['kind'];
 
+/**
+ * One embedded request of an ask as operators see it in the Temporal UI: its kind and the server's
+ * own question (message and field names), bounded, never an answer or an argument's value.
+ */
+export interface AskedRequest {
+  key: string;
+  /** `elicitation/create`, `sampling/createMessage`, `roots/list` (or whatever a future kind is called). */
+  method: string;
+  /** An elicitation's mode. */
+  mode?: 'form' | 'url';
+  /** An elicitation's message to the person, cut to a bounded length. */
+  message?: string;
+  /** The names of the fields a form elicitation asks for, at most a bounded number of them. */
+  fields?: string[];
+  /** How many field names were left out of `fields`. */
+  moreFields?: number;
+}
+
+/** What an ask asks, bounded so that history stays small whatever a handler asks (ask-description.ts). */
+export interface AskDescription {
+  /** When the ask was recorded (epoch ms): the wait for its answers began then. */
+  askedAt: number;
+  requests: AskedRequest[];
+  /** How many requests were left out of `requests`. */
+  moreRequests?: number;
+}
+
+/** Who started an exchange, as operators see it in Temporal: static summary, details, search attributes. */
+export interface ExchangeOrigin {
+  /** The client's `clientInfo`, when it sent one (name and version only). */
+  client?: { name: string; version?: string };
+  /** A handshake-era exchange's session, by its tag (`sessionRef`), never by its id. */
+  session?: string;
+  /** The protocol version the client speaks. */
+  protocolVersion?: string;
+}
+
 /** What the workflow keeps of a recorded outcome: enough to decide, small enough for history. */
 export interface RoundSummary {
   round: number;
   kind: OutcomeKind;
   askKeys?: string[];
+  /** An ask's bounded description, for the workflow's current details. Never carries answers. */
+  ask?: AskDescription;
   sealedHandlerState?: string;
   errorCode?: number;
   /** The exchange's status after this round, as Postgres records it (the search attribute shows the same). */

@@ -11,6 +11,7 @@ import {
 } from '@temporalio/client';
 import type {
   ExchangeInput,
+  ExchangeOrigin,
   KeyAnswer,
   OriginalRequest,
   RoundActivity,
@@ -24,19 +25,26 @@ import {
   workflowIdFor,
 } from '../../../workflows/messages';
 import {
-  MCP_METHOD,
-  MCP_TARGET,
-  EXCHANGE_STATUS,
   EXCHANGE_ROUND,
+  EXCHANGE_STATUS,
+  MAX_KEYWORD_CHARS,
+  MCP_CLIENT_NAME,
+  MCP_ERA,
+  MCP_METHOD,
   MCP_PRINCIPAL,
+  MCP_SESSION,
+  MCP_TARGET,
 } from '../../../lib/exchange/search-attributes';
+import { clip } from '../../../lib/exchange/ask-description';
+import { exchangeStaticDetails, exchangeSummary } from '../../../lib/exchange/exchange-details';
 import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
 import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
 import type { Logger } from '../../../lib/log';
 
 export interface ExchangeGateway {
-  start(input: ExchangeInput): Promise<string>;
+  /** Starts the exchange's workflow, named in Temporal by what it is and by `origin` (who sent it). */
+  start(input: ExchangeInput, origin?: ExchangeOrigin): Promise<string>;
   /** Delivers answers; false when the exchange's workflow has already ended. */
   sendAnswers(exchangeId: string, answers: RoundAnswers): Promise<boolean>;
   /** Delivers one key's answer (handshake era); false when the workflow has ended. */
@@ -84,19 +92,26 @@ export function createExchangeGateway(
   const signal = <A>(name: SignalName, exchangeId: string, definition: SignalDefinition<[A]>, arg: A) =>
     signalIfRunning(name, () => client.workflow.getHandle(workflowIdFor(exchangeId)).signal(definition, arg), log);
   return {
-    async start(input) {
+    async start(input, origin = {}) {
       const workflowId = workflowIdFor(input.exchangeId);
+      const started = { ...input, roundActivity: input.roundActivity ?? roundActivityOf(input.request) };
+      // What the Temporal UI shows of it: method, target, era, client and session tag; no argument,
+      // no answer, no session id.
       await client.workflow.start(WORKFLOW_TYPE, {
         workflowId,
         taskQueue,
-        args: [{ ...input, roundActivity: input.roundActivity ?? roundActivityOf(input.request) }],
+        args: [started],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        staticSummary: `${input.request.method} ${input.request.target}`,
+        staticSummary: exchangeSummary(input.request, input.era, origin),
+        staticDetails: exchangeStaticDetails(started, origin),
         typedSearchAttributes: [
           { key: MCP_METHOD, value: input.request.method },
           { key: MCP_TARGET, value: input.request.target },
           { key: EXCHANGE_STATUS, value: 'running' },
           { key: EXCHANGE_ROUND, value: 0 },
+          { key: MCP_ERA, value: input.era },
+          ...(origin.client ? [{ key: MCP_CLIENT_NAME, value: clip(origin.client.name, MAX_KEYWORD_CHARS) }] : []),
+          ...(origin.session ? [{ key: MCP_SESSION, value: origin.session }] : []),
           { key: MCP_PRINCIPAL, value: input.principal },
         ],
       });

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import { ANONYMOUS_PRINCIPAL_ID, detailsOf, type Principal } from '../../../lib/exchange/principal';
-import type { Era, ExchangeMethod, Listening, OriginalRequest } from '../../../lib/exchange/types';
+import type { Era, ExchangeMethod, ExchangeOrigin, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
 import { capacityExceeded, fromOutcome, invalidRequestState } from '../../../lib/protocol/error-catalog';
@@ -53,6 +53,8 @@ export interface ExchangeLeg {
   era: Era;
   /** What this leg listens for while its round runs (progress token, log level). */
   listening?: Listening;
+  /** Who sent it (client, session tag, protocol version), for what operators see in Temporal. */
+  origin?: ExchangeOrigin;
 }
 
 export interface LegOptions {
@@ -181,7 +183,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     // The row exists before the workflow does, so an exchange Temporal ends at once still has a record to end.
     await store.createExchange(input, workflowIdFor(exchangeId));
     try {
-      await gateway.start(input);
+      await gateway.start(input, leg.origin);
     } catch (error) {
       // Temporal refused or could not be reached: the client is told, and no half-started exchange stays behind.
       await store.forgetUnstarted(exchangeId).catch(() => undefined);

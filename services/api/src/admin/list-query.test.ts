@@ -66,7 +66,7 @@ describe('parseListQuery', () => {
     [{ session: '' }, 'session'],
     [{ session: 'x'.repeat(257) }, 'session'],
     [{ principal: '' }, 'principal'],
-    [{ principal: 'x'.repeat(1025) }, 'principal'],
+    [{ principal: 'x'.repeat(256) }, 'principal'],
     [{ principal: ['anonymous', 'anonymous'] }, 'principal'],
     [{ olderThan: '1.5' }, 'olderThan'],
     [{ olderThan: '' }, 'olderThan'],

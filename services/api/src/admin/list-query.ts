@@ -16,6 +16,7 @@
  */
 import type { ExchangeFilter, ListPosition } from '../../../../lib/db/admin-store';
 import type { Era, ExchangeMethod, ExchangeStatus } from '../../../../lib/exchange/types';
+import { MAX_PRINCIPAL_ID_LENGTH } from '../../../../lib/exchange/principal';
 import { sessionRef } from '../../../../lib/log';
 import { InvalidParameter } from './admin-errors';
 
@@ -47,8 +48,6 @@ const KNOWN = [
   'limit',
   'cursor',
 ];
-/** The longest principal key there is (lib/exchange/principal.ts bounds them to this and a digest). */
-const MAX_PRINCIPAL_LENGTH = 1024;
 
 export interface ListQuery {
   filter: ExchangeFilter;
@@ -132,10 +131,10 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   if (session !== undefined) filter.sessionTag = sessionTagOf(session);
   const principal = single(query, 'principal');
   if (principal !== undefined) {
-    if (principal.length === 0 || principal.length > MAX_PRINCIPAL_LENGTH)
+    if (principal.length === 0 || principal.length > MAX_PRINCIPAL_ID_LENGTH)
       throw new InvalidParameter(
         'principal',
-        `principal must be a principal's key (1 to ${MAX_PRINCIPAL_LENGTH} characters)`,
+        `principal must be a principal's key (1 to ${MAX_PRINCIPAL_ID_LENGTH} characters)`,
       );
     filter.principal = principal;
   }

@@ -11,7 +11,9 @@ import {
   SubscribeRequestParamsSchema,
 } from '@modelcontextprotocol/core';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
-import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
+import type { ExchangeMethod, ExchangeOrigin, Listening } from '../../../../lib/exchange/types';
+import { clientOf } from '../../../../lib/exchange/exchange-details';
+import { sessionRef } from '../../../../lib/log';
 import { requireHandler, type HandlerSet } from '../../../../lib/handler-api';
 import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
@@ -21,6 +23,16 @@ import { createCatalogMethods, serverCapabilities } from '../methods/catalog-met
 import { readOriginalRequest } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
 import type { Principal } from '../../../../lib/exchange/principal';
+
+/** Who a session's exchanges come from, as operators see it in Temporal: its client, its tag (never its id), its version. */
+function originOf(session: LegacySession): ExchangeOrigin {
+  const client = clientOf(session.clientInfo);
+  return {
+    ...(client ? { client } : {}),
+    session: sessionRef(session.id).session,
+    protocolVersion: session.protocolVersion,
+  };
+}
 
 const EXCHANGE_METHODS = new Set<string>(['tools/call', 'prompts/get', 'resources/read']);
 
@@ -95,6 +107,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
         principal: caller,
         era: 'legacy',
         listening,
+        origin: originOf(session),
       };
       return { kind: 'call', leg, listening };
     }

@@ -48,6 +48,10 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
           principal: call.caller,
           era: 'modern',
           ...(listens ? { listening } : {}),
+          origin: {
+            ...(envelope.clientInfo ? { client: envelope.clientInfo } : {}),
+            protocolVersion: envelope.protocolVersion,
+          },
         },
         {
           signal: call.signal,

@@ -11,6 +11,7 @@
 import type { Request } from 'express';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY,
   MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSION_META_KEY,
@@ -21,12 +22,15 @@ import {
   missingHeader,
   unsupportedProtocolVersion,
 } from '../../../../lib/protocol/error-catalog';
+import { clientOf } from '../../../../lib/exchange/exchange-details';
 
 export interface ModernEnvelope {
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
   logLevel?: string;
   progressToken?: string | number;
+  /** The client's name and version from `_meta`'s clientInfo, when it sent them (for operators, not for decisions). */
+  clientInfo?: { name: string; version?: string };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -93,9 +97,11 @@ export function validateModernRequest(req: Request, method: string, rawParams: u
   }
   const progressToken = meta.progressToken;
   const logLevel = meta[LOG_LEVEL_META_KEY];
+  const clientInfo = clientOf(meta[CLIENT_INFO_META_KEY]);
   return {
     protocolVersion: version,
     clientCapabilities: capabilities,
+    ...(clientInfo ? { clientInfo } : {}),
     ...(typeof logLevel === 'string' ? { logLevel } : {}),
     ...(typeof progressToken === 'string' || typeof progressToken === 'number' ? { progressToken } : {}),
   };
