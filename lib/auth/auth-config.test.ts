@@ -70,26 +70,23 @@ describe('auth configuration', () => {
     expect(parseConfig({ ...oauth, OAUTH_REQUIRED_SCOPES: 'mcp' }).auth).toMatchObject({ scopesSupported: ['mcp'] });
   });
 
-  it.each([
-    [{ MCP_RESOURCE_URL: '' }, 'MCP_RESOURCE_URL is required'],
-    [{ OAUTH_ISSUERS: '' }, 'OAUTH_ISSUERS is required'],
-    [{ MCP_RESOURCE_URL: 'mcp.example.com' }, 'MCP_RESOURCE_URL'],
-    [{ MCP_RESOURCE_URL: 'ftp://mcp.example.com/mcp' }, 'MCP_RESOURCE_URL'],
-    [{ MCP_RESOURCE_URL: 'https://mcp.example.com/mcp?tenant=1' }, 'MCP_RESOURCE_URL'],
-    [{ OAUTH_ISSUERS: 'http://auth.example.com' }, 'must be https'],
-    [{ OAUTH_ISSUERS: 'https://auth.example.com#x' }, 'no query or fragment'],
-    [
-      { OAUTH_ISSUERS: 'https://a.example.com,https://b.example.com', OAUTH_JWKS_URI: 'https://a.example.com/jwks' },
-      'one issuer',
-    ],
-    [{ OAUTH_ALGORITHMS: 'none' }, 'OAUTH_ALGORITHMS'],
-    [{ OAUTH_ALGORITHMS: 'HS256' }, 'OAUTH_ALGORITHMS'],
-    [{ OAUTH_REQUIRED_SCOPES: 'mcp "quoted"' }, 'OAUTH_REQUIRED_SCOPES'],
-    [{ OAUTH_INTROSPECTION_CLIENT_ID: 'mcp-server' }, 'go together'],
-    [{ OAUTH_ALLOW_HTTP_ISSUERS: 'yes' }, 'OAUTH_ALLOW_HTTP_ISSUERS'],
-    [{ AUTH_MODE: 'jwt' }, 'AUTH_MODE'],
-  ])('refuses %j, naming it', (override, named) => {
-    expect(refusal({ ...oauth, ...override })).toContain(named);
+  // Each variable with values it refuses, and what the message says of it (its name unless told).
+  const refused: Array<[string, string[], string?]> = [
+    ['MCP_RESOURCE_URL', ['', 'mcp.example.com', 'ftp://mcp.example.com/mcp', 'https://mcp.example.com/mcp?t=1']],
+    ['OAUTH_ISSUERS', ['', 'http://auth.example.com', 'https://auth.example.com#x', 'not a url']],
+    ['OAUTH_ALGORITHMS', ['none', 'HS256', '']],
+    ['OAUTH_REQUIRED_SCOPES', ['mcp "quoted"']],
+    ['OAUTH_INTROSPECTION_CLIENT_ID', ['mcp-server'], 'go together'],
+    ['OAUTH_ALLOW_HTTP_ISSUERS', ['yes']],
+    ['AUTH_MODE', ['jwt']],
+  ];
+  it.each(refused)('refuses a bad %s, naming it', (variable, values, named = variable) => {
+    for (const value of values) expect(refusal({ ...oauth, [variable]: value })).toContain(named);
+  });
+
+  it('refuses a JWKS URI for more than one issuer', () => {
+    const twoIssuers = { OAUTH_ISSUERS: 'https://a.example.com,https://b.example.com' };
+    expect(refusal({ ...oauth, ...twoIssuers, OAUTH_JWKS_URI: 'https://a.example.com/jwks' })).toContain('one issuer');
   });
 
   it('trusts an http issuer on loopback, and elsewhere only when told to', () => {

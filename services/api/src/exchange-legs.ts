@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
-import { ANONYMOUS_PRINCIPAL_ID, detailsOf, type Principal } from '../../../lib/exchange/principal';
+import { detailsOf, type Principal } from '../../../lib/exchange/principal';
 import type { Era, ExchangeMethod, ExchangeOrigin, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
@@ -25,6 +25,7 @@ import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { apiMetrics } from '../../../lib/metrics/api-metrics';
 import { workflowIdFor } from '../../../workflows/messages';
+import { checkPrincipalBudget } from './auth/principal-budget';
 import type { ExchangeGateway } from './exchange-gateway';
 import type { ExchangeReconciler } from './exchange-reconciler';
 import {
@@ -132,39 +133,16 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return afterWait(exchangeId, round, options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId));
   }
 
-  /**
-   * Refuses a new exchange while the deployment runs MAX_RUNNING_EXCHANGES, or the leg's principal
-   * MAX_RUNNING_EXCHANGES_PER_PRINCIPAL (an authenticated one: without authorization every caller
-   * is the one anonymous principal, which only the deployment's budget bounds).
-   */
-  async function checkRunningBudgets(principal: Principal): Promise<void> {
-    const retryAfterS = limits.capacityRetryAfterS;
-    if (principal.id === ANONYMOUS_PRINCIPAL_ID) {
-      if ((await store.countRunning()) >= limits.maxRunningExchanges) {
-        throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, retryAfterS);
-      }
-      return;
-    }
-    const running = await store.countRunningFor(principal.id);
-    if (running.all >= limits.maxRunningExchanges) {
-      throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, retryAfterS);
-    }
-    if (running.principal >= limits.maxRunningExchangesPerPrincipal) {
-      throw capacityExceeded(
-        'running exchanges of this principal',
-        limits.maxRunningExchangesPerPrincipal,
-        retryAfterS,
-      );
-    }
-  }
-
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
   async function start(leg: ExchangeLeg, requestDigest: string, exchangeId: string = randomUUID()): Promise<string> {
     logExchange(exchangeId);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
-    await checkRunningBudgets(leg.principal);
+    await checkPrincipalBudget('runningExchanges', leg.principal, limits, {
+      all: () => store.countRunning(),
+      withPrincipal: (principal) => store.countRunningFor(principal),
+    });
     const request = requestOf(leg);
     const input = {
       exchangeId,

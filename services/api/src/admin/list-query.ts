@@ -36,18 +36,8 @@ const STATUSES: readonly ExchangeStatus[] = [
 ];
 const METHODS: readonly ExchangeMethod[] = ['tools/call', 'prompts/get', 'resources/read'];
 const ERAS: readonly Era[] = ['modern', 'legacy'];
-const KNOWN = [
-  'status',
-  'method',
-  'target',
-  'era',
-  'session',
-  'principal',
-  'olderThan',
-  'newerThan',
-  'limit',
-  'cursor',
-];
+const FILTERS = ['status', 'method', 'target', 'era', 'session', 'principal', 'olderThan', 'newerThan'];
+const KNOWN = [...FILTERS, 'limit', 'cursor'];
 
 export interface ListQuery {
   filter: ExchangeFilter;

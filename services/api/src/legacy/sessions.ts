@@ -12,11 +12,12 @@ import type { Response } from 'express';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Limits } from '../../../../lib/config';
 import { sessionRef, type Logger } from '../../../../lib/log';
-import { capacityExceeded, sessionNotFound } from '../../../../lib/protocol/error-catalog';
+import { sessionNotFound } from '../../../../lib/protocol/error-catalog';
+import { checkPrincipalBudget } from '../auth/principal-budget';
 import { replyWithError } from '../http/error-reply';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { LegacyMethods } from './legacy-methods';
-import { ANONYMOUS_PRINCIPAL_ID, type Principal } from '../../../../lib/exchange/principal';
+import type { Principal } from '../../../../lib/exchange/principal';
 
 export interface SessionsDeps {
   methods: LegacyMethods;
@@ -41,21 +42,11 @@ export function createSessions(deps: SessionsDeps) {
    * Refuses a new session while the deployment holds its limit of open ones, or `caller` (an
    * authenticated principal) holds its own (counted in Postgres).
    */
-  async function checkCapacity(caller: Principal): Promise<void> {
-    const retryAfterS = limits.capacityRetryAfterS;
-    if (caller.id === ANONYMOUS_PRINCIPAL_ID) {
-      if ((await legacy.countOpenSessions()) >= limits.maxOpenSessions) {
-        throw capacityExceeded('open sessions', limits.maxOpenSessions, retryAfterS);
-      }
-      return;
-    }
-    const open = await legacy.countOpenSessionsFor(caller.id);
-    if (open.all >= limits.maxOpenSessions)
-      throw capacityExceeded('open sessions', limits.maxOpenSessions, retryAfterS);
-    if (open.principal >= limits.maxOpenSessionsPerPrincipal) {
-      throw capacityExceeded('open sessions of this principal', limits.maxOpenSessionsPerPrincipal, retryAfterS);
-    }
-  }
+  const checkCapacity = (caller: Principal): Promise<void> =>
+    checkPrincipalBudget('openSessions', caller, limits, {
+      all: () => legacy.countOpenSessions(),
+      withPrincipal: (principal) => legacy.countOpenSessionsFor(principal),
+    });
 
   /** Cancels the exchanges a session's calls still run. */
   async function cancelCalls(filter: { sessionId: string } | { streamId: string }, reason: string): Promise<void> {
