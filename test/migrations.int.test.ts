@@ -22,23 +22,29 @@ function migrationsUpTo(name: string, dir: string, through = false): string {
   return dir;
 }
 
-describe('0013-name-stream-event-requests', () => {
+/** A schema of its own, its pool searching it first, dropped after the file's tests. */
+function scratchSchema() {
   const schema = `migration_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  let admin: Pool;
-  let pool: Pool;
+  const state: { admin?: Pool; pool?: Pool } = {};
   beforeAll(async () => {
     const { databaseUrl } = readStackInfo();
-    admin = new Pool({ connectionString: databaseUrl, max: 1 });
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    pool = new Pool({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
+    state.admin = new Pool({ connectionString: databaseUrl, max: 1 });
+    await state.admin.query(`CREATE SCHEMA ${schema}`);
+    state.pool = new Pool({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
   });
   afterAll(async () => {
-    await pool?.end();
-    await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin?.end();
+    await state.pool?.end();
+    await state.admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await state.admin?.end();
   });
+  return { pool: () => state.pool! };
+}
+
+describe('0013-name-stream-event-requests', () => {
+  const scratch = scratchSchema();
 
   it('backfills the request each existing stream event carries, and the open-requests lookup finds it', async () => {
+    const pool = scratch.pool();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-migrations-'));
     await migrate(pool, log, migrationsUpTo('0013-name-stream-event-requests.sql', dir));
 
@@ -73,5 +79,74 @@ describe('0013-name-stream-event-requests', () => {
     ]);
     const open = await pool.query<{ id: string; event_id: string }>(OPEN_REQUESTS_OF_SESSION_SQL, ['s1']);
     expect(open.rows.map((r) => [r.id, r.event_id])).toEqual([[requestId, rows[0]!.id]]);
+  });
+});
+
+describe('0015-count-running-exchanges', () => {
+  const scratch = scratchSchema();
+  const insert = (pool: Pool, status: string, id = randomUUID()) =>
+    pool
+      .query(
+        `INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status)
+         VALUES ($1, $2, 'modern', 'tools/call', 't', 'd', 'anonymous', $3)`,
+        [id, `exchange-${id}`, status],
+      )
+      .then(() => id);
+  const counted = async (pool: Pool) =>
+    Number((await pool.query<{ n: string }>('SELECT sum(running) AS n FROM exchange_running_counts')).rows[0]!.n);
+
+  it('counts the exchanges running when it applies, and every opening, ending and removal after it', async () => {
+    const pool = scratch.pool();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-migrations-'));
+    await migrate(pool, log, migrationsUpTo('0015-count-running-exchanges.sql', dir));
+    const running = await Promise.all(Array.from({ length: 20 }, () => insert(pool, 'running')));
+    await insert(pool, 'completed');
+    await insert(pool, 'expired');
+
+    expect(await migrate(pool, log, migrationsUpTo('0015-count-running-exchanges.sql', dir, true))).toEqual([
+      '0015-count-running-exchanges.sql',
+    ]);
+    const { rows } = await pool.query<{ slots: string }>('SELECT count(*) AS slots FROM exchange_running_counts');
+    expect(Number(rows[0]!.slots)).toBe(16);
+    expect(await counted(pool)).toBe(20);
+
+    await insert(pool, 'running');
+    await pool.query("UPDATE exchanges SET status = 'completed' WHERE id = ANY($1)", [running.slice(0, 5)]);
+    await pool.query("UPDATE exchanges SET updated_at = now() WHERE status = 'running'"); // no status change
+    await pool.query('DELETE FROM exchanges WHERE id = ANY($1)', [running.slice(5, 8)]);
+    await pool.query("DELETE FROM exchanges WHERE status = 'completed'");
+    expect(await counted(pool)).toBe(20 + 1 - 5 - 3);
+    const actual = await pool.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE status = 'running'");
+    expect(await counted(pool)).toBe(Number(actual.rows[0]!.n));
+    await pool.query('TRUNCATE exchanges CASCADE');
+    expect(await counted(pool)).toBe(0);
+  });
+});
+
+describe('0016-stop-writing-request-digests', () => {
+  const scratch = scratchSchema();
+
+  it('takes exchange rows without a request digest, and still takes them with one (an earlier release beside this one)', async () => {
+    const pool = scratch.pool();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-migrations-'));
+    await migrate(pool, log, migrationsUpTo('0016-stop-writing-request-digests.sql', dir, true));
+    const [withDigest, without] = [randomUUID(), randomUUID()];
+    await pool.query(
+      `INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status)
+       VALUES ($1, $2, 'modern', 'tools/call', 't', 'd', 'anonymous', 'running')`,
+      [withDigest, `exchange-${withDigest}`],
+    );
+    await pool.query(
+      `INSERT INTO exchanges (id, workflow_id, era, method, target, principal, status)
+       VALUES ($1, $2, 'modern', 'tools/call', 't', 'anonymous', 'running')`,
+      [without, `exchange-${without}`],
+    );
+    const { rows } = await pool.query<{ id: string; request_digest: string | null }>(
+      'SELECT id, request_digest FROM exchanges ORDER BY request_digest NULLS LAST',
+    );
+    expect(rows).toEqual([
+      { id: withDigest, request_digest: 'd' },
+      { id: without, request_digest: null },
+    ]);
   });
 });

@@ -1,16 +1,21 @@
 /**
  * The outcome waiter on the LISTEN hub, against the real Postgres: an idle wait re-reads only when
  * notified while the hub listens, polls while its connection is down, re-reads when it is back, and
- * ends at once when the waiter closes.
+ * ends at once when the waiter closes; a round's wait hears its outcome in the announcement without
+ * a read, and reads when the announcement carries only its key.
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import type { ExchangeStore } from '../lib/db/exchange-store';
 import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
 import { createOutcomeWaiter, WAITED_CHANNELS, type OutcomeWaiter } from '../lib/db/outcome-waiter';
+import { migrate } from '../lib/db/migrate';
 import { createPgListener, type PgListener } from '../lib/db/pg-listener';
 import { createPool } from '../lib/db/pool';
 import { LEGACY_STREAM_CHANNEL } from '../lib/db/legacy-store';
+import type { ExchangeInput } from '../lib/exchange/types';
 import { createLogger } from '../lib/log';
+import { workflowIdFor } from '../workflows/messages';
 import { readStackInfo } from './support/stack-info';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -101,5 +106,94 @@ describe('outcome waiter close', () => {
       await listener.close();
       await pool.end();
     }
+  });
+});
+
+describe("a round's wait", () => {
+  const log = createLogger('test', 'silent');
+  let pool: Pool;
+  let listener: PgListener;
+  let store: ExchangeStore;
+  let waiter: OutcomeWaiter;
+  let reads = 0;
+  beforeAll(async () => {
+    const { databaseUrl } = readStackInfo();
+    pool = createPool(databaseUrl, 2, log);
+    await migrate(pool, log);
+    listener = await createPgListener({ databaseUrl, channels: WAITED_CHANNELS, log });
+    store = createExchangeStorePg(pool);
+    // The waiter's reads are counted; the test's own go to `store`.
+    const counted: ExchangeStore = {
+      ...store,
+      readRound: (exchangeId, round) => {
+        reads += 1;
+        return store.readRound(exchangeId, round);
+      },
+    };
+    waiter = createOutcomeWaiter({ listener, store: counted, pollMs: 50, log });
+  });
+  afterAll(async () => {
+    await waiter?.close();
+    await listener?.close();
+    await pool?.end();
+  });
+  beforeEach(() => {
+    reads = 0;
+  });
+
+  const exchangeInput = (): ExchangeInput => ({
+    exchangeId: randomUUID(),
+    era: 'modern',
+    request: { method: 'tools/call', target: 'waiter_test', params: { name: 'waiter_test', arguments: {} } },
+    principal: 'anonymous',
+    clientCapabilities: {},
+    roundTimeoutMs: 60_000,
+    maxRounds: 8,
+  });
+  const record = (exchange: ExchangeInput, outcome: Parameters<ExchangeStore['recordRound']>[0]['outcome']) =>
+    store.recordRound({ exchange, workflowId: workflowIdFor(exchange.exchangeId), round: 1, outcome });
+  const done = { kind: 'complete' as const, result: { content: [{ type: 'text', text: 'done' }] } };
+
+  it('hears the outcome in its announcement: a watch begun before anything could record it never reads', async () => {
+    const exchange = exchangeInput();
+    const watch = waiter.watchRound(exchange.exchangeId, 1);
+    const waiting = watch.wait(10_000, { absent: true });
+    await sleep(100);
+    await record(exchange, done);
+    const heard = await waiting;
+    expect(heard).toStrictEqual(await store.readRound(exchange.exchangeId, 1));
+    expect(reads).toBe(0);
+  });
+
+  it('hears an outcome announced after the watch began and before its wait', async () => {
+    const exchange = exchangeInput();
+    const watch = waiter.watchRound(exchange.exchangeId, 1);
+    await record(exchange, done);
+    await sleep(100);
+    expect((await watch.wait(10_000, { absent: true }))?.outcome).toEqual(done);
+    expect(reads).toBe(0);
+  });
+
+  it('reads first unless told nothing was there, and finds what was recorded before the watch', async () => {
+    const exchange = exchangeInput();
+    await record(exchange, done);
+    expect((await waiter.wait(exchange.exchangeId, 1, 10_000))?.outcome).toEqual(done);
+    expect(reads).toBe(1);
+  });
+
+  it('reads the row when the announcement carries only its key (an outcome too large for it)', async () => {
+    const exchange = exchangeInput();
+    const big = { kind: 'complete' as const, result: { content: [{ type: 'text', text: 'x'.repeat(9_000) }] } };
+    const waiting = waiter.watchRound(exchange.exchangeId, 1).wait(10_000, { absent: true });
+    await sleep(100);
+    await record(exchange, big);
+    expect((await waiting)?.outcome).toEqual(big);
+    expect(reads).toBe(1);
+  });
+
+  it('reads once more when its budget ends, and then says nothing came', async () => {
+    const exchange = exchangeInput();
+    await expect(waiter.watchRound(exchange.exchangeId, 1).wait(300, { absent: true })).resolves.toBeUndefined();
+    expect(reads).toBe(1);
   });
 });

@@ -64,6 +64,21 @@ describe('Postgres listener', () => {
     }
   });
 
+  it('hands the subscribers of a key the body its payload carries after a newline', async () => {
+    const bodies: Array<string | undefined> = [];
+    const off = listener.subscribe('listener_test_a', 'carrier', (body) => void bodies.push(body));
+    try {
+      await notify('listener_test_a', 'carrier\n{"some":"record"}\nwith a newline');
+      await notify('listener_test_a', 'carrier');
+      await notify('listener_test_a', 'carrier-not\nbody');
+      await until(() => bodies.length === 2, 'both notifications of the key');
+      await sleep(100);
+      expect(bodies).toEqual(['{"some":"record"}\nwith a newline', undefined]);
+    } finally {
+      off();
+    }
+  });
+
   it('wakes subscribers when its connection drops and when it is back, and listens on every channel again', async () => {
     let wakes = 0;
     const off = listener.subscribe('listener_test_b', 'after', () => void (wakes += 1));

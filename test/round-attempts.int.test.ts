@@ -43,7 +43,6 @@ async function newExchange(): Promise<ExchangeInput> {
     exchangeId: randomUUID(),
     era: 'modern',
     request: { method: 'tools/call', target: 'counted', params: { name: 'counted', arguments: {} } },
-    requestDigest: 'd',
     principal: 'anonymous',
     clientCapabilities: {},
     roundTimeoutMs: 60_000,

@@ -23,7 +23,6 @@ function exchange(
     exchangeId: 'ex-1',
     era: 'modern',
     request: { method, target, params },
-    requestDigest: 'digest',
     principal: 'alice',
     clientCapabilities: ALL_CAPS,
     roundTimeoutMs: 600_000,

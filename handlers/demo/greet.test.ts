@@ -19,7 +19,6 @@ function exchange(
     exchangeId: 'ex-1',
     era: 'modern',
     request: { method: 'tools/call', target: 'greet', params: { name: 'greet', arguments: args }, ...overrides },
-    requestDigest: 'digest',
     principal: 'alice',
     clientCapabilities: { elicitation: {} },
     roundTimeoutMs: 600_000,

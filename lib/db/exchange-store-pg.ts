@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
-import type { ExchangeStore, NewRound, RoundRecord } from './exchange-store';
+import type { ExchangeRoom, ExchangeStore, NewRound, RoundRecord } from './exchange-store';
 import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 import { projectEvent, projectRound } from './legacy-projection';
 import { inTransaction } from './pool';
@@ -28,28 +28,150 @@ function toRecord(row: RoundRow): RoundRecord {
   };
 }
 
-/** Creates the exchange row on its first write, whichever write that is. */
-async function ensureExchange(client: Pool | PoolClient, exchange: ExchangeInput, workflowId: string): Promise<void> {
-  await client.query({
-    text: `INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'running') ON CONFLICT (id) DO NOTHING`,
-    values: [
-      exchange.exchangeId,
-      workflowId,
-      exchange.era,
-      exchange.request.method,
-      exchange.request.target,
-      exchange.requestDigest,
-      exchange.principal,
-    ],
-  });
-}
+/** `$from, $from + 1, …`: `count` placeholders. */
+const placeholders = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
+/** What an exchange's row is created with, whichever write creates it: the columns, and their values in order. */
+const EXCHANGE_COLUMNS = 'id, workflow_id, era, method, target, principal';
+const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
+  exchange.exchangeId,
+  workflowId,
+  exchange.era,
+  exchange.request.method,
+  exchange.request.target,
+  exchange.principal,
+];
 
 type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: string };
 
 /**
- * Inserts a round unless it is recorded already (first write wins, and what stands is returned),
- * then moves the exchange to the outcome's status (never out of a final one) and announces it.
+ * A round's row as it is recorded: the columns, and their values in order (`$1` the exchange, `$2`
+ * the round, `$5` the outcome's kind).
+ */
+const NEW_ROUND_COLUMNS =
+  'exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at';
+const newRoundValues = (entry: NewRoundRow) => [
+  entry.exchangeId,
+  entry.round,
+  entry.answers === undefined ? null : JSON.stringify(entry.answers),
+  entry.answersDigest ?? null,
+  entry.outcome.kind,
+  JSON.stringify(entry.outcome),
+  entry.durationMs ?? null,
+  entry.deadlineAt ?? null,
+];
+
+/** Inserts a round unless it is recorded already (first write wins): the row back only when this wrote it. */
+const INSERT_ROUND = `INSERT INTO exchange_rounds (${NEW_ROUND_COLUMNS}) VALUES (${placeholders(1, 8)})
+  ON CONFLICT (exchange_id, round) DO NOTHING
+  RETURNING ${ROUND_COLUMNS}`;
+
+const READ_ROUND = `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`;
+
+/** The status an outcome leaves its exchange in. */
+const statusAfter = (outcome: RoundOutcome) =>
+  exchangeStatusOf({ kind: outcome.kind, errorCode: outcome.kind === 'error' ? outcome.error.code : undefined });
+
+/**
+ * The payload that announces a recorded round (`row`, a relation of ROUND_COLUMNS) on
+ * OUTCOME_CHANNEL: its key, `<exchange id>:<round>`, then a newline and the record itself as JSON
+ * when the whole fits Postgres's NOTIFY payload limit (under 8000 bytes), so the waiting leg need
+ * not read it again; the key alone when it does not, and the waiting leg reads the row.
+ * `decodeAnnouncedRound` (exchange-store.ts) reads it back.
+ */
+const announcement = (row: string) => `(
+  SELECT CASE WHEN octet_length(carried) < 8000 THEN carried ELSE key END
+  FROM (SELECT ${row}.exchange_id::text || ':' || ${row}.round::text AS key) AS k,
+  LATERAL (SELECT key || chr(10) || json_build_object(
+    'outcome', ${row}.outcome,
+    'answers_digest', ${row}.answers_digest,
+    'recorded_at', floor(extract(epoch FROM ${row}.recorded_at) * 1000),
+    'deadline_at', floor(extract(epoch FROM ${row}.deadline_at) * 1000)
+  )::text AS carried) AS c)`;
+
+/**
+ * Creates an exchange's row (status running) unless it exists. With a budget (`$7`), only while
+ * fewer exchanges than that run: the count is read in the same statement, from the counters the
+ * row's own insert moves (migration 0015). With a budget for its principal (`$8`), only while the
+ * principal (`$6`) runs fewer than that, counted on the running rows' principal index (migration
+ * 0017). One row back: whether there was room in each (the insert runs whether or not the query
+ * reads it).
+ */
+const CREATE_EXCHANGE = `
+  WITH room AS (
+    SELECT $7::bigint IS NULL OR coalesce(sum(running), 0) < $7::bigint AS ok,
+           CASE WHEN $8::bigint IS NULL THEN true
+                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $8::bigint
+           END AS principal_ok
+      FROM exchange_running_counts
+  ), created AS (
+    INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status)
+    SELECT ${placeholders(1, 6)}, 'running' FROM room WHERE room.ok AND room.principal_ok
+    ON CONFLICT (id) DO NOTHING
+    RETURNING 1
+  )
+  SELECT ok, principal_ok FROM room`;
+
+/** Creates the exchange row on its first write, whichever write that is, unless a budget is full. */
+async function createExchange(
+  client: Pool | PoolClient,
+  exchange: ExchangeInput,
+  workflowId: string,
+  maxRunning?: number,
+  maxRunningOfPrincipal?: number,
+): Promise<ExchangeRoom> {
+  const { rows } = await client.query<{ ok: boolean; principal_ok: boolean }>({
+    text: CREATE_EXCHANGE,
+    values: [...exchangeValues(exchange, workflowId), maxRunning ?? null, maxRunningOfPrincipal ?? null],
+  });
+  const { ok, principal_ok } = rows[0]!;
+  return !ok ? 'full' : principal_ok ? 'room' : 'full-for-principal';
+}
+
+/**
+ * The round inserted unless it stands (`$1`-`$8`, newRoundValues) and announced on `$9`, delivered
+ * at commit: the two CTEs every record of a round starts with.
+ */
+const ROUND_RECORDED = `
+  inserted AS (${INSERT_ROUND}),
+  announced AS (SELECT pg_notify($9, ${announcement('inserted')}) FROM inserted)`;
+
+/** A round recorded and announced, in a transaction that moves its exchange next. No row back when it stood already. */
+const RECORD_ROUND = `WITH ${ROUND_RECORDED}
+  SELECT inserted.*, (SELECT count(*) FROM announced) AS announced FROM inserted`;
+
+/**
+ * A modern exchange's round in one statement (one round trip, instead of a transaction's): the
+ * round recorded and announced as RECORD_ROUND does, and the exchange row (`$10`-`$15`,
+ * exchangeValues) created or moved to the outcome's status (`$16`), never out of a final one. No
+ * row back when the round was recorded already.
+ */
+const RECORD_MODERN_ROUND = `
+  WITH ${ROUND_RECORDED},
+  moved AS (
+    INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status, rounds, asks)
+    SELECT ${placeholders(10, 6)}, $16, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
+    ON CONFLICT (id) DO UPDATE SET
+      status = CASE WHEN exchanges.status = 'running' THEN EXCLUDED.status ELSE exchanges.status END,
+      rounds = GREATEST(exchanges.rounds, EXCLUDED.rounds),
+      asks = exchanges.asks + EXCLUDED.asks,
+      updated_at = now()
+    RETURNING 1
+  )
+  SELECT inserted.*, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM announced) AS announced
+  FROM inserted`;
+
+/** What stands for a round another write recorded first, read with a snapshot that sees it. */
+async function standingRound(client: Pool | PoolClient, exchangeId: string, round: number): Promise<RoundRecord> {
+  const { rows } = await client.query<RoundRow>({ text: READ_ROUND, values: [exchangeId, round] });
+  return toRecord(rows[0]!);
+}
+
+/**
+ * Records a round unless it is recorded already (first write wins, and what stands is returned),
+ * then moves the exchange to the outcome's status (never out of a final one); the announcement
+ * goes out at commit.
  */
 /** `projection`: the cap of the stream to project into, or undefined when the exchange has no handshake-era call (modern era). */
 async function insertRound(
@@ -58,82 +180,29 @@ async function insertRound(
   projection: { legacyStreamMaxEvents: number } | undefined,
 ): Promise<RoundRecord> {
   const { exchangeId, round, outcome } = entry;
-  const inserted = await client.query<RoundRow>({
-    text: `INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (exchange_id, round) DO NOTHING
-           RETURNING ${ROUND_COLUMNS}`,
-    values: [
-      exchangeId,
-      round,
-      entry.answers === undefined ? null : JSON.stringify(entry.answers),
-      entry.answersDigest ?? null,
-      outcome.kind,
-      JSON.stringify(outcome),
-      entry.durationMs ?? null,
-      entry.deadlineAt ?? null,
-    ],
+  const { rows } = await client.query<RoundRow>({
+    text: RECORD_ROUND,
+    values: [...newRoundValues(entry), OUTCOME_CHANNEL],
   });
-  const row = inserted.rows[0];
-  if (!row) {
-    const existing = await client.query<RoundRow>({
-      text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
-      values: [exchangeId, round],
-    });
-    return toRecord(existing.rows[0]!);
-  }
-  const status = exchangeStatusOf({
-    kind: outcome.kind,
-    errorCode: outcome.kind === 'error' ? outcome.error.code : undefined,
-  });
+  const row = rows[0];
+  if (!row) return standingRound(client, exchangeId, round);
   await client.query({
     text: `UPDATE exchanges SET status = CASE WHEN status = 'running' THEN $2 ELSE status END,
              rounds = GREATEST(rounds, $3), asks = asks + (CASE WHEN $4 = 'ask' THEN 1 ELSE 0 END), updated_at = now()
            WHERE id = $1`,
-    values: [exchangeId, status, round, outcome.kind],
+    values: [exchangeId, statusAfter(outcome), round, outcome.kind],
   });
   // A handshake-era call's stream gets what this round means to it, in this same transaction.
   if (projection) await projectRound(client, { exchangeId, round, outcome }, projection.legacyStreamMaxEvents);
-  // Delivered at commit; the payload names the row, listeners re-read it.
-  await client.query('SELECT pg_notify($1, $2)', [OUTCOME_CHANNEL, `${exchangeId}:${round}`]);
   return { ...toRecord(row), recordedNow: true };
 }
-
-/**
- * A modern exchange's round in one statement (one round trip, instead of a transaction's six): the
- * round inserted unless it stands, the exchange row created or moved to the outcome's status (never
- * out of a final one), and the announcement, delivered at commit. No row back when the round was
- * recorded already.
- */
-const RECORD_MODERN_ROUND = `
-  WITH inserted AS (
-    INSERT INTO exchange_rounds (exchange_id, round, answers, answers_digest, outcome_kind, outcome, duration_ms, deadline_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-    ON CONFLICT (exchange_id, round) DO NOTHING
-    RETURNING ${ROUND_COLUMNS}
-  ), moved AS (
-    INSERT INTO exchanges (id, workflow_id, era, method, target, request_digest, principal, status, rounds, asks)
-    SELECT $1, $9, $10, $11, $12, $13, $14, $15, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
-    ON CONFLICT (id) DO UPDATE SET
-      status = CASE WHEN exchanges.status = 'running' THEN EXCLUDED.status ELSE exchanges.status END,
-      rounds = GREATEST(exchanges.rounds, EXCLUDED.rounds),
-      asks = exchanges.asks + EXCLUDED.asks,
-      updated_at = now()
-    RETURNING 1
-  ), announced AS (
-    SELECT pg_notify($16, $1::text || ':' || $2::text) FROM inserted
-  )
-  SELECT inserted.*, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM announced) AS announced
-  FROM inserted`;
 
 /**
  * A round's record, or else one more start of its handler counted, in one statement: what a round
  * run as a local activity asks before it runs the handler.
  */
 const START_ROUND = `
-  WITH recorded AS (
-    SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2
-  ), counted AS (
+  WITH recorded AS (${READ_ROUND}), counted AS (
     INSERT INTO exchange_round_starts (exchange_id, round, starts)
     SELECT $1::uuid, $2::integer, 1 WHERE NOT EXISTS (SELECT 1 FROM recorded)
     ON CONFLICT (exchange_id, round) DO UPDATE SET starts = exchange_round_starts.starts + 1
@@ -146,7 +215,8 @@ const START_ROUND = `
 export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {
-    createExchange: (exchange, workflowId) => ensureExchange(pool, exchange, workflowId),
+    createExchange: (exchange, workflowId, maxRunning, maxRunningOfPrincipal) =>
+      createExchange(pool, exchange, workflowId, maxRunning, maxRunningOfPrincipal),
 
     async forgetUnstarted(exchangeId) {
       await pool.query({
@@ -156,11 +226,20 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
     },
 
     async readRound(exchangeId, round) {
+      const { rows } = await pool.query<RoundRow>({ text: READ_ROUND, values: [exchangeId, round] });
+      return rows[0] && toRecord(rows[0]);
+    },
+
+    async readRoundAndNext(exchangeId, round) {
       const { rows } = await pool.query<RoundRow>({
-        text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
+        text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round IN ($2::integer, $2::integer + 1)`,
         values: [exchangeId, round],
       });
-      return rows[0] && toRecord(rows[0]);
+      const recordOf = (n: number) => {
+        const row = rows.find((r) => r.round === n);
+        return row && toRecord(row);
+      };
+      return [recordOf(round), recordOf(round + 1)];
     },
 
     async lastRound(exchangeId) {
@@ -172,16 +251,10 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
     },
 
     async countRunning() {
-      const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM exchanges WHERE status = 'running'");
+      const { rows } = await pool.query<{ n: string }>(
+        'SELECT coalesce(sum(running), 0) AS n FROM exchange_running_counts',
+      );
       return Number(rows[0]?.n ?? 0);
-    },
-
-    async countRunningFor(principal) {
-      const { rows } = await pool.query<{ n: string; mine: string }>({
-        text: `SELECT count(*) AS n, count(*) FILTER (WHERE principal = $1) AS mine FROM exchanges WHERE status = 'running'`,
-        values: [principal],
-      });
-      return { all: Number(rows[0]?.n ?? 0), principal: Number(rows[0]?.mine ?? 0) };
     },
 
     async idleRunning(idleMs, limit) {
@@ -214,7 +287,7 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
 
     async appendEvent(exchange, workflowId, round, event) {
       await inTransaction(pool, async (client) => {
-        await ensureExchange(client, exchange, workflowId);
+        await createExchange(client, exchange, workflowId);
         const { rows } = await client.query<{ id: string }>({
           text: 'INSERT INTO exchange_events (exchange_id, round, kind, payload) VALUES ($1, $2, $3, $4) RETURNING id',
           values: [exchange.exchangeId, round, event.kind, JSON.stringify(event)],
@@ -234,44 +307,25 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
     },
 
     async recordRound({ exchange, workflowId, ...entry }: NewRound) {
+      const row: NewRoundRow = { ...entry, exchangeId: exchange.exchangeId };
       if (exchange.era === 'modern') {
-        const { outcome } = entry;
         const { rows } = await pool.query<RoundRow>({
           text: RECORD_MODERN_ROUND,
           values: [
-            exchange.exchangeId,
-            entry.round,
-            entry.answers === undefined ? null : JSON.stringify(entry.answers),
-            entry.answersDigest ?? null,
-            outcome.kind,
-            JSON.stringify(outcome),
-            entry.durationMs ?? null,
-            entry.deadlineAt ?? null,
-            workflowId,
-            exchange.era,
-            exchange.request.method,
-            exchange.request.target,
-            exchange.requestDigest,
-            exchange.principal,
-            exchangeStatusOf({
-              kind: outcome.kind,
-              errorCode: outcome.kind === 'error' ? outcome.error.code : undefined,
-            }),
+            ...newRoundValues(row),
             OUTCOME_CHANNEL,
+            ...exchangeValues(exchange, workflowId),
+            statusAfter(entry.outcome),
           ],
         });
-        if (rows[0]) return { ...toRecord(rows[0]), recordedNow: true };
-        // Recorded already (first write wins): what stands, read with a snapshot that sees it.
-        const existing = await pool.query<RoundRow>({
-          text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`,
-          values: [exchange.exchangeId, entry.round],
-        });
-        return toRecord(existing.rows[0]!);
+        return rows[0]
+          ? { ...toRecord(rows[0]), recordedNow: true }
+          : standingRound(pool, exchange.exchangeId, entry.round);
       }
       return inTransaction(pool, async (client) => {
-        await ensureExchange(client, exchange, workflowId);
+        await createExchange(client, exchange, workflowId);
         // A handshake-era call's stream gets what this round means to it, in the same transaction.
-        return insertRound(client, { ...entry, exchangeId: exchange.exchangeId }, { legacyStreamMaxEvents });
+        return insertRound(client, row, { legacyStreamMaxEvents });
       });
     },
 

@@ -7,6 +7,33 @@ import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/typ
 export const OUTCOME_CHANNEL = 'exchange_outcome';
 export const EVENT_CHANNEL = 'exchange_event';
 
+/**
+ * The record an announcement on `OUTCOME_CHANNEL` carries: its payload is `<exchange id>:<round>`,
+ * then, when the record fits Postgres's payload limit, a newline and this JSON (timestamps as epoch
+ * milliseconds, the precision a read of the row gives too). Undefined for anything that does not
+ * read as one, so the listener reads the row instead.
+ */
+export function decodeAnnouncedRound(exchangeId: string, round: number, body: string): RoundRecord | undefined {
+  let carried: { outcome?: unknown; answers_digest?: unknown; recorded_at?: unknown; deadline_at?: unknown };
+  try {
+    carried = JSON.parse(body) as typeof carried;
+  } catch {
+    return undefined;
+  }
+  const { outcome, answers_digest: digest, recorded_at: recordedAt, deadline_at: deadlineAt } = carried;
+  if (typeof outcome !== 'object' || outcome === null || typeof recordedAt !== 'number') return undefined;
+  if (!(digest === null || typeof digest === 'string')) return undefined;
+  if (!(deadlineAt === null || typeof deadlineAt === 'number')) return undefined;
+  return {
+    exchangeId,
+    round,
+    outcome: outcome as RoundOutcome,
+    answersDigest: digest ?? undefined,
+    recordedAt: new Date(recordedAt),
+    ...(deadlineAt === null ? {} : { deadlineAt: new Date(deadlineAt) }),
+  };
+}
+
 export interface StoredEvent {
   id: number;
   event: ExchangeEvent;
@@ -43,24 +70,38 @@ export interface NewEnding {
   outcome: Extract<RoundOutcome, { kind: 'error' }>;
 }
 
+/** Whether a new exchange had room (and its row is written), or which budget was full. */
+export type ExchangeRoom = 'room' | 'full' | 'full-for-principal';
+
 export interface ExchangeStore {
-  /** Creates the exchange's row (status running) before its workflow starts; a repeat changes nothing. */
-  createExchange(exchange: ExchangeInput, workflowId: string): Promise<void>;
+  /**
+   * Creates the exchange's row (status running) before its workflow starts; a repeat changes
+   * nothing. With `maxRunning`, only while fewer exchanges than that run across the deployment, and
+   * with `maxRunningOfPrincipal`, only while its principal runs fewer than that (both checked in
+   * the same statement): `full` or `full-for-principal`, and nothing written, when they do.
+   */
+  createExchange(
+    exchange: ExchangeInput,
+    workflowId: string,
+    maxRunning?: number,
+    maxRunningOfPrincipal?: number,
+  ): Promise<ExchangeRoom>;
   /** Removes the row of an exchange whose workflow could not be started (unless a round was recorded after all). */
   forgetUnstarted(exchangeId: string): Promise<void>;
   /** The recorded outcome of a round, if any. */
   readRound(exchangeId: string, round: number): Promise<RoundRecord | undefined>;
+  /** The recorded outcomes of a round and of the round after it (what an answer to its ask turns on), in one read. */
+  readRoundAndNext(exchangeId: string, round: number): Promise<[RoundRecord | undefined, RoundRecord | undefined]>;
   /** The last recorded round of an exchange, if any. */
   lastRound(exchangeId: string): Promise<RoundRecord | undefined>;
-  /** Exchanges still running, across the deployment (the capacity check reads it). */
+  /** Exchanges still running, across the deployment (the open-exchanges gauge reads it). */
   countRunning(): Promise<number>;
-  /** The same, and those of one principal among them, in one query (the per-principal budget reads it). */
-  countRunningFor(principal: string): Promise<{ all: number; principal: number }>;
   /** Up to `limit` running exchanges nothing was recorded for since `idleMs` ago, oldest first. */
   idleRunning(idleMs: number, limit: number): Promise<string[]>;
   /**
-   * Records a round outcome and announces it on `OUTCOME_CHANNEL`, creating the exchange row on
-   * its first round. If the round is already recorded, changes nothing and returns what stands.
+   * Records a round outcome and announces it on `OUTCOME_CHANNEL` (the record itself in the
+   * payload when it fits: `decodeAnnouncedRound`), creating the exchange row on its first round.
+   * If the round is already recorded, changes nothing and returns what stands.
    */
   recordRound(entry: NewRound): Promise<RoundRecord>;
   /** Counts one more retried attempt of a round starting its handler; returns the count so far. */

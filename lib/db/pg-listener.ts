@@ -7,16 +7,20 @@
  * the connection drops, the hub wakes every subscriber (they must look for themselves from now on)
  * and reconnects with backoff, LISTENs on every channel again, and wakes every subscriber once more
  * (anything notified meanwhile is found by looking). `listening` says which of the two holds.
+ *
+ * A payload is a key (what subscribers subscribe to), optionally followed by a newline and a body
+ * the notifier sends along (a round's record, say), which the subscribers of the key are handed.
  */
 import { Client } from 'pg';
 import type { Logger } from '../log';
 
 export interface PgListener {
   /**
-   * Calls `wake` on every NOTIFY of `payload` on `channel`, and whenever notifications may have
-   * been missed (the connection dropped, or is back). Returns the unsubscribe.
+   * Calls `wake` on every NOTIFY of `key` on `channel`, with the body the payload carries after
+   * the key, if any; and, with no body, whenever notifications may have been missed (the
+   * connection dropped, or is back). Returns the unsubscribe.
    */
-  subscribe(channel: string, payload: string, wake: () => void): () => void;
+  subscribe(channel: string, key: string, wake: (body?: string) => void): () => void;
   /** True while the connection is up and LISTENs on every channel; false while nothing is delivered. */
   readonly listening: boolean;
   /** Ends the connection for good; subscribers are woken, as for any drop. */
@@ -38,11 +42,11 @@ const MAX_RETRY_MS = 10_000;
 /** Connects and LISTENs on every channel before it resolves; fails if the first connection does. */
 export async function createPgListener(options: PgListenerOptions): Promise<PgListener> {
   const { channels, log } = options;
-  const subscribers = new Map<string, Set<() => void>>();
+  const subscribers = new Map<string, Set<(body?: string) => void>>();
   let closed = false;
   let connection: Client | undefined;
 
-  const keyOf = (channel: string, payload: string) => `${channel}:${payload}`;
+  const keyOf = (channel: string, key: string) => `${channel}:${key}`;
   const wakeAll = () => subscribers.forEach((set) => set.forEach((wake) => wake()));
 
   /** Connects and LISTENs; a client that fails on the way is ended, never left open. */
@@ -54,7 +58,11 @@ export async function createPgListener(options: PgListenerOptions): Promise<PgLi
       application_name: options.applicationName ?? 'durable-mcp-listen',
     });
     client.on('notification', (message) => {
-      if (message.payload) subscribers.get(keyOf(message.channel, message.payload))?.forEach((wake) => wake());
+      const { payload } = message;
+      if (!payload) return;
+      const cut = payload.indexOf('\n');
+      const [key, body] = cut < 0 ? [payload, undefined] : [payload.slice(0, cut), payload.slice(cut + 1)];
+      subscribers.get(keyOf(message.channel, key))?.forEach((wake) => wake(body));
     });
     client.on('error', (error) => log.warn({ err: error }, 'Postgres listener connection failed'));
     try {
@@ -116,14 +124,14 @@ export async function createPgListener(options: PgListenerOptions): Promise<PgLi
   await connect();
 
   return {
-    subscribe(channel, payload, wake) {
-      const key = keyOf(channel, payload);
-      const set = subscribers.get(key) ?? new Set();
-      subscribers.set(key, set);
+    subscribe(channel, key, wake) {
+      const entry = keyOf(channel, key);
+      const set = subscribers.get(entry) ?? new Set();
+      subscribers.set(entry, set);
       set.add(wake);
       return () => {
         set.delete(wake);
-        if (set.size === 0 && subscribers.get(key) === set) subscribers.delete(key);
+        if (set.size === 0 && subscribers.get(entry) === set) subscribers.delete(entry);
       };
     },
 

@@ -39,8 +39,7 @@ export interface ExchangeInput {
   exchangeId: string;
   era: Era;
   request: OriginalRequest;
-  /** Digest of method + target + arguments; requestState is bound to it. */
-  requestDigest: string;
+  // (An input from an earlier release also carries `requestDigest`; nothing reads it.)
   /** Who the exchange belongs to: the principal's stable key (lib/exchange/principal.ts). */
   principal: string;
   /**

@@ -15,8 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
-import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
-import { detailsOf, type Principal } from '../../../lib/exchange/principal';
+import type { OutcomeWaiter, Watch } from '../../../lib/db/outcome-waiter';
+import { ANONYMOUS_PRINCIPAL_ID, detailsOf, type Principal } from '../../../lib/exchange/principal';
 import type { Era, ExchangeMethod, ExchangeOrigin, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
@@ -25,7 +25,6 @@ import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { apiMetrics } from '../../../lib/metrics/api-metrics';
 import { workflowIdFor } from '../../../workflows/messages';
-import { checkPrincipalBudget } from './auth/principal-budget';
 import type { ExchangeGateway } from './exchange-gateway';
 import type { ExchangeReconciler } from './exchange-reconciler';
 import {
@@ -122,33 +121,49 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   let inflight = 0;
 
   /**
-   * The round's outcome, or "come back". Before saying "come back", Temporal is asked whether the
-   * workflow still runs: one that was terminated (or otherwise closed) gets its ending recorded, so
-   * no client is told to come back forever.
+   * The round's outcome as `watch` hears or finds it (`absent`: nothing was there when the watch
+   * began, see WaitOptions), or "come back". Before saying "come back", Temporal is asked whether
+   * the workflow still runs: one that was terminated (or otherwise closed) gets its ending
+   * recorded, so no client is told to come back forever.
    */
-  async function awaitRound(exchangeId: string, round: number, options: LegOptions): Promise<RoundResult> {
+  async function awaitRound(
+    watch: Watch<RoundRecord>,
+    exchangeId: string,
+    round: number,
+    options: LegOptions,
+    absent: boolean,
+  ): Promise<RoundResult> {
     options.onRound?.(exchangeId, round);
-    const record = await waiter.wait(exchangeId, round, limits.httpWaitMs, options.signal);
+    const record = await watch.wait(limits.httpWaitMs, { signal: options.signal, absent });
     if (record) return { kind: 'recorded', record };
     return afterWait(exchangeId, round, options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId));
   }
 
+  /** Waits on a watch it begins now, closed however `work` ends. */
+  async function watching<T>(
+    exchangeId: string,
+    round: number,
+    work: (watch: Watch<RoundRecord>) => Promise<T>,
+  ): Promise<T> {
+    const watch = waiter.watchRound(exchangeId, round);
+    try {
+      return await work(watch);
+    } finally {
+      watch.close();
+    }
+  }
+
   /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
-  async function start(leg: ExchangeLeg, requestDigest: string, exchangeId: string = randomUUID()): Promise<string> {
+  async function start(leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<string> {
     logExchange(exchangeId);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
-    await checkPrincipalBudget('runningExchanges', leg.principal, limits, {
-      all: () => store.countRunning(),
-      withPrincipal: (principal) => store.countRunningFor(principal),
-    });
     const request = requestOf(leg);
     const input = {
       exchangeId,
       era: leg.era,
       request,
-      requestDigest,
       principal: leg.principal.id,
       principalDetails: detailsOf(leg.principal),
       clientCapabilities: leg.clientCapabilities,
@@ -158,8 +173,19 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       roundTimeoutMs: limits.roundTimeoutMs,
       maxRounds: limits.maxRounds,
     };
-    // The row exists before the workflow does, so an exchange Temporal ends at once still has a record to end.
-    await store.createExchange(input, workflowIdFor(exchangeId));
+    // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
+    // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an
+    // authenticated principal fewer than its own (the anonymous principal is every caller at once).
+    const ofPrincipal =
+      leg.principal.id === ANONYMOUS_PRINCIPAL_ID ? undefined : limits.maxRunningExchangesPerPrincipal;
+    const room = await store.createExchange(input, workflowIdFor(exchangeId), limits.maxRunningExchanges, ofPrincipal);
+    if (room === 'full') {
+      throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
+    }
+    if (room === 'full-for-principal') {
+      const limit = limits.maxRunningExchangesPerPrincipal;
+      throw capacityExceeded('running exchanges of this principal', limit, limits.capacityRetryAfterS);
+    }
     try {
       await gateway.start(input, leg.origin);
     } catch (error) {
@@ -174,10 +200,19 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return exchangeId;
   }
 
-  async function answerLeg(leg: ExchangeLeg, claims: RequestStateClaims, options: LegOptions): Promise<RoundResult> {
+  /**
+   * Answers the ask of `claims.round`, `watch` watching the round after it since before the read
+   * that finds it unrecorded, so whatever records it after that read is heard.
+   */
+  async function answerLeg(
+    leg: ExchangeLeg,
+    claims: RequestStateClaims,
+    options: LegOptions,
+    watch: Watch<RoundRecord>,
+  ): Promise<RoundResult> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
-    const [ask, next] = await Promise.all([store.readRound(exchangeId, round), store.readRound(exchangeId, round + 1)]);
+    const [ask, next] = await store.readRoundAndNext(exchangeId, round);
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
     switch (answer.kind) {
       case 'stale':
@@ -211,7 +246,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));
       if (ended) return answeredWith(ended, digest);
     }
-    return awaitedWith(await awaitRound(exchangeId, round + 1, options), digest);
+    // The read above found no next round after the watch began: only an announcement, or a wake-up
+    // that says one may have been missed, makes the wait read.
+    return awaitedWith(await awaitRound(watch, exchangeId, round + 1, options, true), digest);
   }
 
   /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
@@ -220,14 +257,25 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const kind = classifyLeg(claims);
     if (claims) logExchange(claims.exchangeId);
     switch (kind.kind) {
-      case 'first':
-        return awaitRound(await start(leg, requestDigest), 1, options);
-      case 'answer':
-        return answerLeg(leg, kind.claims, options);
+      case 'first': {
+        // Watched before the workflow exists, so nothing can record round 1 before the watch hears it.
+        const exchangeId = randomUUID();
+        return watching(exchangeId, 1, async (watch) => {
+          await start(leg, exchangeId);
+          return awaitRound(watch, exchangeId, 1, options, true);
+        });
+      }
+      case 'answer': {
+        const { exchangeId, round } = kind.claims;
+        return watching(exchangeId, round + 1, (watch) => answerLeg(leg, kind.claims, options, watch));
+      }
       case 'come-back': {
         const { exchangeId, round, afterEvent, answersDigest } = kind.claims;
         options.onRound?.(exchangeId, round, afterEvent);
-        return awaitedWith(await awaitRound(exchangeId, round, { ...options, onRound: undefined }), answersDigest);
+        const result = await watching(exchangeId, round, (watch) =>
+          awaitRound(watch, exchangeId, round, { ...options, onRound: undefined }, false),
+        );
+        return awaitedWith(result, answersDigest);
       }
     }
   }
@@ -245,7 +293,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
 
   return {
     /** Starts the exchange of a first leg that answers elsewhere (a handshake-era call's stream). */
-    start: (leg: ExchangeLeg, exchangeId?: string) => start(leg, requestDigestOf(requestOf(leg)), exchangeId),
+    start: (leg: ExchangeLeg, exchangeId?: string) => start(leg, exchangeId),
 
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {
@@ -258,8 +306,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       }
       inflight += 1;
       try {
-        // Digested once: the requestState is verified against it, a first leg's exchange records it,
-        // and the requestState minted for this leg's answer is bound to it.
+        // Digested once: the requestState is verified against it, and the requestState minted for
+        // this leg's answer is bound to it.
         const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal.id };
         return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
       } finally {

@@ -12,12 +12,11 @@ import type { Response } from 'express';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { Limits } from '../../../../lib/config';
 import { sessionRef, type Logger } from '../../../../lib/log';
-import { sessionNotFound } from '../../../../lib/protocol/error-catalog';
-import { checkPrincipalBudget } from '../auth/principal-budget';
+import { capacityExceeded, sessionNotFound } from '../../../../lib/protocol/error-catalog';
 import { replyWithError } from '../http/error-reply';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { LegacyMethods } from './legacy-methods';
-import type { Principal } from '../../../../lib/exchange/principal';
+import { ANONYMOUS_PRINCIPAL_ID, type Principal } from '../../../../lib/exchange/principal';
 
 export interface SessionsDeps {
   methods: LegacyMethods;
@@ -42,11 +41,21 @@ export function createSessions(deps: SessionsDeps) {
    * Refuses a new session while the deployment holds its limit of open ones, or `caller` (an
    * authenticated principal) holds its own (counted in Postgres).
    */
-  const checkCapacity = (caller: Principal): Promise<void> =>
-    checkPrincipalBudget('openSessions', caller, limits, {
-      all: () => legacy.countOpenSessions(),
-      withPrincipal: (principal) => legacy.countOpenSessionsFor(principal),
-    });
+  async function checkCapacity(caller: Principal): Promise<void> {
+    const { maxOpenSessions, maxOpenSessionsPerPrincipal, capacityRetryAfterS } = limits;
+    // The anonymous principal (AUTH_MODE=off) is every caller at once: only the deployment's budget bounds it.
+    if (caller.id === ANONYMOUS_PRINCIPAL_ID) {
+      if ((await legacy.countOpenSessions()) >= maxOpenSessions) {
+        throw capacityExceeded('open sessions', maxOpenSessions, capacityRetryAfterS);
+      }
+      return;
+    }
+    const open = await legacy.countOpenSessionsFor(caller.id);
+    if (open.all >= maxOpenSessions) throw capacityExceeded('open sessions', maxOpenSessions, capacityRetryAfterS);
+    if (open.principal >= maxOpenSessionsPerPrincipal) {
+      throw capacityExceeded('open sessions of this principal', maxOpenSessionsPerPrincipal, capacityRetryAfterS);
+    }
+  }
 
   /** Cancels the exchanges a session's calls still run. */
   async function cancelCalls(filter: { sessionId: string } | { streamId: string }, reason: string): Promise<void> {

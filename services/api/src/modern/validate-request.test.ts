@@ -1,5 +1,8 @@
-// Pins the non-ASCII header sentinel decoding (SEP-2243) and modern-era recognition.
-import { decodeHeaderValue, hasModernMeta } from './validate-request';
+// Pins the non-ASCII header sentinel decoding (SEP-2243), modern-era recognition, and the request
+// ladder's refusals of a bad `_meta` envelope (code, message and path).
+import type { Request } from 'express';
+import type { RpcError } from '../../../../lib/protocol/rpc-error';
+import { decodeHeaderValue, hasModernMeta, validateModernRequest } from './validate-request';
 
 describe('decodeHeaderValue', () => {
   it('decodes the =?base64?...?= sentinel', () => {
@@ -19,5 +22,80 @@ describe('hasModernMeta', () => {
   it('does not take other params for it', () => {
     expect(hasModernMeta({ protocolVersion: '2025-11-25' })).toBe(false);
     expect(hasModernMeta(undefined)).toBe(false);
+  });
+});
+
+describe('validateModernRequest', () => {
+  const VERSION = 'io.modelcontextprotocol/protocolVersion';
+  const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+  const headers: Record<string, string> = {
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'greet',
+  };
+  const req = { get: (name: string) => headers[name.toLowerCase()] } as unknown as Request;
+  const call = (meta: Record<string, unknown> | undefined) =>
+    validateModernRequest(req, 'tools/call', { name: 'greet', ...(meta ? { _meta: meta } : {}) });
+  /** The refusal `call` throws, as the wire sees it. */
+  const refusal = (meta: Record<string, unknown> | undefined) => {
+    try {
+      call(meta);
+    } catch (error) {
+      const { code, message, data } = error as RpcError;
+      return { code, message, data };
+    }
+    throw new Error('not refused');
+  };
+  const missing = (key: string) => ({
+    code: -32602,
+    message: `Missing required _meta field: ${key}`,
+    data: { path: `params._meta.${key}` },
+  });
+
+  it('reads the version, the capabilities as sent, the log level and the progress token', () => {
+    const capabilities = { elicitation: {}, experimental: { x: { y: 1 } }, custom: [1] };
+    expect(
+      call({
+        [VERSION]: '2026-07-28',
+        [CAPABILITIES]: capabilities,
+        progressToken: 7,
+        'io.modelcontextprotocol/logLevel': 'info',
+      }),
+    ).toStrictEqual({
+      protocolVersion: '2026-07-28',
+      clientCapabilities: capabilities,
+      logLevel: 'info',
+      progressToken: 7,
+    });
+    expect(call({ [VERSION]: '2026-07-28', [CAPABILITIES]: capabilities }).clientCapabilities).toBe(capabilities);
+    expect(call({ [VERSION]: '2026-07-28', [CAPABILITIES]: {}, progressToken: 'p' })).toStrictEqual({
+      protocolVersion: '2026-07-28',
+      clientCapabilities: {},
+      progressToken: 'p',
+    });
+  });
+
+  it('refuses a missing or mistyped version or capabilities as missing, the version first', () => {
+    expect(refusal(undefined)).toEqual(missing(VERSION));
+    expect(refusal({})).toEqual(missing(VERSION));
+    expect(refusal({ [CAPABILITIES]: {} })).toEqual(missing(VERSION));
+    expect(refusal({ [VERSION]: 20260728, [CAPABILITIES]: {} })).toEqual(missing(VERSION));
+    expect(refusal({ [VERSION]: '2026-07-28' })).toEqual(missing(CAPABILITIES));
+    for (const capabilities of [null, [], 'all', 1])
+      expect(refusal({ [VERSION]: '2026-07-28', [CAPABILITIES]: capabilities })).toEqual(missing(CAPABILITIES));
+  });
+
+  it('refuses a version this server does not implement, once the envelope is whole', () => {
+    headers['mcp-protocol-version'] = '2027-01-01';
+    try {
+      expect(refusal({ [VERSION]: '2027-01-01', [CAPABILITIES]: {} })).toMatchObject({ code: -32022 });
+      expect(refusal({ [VERSION]: '2027-01-01' })).toEqual(missing(CAPABILITIES));
+    } finally {
+      headers['mcp-protocol-version'] = '2026-07-28';
+    }
+  });
+
+  it('checks the headers first, and the version header against the _meta version', () => {
+    expect(refusal({ [VERSION]: '2025-11-25', [CAPABILITIES]: {} })).toMatchObject({ code: -32020 });
   });
 });

@@ -8,7 +8,9 @@
  * There is no handshake in this revision: every request carries its version and capabilities,
  * and the server MUST NOT infer capabilities from earlier requests.
  */
+import { RequestMetaSchema } from '@modelcontextprotocol/core';
 import type { Request } from 'express';
+import { z } from 'zod';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -35,6 +37,19 @@ export interface ModernEnvelope {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const missingField = (key: string) => ({ error: `Missing required _meta field: ${key}` });
+
+/**
+ * The 2026-07-28 `_meta` envelope: the SDK's request `_meta` (loose: other keys ride along) with
+ * the two keys every request of this revision carries; either one absent or mistyped is refused
+ * as missing, version first. (The inbound message was read against the SDK's JSON-RPC schemas
+ * already, so `params` and `_meta` are objects when present, and `progressToken` is well typed.)
+ */
+const ModernMetaSchema = RequestMetaSchema.extend({
+  [PROTOCOL_VERSION_META_KEY]: z.string(missingField(PROTOCOL_VERSION_META_KEY)),
+  [CLIENT_CAPABILITIES_META_KEY]: z.record(z.string(), z.unknown(), missingField(CLIENT_CAPABILITIES_META_KEY)),
+});
 
 /** True when a request carries the 2026-07-28 `_meta` envelope (how the modern era is recognised). */
 export function hasModernMeta(params: unknown): boolean {
@@ -78,31 +93,26 @@ function checkHeaders(req: Request, method: string, params: Record<string, unkno
 export function validateModernRequest(req: Request, method: string, rawParams: unknown): ModernEnvelope {
   const params = isObject(rawParams) ? rawParams : {};
   const meta = isObject(params._meta) ? params._meta : {};
-  const version = meta[PROTOCOL_VERSION_META_KEY];
-  checkHeaders(req, method, params, version);
+  checkHeaders(req, method, params, meta[PROTOCOL_VERSION_META_KEY]);
 
-  if (typeof version !== 'string') {
-    throw invalidParams(`Missing required _meta field: ${PROTOCOL_VERSION_META_KEY}`, {
-      path: `params._meta.${PROTOCOL_VERSION_META_KEY}`,
-    });
+  const checked = ModernMetaSchema.safeParse(meta);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw invalidParams(issue.message, { path: ['params', '_meta', ...issue.path.map(String)].join('.') });
   }
-  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  if (!isObject(capabilities)) {
-    throw invalidParams(`Missing required _meta field: ${CLIENT_CAPABILITIES_META_KEY}`, {
-      path: `params._meta.${CLIENT_CAPABILITIES_META_KEY}`,
-    });
-  }
+  const version = checked.data[PROTOCOL_VERSION_META_KEY];
   if (!(MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
     throw unsupportedProtocolVersion(version, MODERN_PROTOCOL_VERSIONS);
   }
-  const progressToken = meta.progressToken;
+  const { progressToken } = checked.data;
   const logLevel = meta[LOG_LEVEL_META_KEY];
   const clientInfo = clientOf(meta[CLIENT_INFO_META_KEY]);
   return {
     protocolVersion: version,
-    clientCapabilities: capabilities,
+    // As the client sent them: capabilities are carried, never rewritten.
+    clientCapabilities: meta[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown>,
     ...(clientInfo ? { clientInfo } : {}),
     ...(typeof logLevel === 'string' ? { logLevel } : {}),
-    ...(typeof progressToken === 'string' || typeof progressToken === 'number' ? { progressToken } : {}),
+    ...(progressToken !== undefined ? { progressToken } : {}),
   };
 }
