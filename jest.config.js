@@ -1,6 +1,8 @@
 // Two projects: pure unit tests that sit beside their modules, and integration tests under test/
 // that run against a real Temporal dev server and a real Postgres started once by globalSetup.
-const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+// jose ships only ES modules, which jest (on Node 22) cannot require as they are: swc turns them
+// into CommonJS like the project's own files (shared with jest.faults.config.js).
+const { transform, transformIgnorePatterns } = require('./test/support/jest-transform');
 
 module.exports = {
   testTimeout: 120_000,
@@ -10,6 +12,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: [
         '<rootDir>/{lib,workflows,activities,services,handlers}/**/*.test.ts',
         '<rootDir>/test/**/*.unit.test.ts',
@@ -19,6 +22,7 @@ module.exports = {
       displayName: 'integration',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -8,6 +8,7 @@
  */
 import { workflowIdFor } from '../workflows/messages';
 import { exchangeStatusOf } from '../lib/exchange/exchange-status';
+import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
 import { missingCapabilities } from '../lib/exchange/capabilities';
 import { describeAsk } from '../lib/exchange/ask-description';
@@ -201,6 +202,7 @@ export function createRunRound(deps: RoundDeps) {
           inputResponses: input.answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {},
           requestState,
           clientCapabilities: capabilities,
+          principal: principalOf(exchange.principal, exchange.principalDetails),
           log,
           ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
         },

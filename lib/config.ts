@@ -6,6 +6,7 @@
  * instead of editing `process.env`.
  */
 import { z } from 'zod';
+import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
 import type { KeyRingEntry } from './state/sealer';
 
 // Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80.
@@ -21,6 +22,13 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
+/** `true` or `false`, spelled so. */
+const boolean = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default(fallback)
+    .transform((value) => value === 'true');
+
 const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
 
 /** A key ring variable: comma-separated `kid:base64key` pairs (each key is checked for 32 bytes below). */
@@ -32,13 +40,6 @@ const keyRing = () =>
       (ring) => ring.split(',').every((entry) => KEY_RING_PATTERN.test(entry.trim())),
       'must be comma-separated kid:base64key pairs',
     );
-
-/** `true` or `false`, spelled so. */
-const flag = (fallback: boolean) =>
-  z
-    .enum(['true', 'false'], { message: 'must be true or false' })
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => value === 'true');
 
 /** Comma-separated browser origins (`scheme://host[:port]`, nothing after it). */
 const origins = () =>
@@ -107,6 +108,35 @@ const EnvSchema = z.object({
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   WORKER_METRICS_PORT: integer(0, 65535).default(9464),
 
+  // Authorization (OAuth 2.1 resource server; see the README's "Authorization")
+  /** `off`: every caller is one anonymous principal (local development; logged loudly at start). `oauth`: bearer tokens on every request. */
+  AUTH_MODE: z.enum(['off', 'oauth']).default('off'),
+  /** The canonical URI of /mcp: the audience every token must be issued for (never taken from a request's Host). */
+  MCP_RESOURCE_URL: unsetWhenEmpty(z.string().min(1)),
+  /** Comma-separated issuer identifiers of the trusted authorization servers (the metadata's `authorization_servers`). */
+  OAUTH_ISSUERS: z.string().default(''),
+  /** Scopes every request must carry (space- or comma-separated); a token without them gets 403 `insufficient_scope`. */
+  OAUTH_REQUIRED_SCOPES: z.string().default(''),
+  /** What the metadata advertises as `scopes_supported` (default: the required scopes). */
+  OAUTH_SCOPES_SUPPORTED: z.string().default(''),
+  OAUTH_ALGORITHMS: z.string().default('RS256,PS256,ES256,EdDSA'),
+  /** Leeway for `nbf` and `iat` between this server's clock and the issuer's. */
+  OAUTH_CLOCK_TOLERANCE_S: integer(0, 300).default(30),
+  /** The issuer's JWKS, when its metadata should not be asked (one issuer only). */
+  OAUTH_JWKS_URI: unsetWhenEmpty(z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')),
+  /** How long a fetched JWKS is used before it is fetched again, and the least time between two fetches (a token with an unknown key id fetches at once after it). */
+  OAUTH_JWKS_CACHE_MAX_AGE_MS: integer(0).default(600_000),
+  OAUTH_JWKS_COOLDOWN_MS: integer(0).default(30_000),
+  /** Each request to an authorization server (metadata, keys, introspection) gives up after this: the caller gets 503. */
+  OAUTH_REQUEST_TIMEOUT_MS: integer(100, 60_000).default(5_000),
+  /** The confidential client this server introspects opaque tokens as (RFC 7662); unset, only JWTs are accepted. */
+  OAUTH_INTROSPECTION_CLIENT_ID: unsetWhenEmpty(z.string().min(1)),
+  OAUTH_INTROSPECTION_CLIENT_SECRET: unsetWhenEmpty(z.string().min(1)),
+  /** How long an introspected token's answer is reused (never past the token's expiry). */
+  OAUTH_INTROSPECTION_CACHE_MS: integer(0).default(60_000),
+  /** Trust http:// issuers on other hosts than loopback (a private network in development only). */
+  OAUTH_ALLOW_HTTP_ISSUERS: boolean('false'),
+
   // Postgres
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   DATABASE_POOL_SIZE: integer(1).default(10),
@@ -135,7 +165,7 @@ const EnvSchema = z.object({
    * on). On for the upgrade; off once no exchange from before it runs, so every payload a worker
    * acts on must have been encrypted under one of the keys.
    */
-  PAYLOAD_CODEC_ACCEPT_PLAINTEXT: flag(true),
+  PAYLOAD_CODEC_ACCEPT_PLAINTEXT: boolean('true'),
 
   // Exchanges
   ROUND_TIMEOUT_MS: integer(1).default(600000),
@@ -182,6 +212,9 @@ const EnvSchema = z.object({
   /** Running exchanges, across the deployment and per handshake-era session. */
   MAX_RUNNING_EXCHANGES: integer(1).default(10_000),
   MAX_RUNNING_EXCHANGES_PER_SESSION: integer(1).default(32),
+  /** Running exchanges and open handshake-era sessions one authenticated principal may hold (not applied with AUTH_MODE=off). */
+  MAX_RUNNING_EXCHANGES_PER_PRINCIPAL: integer(1).default(1000),
+  MAX_OPEN_SESSIONS_PER_PRINCIPAL: integer(1).default(100),
   /** Legs one API process holds open at once (waiting for an outcome). */
   MAX_INFLIGHT_LEGS: integer(1).default(1000),
   /** Seconds a client refused for capacity is told to wait (Retry-After). */
@@ -219,6 +252,8 @@ export interface Config {
     /** API_DRAIN_GRACE_MS: how long a stopping API lets requests and streams end by themselves. */
     drainGraceMs: number;
   };
+  /** Who may call /mcp, /sse and /messages: nobody is asked (off), or an OAuth 2.1 bearer token. */
+  readonly auth: AuthConfig;
   /** The admin API (off without a token) and the Temporal Web UI it links to. */
   readonly admin: { token?: string; temporalUiUrl?: string };
   /**
@@ -268,6 +303,8 @@ export interface Limits {
   maxOpenSessions: number;
   maxRunningExchanges: number;
   maxRunningExchangesPerSession: number;
+  maxRunningExchangesPerPrincipal: number;
+  maxOpenSessionsPerPrincipal: number;
   maxInflightLegs: number;
   capacityRetryAfterS: number;
 }
@@ -311,6 +348,12 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const env = parsed.data;
+  let auth: AuthConfig;
+  try {
+    auth = parseAuthConfig(env);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
   return Object.freeze({
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
@@ -325,6 +368,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       readyCheckTimeoutMs: env.READY_CHECK_TIMEOUT_MS,
       drainGraceMs: env.API_DRAIN_GRACE_MS,
     },
+    auth,
     admin: {
       ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
       ...(env.TEMPORAL_UI_URL !== undefined ? { temporalUiUrl: env.TEMPORAL_UI_URL } : {}),
@@ -378,6 +422,8 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       maxOpenSessions: env.MAX_OPEN_SESSIONS,
       maxRunningExchanges: env.MAX_RUNNING_EXCHANGES,
       maxRunningExchangesPerSession: env.MAX_RUNNING_EXCHANGES_PER_SESSION,
+      maxRunningExchangesPerPrincipal: env.MAX_RUNNING_EXCHANGES_PER_PRINCIPAL,
+      maxOpenSessionsPerPrincipal: env.MAX_OPEN_SESSIONS_PER_PRINCIPAL,
       maxInflightLegs: env.MAX_INFLIGHT_LEGS,
       capacityRetryAfterS: env.CAPACITY_RETRY_AFTER_S,
     }),

@@ -78,3 +78,17 @@ describe('the request fields of a log line', () => {
     expect(raw[0]!.match(/"exchangeId"/g)).toHaveLength(1);
   });
 });
+
+describe('what a log line never carries', () => {
+  it('drops bearer tokens, however they are logged: a header, headers, a verified token', () => {
+    const raw: string[] = [];
+    const log = createLogger('test', 'info', { destination: { write: (line: string) => raw.push(line) } });
+    log.info({ authorization: 'Bearer sekrit-1' }, 'a');
+    log.info({ headers: { authorization: 'Bearer sekrit-2', accept: 'x' } }, 'b');
+    log.info({ req: { headers: { authorization: 'Bearer sekrit-3' } } }, 'c');
+    log.info({ auth: { token: 'sekrit-4', clientId: 'app' } }, 'd');
+    log.info({ token: 'sekrit-5' }, 'e');
+    expect(raw.join('')).not.toMatch(/sekrit/);
+    expect(raw.join('')).toContain('"clientId":"app"');
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Structured logging. One pino base logger per process, bound to the service name; every line
  * about an exchange comes from `exchangeLogger`, so it carries `exchangeId`, `workflowId` and
- * `round` under the same names everywhere. Answers, requestState and keys are never logged.
+ * `round` under the same names everywhere. Answers, requestState, keys and bearer tokens are never
+ * logged.
  *
  * Every line written while the API serves an HTTP request carries that request's `reqId`, and
  * its `exchangeId` once the request names one (`logExchange`), whichever logger writes it and
@@ -61,8 +62,23 @@ export function createLogger(
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin: requestFieldsOf,
+    // Credentials and answers never reach a log line, whoever logs them: a bearer token (an
+    // Authorization header, or a verified token's AuthInfo), requestStates, answers, keys.
     redact: {
-      paths: ['requestState', '*.requestState', 'inputResponses', '*.inputResponses', 'key', 'keys'],
+      paths: [
+        'requestState',
+        '*.requestState',
+        'inputResponses',
+        '*.inputResponses',
+        'key',
+        'keys',
+        'authorization',
+        '*.authorization',
+        'headers.authorization',
+        '*.headers.authorization',
+        'token',
+        '*.token',
+      ],
       remove: true,
     },
   };

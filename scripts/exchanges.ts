@@ -2,7 +2,7 @@
  * `npm run exchanges -- list|show|cancel`: the admin API from a terminal.
  *
  *   npm run exchanges -- list [--status running] [--method tools/call] [--target NAME] [--era modern|legacy]
- *                             [--session TAG] [--older-than S] [--newer-than S] [--limit N] [--cursor C] [--all]
+ *                             [--session TAG] [--principal KEY] [--older-than S] [--newer-than S] [--limit N] [--cursor C] [--all]
  *   npm run exchanges -- show <exchange id>
  *   npm run exchanges -- cancel <exchange id> [--reason TEXT]
  *
@@ -36,6 +36,7 @@ commands:
     --target NAME      a tool or prompt name, or a resource URI
     --era E            modern or legacy
     --session TAG      a handshake-era session's tag (as logs name it) or id
+    --principal KEY    who the exchanges belong to: a principal's key (anonymous, or issuer|subject[|client])
     --older-than S     created more than S seconds ago
     --newer-than S     created less than S seconds ago
     --limit N          rows per page (1-200, default 50)
@@ -141,6 +142,7 @@ const LIST_FILTERS = {
   target: 'target',
   era: 'era',
   session: 'session',
+  principal: 'principal',
   'older-than': 'olderThan',
   'newer-than': 'newerThan',
   limit: 'limit',
@@ -163,6 +165,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         target: { type: 'string' },
         era: { type: 'string' },
         session: { type: 'string' },
+        principal: { type: 'string' },
         'older-than': { type: 'string' },
         'newer-than': { type: 'string' },
         limit: { type: 'string' },
@@ -196,6 +199,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     'target',
     'era',
     'session',
+    'principal',
     'older-than',
     'newer-than',
     'limit',

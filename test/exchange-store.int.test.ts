@@ -2,7 +2,8 @@
  * The exchange store's round records against the real Postgres: first write wins, the exchange row
  * follows the outcome (never out of a final status), the announcement goes out once and carries
  * the record when it fits, a local round's start is counted only while its round has no record,
- * and the running-exchange budget is checked against exact counts in the statement that opens one.
+ * and the running-exchange budgets (the deployment's, a principal's) are checked in the statement
+ * that opens one.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -188,19 +189,19 @@ describe('the running-exchange budget', () => {
     const before = await store.countRunning();
     expect(before).toBe(await runningRows());
     const [a, b] = [exchangeInput(), exchangeInput()];
-    expect(await store.createExchange(a, workflowIdFor(a.exchangeId), before + 1)).toBe(true);
+    expect(await store.createExchange(a, workflowIdFor(a.exchangeId), before + 1)).toBe('room');
     expect(await store.countRunning()).toBe(before + 1);
     // Full: nothing is written.
-    expect(await store.createExchange(b, workflowIdFor(b.exchangeId), before + 1)).toBe(false);
+    expect(await store.createExchange(b, workflowIdFor(b.exchangeId), before + 1)).toBe('full');
     expect(await exchangeRow(b.exchangeId)).toBeUndefined();
     // An ask keeps it running; its ending makes room.
     await store.recordRound({ exchange: a, workflowId: workflowIdFor(a.exchangeId), round: 1, outcome: ask });
     expect(await store.countRunning()).toBe(before + 1);
     await store.recordRound({ exchange: a, workflowId: workflowIdFor(a.exchangeId), round: 2, outcome: done });
     expect(await store.countRunning()).toBe(before);
-    expect(await store.createExchange(b, workflowIdFor(b.exchangeId), before + 1)).toBe(true);
+    expect(await store.createExchange(b, workflowIdFor(b.exchangeId), before + 1)).toBe('room');
     // A repeat changes nothing; an exchange whose workflow never started is forgotten, and uncounted.
-    expect(await store.createExchange(b, workflowIdFor(b.exchangeId))).toBe(true);
+    expect(await store.createExchange(b, workflowIdFor(b.exchangeId))).toBe('room');
     expect(await store.countRunning()).toBe(before + 1);
     await store.forgetUnstarted(b.exchangeId);
     expect(await store.countRunning()).toBe(before);
@@ -231,7 +232,7 @@ describe('the running-exchange budget', () => {
     const opened = await Promise.all(
       flood.map((x) => store.createExchange(x, workflowIdFor(x.exchangeId), before + 3)),
     );
-    const admitted = opened.filter(Boolean).length;
+    const admitted = opened.filter((room) => room === 'room').length;
     // This pool has two connections: at most two statements read the counts at once.
     expect(admitted).toBeGreaterThanOrEqual(3);
     expect(admitted).toBeLessThanOrEqual(3 + 1);
@@ -239,6 +240,24 @@ describe('the running-exchange budget', () => {
     expect(await store.countRunning()).toBe(await runningRows());
     for (const x of flood) await store.forgetUnstarted(x.exchangeId);
     expect(await store.countRunning()).toBe(before);
+  });
+
+  it("is checked for the exchange's principal too, in the same statement, and for it alone", async () => {
+    const principal = `https://issuer.example|${randomUUID()}`;
+    const mine = (n: number) => Array.from({ length: n }, () => ({ ...exchangeInput(), principal }));
+    const [a, b, c] = mine(3);
+    const room = (x: ExchangeInput) => store.createExchange(x, workflowIdFor(x.exchangeId), 1_000_000, 2);
+    expect([await room(a!), await room(b!)]).toEqual(['room', 'room']);
+    expect(await room(c!)).toBe('full-for-principal');
+    expect(await exchangeRow(c!.exchangeId)).toBeUndefined();
+    // Another principal still has room; the deployment's budget still comes first.
+    const other = { ...exchangeInput(), principal: `https://issuer.example|${randomUUID()}` };
+    expect(await room(other)).toBe('room');
+    expect(await store.createExchange(c!, workflowIdFor(c!.exchangeId), 0, 2)).toBe('full');
+    // An ending makes room for the principal again.
+    await store.recordRound({ exchange: a!, workflowId: workflowIdFor(a!.exchangeId), round: 1, outcome: done });
+    expect(await room(c!)).toBe('room');
+    for (const x of [b!, c!, other]) await store.forgetUnstarted(x.exchangeId);
   });
 });
 

@@ -12,7 +12,7 @@ import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
 import { workflowIdFor } from '../workflows/messages';
 import { startApiProcess } from './support/service-processes';
-import { isRequest, isResponseTo, LegacySession, MessageStream, type JsonRpcMessage } from './support/legacy-client';
+import { isRequest, isResponseTo, LegacySession, openSseSession, type JsonRpcMessage } from './support/legacy-client';
 import { rawPost } from './support/raw-mcp';
 import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
@@ -56,26 +56,6 @@ async function expectBusy(response: Response, what: string): Promise<void> {
     message: expect.stringContaining(what),
     data: { retryAfterS: 9 },
   });
-}
-
-/** The 2024-11-05 transport: GET /sse, read up to its `endpoint` announcement. */
-async function openSseSession(mcpUrl: string) {
-  const base = mcpUrl.replace(/\/mcp$/, '');
-  const abort = new AbortController();
-  const response = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
-  const stream = await MessageStream.from(response, abort, 'GET /sse stream');
-  const deadline = Date.now() + 10_000;
-  while (!stream.events.some((e) => e.event === 'endpoint') && Date.now() < deadline) await stream.settle(100);
-  const endpoint = stream.events.find((e) => e.event === 'endpoint')?.data;
-  if (!endpoint) throw new Error('GET /sse announced no endpoint');
-  const sessionId = new URL(endpoint, base).searchParams.get('sessionId')!;
-  const post = (message: object) =>
-    fetch(new URL(endpoint, base), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(message),
-    });
-  return { stream, sessionId, post, close: () => stream.close() };
 }
 
 async function initializeOverSse(

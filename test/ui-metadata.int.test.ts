@@ -14,17 +14,8 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { findTemporalCli } from '../devtools/local-stack/temporal-dev-server';
 import { demoHandlers } from '../handlers/demo';
-import {
-  EXCHANGE_ROUND,
-  EXCHANGE_STATUS,
-  MCP_CLIENT_NAME,
-  MCP_ERA,
-  MCP_METHOD,
-  MCP_SESSION,
-  MCP_TARGET,
-  WAITING_SINCE,
-  waitingLongerThanQuery,
-} from '../lib/exchange/search-attributes';
+import { SEARCH_ATTRIBUTES, waitingLongerThanQuery } from '../lib/exchange/search-attributes';
+import { ANONYMOUS_PRINCIPAL_ID } from '../lib/exchange/principal';
 import { defineTool, inputRequired, inputResponse, type HandlerSet } from '../lib/handler-api';
 import { sessionRef } from '../lib/log';
 import { serviceDataConverter } from '../lib/payload-codec/data-converter';
@@ -124,16 +115,7 @@ async function seenIn(handle: WorkflowHandle): Promise<Seen> {
   const description = await handle.describe();
   const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
   const attributes: Record<string, unknown> = {};
-  for (const key of [
-    MCP_METHOD,
-    MCP_TARGET,
-    EXCHANGE_STATUS,
-    EXCHANGE_ROUND,
-    MCP_ERA,
-    MCP_CLIENT_NAME,
-    MCP_SESSION,
-    WAITING_SINCE,
-  ]) {
+  for (const key of SEARCH_ATTRIBUTES) {
     const value = description.typedSearchAttributes.get(key as never);
     if (value !== undefined) attributes[key.name] = value;
   }
@@ -255,6 +237,7 @@ describe('exchanges in the Temporal UI', () => {
         McpEra: 'modern',
         McpClientName: 'ui-test-client',
         WaitingSince: askedAt,
+        McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
       });
       const deadline = (await recordOf(service, exchangeId, 2)).deadline_at;
       expect(seen.current).toBe(
@@ -290,6 +273,7 @@ describe('exchanges in the Temporal UI', () => {
         ExchangeRound: 3,
         McpEra: 'modern',
         McpClientName: 'ui-test-client',
+        McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
       });
       expect(seen.current).toMatch(
         /^\*\*Ended: completed\*\* in round 3 of tools\/call approve_rollout\n\n- the handler returned its result\n- at \S+Z, after 2 asks$/,
@@ -359,6 +343,7 @@ describe('exchanges in the Temporal UI', () => {
           McpClientName: 'legacy-ui-client',
           McpSession: tag,
           WaitingSince: askedAt,
+          McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
         });
         expect(seen.current).toContain('**Waiting for the answers to round 1** of tools/call approve_rollout');
         expect(seen.current).toContain("- **roots** (roots/list): asks for the client's roots");
@@ -499,6 +484,7 @@ describe('an exchange nobody answers', () => {
       ExchangeStatus: 'expired',
       ExchangeRound: 2,
       McpEra: 'modern',
+      McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
     });
     expect(seen.current).toContain('**Ended: expired** in round 2 of tools/call greet');
     expect(seen.current).toContain('- no answers arrived within 1.5 s (error -32001)');

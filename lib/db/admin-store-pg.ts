@@ -84,6 +84,7 @@ function whereOf(filter: ExchangeFilter, after: ListPosition | undefined): { sql
   if (filter.target !== undefined) clauses.push(`e.target = ${param(filter.target)}`);
   if (filter.era) clauses.push(`e.era = ${param(filter.era)}`);
   if (filter.sessionTag) clauses.push(`mcp_session_tag(c.session_id) = ${param(filter.sessionTag)}`);
+  if (filter.principal !== undefined) clauses.push(`e.principal = ${param(filter.principal)}`);
   if (filter.olderThanS !== undefined)
     clauses.push(`e.created_at < now() - make_interval(secs => ${param(filter.olderThanS)})`);
   if (filter.newerThanS !== undefined)

@@ -17,6 +17,8 @@ export interface ExchangeFilter {
   era?: Era;
   /** A handshake-era session's tag. */
   sessionTag?: string;
+  /** The principal's stable key, exactly (lib/exchange/principal.ts). */
+  principal?: string;
   /** Created more than this many seconds ago. */
   olderThanS?: number;
   /** Created less than this many seconds ago. */

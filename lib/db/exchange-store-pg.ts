@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
-import type { ExchangeStore, NewRound, RoundRecord } from './exchange-store';
+import type { ExchangeRoom, ExchangeStore, NewRound, RoundRecord } from './exchange-store';
 import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 import { projectEvent, projectRound } from './legacy-projection';
 import { inTransaction } from './pool';
@@ -93,32 +93,40 @@ const announcement = (row: string) => `(
 /**
  * Creates an exchange's row (status running) unless it exists. With a budget (`$7`), only while
  * fewer exchanges than that run: the count is read in the same statement, from the counters the
- * row's own insert moves (migration 0015). One row back: whether there was room (the insert runs
- * whether or not the query reads it).
+ * row's own insert moves (migration 0015). With a budget for its principal (`$8`), only while the
+ * principal (`$6`) runs fewer than that, counted on the running rows' principal index (migration
+ * 0017). One row back: whether there was room in each (the insert runs whether or not the query
+ * reads it).
  */
 const CREATE_EXCHANGE = `
   WITH room AS (
-    SELECT $7::bigint IS NULL OR coalesce(sum(running), 0) < $7::bigint AS ok FROM exchange_running_counts
+    SELECT $7::bigint IS NULL OR coalesce(sum(running), 0) < $7::bigint AS ok,
+           CASE WHEN $8::bigint IS NULL THEN true
+                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $8::bigint
+           END AS principal_ok
+      FROM exchange_running_counts
   ), created AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status)
-    SELECT ${placeholders(1, 6)}, 'running' FROM room WHERE room.ok
+    SELECT ${placeholders(1, 6)}, 'running' FROM room WHERE room.ok AND room.principal_ok
     ON CONFLICT (id) DO NOTHING
     RETURNING 1
   )
-  SELECT ok FROM room`;
+  SELECT ok, principal_ok FROM room`;
 
-/** Creates the exchange row on its first write, whichever write that is; false when `maxRunning` run already. */
+/** Creates the exchange row on its first write, whichever write that is, unless a budget is full. */
 async function createExchange(
   client: Pool | PoolClient,
   exchange: ExchangeInput,
   workflowId: string,
   maxRunning?: number,
-): Promise<boolean> {
-  const { rows } = await client.query<{ ok: boolean }>({
+  maxRunningOfPrincipal?: number,
+): Promise<ExchangeRoom> {
+  const { rows } = await client.query<{ ok: boolean; principal_ok: boolean }>({
     text: CREATE_EXCHANGE,
-    values: [...exchangeValues(exchange, workflowId), maxRunning ?? null],
+    values: [...exchangeValues(exchange, workflowId), maxRunning ?? null, maxRunningOfPrincipal ?? null],
   });
-  return rows[0]!.ok;
+  const { ok, principal_ok } = rows[0]!;
+  return !ok ? 'full' : principal_ok ? 'room' : 'full-for-principal';
 }
 
 /**
@@ -207,7 +215,8 @@ const START_ROUND = `
 export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {
-    createExchange: (exchange, workflowId, maxRunning) => createExchange(pool, exchange, workflowId, maxRunning),
+    createExchange: (exchange, workflowId, maxRunning, maxRunningOfPrincipal) =>
+      createExchange(pool, exchange, workflowId, maxRunning, maxRunningOfPrincipal),
 
     async forgetUnstarted(exchangeId) {
       await pool.query({

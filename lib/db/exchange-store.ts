@@ -70,13 +70,22 @@ export interface NewEnding {
   outcome: Extract<RoundOutcome, { kind: 'error' }>;
 }
 
+/** Whether a new exchange had room (and its row is written), or which budget was full. */
+export type ExchangeRoom = 'room' | 'full' | 'full-for-principal';
+
 export interface ExchangeStore {
   /**
    * Creates the exchange's row (status running) before its workflow starts; a repeat changes
-   * nothing. With `maxRunning`, only while fewer exchanges than that run across the deployment
-   * (checked in the same statement): false, and nothing written, when they do.
+   * nothing. With `maxRunning`, only while fewer exchanges than that run across the deployment, and
+   * with `maxRunningOfPrincipal`, only while its principal runs fewer than that (both checked in
+   * the same statement): `full` or `full-for-principal`, and nothing written, when they do.
    */
-  createExchange(exchange: ExchangeInput, workflowId: string, maxRunning?: number): Promise<boolean>;
+  createExchange(
+    exchange: ExchangeInput,
+    workflowId: string,
+    maxRunning?: number,
+    maxRunningOfPrincipal?: number,
+  ): Promise<ExchangeRoom>;
   /** Removes the row of an exchange whose workflow could not be started (unless a round was recorded after all). */
   forgetUnstarted(exchangeId: string): Promise<void>;
   /** The recorded outcome of a round, if any. */

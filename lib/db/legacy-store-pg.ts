@@ -182,6 +182,15 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return Number(rows[0]?.count ?? 0);
     },
 
+    async countOpenSessionsFor(principal) {
+      const { rows } = await pool.query<{ count: string; mine: string }>({
+        text: `SELECT count(*) AS count, count(*) FILTER (WHERE principal = $1) AS mine
+                 FROM legacy_sessions WHERE closed_at IS NULL`,
+        values: [principal],
+      });
+      return { all: Number(rows[0]?.count ?? 0), principal: Number(rows[0]?.mine ?? 0) };
+    },
+
     async closeSession(id) {
       const { rowCount } = await pool.query({
         text: 'UPDATE legacy_sessions SET closed_at = now() WHERE id = $1 AND closed_at IS NULL',

@@ -83,6 +83,8 @@ export interface LegacyStore {
   touchSession(id: string): Promise<void>;
   /** Sessions not ended, across the deployment. */
   countOpenSessions(): Promise<number>;
+  /** The same, and those of one principal among them, in one query (the per-principal budget reads it). */
+  countOpenSessionsFor(principal: string): Promise<{ all: number; principal: number }>;
   /** Ends a session; false if it was unknown or already ended. */
   closeSession(id: string): Promise<boolean>;
 

@@ -1,6 +1,58 @@
 /**
- * Who an exchange belongs to. Until the service authenticates callers, every caller of both eras
- * is this one principal; requestStates and sessions are already bound to it, so binding them to a
- * real subject later changes the value, not the checks.
+ * Who an exchange belongs to: the caller a bearer token names (its issuer, subject and client), or
+ * one anonymous principal for every caller when the service runs without authorization
+ * (AUTH_MODE=off). A principal's `id` is the stable key everything is bound to: sealed into each
+ * requestState, stored on the exchange and the handshake-era session, the `McpPrincipal` search
+ * attribute and the admin filter. It names the caller, never carries a credential.
  */
-export const ANONYMOUS_PRINCIPAL = 'anonymous';
+import { createHash } from 'node:crypto';
+import type { PrincipalDetails } from './types';
+
+/**
+ * `subject` is the token's `sub` (its client id when it has none), `clientId` the OAuth client it
+ * was issued to (`client_id`, else `azp`) when it says, `issuer` the authorization server, `scopes`
+ * what it grants.
+ */
+export interface Principal extends PrincipalDetails {
+  /** The stable key: `<issuer>|<subject>[|<client id>]`, or `anonymous` (see `principalId`). */
+  id: string;
+}
+
+export const ANONYMOUS_PRINCIPAL_ID = 'anonymous';
+
+/** The one principal of a service that authenticates nobody. */
+export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({
+  id: ANONYMOUS_PRINCIPAL_ID,
+  subject: ANONYMOUS_PRINCIPAL_ID,
+  scopes: [],
+}) as Principal;
+
+/**
+ * Longest key there is: what a Keyword search attribute holds on SQL visibility (its columns are
+ * VARCHAR(255)). A longer one (a huge subject) is keyed by its digest instead.
+ */
+export const MAX_PRINCIPAL_ID_LENGTH = 255;
+
+/**
+ * The stable key of a caller. Subject and client are percent-encoded, so `|` inside them cannot
+ * make two callers one; the client is left out when it is the subject (a client-credentials token).
+ * A key longer than `MAX_PRINCIPAL_ID_LENGTH` is its SHA-256 instead, after its issuer when that fits.
+ */
+export function principalId(issuer: string, subject: string, clientId: string | undefined): string {
+  const client = clientId !== undefined && clientId !== subject ? `|${encodeURIComponent(clientId)}` : '';
+  const id = `${issuer}|${encodeURIComponent(subject)}${client}`;
+  if (id.length <= MAX_PRINCIPAL_ID_LENGTH) return id;
+  const digest = `sha256:${createHash('sha256').update(id).digest('hex')}`;
+  return issuer.length + 1 + digest.length <= MAX_PRINCIPAL_ID_LENGTH ? `${issuer}|${digest}` : digest;
+}
+
+/** A principal as a handler sees it, from what an exchange recorded (an exchange from before principals had details has only its id). */
+export function principalOf(id: string, details?: PrincipalDetails): Principal {
+  return details ? { id, ...details } : { id, subject: id, scopes: [] };
+}
+
+/** What an exchange keeps of a principal besides its key. */
+export function detailsOf(principal: Principal): PrincipalDetails {
+  const { id: _id, ...details } = principal;
+  return details;
+}

@@ -20,6 +20,7 @@ describe('search attributes', () => {
       'McpClientName=Keyword',
       'McpSession=Keyword',
       'WaitingSince=Datetime',
+      'McpPrincipal=Keyword',
     ]);
   });
 

@@ -20,6 +20,8 @@ export const MCP_ERA = defineSearchAttributeKey('McpEra', 'KEYWORD');
 export const MCP_CLIENT_NAME = defineSearchAttributeKey('McpClientName', 'KEYWORD');
 /** A handshake-era exchange's session, by its tag (12 hex digits of the SHA-256 of its id, as logs name it). */
 export const MCP_SESSION = defineSearchAttributeKey('McpSession', 'KEYWORD');
+/** The principal's stable key (lib/exchange/principal.ts, at most `MAX_PRINCIPAL_ID_LENGTH` characters): who the exchange belongs to; it names a caller, never carries a credential. */
+export const MCP_PRINCIPAL = defineSearchAttributeKey('McpPrincipal', 'KEYWORD');
 /** When the exchange began waiting for the answers to its current ask; absent while it is not waiting. */
 export const WAITING_SINCE = defineSearchAttributeKey('WaitingSince', 'DATETIME');
 
@@ -32,6 +34,7 @@ export const SEARCH_ATTRIBUTES = [
   MCP_CLIENT_NAME,
   MCP_SESSION,
   WAITING_SINCE,
+  MCP_PRINCIPAL,
 ];
 
 /**

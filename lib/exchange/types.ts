@@ -8,6 +8,14 @@
  * error. The answers to the ask of round N are the input of round N + 1.
  */
 
+/** A principal without its key: subject, client, issuer and scopes (lib/exchange/principal.ts). */
+export interface PrincipalDetails {
+  subject: string;
+  clientId?: string;
+  issuer?: string;
+  scopes: string[];
+}
+
 export type ExchangeMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 export type Era = 'modern' | 'legacy';
 
@@ -32,7 +40,13 @@ export interface ExchangeInput {
   era: Era;
   request: OriginalRequest;
   // (An input from an earlier release also carries `requestDigest`; nothing reads it.)
+  /** Who the exchange belongs to: the principal's stable key (lib/exchange/principal.ts). */
   principal: string;
+  /**
+   * What the first leg's token said of the principal, for the handler's context. Absent in an
+   * exchange started before principals had details (its handler sees the key as the subject).
+   */
+  principalDetails?: PrincipalDetails;
   clientCapabilities: Record<string, unknown>;
   /** What the first leg listens for: progress with this token, logs at this level or above. */
   listening?: Listening;

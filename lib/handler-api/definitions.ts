@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ResourceTemplateSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
+import type { Principal } from '../exchange/principal';
 import type { OriginalRequest, RoundActivity } from '../exchange/types';
 import type { Logger } from '../log';
 import { unknownTarget } from '../protocol/error-catalog';
@@ -30,6 +31,13 @@ export interface HandlerContext {
   /** The state this handler returned with its previous ask, verified and unsealed. */
   requestState?: string;
   clientCapabilities: ClientCapabilities;
+  /**
+   * Who the exchange belongs to: the subject, client, issuer and scopes of the token its first leg
+   * carried (every later leg and answer was checked to come from the same principal), or the
+   * anonymous principal when the service runs with AUTH_MODE=off. Authorize what the handler does
+   * with it; it holds no credential to call anything else with (tokens are never passed through).
+   */
+  principal: Principal;
   /** The service's own log (pino), for operators. */
   log: Logger;
   /**

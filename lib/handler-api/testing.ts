@@ -2,6 +2,7 @@
  * For unit tests of handlers, without the service: a handler context with silent logging and
  * notifications that go nowhere, with whatever the test needs overridden.
  */
+import { ANONYMOUS_PRINCIPAL } from '../exchange/principal';
 import { createLogger } from '../log';
 import type { HandlerContext } from './definitions';
 
@@ -13,6 +14,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     round: 1,
     inputResponses: {},
     clientCapabilities: { elicitation: {}, sampling: {}, roots: {} },
+    principal: ANONYMOUS_PRINCIPAL,
     log: silent,
     progress: async () => undefined,
     sendLog: async () => undefined,

@@ -337,6 +337,8 @@ export interface OpenOptions {
   protocolVersion?: string;
   capabilities?: Record<string, unknown>;
   clientInfo?: { name: string; version: string };
+  /** Sent with every request of the session (an `Authorization` header, say); a request's own headers win. */
+  headers?: Record<string, string>;
 }
 
 export interface SendOptions {
@@ -375,6 +377,7 @@ export class LegacySession {
     readonly sessionId: string,
     readonly protocolVersion: string,
     readonly initializeResult: Record<string, unknown>,
+    private readonly always: Record<string, string> = {},
   ) {}
 
   /**
@@ -395,7 +398,7 @@ export class LegacySession {
           clientInfo: options.clientInfo ?? { name: 'durable-mcp-legacy-tests', version: '1.0.0' },
         },
       },
-      {},
+      options.headers ?? {},
       'initialize reply',
     );
     if (reply.status !== 200) {
@@ -411,7 +414,7 @@ export class LegacySession {
     if (!sessionId)
       throw new Error(`initialize succeeded but sent no Mcp-Session-Id header: ${JSON.stringify(answer.message)}`);
     const result = answer.message.result;
-    const session = new LegacySession(url, sessionId, String(result.protocolVersion), result);
+    const session = new LegacySession(url, sessionId, String(result.protocolVersion), result, options.headers);
     const status = await session.notify('notifications/initialized');
     if (status !== 202) throw new Error(`notifications/initialized answered HTTP ${status}, expected 202`);
     return session;
@@ -424,6 +427,7 @@ export class LegacySession {
       ...READ_HEADERS,
       'mcp-session-id': this.sessionId,
       'mcp-protocol-version': this.protocolVersion,
+      ...this.always,
       ...extra,
     };
   }
@@ -501,6 +505,7 @@ export class LegacySession {
         accept: 'text/event-stream',
         'mcp-session-id': this.sessionId,
         'mcp-protocol-version': this.protocolVersion,
+        ...this.always,
         ...(options.lastEventId !== undefined ? { 'last-event-id': options.lastEventId } : {}),
         ...options.headers,
       },
@@ -519,7 +524,12 @@ export class LegacySession {
   async terminate(options: SendOptions = {}): Promise<number> {
     const response = await fetch(options.url ?? this.url, {
       method: 'DELETE',
-      headers: { 'mcp-session-id': this.sessionId, 'mcp-protocol-version': this.protocolVersion, ...options.headers },
+      headers: {
+        'mcp-session-id': this.sessionId,
+        'mcp-protocol-version': this.protocolVersion,
+        ...this.always,
+        ...options.headers,
+      },
     });
     await response.body?.cancel();
     return response.status;
@@ -531,4 +541,33 @@ export class LegacySession {
     this.open.clear();
     await this.terminate().catch(() => undefined);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A 2024-11-05 (HTTP+SSE) session
+
+/**
+ * GET /sse, read up to its `endpoint` announcement; `post` sends a message to the endpoint it
+ * announced. `headers` go with the GET and every post (an `Authorization` header, say).
+ */
+export async function openSseSession(mcpUrl: string, headers: Record<string, string> = {}) {
+  const base = mcpUrl.replace(/\/mcp$/, '');
+  const abort = new AbortController();
+  const response = await fetch(`${base}/sse`, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: abort.signal,
+  });
+  const stream = await MessageStream.from(response, abort, 'GET /sse stream');
+  const deadline = Date.now() + 10_000;
+  while (!stream.events.some((e) => e.event === 'endpoint') && Date.now() < deadline) await stream.settle(100);
+  const endpoint = stream.events.find((e) => e.event === 'endpoint')?.data;
+  if (!endpoint) throw new Error(`GET /sse announced no endpoint (HTTP ${stream.status})`);
+  const sessionId = new URL(endpoint, base).searchParams.get('sessionId')!;
+  const post = (message: object, extra: Record<string, string> = {}) =>
+    fetch(new URL(endpoint, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers, ...extra },
+      body: JSON.stringify(message),
+    });
+  return { stream, sessionId, post, close: () => stream.close() };
 }

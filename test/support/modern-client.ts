@@ -1,5 +1,5 @@
 /** The official MCP client (2.x), pinned to 2026-07-28, with handlers for the embedded requests. */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 
 export type ElicitAnswer = (params: {
   message: string;
@@ -12,7 +12,12 @@ export interface ClientPeers {
   roots?: Array<{ uri: string; name?: string }>;
 }
 
-export async function connectModernClient(url: string, peers: ElicitAnswer | ClientPeers): Promise<Client> {
+/** `authProvider`: the client's OAuth, for a server that wants bearer tokens (it answers 401 until it has one). */
+export async function connectModernClient(
+  url: string,
+  peers: ElicitAnswer | ClientPeers,
+  options: { authProvider?: OAuthClientProvider } = {},
+): Promise<Client> {
   const { elicit, sample, roots } = typeof peers === 'function' ? ({ elicit: peers } as ClientPeers) : peers;
   const client = new Client(
     { name: 'durable-mcp-tests', version: '1.0.0' },
@@ -37,6 +42,6 @@ export async function connectModernClient(url: string, peers: ElicitAnswer | Cli
       async (request) => sample(request.params as { messages: unknown[] }) as never,
     );
   if (roots) client.setRequestHandler('roots/list', async () => ({ roots }) as never);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), options));
   return client;
 }

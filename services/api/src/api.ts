@@ -36,6 +36,29 @@ import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 
+/** Says at start who may call: loudly when nobody is asked, since every caller is then one principal. */
+function logAuthMode(auth: Config['auth'], log: Logger): void {
+  if (auth.mode === 'off') {
+    log.warn(
+      'AUTH_MODE=off: /mcp, /sse and /messages accept every caller as the one anonymous principal; ' +
+        'any holder of a requestState or session id can answer for it. Set AUTH_MODE=oauth outside local development',
+    );
+    return;
+  }
+  log.info(
+    {
+      resource: auth.resource,
+      issuers: auth.issuers,
+      requiredScopes: auth.requiredScopes,
+      introspection: auth.introspection !== undefined,
+    },
+    'OAuth resource server on: every request to /mcp, /sse and /messages needs a bearer token',
+  );
+  if (new URL(auth.resource).protocol !== 'https:') {
+    log.warn({ resource: auth.resource }, 'MCP_RESOURCE_URL is not https: tokens travel in clear to this server');
+  }
+}
+
 /** How often a draining API closes the connections whose responses have ended. */
 const IDLE_CONNECTION_SWEEP_MS = 100;
 
@@ -93,6 +116,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       maxRoundInputBytes: config.limits.maxRoundInputBytes,
       maxTargetLength: config.limits.maxTargetLength,
       maxRunningExchanges: config.limits.maxRunningExchanges,
+      maxRunningExchangesPerPrincipal: config.limits.maxRunningExchangesPerPrincipal,
       maxInflightLegs: config.limits.maxInflightLegs,
       capacityRetryAfterS: config.limits.capacityRetryAfterS,
     },
@@ -129,6 +153,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       ],
     },
     metrics: apiRegistry,
+    auth: config.auth,
     ...(config.admin.token
       ? {
           admin: adminRouter({
@@ -147,6 +172,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       : {}),
     ...(config.admin.token ? { codec: codecEndpoint(config, config.admin.token, log) } : {}),
   });
+  logAuthMode(config.auth, log);
   if (config.admin.token) log.info('admin API on at /admin (bearer token from ADMIN_TOKEN)');
   else log.info('admin API off: ADMIN_TOKEN is not set, /admin answers 404');
   if (config.admin.token)

@@ -4,6 +4,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
+import type { AuthConfig } from '../../../lib/auth/auth-config';
 import type { Logger } from '../../../lib/log';
 import {
   bodyTooLarge,
@@ -13,6 +14,9 @@ import {
   serverDraining,
 } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
+import { bearerGate, GUARDED_PATHS } from './auth/bearer-gate';
+import { knownCallerOf } from './auth/caller';
+import { metadataRoutes } from './auth/metadata-routes';
 import { replyWithError } from './http/error-reply';
 import type { Shutdown } from './http/shutdown';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
@@ -35,6 +39,8 @@ export interface AppDeps {
   admin?: Router;
   /** The codec endpoint, mounted at /codec when configured (ADMIN_TOKEN); absent, /codec is 404. */
   codec?: Router;
+  /** Who may call the MCP routes (AUTH_MODE): with OAuth, their metadata is served and every request carries a token. */
+  auth: AuthConfig;
   maxBodyBytes: number;
   budget: MessageBudget;
   sseMaxBufferedBytes: number;
@@ -55,8 +61,11 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(metricsRouter(deps.metrics, deps.log));
   if (deps.admin) app.use('/admin', deps.admin);
   app.use('/codec', deps.codec ?? codecEndpointOff());
+  if (deps.auth.mode === 'oauth') app.use(metadataRoutes(deps.auth));
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
-  app.use(['/mcp', '/sse', '/messages'], guard);
+  app.use(GUARDED_PATHS, guard);
+  // Before any body is read: a request without a valid token costs nothing more.
+  app.use(GUARDED_PATHS, bearerGate(deps.auth, deps.log));
   app.use(
     mcpRouter({
       dispatch: deps.dispatch,
@@ -82,6 +91,7 @@ function accessLog(log: Logger): RequestHandler {
       AsyncResource.bind(() => {
         const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
         const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+        const principal = knownCallerOf(res)?.id;
         log[level](
           {
             method: req.method,
@@ -89,6 +99,7 @@ function accessLog(log: Logger): RequestHandler {
             status: res.statusCode,
             durationMs: Math.round(durationMs),
             mcpMethod: req.get('mcp-method'),
+            ...(principal !== undefined ? { principal } : {}),
           },
           'request',
         );

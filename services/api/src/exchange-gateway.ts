@@ -31,6 +31,7 @@ import {
   MCP_CLIENT_NAME,
   MCP_ERA,
   MCP_METHOD,
+  MCP_PRINCIPAL,
   MCP_SESSION,
   MCP_TARGET,
 } from '../../../lib/exchange/search-attributes';
@@ -111,6 +112,7 @@ export function createExchangeGateway(
           { key: MCP_ERA, value: input.era },
           ...(origin.client ? [{ key: MCP_CLIENT_NAME, value: clip(origin.client.name, MAX_KEYWORD_CHARS) }] : []),
           ...(origin.session ? [{ key: MCP_SESSION, value: origin.session }] : []),
+          { key: MCP_PRINCIPAL, value: input.principal },
         ],
       });
       apiMetrics.exchangeStarted(options.handlers, input);

@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter, Watch } from '../../../lib/db/outcome-waiter';
+import { ANONYMOUS_PRINCIPAL_ID, detailsOf, type Principal } from '../../../lib/exchange/principal';
 import type { Era, ExchangeMethod, ExchangeOrigin, Listening, OriginalRequest } from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
@@ -47,7 +48,8 @@ export interface ExchangeLeg {
   inputResponses?: Record<string, unknown>;
   requestState?: string;
   clientCapabilities: Record<string, unknown>;
-  principal: string;
+  /** Who sends the leg: a retry's requestState must have been minted for the same principal. */
+  principal: Principal;
   era: Era;
   /** What this leg listens for while its round runs (progress token, log level). */
   listening?: Listening;
@@ -83,6 +85,7 @@ export interface LegLimits {
   maxRoundInputBytes: number;
   maxTargetLength: number;
   maxRunningExchanges: number;
+  maxRunningExchangesPerPrincipal: number;
   maxInflightLegs: number;
   capacityRetryAfterS: number;
 }
@@ -161,7 +164,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       exchangeId,
       era: leg.era,
       request,
-      principal: leg.principal,
+      principal: leg.principal.id,
+      principalDetails: detailsOf(leg.principal),
       clientCapabilities: leg.clientCapabilities,
       ...(leg.listening ? { listening: leg.listening } : {}),
       // Answers sent before any ask are carried to round 1: the handler reads what it knows.
@@ -170,9 +174,17 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       maxRounds: limits.maxRounds,
     };
     // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
-    // to end; it is written only while the deployment runs fewer than its budget of exchanges.
-    if (!(await store.createExchange(input, workflowIdFor(exchangeId), limits.maxRunningExchanges))) {
+    // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an
+    // authenticated principal fewer than its own (the anonymous principal is every caller at once).
+    const ofPrincipal =
+      leg.principal.id === ANONYMOUS_PRINCIPAL_ID ? undefined : limits.maxRunningExchangesPerPrincipal;
+    const room = await store.createExchange(input, workflowIdFor(exchangeId), limits.maxRunningExchanges, ofPrincipal);
+    if (room === 'full') {
       throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
+    }
+    if (room === 'full-for-principal') {
+      const limit = limits.maxRunningExchangesPerPrincipal;
+      throw capacityExceeded('running exchanges of this principal', limit, limits.capacityRetryAfterS);
     }
     try {
       await gateway.start(input, leg.origin);
@@ -271,7 +283,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   /** The claims of a leg's requestState; anything that fails verification is refused with one error. */
   function verified(leg: ExchangeLeg, requestState: string, requestDigest: string): RequestStateClaims {
     try {
-      return deps.requestState.verify(requestState, { requestDigest, principal: leg.principal });
+      return deps.requestState.verify(requestState, { requestDigest, principal: leg.principal.id });
     } catch (error) {
       if (!(error instanceof RequestStateError)) throw error;
       log.warn({ reason: error.reason, method: leg.method, target: leg.target }, 'requestState rejected');
@@ -296,7 +308,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       try {
         // Digested once: the requestState is verified against it, and the requestState minted for
         // this leg's answer is bound to it.
-        const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal };
+        const binding: LegBinding = { requestDigest: requestDigestOf(requestOf(leg)), principal: leg.principal.id };
         return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
       } finally {
         inflight -= 1;

@@ -9,12 +9,14 @@
  * | `target` | the exact tool or prompt name, or resource URI |
  * | `era` | modern or legacy |
  * | `session` | a handshake-era session's tag (12 hex digits, as logs name it) or its id |
+ * | `principal` | the principal's key, exactly (`anonymous` without authorization; `<issuer>|<subject>[|<client>]` with it) |
  * | `olderThan` / `newerThan` | created more / less than this many seconds ago |
  * | `limit` | page size, 1 to `MAX_LIST_LIMIT` (default `DEFAULT_LIST_LIMIT`) |
  * | `cursor` | the `nextCursor` of the previous page |
  */
 import type { ExchangeFilter, ListPosition } from '../../../../lib/db/admin-store';
 import type { Era, ExchangeMethod, ExchangeStatus } from '../../../../lib/exchange/types';
+import { MAX_PRINCIPAL_ID_LENGTH } from '../../../../lib/exchange/principal';
 import { sessionRef } from '../../../../lib/log';
 import { InvalidParameter } from './admin-errors';
 
@@ -34,7 +36,8 @@ const STATUSES: readonly ExchangeStatus[] = [
 ];
 const METHODS: readonly ExchangeMethod[] = ['tools/call', 'prompts/get', 'resources/read'];
 const ERAS: readonly Era[] = ['modern', 'legacy'];
-const KNOWN = ['status', 'method', 'target', 'era', 'session', 'olderThan', 'newerThan', 'limit', 'cursor'];
+const FILTERS = ['status', 'method', 'target', 'era', 'session', 'principal', 'olderThan', 'newerThan'];
+const KNOWN = [...FILTERS, 'limit', 'cursor'];
 
 export interface ListQuery {
   filter: ExchangeFilter;
@@ -116,6 +119,15 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   if (era !== undefined) filter.era = oneOf('era', era, ERAS);
   const session = single(query, 'session');
   if (session !== undefined) filter.sessionTag = sessionTagOf(session);
+  const principal = single(query, 'principal');
+  if (principal !== undefined) {
+    if (principal.length === 0 || principal.length > MAX_PRINCIPAL_ID_LENGTH)
+      throw new InvalidParameter(
+        'principal',
+        `principal must be a principal's key (1 to ${MAX_PRINCIPAL_ID_LENGTH} characters)`,
+      );
+    filter.principal = principal;
+  }
   const olderThan = single(query, 'olderThan');
   if (olderThan !== undefined) filter.olderThanS = wholeNumber('olderThan', olderThan, 0, MAX_AGE_S);
   const newerThan = single(query, 'newerThan');

@@ -19,6 +19,7 @@ import { internalError } from '../../../../lib/protocol/error-catalog';
 import { resultEnvelope } from '../../../../lib/protocol/json-rpc-envelope';
 import { streamKeys } from '../../../../lib/protocol/legacy-stream-keys';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
+import { callerOf } from '../auth/caller';
 import { renderAnsweredError } from '../http/error-reply';
 import { endWhenIdle, type Shutdown } from '../http/shutdown';
 import type { ExchangeReconciler } from '../exchange-reconciler';
@@ -55,12 +56,13 @@ export function createHttpSse(deps: HttpSseDeps) {
   return {
     /** GET /sse: opens a session whose one stream carries every response. */
     async open(_req: Request, res: Response, messagesPath: string): Promise<void> {
-      await sessions.checkCapacity();
+      const caller = callerOf(res);
+      await sessions.checkCapacity(caller);
       const sessionId = sessions.newId();
       const release = slots.take(sessionId);
       res.once('close', release);
       try {
-        await sessions.openForStream(sessionId);
+        await sessions.openForStream(sessionId, caller);
       } catch (error) {
         release();
         throw error;
@@ -86,7 +88,11 @@ export function createHttpSse(deps: HttpSseDeps) {
 
     /** POST /messages?sessionId=: every answer goes to the session's stream; 202 here. */
     async post(req: Request, res: Response, message: IncomingMessage): Promise<void> {
-      const session = await sessions.find(typeof req.query.sessionId === 'string' ? req.query.sessionId : undefined);
+      const caller = callerOf(res);
+      const session = await sessions.find(
+        typeof req.query.sessionId === 'string' ? req.query.sessionId : undefined,
+        caller,
+      );
       if (!session) return sessions.refuseUnknown(res, message.id);
       const streamId = streamOf(session.id);
       const reply = (body: Record<string, unknown>) =>
@@ -109,7 +115,7 @@ export function createHttpSse(deps: HttpSseDeps) {
           return reply(resultEnvelope(message.id, result));
         }
         // The session's one stream delivers the call; its lease owner is the session itself.
-        const answer = await requests.answer(session, message, () => streamId, streamId);
+        const answer = await requests.answer(session, caller, message, () => streamId, streamId);
         if (answer.kind === 'result') await reply(resultEnvelope(message.id, answer.result));
       } catch (error) {
         const rpc = error instanceof RpcError ? error : internalError();

@@ -22,7 +22,7 @@ import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
 import { createCatalogMethods, serverCapabilities } from '../methods/catalog-methods';
 import { readOriginalRequest } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
-import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
+import type { Principal } from '../../../../lib/exchange/principal';
 
 /** Who a session's exchanges come from, as operators see it in Temporal: its client, its tag (never its id), its version. */
 function originOf(session: LegacySession): ExchangeOrigin {
@@ -56,12 +56,16 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
   const { handlers, legacy, legs } = deps;
   const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers);
 
-  /** `initialize`: negotiates the version and records the session the client will name. */
+  /**
+   * `initialize`: negotiates the version and records the session the client will name, as
+   * `principal`'s; without a principal, the session exists already (GET /sse opened it) and only
+   * its handshake is recorded.
+   */
   async function initialize(
     params: unknown,
     sessionId: string,
     transport: LegacySession['transport'],
-    existing: boolean,
+    principal?: string,
   ) {
     const init = parseParams(InitializeRequestParamsSchema, params);
     const protocolVersion = negotiateVersion(init.protocolVersion);
@@ -70,8 +74,8 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       clientCapabilities: init.capabilities as Record<string, unknown>,
       clientInfo: init.clientInfo as Record<string, unknown>,
     };
-    if (existing) await legacy.updateSessionHandshake(sessionId, handshake);
-    else await legacy.createSession({ id: sessionId, transport, principal: ANONYMOUS_PRINCIPAL, ...handshake });
+    if (principal === undefined) await legacy.updateSessionHandshake(sessionId, handshake);
+    else await legacy.createSession({ id: sessionId, transport, principal, ...handshake });
     return {
       protocolVersion,
       capabilities: legacyCapabilities(handlers),
@@ -80,7 +84,13 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     };
   }
 
-  async function call(session: LegacySession, method: string, params: unknown): Promise<LegacyOutcome> {
+  /** A request of `session`, sent by `caller` (the session's own principal: sessions.ts `find` checked it). */
+  async function call(
+    session: LegacySession,
+    caller: Principal,
+    method: string,
+    params: unknown,
+  ): Promise<LegacyOutcome> {
     if (EXCHANGE_METHODS.has(method)) {
       const exchangeMethod = method as ExchangeMethod;
       const request = readOriginalRequest(exchangeMethod, params);
@@ -94,7 +104,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       const leg: ExchangeLeg = {
         ...request,
         clientCapabilities: session.clientCapabilities,
-        principal: session.principal,
+        principal: caller,
         era: 'legacy',
         listening,
         origin: originOf(session),

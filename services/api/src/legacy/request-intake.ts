@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LegacyCall, LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { Principal } from '../../../../lib/exchange/principal';
 import type { Listening } from '../../../../lib/exchange/types';
 import { logExchange } from '../../../../lib/log';
 import type { Limits } from '../../../../lib/config';
@@ -34,16 +35,18 @@ export function createRequestIntake(deps: RequestIntakeDeps) {
   }
 
   /**
-   * Answers `message` (a request with an id) of `session`. A call's stream is `streamIdFor` its new
-   * exchange, and its delivery is first leased to `owner` (the connection that will deliver it).
+   * Answers `message` (a request with an id) of `session`, sent by `caller`. A call's stream is
+   * `streamIdFor` its new exchange, and its delivery is first leased to `owner` (the connection
+   * that will deliver it).
    */
   async function answer(
     session: LegacySession,
+    caller: Principal,
     message: IncomingMessage,
     streamIdFor: (exchangeId: string) => string,
     owner: string,
   ): Promise<RequestAnswer> {
-    const outcome = await methods.call(session, message.method!, message.params);
+    const outcome = await methods.call(session, caller, message.method!, message.params);
     if (outcome.kind === 'result') return { kind: 'result', result: outcome.result };
     const exchangeId = randomUUID();
     const call: LegacyCall = {

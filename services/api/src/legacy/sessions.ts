@@ -2,8 +2,11 @@
  * Handshake-era sessions: opened by `initialize` on /mcp (Streamable HTTP) or by GET /sse
  * (2024-11-05), looked up on every request that names one, kept fresh while one of their streams is
  * open, and ended by DELETE /mcp or when a 2024-11-05 session's stream closes (ending the exchanges
- * they still run). Owns the deployment's budget of open sessions (MAX_OPEN_SESSIONS, counted in
- * Postgres, so every replica refuses the same way).
+ * they still run). A session belongs to the principal that opened it: a request or response
+ * naming it under another principal finds no session (404), exactly as if it did not exist. Owns
+ * the budgets of open sessions (MAX_OPEN_SESSIONS across the deployment, and
+ * MAX_OPEN_SESSIONS_PER_PRINCIPAL for an authenticated principal; counted in Postgres, so every
+ * replica refuses the same way).
  */
 import type { Response } from 'express';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
@@ -13,13 +16,13 @@ import { capacityExceeded, sessionNotFound } from '../../../../lib/protocol/erro
 import { replyWithError } from '../http/error-reply';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { LegacyMethods } from './legacy-methods';
-import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
+import { ANONYMOUS_PRINCIPAL_ID, type Principal } from '../../../../lib/exchange/principal';
 
 export interface SessionsDeps {
   methods: LegacyMethods;
   legacy: LegacyStore;
   gateway: ExchangeGateway;
-  limits: Pick<Limits, 'maxOpenSessions' | 'capacityRetryAfterS'>;
+  limits: Pick<Limits, 'maxOpenSessions' | 'maxOpenSessionsPerPrincipal' | 'capacityRetryAfterS'>;
   log: Logger;
 }
 
@@ -34,10 +37,23 @@ const KEEP_ALIVE_MS = 60_000;
 export function createSessions(deps: SessionsDeps) {
   const { methods, legacy, gateway, limits, log } = deps;
 
-  /** Refuses a new session while the deployment holds its limit of open ones (counted in Postgres). */
-  async function checkCapacity(): Promise<void> {
-    if ((await legacy.countOpenSessions()) >= limits.maxOpenSessions) {
-      throw capacityExceeded('open sessions', limits.maxOpenSessions, limits.capacityRetryAfterS);
+  /**
+   * Refuses a new session while the deployment holds its limit of open ones, or `caller` (an
+   * authenticated principal) holds its own (counted in Postgres).
+   */
+  async function checkCapacity(caller: Principal): Promise<void> {
+    const { maxOpenSessions, maxOpenSessionsPerPrincipal, capacityRetryAfterS } = limits;
+    // The anonymous principal (AUTH_MODE=off) is every caller at once: only the deployment's budget bounds it.
+    if (caller.id === ANONYMOUS_PRINCIPAL_ID) {
+      if ((await legacy.countOpenSessions()) >= maxOpenSessions) {
+        throw capacityExceeded('open sessions', maxOpenSessions, capacityRetryAfterS);
+      }
+      return;
+    }
+    const open = await legacy.countOpenSessionsFor(caller.id);
+    if (open.all >= maxOpenSessions) throw capacityExceeded('open sessions', maxOpenSessions, capacityRetryAfterS);
+    if (open.principal >= maxOpenSessionsPerPrincipal) {
+      throw capacityExceeded('open sessions of this principal', maxOpenSessionsPerPrincipal, capacityRetryAfterS);
     }
   }
 
@@ -50,37 +66,44 @@ export function createSessions(deps: SessionsDeps) {
     checkCapacity,
     newId: methods.newSessionId,
 
-    /** `initialize` without a session (Streamable HTTP): negotiates and records a new session. */
-    async initialize(params: unknown) {
-      await checkCapacity();
+    /** `initialize` without a session (Streamable HTTP): negotiates and records a new session of `caller`. */
+    async initialize(params: unknown, caller: Principal) {
+      await checkCapacity(caller);
       const id = methods.newSessionId();
-      const result = await methods.initialize(params, id, 'streamable-http', false);
+      const result = await methods.initialize(params, id, 'streamable-http', caller.id);
       log.info({ ...sessionRef(id), protocolVersion: result.protocolVersion }, 'session initialized');
       return { id, result };
     },
 
     /** `initialize` on a 2024-11-05 session that GET /sse already opened: records its handshake. */
-    handshake: (session: LegacySession, params: unknown) => methods.initialize(params, session.id, 'http+sse', true),
+    handshake: (session: LegacySession, params: unknown) => methods.initialize(params, session.id, 'http+sse'),
 
     /**
      * Records the session GET /sse opens (2024-11-05), before its handshake: its capabilities are
      * unknown until `initialize` comes on POST /messages. The caller checked the capacity first.
      */
-    async openForStream(id: string): Promise<void> {
+    async openForStream(id: string, caller: Principal): Promise<void> {
       await legacy.createSession({
         id,
         transport: 'http+sse',
         protocolVersion: '2024-11-05',
         clientCapabilities: {},
-        principal: ANONYMOUS_PRINCIPAL,
+        principal: caller.id,
       });
     },
 
-    /** The session `id` names, if it exists and has not ended; notes that it is in use. */
-    async find(id: string | undefined): Promise<LegacySession | undefined> {
+    /**
+     * The session `id` names, if it exists, has not ended and belongs to `caller`; notes that it is
+     * in use. Another principal's session is not found: a leaked session id is no use to anyone else.
+     */
+    async find(id: string | undefined, caller: Principal): Promise<LegacySession | undefined> {
       if (!id) return undefined;
       const session = await legacy.getSession(id);
       if (!session || session.closed) return undefined;
+      if (session.principal !== caller.id) {
+        log.warn(sessionRef(id), 'session named under another principal; refused as unknown');
+        return undefined;
+      }
       await legacy.touchSession(id);
       return session;
     },

@@ -23,6 +23,7 @@ import {
 } from '../../../../lib/protocol/error-catalog';
 import { resultEnvelope } from '../../../../lib/protocol/json-rpc-envelope';
 import { PRIMING_KEY } from '../../../../lib/protocol/legacy-stream-keys';
+import { callerOf } from '../auth/caller';
 import { replyWithError } from '../http/error-reply';
 import type { Shutdown } from '../http/shutdown';
 import type { DeliverCall } from './call-delivery';
@@ -59,17 +60,18 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
   return {
     /** POST /mcp of a handshake-era client (it sends `initialize` or names its session). */
     async post(req: Request, res: Response, message: IncomingMessage): Promise<void> {
+      const caller = callerOf(res);
       const sessionId = req.get(SESSION_HEADER);
       if (!sessionId) {
         if (message.method !== 'initialize') {
           replyWithError(res, 'legacy', sessionHeaderRequired(), message.id);
           return;
         }
-        const { id, result } = await sessions.initialize(message.params);
+        const { id, result } = await sessions.initialize(message.params, caller);
         res.set(SESSION_HEADER, id).json(resultEnvelope(message.id, result));
         return;
       }
-      const session = await sessions.find(sessionId);
+      const session = await sessions.find(sessionId, caller);
       if (!session) return sessions.refuseUnknown(res, message.id);
       const version = req.get('mcp-protocol-version');
       if (version !== undefined && version !== session.protocolVersion) {
@@ -90,7 +92,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
       res.once('close', release);
       let answer;
       try {
-        answer = await requests.answer(session, message, (exchangeId) => `call:${exchangeId}`, owner);
+        answer = await requests.answer(session, caller, message, (exchangeId) => `call:${exchangeId}`, owner);
       } catch (error) {
         release();
         throw error;
@@ -127,7 +129,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
 
     /** GET /mcp: resumes a stream after Last-Event-ID, or re-delivers the session's open requests. */
     async get(req: Request, res: Response): Promise<void> {
-      const session = await sessions.find(req.get(SESSION_HEADER));
+      const session = await sessions.find(req.get(SESSION_HEADER), callerOf(res));
       if (!session) return sessions.refuseUnknown(res);
       // A client that hung up (or an API that closed its connection) while the session was read:
       // its 'close' has passed, so nothing would ever stop this stream's delivery loop.
@@ -142,7 +144,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
 
     /** DELETE /mcp: ends the session and the exchanges it still runs. */
     async delete(req: Request, res: Response): Promise<void> {
-      const session = await sessions.find(req.get(SESSION_HEADER));
+      const session = await sessions.find(req.get(SESSION_HEADER), callerOf(res));
       if (!session) return sessions.refuseUnknown(res);
       await sessions.endByClient(session);
       res.status(200).end();

@@ -15,7 +15,6 @@ import { forwardRoundNotifications } from './round-notifications';
 import type { CallContext } from './call-context';
 import { renderLeg } from './render';
 import type { ModernEnvelope } from './validate-request';
-import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
 
 const RetryFieldsSchema = z.object({
   inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
@@ -46,7 +45,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
           ...request,
           ...retry,
           clientCapabilities: envelope.clientCapabilities,
-          principal: ANONYMOUS_PRINCIPAL,
+          principal: call.caller,
           era: 'modern',
           ...(listens ? { listening } : {}),
           origin: {

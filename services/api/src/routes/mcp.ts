@@ -19,6 +19,7 @@ import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protoc
 import { resultEnvelope, type JsonRpcId } from '../../../../lib/protocol/json-rpc-envelope';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { renderAnsweredError, replyWithError } from '../http/error-reply';
+import { callerOf } from '../auth/caller';
 import { createResponseChannel } from '../http/response-channel';
 import type { IncomingMessage, LegacyEndpoint } from '../legacy/legacy-endpoint';
 import { hasModernMeta } from '../modern/validate-request';
@@ -107,7 +108,11 @@ export function mcpRouter(deps: McpRouterDeps): Router {
         return;
       }
       era = 'modern';
-      const result = await deps.dispatch(req, message.method ?? '', message.params, { signal: abort.signal, channel });
+      const result = await deps.dispatch(req, message.method ?? '', message.params, {
+        signal: abort.signal,
+        channel,
+        caller: callerOf(res),
+      });
       channel.finish(200, resultEnvelope(id, result));
     } catch (caught) {
       sendError(res, deps.log, caught, id, era, era === 'legacy' ? undefined : channel.finish);

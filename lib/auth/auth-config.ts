@@ -1,0 +1,151 @@
+/**
+ * The resource server's configuration, read from the variables lib/config.ts catalogs: whether
+ * callers are authenticated at all (AUTH_MODE), this server's canonical URI (the audience every
+ * token must carry, taken from MCP_RESOURCE_URL and never from a request's Host), the
+ * authorization servers it trusts, the scopes it requires, and how keys and introspection
+ * results are cached. Pure: lib/config.ts calls it, and it is unit-tested beside it.
+ */
+import { resourceUrlFromServerUrl } from '@modelcontextprotocol/server';
+
+export interface OAuthConfig {
+  mode: 'oauth';
+  /** The canonical URI of the MCP endpoint (RFC 8707 resource, the PRM `resource`): what `/mcp` tokens are issued for. */
+  resource: string;
+  /**
+   * The resource a 2024-11-05 client derives from its `/sse` URL (`…/sse` beside `…/mcp`); the
+   * same as `resource` when that is a prefix of both (an origin). `/sse` and `/messages` accept
+   * tokens for either.
+   */
+  sseResource: string;
+  /** Issuer identifiers of the trusted authorization servers, as their metadata spells them. */
+  issuers: string[];
+  /** Scopes every request must carry (a missing one is 403 `insufficient_scope`). */
+  requiredScopes: string[];
+  /** What the metadata document advertises (`scopes_supported`). */
+  scopesSupported: string[];
+  /** JWS algorithms accepted on access tokens (`none` never is). */
+  algorithms: string[];
+  clockToleranceS: number;
+  /** The JWKS to use instead of the one the issuer's metadata names (one issuer only). */
+  jwksUri?: string;
+  jwks: { cacheMaxAgeMs: number; cooldownMs: number };
+  /** Every request to an authorization server (metadata, keys, introspection) gives up after this. */
+  requestTimeoutMs: number;
+  /** RFC 7662 introspection of opaque (non-JWT) tokens, as this confidential client; absent, they are refused. */
+  introspection?: { clientId: string; clientSecret: string; cacheMs: number };
+}
+
+export type AuthConfig = { mode: 'off' } | OAuthConfig;
+
+/** The variables this module reads, as lib/config.ts parsed them. */
+export interface AuthEnv {
+  AUTH_MODE: 'off' | 'oauth';
+  MCP_RESOURCE_URL?: string;
+  OAUTH_ISSUERS: string;
+  OAUTH_REQUIRED_SCOPES: string;
+  OAUTH_SCOPES_SUPPORTED: string;
+  OAUTH_ALGORITHMS: string;
+  OAUTH_CLOCK_TOLERANCE_S: number;
+  OAUTH_JWKS_URI?: string;
+  OAUTH_JWKS_CACHE_MAX_AGE_MS: number;
+  OAUTH_JWKS_COOLDOWN_MS: number;
+  OAUTH_REQUEST_TIMEOUT_MS: number;
+  OAUTH_INTROSPECTION_CLIENT_ID?: string;
+  OAUTH_INTROSPECTION_CLIENT_SECRET?: string;
+  OAUTH_INTROSPECTION_CACHE_MS: number;
+  OAUTH_ALLOW_HTTP_ISSUERS: boolean;
+}
+
+const SUPPORTED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+const list = (value: string) =>
+  value
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+
+/**
+ * The canonical form of a resource URI (MCP authorization, "Canonical Server URI"): lowercase
+ * scheme and host, no fragment, no trailing slash (an origin has none either).
+ */
+export function canonicalResource(raw: string): string {
+  let url: URL;
+  try {
+    url = resourceUrlFromServerUrl(raw);
+  } catch {
+    throw new Error(`MCP_RESOURCE_URL is malformed: not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('MCP_RESOURCE_URL must be an http(s) URL');
+  if (url.search) throw new Error('MCP_RESOURCE_URL must not have a query');
+  if (url.username || url.password) throw new Error('MCP_RESOURCE_URL must not carry credentials');
+  return url.href.replace(/\/+$/, '');
+}
+
+/** The resource a 2024-11-05 client asks a token for, from its `…/sse` URL, given the `/mcp` one. */
+export function sseResourceOf(resource: string): string {
+  return resource.endsWith('/mcp') ? `${resource.slice(0, -'/mcp'.length)}/sse` : resource;
+}
+
+function checkIssuer(issuer: string, allowHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new Error(`OAUTH_ISSUERS: "${issuer}" is not a URL`);
+  }
+  if (url.search || url.hash) throw new Error(`OAUTH_ISSUERS: "${issuer}" must have no query or fragment`);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (isLoopback(url) || allowHttp))) {
+    throw new Error(
+      `OAUTH_ISSUERS: "${issuer}" must be https (http only on loopback, or with OAUTH_ALLOW_HTTP_ISSUERS)`,
+    );
+  }
+  return issuer;
+}
+
+function checkScopes(variable: string, scopes: string[]): string[] {
+  const bad = scopes.find((scope) => !SCOPE_TOKEN.test(scope));
+  if (bad !== undefined) throw new Error(`${variable}: "${bad}" is not a scope token`);
+  return scopes;
+}
+
+/** The auth configuration; throws an Error naming the variable when it is incomplete or contradictory. */
+export function parseAuthConfig(env: AuthEnv): AuthConfig {
+  if (env.AUTH_MODE === 'off') return { mode: 'off' };
+  if (!env.MCP_RESOURCE_URL)
+    throw new Error('MCP_RESOURCE_URL is required with AUTH_MODE=oauth (the canonical URI of /mcp)');
+  const resource = canonicalResource(env.MCP_RESOURCE_URL);
+  const issuers = list(env.OAUTH_ISSUERS).map((issuer) => checkIssuer(issuer, env.OAUTH_ALLOW_HTTP_ISSUERS));
+  if (issuers.length === 0)
+    throw new Error('OAUTH_ISSUERS is required with AUTH_MODE=oauth (the authorization servers trusted)');
+  if (env.OAUTH_JWKS_URI && issuers.length > 1) throw new Error('OAUTH_JWKS_URI applies to one issuer only');
+  const algorithms = list(env.OAUTH_ALGORITHMS);
+  const unsupported = algorithms.find((alg) => !SUPPORTED_ALGORITHMS.includes(alg));
+  if (unsupported !== undefined || algorithms.length === 0) {
+    throw new Error(`OAUTH_ALGORITHMS: use some of ${SUPPORTED_ALGORITHMS.join(', ')}`);
+  }
+  const requiredScopes = checkScopes('OAUTH_REQUIRED_SCOPES', list(env.OAUTH_REQUIRED_SCOPES));
+  const advertised = checkScopes('OAUTH_SCOPES_SUPPORTED', list(env.OAUTH_SCOPES_SUPPORTED));
+  const { OAUTH_INTROSPECTION_CLIENT_ID: clientId, OAUTH_INTROSPECTION_CLIENT_SECRET: clientSecret } = env;
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw new Error('OAUTH_INTROSPECTION_CLIENT_ID and OAUTH_INTROSPECTION_CLIENT_SECRET go together');
+  }
+  return {
+    mode: 'oauth',
+    resource,
+    sseResource: sseResourceOf(resource),
+    issuers,
+    requiredScopes,
+    scopesSupported: advertised.length ? advertised : requiredScopes,
+    algorithms,
+    clockToleranceS: env.OAUTH_CLOCK_TOLERANCE_S,
+    ...(env.OAUTH_JWKS_URI ? { jwksUri: env.OAUTH_JWKS_URI } : {}),
+    jwks: { cacheMaxAgeMs: env.OAUTH_JWKS_CACHE_MAX_AGE_MS, cooldownMs: env.OAUTH_JWKS_COOLDOWN_MS },
+    requestTimeoutMs: env.OAUTH_REQUEST_TIMEOUT_MS,
+    ...(clientId !== undefined && clientSecret !== undefined
+      ? { introspection: { clientId, clientSecret, cacheMs: env.OAUTH_INTROSPECTION_CACHE_MS } }
+      : {}),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Opaque access tokens, asked of the authorization server (RFC 7662 introspection) as the
+ * confidential client OAUTH_INTROSPECTION_CLIENT_ID: the answer must say `active`, name the
+ * issuer asked (when it names one), an audience this request accepts and an expiry. The answer is
+ * kept for OAUTH_INTROSPECTION_CACHE_MS (never past the token's expiry), keyed by the token's
+ * SHA-256, so the token itself is never held; the audience is checked again on every use. The
+ * issuer asked is the first of OAUTH_ISSUERS whose metadata names an introspection endpoint.
+ */
+import { createHash } from 'node:crypto';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { OAuthConfig } from './auth-config';
+import { AuthorizationServerUnavailable } from './auth-errors';
+import type { IssuerMetadataSource } from './issuer-metadata';
+import { audienceForms, audiencesOf, authInfoFromClaims, type TokenClaims } from './token-claims';
+import { REFUSAL, TokenRefused } from './token-refusal';
+
+/** Answers kept at most; past it the oldest goes first. */
+const MAX_CACHED_ANSWERS = 10_000;
+
+const AnswerSchema = z.looseObject({
+  active: z.boolean(),
+  iss: z.string().optional(),
+  exp: z.number().optional(),
+});
+
+type Answer = z.infer<typeof AnswerSchema> & TokenClaims;
+
+export type Introspector = (token: string, resources: readonly string[]) => Promise<AuthInfo>;
+
+/** An OAuth client's credentials for HTTP Basic (RFC 6749 §2.3.1: each form-encoded first). */
+function basicAuthorization(clientId: string, clientSecret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64')}`;
+}
+
+export function createIntrospector(
+  config: OAuthConfig & { introspection: NonNullable<OAuthConfig['introspection']> },
+  metadata: IssuerMetadataSource,
+  now: () => number = Date.now,
+): Introspector {
+  const { clientId, clientSecret, cacheMs } = config.introspection;
+  const cache = new Map<string, { issuer: string; answer: Answer; until: number }>();
+
+  async function endpoint(): Promise<{ issuer: string; url: string }> {
+    for (const issuer of config.issuers) {
+      const url = (await metadata.get(issuer)).introspection_endpoint;
+      if (url) return { issuer, url };
+    }
+    throw new AuthorizationServerUnavailable('no trusted issuer names an introspection endpoint', config.issuers[0]!);
+  }
+
+  async function ask(token: string): Promise<{ issuer: string; answer: Answer }> {
+    const { issuer, url } = await endpoint();
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: basicAuthorization(clientId, clientSecret),
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+        redirect: 'error',
+        signal: AbortSignal.timeout(config.requestTimeoutMs),
+      });
+    } catch (error) {
+      throw new AuthorizationServerUnavailable(`introspection at ${issuer} could not be reached`, issuer, {
+        cause: error,
+      });
+    }
+    // A refused client (401/403) is this server's misconfiguration: an outage, not the caller's token.
+    if (!response.ok)
+      throw new AuthorizationServerUnavailable(`introspection answered HTTP ${response.status}`, issuer);
+    const parsed = AnswerSchema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success)
+      throw new AuthorizationServerUnavailable('introspection answered no RFC 7662 document', issuer);
+    return { issuer, answer: parsed.data as Answer };
+  }
+
+  function remember(key: string, issuer: string, answer: Answer): void {
+    if (cacheMs === 0 || typeof answer.exp !== 'number') return;
+    if (cache.size >= MAX_CACHED_ANSWERS) cache.delete(cache.keys().next().value!);
+    cache.set(key, { issuer, answer, until: Math.min(now() + cacheMs, answer.exp * 1000) });
+  }
+
+  return async function introspect(token, resources) {
+    const key = createHash('sha256').update(token).digest('base64url');
+    const cached = cache.get(key);
+    let found: { issuer: string; answer: Answer };
+    if (cached && cached.until > now()) found = cached;
+    else {
+      cache.delete(key);
+      found = await ask(token);
+      if (found.answer.active) remember(key, found.issuer, found.answer);
+    }
+    const { issuer, answer } = found;
+    if (!answer.active) throw new TokenRefused(REFUSAL.inactive, 'introspection: not active');
+    if (answer.iss !== undefined && answer.iss !== issuer) throw new TokenRefused(REFUSAL.issuer, 'introspection: iss');
+    const accepted = resources.flatMap(audienceForms);
+    if (!audiencesOf(answer).some((aud) => accepted.includes(aud))) {
+      throw new TokenRefused(REFUSAL.audience, 'introspection: aud');
+    }
+    if (typeof answer.exp !== 'number') throw new TokenRefused(REFUSAL.invalid, 'introspection: no exp');
+    if (answer.exp * 1000 <= now()) throw new TokenRefused(REFUSAL.expired, 'introspection: exp');
+    return authInfoFromClaims(token, answer, issuer, resources);
+  };
+}

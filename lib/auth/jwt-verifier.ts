@@ -1,0 +1,92 @@
+/**
+ * JWT access tokens (RFC 9068), verified with jose against the issuer's JSON Web Key Set: the
+ * issuer must be one this server trusts, the signature one of its current keys under an allowed
+ * algorithm (`none` never is), `exp` present and not past, `nbf` and `iat` within the clock
+ * tolerance, and `aud` one of the resources the request accepts. The key set is fetched on first
+ * use from the `jwks_uri` of the issuer's metadata (or OAUTH_JWKS_URI) and cached
+ * (OAUTH_JWKS_CACHE_MAX_AGE_MS); a token signed with a key id the cache lacks fetches it again at
+ * once, at most every OAUTH_JWKS_COOLDOWN_MS, so an issuer's key rotation is picked up without a
+ * restart. A key set that cannot be fetched is the server's outage, not the token's fault.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import type { OAuthConfig } from './auth-config';
+import { AuthorizationServerUnavailable } from './auth-errors';
+import type { IssuerMetadataSource } from './issuer-metadata';
+import { audienceForms, authInfoFromClaims } from './token-claims';
+import { REFUSAL, TokenRefused } from './token-refusal';
+
+type KeySet = ReturnType<typeof createRemoteJWKSet>;
+
+/** jose's codes for what is wrong with the token itself; any other failure is the key set's. */
+const TOKEN_FAULTS = new Set([
+  'ERR_JWT_CLAIM_VALIDATION_FAILED',
+  'ERR_JWT_EXPIRED',
+  'ERR_JWT_INVALID',
+  'ERR_JWS_INVALID',
+  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+  'ERR_JOSE_ALG_NOT_ALLOWED',
+  'ERR_JOSE_NOT_SUPPORTED',
+  'ERR_JWKS_NO_MATCHING_KEY',
+  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
+]);
+
+/** The refusal for a jose error about the token, or the outage it means. */
+function classify(error: unknown, issuer: string): Error {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TOKEN_FAULTS.has(code)) {
+    if (code === 'ERR_JWT_EXPIRED') return new TokenRefused(REFUSAL.expired, code);
+    const claim = (error as { claim?: unknown }).claim;
+    if (claim === 'aud') return new TokenRefused(REFUSAL.audience, `${code} (aud)`);
+    return new TokenRefused(REFUSAL.invalid, typeof claim === 'string' ? `${code} (${claim})` : code);
+  }
+  return new AuthorizationServerUnavailable(`the key set of ${issuer} could not be used`, issuer, { cause: error });
+}
+
+export type JwtVerifier = (token: string, resources: readonly string[]) => Promise<AuthInfo>;
+
+export function createJwtVerifier(config: OAuthConfig, metadata: IssuerMetadataSource): JwtVerifier {
+  const keySets = new Map<string, KeySet>();
+
+  async function keysOf(issuer: string): Promise<KeySet> {
+    const known = keySets.get(issuer);
+    if (known) return known;
+    const uri = config.jwksUri ?? (await metadata.get(issuer)).jwks_uri;
+    if (!uri) throw new AuthorizationServerUnavailable(`the metadata of ${issuer} names no jwks_uri`, issuer);
+    const keys =
+      keySets.get(issuer) ??
+      createRemoteJWKSet(new URL(uri), {
+        cacheMaxAge: config.jwks.cacheMaxAgeMs,
+        cooldownDuration: config.jwks.cooldownMs,
+        timeoutDuration: config.requestTimeoutMs,
+      });
+    keySets.set(issuer, keys);
+    return keys;
+  }
+
+  return async function verifyJwt(token, resources) {
+    let unverified: JWTPayload;
+    try {
+      unverified = decodeJwt(token);
+    } catch (error) {
+      throw new TokenRefused(REFUSAL.invalid, (error as { code?: string }).code ?? 'not a JWT');
+    }
+    // Only to pick the key set: the issuer is verified with the signature below.
+    const issuer = config.issuers.find((trusted) => trusted === unverified.iss);
+    if (issuer === undefined) throw new TokenRefused(REFUSAL.issuer, 'untrusted iss');
+    const keys = await keysOf(issuer);
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer,
+        audience: resources.flatMap(audienceForms),
+        algorithms: config.algorithms,
+        clockTolerance: config.clockToleranceS,
+        requiredClaims: ['exp'],
+      });
+      return authInfoFromClaims(token, payload, issuer, resources);
+    } catch (error) {
+      if (error instanceof TokenRefused) throw error;
+      throw classify(error, issuer);
+    }
+  };
+}

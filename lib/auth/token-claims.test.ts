@@ -1,0 +1,90 @@
+// Pins the claim mapping both kinds of token go through: scopes, client, subject, audience, and
+// the principal they make.
+import { audiencesOf, authInfoFromClaims, principalFromAuthInfo, scopesOf } from './token-claims';
+import { TokenRefused } from './token-refusal';
+
+const ISSUER = 'https://auth.example.com';
+const RESOURCE = 'https://mcp.example.com/mcp';
+
+describe('scopesOf', () => {
+  it.each([
+    [{ scope: 'mcp files:read' }, ['mcp', 'files:read']],
+    [{ scope: 'mcp  mcp' }, ['mcp']],
+    [{ scp: ['mcp', 'files:read'] }, ['mcp', 'files:read']],
+    [{ scp: 'mcp' }, ['mcp']],
+    [{ scope: '' }, []],
+    [{}, []],
+    [{ scp: [1, 'mcp'] }, ['mcp']],
+  ])('reads %j as %j', (claims, scopes) => {
+    expect(scopesOf(claims)).toEqual(scopes);
+  });
+});
+
+describe('audiencesOf', () => {
+  it('reads a string or a list, ignoring anything else', () => {
+    expect(audiencesOf({ aud: RESOURCE })).toEqual([RESOURCE]);
+    expect(audiencesOf({ aud: [RESOURCE, 42, 'other'] })).toEqual([RESOURCE, 'other']);
+    expect(audiencesOf({})).toEqual([]);
+  });
+});
+
+describe('authInfoFromClaims', () => {
+  const claims = {
+    iss: ISSUER,
+    sub: 'alice',
+    client_id: 'calendar-app',
+    scope: 'mcp',
+    exp: 2_000_000_000,
+    aud: RESOURCE,
+  };
+
+  it('maps a JWT access token (RFC 9068) to the SDK AuthInfo, naming the resource it was issued for', () => {
+    const info = authInfoFromClaims('t0ken', claims, ISSUER, [RESOURCE]);
+    expect(info).toEqual({
+      token: 't0ken',
+      clientId: 'calendar-app',
+      scopes: ['mcp'],
+      expiresAt: 2_000_000_000,
+      resource: new URL(RESOURCE),
+      extra: { issuer: ISSUER, subject: 'alice', client: 'calendar-app' },
+    });
+  });
+
+  it('takes the client from azp when client_id is absent, and the subject from the client when sub is', () => {
+    const info = authInfoFromClaims('t', { azp: 'app', exp: 1 }, ISSUER, [RESOURCE]);
+    expect(info.clientId).toBe('app');
+    expect(principalFromAuthInfo(info)).toMatchObject({ subject: 'app', clientId: 'app', id: `${ISSUER}|app` });
+  });
+
+  it('accepts the audience with a trailing slash (an origin resource as clients send it)', () => {
+    const origin = 'https://mcp.example.com';
+    const info = authInfoFromClaims('t', { ...claims, aud: `${origin}/` }, ISSUER, [origin]);
+    expect(info.resource?.href).toBe(`${origin}/`);
+  });
+
+  it('refuses a token that names neither a subject nor a client', () => {
+    expect(() => authInfoFromClaims('t', { iss: ISSUER, exp: 1 }, ISSUER, [RESOURCE])).toThrow(TokenRefused);
+  });
+});
+
+describe('principalFromAuthInfo', () => {
+  it('makes the principal from the issuer, subject, client and scopes, and never the token', () => {
+    const principal = principalFromAuthInfo(
+      authInfoFromClaims('secret-token', { sub: 'alice', client_id: 'app', scope: 'mcp', exp: 1 }, ISSUER, [RESOURCE]),
+    );
+    expect(principal).toEqual({
+      id: `${ISSUER}|alice|app`,
+      subject: 'alice',
+      clientId: 'app',
+      issuer: ISSUER,
+      scopes: ['mcp'],
+    });
+    expect(JSON.stringify(principal)).not.toContain('secret-token');
+  });
+
+  it('gives a token without a client claim no client', () => {
+    const principal = principalFromAuthInfo(authInfoFromClaims('t', { sub: 'alice', exp: 1 }, ISSUER, [RESOURCE]));
+    expect(principal.clientId).toBeUndefined();
+    expect(principal.id).toBe(`${ISSUER}|alice`);
+  });
+});

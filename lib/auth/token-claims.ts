@@ -1,0 +1,88 @@
+/**
+ * What a verified access token says, mapped one way for both kinds of token: a JWT's claims
+ * (RFC 9068) and an introspection answer (RFC 7662) become the SDK's `AuthInfo`, and `AuthInfo`
+ * becomes the caller's `Principal`. Issuers spell the same things differently (`scope` as a
+ * string or `scp` as a list; the client as `client_id` or `azp`), so this is the one place that
+ * knows. Pure, and unit-tested beside it; the signature, issuer and audience were checked before.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { principalId, type Principal } from '../exchange/principal';
+import { REFUSAL, TokenRefused } from './token-refusal';
+
+/** The claims this mapping reads, from a JWT payload or an introspection response. */
+export interface TokenClaims {
+  iss?: unknown;
+  sub?: unknown;
+  aud?: unknown;
+  exp?: unknown;
+  scope?: unknown;
+  scp?: unknown;
+  client_id?: unknown;
+  azp?: unknown;
+}
+
+/** What `AuthInfo.extra` carries for the principal (never the token again). */
+interface PrincipalExtra {
+  issuer: string;
+  subject: string;
+  /** The client the token names, if it names one (`AuthInfo.clientId` falls back to the subject). */
+  client?: string;
+}
+
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
+
+/** Scopes from `scope` (space-separated, RFC 8693/9068) or `scp` (a list or a string, as some issuers send). */
+export function scopesOf(claims: TokenClaims): string[] {
+  const raw = claims.scope ?? claims.scp;
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(' ') : [];
+  return [...new Set(items.filter((item): item is string => typeof item === 'string' && item.length > 0))];
+}
+
+/** The audiences a token names (`aud` is a string or a list). */
+export function audiencesOf(claims: TokenClaims): string[] {
+  const aud = claims.aud;
+  return (Array.isArray(aud) ? aud : [aud]).filter((item): item is string => typeof item === 'string');
+}
+
+/** The forms of a resource URI an audience may take: with and without a trailing slash. */
+export const audienceForms = (resource: string): string[] => [resource, `${resource}/`];
+
+/**
+ * `AuthInfo` for a token whose signature (or introspection), issuer and audience were verified.
+ * `resources` are the resource URIs this request accepts, first the canonical one: `resource` is
+ * the one the token names. A token that names no subject and no client cannot be a principal.
+ */
+export function authInfoFromClaims(
+  token: string,
+  claims: TokenClaims,
+  issuer: string,
+  resources: readonly string[],
+): AuthInfo {
+  const clientId = nonEmpty(claims.client_id) ?? nonEmpty(claims.azp);
+  const subject = nonEmpty(claims.sub) ?? clientId;
+  if (subject === undefined) throw new TokenRefused(REFUSAL.invalid, 'no sub, client_id or azp');
+  const named = audiencesOf(claims);
+  const resource = resources.find((r) => audienceForms(r).some((form) => named.includes(form)));
+  const extra: PrincipalExtra = { issuer, subject, ...(clientId !== undefined ? { client: clientId } : {}) };
+  return {
+    token,
+    clientId: clientId ?? subject,
+    scopes: scopesOf(claims),
+    ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp } : {}),
+    ...(resource !== undefined ? { resource: new URL(resource) } : {}),
+    extra: { ...extra },
+  };
+}
+
+/** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
+export function principalFromAuthInfo(info: AuthInfo): Principal {
+  const { issuer, subject, client } = info.extra as unknown as PrincipalExtra;
+  return {
+    id: principalId(issuer, subject, client),
+    subject,
+    ...(client !== undefined ? { clientId: client } : {}),
+    issuer,
+    scopes: [...info.scopes],
+  };
+}

@@ -1,0 +1,14 @@
+// How jest turns source into what it runs: the project's TypeScript through swc, and the ES-module
+// packages among the dependencies (jose) into CommonJS the same way, since jest requires modules
+// and Node only requires ES modules natively from 22.12 on, and jest's own loader not at all.
+const ESM_PACKAGES = ['jose'];
+
+const swc = (module) => ['@swc/jest', { jsc: { target: 'es2022' }, ...(module ? { module } : {}) }];
+
+module.exports = {
+  transform: {
+    '^.+\\.ts$': swc(),
+    [`^.+/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: swc({ type: 'commonjs' }),
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
+};

@@ -1,0 +1,97 @@
+/**
+ * The service as an OAuth 2.1 resource server in front of a real authorization server
+ * (authorization-server.ts): the API on a port chosen first, so its canonical URI
+ * (MCP_RESOURCE_URL) is known before it starts, trusting the test issuer, requiring the scope
+ * `mcp`, with no clock tolerance and no JWKS cooldown (so a rotated key is fetched at once), and
+ * introspecting opaque tokens as the client `rs`. The test clients are principals: alice, bob and
+ * carol get JWTs; olga gets opaque tokens; brief gets tokens that live one second.
+ */
+import { freePort } from '../../devtools/local-stack/free-port';
+import type { HandlerSet } from '../../lib/handler-api';
+import { startAuthorizationServer, type AuthorizationServer, type TestClient } from './authorization-server';
+import { startTestService, type TestService } from './test-service';
+
+const client = (name: string, scope?: string): TestClient => ({
+  client_id: name,
+  client_secret: `${name}-secret-for-the-tests-only`,
+  ...(scope !== undefined ? { scope } : {}),
+});
+
+export const CLIENTS = {
+  alice: client('alice', 'mcp files:read'),
+  bob: client('bob', 'mcp'),
+  carol: client('carol', 'mcp'),
+  olga: client('olga', 'mcp'),
+  brief: client('brief', 'mcp'),
+  /** The resource server's own client, for introspection. */
+  rs: client('rs'),
+} as const;
+
+export type ClientName = Exclude<keyof typeof CLIENTS, 'rs'>;
+
+/** A resource the authorization server issues tokens for that is not this server. */
+export const ELSEWHERE = 'http://127.0.0.1:9/elsewhere/mcp';
+
+export interface OAuthStack {
+  as: AuthorizationServer;
+  service: TestService;
+  /** The canonical URI of /mcp, and the 2024-11-05 transport's. */
+  resource: string;
+  sseResource: string;
+  /** `Bearer <token>` for a client, issued for /mcp with the scope `mcp` (or as `request` says). */
+  bearer(name: ClientName, request?: { resource?: string; scope?: string }): Promise<string>;
+  /** The principal key a client's tokens make. */
+  principal(name: ClientName): string;
+  close(): Promise<void>;
+}
+
+export async function startOAuthStack(
+  env: Record<string, string> = {},
+  options: { handlers?: HandlerSet } = {},
+): Promise<OAuthStack> {
+  const port = await freePort();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const sseResource = `http://127.0.0.1:${port}/sse`;
+  const as = await startAuthorizationServer({
+    clients: Object.values(CLIENTS),
+    resources: { [resource]: 'mcp files:read', [sseResource]: 'mcp', [ELSEWHERE]: 'mcp' },
+    opaqueClients: ['olga'],
+    shortLivedClients: ['brief'],
+  });
+  let service: TestService;
+  try {
+    service = await startTestService(
+      {
+        PORT: String(port),
+        AUTH_MODE: 'oauth',
+        MCP_RESOURCE_URL: resource,
+        OAUTH_ISSUERS: as.issuer,
+        OAUTH_REQUIRED_SCOPES: 'mcp',
+        OAUTH_CLOCK_TOLERANCE_S: '0',
+        OAUTH_JWKS_COOLDOWN_MS: '0',
+        OAUTH_REQUEST_TIMEOUT_MS: '2000',
+        OAUTH_INTROSPECTION_CLIENT_ID: CLIENTS.rs.client_id,
+        OAUTH_INTROSPECTION_CLIENT_SECRET: CLIENTS.rs.client_secret,
+        ...env,
+      },
+      options,
+    );
+  } catch (error) {
+    await as.stop();
+    throw error;
+  }
+  return {
+    as,
+    service,
+    resource,
+    sseResource,
+    async bearer(name, request = {}) {
+      return `Bearer ${await as.token(CLIENTS[name], { resource, scope: 'mcp', ...request })}`;
+    },
+    principal: (name) => `${as.issuer}|${name}`,
+    async close() {
+      await service.close();
+      await as.stop();
+    },
+  };
+}
