@@ -152,6 +152,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         PORT: String(port),
         HANDLER_SET: 'bench',
         REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+        PAYLOAD_CODEC_KEYS: `benchcodec:${randomBytes(32).toString('base64')}`,
         ...ctx.serviceEnv,
       };
       if (spec.name === 'dev') {

@@ -52,10 +52,13 @@ export async function startProdStack(options: ProdStackOptions): Promise<ProdSta
   const teardown = createTeardown();
   const { exited, stop } = teardown;
   try {
+    const apiPort = options.apiPort ?? (await freePort());
     options.onStart?.('Temporal server');
     const temporal = await startTemporalDevServer({
       port: options.temporalPort,
       uiPort: options.temporalUiPort,
+      // Its Web UI decodes payloads through the API's codec endpoint (on when ADMIN_TOKEN is set).
+      uiCodecEndpoint: `http://127.0.0.1:${apiPort}/codec`,
       dbFile: path.join(options.dataDir, 'temporal.db'),
       logFile: log('temporal'),
       ownProcessGroup: true,
@@ -74,7 +77,6 @@ export async function startProdStack(options: ProdStackOptions): Promise<ProdSta
     });
     teardown.addChild(postgres.process);
 
-    const apiPort = options.apiPort ?? (await freePort());
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
@@ -82,6 +84,8 @@ export async function startProdStack(options: ProdStackOptions): Promise<ProdSta
       TEMPORAL_ADDRESS: temporal.address,
       HOST: '127.0.0.1',
       PORT: String(apiPort),
+      // The admin view links to this Web UI, and the codec endpoint answers its origin.
+      ...(temporal.uiUrl && !process.env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: temporal.uiUrl } : {}),
       ...options.env,
     };
     const taskQueue = env.TEMPORAL_TASK_QUEUE ?? 'mcp-exchanges';

@@ -4,10 +4,12 @@ import { ConfigError, parseConfig, type Config } from './config';
 
 const key32 = () => randomBytes(32).toString('base64');
 const KEY = key32();
+const CODEC_KEY = key32();
 
 const minimal = (): Record<string, string | undefined> => ({
   DATABASE_URL: 'postgres://mcp:mcp@127.0.0.1:5432/mcp',
   REQUEST_STATE_KEYS: `k1:${KEY}`,
+  PAYLOAD_CODEC_KEYS: `p1:${CODEC_KEY}`,
 });
 
 function configError(source: Record<string, string | undefined>): ConfigError {
@@ -24,7 +26,7 @@ function configError(source: Record<string, string | undefined>): ConfigError {
 }
 
 describe('parseConfig', () => {
-  it('applies the documented defaults when only DATABASE_URL and REQUEST_STATE_KEYS are given', () => {
+  it('applies the documented defaults when only DATABASE_URL and the two key rings are given', () => {
     const config = parseConfig(minimal());
     expect(config.http.port).toBe(3000);
     expect(config.http.waitMs).toBe(25_000);
@@ -156,5 +158,56 @@ describe('parseConfig', () => {
     expect(
       parseConfig({ ...minimal(), WORKER_METRICS_HOST: '0.0.0.0', WORKER_METRICS_PORT: '9100' }).workerMetrics,
     ).toEqual({ host: '0.0.0.0', port: 9100 });
+  });
+
+  it('reads the payload codec key ring apart from the requestState one, and accepts plaintext by default', () => {
+    const second = key32();
+    const { payloadCodec, requestState } = parseConfig({
+      ...minimal(),
+      PAYLOAD_CODEC_KEYS: `p2:${second},p1:${CODEC_KEY}`,
+    });
+    expect(payloadCodec.keys.map((k) => k.kid)).toEqual(['p2', 'p1']);
+    expect(payloadCodec.keys[0]?.key.equals(Buffer.from(second, 'base64'))).toBe(true);
+    expect(requestState.keys.map((k) => k.kid)).toEqual(['k1']);
+    expect(payloadCodec.acceptPlaintext).toBe(true);
+    expect(parseConfig({ ...minimal(), PAYLOAD_CODEC_ACCEPT_PLAINTEXT: 'false' }).payloadCodec.acceptPlaintext).toBe(
+      false,
+    );
+  });
+
+  it('refuses a missing or malformed payload codec key ring and a switch that is not true or false, naming them', () => {
+    const { PAYLOAD_CODEC_KEYS: _omitted, ...rest } = minimal();
+    expect(configError(rest).message).toMatch(/PAYLOAD_CODEC_KEYS is missing/);
+    expect(
+      configError({ ...minimal(), PAYLOAD_CODEC_KEYS: `p1:${randomBytes(16).toString('base64')}` }).message,
+    ).toMatch(/PAYLOAD_CODEC_KEYS: key "p1" must decode to 32 bytes, got 16/);
+    expect(configError({ ...minimal(), PAYLOAD_CODEC_KEYS: `p1:${KEY},p1:${key32()}` }).message).toMatch(
+      /PAYLOAD_CODEC_KEYS: key ids must be unique/,
+    );
+    expect(configError({ ...minimal(), PAYLOAD_CODEC_ACCEPT_PLAINTEXT: 'yes' }).message).toMatch(
+      /PAYLOAD_CODEC_ACCEPT_PLAINTEXT is malformed: must be true or false/,
+    );
+  });
+
+  it("lets the codec endpoint answer the Temporal UI's origin and the listed ones, with its budgets", () => {
+    expect(parseConfig(minimal()).codecEndpoint).toEqual({
+      allowedOrigins: [],
+      maxBodyBytes: 4_194_304,
+      sessionTtlMs: 28_800_000,
+    });
+    const config = parseConfig({
+      ...minimal(),
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8080/ui/',
+      CODEC_ALLOWED_ORIGINS: 'http://localhost:8080/, https://temporal.example.com,http://127.0.0.1:8080',
+    });
+    expect(config.codecEndpoint.allowedOrigins).toEqual([
+      'http://127.0.0.1:8080',
+      'http://localhost:8080',
+      'https://temporal.example.com',
+    ]);
+    expect(configError({ ...minimal(), CODEC_ALLOWED_ORIGINS: 'http://ui:8080/path' }).message).toMatch(
+      /CODEC_ALLOWED_ORIGINS is malformed/,
+    );
+    expect(configError({ ...minimal(), CODEC_MAX_BODY_BYTES: '10' }).message).toMatch(/CODEC_MAX_BODY_BYTES/);
   });
 });

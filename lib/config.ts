@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
+import type { KeyRingEntry } from './state/sealer';
 
 // Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80.
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -21,13 +22,40 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
+/** `true` or `false`, spelled so. */
 const boolean = (fallback: 'true' | 'false') =>
   z
-    .enum(['true', 'false'])
+    .enum(['true', 'false'], { message: 'must be true or false' })
     .default(fallback)
     .transform((value) => value === 'true');
 
 const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
+
+/** A key ring variable: comma-separated `kid:base64key` pairs (each key is checked for 32 bytes below). */
+const keyRing = () =>
+  z
+    .string()
+    .min(1)
+    .refine(
+      (ring) => ring.split(',').every((entry) => KEY_RING_PATTERN.test(entry.trim())),
+      'must be comma-separated kid:base64key pairs',
+    );
+
+/** Comma-separated browser origins (`scheme://host[:port]`, nothing after it). */
+const origins = () =>
+  z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o),
+      'must be comma-separated origins such as http://127.0.0.1:8080 (scheme, host and port only)',
+    );
 
 const EnvSchema = z.object({
   NODE_ENV: z.string().default('production'),
@@ -67,6 +95,15 @@ const EnvSchema = z.object({
       .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')
       .transform((url) => url.replace(/\/+$/, '')),
   ),
+  /**
+   * Browser origins allowed to call the codec endpoint (/codec, the Temporal Web UI decoding
+   * payloads), besides TEMPORAL_UI_URL's own origin.
+   */
+  CODEC_ALLOWED_ORIGINS: origins(),
+  /** Largest body one /codec/decode or /codec/encode request may send. */
+  CODEC_MAX_BODY_BYTES: integer(1024, 67_108_864).default(4_194_304),
+  /** How long a browser signed in to the codec endpoint (/codec/sign-in) stays signed in. */
+  CODEC_SESSION_TTL_MS: integer(60_000, 604_800_000).default(28_800_000),
   /** Where the worker serves Prometheus metrics (GET /metrics, its own and the Temporal SDK's); port 0 turns it off. */
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   WORKER_METRICS_PORT: integer(0, 65535).default(9464),
@@ -117,6 +154,18 @@ const EnvSchema = z.object({
   WORKER_MAX_CACHED_WORKFLOWS: integer(0).default(1000),
   /** How long a stopping worker (SIGTERM) lets the rounds it runs finish and record before it cancels them. */
   WORKER_SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
+  /**
+   * Comma-separated `kid:base64key` pairs of 32-byte keys that encrypt every payload the service
+   * puts into Temporal (workflow input, signals, activity inputs and results, summaries and
+   * details); the first encrypts, all decrypt. Its own ring, apart from REQUEST_STATE_KEYS.
+   */
+  PAYLOAD_CODEC_KEYS: keyRing(),
+  /**
+   * Whether a payload that is not encrypted is still read (history recorded before the codec was
+   * on). On for the upgrade; off once no exchange from before it runs, so every payload a worker
+   * acts on must have been encrypted under one of the keys.
+   */
+  PAYLOAD_CODEC_ACCEPT_PLAINTEXT: boolean('true'),
 
   // Exchanges
   ROUND_TIMEOUT_MS: integer(1).default(600000),
@@ -132,13 +181,7 @@ const EnvSchema = z.object({
   MAX_HANDLER_ATTEMPTS: integer(1, 100).default(5),
   REQUEST_STATE_TTL_MS: integer(1).default(900000),
   /** Comma-separated `kid:base64key` pairs of 32-byte keys; the first seals, all open. */
-  REQUEST_STATE_KEYS: z
-    .string()
-    .min(1)
-    .refine(
-      (ring) => ring.split(',').every((entry) => KEY_RING_PATTERN.test(entry.trim())),
-      'must be comma-separated kid:base64key pairs',
-    ),
+  REQUEST_STATE_KEYS: keyRing(),
   HANDLER_SET: z.enum(['demo', 'conformance', 'bench']).default('demo'),
 
   // Budgets: every input and store a client can grow (see the README's "Limits")
@@ -213,6 +256,12 @@ export interface Config {
   readonly auth: AuthConfig;
   /** The admin API (off without a token) and the Temporal Web UI it links to. */
   readonly admin: { token?: string; temporalUiUrl?: string };
+  /**
+   * The codec endpoint (/codec, behind the admin token): the browser origins it answers (the
+   * Temporal Web UI's, from TEMPORAL_UI_URL, and CODEC_ALLOWED_ORIGINS), its body budget, and how
+   * long a browser's sign-in lasts.
+   */
+  readonly codecEndpoint: { allowedOrigins: string[]; maxBodyBytes: number; sessionTtlMs: number };
   /** The worker's metrics listener; undefined when WORKER_METRICS_PORT is 0. */
   readonly workerMetrics?: { host: string; port: number };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
@@ -231,7 +280,9 @@ export interface Config {
     localHandlerTimeoutMs: number;
     maxHandlerAttempts: number;
   };
-  readonly requestState: { ttlMs: number; keys: ReadonlyArray<{ kid: string; key: Buffer }> };
+  readonly requestState: { ttlMs: number; keys: ReadonlyArray<KeyRingEntry> };
+  /** The payload codec: its key ring (the first encrypts) and whether plaintext is still read. */
+  readonly payloadCodec: PayloadCodecConfig;
   readonly handlerSet: 'demo' | 'conformance' | 'bench';
   readonly retention: { retentionMs: number; sweepEveryMs: number };
   readonly limits: Limits;
@@ -258,22 +309,30 @@ export interface Limits {
   capacityRetryAfterS: number;
 }
 
+export interface PayloadCodecConfig {
+  keys: ReadonlyArray<KeyRingEntry>;
+  acceptPlaintext: boolean;
+}
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Parses `REQUEST_STATE_KEYS`; every key must decode to exactly 32 bytes (AES-256). */
-function parseKeyRing(ring: string): Array<{ kid: string; key: Buffer }> {
+/**
+ * Parses a key ring variable (`REQUEST_STATE_KEYS`, `PAYLOAD_CODEC_KEYS`): `kid:base64key` pairs,
+ * first key first; every key must decode to exactly 32 bytes (AES-256) and every kid be unique.
+ */
+export function parseKeyRing(variable: string, ring: string): KeyRingEntry[] {
   const keys = ring.split(',').map((entry) => {
     const [kid, encoded] = entry.trim().split(':') as [string, string];
     const key = Buffer.from(encoded, 'base64');
     if (key.length !== 32) {
-      throw new ConfigError(`REQUEST_STATE_KEYS: key "${kid}" must decode to 32 bytes, got ${key.length}`);
+      throw new ConfigError(`${variable}: key "${kid}" must decode to 32 bytes, got ${key.length}`);
     }
     return { kid, key };
   });
   const kids = new Set(keys.map((k) => k.kid));
-  if (kids.size !== keys.length) throw new ConfigError('REQUEST_STATE_KEYS: key ids must be unique');
+  if (kids.size !== keys.length) throw new ConfigError(`${variable}: key ids must be unique`);
   return keys;
 }
 
@@ -314,6 +373,16 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
       ...(env.TEMPORAL_UI_URL !== undefined ? { temporalUiUrl: env.TEMPORAL_UI_URL } : {}),
     },
+    codecEndpoint: {
+      allowedOrigins: [
+        ...new Set([
+          ...(env.TEMPORAL_UI_URL !== undefined ? [new URL(env.TEMPORAL_UI_URL).origin] : []),
+          ...env.CODEC_ALLOWED_ORIGINS,
+        ]),
+      ],
+      maxBodyBytes: env.CODEC_MAX_BODY_BYTES,
+      sessionTtlMs: env.CODEC_SESSION_TTL_MS,
+    },
     ...(env.WORKER_METRICS_PORT > 0
       ? { workerMetrics: { host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT } }
       : {}),
@@ -332,7 +401,11 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       localHandlerTimeoutMs: env.LOCAL_HANDLER_TIMEOUT_MS,
       maxHandlerAttempts: env.MAX_HANDLER_ATTEMPTS,
     },
-    requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing(env.REQUEST_STATE_KEYS) },
+    requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing('REQUEST_STATE_KEYS', env.REQUEST_STATE_KEYS) },
+    payloadCodec: {
+      keys: parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS),
+      acceptPlaintext: env.PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
+    },
     handlerSet: env.HANDLER_SET,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({

@@ -5,12 +5,14 @@
  * PATH; with neither, the SDK downloads it) with its Web UI, persisted in .data/temporal.db so
  * exchanges survive a restart of this command. Postgres: DATABASE_URL, else an embedded one in
  * .data/postgres. Then migrations, the worker and the API, in this process. Ctrl-C stops it all.
+ * Keys and the admin token, when not set, are development ones kept in .data; the dev server's
+ * Web UI decodes payloads through the API's codec endpoint.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadHandlerSet } from '../handlers';
 import { ConfigError, parseConfig } from '../lib/config';
-import { devKeyRing } from '../devtools/dev-key-ring';
+import { devKeyRings, devSecret } from '../devtools/dev-key-ring';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
@@ -26,6 +28,15 @@ import {
 const DATA_DIR = path.join(projectRoot(), '.data');
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233);
+const API_PORT = Number(process.env.PORT ?? 3000);
+
+/** The API's codec endpoint as a browser on this machine reaches it: what the dev server's Web UI decodes through. */
+function codecEndpointForBrowser(): string | undefined {
+  if (!(API_PORT > 0)) return undefined; // a port picked at start is not known yet
+  const host = process.env.HOST ?? '127.0.0.1';
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${reachable}:${API_PORT}/codec`;
+}
 
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -54,6 +65,7 @@ async function main(): Promise<void> {
       persistent: true,
       temporalPort: TEMPORAL_PORT,
       temporalUiPort: TEMPORAL_UI_PORT,
+      temporalUiCodecEndpoint: codecEndpointForBrowser(),
       waitForExternalTemporal: false,
       onStart: (server) =>
         server === 'postgres'
@@ -65,7 +77,9 @@ async function main(): Promise<void> {
       ...process.env,
       DATABASE_URL: local.databaseUrl,
       TEMPORAL_ADDRESS: local.temporalAddress,
-      REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(DATA_DIR, log),
+      ...devKeyRings(DATA_DIR, log),
+      // The admin API and the codec endpoint the Web UI decodes payloads through are on in development.
+      ADMIN_TOKEN: process.env.ADMIN_TOKEN || devSecret(DATA_DIR, log, 'ADMIN_TOKEN'),
       // The admin view links exchanges to this dev server's Web UI.
       ...(local.temporalUiUrl && !process.env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: local.temporalUiUrl } : {}),
     });
@@ -78,6 +92,7 @@ async function main(): Promise<void> {
       workerLog: log.child({ component: 'worker' }),
     });
     const url = service.api!.url;
+    const tokenFrom = process.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : `token in ${path.join(DATA_DIR, 'dev-admin-token')}`;
     if (config.workerMetrics)
       workerMetrics = await startWorkerMetricsListener({
         ...config.workerMetrics,
@@ -95,7 +110,9 @@ async function main(): Promise<void> {
         `  2024-11-05 SSE   ${url.replace(/\/mcp$/, '/sse')}`,
         `  Health           ${url.replace(/\/mcp$/, '/healthz')}   readiness ${url.replace(/\/mcp$/, '/readyz')}`,
         `  Metrics          ${url.replace(/\/mcp$/, '/metrics')}   worker ${workerMetrics?.url ?? (config.workerMetrics ? '(not listening: see the log)' : '(off: WORKER_METRICS_PORT=0)')}`,
-        `  Admin            ${config.admin.token ? `${url.replace(/\/mcp$/, '/admin')}   (npm run exchanges -- list)` : '(off: set ADMIN_TOKEN to turn it on)'}`,
+        `  Admin            ${url.replace(/\/mcp$/, '/admin')}   (npm run exchanges -- list; ${tokenFrom})`,
+        `  Codec            ${url.replace(/\/mcp$/, '/codec')}   (what Temporal holds is encrypted: the Web UI decodes it here once you sign in`,
+        `                   at ${url.replace(/\/mcp$/, '/codec/sign-in')} and turn on "Include cross-origin credentials" in its codec settings)`,
         `  Temporal         ${config.temporal.address}`,
         `  Temporal Web UI  ${local.temporalUiUrl ?? '(external Temporal: see its own UI)'}`,
         '',

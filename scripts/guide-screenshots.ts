@@ -6,7 +6,11 @@
  * (its first round answered, as a client would), finishes a second exchange, and has headless
  * Chromium photograph the Temporal Web UI's list of waiting exchanges, the waiting exchange and
  * its event history into docs/images/. CHROMIUM_PATH names the browser (default /usr/bin/chromium, Debian's package).
+ * What Temporal holds is encrypted: the browser signs in to the API's codec endpoint with the admin
+ * token and the Web UI decodes through it, as an operator's does (the history's picture waits for a
+ * timer's summary, which shows only decoded).
  */
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,10 +18,11 @@ import { Client, Connection } from '@temporalio/client';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { loadHandlerSet } from '../handlers';
 import { parseConfig } from '../lib/config';
+import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
 import { installTemporalRuntime } from '../lib/temporal-logging';
-import { devKeyRing } from '../devtools/dev-key-ring';
+import { devKeyRings } from '../devtools/dev-key-ring';
 import { freePort } from '../devtools/local-stack/free-port';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { rawCall } from '../devtools/raw-mcp-call';
@@ -71,6 +76,32 @@ async function greetAda(url: string): Promise<void> {
   if (answered.body.result?.resultType === 'input_required') throw new Error('greet asked again');
 }
 
+/**
+ * Signs the browser in to the codec endpoint with the admin token, as an operator does, and has the
+ * Web UI send the sign-in cookie with its decode requests: "Include cross-origin credentials" in
+ * its codec settings, kept in the browser's storage (the dev server's UI cannot be told at start).
+ */
+async function signInToCodec(browser: Browser, codec: string, token: string, uiUrl: string): Promise<void> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${codec}/sign-in`);
+    await page.type('#token', token);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    if (!(await page.content()).includes('Signed in')) throw new Error('the codec sign-in was refused');
+    await page.goto(uiUrl, { waitUntil: 'domcontentloaded' });
+    const settings = { endpoint: codec, includeCredentials: true, overrideRemoteCodecConfiguration: true };
+    await page.evaluate(
+      Object.entries(settings)
+        .map(
+          ([key, value]) => `localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(JSON.stringify(value))});`,
+        )
+        .join(''),
+    );
+  } finally {
+    await page.close();
+  }
+}
+
 /** The first two rounds of deploy_service: the client's roots and a model summary, as a client gives them. */
 async function leaveApprovalWaiting(url: string): Promise<string> {
   const params = {
@@ -115,21 +146,27 @@ async function main(): Promise<void> {
   let service: RunningService | undefined;
   let browser: Browser | undefined;
   try {
+    const apiPort = await freePort();
+    const codec = `http://127.0.0.1:${apiPort}/codec`;
+    const adminToken = randomBytes(32).toString('hex');
     local = await startLocalStack({
       dataDir,
       database: 'mcp',
       persistent: false,
       temporalUiPort: await freePort(),
+      temporalUiCodecEndpoint: codec,
       waitForExternalTemporal: false,
       env: {},
     });
     const config = parseConfig({
       NODE_ENV: 'development',
-      PORT: '0',
+      PORT: String(apiPort),
       HANDLER_SET: 'demo',
+      ADMIN_TOKEN: adminToken,
+      TEMPORAL_UI_URL: local.temporalUiUrl,
       DATABASE_URL: local.databaseUrl,
       TEMPORAL_ADDRESS: local.temporalAddress,
-      REQUEST_STATE_KEYS: devKeyRing(dataDir, log),
+      ...devKeyRings(dataDir, log, {}),
       WORKER_METRICS_PORT: '0',
     });
     const handlers = loadHandlerSet(config.handlerSet);
@@ -143,13 +180,14 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
 
     browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    await signInToCodec(browser, codec, adminToken, local.temporalUiUrl!);
     // The guide's query for exchanges waiting on a person for more than 5 minutes, with 2 seconds.
     const cutoff = new Date(Date.now() - 2_000).toISOString();
     const waiting = encodeURIComponent(`ExecutionStatus = "Running" AND WaitingSince < "${cutoff}"`);
     await photograph(browser, `${ui}/workflows?query=${waiting}`, 'temporal-ui-waiting-list.png', 'exchange-');
     const connection = await Connection.connect({ address: local.temporalAddress });
     try {
-      const client = new Client({ connection });
+      const client = new Client({ connection, dataConverter: serviceDataConverter(config.payloadCodec) });
       for await (const execution of client.workflow.list({ query: 'McpTarget = "deploy_service"' })) {
         const workflow = `${ui}/workflows/${encodeURIComponent(execution.workflowId)}/${execution.runId}`;
         await photograph(browser, `${workflow}/history`, 'temporal-ui-waiting-exchange.png', 'round 2 deadline', {

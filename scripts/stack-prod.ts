@@ -6,11 +6,12 @@
  *
  * Ports: PORT (API, 3000), TEMPORAL_DEV_PORT (7233), TEMPORAL_DEV_UI_PORT (8080, as compose; 0 for
  * no UI). Every other variable of lib/config.ts passes through to the API and the worker;
- * REQUEST_STATE_KEYS, when unset, is a development key kept in the data folder. Ctrl-C stops it all.
+ * REQUEST_STATE_KEYS, PAYLOAD_CODEC_KEYS and ADMIN_TOKEN, when unset, are development values kept
+ * in the data folder; the Web UI decodes payloads through the API's codec endpoint. Ctrl-C stops it all.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { devKeyRing } from '../devtools/dev-key-ring';
+import { devKeyRings, devSecret } from '../devtools/dev-key-ring';
 import { startProdStack, type ProdStack } from '../devtools/prod-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
@@ -40,7 +41,11 @@ async function main(): Promise<void> {
       apiPort: port('PORT', 3000),
       temporalPort: port('TEMPORAL_DEV_PORT', 7233),
       temporalUiPort: uiPort || undefined,
-      env: { REQUEST_STATE_KEYS: process.env.REQUEST_STATE_KEYS ?? devKeyRing(DATA_DIR, log) },
+      env: {
+        ...devKeyRings(DATA_DIR, log),
+        // The Web UI decodes payloads through the API's codec endpoint, which the admin token turns on.
+        ADMIN_TOKEN: process.env.ADMIN_TOKEN || devSecret(DATA_DIR, log, 'ADMIN_TOKEN'),
+      },
       onStart: (what) => log.info(`starting ${what}`),
     });
     const running = stack;
@@ -53,6 +58,7 @@ async function main(): Promise<void> {
         `  Health           ${url.replace(/\/mcp$/, '/healthz')}`,
         `  Temporal         ${running.temporalAddress}`,
         `  Temporal Web UI  ${running.temporalUiUrl ?? '(off)'}`,
+        `  Codec            ${url.replace(/\/mcp$/, '/codec')}   (sign in at ${url.replace(/\/mcp$/, '/codec/sign-in')} to see payloads decoded in the Web UI)`,
         `  Logs and data    ${DATA_DIR}`,
         '',
         '  Ctrl-C stops everything.',

@@ -106,6 +106,20 @@ describe('docker-compose.yml', () => {
     expect(unpinned).toEqual([]);
   });
 
+  it("wires the Temporal UI to the API's codec endpoint, as the browser reaches it, with credentials", () => {
+    const ui = compose.services['temporal-ui']!.environment ?? {};
+    // The browser fetches it: the API's host-side address, never the compose network's http://api:3000.
+    expect(ui.TEMPORAL_CODEC_ENDPOINT).toBe('${TEMPORAL_CODEC_ENDPOINT:-http://127.0.0.1:${API_PORT:-3000}/codec}');
+    expect(ui.TEMPORAL_CODEC_INCLUDE_CREDENTIALS).toBe('true');
+    expect(compose.services.api!.ports).toContain('${API_BIND_ADDRESS:-127.0.0.1}:${API_PORT:-3000}:3000');
+    // The API answers CORS for the UI's origin, which is where compose publishes the UI.
+    const uiUrl = composeDefault(compose.services.api!.environment!.TEMPORAL_UI_URL).value;
+    expect(uiUrl).toBe('http://127.0.0.1:8080');
+    expect(compose.services['temporal-ui']!.ports).toContain(
+      '${TEMPORAL_UI_BIND_ADDRESS:-127.0.0.1}:${TEMPORAL_UI_PORT:-8080}:8080',
+    );
+  });
+
   it('publishes ports on 127.0.0.1 unless told otherwise', () => {
     const open = Object.entries(compose.services).flatMap(([name, s]) =>
       (s.ports ?? []).filter((p) => !/^(\$\{[A-Z_]+:-)?127\.0\.0\.1\}?:/.test(p)).map((p) => `${name}: ${p}`),

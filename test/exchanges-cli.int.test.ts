@@ -12,7 +12,7 @@ import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { exchangeStatus } from './support/exchange-rows';
 import { rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';
-import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
+import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
 interface Run {
   code: number;
@@ -62,7 +62,7 @@ describe('npm run exchanges', () => {
       DATABASE_URL: stack.databaseUrl,
       TEMPORAL_ADDRESS: stack.temporalAddress,
       TEMPORAL_TASK_QUEUE: taskQueue,
-      REQUEST_STATE_KEYS: TEST_KEY_RING,
+      ...TEST_KEY_RINGS,
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
     });

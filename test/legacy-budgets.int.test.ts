@@ -8,12 +8,13 @@ import { connect, type Socket } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createLegacyStorePg, OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/legacy-store-pg';
 import { sessionRef } from '../lib/log';
+import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
 import { workflowIdFor } from '../workflows/messages';
 import { startApiProcess } from './support/service-processes';
 import { isRequest, isResponseTo, LegacySession, openSseSession, type JsonRpcMessage } from './support/legacy-client';
 import { rawPost } from './support/raw-mcp';
-import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
+import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
 const DEPLOY_ARGS = { service: 'checkout', version: '2.1.0', environment: 'production' };
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
@@ -330,7 +331,10 @@ describe('handshake-era budgets', () => {
         expect(rows[0]!.repeats).toBe(1);
         // A signal that arrives while a workflow task runs (a local round holds one) is written to
         // the history when that task completes: read it until both are there, or 10 s have passed.
-        const handle = new Client({ connection }).workflow.getHandle(workflowIdFor(exchangeId));
+        const handle = new Client({
+          connection,
+          dataConverter: serviceDataConverter(service.config.payloadCodec),
+        }).workflow.getHandle(workflowIdFor(exchangeId));
         const signalsInHistory = async () =>
           ((await handle.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
         let signals = await signalsInHistory();
@@ -526,7 +530,7 @@ describe('handshake-era capacity across the deployment', () => {
       DATABASE_URL: main.config.database.url,
       TEMPORAL_ADDRESS: main.config.temporal.address,
       TEMPORAL_TASK_QUEUE: main.config.temporal.taskQueue,
-      REQUEST_STATE_KEYS: TEST_KEY_RING,
+      ...TEST_KEY_RINGS,
     });
     try {
       const session = await LegacySession.open(api.url, { capabilities: { elicitation: {} } });

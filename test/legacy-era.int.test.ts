@@ -36,7 +36,7 @@ import {
 } from './support/legacy-client';
 import { startApiProcess } from './support/service-processes';
 import { exchangeById, exchangeOfSession, exchangeStartedBy } from './support/exchange-rows';
-import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
+import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
 const HANDSHAKE_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 const CALL_TIMEOUT = { timeout: 30_000 };
@@ -829,7 +829,7 @@ describe('handshake-era clients across two API replicas', () => {
       DATABASE_URL: replicaA.config.database.url,
       TEMPORAL_ADDRESS: replicaA.config.temporal.address,
       TEMPORAL_TASK_QUEUE: replicaA.config.temporal.taskQueue,
-      REQUEST_STATE_KEYS: TEST_KEY_RING,
+      ...TEST_KEY_RINGS,
     });
     const session = await LegacySession.open(replicaA.url, { capabilities: { elicitation: {} } });
     try {
@@ -848,7 +848,7 @@ describe('handshake-era clients across two API replicas', () => {
       DATABASE_URL: replicaA.config.database.url,
       TEMPORAL_ADDRESS: replicaA.config.temporal.address,
       TEMPORAL_TASK_QUEUE: replicaA.config.temporal.taskQueue,
-      REQUEST_STATE_KEYS: TEST_KEY_RING,
+      ...TEST_KEY_RINGS,
     };
     const doomed = await startApiProcess(env);
     const session = await LegacySession.open(doomed.url, { capabilities: { elicitation: {} } });

@@ -14,7 +14,7 @@ import { LegacySession } from './support/legacy-client';
 import { parsePrometheusText, scrape, valueOf, type Exposition } from './support/prometheus-text';
 import { accept, isComeBack, rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';
-import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
+import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
 /** Scrapes until `done` holds for the exposition (or 15 s pass), and returns the last one. */
 async function scrapeUntil(url: string, done: (e: Exposition) => boolean): Promise<Exposition> {
@@ -40,7 +40,7 @@ describe('metrics of the API and worker processes', () => {
       DATABASE_URL: stack.databaseUrl,
       TEMPORAL_ADDRESS: stack.temporalAddress,
       TEMPORAL_TASK_QUEUE: taskQueue,
-      REQUEST_STATE_KEYS: TEST_KEY_RING,
+      ...TEST_KEY_RINGS,
     };
     [worker, api] = await Promise.all([startWorkerProcess(env), startApiProcess(env)]);
   });

@@ -10,7 +10,7 @@ import { isRequest, isResponseTo, LegacySession } from './support/legacy-client'
 import { accept, rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';
 import { startApiProcess, startWorkerProcess, type ApiProcess, type WorkerProcess } from './support/service-processes';
-import { TEST_KEY_RING } from './support/test-service';
+import { TEST_KEY_RINGS } from './support/test-service';
 
 interface LogLine {
   msg: string;
@@ -60,7 +60,7 @@ describe('request ids on the log lines of a leg', () => {
       DATABASE_URL: stack.databaseUrl,
       TEMPORAL_ADDRESS: stack.temporalAddress,
       TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
-      REQUEST_STATE_KEYS: TEST_KEY_RING,
+      ...TEST_KEY_RINGS,
     };
     [worker, api] = await Promise.all([startWorkerProcess(env), startApiProcess({ ...env, LOG_LEVEL: 'debug' })]);
   });

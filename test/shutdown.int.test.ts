@@ -12,7 +12,7 @@ import { isRequest, isResponseTo, LegacySession, MessageStream, type JsonRpcMess
 import { accept, callUntilAnswered, isComeBack, rawCall } from './support/raw-mcp';
 import { exchangeOfSession, exchangeStatus } from './support/exchange-rows';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
-import { startTestService, TEST_KEY_RING, type TestService } from './support/test-service';
+import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
 const GRACE_MS = 4_000;
 /** What the reconnect hint of a draining stream asks for (stream-delivery.ts's RECONNECT_RETRY_MS). */
@@ -123,7 +123,7 @@ describe('an API process stopped with SIGTERM', () => {
       DATABASE_URL: replica.config.database.url,
       TEMPORAL_ADDRESS: replica.config.temporal.address,
       TEMPORAL_TASK_QUEUE: replica.config.temporal.taskQueue,
-      REQUEST_STATE_KEYS: TEST_KEY_RING,
+      ...TEST_KEY_RINGS,
       API_DRAIN_GRACE_MS: String(GRACE_MS),
     });
   });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { freePort } from '../devtools/local-stack/free-port';
 import { projectRoot } from '../lib/paths';
 import { connectModernClient } from './support/modern-client';
-import { TEST_KEY_RING } from './support/test-service';
+import { TEST_KEY_RINGS } from './support/test-service';
 
 const ROOT = projectRoot();
 
@@ -46,7 +46,7 @@ describe('npm run stack:prod', () => {
         PORT: String(apiPort),
         TEMPORAL_DEV_PORT: String(temporalPort),
         TEMPORAL_DEV_UI_PORT: '0',
-        REQUEST_STATE_KEYS: TEST_KEY_RING,
+        ...TEST_KEY_RINGS,
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,6 +18,8 @@ import { SEARCH_ATTRIBUTES, waitingLongerThanQuery } from '../lib/exchange/searc
 import { ANONYMOUS_PRINCIPAL_ID } from '../lib/exchange/principal';
 import { defineTool, inputRequired, inputResponse, type HandlerSet } from '../lib/handler-api';
 import { sessionRef } from '../lib/log';
+import { serviceDataConverter } from '../lib/payload-codec/data-converter';
+import { createPayloadCodec } from '../lib/payload-codec/payload-codec';
 import { CLIENT_INFO_META_KEY } from '../lib/protocol/modern';
 import { exchangeById, exchangeOfSession, exchangeStatus, eventually } from './support/exchange-rows';
 import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
@@ -125,15 +127,19 @@ async function seenIn(handle: WorkflowHandle): Promise<Seen> {
   };
 }
 
-/** The summaries of a workflow's history events, in order, by event type. */
-async function historySummaries(handle: WorkflowHandle): Promise<Array<[string, string]>> {
+/** The summaries of a workflow's history events, in order, by event type (encrypted there: read through the codec). */
+async function historySummaries(service: TestService, handle: WorkflowHandle): Promise<Array<[string, string]>> {
   const history = await handle.fetchHistory();
-  return (history.events ?? []).flatMap((event): Array<[string, string]> => {
+  const codec = createPayloadCodec(service.config.payloadCodec);
+  const summaries: Array<[string, string]> = [];
+  for (const event of history.events ?? []) {
     const summary = event.userMetadata?.summary;
-    if (!summary) return [];
+    if (!summary) continue;
     const type = EventType[event.eventType!]!.replace('EVENT_TYPE_', '');
-    return [[type, defaultPayloadConverter.fromPayload<string>(summary as never)]];
-  });
+    const [decoded] = await codec.decode([summary]);
+    summaries.push([type, defaultPayloadConverter.fromPayload<string>(decoded!)]);
+  }
+  return summaries;
 }
 
 /** Polls `probe` until `done` holds (returns the last value either way, for the assertion to show). */
@@ -274,7 +280,7 @@ describe('exchanges in the Temporal UI', () => {
       );
 
       // Local rounds: each round's summary is on its marker; each wait's on its timer.
-      const summaries = await historySummaries(handle);
+      const summaries = await historySummaries(service, handle);
       expect(summaries).toEqual([
         ['WORKFLOW_EXECUTION_STARTED', 'tools/call approve_rollout · modern · ui-test-client 3.1.4'],
         ['MARKER_RECORDED', 'round 1: approve_rollout'],
@@ -289,7 +295,13 @@ describe('exchanges in the Temporal UI', () => {
 
       // The history this version writes replays with this version's code.
       const { workflowBundlePath } = readStackInfo();
-      await Worker.runReplayHistory({ workflowBundle: { codePath: workflowBundlePath } }, await handle.fetchHistory());
+      await Worker.runReplayHistory(
+        {
+          workflowBundle: { codePath: workflowBundlePath },
+          dataConverter: serviceDataConverter(service.config.payloadCodec),
+        },
+        await handle.fetchHistory(),
+      );
     });
   });
 
@@ -349,7 +361,7 @@ describe('exchanges in the Temporal UI', () => {
         expect(ended.attributes).not.toHaveProperty('WaitingSince');
         expect(ended.current).toContain('**Ended: cancelled** in round 2 of tools/call approve_rollout');
         expect(ended.current).toContain('- cancelled by the client (error -32012)');
-        const summaries = await historySummaries(handle);
+        const summaries = await historySummaries(service, handle);
         expect(summaries).toEqual([
           ['WORKFLOW_EXECUTION_STARTED', 'tools/call approve_rollout · handshake era · legacy-ui-client 0.0.7'],
           ['MARKER_RECORDED', 'round 1: approve_rollout'],
@@ -388,7 +400,7 @@ describe('exchanges in the Temporal UI', () => {
     expect(running.current).toMatch(/^\*\*Running round 2\*\* of tools\/call slow_regular: the answers/);
     expect((await answering).body.result?.resultType).toBe('complete');
     await handle.result();
-    const summaries = await historySummaries(handle);
+    const summaries = await historySummaries(service, handle);
     expect(summaries).toEqual([
       ['WORKFLOW_EXECUTION_STARTED', 'tools/call slow_regular · modern · ui-test-client 3.1.4'],
       ['ACTIVITY_TASK_SCHEDULED', 'round 1: slow_regular'],
@@ -478,7 +490,7 @@ describe('an exchange nobody answers', () => {
     expect(seen.current).toContain('- no answers arrived within 1.5 s (error -32001)');
     const history = await handle.fetchHistory();
     expect(history.events?.some((e) => e.eventType === EventType.EVENT_TYPE_TIMER_FIRED)).toBe(true);
-    expect(await historySummaries(handle)).toEqual([
+    expect(await historySummaries(service, handle)).toEqual([
       ['WORKFLOW_EXECUTION_STARTED', 'tools/call greet · modern'],
       ['MARKER_RECORDED', 'round 1: greet'],
       ['TIMER_STARTED', 'round 1 deadline'],

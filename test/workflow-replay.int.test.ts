@@ -2,21 +2,43 @@
  * Exchanges running when a new version is deployed must go on: today's workflow code replays the
  * histories an earlier version recorded (test/fixtures/histories-before-ui-metadata), including
  * exchanges that asked under the old version and were answered under this one, without a
- * nondeterminism error. No server: a replay worker runs the histories against the bundle.
+ * nondeterminism error. Those histories were recorded before payloads were encrypted: they replay
+ * through the service's data converter while it accepts plaintext (PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
+ * on by default for the upgrade), and are refused once it no longer does. No server: a replay
+ * worker runs the histories against the bundle.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { createLogger } from '../lib/log';
+import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { installTemporalLogger } from '../lib/temporal-logging';
 import { readHistories } from './support/history-json';
 import { readStackInfo } from './support/stack-info';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories-before-ui-metadata');
+const keys = [{ kid: 'k1', key: randomBytes(32) }];
 
 describe('workflow replay of histories recorded by an earlier version', () => {
   const histories = readHistories(FIXTURES);
 
   beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
+
+  async function replayAll(acceptPlaintext: boolean): Promise<Array<{ name: string; error?: string }>> {
+    const { workflowBundlePath } = readStackInfo();
+    const results: Array<{ name: string; error?: string }> = [];
+    const replays = Worker.runReplayHistories(
+      {
+        workflowBundle: { codePath: workflowBundlePath },
+        dataConverter: serviceDataConverter({ keys, acceptPlaintext }),
+      },
+      histories.map(({ name, history }) => ({ workflowId: name, history })),
+    );
+    for await (const result of replays) {
+      results.push({ name: result.workflowId, ...(result.error ? { error: String(result.error.message) } : {}) });
+    }
+    return results;
+  }
 
   it('has the histories to replay', () => {
     expect(histories.map((h) => h.name)).toEqual(
@@ -30,16 +52,13 @@ describe('workflow replay of histories recorded by an earlier version', () => {
     );
   });
 
-  it('replays every one of them with the current workflow code', async () => {
-    const { workflowBundlePath } = readStackInfo();
-    const results: Array<{ name: string; error?: string }> = [];
-    const replays = Worker.runReplayHistories(
-      { workflowBundle: { codePath: workflowBundlePath } },
-      histories.map(({ name, history }) => ({ workflowId: name, history })),
-    );
-    for await (const result of replays) {
-      results.push({ name: result.workflowId, ...(result.error ? { error: String(result.error.message) } : {}) });
-    }
-    expect(results).toEqual(histories.map(({ name }) => ({ name })));
+  it('replays every one of them with the current workflow code, reading their payloads in clear', async () => {
+    expect(await replayAll(true)).toEqual(histories.map(({ name }) => ({ name })));
+  });
+
+  it('refuses every one of them once plaintext is no longer accepted', async () => {
+    const results = await replayAll(false);
+    expect(results.map((r) => r.name)).toEqual(histories.map(({ name }) => name));
+    expect(results.filter((r) => r.error === undefined)).toEqual([]);
   });
 });

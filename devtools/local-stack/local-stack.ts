@@ -18,6 +18,8 @@ export interface LocalStackOptions {
   /** The dev server's port (a free one when absent) and its Web UI's (no UI when absent). */
   temporalPort?: number;
   temporalUiPort?: number;
+  /** The codec endpoint the dev server's Web UI decodes payloads through (the API's /codec). */
+  temporalUiCodecEndpoint?: string;
   /** Wait (30 s) for an external `TEMPORAL_ADDRESS` to serve the `default` namespace (default true). */
   waitForExternalTemporal?: boolean;
   /** Told before a server is started here, to say so. */
@@ -48,6 +50,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const temporal = await startTemporalDevServer({
         port: options.temporalPort,
         uiPort: options.temporalUiPort,
+        uiCodecEndpoint: options.temporalUiCodecEndpoint,
         dbFile: options.persistent ? path.join(options.dataDir, 'temporal.db') : undefined,
         logFile: path.join(options.dataDir, 'temporal.log'),
       });

@@ -67,6 +67,11 @@ export interface TemporalDevServerOptions {
   port?: number;
   /** Serve the Web UI on this port; no UI when absent. */
   uiPort?: number;
+  /**
+   * The codec endpoint the Web UI decodes payloads through (`--ui-codec-endpoint`): the API's
+   * /codec as the browser reaches it.
+   */
+  uiCodecEndpoint?: string;
   /** SQLite file that keeps history across restarts; in memory when absent. */
   dbFile?: string;
   /** Where the server's own output goes. */
@@ -145,6 +150,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port)];
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
+  if (options.uiPort && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFile) {
     mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile, ...DEV_SERVER_SQLITE_FLAGS);
@@ -186,6 +192,7 @@ async function startDownloadedServer(port: number, options: TemporalDevServerOpt
       searchAttributes: SEARCH_ATTRIBUTES,
       extraArgs: [
         ...(options.dbFile ? DEV_SERVER_SQLITE_FLAGS : []),
+        ...(options.uiPort && options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
         ...DEV_SERVER_DYNAMIC_CONFIG_FLAGS,
         ...(options.extraArgs ?? []),
       ],

@@ -7,6 +7,7 @@ import { canonicalResource, sseResourceOf } from './auth-config';
 const minimal = {
   DATABASE_URL: 'postgres://mcp:mcp@127.0.0.1:5432/mcp',
   REQUEST_STATE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  PAYLOAD_CODEC_KEYS: `p1:${randomBytes(32).toString('base64')}`,
 };
 const oauth = {
   ...minimal,

@@ -7,6 +7,7 @@ const configFor = (resource: string, extra: Record<string, string> = {}) =>
   parseConfig({
     DATABASE_URL: 'postgres://x',
     REQUEST_STATE_KEYS: `k:${Buffer.alloc(32).toString('base64')}`,
+    PAYLOAD_CODEC_KEYS: `p:${Buffer.alloc(32).toString('base64')}`,
     AUTH_MODE: 'oauth',
     MCP_RESOURCE_URL: resource,
     OAUTH_ISSUERS: 'https://a.example.com,https://b.example.com',

@@ -3,16 +3,17 @@
  *
  * Every key has an id; the first key seals, every key opens, so keys rotate without breaking
  * tokens in flight: add the new key first, keep the old one until its tokens have expired. Each
- * purpose (client requestState, handler state) gets its own subkey through HKDF, and the purpose,
- * key id and caller-supplied context are authenticated as additional data, so a token minted for
- * one purpose or exchange never opens for another.
+ * purpose (client requestState, handler state, payloads put into Temporal) gets its own subkey
+ * through HKDF, and the purpose, key id and caller-supplied context are authenticated as
+ * additional data, so a token minted for one purpose or exchange never opens for another.
+ * Strings seal to `kid.base64url` tokens; bytes seal to the key id and `iv ‖ ciphertext ‖ tag`.
  *
  * Failures throw `SealError` with a short reason meant for logs only; callers answer with one
  * opaque error so the reason never reaches the client.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-export type SealPurpose = 'request-state' | 'handler-state';
+export type SealPurpose = 'request-state' | 'handler-state' | 'temporal-payload';
 
 export type SealFailure = 'malformed' | 'unknown-key' | 'authentication';
 
@@ -31,6 +32,10 @@ export interface KeyRingEntry {
 export interface Sealer {
   seal(purpose: SealPurpose, plaintext: string, context: string): string;
   open(purpose: SealPurpose, token: string, context: string): string;
+  /** Seals bytes under the first key: the key id it used, and `iv ‖ ciphertext ‖ tag`. */
+  sealBytes(purpose: SealPurpose, plaintext: Uint8Array, context: string): { kid: string; sealed: Buffer };
+  /** Opens what `sealBytes` sealed under `kid`. */
+  openBytes(purpose: SealPurpose, kid: string, sealed: Uint8Array, context: string): Buffer;
 }
 
 const IV_BYTES = 12;
@@ -52,34 +57,40 @@ export function createSealer(ring: ReadonlyArray<KeyRingEntry>): Sealer {
   const byKid = new Map(ring.map((entry) => [entry.kid, entry.key]));
   const minting = ring[0]!;
 
-  return {
+  const sealer: Sealer = {
     seal(purpose, plaintext, context) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', subkey(minting.kid, minting.key, purpose), iv);
-      cipher.setAAD(Buffer.from(`${purpose}|${minting.kid}|${context}`));
-      const body = Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-      return `${minting.kid}.${body.toString('base64url')}`;
+      const { kid, sealed } = sealer.sealBytes(purpose, Buffer.from(plaintext, 'utf8'), context);
+      return `${kid}.${sealed.toString('base64url')}`;
     },
 
     open(purpose, token, context) {
       const match = TOKEN_PATTERN.exec(token);
       if (!match) throw new SealError('malformed');
       const [, kid, encoded] = match as unknown as [string, string, string];
+      return sealer.openBytes(purpose, kid, Buffer.from(encoded, 'base64url'), context).toString('utf8');
+    },
+
+    sealBytes(purpose, plaintext, context) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', subkey(minting.kid, minting.key, purpose), iv);
+      cipher.setAAD(Buffer.from(`${purpose}|${minting.kid}|${context}`));
+      const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+      return { kid: minting.kid, sealed };
+    },
+
+    openBytes(purpose, kid, sealed, context) {
       const master = byKid.get(kid);
       if (!master) throw new SealError('unknown-key');
-      const body = Buffer.from(encoded, 'base64url');
-      if (body.length < IV_BYTES + TAG_BYTES) throw new SealError('malformed');
-      const decipher = createDecipheriv('aes-256-gcm', subkey(kid, master, purpose), body.subarray(0, IV_BYTES));
+      if (sealed.length < IV_BYTES + TAG_BYTES) throw new SealError('malformed');
+      const decipher = createDecipheriv('aes-256-gcm', subkey(kid, master, purpose), sealed.subarray(0, IV_BYTES));
       decipher.setAAD(Buffer.from(`${purpose}|${kid}|${context}`));
-      decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
       try {
-        return Buffer.concat([
-          decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)),
-          decipher.final(),
-        ]).toString('utf8');
+        return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
       } catch {
         throw new SealError('authentication');
       }
     },
   };
+  return sealer;
 }

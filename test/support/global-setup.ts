@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startLocalStack } from '../../devtools/local-stack/local-stack';
+import { FAILURE_CONVERTER_PATH } from '../../lib/payload-codec/data-converter';
 
 declare global {
   var __durableMcpStackStop: (() => Promise<void>) | undefined;
@@ -24,6 +25,8 @@ export default async function globalSetup(): Promise<void> {
 
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
+    // As the worker bundles them itself: failures leave the sandbox with their message encoded.
+    failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   const workflowBundlePath = path.join(scratch, 'workflow-bundle.js');

@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { Pool } from 'pg';
 import { parseConfig, type Config } from '../../lib/config';
+import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { createLogger } from '../../lib/log';
 import { loadHandlerSet } from '../../handlers';
 import type { HandlerSet } from '../../lib/handler-api';
@@ -15,7 +16,10 @@ import { readStackInfo } from './stack-info';
 
 export interface TestService {
   config: Config;
-  /** The task queue's Temporal client, for what an operator does in the Web UI (cancel, terminate, describe). */
+  /**
+   * The task queue's Temporal client, for what an operator does in the Web UI (cancel, terminate,
+   * describe), with the service's data converter: it reads payloads as the service wrote them.
+   */
   temporal: Client;
   url: string;
   pool: Pool;
@@ -25,6 +29,10 @@ export interface TestService {
 }
 
 export const TEST_KEY_RING = `test1:${randomBytes(32).toString('base64')}`;
+/** The payload codec's key ring of every test service (PAYLOAD_CODEC_KEYS), apart from the requestState one. */
+export const TEST_CODEC_KEY_RING = `codec1:${randomBytes(32).toString('base64')}`;
+/** Both key rings, as the environment of an API or worker process started by a test. */
+export const TEST_KEY_RINGS = { REQUEST_STATE_KEYS: TEST_KEY_RING, PAYLOAD_CODEC_KEYS: TEST_CODEC_KEY_RING };
 
 let runtimeInstalled = false;
 /** The SDK's runtime is process-wide and installed once: route its lines into the test logger. */
@@ -45,6 +53,7 @@ export async function startTestService(
     TEMPORAL_ADDRESS: stack.temporalAddress,
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     REQUEST_STATE_KEYS: TEST_KEY_RING,
+    PAYLOAD_CODEC_KEYS: TEST_CODEC_KEY_RING,
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTCOME_POLL_MS: '500',
@@ -61,7 +70,11 @@ export async function startTestService(
   });
   const worker = service.worker!;
   const temporalConnection = await Connection.connect({ address: config.temporal.address });
-  const temporal = new Client({ connection: temporalConnection, namespace: config.temporal.namespace });
+  const temporal = new Client({
+    connection: temporalConnection,
+    namespace: config.temporal.namespace,
+    dataConverter: serviceDataConverter(config.payloadCodec),
+  });
 
   return {
     config,

@@ -16,9 +16,15 @@ import { createPool } from '../../../lib/db/pool';
 import type { HandlerSet } from '../../../lib/handler-api';
 import type { Logger } from '../../../lib/log';
 import { apiMetrics, apiRegistry } from '../../../lib/metrics/api-metrics';
+import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
+import { createPayloadCodec } from '../../../lib/payload-codec/payload-codec';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
 import { adminRouter } from './admin/admin-router';
+import { adminTokenCredential, signInCookieCredential } from './codec/codec-credentials';
+import { codecRouter } from './codec/codec-router';
+import { createCodecSessions } from './codec/codec-session';
+import { codecSignInRouter } from './codec/codec-sign-in';
 import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
@@ -69,7 +75,11 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const listener = await createPgListener({ databaseUrl: config.database.url, channels: WAITED_CHANNELS, log });
   const waiter = createOutcomeWaiter({ listener, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    dataConverter: serviceDataConverter(config.payloadCodec),
+  });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
   const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers, log });
@@ -160,10 +170,17 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
           }),
         }
       : {}),
+    ...(config.admin.token ? { codec: codecEndpoint(config, config.admin.token, log) } : {}),
   });
   logAuthMode(config.auth, log);
   if (config.admin.token) log.info('admin API on at /admin (bearer token from ADMIN_TOKEN)');
   else log.info('admin API off: ADMIN_TOKEN is not set, /admin answers 404');
+  if (config.admin.token)
+    log.info(
+      { allowedOrigins: config.codecEndpoint.allowedOrigins },
+      'codec endpoint on at /codec (admin token, or a browser signed in at /codec/sign-in)',
+    );
+  else log.info('codec endpoint off: ADMIN_TOKEN is not set, /codec answers 404');
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));
@@ -205,4 +222,29 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       await pool.end();
     },
   };
+}
+
+/**
+ * The codec endpoint (/codec) behind the admin token: the Temporal Web UI and CLI decode what the
+ * service put into Temporal through it. Another credential (an OAuth scope) is one more entry of
+ * `credentials`.
+ */
+function codecEndpoint(config: Config, token: string, log: Logger) {
+  const sessions = createCodecSessions(token, config.codecEndpoint.sessionTtlMs);
+  return codecRouter({
+    // For display: a payload recorded before the codec was on is shown as it is.
+    codec: createPayloadCodec({ keys: config.payloadCodec.keys, acceptPlaintext: true }),
+    namespace: config.temporal.namespace,
+    allowedOrigins: config.codecEndpoint.allowedOrigins,
+    maxBodyBytes: config.codecEndpoint.maxBodyBytes,
+    credentials: [adminTokenCredential(token), signInCookieCredential(sessions)],
+    signIn: codecSignInRouter({
+      token,
+      sessions,
+      sessionTtlMs: config.codecEndpoint.sessionTtlMs,
+      temporalUiUrl: config.admin.temporalUiUrl,
+      log,
+    }),
+    log,
+  });
 }

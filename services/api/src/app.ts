@@ -21,6 +21,7 @@ import { replyWithError } from './http/error-reply';
 import type { Shutdown } from './http/shutdown';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
+import { codecEndpointOff } from './codec/codec-router';
 import { originGuard } from './http/origin-guard';
 import { requestIds } from './http/request-id';
 import { healthRouter, type HealthRoutesOptions } from './routes/health';
@@ -36,6 +37,8 @@ export interface AppDeps {
   metrics: Registry;
   /** The admin API, mounted at /admin when configured (ADMIN_TOKEN); absent, /admin is 404. */
   admin?: Router;
+  /** The codec endpoint, mounted at /codec when configured (ADMIN_TOKEN); absent, /codec is 404. */
+  codec?: Router;
   /** Who may call the MCP routes (AUTH_MODE): with OAuth, their metadata is served and every request carries a token. */
   auth: AuthConfig;
   maxBodyBytes: number;
@@ -57,6 +60,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(healthRouter(deps.readiness));
   app.use(metricsRouter(deps.metrics, deps.log));
   if (deps.admin) app.use('/admin', deps.admin);
+  app.use('/codec', deps.codec ?? codecEndpointOff());
   if (deps.auth.mode === 'oauth') app.use(metadataRoutes(deps.auth));
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
   app.use(GUARDED_PATHS, guard);

@@ -9,6 +9,7 @@ import type { Config } from '../../../lib/config';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import type { HandlerSet } from '../../../lib/handler-api';
 import type { Logger } from '../../../lib/log';
+import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createHandlerStateCodec } from '../../../lib/state/handler-state';
 import { createSealer } from '../../../lib/state/sealer';
 
@@ -38,6 +39,9 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities,
+    // Every payload and failure the worker hands Temporal is encrypted (PAYLOAD_CODEC_KEYS); a
+    // prebuilt bundle must have been built with the same failure converter (FAILURE_CONVERTER_PATH).
+    dataConverter: serviceDataConverter(config.payloadCodec),
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }
       : { workflowsPath: require.resolve('../../../workflows') }),

@@ -18,6 +18,8 @@ import {
   findTemporalCli,
   waitForTemporal,
 } from '../../../devtools/local-stack/temporal-dev-server';
+import { parseKeyRing } from '../../../lib/config';
+import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { projectRoot } from '../../../lib/paths';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../../../lib/exchange/search-attributes';
 import { startApiProcess, type ApiProcess } from '../../support/service-processes';
@@ -69,6 +71,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   const logs = path.join(scratch, 'logs');
   mkdirSync(logs);
   const keyRing = `k1:${randomBytes(32).toString('base64')}`;
+  const codecKeyRing = `c1:${randomBytes(32).toString('base64')}`;
   const taskQueue = `faults-${randomUUID()}`;
   const temporalPort = await freePort();
   const temporalAddress = `127.0.0.1:${temporalPort}`;
@@ -89,6 +92,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_TASK_QUEUE: taskQueue,
     REQUEST_STATE_KEYS: keyRing,
+    PAYLOAD_CODEC_KEYS: codecKeyRing,
     HANDLER_SET: 'demo',
     LOG_LEVEL: 'info',
   });
@@ -221,7 +225,11 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     async withTemporal(use) {
       const connection = await Connection.connect({ address: temporalAddress });
       try {
-        return await use(new TemporalClient({ connection }));
+        const dataConverter = serviceDataConverter({
+          keys: parseKeyRing('PAYLOAD_CODEC_KEYS', codecKeyRing),
+          acceptPlaintext: false,
+        });
+        return await use(new TemporalClient({ connection, dataConverter }));
       } finally {
         await connection.close();
       }

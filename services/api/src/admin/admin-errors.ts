@@ -1,7 +1,18 @@
-/** The admin API's error body: `{ error: { code, message, ...details } }`, with its HTTP status. */
+/**
+ * The error body of the operator's routes (the admin API, the codec endpoint):
+ * `{ error: { code, message, ...details } }`, with its HTTP status.
+ */
 import type { Response } from 'express';
 
-export type AdminErrorCode = 'unauthorized' | 'invalid_parameter' | 'not_found' | 'already_ended' | 'unavailable';
+export type AdminErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'invalid_parameter'
+  | 'too_large'
+  | 'not_found'
+  | 'already_ended'
+  | 'undecodable'
+  | 'unavailable';
 
 export function adminError(
   res: Response,

@@ -1,0 +1,57 @@
+/**
+ * Who may use the codec endpoint: a request passes when any one credential grants it. Today two
+ * stand for the admin token: `Authorization: Bearer <ADMIN_TOKEN>` (the CLI's `--codec-auth`,
+ * scripts) and the sign-in cookie (a browser running the Temporal Web UI). Another kind, such as
+ * an OAuth access token carrying a codec scope, is one more `CodecCredential` in the list.
+ *
+ * A request no credential grants gets 401 with `WWW-Authenticate: Bearer`: "invalid" when it
+ * carried a credential that was refused, "missing" otherwise. What was presented is never logged.
+ */
+import type { Request, RequestHandler } from 'express';
+import { bearerTokenCheck, refuseBearer } from '../admin/bearer-auth';
+import { cookieValue, SESSION_COOKIE, type CodecSessions } from './codec-session';
+
+/** One way to be let in: `granted` (and how, for the log), `refused` (presented but wrong), or `absent`. */
+export type CodecCredential = (req: Request) => { verdict: 'granted'; by: string } | { verdict: 'refused' | 'absent' };
+
+const REALM = 'durable-mcp codec';
+
+export function adminTokenCredential(token: string): CodecCredential {
+  const check = bearerTokenCheck(token);
+  return (req) => {
+    const verdict = check(req.get('authorization'));
+    if (verdict === 'valid') return { verdict: 'granted', by: 'admin-token' };
+    return { verdict: verdict === 'invalid' ? 'refused' : 'absent' };
+  };
+}
+
+export function signInCookieCredential(sessions: CodecSessions): CodecCredential {
+  return (req) => {
+    const value = cookieValue(req, SESSION_COOKIE);
+    if (value === undefined) return { verdict: 'absent' };
+    return sessions.verify(value) ? { verdict: 'granted', by: 'sign-in' } : { verdict: 'refused' };
+  };
+}
+
+/** Lets a request through when one of `credentials` grants it (`res.locals.codecCredential` says which); 401 otherwise. */
+export function codecAuthorization(credentials: ReadonlyArray<CodecCredential>): RequestHandler {
+  return (req, res, next) => {
+    let refused = false;
+    for (const credential of credentials) {
+      const result = credential(req);
+      if (result.verdict === 'granted') {
+        res.locals.codecCredential = result.by;
+        return next();
+      }
+      refused ||= result.verdict === 'refused';
+    }
+    refuseBearer(
+      res,
+      REALM,
+      refused,
+      refused
+        ? 'The bearer token or the sign-in is not valid (a sign-in expires: sign in again at /codec/sign-in)'
+        : 'An Authorization: Bearer <ADMIN_TOKEN> header, or a browser signed in at /codec/sign-in, is required',
+    );
+  };
+}

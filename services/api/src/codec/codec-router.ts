@@ -1,0 +1,124 @@
+/**
+ * The codec endpoint (`/codec`): Temporal's remote codec protocol over the service's payload
+ * codec, so an authorized operator reads in the Temporal Web UI and CLI what the history holds
+ * encrypted. Mounted only when ADMIN_TOKEN is set; otherwise every /codec route answers 404.
+ *
+ * - `POST /codec/decode`, `POST /codec/encode`: body `{"payloads":[...]}`, the proto3 JSON of
+ *   `temporal.api.common.v1.Payloads` (lib/payload-codec/payloads-json.ts), answered in the same
+ *   shape. `X-Namespace` must name the service's namespace (TEMPORAL_NAMESPACE); the body may be
+ *   at most CODEC_MAX_BODY_BYTES. Decoding returns a payload that is not encrypted as it is (it is
+ *   in clear in the history anyway), whatever PAYLOAD_CODEC_ACCEPT_PLAINTEXT says; a payload that
+ *   does not open is refused (422) naming why.
+ * - CORS for the Temporal Web UI's origin (codec-cors.ts), then authorization (codec-credentials.ts):
+ *   the admin token as a bearer header, or a browser's sign-in cookie (codec-sign-in.ts).
+ *
+ * Errors are `{ error: { code, message } }`, as on /admin. Every decode and encode is logged with
+ * its payload count and the credential that granted it, never with what the payloads hold.
+ */
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { PayloadCodec } from '@temporalio/common';
+import type { Logger } from '../../../../lib/log';
+import { PayloadCodecError } from '../../../../lib/payload-codec/payload-codec';
+import { payloadsFromJson, PayloadsJsonError, payloadsToJson } from '../../../../lib/payload-codec/payloads-json';
+import { adminError } from '../admin/admin-errors';
+import { codecAuthorization, type CodecCredential } from './codec-credentials';
+import { codecCors } from './codec-cors';
+
+export interface CodecRouterDeps {
+  /** The service's payload codec, reading plaintext as it is. */
+  codec: PayloadCodec;
+  namespace: string;
+  allowedOrigins: ReadonlyArray<string>;
+  maxBodyBytes: number;
+  credentials: ReadonlyArray<CodecCredential>;
+  /** The browser sign-in pages (codec-sign-in.ts). */
+  signIn?: Router;
+  log: Logger;
+}
+
+const OPERATIONS = ['/decode', '/encode'];
+
+export function codecRouter(deps: CodecRouterDeps): Router {
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  if (deps.signIn) router.use(deps.signIn);
+  router.use(OPERATIONS, codecCors(deps.allowedOrigins));
+  router.post(
+    OPERATIONS,
+    codecAuthorization(deps.credentials),
+    namespaceCheck(deps.namespace),
+    jsonBody(deps.maxBodyBytes),
+    async (req, res) => {
+      const operation = req.path === '/decode' ? 'decode' : 'encode';
+      const payloads = payloadsFromJson(req.body);
+      const result = await deps.codec[operation](payloads);
+      deps.log.info({ operation, payloads: payloads.length, by: res.locals.codecCredential }, 'codec request');
+      res.json(payloadsToJson(result));
+    },
+  );
+  router.use((_req, res) =>
+    adminError(res, 404, 'not_found', 'No such codec route (POST /codec/decode, /codec/encode)'),
+  );
+  router.use(codecErrors(deps.maxBodyBytes, deps.log));
+  return router;
+}
+
+/** What /codec answers while the endpoint is off (no ADMIN_TOKEN). */
+export function codecEndpointOff(): RequestHandler {
+  return (_req, res) => adminError(res, 404, 'not_found', 'The codec endpoint is off: ADMIN_TOKEN is not set');
+}
+
+function namespaceCheck(namespace: string): RequestHandler {
+  return (req, res, next) => {
+    const asked = req.get('x-namespace');
+    if (asked === namespace) return next();
+    adminError(
+      res,
+      400,
+      'invalid_parameter',
+      asked === undefined
+        ? `An X-Namespace header is required (this endpoint serves namespace "${namespace}")`
+        : `This endpoint serves namespace "${namespace}" only, not "${asked.slice(0, 128)}"`,
+      { parameter: 'X-Namespace' },
+    );
+  };
+}
+
+function jsonBody(maxBodyBytes: number): RequestHandler {
+  const parse = express.json({ limit: maxBodyBytes, strict: true });
+  return (req, res, next) => {
+    if (!req.is('application/json'))
+      return adminError(res, 415, 'invalid_parameter', 'The body must be application/json', { parameter: 'body' });
+    parse(req, res, next);
+  };
+}
+
+/** Body refusals as 400/413, payloads that do not open as 422, the rest as 500. */
+function codecErrors(maxBodyBytes: number, log: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    if (error instanceof PayloadsJsonError)
+      return adminError(res, 400, 'invalid_parameter', `The body is not proto3 JSON of Payloads: ${error.message}`, {
+        parameter: error.path,
+      });
+    if (error instanceof PayloadCodecError) {
+      log.warn({ reason: error.reason }, 'codec request refused a payload');
+      return adminError(res, 422, 'undecodable', error.message, { reason: error.reason });
+    }
+    const status = typeof error?.status === 'number' ? error.status : 500;
+    if (status === 413)
+      return adminError(
+        res,
+        413,
+        'too_large',
+        `The body is over CODEC_MAX_BODY_BYTES (${maxBodyBytes} bytes): send fewer payloads per request`,
+        { parameter: 'body' },
+      );
+    if (status >= 400 && status < 500)
+      return adminError(res, 400, 'invalid_parameter', 'The body is not valid JSON', { parameter: 'body' });
+    log.error({ err: error }, 'codec request failed');
+    adminError(res, 500, 'unavailable', 'The codec request could not be served');
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The codec endpoint's sign-in for browsers, as HTML pages an operator opens beside the Temporal
+ * Web UI:
+ *
+ * - `GET /codec/sign-in`: a form asking for the admin token;
+ * - `POST /codec/sign-in` (form field `token`): the token right, sets the sign-in cookie
+ *   (codec-session.ts) and says where to go next; wrong, 401 and the form again;
+ * - `POST /codec/sign-out`: clears the cookie.
+ *
+ * The pages load nothing and run no script (a Content-Security-Policy says so), and may not be
+ * framed. The token is never logged; a refused sign-in is.
+ */
+import express, { Router, type Response } from 'express';
+import type { Logger } from '../../../../lib/log';
+import { tokenMatcher } from '../admin/bearer-auth';
+import { SESSION_COOKIE, type CodecSessions } from './codec-session';
+
+export interface CodecSignInDeps {
+  token: string;
+  sessions: CodecSessions;
+  sessionTtlMs: number;
+  /** The Temporal Web UI to go back to, when known (TEMPORAL_UI_URL). */
+  temporalUiUrl?: string;
+  log: Logger;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(res: Response, status: number, title: string, body: string): void {
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+    })
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · durable-mcp</title>` +
+        '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}' +
+        'input{width:100%;padding:.4rem;margin:.3rem 0 1rem}button{padding:.4rem 1.2rem}</style></head>' +
+        `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+    );
+}
+
+const FORM =
+  '<form method="post" action="sign-in"><label for="token">Admin token (ADMIN_TOKEN)</label>' +
+  '<input id="token" name="token" type="password" autocomplete="current-password" required autofocus>' +
+  '<button type="submit">Sign in</button></form>';
+
+export function codecSignInRouter(deps: CodecSignInDeps): Router {
+  const router = Router();
+  const matches = tokenMatcher(deps.token);
+  const hours = Math.round((deps.sessionTtlMs / 3_600_000) * 10) / 10;
+  const back = deps.temporalUiUrl
+    ? `<p><a href="${escapeHtml(deps.temporalUiUrl)}">Back to the Temporal Web UI</a>.</p>`
+    : '<p>Go back to the Temporal Web UI.</p>';
+
+  router.get('/sign-in', (_req, res) =>
+    page(
+      res,
+      200,
+      'Decode payloads in the Temporal Web UI',
+      '<p>What this service puts into Temporal is encrypted. Signed in, this browser lets the Temporal Web UI ' +
+        `decode it through this codec endpoint, for ${hours} hours.</p>${FORM}`,
+    ),
+  );
+
+  router.post('/sign-in', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
+    const token = (req.body as Record<string, unknown> | undefined)?.token;
+    if (typeof token !== 'string' || !matches(token)) {
+      deps.log.warn('codec sign-in refused: not the admin token');
+      return page(res, 401, 'Sign-in refused', `<p>That is not the admin token.</p>${FORM}`);
+    }
+    res.cookie(SESSION_COOKIE, deps.sessions.mint(), deps.sessions.cookieOptions(req));
+    deps.log.info('codec sign-in');
+    page(
+      res,
+      200,
+      'Signed in',
+      `<p>For ${hours} hours this browser may decode payloads through this endpoint. In the Temporal Web UI, ` +
+        'the codec endpoint must be this one with "Include cross-origin credentials" on (docker compose sets both; ' +
+        "with <code>npm run dev</code> turn the switch on in the UI's codec settings).</p>" +
+        `${back}<form method="post" action="sign-out"><button type="submit">Sign out</button></form>`,
+    );
+  });
+
+  router.post('/sign-out', (req, res) => {
+    const { maxAge: _maxAge, ...attributes } = deps.sessions.cookieOptions(req);
+    res.clearCookie(SESSION_COOKIE, attributes);
+    page(res, 200, 'Signed out', `<p>This browser no longer decodes payloads.</p>${back}`);
+  });
+
+  return router;
+}

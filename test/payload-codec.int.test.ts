@@ -1,0 +1,436 @@
+/**
+ * Answers kept out of sight in Temporal, against the real service, Temporal dev server and
+ * Postgres: an exchange whose arguments and answer carry recognizable secrets leaves neither in
+ * its event history as a Temporal client without the codec reads it, while the service's data
+ * converter, the codec endpoint and the `temporal` CLI through that endpoint read them back. The
+ * endpoint decodes only for the admin token or a signed-in browser of an allowed origin, for the
+ * service's namespace, within its body budget; and a history encrypted under an old key still
+ * reads, and its exchange still runs, after a new key is prepended.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
+import { findTemporalCli } from '../devtools/local-stack/temporal-dev-server';
+import { parseKeyRing } from '../lib/config';
+import { createPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../lib/payload-codec/payload-codec';
+import { payloadsFromJson, payloadsToJson } from '../lib/payload-codec/payloads-json';
+import { TEST_ADMIN_TOKEN, type AdminReply } from './support/admin-client';
+import { exchangeStartedBy } from './support/exchange-rows';
+import { decodedHistory, encodingOf, payloadsIn, visibleText } from './support/history-payloads';
+import { accept, rawCall } from './support/raw-mcp';
+import { startTestService, TEST_CODEC_KEY_RING, type TestService } from './support/test-service';
+
+const run = promisify(execFile);
+const UI_ORIGIN = 'http://ui.example.test:8233';
+const ARGUMENT_SECRET = `acct-${randomBytes(8).toString('hex')}`;
+const ANSWER_SECRET = `pin-${randomBytes(8).toString('hex')}`;
+
+const approve = defineTool({
+  tool: { name: 'codec_approve', inputSchema: { type: 'object' } },
+  run: (args, ctx) => {
+    const answer = ctx.inputResponses.approval as { content?: { pin?: string } } | undefined;
+    if (answer)
+      return { content: [{ type: 'text', text: `approved ${String(args.account)} with ${answer.content?.pin}` }] };
+    return inputRequired({
+      inputRequests: {
+        approval: inputRequired.elicit({
+          message: 'Your PIN, please',
+          requestedSchema: { type: 'object', properties: { pin: { type: 'string' } }, required: ['pin'] },
+        }),
+      },
+    });
+  },
+});
+// A result Postgres cannot store (a NUL) fails its round's activity for good: a failure in history.
+const unstorable = defineTool({
+  tool: { name: 'codec_unstorable', inputSchema: { type: 'object' } },
+  roundActivity: 'regular',
+  run: () => ({ content: [{ type: 'text', text: 'a\u0000b' }] }),
+});
+const handlers: HandlerSet = { name: 'codec-test', tools: [approve, unstorable] };
+
+/**
+ * Runs one exchange of `codec_approve` to its end; its workflow id. The first leg goes to `first`;
+ * `handOver`, when given, runs between the legs and names the service the answer goes to.
+ */
+async function approvedExchange(first: TestService, handOver?: () => Promise<TestService>): Promise<string> {
+  const params = { name: 'codec_approve', arguments: { account: ARGUMENT_SECRET } };
+  let requestState: unknown;
+  const exchange = await exchangeStartedBy(first.pool, 'codec_approve', async () => {
+    requestState = (await rawCall(first.url, 'tools/call', params)).body.result?.requestState;
+  });
+  const second = handOver ? await handOver() : first;
+  const done = await rawCall(second.url, 'tools/call', {
+    ...params,
+    inputResponses: { approval: accept({ pin: ANSWER_SECRET }) },
+    requestState,
+  });
+  expect(done.body.result?.content).toEqual([
+    { type: 'text', text: `approved ${ARGUMENT_SECRET} with ${ANSWER_SECRET}` },
+  ]);
+  await second.temporal.workflow.getHandle(exchange.workflow_id).result();
+  return exchange.workflow_id;
+}
+
+describe('payloads in Temporal', () => {
+  let service: TestService;
+  let connection: Connection;
+  /** Sees Temporal as someone with access to it but not to the codec. */
+  let bare: Client;
+  const codecUrl = () => service.url.replace(/\/mcp$/, '/codec');
+
+  beforeAll(async () => {
+    service = await startTestService(
+      { ADMIN_TOKEN: TEST_ADMIN_TOKEN, TEMPORAL_UI_URL: `${UI_ORIGIN}/`, CODEC_MAX_BODY_BYTES: '65536' },
+      { handlers },
+    );
+    connection = await Connection.connect({ address: service.config.temporal.address });
+    bare = new Client({ connection, namespace: service.config.temporal.namespace });
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await service?.close();
+  });
+
+  describe('the event history', () => {
+    let workflowId: string;
+    beforeAll(async () => {
+      workflowId = await approvedExchange(service);
+    });
+
+    it('holds neither the arguments nor the answer, read without the codec', async () => {
+      const history = await bare.workflow.getHandle(workflowId).fetchHistory();
+      const text = visibleText(history);
+      expect(text).not.toContain(ARGUMENT_SECRET);
+      expect(text).not.toContain(ANSWER_SECRET);
+      expect(text).toContain(ENCRYPTED_ENCODING);
+      // Every payload is encrypted (input, summary, signal, the rounds' results, the result) but the
+      // search attributes and what the SDK itself records of a local activity (its sequence number,
+      // type and times, beside its encrypted result).
+      const payloads = payloadsIn(history);
+      const clear = payloads.filter(
+        ({ path, payload }) =>
+          encodingOf(payload) !== ENCRYPTED_ENCODING &&
+          !/\.searchAttributes\.indexedFields\.\w+$/.test(path) &&
+          !/markerRecordedEventAttributes\.details\.data\.payloads\.\d+$/.test(path),
+      );
+      expect(clear.map(({ path, payload }) => `${path}: ${encodingOf(payload)}`)).toEqual([]);
+      const encrypted = payloads.filter(({ payload }) => encodingOf(payload) === ENCRYPTED_ENCODING);
+      expect(encrypted.length).toBeGreaterThanOrEqual(4);
+      expect(
+        encrypted.every(({ payload }) => Buffer.from(payload.metadata![KEY_ID_METADATA]!).toString() === 'codec1'),
+      ).toBe(true);
+    });
+
+    it('holds both, read through the codec', async () => {
+      const history = await bare.workflow.getHandle(workflowId).fetchHistory();
+      const codec = createPayloadCodec({
+        keys: parseKeyRing('PAYLOAD_CODEC_KEYS', TEST_CODEC_KEY_RING),
+        acceptPlaintext: true,
+      });
+      const text = visibleText(await decodedHistory(history, codec));
+      expect(text).toContain(ARGUMENT_SECRET);
+      expect(text).toContain(ANSWER_SECRET);
+    });
+
+    it('reads as the service wrote it through a client with the service data converter, and not without', async () => {
+      const handle = service.temporal.workflow.getHandle(workflowId);
+      expect(await handle.result()).toMatchObject({ status: 'completed', rounds: 2, asks: 1 });
+      await expect(bare.workflow.getHandle(workflowId).result()).rejects.toThrow(/binary\/encrypted|encoding/i);
+    });
+
+    it("keeps a failure's message encoded, readable through the codec", async () => {
+      const exchange = await exchangeStartedBy(service.pool, 'codec_unstorable', () =>
+        rawCall(service.url, 'tools/call', { name: 'codec_unstorable', arguments: {} }),
+      );
+      await service.temporal.workflow.getHandle(exchange.workflow_id).result();
+      const history = await bare.workflow.getHandle(exchange.workflow_id).fetchHistory();
+      const failed = history.events!.find(
+        (e) => e.activityTaskFailedEventAttributes,
+      )!.activityTaskFailedEventAttributes!;
+      expect(failed.failure).toMatchObject({ message: 'Encoded failure', stackTrace: '' });
+      expect(failed.failure!.applicationFailureInfo).toMatchObject({ type: 'UnrecordableOutcome', nonRetryable: true });
+      expect(visibleText(history)).not.toContain('Postgres cannot store');
+      const codec = createPayloadCodec({
+        keys: parseKeyRing('PAYLOAD_CODEC_KEYS', TEST_CODEC_KEY_RING),
+        acceptPlaintext: true,
+      });
+      expect(visibleText(await decodedHistory(history, codec))).toContain('it holds a character Postgres cannot store');
+    });
+
+    const cli = findTemporalCli();
+    (cli ? it : it.skip)(
+      'shows both to the temporal CLI through the codec endpoint, and neither without it',
+      async () => {
+        const show = async (...extra: string[]) =>
+          (
+            await run(cli!, [
+              'workflow',
+              'show',
+              '--address',
+              service.config.temporal.address,
+              '--namespace',
+              service.config.temporal.namespace,
+              '--workflow-id',
+              workflowId,
+              '--output',
+              'json',
+              ...extra,
+            ])
+          ).stdout;
+        // The CLI prints proto3 JSON, payloads in base64: read them as payloads again.
+        const shown = async (...extra: string[]) =>
+          visibleText(
+            payloadsIn(JSON.parse(await show(...extra)) as { events: unknown[] }).map(
+              ({ payload }) => payloadsFromJson({ payloads: [payload] })[0],
+            ),
+          );
+        const without = await shown();
+        expect(without).not.toContain(ARGUMENT_SECRET);
+        expect(without).not.toContain(ANSWER_SECRET);
+        expect(without).toContain(ENCRYPTED_ENCODING);
+        const decoded = await shown('--codec-endpoint', codecUrl(), '--codec-auth', `Bearer ${TEST_ADMIN_TOKEN}`);
+        expect(decoded).toContain(ARGUMENT_SECRET);
+        expect(decoded).toContain(ANSWER_SECRET);
+        expect(decoded).not.toContain(ENCRYPTED_ENCODING);
+      },
+    );
+
+    it('shows the workflow input decoded through the codec endpoint with the admin token', async () => {
+      const history = await bare.workflow.getHandle(workflowId).fetchHistory();
+      const input = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads as Payload[];
+      const reply = await codec('/decode', payloadsToJson(input));
+      expect(reply.status).toBe(200);
+      const [decoded] = payloadsFromJson(reply.body);
+      expect(JSON.parse(Buffer.from(decoded!.data!).toString())).toMatchObject({
+        request: { params: { arguments: { account: ARGUMENT_SECRET } } },
+      });
+    });
+  });
+
+  /** A request to the codec endpoint: the admin token and the namespace unless told otherwise. */
+  async function codec(path: string, body: unknown, headers: Record<string, string | null> = {}): Promise<AdminReply> {
+    const sent: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-namespace': service.config.temporal.namespace,
+      authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+    };
+    for (const [name, value] of Object.entries(headers)) {
+      if (value === null) delete sent[name];
+      else sent[name] = value;
+    }
+    const response = await fetch(`${codecUrl()}${path}`, {
+      method: 'POST',
+      headers: sent,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : {} };
+  }
+
+  describe('the codec endpoint', () => {
+    const sample = payloadsToJson([
+      { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(`"${ANSWER_SECRET}"`) },
+    ]);
+
+    it('encodes under the first key and decodes back, in proto3 JSON', async () => {
+      const encoded = await codec('/encode', sample);
+      expect(encoded.status).toBe(200);
+      const [sealed] = payloadsFromJson(encoded.body);
+      expect(Buffer.from(sealed!.metadata!.encoding!).toString()).toBe(ENCRYPTED_ENCODING);
+      expect(JSON.stringify(encoded.body)).not.toContain(Buffer.from(`"${ANSWER_SECRET}"`).toString('base64'));
+      const decoded = await codec('/decode', encoded.body);
+      expect(decoded.status).toBe(200);
+      expect(decoded.body).toEqual(sample);
+      expect(decoded.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it.each([
+      ['without a token', { authorization: null }, 'Bearer realm="durable-mcp codec"'],
+      [
+        'with a wrong token',
+        { authorization: 'Bearer not-the-admin-token' },
+        'Bearer realm="durable-mcp codec", error="invalid_token"',
+      ],
+      [
+        'with another scheme',
+        { authorization: `Basic ${Buffer.from(`x:${TEST_ADMIN_TOKEN}`).toString('base64')}` },
+        'Bearer realm="durable-mcp codec"',
+      ],
+    ])('refuses to decode %s (401)', async (_case, headers, challenge) => {
+      const reply = await codec('/decode', sample, headers);
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get('www-authenticate')).toBe(challenge);
+      expect(reply.body.error.code).toBe('unauthorized');
+      expect(JSON.stringify(reply.body)).not.toContain(ANSWER_SECRET);
+    });
+
+    it('refuses another namespace, or none, naming the one it serves (400)', async () => {
+      const other = await codec('/decode', sample, { 'x-namespace': 'someone-else' });
+      expect(other.status).toBe(400);
+      expect(other.body.error).toMatchObject({ code: 'invalid_parameter', parameter: 'X-Namespace' });
+      expect(other.body.error.message).toMatch(/serves namespace "default" only, not "someone-else"/);
+      expect((await codec('/decode', sample, { 'x-namespace': null })).status).toBe(400);
+    });
+
+    it('refuses a body over CODEC_MAX_BODY_BYTES (413), one that is not JSON (400/415), and names a bad field', async () => {
+      const big = payloadsToJson([{ metadata: { encoding: Buffer.from('binary/plain') }, data: randomBytes(70_000) }]);
+      const tooLarge = await codec('/decode', big);
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.body.error).toMatchObject({ code: 'too_large' });
+      expect(tooLarge.body.error.message).toMatch(/CODEC_MAX_BODY_BYTES \(65536 bytes\)/);
+      expect((await codec('/decode', '{"payloads":', {})).status).toBe(400);
+      expect((await codec('/decode', 'payloads', { 'content-type': 'text/plain' })).status).toBe(415);
+      const bad = await codec('/decode', { payloads: [{ data: 7 }] });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ parameter: 'payloads[0].data' });
+    });
+
+    it('refuses a payload that does not open, saying why (422)', async () => {
+      const [sealed] = payloadsFromJson((await codec('/encode', sample)).body);
+      const data = Buffer.from(sealed!.data!);
+      data[20] = data[20]! ^ 1;
+      const reply = await codec('/decode', payloadsToJson([{ ...sealed!, data }]));
+      expect(reply.status).toBe(422);
+      expect(reply.body.error).toMatchObject({ code: 'undecodable', reason: 'authentication' });
+    });
+
+    it("answers the Temporal UI's CORS preflight, and only its origin's", async () => {
+      const preflight = (origin: string) =>
+        fetch(`${codecUrl()}/decode`, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type,x-namespace',
+          },
+        });
+      const allowed = await preflight(UI_ORIGIN);
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(UI_ORIGIN);
+      expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(allowed.headers.get('access-control-allow-methods')).toBe('POST');
+      expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-namespace');
+      expect(allowed.headers.get('vary')).toMatch(/Origin/);
+      const other = await preflight('http://evil.example.test:8233');
+      expect(other.status).toBe(403);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      // The request itself, from another origin, is refused before anything is decoded.
+      const direct = await codec('/decode', sample, { origin: 'http://evil.example.test:8233' });
+      expect(direct.status).toBe(403);
+      expect(direct.body.error.code).toBe('forbidden');
+      const fromUi = await codec('/decode', sample, { origin: UI_ORIGIN });
+      expect(fromUi.status).toBe(200);
+      expect(fromUi.headers.get('access-control-allow-origin')).toBe(UI_ORIGIN);
+    });
+
+    it('lets a browser signed in with the admin token decode with its cookie, until it signs out', async () => {
+      const form = await fetch(`${codecUrl()}/sign-in`);
+      expect(form.status).toBe(200);
+      expect(await form.text()).toContain('name="token"');
+      expect(form.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+      const signIn = (token: string) =>
+        fetch(`${codecUrl()}/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token }).toString(),
+          redirect: 'manual',
+        });
+      const refused = await signIn('not-the-admin-token');
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      const signedIn = await signIn(TEST_ADMIN_TOKEN);
+      expect(signedIn.status).toBe(200);
+      const setCookie = signedIn.headers.get('set-cookie')!;
+      expect(setCookie).toMatch(
+        /^durable_mcp_codec=\d+\.[\w-]+; Max-Age=28800; Path=\/codec; Expires=[^;]+; HttpOnly; SameSite=Strict$/,
+      );
+      const cookie = setCookie.split(';')[0]!;
+      const withCookie = await codec('/decode', sample, { authorization: null, cookie, origin: UI_ORIGIN });
+      expect(withCookie.status).toBe(200);
+      expect(withCookie.body).toEqual(sample);
+      const forged = await codec('/decode', sample, { authorization: null, cookie: `${cookie.slice(0, -2)}xx` });
+      expect(forged.status).toBe(401);
+      expect(forged.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+      const signedOut = await fetch(`${codecUrl()}/sign-out`, { method: 'POST', headers: { cookie } });
+      expect(signedOut.headers.get('set-cookie')).toMatch(
+        /^durable_mcp_codec=; Path=\/codec; Expires=Thu, 01 Jan 1970/,
+      );
+    });
+
+    it('is off without ADMIN_TOKEN: every /codec route answers 404', async () => {
+      const off = await startTestService({}, { handlers });
+      try {
+        const reply = await fetch(`${off.url.replace(/\/mcp$/, '/codec')}/decode`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-namespace': 'default',
+            authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+          },
+          body: JSON.stringify(sample),
+        });
+        expect(reply.status).toBe(404);
+        expect(((await reply.json()) as { error: { message: string } }).error.message).toMatch(
+          /ADMIN_TOKEN is not set/,
+        );
+        expect((await fetch(`${off.url.replace(/\/mcp$/, '/codec')}/sign-in`)).status).toBe(404);
+      } finally {
+        await off.close();
+      }
+    });
+  });
+
+  describe('key rotation', () => {
+    const oldRing = `old:${randomBytes(32).toString('base64')}`;
+    const newRing = `new:${randomBytes(32).toString('base64')}`;
+
+    it('goes on with an exchange encrypted under an old key after a new key is prepended, and its history reads', async () => {
+      const taskQueue = `test-${randomUUID()}`;
+      const before = await startTestService(
+        { PAYLOAD_CODEC_KEYS: oldRing, TEMPORAL_TASK_QUEUE: taskQueue },
+        { handlers },
+      );
+      // The first round runs under the old ring alone; the answer and the second round under new,old,
+      // on a worker that has none of the exchange in memory and replays its history.
+      const after = await startTestService(
+        { PAYLOAD_CODEC_KEYS: `${newRing},${oldRing}`, TEMPORAL_TASK_QUEUE: taskQueue },
+        { handlers },
+      );
+      try {
+        await after.stopWorker();
+        const workflowId = await approvedExchange(before, async () => {
+          await before.close();
+          await after.startWorker();
+          return after;
+        });
+        const history = await bare.workflow.getHandle(workflowId).fetchHistory();
+        const kids = new Set(
+          payloadsIn(history)
+            .filter(({ payload }) => encodingOf(payload) === ENCRYPTED_ENCODING)
+            .map(({ payload }) => Buffer.from(payload.metadata![KEY_ID_METADATA]!).toString()),
+        );
+        expect([...kids].sort()).toEqual(['new', 'old']);
+        // (What is in clear is read as it is: the search attributes, the SDK's own local-activity records.)
+        const rotated = createPayloadCodec({
+          keys: parseKeyRing('PAYLOAD_CODEC_KEYS', `${newRing},${oldRing}`),
+          acceptPlaintext: true,
+        });
+        const text = visibleText(await decodedHistory(history, rotated));
+        expect(text).toContain(ARGUMENT_SECRET);
+        expect(text).toContain(ANSWER_SECRET);
+        // Without the old key, what it encrypted no longer opens.
+        const newOnly = createPayloadCodec({
+          keys: parseKeyRing('PAYLOAD_CODEC_KEYS', newRing),
+          acceptPlaintext: true,
+        });
+        await expect(decodedHistory(history, newOnly)).rejects.toThrow(/key id "old"/);
+      } finally {
+        await after.close();
+      }
+    });
+  });
+});
