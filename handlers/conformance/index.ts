@@ -36,6 +36,15 @@ import {
   simplePrompt,
 } from './prompts';
 import { staticBinary, staticText, templateData, watchedResource } from './resources';
+import {
+  confirmDelete,
+  failingJob,
+  greetTool,
+  multiInput,
+  protocolErrorJob,
+  slowCompute,
+  toolWithTask,
+} from './task-tools';
 
 export const conformanceHandlers: HandlerSet = {
   name: 'conformance',
@@ -66,6 +75,13 @@ export const conformanceHandlers: HandlerSet = {
     inputRequiredCapabilities,
     jsonSchema202012,
     testReconnection,
+    greetTool,
+    slowCompute,
+    failingJob,
+    protocolErrorJob,
+    confirmDelete,
+    multiInput,
+    toolWithTask,
   ],
   prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, inputRequiredPrompt],
   resources: [staticText, staticBinary, watchedResource],

@@ -1,7 +1,8 @@
 /**
  * The 2026-07-28 dispatcher: validates the request envelope, then routes the method. Anything
  * else, including the methods this revision removed (`initialize`, `ping`, `logging/setLevel`,
- * `resources/subscribe`, ...), is `-32601` with HTTP 404.
+ * `resources/subscribe`, ...) and those the Tasks extension removed (`tasks/result`, `tasks/list`),
+ * is `-32601` with HTTP 404.
  */
 import type { Request } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
@@ -14,17 +15,23 @@ import { createCatalogMethods } from '../methods/catalog-methods';
 import { createExchangeMethods } from './exchange-methods';
 import { complete } from './render';
 import { validateModernRequest } from './validate-request';
+import { createTaskMethods, type TaskMethodsDeps } from '../tasks/task-methods';
 
 export interface ModernMethodsDeps {
   handlers: HandlerSet;
   legs: ExchangeLegs;
   requestState: RequestStateCodec;
   waiter: OutcomeWaiter;
+  /** What tasks/get, tasks/update and tasks/cancel read and signal (the Tasks extension). */
+  tasks: TaskMethodsDeps;
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {
-  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(deps.handlers);
-  const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = createExchangeMethods(deps);
+  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(deps.handlers, 'modern');
+  const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = {
+    ...createExchangeMethods(deps),
+    ...createTaskMethods(deps.tasks),
+  };
 
   return async function dispatch(req: Request, method: string, params: unknown, call: CallContext) {
     const envelope = validateModernRequest(req, method, params);

@@ -1,0 +1,109 @@
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel` (the Tasks extension, SEP-2663). A task is an
+ * exchange, so these read the exchange's records in Postgres (any replica, no Temporal call for
+ * a read) and signal its workflow:
+ *
+ * - tasks/get answers the task's `DetailedTask` (task-view.ts).
+ * - tasks/update answers keys of the current ask: each key still outstanding is signalled to the
+ *   workflow on its own (the `keyAnswer` signal the handshake era's answers use, so several
+ *   questions may be outstanding and answered one at a time), then recorded as answered, so the
+ *   next tasks/get leaves it out. Keys not outstanding (never asked, answered already, an ask
+ *   that is over) are ignored, as the extension says. A key recorded only after its signal means
+ *   a crash between the two leaves it outstanding, and its client's retry signals a duplicate,
+ *   which the workflow ignores: the answer that counts is the first one the workflow took.
+ * - tasks/cancel is the exchange's cancel; it is acknowledged whatever the task's state.
+ *
+ * Each is refused with -32021 when the request did not declare the extension, and an unknown,
+ * expired or foreign task id is -32602, one answer for all three.
+ */
+import { z } from 'zod';
+import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
+import type { Logger } from '../../../../lib/log';
+import { taskNotFound } from '../../../../lib/protocol/error-catalog';
+import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../lib/protocol/tasks';
+import type { ExchangeGateway } from '../exchange-gateway';
+import { roundInputTooLarge } from '../leg-decisions';
+import { parseParams } from '../methods/parse-params';
+import type { CallContext } from '../modern/call-context';
+import { complete } from '../modern/render';
+import type { ModernEnvelope } from '../modern/validate-request';
+import { detailedTask, outstandingRequests } from './task-view';
+
+const TaskIdSchema = z.string().min(1);
+const GetTaskParamsSchema = z.object({ taskId: TaskIdSchema });
+const UpdateTaskParamsSchema = z.object({
+  taskId: TaskIdSchema,
+  inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
+export interface TaskMethodsDeps {
+  tasks: TaskStore;
+  gateway: ExchangeGateway;
+  /** The same budget one round's input has on every other path (MAX_ROUND_INPUT_BYTES). */
+  maxRoundInputBytes: number;
+  log: Logger;
+}
+
+type TaskMethodHandler = (
+  params: unknown,
+  envelope: ModernEnvelope,
+  call: CallContext,
+) => Promise<Record<string, unknown>>;
+
+export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, TaskMethodHandler> {
+  /** The caller's task, or -32602 (unknown, expired and another principal's look the same). */
+  async function ownTask(method: TaskMethod, taskId: string, call: CallContext): Promise<TaskSnapshot> {
+    const task = await deps.tasks.read(taskId);
+    if (!task || task.principal !== call.caller.id) {
+      if (task) deps.log.warn({ method, exchangeId: task.exchangeId }, 'task refused: another principal owns it');
+      throw taskNotFound();
+    }
+    return task;
+  }
+
+  const gated =
+    (method: TaskMethod, handle: (params: unknown, call: CallContext) => Promise<Record<string, unknown>>) =>
+    (params: unknown, envelope: ModernEnvelope, call: CallContext) => {
+      if (!declaresTasks(envelope.clientCapabilities)) throw tasksNotDeclared(method);
+      return handle(params, call);
+    };
+
+  return {
+    'tasks/get': gated('tasks/get', async (params, call) => {
+      const { taskId } = parseParams(GetTaskParamsSchema, params);
+      return complete(detailedTask(await ownTask('tasks/get', taskId, call)));
+    }),
+
+    'tasks/update': gated('tasks/update', async (params, call) => {
+      const { taskId, inputResponses } = parseParams(UpdateTaskParamsSchema, params);
+      const refusal = roundInputTooLarge(
+        { params: {}, answers: inputResponses, clientCapabilities: {} },
+        deps.maxRoundInputBytes,
+      );
+      if (refusal) throw refusal;
+      const task = await ownTask('tasks/update', taskId, call);
+      const round = task.lastRound;
+      if (task.exchangeStatus !== 'running' || round?.outcome.kind !== 'ask') return complete({});
+      const outstanding = outstandingRequests(round.outcome.inputRequests, task.answeredKeys);
+      const fresh = Object.keys(inputResponses).filter((key) => Object.hasOwn(outstanding, key));
+      for (const key of fresh) {
+        const delivered = await deps.gateway.sendKeyAnswer(task.exchangeId, {
+          round: round.round,
+          key,
+          response: inputResponses[key],
+        });
+        if (!delivered) return complete({}); // the task ended meanwhile; tasks/get says how
+      }
+      await deps.tasks.recordAnswered(task.exchangeId, round.round, fresh);
+      deps.log.info({ exchangeId: task.exchangeId, round: round.round, keys: fresh }, 'task answers signalled');
+      return complete({});
+    }),
+
+    'tasks/cancel': gated('tasks/cancel', async (params, call) => {
+      const { taskId } = parseParams(GetTaskParamsSchema, params);
+      const task = await ownTask('tasks/cancel', taskId, call);
+      if (task.exchangeStatus === 'running') await deps.gateway.cancel(task.exchangeId, 'tasks/cancel', 'client');
+      return complete({});
+    }),
+  };
+}
