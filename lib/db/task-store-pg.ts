@@ -28,7 +28,7 @@ const toTask = (row: TaskRow): TaskRecord => ({
 const CREATE_TASK = `
   WITH inserted AS (
     INSERT INTO exchange_tasks (task_id, exchange_id, principal, ttl_ms, poll_interval_ms, expires_at)
-    VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $4::double precision / 1000))
+    VALUES ($1, $2, $3, $4::integer, $5::integer, now() + $4::integer * interval '1 millisecond')
     ON CONFLICT (exchange_id) DO NOTHING
     RETURNING ${TASK_COLUMNS}
   )
