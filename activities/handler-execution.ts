@@ -6,7 +6,13 @@
  */
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ExchangeInput, RoundOutcome } from '../lib/exchange/types';
-import { ProtocolError, requireHandler, type BoundHandler, type HandlerContext, type HandlerSet } from '../lib/handler-api';
+import {
+  ProtocolError,
+  requireHandler,
+  type BoundHandler,
+  type HandlerContext,
+  type HandlerSet,
+} from '../lib/handler-api';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { RpcError } from '../lib/protocol/rpc-error';
 

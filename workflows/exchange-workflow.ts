@@ -239,13 +239,13 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       try {
         summary = await interruptible(() =>
           runRound(round)({
-          exchange: input,
-          round,
-          answers: answers?.responses,
-          answersDigest: answers?.digest,
-          clientCapabilities: answers?.clientCapabilities,
-          listening: answers?.listening,
-          sealedHandlerState,
+            exchange: input,
+            round,
+            answers: answers?.responses,
+            answersDigest: answers?.digest,
+            clientCapabilities: answers?.clientCapabilities,
+            listening: answers?.listening,
+            sealedHandlerState,
             mayAsk: mayAsk(state, input.maxRounds),
           }),
         );

@@ -201,7 +201,11 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
    * Starts the exchange's workflow; the first round runs as soon as a worker takes it. As a task
    * (`asTask`), its task row is written between the exchange's row and the workflow.
    */
-  async function start(leg: ExchangeLeg, exchangeId: string = randomUUID(), asTask = false): Promise<TaskRecord | undefined> {
+  async function start(
+    leg: ExchangeLeg,
+    exchangeId: string = randomUUID(),
+    asTask = false,
+  ): Promise<TaskRecord | undefined> {
     logExchange(exchangeId);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
@@ -297,7 +301,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       ...(leg.listening ? { listening: leg.listening } : {}),
       ...(task ? { task: taskModeOf(task) } : {}),
     });
-    legLog.info({ keys: Object.keys(responses), delivered, ...(task ? { taskId: task.taskId } : {}) }, 'answers signalled');
+    legLog.info(
+      { keys: Object.keys(responses), delivered, ...(task ? { taskId: task.taskId } : {}) },
+      'answers signalled',
+    );
     if (delivered && ask) apiMetrics.answerSignalled(leg.era, ask.recordedAt);
     // The call is a task from here on: its client follows it with tasks/get.
     if (task) return { kind: 'task', task };

@@ -27,7 +27,10 @@ export interface ModernMethodsDeps {
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {
-  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(deps.handlers, 'modern');
+  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(
+    deps.handlers,
+    'modern',
+  );
   const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = {
     ...createExchangeMethods(deps),
     ...createTaskMethods(deps.tasks),
