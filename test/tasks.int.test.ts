@@ -1,0 +1,155 @@
+/**
+ * Tasks (the Tasks extension, SEP-2663) on the real engine: a task is an exchange, so it survives
+ * what an exchange survives. A task answered key by key through tasks/update keeps its first
+ * answer across a worker restart and an API restart (each update to a different API process); a
+ * task cancelled while it waits for input ends cancelled and its workflow closes; a task nobody
+ * answers is ended by its TTL, its id unknown from then on and its records swept; a malformed
+ * update is refused with its field's path and changes nothing.
+ */
+import { sweepExpiredRecords } from '../lib/db/retention';
+import { workflowIdFor } from '../workflows/messages';
+import { accept } from './support/raw-mcp';
+import { startApiProcess, type ApiProcess } from './support/service-processes';
+import { createdTaskId, taskClient } from './support/task-client';
+import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
+
+const exchangeOfTask = async (service: TestService, taskId: string) =>
+  (
+    await service.pool.query<{ exchange_id: string }>('SELECT exchange_id FROM exchange_tasks WHERE task_id = $1', [
+      taskId,
+    ])
+  ).rows[0]!.exchange_id;
+
+const workflowStatus = async (service: TestService, exchangeId: string) =>
+  (await service.temporal.workflow.getHandle(workflowIdFor(exchangeId)).describe()).status.name;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const inputKeys = (task: Record<string, unknown>) => Object.keys((task.inputRequests as object | undefined) ?? {});
+
+describe('a task', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HANDLER_SET: 'conformance' });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('survives a worker restart and an API restart between its tasks/update calls', async () => {
+    const env = {
+      DATABASE_URL: service.config.database.url,
+      TEMPORAL_ADDRESS: service.config.temporal.address,
+      TEMPORAL_TASK_QUEUE: service.config.temporal.taskQueue,
+      HANDLER_SET: 'conformance',
+      ...TEST_KEY_RINGS,
+    };
+    let api: ApiProcess = await startApiProcess(env);
+    try {
+      const client = taskClient(() => api.url);
+      const taskId = createdTaskId(await client.call('multi_input'));
+      const asked = await client.until(taskId, (task) => inputKeys(task).length === 2);
+      expect(asked.status).toBe('input_required');
+
+      expect((await client.update(taskId, { first_input: accept({ name: 'Ada' }) })).body.result).toMatchObject({
+        resultType: 'complete',
+      });
+      await service.stopWorker();
+      await api.kill('SIGTERM');
+      api = await startApiProcess(env);
+      await service.startWorker();
+
+      // The other process reads the same task, with only the key still unanswered.
+      const waiting = (await client.get(taskId)).body.result!;
+      expect(waiting).toMatchObject({ status: 'input_required', taskId });
+      expect(inputKeys(waiting)).toEqual(['second_input']);
+      await client.update(taskId, { second_input: accept({ name: 'Grace' }) });
+      const done = await client.until(taskId, (task) => task.status === 'completed');
+      expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Both answered: Ada and Grace.' }] });
+      expect(await workflowStatus(service, await exchangeOfTask(service, taskId))).toBe('COMPLETED');
+    } finally {
+      await api.kill('SIGKILL');
+    }
+  });
+
+  it('cancelled while it waits for input ends cancelled, and its workflow closes', async () => {
+    const client = taskClient(() => service.url);
+    const taskId = createdTaskId(await client.call('confirm_delete', { filename: 'keep.txt' }));
+    await client.until(taskId, (task) => task.status === 'input_required');
+    expect((await client.cancel(taskId)).body.result).toEqual(expect.objectContaining({ resultType: 'complete' }));
+    const ended = await client.until(taskId, (task) => task.status === 'cancelled');
+    expect(ended).not.toHaveProperty('result');
+    const exchangeId = await exchangeOfTask(service, taskId);
+    await until('the workflow to close', async () =>
+      (await workflowStatus(service, exchangeId)) === 'RUNNING' ? undefined : true,
+    );
+    expect(await workflowStatus(service, exchangeId)).toBe('COMPLETED');
+    // A cancel of an ended task, and an update of it, are acknowledged and change nothing.
+    expect((await client.cancel(taskId)).body.result?.resultType).toBe('complete');
+    expect((await client.update(taskId, { confirm_delete: accept({ confirm: true }) })).body.result?.resultType).toBe(
+      'complete',
+    );
+    expect((await client.get(taskId)).body.result?.status).toBe('cancelled');
+  });
+
+  it('refuses a malformed update with the path of its field, and changes nothing', async () => {
+    const client = taskClient(() => service.url);
+    const taskId = createdTaskId(await client.call('confirm_delete', { filename: 'a.txt' }));
+    await client.until(taskId, (task) => task.status === 'input_required');
+    const refused = await client.update(taskId, { confirm_delete: 'yes' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: -32602, data: { path: 'params.inputResponses.confirm_delete' } });
+    expect(inputKeys((await client.get(taskId)).body.result!)).toEqual(['confirm_delete']);
+    await client.cancel(taskId);
+  });
+});
+
+describe('the TTL of a task', () => {
+  const TTL_MS = 2_000;
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HANDLER_SET: 'conformance', TASK_TTL_MS: String(TTL_MS) });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('ends a task nobody answers: its workflow closes, its id is unknown, its records are swept', async () => {
+    const client = taskClient(() => service.url);
+    const created = await client.call('confirm_delete', { filename: 'abandoned.txt' });
+    const taskId = createdTaskId(created);
+    expect(created.body.result).toMatchObject({ ttlMs: TTL_MS });
+    await client.until(taskId, (task) => task.status === 'input_required');
+    const exchangeId = await exchangeOfTask(service, taskId);
+
+    await until('the TTL to end the workflow', async () =>
+      (await workflowStatus(service, exchangeId)) === 'RUNNING' ? undefined : true,
+    );
+    expect(await workflowStatus(service, exchangeId)).toBe('COMPLETED');
+    const { rows } = await service.pool.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [
+      exchangeId,
+    ]);
+    expect(rows[0]?.status).toBe('expired');
+    // Ended by the TTL, not by the round timeout (ten minutes here).
+    const ending = await service.pool.query<{ outcome: { error: { message: string } } }>(
+      'SELECT outcome FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round DESC LIMIT 1',
+      [exchangeId],
+    );
+    expect(ending.rows[0]?.outcome.error.message).toMatch(/TTL of 2000 ms/);
+    const gone = await client.get(taskId);
+    expect(gone.body.error).toMatchObject({ code: -32602 });
+    expect((await client.update(taskId, { confirm_delete: accept({ confirm: true }) })).body.error?.code).toBe(-32602);
+
+    await sweepExpiredRecords(service.pool, 7 * 86_400_000);
+    const left = await service.pool.query('SELECT 1 FROM exchanges WHERE id = $1', [exchangeId]);
+    expect(left.rowCount).toBe(0);
+  });
+});
