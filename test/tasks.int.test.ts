@@ -8,7 +8,7 @@
  */
 import { sweepExpiredRecords } from '../lib/db/retention';
 import { workflowIdFor } from '../workflows/messages';
-import { accept } from './support/raw-mcp';
+import { accept, rawCall } from './support/raw-mcp';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { createdTaskId, taskClient } from './support/task-client';
 import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
@@ -151,5 +151,36 @@ describe('the TTL of a task', () => {
     await sweepExpiredRecords(service.pool, 7 * 86_400_000);
     const left = await service.pool.query('SELECT 1 FROM exchanges WHERE id = $1', [exchangeId]);
     expect(left.rowCount).toBe(0);
+  });
+});
+
+describe('the demo approval (request_access)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HANDLER_SET: 'demo' });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('is a task whose two approvers answer with tasks/update one at a time', async () => {
+    const client = taskClient(() => service.url);
+    const taskId = createdTaskId(await client.call('request_access', { service: 'billing', reason: 'incident 42' }));
+    const asked = await client.until(taskId, (task) => task.status === 'input_required');
+    expect(inputKeys(asked)).toEqual(['owner_approval', 'security_approval']);
+    await client.update(taskId, { security_approval: accept({ approve: true, note: 'ok' }) });
+    expect(inputKeys((await client.get(taskId)).body.result!)).toEqual(['owner_approval']);
+    await client.update(taskId, { owner_approval: accept({ approve: true }) });
+    const done = await client.until(taskId, (task) => task.status === 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Access to billing granted for 4 h.' }] });
+  });
+
+  it('asks over MRTR a client that did not declare the extension', async () => {
+    const reply = await rawCall(service.url, 'tools/call', {
+      name: 'request_access',
+      arguments: { service: 'billing', reason: 'incident 43' },
+    });
+    expect(reply.body.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
+    expect(Object.keys(reply.body.result!.inputRequests as object)).toEqual(['owner_approval', 'security_approval']);
   });
 });
