@@ -152,6 +152,56 @@ describe('the TTL of a task', () => {
     const left = await service.pool.query('SELECT 1 FROM exchanges WHERE id = $1', [exchangeId]);
     expect(left.rowCount).toBe(0);
   });
+
+  it('ends a task whose round still runs at its TTL, without waiting for the round', async () => {
+    const client = taskClient(() => service.url);
+    const taskId = createdTaskId(await client.call('slow_compute', { seconds: 60 }));
+    const exchangeId = await exchangeOfTask(service, taskId);
+    const started = Date.now();
+    await until('the TTL to end the workflow', async () =>
+      (await workflowStatus(service, exchangeId)) === 'RUNNING' ? undefined : true,
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const { rows } = await service.pool.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [
+      exchangeId,
+    ]);
+    expect(rows[0]?.status).toBe('expired');
+    expect((await client.get(taskId)).body.error?.code).toBe(-32602);
+  });
+});
+
+describe('the budget of running tasks', () => {
+  let service: TestService;
+  let running: number;
+  beforeAll(async () => {
+    // The budget is the deployment's, and other tests' exchanges may still run in this database.
+    const probe = await startTestService();
+    const { rows } = await probe.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM exchanges WHERE status = 'running'",
+    );
+    await probe.close();
+    running = Number(rows[0]!.n);
+    service = await startTestService({ HANDLER_SET: 'conformance', MAX_RUNNING_EXCHANGES: String(running + 1) });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('is the running exchanges budget: a task over it is refused with 429 and Retry-After, and nothing is written', async () => {
+    const client = taskClient(() => service.url);
+    const first = createdTaskId(await client.call('slow_compute', { seconds: 60 }));
+    const taskRows = async () => (await service.pool.query('SELECT 1 FROM exchange_tasks')).rowCount;
+    const before = await taskRows();
+    const refused = await client.call('slow_compute', { seconds: 60 });
+    expect(refused.status).toBe(429);
+    expect(refused.headers?.get('retry-after')).toBe('5');
+    expect(refused.body.error).toMatchObject({ code: -32000, data: { limit: running + 1 } });
+    expect(await taskRows()).toBe(before);
+    await client.cancel(first);
+    await client.until(first, (task) => task.status === 'cancelled');
+    const next = createdTaskId(await client.call('slow_compute', { seconds: 0 }));
+    await client.until(next, (task) => task.status === 'completed');
+  });
 });
 
 describe('the demo approval (request_access)', () => {

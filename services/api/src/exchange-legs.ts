@@ -270,16 +270,16 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const [ask, next] = await store.readRoundAndNext(exchangeId, round);
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
-    // Answers that begin the call's task: its row is written before they are signalled, and a
-    // repeat of the same leg finds the same task.
-    const escalates = leg.taskBegins === 'after-input' && (answer.kind === 'fresh' || answer.kind === 'retry');
-    const task = escalates ? await taskFor(exchangeId, leg) : undefined;
+    // Answers that begin the call's task (its tool's task begins after its input): the task's row
+    // is written once they are known to be signalled, before they are; a repeat of the same leg
+    // finds the same task.
+    const beginsTask = leg.taskBegins === 'after-input';
     switch (answer.kind) {
       case 'stale':
         legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
         throw invalidRequestState();
       case 'retry':
-        if (task) return { kind: 'task', task };
+        if (beginsTask) return { kind: 'task', task: await taskFor(exchangeId, leg) };
         return { kind: 'recorded', record: answer.record };
       case 'mismatch':
         throw answeredDifferently(round);
@@ -292,6 +292,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     }
     const { responses, digest } = answer;
     checkRoundInput(leg, responses, limits.maxRoundInputBytes);
+    const task = beginsTask ? await taskFor(exchangeId, leg) : undefined;
 
     const delivered = await gateway.sendAnswers(exchangeId, {
       round,
