@@ -18,18 +18,7 @@ const aborted = () => {
 
 describe('tasks fixtures', () => {
   it('declare their task support as the scenarios register them', () => {
-    const declared = Object.fromEntries(
-      [
-        'greet',
-        'slow_compute',
-        'failing_job',
-        'protocol_error_job',
-        'confirm_delete',
-        'multi_input',
-        'test_tool_with_task',
-      ].map((name) => [name, [tool(name).taskSupport ?? 'forbidden', tool(name).taskBegins ?? 'at-call']]),
-    );
-    expect(declared).toEqual({
+    const expected = {
       greet: ['forbidden', 'at-call'],
       slow_compute: ['optional', 'at-call'],
       failing_job: ['required', 'at-call'],
@@ -37,7 +26,14 @@ describe('tasks fixtures', () => {
       confirm_delete: ['optional', 'at-call'],
       multi_input: ['optional', 'at-call'],
       test_tool_with_task: ['required', 'after-input'],
-    });
+    };
+    const declared = Object.fromEntries(
+      Object.keys(expected).map((name) => [
+        name,
+        [tool(name).taskSupport ?? 'forbidden', tool(name).taskBegins ?? 'at-call'],
+      ]),
+    );
+    expect(declared).toEqual(expected);
   });
 
   it('greet answers at once; slow_compute stops waiting when its task is cancelled', async () => {

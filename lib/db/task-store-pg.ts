@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { ExchangeStatus, RoundOutcome } from '../exchange/types';
+import { toRecord } from './exchange-store-pg';
 import type { NewTask, TaskRecord, TaskSnapshot, TaskStore } from './task-store';
 
 interface TaskRow {
@@ -84,17 +85,11 @@ export function createTaskStorePg(pool: Pool): TaskStore {
       const { rows } = await pool.query<SnapshotRow>(READ_TASK, [taskId]);
       const row = rows[0];
       if (!row) return undefined;
+      const { round, outcome, recorded_at: recordedAt } = row;
       const lastRound =
-        row.round === null || row.outcome === null || row.recorded_at === null
+        round === null || outcome === null || recordedAt === null
           ? undefined
-          : {
-              exchangeId: row.exchange_id,
-              round: row.round,
-              outcome: row.outcome,
-              answersDigest: row.answers_digest ?? undefined,
-              recordedAt: row.recorded_at,
-              ...(row.deadline_at ? { deadlineAt: row.deadline_at } : {}),
-            };
+          : toRecord({ ...row, round, outcome, recorded_at: recordedAt });
       return {
         ...toTask(row),
         exchangeStatus: row.status,
