@@ -10,7 +10,7 @@ import { sweepExpiredRecords } from '../lib/db/retention';
 import { workflowIdFor } from '../workflows/messages';
 import { accept, rawCall } from './support/raw-mcp';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
-import { createdTaskId, taskClient } from './support/task-client';
+import { createdTaskId, TASK_CAPABILITIES, taskClient } from './support/task-client';
 import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
 const exchangeOfTask = async (service: TestService, taskId: string) =>
@@ -98,6 +98,37 @@ describe('a task', () => {
       'complete',
     );
     expect((await client.get(taskId)).body.result?.status).toBe('cancelled');
+  });
+
+  it('begins after its input when its tool says so: the ask over MRTR, the retry answered with the task', async () => {
+    const first = await rawCall(
+      service.url,
+      'tools/call',
+      { name: 'test_tool_with_task', arguments: {} },
+      TASK_CAPABILITIES,
+    );
+    expect(first.body.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_name: expect.any(Object) },
+    });
+    const retry = await rawCall(
+      service.url,
+      'tools/call',
+      {
+        name: 'test_tool_with_task',
+        arguments: {},
+        requestState: first.body.result!.requestState,
+        inputResponses: { user_name: accept({ name: 'Alice' }) },
+      },
+      TASK_CAPABILITIES,
+    );
+    const taskId = createdTaskId(retry);
+    expect(retry.body.result).not.toHaveProperty('requestState');
+    const client = taskClient(() => service.url);
+    // The question answered over MRTR is not outstanding in the task.
+    expect((await client.get(taskId)).body.result).toMatchObject({ status: 'working' });
+    const done = await client.until(taskId, (task) => task.status === 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Alice! Your task is done.' }] });
   });
 
   it('refuses a malformed update with the path of its field, and changes nothing', async () => {

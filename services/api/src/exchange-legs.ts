@@ -293,6 +293,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const { responses, digest } = answer;
     checkRoundInput(leg, responses, limits.maxRoundInputBytes);
     const task = beginsTask ? await taskFor(exchangeId, leg) : undefined;
+    // The ask these answers take is answered from the task's first instant: tasks/get must not
+    // show it as outstanding while the workflow takes them.
+    if (task && ask?.outcome.kind === 'ask')
+      await deps.tasks.recordAnswered(exchangeId, round, Object.keys(ask.outcome.inputRequests));
 
     const delivered = await gateway.sendAnswers(exchangeId, {
       round,
