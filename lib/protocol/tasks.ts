@@ -11,9 +11,6 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
 
-export const isTaskMethod = (method: string): method is TaskMethod =>
-  (TASK_METHODS as readonly string[]).includes(method);
-
 /** Whether this request's client capabilities declare the extension (`extensions[TASKS_EXTENSION]`). */
 export function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
   const extensions = clientCapabilities.extensions;
