@@ -201,6 +201,27 @@ describe('the TTL of a task', () => {
   });
 });
 
+describe('a task whose workflow Temporal closed without an ending', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HANDLER_SET: 'conformance', HTTP_WAIT_MS: '1000' });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('reads as failed once tasks/get has asked Temporal, and is not polled until its TTL', async () => {
+    const client = taskClient(() => service.url);
+    const taskId = createdTaskId(await client.call('confirm_delete', { filename: 'terminated.txt' }));
+    await client.until(taskId, (task) => task.status === 'input_required');
+    const exchangeId = await exchangeOfTask(service, taskId);
+    await service.temporal.workflow.getHandle(workflowIdFor(exchangeId)).terminate('operator');
+    const ended = await client.until(taskId, (task) => task.status === 'failed', 10_000);
+    expect(ended.error).toMatchObject({ code: -32013, data: { workflowStatus: 'TERMINATED' } });
+    expect((await client.cancel(taskId)).body.result?.resultType).toBe('complete');
+  });
+});
+
 describe('the budget of running tasks', () => {
   let service: TestService;
   let running: number;

@@ -133,7 +133,14 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       legs,
       requestState,
       waiter,
-      tasks: { tasks, gateway, maxRoundInputBytes: config.limits.maxRoundInputBytes, log },
+      tasks: {
+        tasks,
+        gateway,
+        reconciler,
+        reconcileAfterMs: config.http.waitMs,
+        maxRoundInputBytes: config.limits.maxRoundInputBytes,
+        log,
+      },
     }),
     legacy: createLegacyEndpoint({
       methods: createLegacyMethods({ handlers, legacy, legs }),

@@ -13,6 +13,12 @@
  *   which the workflow ignores: the answer that counts is the first one the workflow took.
  * - tasks/cancel is the exchange's cancel; it is acknowledged whatever the task's state.
  *
+ * A workflow that Temporal closed without recording an ending (an operator's terminate, say)
+ * leaves its task reading as running: a task/update or tasks/cancel that finds no workflow, and a
+ * tasks/get of a task nothing was recorded for in `reconcileAfterMs` (at most once per that time
+ * per task on a replica), ask Temporal and record the ending, so no client polls such a task until
+ * its TTL.
+ *
  * Each is refused with -32021 when the request did not declare the extension, and an unknown,
  * expired or foreign task id is -32602, one answer for all three.
  */
@@ -22,6 +28,7 @@ import type { Logger } from '../../../../lib/log';
 import { taskNotFound } from '../../../../lib/protocol/error-catalog';
 import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../lib/protocol/tasks';
 import type { ExchangeGateway } from '../exchange-gateway';
+import type { ExchangeReconciler } from '../exchange-reconciler';
 import { roundInputTooLarge } from '../leg-decisions';
 import { parseParams } from '../methods/parse-params';
 import type { CallContext } from '../modern/call-context';
@@ -39,6 +46,9 @@ const UpdateTaskParamsSchema = z.object({
 export interface TaskMethodsDeps {
   tasks: TaskStore;
   gateway: ExchangeGateway;
+  reconciler: ExchangeReconciler;
+  /** How long a running task may show no change before tasks/get asks Temporal whether its workflow still runs (HTTP_WAIT_MS). */
+  reconcileAfterMs: number;
   /** The same budget one round's input has on every other path (MAX_ROUND_INPUT_BYTES). */
   maxRoundInputBytes: number;
   log: Logger;
@@ -50,7 +60,23 @@ type TaskMethodHandler = (
   call: CallContext,
 ) => Promise<Record<string, unknown>>;
 
+/** Tasks whose workflow this replica asked Temporal about lately, and when; bounded, the oldest forgotten first. */
+const MAX_RECONCILED = 10_000;
+
 export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, TaskMethodHandler> {
+  const reconciledAt = new Map<string, number>();
+
+  /** A running task quiet for longer than `reconcileAfterMs`, not asked about since: Temporal is asked. */
+  async function reconciled(method: TaskMethod, task: TaskSnapshot, call: CallContext): Promise<TaskSnapshot> {
+    const now = Date.now();
+    if (task.exchangeStatus !== 'running' || now - task.lastUpdatedAt.getTime() < deps.reconcileAfterMs) return task;
+    if (now - (reconciledAt.get(task.taskId) ?? 0) < deps.reconcileAfterMs) return task;
+    reconciledAt.delete(task.taskId);
+    reconciledAt.set(task.taskId, now);
+    if (reconciledAt.size > MAX_RECONCILED) reconciledAt.delete(reconciledAt.keys().next().value!);
+    return (await deps.reconciler.reconcile(task.exchangeId)) ? ownTask(method, task.taskId, call) : task;
+  }
+
   /** The caller's task, or -32602 (unknown, expired and another principal's look the same). */
   async function ownTask(method: TaskMethod, taskId: string, call: CallContext): Promise<TaskSnapshot> {
     const task = await deps.tasks.read(taskId);
@@ -71,7 +97,7 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
   return {
     'tasks/get': gated('tasks/get', async (params, call) => {
       const { taskId } = parseParams(GetTaskParamsSchema, params);
-      return complete(detailedTask(await ownTask('tasks/get', taskId, call)));
+      return complete(detailedTask(await reconciled('tasks/get', await ownTask('tasks/get', taskId, call), call)));
     }),
 
     'tasks/update': gated('tasks/update', async (params, call) => {
@@ -92,7 +118,11 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
           key,
           response: inputResponses[key],
         });
-        if (!delivered) return complete({}); // the task ended meanwhile; tasks/get says how
+        if (!delivered) {
+          // The workflow is gone: its ending is recorded if it could not record it itself.
+          await deps.reconciler.reconcile(task.exchangeId);
+          return complete({});
+        }
       }
       await deps.tasks.recordAnswered(task.exchangeId, round.round, fresh);
       deps.log.info({ exchangeId: task.exchangeId, round: round.round, keys: fresh }, 'task answers signalled');
@@ -102,7 +132,8 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
     'tasks/cancel': gated('tasks/cancel', async (params, call) => {
       const { taskId } = parseParams(GetTaskParamsSchema, params);
       const task = await ownTask('tasks/cancel', taskId, call);
-      if (task.exchangeStatus === 'running') await deps.gateway.cancel(task.exchangeId, 'tasks/cancel', 'client');
+      if (task.exchangeStatus === 'running' && !(await deps.gateway.cancel(task.exchangeId, 'tasks/cancel', 'client')))
+        await deps.reconciler.reconcile(task.exchangeId);
       return complete({});
     }),
   };
