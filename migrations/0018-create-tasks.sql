@@ -16,11 +16,13 @@ CREATE TABLE IF NOT EXISTS exchange_tasks (
 CREATE INDEX IF NOT EXISTS exchange_tasks_expires_idx ON exchange_tasks (expires_at);
 
 -- One row per key of an ask that tasks/update answered (the answer itself travels to the workflow
--- in a signal and is recorded with the next round): what tasks/get leaves out of inputRequests.
+-- in a signal and is recorded with the next round): what tasks/get leaves out of inputRequests,
+-- and the answer's size, since all of a round's answers go to its handler in one Temporal payload.
 CREATE TABLE IF NOT EXISTS exchange_task_answers (
   exchange_id  uuid        NOT NULL REFERENCES exchanges (id) ON DELETE CASCADE,
   round        integer     NOT NULL CHECK (round >= 1),
   key          text        NOT NULL,
+  bytes        integer     NOT NULL DEFAULT 0,
   answered_at  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (exchange_id, round, key)
 );

@@ -222,6 +222,31 @@ describe('a task whose workflow Temporal closed without an ending', () => {
   });
 });
 
+describe("the budget of a task round's answers", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HANDLER_SET: 'conformance', MAX_ROUND_INPUT_BYTES: '1024' });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('counts the answers taken before: an update that would put the round over it is refused with 413', async () => {
+    const client = taskClient(() => service.url);
+    const taskId = createdTaskId(await client.call('multi_input'));
+    await client.until(taskId, (task) => inputKeys(task).length === 2);
+    const name = 'x'.repeat(600);
+    expect((await client.update(taskId, { first_input: accept({ name }) })).body.result?.resultType).toBe('complete');
+    const refused = await client.update(taskId, { second_input: accept({ name }) });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error).toMatchObject({ code: -32602, data: { path: 'params.inputResponses', limit: 1024 } });
+    // Nothing was taken: the key is still outstanding, and a smaller answer completes the round.
+    expect(inputKeys((await client.get(taskId)).body.result!)).toEqual(['second_input']);
+    await client.update(taskId, { second_input: accept({ name: 'Grace' }) });
+    await client.until(taskId, (task) => task.status === 'completed');
+  });
+});
+
 describe('the budget of running tasks', () => {
   let service: TestService;
   let running: number;

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { ExchangeStatus, RoundOutcome } from '../exchange/types';
 import { toRecord } from './exchange-store-pg';
-import type { NewTask, TaskRecord, TaskSnapshot, TaskStore } from './task-store';
+import type { AnsweredKey, NewTask, TaskRecord, TaskSnapshot, TaskStore } from './task-store';
 
 interface TaskRow {
   task_id: string;
@@ -41,7 +41,7 @@ const CREATE_TASK = `
 const READ_TASK = `
   SELECT t.task_id, t.exchange_id, t.principal, t.ttl_ms, t.poll_interval_ms, t.created_at, t.expires_at,
          e.status, r.round, r.outcome, r.answers_digest, r.recorded_at, r.deadline_at,
-         coalesce(a.keys, '{}') AS answered_keys, a.last_at
+         coalesce(a.keys, '{}') AS answered_keys, coalesce(a.bytes, 0) AS answered_bytes, a.last_at
     FROM exchange_tasks t
     JOIN exchanges e ON e.id = t.exchange_id
     LEFT JOIN LATERAL (
@@ -49,7 +49,8 @@ const READ_TASK = `
        WHERE exchange_id = t.exchange_id ORDER BY round DESC LIMIT 1
     ) r ON true
     LEFT JOIN LATERAL (
-      SELECT array_agg(key ORDER BY key) AS keys, max(answered_at) AS last_at FROM exchange_task_answers
+      SELECT array_agg(key ORDER BY key) AS keys, sum(bytes)::bigint AS bytes, max(answered_at) AS last_at
+        FROM exchange_task_answers
        WHERE exchange_id = t.exchange_id AND round = r.round
     ) a ON true
    WHERE t.task_id = $1 AND t.expires_at > now()`;
@@ -62,6 +63,7 @@ interface SnapshotRow extends TaskRow {
   recorded_at: Date | null;
   deadline_at: Date | null;
   answered_keys: string[];
+  answered_bytes: string | number;
   last_at: Date | null;
 }
 
@@ -95,17 +97,18 @@ export function createTaskStorePg(pool: Pool): TaskStore {
         exchangeStatus: row.status,
         ...(lastRound ? { lastRound } : {}),
         answeredKeys: row.answered_keys,
+        answeredBytes: Number(row.answered_bytes),
         lastUpdatedAt: latest(row.created_at, row.recorded_at, row.last_at),
       };
     },
 
-    async recordAnswered(exchangeId: string, round: number, keys: string[]) {
-      if (keys.length === 0) return [];
+    async recordAnswered(exchangeId: string, round: number, answers: ReadonlyArray<AnsweredKey>) {
+      if (answers.length === 0) return [];
       const { rows } = await pool.query<{ key: string }>(
-        `INSERT INTO exchange_task_answers (exchange_id, round, key)
-           SELECT $1, $2, key FROM unnest($3::text[]) AS key
+        `INSERT INTO exchange_task_answers (exchange_id, round, key, bytes)
+           SELECT $1, $2, key, bytes FROM unnest($3::text[], $4::integer[]) AS a (key, bytes)
          ON CONFLICT DO NOTHING RETURNING key`,
-        [exchangeId, round, keys],
+        [exchangeId, round, answers.map((a) => a.key), answers.map((a) => a.bytes)],
       );
       return rows.map((row) => row.key);
     },

@@ -25,10 +25,17 @@ export interface TaskRecord extends NewTask {
 export interface TaskSnapshot extends TaskRecord {
   exchangeStatus: ExchangeStatus;
   lastRound?: RoundRecord;
-  /** Keys of the last round's ask that tasks/update answered. */
+  /** Keys of the last round's ask that tasks/update answered, and the serialized size of those answers. */
   answeredKeys: string[];
+  answeredBytes: number;
   /** The latest of its creation, its last round and its last answer. */
   lastUpdatedAt: Date;
+}
+
+/** A key of an ask that was answered, and the size of its answer as JSON (0 when it came over MRTR, sized there). */
+export interface AnsweredKey {
+  key: string;
+  bytes: number;
 }
 
 export interface TaskStore {
@@ -39,6 +46,6 @@ export interface TaskStore {
   create(task: NewTask): Promise<TaskRecord>;
   /** The task, unless unknown or past its TTL. (Whose it is, the caller checks.) */
   read(taskId: string): Promise<TaskSnapshot | undefined>;
-  /** Records that `keys` of round `round`'s ask were answered; returns those not answered before. */
-  recordAnswered(exchangeId: string, round: number, keys: string[]): Promise<string[]>;
+  /** Records that these keys of round `round`'s ask were answered (with their answers' sizes); returns those not answered before. */
+  recordAnswered(exchangeId: string, round: number, answers: ReadonlyArray<AnsweredKey>): Promise<string[]>;
 }

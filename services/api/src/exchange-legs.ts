@@ -296,7 +296,11 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     // The ask these answers take is answered from the task's first instant: tasks/get must not
     // show it as outstanding while the workflow takes them.
     if (task && ask?.outcome.kind === 'ask')
-      await deps.tasks.recordAnswered(exchangeId, round, Object.keys(ask.outcome.inputRequests));
+      await deps.tasks.recordAnswered(
+        exchangeId,
+        round,
+        Object.keys(ask.outcome.inputRequests).map((key) => ({ key, bytes: 0 })),
+      );
 
     const delivered = await gateway.sendAnswers(exchangeId, {
       round,

@@ -25,7 +25,7 @@
 import { z } from 'zod';
 import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
 import type { Logger } from '../../../../lib/log';
-import { taskNotFound } from '../../../../lib/protocol/error-catalog';
+import { taskNotFound, tooLarge } from '../../../../lib/protocol/error-catalog';
 import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../lib/protocol/tasks';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-reconciler';
@@ -35,6 +35,8 @@ import type { CallContext } from '../modern/call-context';
 import { complete } from '../modern/render';
 import type { ModernEnvelope } from '../modern/validate-request';
 import { detailedTask, outstandingRequests } from './task-view';
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 
 const TaskIdSchema = z.string().min(1);
 const GetTaskParamsSchema = z.object({ taskId: TaskIdSchema });
@@ -111,8 +113,19 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
       const round = task.lastRound;
       if (task.exchangeStatus !== 'running' || round?.outcome.kind !== 'ask') return complete({});
       const outstanding = outstandingRequests(round.outcome.inputRequests, task.answeredKeys);
-      const fresh = Object.keys(inputResponses).filter((key) => Object.hasOwn(outstanding, key));
-      for (const key of fresh) {
+      const fresh = Object.keys(inputResponses)
+        .filter((key) => Object.hasOwn(outstanding, key))
+        .map((key) => ({ key, bytes: jsonBytes(inputResponses[key]) }));
+      // The round's answers reach its handler together, in one payload: those taken before count.
+      const size = fresh.reduce((sum, answer) => sum + answer.bytes, task.answeredBytes);
+      if (size > deps.maxRoundInputBytes)
+        throw tooLarge(
+          "this round's answers (these and those taken before)",
+          'params.inputResponses',
+          deps.maxRoundInputBytes,
+          size,
+        );
+      for (const { key } of fresh) {
         const delivered = await deps.gateway.sendKeyAnswer(task.exchangeId, {
           round: round.round,
           key,
@@ -125,7 +138,10 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
         }
       }
       await deps.tasks.recordAnswered(task.exchangeId, round.round, fresh);
-      deps.log.info({ exchangeId: task.exchangeId, round: round.round, keys: fresh }, 'task answers signalled');
+      deps.log.info(
+        { exchangeId: task.exchangeId, round: round.round, keys: fresh.map((answer) => answer.key) },
+        'task answers signalled',
+      );
       return complete({});
     }),
 

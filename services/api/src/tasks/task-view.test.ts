@@ -18,6 +18,7 @@ const base: TaskSnapshot = {
   expiresAt: new Date(created.getTime() + 60_000),
   exchangeStatus: 'running',
   answeredKeys: [],
+  answeredBytes: 0,
   lastUpdatedAt: later,
 };
 const withRound = (outcome: RoundOutcome, extra: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
