@@ -311,7 +311,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       ...(task ? { task: taskModeOf(task) } : {}),
     });
     legLog.info(
-      { keys: Object.keys(responses), delivered, ...(task ? { taskId: task.taskId } : {}) },
+      // A task is logged by its exchange, never by its id (its client's handle on it).
+      { keys: Object.keys(responses), delivered, ...(task ? { asTask: true } : {}) },
       'answers signalled',
     );
     if (delivered && ask) apiMetrics.answerSignalled(leg.era, ask.recordedAt);
