@@ -35,14 +35,23 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 const inputKeys = (task: Record<string, unknown>) => Object.keys((task.inputRequests as object | undefined) ?? {});
 
-describe('a task', () => {
-  let service: TestService;
+/**
+ * The service of the enclosing describe block: started before its tests (with `env`, or what it
+ * resolves to) and closed after them.
+ */
+function serviceFor(env: Record<string, string> | (() => Promise<Record<string, string>>)): TestService {
+  let started: TestService | undefined;
   beforeAll(async () => {
-    service = await startTestService({ HANDLER_SET: 'conformance' });
+    started = await startTestService(typeof env === 'function' ? await env() : env);
   });
   afterAll(async () => {
-    await service?.close();
+    await started?.close();
   });
+  return new Proxy({} as TestService, { get: (_, key) => Reflect.get(started!, key) });
+}
+
+describe('a task', () => {
+  const service = serviceFor({ HANDLER_SET: 'conformance' });
 
   it('survives a worker restart and an API restart between its tasks/update calls', async () => {
     const env = {
@@ -145,13 +154,7 @@ describe('a task', () => {
 
 describe('the TTL of a task', () => {
   const TTL_MS = 2_000;
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HANDLER_SET: 'conformance', TASK_TTL_MS: String(TTL_MS) });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = serviceFor({ HANDLER_SET: 'conformance', TASK_TTL_MS: String(TTL_MS) });
 
   it('ends a task nobody answers: its workflow closes, its id is unknown, its records are swept', async () => {
     const client = taskClient(() => service.url);
@@ -202,13 +205,7 @@ describe('the TTL of a task', () => {
 });
 
 describe('a task whose workflow Temporal closed without an ending', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HANDLER_SET: 'conformance', HTTP_WAIT_MS: '1000' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = serviceFor({ HANDLER_SET: 'conformance', HTTP_WAIT_MS: '1000' });
 
   it('reads as failed once tasks/get has asked Temporal, and is not polled until its TTL', async () => {
     const client = taskClient(() => service.url);
@@ -223,13 +220,7 @@ describe('a task whose workflow Temporal closed without an ending', () => {
 });
 
 describe("the budget of a task round's answers", () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HANDLER_SET: 'conformance', MAX_ROUND_INPUT_BYTES: '1024' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = serviceFor({ HANDLER_SET: 'conformance', MAX_ROUND_INPUT_BYTES: '1024' });
 
   it('counts the answers taken before: an update that would put the round over it is refused with 413', async () => {
     const client = taskClient(() => service.url);
@@ -248,9 +239,8 @@ describe("the budget of a task round's answers", () => {
 });
 
 describe('the budget of running tasks', () => {
-  let service: TestService;
   let running: number;
-  beforeAll(async () => {
+  const service = serviceFor(async () => {
     // The budget is the deployment's, and other tests' exchanges may still run in this database.
     const probe = await startTestService();
     const { rows } = await probe.pool.query<{ n: string }>(
@@ -258,10 +248,7 @@ describe('the budget of running tasks', () => {
     );
     await probe.close();
     running = Number(rows[0]!.n);
-    service = await startTestService({ HANDLER_SET: 'conformance', MAX_RUNNING_EXCHANGES: String(running + 1) });
-  });
-  afterAll(async () => {
-    await service?.close();
+    return { HANDLER_SET: 'conformance', MAX_RUNNING_EXCHANGES: String(running + 1) };
   });
 
   it('is the running exchanges budget: a task over it is refused with 429 and Retry-After, and nothing is written', async () => {
@@ -282,13 +269,7 @@ describe('the budget of running tasks', () => {
 });
 
 describe('the demo approval (request_access)', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HANDLER_SET: 'demo' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = serviceFor({ HANDLER_SET: 'demo' });
 
   it('is a task whose two approvers answer with tasks/update one at a time', async () => {
     const client = taskClient(() => service.url);
