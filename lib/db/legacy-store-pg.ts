@@ -231,6 +231,14 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return rows[0] && toCall(rows[0]);
     },
 
+    async callOfExchange(exchangeId) {
+      const { rows } = await pool.query<CallRow>({
+        text: 'SELECT * FROM legacy_calls WHERE exchange_id = $1',
+        values: [exchangeId],
+      });
+      return rows[0] && toCall(rows[0]);
+    },
+
     async activeCalls(filter) {
       const [column, value] = 'streamId' in filter ? ['stream_id', filter.streamId] : ['session_id', filter.sessionId];
       const { rows } = await pool.query<CallRow>({

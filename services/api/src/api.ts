@@ -34,6 +34,7 @@ import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
+import { createLegacyTaskMethods } from './legacy/legacy-task-methods';
 import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 
@@ -143,7 +144,22 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       },
     }),
     legacy: createLegacyEndpoint({
-      methods: createLegacyMethods({ handlers, legacy, legs }),
+      methods: createLegacyMethods({
+        handlers,
+        legacy,
+        legs,
+        taskStore: tasks,
+        tasks: createLegacyTaskMethods({
+          tasks,
+          legacy,
+          gateway,
+          reconciler,
+          waiter,
+          reconcileAfterMs: config.http.waitMs,
+          cancelWaitMs: config.http.waitMs,
+          log,
+        }),
+      }),
       legacy,
       exchanges: store,
       waiter,
