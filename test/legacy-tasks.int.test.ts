@@ -38,7 +38,10 @@ afterAll(async () => {
 });
 
 /** The official 1.x client, declaring elicitation and answering each question with `answer`. */
-async function officialClient(url: string, answer: (params: ElicitRequest['params']) => Record<string, unknown>) {
+async function officialClient(
+  url: string,
+  answer: (params: ElicitRequest['params']) => Record<string, unknown> | Promise<Record<string, unknown>>,
+) {
   const client = new Client(
     { name: 'durable-mcp-task-tests', version: '1.0.0' },
     { capabilities: { elicitation: {} } },
@@ -46,7 +49,7 @@ async function officialClient(url: string, answer: (params: ElicitRequest['param
   const asked: Array<ElicitRequest['params']> = [];
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params);
-    return answer(request.params) as never;
+    return (await answer(request.params)) as never;
   });
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
@@ -110,6 +113,7 @@ describe('what a session is offered', () => {
       expect(support('confirm_delete')).toBe('optional');
       expect(support('failing_job')).toBe('required');
       expect(support('greet')).toBeUndefined();
+      expect((await session.call('tasks/list')).error?.code).toBe(-32601);
     } finally {
       await session.close();
     }
@@ -132,6 +136,8 @@ describe('what a session is offered', () => {
       const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the question');
       expect(ask.message.params?._meta).toBeUndefined();
       stream.close();
+      for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'])
+        expect((await session.call(method, { taskId: 'any' })).error?.code).toBe(-32601);
     } finally {
       await session.close();
     }
@@ -178,6 +184,47 @@ describe('a task of the official 1.x client', () => {
         await other.close();
       }
     } finally {
+      await client.close();
+    }
+  });
+
+  it('cancelled while it waits for input: cancelTask answers cancelled, the question is withdrawn, the stream ends, the workflow closes', async () => {
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { client, asked } = await officialClient(service.url, async () => {
+      await held; // the human never answers
+      return accept({ confirm: true });
+    });
+    try {
+      await client.listTools();
+      const messages: Array<{ type: string }> = [];
+      const consuming = (async () => {
+        for await (const message of client.experimental.tasks.callToolStream(
+          { name: 'confirm_delete', arguments: { filename: 'keep.txt' } },
+          undefined,
+          REQUEST_OPTIONS,
+        ))
+          messages.push(message);
+      })();
+      await until('the question', async () => (asked.length ? true : undefined));
+      const taskId = (asked[0]!._meta![RELATED_TASK_META_KEY] as { taskId: string }).taskId;
+
+      const cancelled = await client.experimental.tasks.cancelTask(taskId, REQUEST_OPTIONS);
+      expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
+      await consuming;
+      expect(messages.at(-1)).toMatchObject({ type: 'error' });
+      const exchangeId = await exchangeOfTask(taskId);
+      await until('the workflow to close', async () =>
+        (await workflowStatus(exchangeId)) === 'RUNNING' ? undefined : true,
+      );
+      expect((await client.experimental.tasks.getTask(taskId, REQUEST_OPTIONS)).status).toBe('cancelled');
+      const { rows } = await service.pool.query<{ status: string }>(
+        'SELECT status FROM legacy_open_requests WHERE exchange_id = $1',
+        [exchangeId],
+      );
+      expect(rows).toEqual([{ status: 'withdrawn' }]);
+    } finally {
+      release();
       await client.close();
     }
   });
@@ -248,6 +295,23 @@ describe('a task, message by message', () => {
     // tasks/result of an ended task answers at once, the same result.
     const again = await session.call('tasks/result', { taskId });
     expect(again.result).toEqual(done.message.result);
+  });
+
+  it('takes its answer while no worker runs, and ends with the result once one does', async () => {
+    const { taskId } = await startTask(session, 'confirm_delete', { filename: 'later.txt' });
+    await untilStatus(session, taskId, 'input_required');
+    const { id, stream } = await session.request('tasks/result', { taskId });
+    const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the question');
+    await service.stopWorker();
+    try {
+      expect(await session.respond(ask.message.id!, accept({ confirm: true }))).toBe(202);
+      // Answered: no longer waiting for input, though nothing runs the next round yet.
+      expect((await taskGet(session, taskId)).result?.status).toBe('working');
+    } finally {
+      await service.startWorker();
+    }
+    const done = await stream.until((m) => isResponseTo(m, id), 'the result', 30_000);
+    expect(done.message.result).toMatchObject({ content: [{ type: 'text', text: 'Deleted later.txt.' }] });
   });
 
   it('answers a repeated tools/call request id with the same task', async () => {
