@@ -16,6 +16,7 @@ import { isRequest, isResponseTo, LegacySession, type JsonRpcMessage } from './s
 import { accept } from './support/raw-mcp';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
+import { until } from './support/until';
 
 const REQUEST_OPTIONS = { timeout: 30_000 };
 
@@ -72,16 +73,6 @@ const exchangeOfTask = async (taskId: string) =>
       taskId,
     ])
   ).rows[0]!.exchange_id;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** A bare 2025-11-25 session's task call: its CreateTaskResult's task. */
 async function startTask(session: LegacySession, name: string, args: Record<string, unknown> = {}, task = {}) {

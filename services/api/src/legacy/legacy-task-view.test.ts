@@ -1,36 +1,13 @@
 // Pins the 2025-11-25 task wire: the Task's fields (ttl, pollInterval, never the questions or the
 // result), status from the exchange's last round with this revision's rules (a tool error is
 // failed), and tasks/result as the call's own response re-addressed, with the related-task _meta.
-import type { RoundOutcome } from '../../../../lib/exchange/types';
-import type { TaskSnapshot } from '../../../../lib/db/task-store';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED } from '../../../../lib/protocol/exchange-errors';
 import { RELATED_TASK_META_KEY } from '../../../../lib/protocol/legacy-tasks';
 import { asTaskResultResponse, createTaskResult, isTerminal, legacyTask, taskResult } from './legacy-task-view';
+import { askOfTwo, baseSnapshot, later, withRound } from '../../../../test/support/task-snapshots';
 
-const created = new Date('2026-12-01T10:00:00.000Z');
-const later = new Date('2026-12-01T10:00:05.000Z');
-const base: TaskSnapshot = {
-  taskId: 't1',
-  exchangeId: 'x1',
-  principal: 'anonymous',
-  ttlMs: 60_000,
-  pollIntervalMs: 500,
-  createdAt: created,
-  expiresAt: new Date(created.getTime() + 60_000),
-  exchangeStatus: 'running',
-  answeredKeys: [],
-  answeredBytes: 0,
-  lastUpdatedAt: later,
-};
-const withRound = (outcome: RoundOutcome, extra: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
-  ...base,
-  lastRound: { exchangeId: 'x1', round: 1, outcome, recordedAt: later },
-  ...extra,
-});
-const ask: RoundOutcome = {
-  kind: 'ask',
-  inputRequests: { a: { method: 'elicitation/create' }, b: { method: 'elicitation/create' } },
-};
+const base = baseSnapshot;
+const ask = askOfTwo;
 const related = { [RELATED_TASK_META_KEY]: { taskId: 't1' } };
 
 describe('the 2025-11-25 task wire', () => {

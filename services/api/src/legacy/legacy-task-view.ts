@@ -7,9 +7,8 @@
  * those from `tasks/result`, whose answer is the call's own result or error.
  */
 import type { TaskRecord, TaskSnapshot } from '../../../../lib/db/task-store';
-import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
 import { RELATED_TASK_META_KEY } from '../../../../lib/protocol/legacy-tasks';
-import { outstandingRequests } from '../tasks/task-view';
+import { taskPhase } from '../tasks/task-phase';
 
 export type LegacyTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -49,34 +48,24 @@ export const createTaskResult = (task: TaskRecord) => ({ task: envelope(task, 'w
  * (its responses to the server's requests): with all of them in, the next round is on its way.
  */
 export function legacyTask(snapshot: TaskSnapshot, answeredKeys: readonly string[] = []): LegacyWireTask {
-  const round = snapshot.lastRound;
   const at = snapshot.lastUpdatedAt;
-  if (!round) return envelope(snapshot, 'working', at);
-  const { outcome } = round;
-  switch (outcome.kind) {
-    case 'ask': {
-      const answered = [...snapshot.answeredKeys, ...answeredKeys];
-      const open = Object.keys(outstandingRequests(outcome.inputRequests, answered)).length;
-      if (open === 0 || snapshot.exchangeStatus !== 'running') return envelope(snapshot, 'working', at);
-      return envelope(
-        snapshot,
-        'input_required',
-        at,
-        `Waiting for ${open === 1 ? 'an answer' : `${open} answers`}: call tasks/result to receive the request${open === 1 ? '' : 's'}`,
-      );
+  const phase = taskPhase(snapshot, answeredKeys);
+  switch (phase.kind) {
+    case 'working':
+      return envelope(snapshot, 'working', at);
+    case 'input_required': {
+      const open = Object.keys(phase.outstanding).length;
+      const what = open === 1 ? 'an answer' : `${open} answers`;
+      return envelope(snapshot, 'input_required', at, `Waiting for ${what}: tasks/result delivers the requests`);
     }
     case 'complete':
       // This revision reports a tool error as a failed task; tasks/result still returns the result.
-      return outcome.result.isError === true
+      return phase.result.isError === true
         ? envelope(snapshot, 'failed', at, 'The tool reported an error: tasks/result returns it')
         : envelope(snapshot, 'completed', at);
-    case 'error':
-      return envelope(
-        snapshot,
-        outcome.error.code === EXCHANGE_CANCELLED ? 'cancelled' : 'failed',
-        at,
-        outcome.error.message,
-      );
+    case 'cancelled':
+    case 'failed':
+      return envelope(snapshot, phase.kind, at, phase.error.message);
   }
 }
 

@@ -35,7 +35,8 @@ import type { CallContext } from '../modern/call-context';
 import { complete } from '../modern/render';
 import type { ModernEnvelope } from '../modern/validate-request';
 import { createQuietTaskCheck } from './quiet-task-check';
-import { detailedTask, outstandingRequests } from './task-view';
+import { outstandingRequests } from './task-phase';
+import { detailedTask } from './task-view';
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 
