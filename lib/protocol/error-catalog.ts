@@ -82,7 +82,7 @@ export const headerMismatch = (header: string, headerValue: string, source: 'bod
   new RpcError(
     'headerMismatch',
     HEADER_MISMATCH,
-    `Header mismatch: ${header} header value '${headerValue}' does not match ${source} value '${value}'`,
+    `Header mismatch: ${header} header value '${echoed(headerValue)}' does not match ${source} value '${echoed(value)}'`,
   );
 
 /** A mirrored header (`Mcp-Name`, `Mcp-Param-*`) whose value breaks SEP-2243's encoding rules. data: `{ header }`. */
