@@ -2,11 +2,13 @@
  * The official MCP conformance suite (0.2.0-alpha.12) against the service on its real engine,
  * serving the conformance handler set: the 2026-07-28 requirement set (modern clients) and the
  * 2025-11-25 set (handshake-era clients, served by the same handlers through the durable shim)
- * must pass, but for the entries in conformance/expected-failures-<set>.yml (each with a reason).
+ * must pass, but for the entries in conformance/expected-failures-<set>.yml (each with a reason),
+ * and so must the not-scored scenarios conformance/required-extra-<set>.yml lists.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readRequiredExtra } from '../conformance/required-extra';
 import { runConformance } from '../conformance/run-conformance';
 import { startTestService, type TestService } from './support/test-service';
 
@@ -26,6 +28,8 @@ describe('official conformance suite', () => {
       const run = await runConformance(service.url, requirements, outputDir);
       if (run.exitCode !== 0) process.stdout.write(`${run.output}\nper-check results: ${outputDir}\n`);
       expect(run.exitCode).toBe(0);
+      // The not-scored scenarios required here ran, each on its own, and passed.
+      for (const scenario of readRequiredExtra(requirements).scenarios) expect(run.output).toContain(`✓ ${scenario}`);
     },
     300_000,
   );

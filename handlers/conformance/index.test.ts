@@ -67,6 +67,7 @@ describe('the conformance handler set', () => {
       'test_input_required_result_capabilities',
       'json_schema_2020_12_tool',
       'test_reconnection',
+      'test_custom_header_params',
     ]);
     for (const { tool: listed } of set.tools) {
       expect(listed.description).toEqual(expect.any(String));

@@ -32,6 +32,7 @@ import { createExchangeReconciler } from './exchange-reconciler';
 import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
+import { toolParamHeaders } from './modern/tool-param-headers';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
@@ -69,6 +70,8 @@ export interface RunningApi {
 }
 
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
+  // Before anything opens: a tool with an invalid x-mcp-header annotation stops the start.
+  const paramHeaders = toolParamHeaders(handlers);
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
@@ -125,7 +128,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const shutdown = createShutdown();
   const app = createApp({
     shutdown,
-    dispatch: createModernMethods({ handlers, legs, requestState, waiter }),
+    dispatch: createModernMethods({ handlers, legs, requestState, waiter, paramHeaders }),
     legacy: createLegacyEndpoint({
       methods: createLegacyMethods({ handlers, legacy, legs }),
       legacy,

@@ -13,6 +13,7 @@ import type { CallContext } from './call-context';
 import { createCatalogMethods } from '../methods/catalog-methods';
 import { createExchangeMethods } from './exchange-methods';
 import { complete } from './render';
+import type { ToolParamHeaders } from './tool-param-headers';
 import { validateModernRequest } from './validate-request';
 
 export interface ModernMethodsDeps {
@@ -20,6 +21,8 @@ export interface ModernMethodsDeps {
   legs: ExchangeLegs;
   requestState: RequestStateCodec;
   waiter: OutcomeWaiter;
+  /** The tools' `x-mcp-header` declarations (`toolParamHeaders`, read when the API starts). */
+  paramHeaders: ToolParamHeaders;
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {
@@ -27,7 +30,7 @@ export function createModernMethods(deps: ModernMethodsDeps) {
   const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = createExchangeMethods(deps);
 
   return async function dispatch(req: Request, method: string, params: unknown, call: CallContext) {
-    const envelope = validateModernRequest(req, method, params);
+    const envelope = validateModernRequest(req, method, params, deps.paramHeaders);
     const exchange = Object.hasOwn(exchanges, method) ? exchanges[method] : undefined;
     if (exchange) return exchange(params, envelope, call);
     const answer = Object.hasOwn(catalog, method) ? catalog[method] : undefined;
