@@ -1,11 +1,18 @@
 /**
  * Runs one handler execution and turns whatever it does into a round outcome. A handler that
  * throws does not fail the activity (re-running it would not help): a tool's failure becomes an
- * `isError` result, as MCP asks of tool errors; a prompt's or resource's becomes a JSON-RPC error.
+ * `isError` result, as MCP asks of tool errors; a prompt's or resource's becomes a JSON-RPC error, as
+ * does a `ProtocolError` any handler throws.
  */
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ExchangeInput, RoundOutcome } from '../lib/exchange/types';
-import { requireHandler, type BoundHandler, type HandlerContext, type HandlerSet } from '../lib/handler-api';
+import {
+  ProtocolError,
+  requireHandler,
+  type BoundHandler,
+  type HandlerContext,
+  type HandlerSet,
+} from '../lib/handler-api';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { RpcError } from '../lib/protocol/rpc-error';
 
@@ -55,6 +62,10 @@ export async function executeHandler(
     return { kind: 'complete', result };
   } catch (error) {
     ctx.log.warn({ err: error, method, target }, 'handler threw');
+    if (error instanceof ProtocolError) {
+      const data = error.data === undefined ? {} : { data: error.data };
+      return { kind: 'error', error: { code: error.code, message: error.message, ...data } };
+    }
     if (error instanceof HandlerTimeoutError)
       return { kind: 'error', error: { code: INTERNAL_ERROR, message: `Handler failed: ${messageOf(error)}` } };
     if (method === 'tools/call') {

@@ -33,3 +33,11 @@ export function keepHeartbeating(everyMs: number): () => void {
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * Aborted when the workflow cancels this activity (a task cancelled or past its TTL while the round
+ * runs); a regular activity learns it from its next heartbeat. Never aborted outside an activity.
+ */
+export function cancellationSignal(): AbortSignal {
+  return currentContext()?.cancellationSignal ?? new AbortController().signal;
+}

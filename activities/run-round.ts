@@ -21,7 +21,7 @@ import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { classifyFailure } from './failure-class';
 import { executeHandler } from './handler-execution';
-import { activityAttempt, isLocalActivity, keepHeartbeating } from './heartbeat';
+import { activityAttempt, cancellationSignal, isLocalActivity, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
 import { observeRound } from '../lib/metrics/worker-metrics';
 
@@ -204,6 +204,7 @@ export function createRunRound(deps: RoundDeps) {
           clientCapabilities: capabilities,
           principal: principalOf(exchange.principal, exchange.principalDetails),
           log,
+          signal: cancellationSignal(),
           ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
         },
         timeoutMs,

@@ -19,6 +19,8 @@ let nextId = 1;
 function targetOf(method: string, params: Record<string, unknown>): string | undefined {
   if (method === 'resources/read') return params.uri as string;
   if (method === 'tools/call' || method === 'prompts/get') return params.name as string;
+  // The Tasks extension's routing header (SEP-2663): the task id.
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') return params.taskId as string;
   return undefined;
 }
 

@@ -184,6 +184,15 @@ const EnvSchema = z.object({
   REQUEST_STATE_KEYS: keyRing(),
   HANDLER_SET: z.enum(['demo', 'conformance', 'bench']).default('demo'),
 
+  // Tasks (the Tasks extension, SEP-2663)
+  /**
+   * How long a task and its records live, from its creation (its `ttlMs`): a task still running
+   * then ends, and from then on its id is unknown. The server sets it; a client cannot lengthen it.
+   */
+  TASK_TTL_MS: integer(1000, 2_147_483_647).default(3_600_000),
+  /** The poll interval a task's client is told (`pollIntervalMs`). */
+  TASK_POLL_INTERVAL_MS: integer(10, 3_600_000).default(1000),
+
   // Budgets: every input and store a client can grow (see the README's "Limits")
   /** Deepest nesting of arrays and objects in one JSON-RPC message. */
   MAX_JSON_DEPTH: integer(4, 1000).default(64),
@@ -279,6 +288,9 @@ export interface Config {
     handlerTimeoutMs: number;
     localHandlerTimeoutMs: number;
     maxHandlerAttempts: number;
+    /** Every task's TTL, and the poll interval its client is told (TASK_TTL_MS, TASK_POLL_INTERVAL_MS). */
+    taskTtlMs: number;
+    taskPollIntervalMs: number;
   };
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<KeyRingEntry> };
   /** The payload codec: its key ring (the first encrypts) and whether plaintext is still read. */
@@ -400,6 +412,8 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       handlerTimeoutMs: env.HANDLER_TIMEOUT_MS,
       localHandlerTimeoutMs: env.LOCAL_HANDLER_TIMEOUT_MS,
       maxHandlerAttempts: env.MAX_HANDLER_ATTEMPTS,
+      taskTtlMs: env.TASK_TTL_MS,
+      taskPollIntervalMs: env.TASK_POLL_INTERVAL_MS,
     },
     requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing('REQUEST_STATE_KEYS', env.REQUEST_STATE_KEYS) },
     payloadCodec: {

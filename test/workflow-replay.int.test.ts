@@ -4,8 +4,9 @@
  * exchanges that asked under the old version and were answered under this one, without a
  * nondeterminism error. Those histories were recorded before payloads were encrypted: they replay
  * through the service's data converter while it accepts plaintext (PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
- * on by default for the upgrade), and are refused once it no longer does. No server: a replay
- * worker runs the histories against the bundle.
+ * on by default for the upgrade), and are refused once it no longer does. Histories of tasks
+ * (test/fixtures/histories-of-tasks), recorded encrypted when tasks were added, replay too. No
+ * server: a replay worker runs the histories against the bundle.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -17,28 +18,36 @@ import { readHistories } from './support/history-json';
 import { readStackInfo } from './support/stack-info';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories-before-ui-metadata');
+const TASK_FIXTURES = path.join(__dirname, 'fixtures', 'histories-of-tasks');
+/** The throwaway key the task histories were encrypted under (their README). */
+const TASK_FIXTURE_KEYS = [{ kid: 'fixture1', key: Buffer.alloc(32, 7) }];
 const keys = [{ kid: 'k1', key: randomBytes(32) }];
+
+type Histories = ReturnType<typeof readHistories>;
+
+/** Replays `histories` with the current bundle; each one's name, with the error it failed with, if any. */
+async function replay(
+  histories: Histories,
+  codec: Parameters<typeof serviceDataConverter>[0],
+): Promise<Array<{ name: string; error?: string }>> {
+  const { workflowBundlePath } = readStackInfo();
+  const results: Array<{ name: string; error?: string }> = [];
+  const replays = Worker.runReplayHistories(
+    { workflowBundle: { codePath: workflowBundlePath }, dataConverter: serviceDataConverter(codec) },
+    histories.map(({ name, history }) => ({ workflowId: name, history })),
+  );
+  for await (const result of replays) {
+    results.push({ name: result.workflowId, ...(result.error ? { error: String(result.error.message) } : {}) });
+  }
+  return results;
+}
 
 describe('workflow replay of histories recorded by an earlier version', () => {
   const histories = readHistories(FIXTURES);
 
   beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
 
-  async function replayAll(acceptPlaintext: boolean): Promise<Array<{ name: string; error?: string }>> {
-    const { workflowBundlePath } = readStackInfo();
-    const results: Array<{ name: string; error?: string }> = [];
-    const replays = Worker.runReplayHistories(
-      {
-        workflowBundle: { codePath: workflowBundlePath },
-        dataConverter: serviceDataConverter({ keys, acceptPlaintext }),
-      },
-      histories.map(({ name, history }) => ({ workflowId: name, history })),
-    );
-    for await (const result of replays) {
-      results.push({ name: result.workflowId, ...(result.error ? { error: String(result.error.message) } : {}) });
-    }
-    return results;
-  }
+  const replayAll = (acceptPlaintext: boolean) => replay(histories, { keys, acceptPlaintext });
 
   it('has the histories to replay', () => {
     expect(histories.map((h) => h.name)).toEqual(
@@ -60,5 +69,28 @@ describe('workflow replay of histories recorded by an earlier version', () => {
     const results = await replayAll(false);
     expect(results.map((r) => r.name)).toEqual(histories.map(({ name }) => name));
     expect(results.filter((r) => r.error === undefined)).toEqual([]);
+  });
+});
+
+describe('workflow replay of task histories', () => {
+  const histories = readHistories(TASK_FIXTURES);
+
+  beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
+
+  it('has a history of each way a task ends', () => {
+    expect(histories.map((h) => h.name)).toEqual([
+      'task-after-input-completed.json',
+      'task-cancelled-running.json',
+      'task-cancelled-waiting.json',
+      'task-completed-by-updates.json',
+      'task-ttl-expired-running.json',
+      'task-ttl-expired.json',
+    ]);
+  });
+
+  it('replays every one of them with the current workflow code', async () => {
+    expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
+      histories.map(({ name }) => ({ name })),
+    );
   });
 });

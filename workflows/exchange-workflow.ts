@@ -16,6 +16,13 @@
  * expired"); `WaitingSince` is set while it waits for answers. None of it is a new command in
  * an exchange's history, except the clearing of `WaitingSince` when the answers to a regular
  * round arrive, which `patched` gates so that exchanges started before it replay unchanged.
+ *
+ * A task (the Tasks extension, SEP-2663) is the same exchange with a `TaskMode`: from its input
+ * when the call became a task at once, or from the answers that turned an MRTR exchange into one.
+ * In task mode a cancel or the task's TTL interrupts a running round (its activity is cancelled
+ * and the handler's `ctx.signal` aborted) instead of waiting for it, and the TTL is a durable timer
+ * that ends the task if it still runs. Only a workflow in task mode issues these commands, and no
+ * exchange started before tasks existed is in task mode, so their histories replay unchanged.
  */
 import {
   ActivityFailure,
@@ -29,17 +36,26 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   TemporalFailure,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { ExchangeInput, ExchangeStatus, OutcomeError, RoundAnswers, RoundSummary } from '../lib/exchange/types';
+import type {
+  ExchangeInput,
+  ExchangeStatus,
+  OutcomeError,
+  RoundAnswers,
+  RoundSummary,
+  TaskMode,
+} from '../lib/exchange/types';
 import {
   EXCHANGE_CANCELLED,
   exchangeCancelled,
   exchangeExpired,
   roundFailed,
   roundUnrecordable,
+  taskExpired,
   type CancelledBy,
 } from '../lib/protocol/exchange-errors';
 import {
@@ -146,10 +162,29 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   };
   setCurrentDetails(runningDetails(input.request, 1, Date.now()));
 
+  /** Set once the exchange is a task: from its input, or from the answers that made it one. */
+  let task: TaskMode | undefined = input.task;
+  /** The task's TTL has passed: it ends now, whatever it was doing. */
+  let ttlReached = false;
+  let ttlTimer = false;
+  /** Starts the task's TTL timer, once, when the exchange is (or has become) a task. */
+  const watchTtl = () => {
+    if (!task || ttlTimer) return;
+    ttlTimer = true;
+    sleep(Math.max(1, task.expiresAt - Date.now()), { summary: 'task TTL' }).then(
+      () => (ttlReached = true),
+      () => undefined, // cancelled with the workflow: it ends anyway
+    );
+  };
+  /** What interrupts a task's round: a cancel, or its TTL. */
+  const interrupted = () => state.cancelRequested === true || ttlReached;
+
   setHandler(
     answersSignal,
     (answers: RoundAnswers) => {
       const verdict = acceptAnswers(state, answers);
+      // Answers to an MRTR round whose tool's task begins after its input: the rest is a task.
+      if (verdict === 'accepted' && answers.task && !task) task = answers.task;
       if (verdict !== 'accepted')
         log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
     },
@@ -199,19 +234,25 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
     let sealedHandlerState: string | undefined;
     for (;;) {
       const round = state.round + 1;
+      watchTtl();
       let summary: RoundSummary;
       try {
-        summary = await runRound(round)({
-          exchange: input,
-          round,
-          answers: answers?.responses,
-          answersDigest: answers?.digest,
-          clientCapabilities: answers?.clientCapabilities,
-          listening: answers?.listening,
-          sealedHandlerState,
-          mayAsk: mayAsk(state, input.maxRounds),
-        });
+        summary = await interruptible(() =>
+          runRound(round)({
+            exchange: input,
+            round,
+            answers: answers?.responses,
+            answersDigest: answers?.digest,
+            clientCapabilities: answers?.clientCapabilities,
+            listening: answers?.listening,
+            sealedHandlerState,
+            mayAsk: mayAsk(state, input.maxRounds),
+          }),
+        );
       } catch (error) {
+        // A task's round interrupted by its cancel or TTL: the ending is recorded at that round
+        // (first write wins, so a handler that finishes anyway cannot overwrite it).
+        if (task && interrupted() && isCancellation(error)) return recordEnding(round, taskEnding(task));
         const cause = roundFailure(error);
         if (!cause) throw error;
         log.error('round could not run to completion', { exchangeId: input.exchangeId, round, cause: cause.message });
@@ -252,12 +293,13 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       };
       showWaiting();
       await condition(
-        () => state.pending !== undefined || state.cancelRequested === true,
+        () => state.pending !== undefined || state.cancelRequested === true || ttlReached,
         Math.max(1, deadlineAt - Date.now()),
         { summary: deadlineTimerSummary(round) },
       );
       waiting = undefined;
       if (state.cancelRequested) return recordEnding(round + 1, cancelledBy(cancelBy));
+      if (task && ttlReached) return recordEnding(round + 1, taskEnding(task));
       if (state.pending === undefined)
         return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
       answers = takeAnswers(state);
@@ -266,6 +308,25 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         upsertSearchAttributes([{ key: WAITING_SINCE, value: null }]);
       setCurrentDetails(runningDetails(input.request, round + 1, Date.now()));
     }
+  }
+
+  /**
+   * Runs a round so that, in task mode, a cancel or the TTL cancels it (the activity is told, and
+   * the workflow stops waiting for it). Outside task mode it runs as it always has.
+   */
+  async function interruptible<T>(work: () => Promise<T>): Promise<T> {
+    if (!task) return work();
+    const scope = new CancellationScope();
+    condition(interrupted).then(
+      () => scope.cancel(),
+      () => undefined, // cancelled with the workflow: nothing left to interrupt
+    );
+    return scope.run(work);
+  }
+
+  /** How an interrupted task ends: cancelled, or expired at its TTL. */
+  function taskEnding(mode: TaskMode): OutcomeError {
+    return state.cancelRequested ? cancelledBy(cancelBy) : taskExpired(input.exchangeId, mode.ttlMs);
   }
 
   /** The ending of a cancel: signalled ones carry their reason; the Temporal UI's cancel has none. */

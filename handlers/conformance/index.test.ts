@@ -68,6 +68,13 @@ describe('the conformance handler set', () => {
       'json_schema_2020_12_tool',
       'test_reconnection',
       'test_custom_header_params',
+      'greet',
+      'slow_compute',
+      'failing_job',
+      'protocol_error_job',
+      'confirm_delete',
+      'multi_input',
+      'test_tool_with_task',
     ]);
     for (const { tool: listed } of set.tools) {
       expect(listed.description).toEqual(expect.any(String));
@@ -92,7 +99,9 @@ describe('the conformance handler set', () => {
     expect(set.resourceTemplates?.map(({ template }) => template.uriTemplate)).toEqual(['test://template/{id}/data']);
   });
 
-  it.each(set.tools.map((handler) => handler.tool.name))('%s runs its first round without throwing', async (name) => {
+  // protocol_error_job ends its call with a JSON-RPC error by design (task-tools.test.ts).
+  const rounds = set.tools.map((handler) => handler.tool.name).filter((name) => name !== 'protocol_error_job');
+  it.each(rounds)('%s runs its first round without throwing', async (name) => {
     const result = (await tool(name).run({ prompt: 'p', message: 'm' }, ctx())) as Record<string, unknown>;
     expect(result.resultType === 'input_required' || Array.isArray(result.content)).toBe(true);
   });

@@ -37,6 +37,15 @@ import {
   simplePrompt,
 } from './prompts';
 import { staticBinary, staticText, templateData, watchedResource } from './resources';
+import {
+  confirmDelete,
+  failingJob,
+  greetTool,
+  multiInput,
+  protocolErrorJob,
+  slowCompute,
+  toolWithTask,
+} from './task-tools';
 
 export const conformanceHandlers: HandlerSet = {
   name: 'conformance',
@@ -68,6 +77,13 @@ export const conformanceHandlers: HandlerSet = {
     jsonSchema202012,
     testReconnection,
     customHeaderParams,
+    greetTool,
+    slowCompute,
+    failingJob,
+    protocolErrorJob,
+    confirmDelete,
+    multiInput,
+    toolWithTask,
   ],
   prompts: [simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, inputRequiredPrompt],
   resources: [staticText, staticBinary, watchedResource],

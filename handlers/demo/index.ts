@@ -1,5 +1,6 @@
 /** The demo handler set: operations tools that ask a person, a model or the client's roots before they act. */
 import type { HandlerSet } from '../../lib/handler-api';
+import { accessRequest } from './access-request';
 import { deployService } from './deploy-service';
 import { greet } from './greet';
 import { guessNumber } from './guess-number';
@@ -11,7 +12,7 @@ export const demoHandlers: HandlerSet = {
   name: 'demo',
   instructions:
     'Operations helpers that ask a person before they act: deployment approvals, onboarding, incident briefs.',
-  tools: [greet, guessNumber, deployService, onboardingWizard],
+  tools: [greet, guessNumber, deployService, onboardingWizard, accessRequest],
   prompts: [incidentBrief],
   resources: [runbookIndex],
   resourceTemplates: [runbook],

@@ -6,7 +6,7 @@ import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 import { projectEvent, projectRound } from './legacy-projection';
 import { inTransaction } from './pool';
 
-interface RoundRow {
+export interface RoundRow {
   exchange_id: string;
   round: number;
   outcome: RoundOutcome;
@@ -17,7 +17,8 @@ interface RoundRow {
 
 const ROUND_COLUMNS = 'exchange_id, round, outcome, answers_digest, recorded_at, deadline_at';
 
-function toRecord(row: RoundRow): RoundRecord {
+/** A round's row (ROUND_COLUMNS) as its record; the task store reads the same columns. */
+export function toRecord(row: RoundRow): RoundRecord {
   return {
     exchangeId: row.exchange_id,
     round: row.round,

@@ -1,7 +1,8 @@
 /**
  * Keeps the service's own records from growing without end: finished exchanges (with their rounds
  * and notifications) and ended or abandoned handshake-era sessions (with their calls, requests and
- * stream events) are deleted once older than the retention period. Running exchanges and sessions
+ * stream events) are deleted once older than the retention period, and tasks (with their
+ * exchanges) once past their TTL. Running exchanges and sessions
  * with a running call are never touched. Temporal keeps its own history per its namespace retention.
  */
 import type { Pool } from 'pg';
@@ -36,7 +37,13 @@ export async function sweepExpiredRecords(pool: Pool, retentionMs: number): Prom
                  AND NOT EXISTS (SELECT 1 FROM legacy_calls c WHERE c.exchange_id = x.id)`,
         values: [cutoff],
       });
-      return { exchanges: exchanges.rowCount ?? 0, sessions: sessions.rowCount ?? 0 };
+      // Tasks are gone at their TTL (tasks/get stops reading them then): their exchanges go with
+      // the first sweep after it, once they ended (the workflow ends a task still running at its TTL).
+      const tasks = await client.query(
+        `DELETE FROM exchanges x USING exchange_tasks t
+          WHERE t.exchange_id = x.id AND t.expires_at < now() AND x.status <> 'running'`,
+      );
+      return { exchanges: (exchanges.rowCount ?? 0) + (tasks.rowCount ?? 0), sessions: sessions.rowCount ?? 0 };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]);
     }

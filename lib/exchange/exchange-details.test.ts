@@ -78,6 +78,20 @@ describe('static details', () => {
     expect(details).toContain('- Client: not named (no clientInfo)');
     expect(details.endsWith('- Rounds: each waits at most 1.5 s for its answers; at most 2 asks')).toBe(true);
     expect(details).not.toContain('Session');
+    expect(details).not.toContain('Task');
+  });
+
+  it("say that a call runs as a task, and how long it lives, never the task's id", () => {
+    const details = exchangeStaticDetails({
+      exchangeId: 'e-3',
+      era: 'modern',
+      request,
+      roundTimeoutMs: 600_000,
+      maxRounds: 8,
+      task: { ttlMs: 3_600_000, taskId: 'secret-handle' } as { ttlMs: number },
+    });
+    expect(details.endsWith('- Task: ended and forgotten 3600 s after its creation (its TTL)')).toBe(true);
+    expect(details).not.toContain('secret-handle');
   });
 });
 

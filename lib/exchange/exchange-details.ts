@@ -80,6 +80,8 @@ export interface StaticDetailsInput {
   roundTimeoutMs: number;
   maxRounds: number;
   roundActivity?: 'local' | 'regular';
+  /** Set when the call runs as a task from its start (its id stays out: it is its client's handle on it). */
+  task?: { ttlMs: number };
 }
 
 /** The workflow's static details (Markdown): what the exchange is and who started it. */
@@ -99,6 +101,7 @@ export function exchangeStaticDetails(input: StaticDetailsInput, origin: Exchang
     ...(origin.session ? [`- Session: ${inline(origin.session, 40)}`] : []),
     `- Exchange: ${input.exchangeId}`,
     `- Rounds: ${rounds}`,
+    ...(input.task ? [`- Task: ended and forgotten ${seconds(input.task.ttlMs)} after its creation (its TTL)`] : []),
   ].join('\n');
 }
 

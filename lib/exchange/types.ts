@@ -61,6 +61,24 @@ export interface ExchangeInput {
    * its rounds and its ending as regular activities, as its history has them.
    */
   roundActivity?: RoundActivity;
+  /**
+   * Set when the call runs as a task (the Tasks extension, SEP-2663) from its first leg; absent in
+   * every exchange started before tasks existed, and in calls that run over MRTR (one may still
+   * become a task later: `RoundAnswers.task`).
+   */
+  task?: TaskMode;
+}
+
+/**
+ * What makes an exchange a task: its id on the wire, how long it and its records live, and how
+ * often its client is told to poll. `expiresAt` (epoch ms, `createdAt + ttlMs`) is fixed by the API
+ * when it writes the task's row, so the workflow's TTL timer and what `tasks/get` reads agree.
+ */
+export interface TaskMode {
+  taskId: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+  expiresAt: number;
 }
 
 /** A JSON-RPC error as an outcome: the exchange ends and whoever asks next receives it. */
@@ -144,6 +162,8 @@ export interface RoundAnswers {
   listening?: Listening;
   /** When the API signalled these answers (epoch ms): after the round's deadline, they are refused. */
   sentAt?: number;
+  /** Set when these answers turn an MRTR exchange into a task (a tool whose task begins after its first input). */
+  task?: TaskMode;
 }
 
 /** A notification a handler sent during a round, as stored and forwarded. */

@@ -55,6 +55,11 @@ export interface HandlerContext {
    * reconnects and is replayed the rest of the call. Useful for long waits behind proxies.
    */
   closeStream(): Promise<void>;
+  /**
+   * Aborted when this execution's result will not be used: its task was cancelled or reached its
+   * TTL (tasks/cancel, SEP-2663). A handler that waits or works for long should stop on it.
+   */
+  signal: AbortSignal;
 }
 
 /** The wire description of a resource template (the server package's `ResourceTemplate` is its own class). */
@@ -85,9 +90,37 @@ interface RoundsDeclaration {
   roundActivity?: RoundActivity;
 }
 
+/**
+ * Whether a tool's calls may run as tasks (the Tasks extension, SEP-2663), as `tools/list`
+ * advertises it in `execution.taskSupport`:
+ *
+ * - `'forbidden'` (the default): every call answers over MRTR, as it always did.
+ * - `'optional'`: a call from a client that declared the extension on that request runs as a task
+ *   (the client gets a `CreateTaskResult` and polls `tasks/get`); any other client gets the result
+ *   over MRTR.
+ * - `'required'`: as optional, but a client that did not declare the extension is refused with
+ *   `-32021`.
+ *
+ * The handler itself is the same in both cases: it asks with `inputRequired(...)` and is
+ * re-executed with the answers, whether they came in a retry or in `tasks/update`.
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/**
+ * When a task-capable call becomes a task:
+ *
+ * - `'at-call'` (the default): at once; its first leg is answered with the task.
+ * - `'after-input'`: its rounds that ask run synchronously over MRTR first, and the retry that
+ *   answers them is answered with the task (SEP-2663: input needed to decide on the work is
+ *   gathered before the task exists); the rounds after it run as the task.
+ */
+export type TaskBegins = 'at-call' | 'after-input';
+
 export interface ToolHandler extends RoundsDeclaration {
   /** The tool as `tools/list` describes it. */
   tool: Tool;
+  taskSupport?: TaskSupport;
+  taskBegins?: TaskBegins;
   run(args: Record<string, unknown>, ctx: HandlerContext): Outcome<CallToolResult>;
 }
 

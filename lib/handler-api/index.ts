@@ -13,3 +13,4 @@ export { acceptedContent, inputRequired, inputResponse, isInputRequiredResult } 
 export type { InputResponseView } from '@modelcontextprotocol/server';
 export * from './definitions';
 export { answerError, type AnswerError } from './answer-error';
+export { ProtocolError } from './protocol-error';

@@ -19,6 +19,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     progress: async () => undefined,
     sendLog: async () => undefined,
     closeStream: async () => undefined,
+    signal: new AbortController().signal,
     ...overrides,
   };
 }

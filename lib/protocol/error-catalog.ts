@@ -75,6 +75,16 @@ export const tooLarge = (what: string, path: string, limit: number, size: number
     size,
   });
 
+/**
+ * -32602: a task id this server does not know, that expired, or that belongs to another principal:
+ * one answer for all three, so a task id reveals nothing to whoever does not own it.
+ */
+export const taskNotFound = () => invalidParams('Failed to retrieve task: Task not found', { path: 'params.taskId' });
+
+// -32021: the client did not declare what this request needs. data: `{ requiredCapabilities }`.
+export const missingCapability = (message: string, requiredCapabilities: Record<string, unknown>) =>
+  new RpcError('missingCapability', MISSING_REQUIRED_CLIENT_CAPABILITY, message, { requiredCapabilities });
+
 // -32020: a 2026-07-28 header is missing or disagrees with the body.
 export const missingHeader = (header: string) =>
   new RpcError('headerMismatch', HEADER_MISMATCH, `Missing required header: ${header}`);

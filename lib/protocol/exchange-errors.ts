@@ -24,6 +24,15 @@ export function exchangeExpired(exchangeId: string, round: number, roundTimeoutM
   };
 }
 
+/** A task whose TTL elapsed before it ended (SEP-2663: the server may discard it then). */
+export function taskExpired(exchangeId: string, ttlMs: number): OutcomeError {
+  return {
+    code: EXCHANGE_EXPIRED,
+    message: `Task expired: it did not finish within its TTL of ${ttlMs} ms`,
+    data: { exchangeId, ttlMs },
+  };
+}
+
 export function exchangeCancelled(exchangeId: string, reason?: string, by: CancelledBy = 'client'): OutcomeError {
   return {
     code: EXCHANGE_CANCELLED,

@@ -9,6 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../../lib/config';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
+import { createTaskStorePg } from '../../../lib/db/task-store-pg';
 import { checkMigrationsCurrent, migrationFiles } from '../../../lib/db/migrate';
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
@@ -75,6 +76,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
+  const tasks = createTaskStorePg(pool);
   const listener = await createPgListener({ databaseUrl: config.database.url, channels: WAITED_CHANNELS, log });
   const waiter = createOutcomeWaiter({ listener, store, pollMs: config.database.outcomePollMs, log });
   const connection = await Connection.connect({ address: config.temporal.address });
@@ -113,6 +115,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
     waiter,
     reconciler,
     requestState,
+    tasks,
     limits: {
       ...config.exchange,
       httpWaitMs: config.http.waitMs,
@@ -128,7 +131,21 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   const shutdown = createShutdown();
   const app = createApp({
     shutdown,
-    dispatch: createModernMethods({ handlers, legs, requestState, waiter, paramHeaders }),
+    dispatch: createModernMethods({
+      handlers,
+      legs,
+      requestState,
+      waiter,
+      paramHeaders,
+      tasks: {
+        tasks,
+        gateway,
+        reconciler,
+        reconcileAfterMs: config.http.waitMs,
+        maxRoundInputBytes: config.limits.maxRoundInputBytes,
+        log,
+      },
+    }),
     legacy: createLegacyEndpoint({
       methods: createLegacyMethods({ handlers, legacy, legs }),
       legacy,

@@ -10,14 +10,28 @@
  *   `InputRequiredResult` (a `wait` requestState) and comes back for it, instead of the API
  *   holding the connection for the whole round.
  *
+ * - A call that runs as a task (the Tasks extension, SEP-2663) is answered with its task instead of
+ *   a round's outcome: a first leg whose task begins at the call starts the exchange in task mode,
+ *   and a retry whose answers begin it (`taskBegins: 'after-input'`) signals them with the task
+ *   mode. Either way the task's row is written before the answer, so tasks/get finds it at once.
+ *
  * What each leg is and gets is decided by the pure functions of leg-decisions.ts; this module reads
  * Postgres, signals Temporal and waits.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ExchangeStore, RoundRecord } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter, Watch } from '../../../lib/db/outcome-waiter';
+import type { TaskRecord, TaskStore } from '../../../lib/db/task-store';
 import { ANONYMOUS_PRINCIPAL_ID, detailsOf, type Principal } from '../../../lib/exchange/principal';
-import type { Era, ExchangeMethod, ExchangeOrigin, Listening, OriginalRequest } from '../../../lib/exchange/types';
+import type {
+  Era,
+  ExchangeInput,
+  ExchangeMethod,
+  ExchangeOrigin,
+  Listening,
+  OriginalRequest,
+  TaskMode,
+} from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
 import { capacityExceeded, fromOutcome, invalidRequestState } from '../../../lib/protocol/error-catalog';
@@ -55,6 +69,11 @@ export interface ExchangeLeg {
   listening?: Listening;
   /** Who sent it (client, session tag, protocol version), for what operators see in Temporal. */
   origin?: ExchangeOrigin;
+  /**
+   * When this call runs as a task (its tool supports tasks and this leg's client declared the
+   * extension): at its first leg, or at the retry that answers its first ask.
+   */
+  taskBegins?: 'at-call' | 'after-input';
 }
 
 export interface LegOptions {
@@ -76,7 +95,18 @@ export interface LegBinding {
  * What a leg resolves to, with the binding it was verified or started with, so the requestState
  * minted for its answer is bound to the same digest (computed once per leg).
  */
-export type LegResult = RoundResult & { binding: LegBinding };
+export type LegResult = (RoundResult | { kind: 'task'; task: TaskRecord }) & { binding: LegBinding };
+
+/** A task id: 192 random bits, so that no one can guess another's (SEP-2663 security considerations). */
+export const newTaskId = () => randomBytes(24).toString('base64url');
+
+/** What the workflow is told of its task. */
+export const taskModeOf = (task: TaskRecord): TaskMode => ({
+  taskId: task.taskId,
+  ttlMs: task.ttlMs,
+  pollIntervalMs: task.pollIntervalMs,
+  expiresAt: task.expiresAt.getTime(),
+});
 
 export interface LegLimits {
   roundTimeoutMs: number;
@@ -88,6 +118,9 @@ export interface LegLimits {
   maxRunningExchangesPerPrincipal: number;
   maxInflightLegs: number;
   capacityRetryAfterS: number;
+  /** Every task's TTL (TASK_TTL_MS) and the poll interval its client is given (TASK_POLL_INTERVAL_MS). */
+  taskTtlMs: number;
+  taskPollIntervalMs: number;
 }
 
 export interface ExchangeLegsDeps {
@@ -96,6 +129,7 @@ export interface ExchangeLegsDeps {
   waiter: OutcomeWaiter;
   reconciler: ExchangeReconciler;
   requestState: RequestStateCodec;
+  tasks: TaskStore;
   limits: LegLimits;
   log: Logger;
 }
@@ -153,14 +187,31 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     }
   }
 
-  /** Starts the exchange's workflow; the first round runs as soon as a worker takes it. */
-  async function start(leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<string> {
+  /** Writes the task row of an exchange (or reads the one it has), before anyone is told of it. */
+  const taskFor = (exchangeId: string, leg: ExchangeLeg) =>
+    deps.tasks.create({
+      taskId: newTaskId(),
+      exchangeId,
+      principal: leg.principal.id,
+      ttlMs: limits.taskTtlMs,
+      pollIntervalMs: limits.taskPollIntervalMs,
+    });
+
+  /**
+   * Starts the exchange's workflow; the first round runs as soon as a worker takes it. As a task
+   * (`asTask`), its task row is written between the exchange's row and the workflow.
+   */
+  async function start(
+    leg: ExchangeLeg,
+    exchangeId: string = randomUUID(),
+    asTask = false,
+  ): Promise<TaskRecord | undefined> {
     logExchange(exchangeId);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
     const request = requestOf(leg);
-    const input = {
+    const input: ExchangeInput = {
       exchangeId,
       era: leg.era,
       request,
@@ -186,7 +237,12 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       const limit = limits.maxRunningExchangesPerPrincipal;
       throw capacityExceeded('running exchanges of this principal', limit, limits.capacityRetryAfterS);
     }
+    let task: TaskRecord | undefined;
     try {
+      if (asTask) {
+        task = await taskFor(exchangeId, leg);
+        input.task = taskModeOf(task);
+      }
       await gateway.start(input, leg.origin);
     } catch (error) {
       // Temporal refused or could not be reached: the client is told, and no half-started exchange stays behind.
@@ -197,7 +253,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       { method: leg.method, target: leg.target, era: leg.era },
       'exchange started',
     );
-    return exchangeId;
+    return task;
   }
 
   /**
@@ -209,16 +265,21 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     claims: RequestStateClaims,
     options: LegOptions,
     watch: Watch<RoundRecord>,
-  ): Promise<RoundResult> {
+  ): Promise<RoundResult | { kind: 'task'; task: TaskRecord }> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const [ask, next] = await store.readRoundAndNext(exchangeId, round);
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
+    // Answers that begin the call's task (its tool's task begins after its input): the task's row
+    // is written once they are known to be signalled, before they are; a repeat of the same leg
+    // finds the same task.
+    const beginsTask = leg.taskBegins === 'after-input';
     switch (answer.kind) {
       case 'stale':
         legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
         throw invalidRequestState();
       case 'retry':
+        if (beginsTask) return { kind: 'task', task: await taskFor(exchangeId, leg) };
         return { kind: 'recorded', record: answer.record };
       case 'mismatch':
         throw answeredDifferently(round);
@@ -231,6 +292,15 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     }
     const { responses, digest } = answer;
     checkRoundInput(leg, responses, limits.maxRoundInputBytes);
+    const task = beginsTask ? await taskFor(exchangeId, leg) : undefined;
+    // The ask these answers take is answered from the task's first instant: tasks/get must not
+    // show it as outstanding while the workflow takes them.
+    if (task && ask?.outcome.kind === 'ask')
+      await deps.tasks.recordAnswered(
+        exchangeId,
+        round,
+        Object.keys(ask.outcome.inputRequests).map((key) => ({ key, bytes: 0 })),
+      );
 
     const delivered = await gateway.sendAnswers(exchangeId, {
       round,
@@ -238,9 +308,16 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       digest,
       clientCapabilities: leg.clientCapabilities,
       ...(leg.listening ? { listening: leg.listening } : {}),
+      ...(task ? { task: taskModeOf(task) } : {}),
     });
-    legLog.info({ keys: Object.keys(responses), delivered }, 'answers signalled');
+    legLog.info(
+      // A task is logged by its exchange, never by its id (its client's handle on it).
+      { keys: Object.keys(responses), delivered, ...(task ? { asTask: true } : {}) },
+      'answers signalled',
+    );
     if (delivered && ask) apiMetrics.answerSignalled(leg.era, ask.recordedAt);
+    // The call is a task from here on: its client follows it with tasks/get.
+    if (task) return { kind: 'task', task };
     if (!delivered) {
       // The workflow ended meanwhile: it expired (its ending is recorded), or Temporal ended it.
       const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));
@@ -252,12 +329,18 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
-  async function runLeg(leg: ExchangeLeg, requestDigest: string, options: LegOptions): Promise<RoundResult> {
+  async function runLeg(
+    leg: ExchangeLeg,
+    requestDigest: string,
+    options: LegOptions,
+  ): Promise<RoundResult | { kind: 'task'; task: TaskRecord }> {
     const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
     const kind = classifyLeg(claims);
     if (claims) logExchange(claims.exchangeId);
     switch (kind.kind) {
       case 'first': {
+        // A task is answered with itself at once: nothing waits for its rounds.
+        if (leg.taskBegins === 'at-call') return { kind: 'task', task: (await start(leg, randomUUID(), true))! };
         // Watched before the workflow exists, so nothing can record round 1 before the watch hears it.
         const exchangeId = randomUUID();
         return watching(exchangeId, 1, async (watch) => {
@@ -293,7 +376,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
 
   return {
     /** Starts the exchange of a first leg that answers elsewhere (a handshake-era call's stream). */
-    start: (leg: ExchangeLeg, exchangeId?: string) => start(leg, exchangeId),
+    start: async (leg: ExchangeLeg, exchangeId: string = randomUUID()) => {
+      await start(leg, exchangeId);
+      return exchangeId;
+    },
 
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {

@@ -54,7 +54,7 @@ export function legacyCapabilities(handlers: HandlerSet): Record<string, unknown
 
 export function createLegacyMethods(deps: LegacyMethodsDeps) {
   const { handlers, legacy, legs } = deps;
-  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers);
+  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers, 'legacy');
 
   /**
    * `initialize`: negotiates the version and records the session the client will name, as

@@ -6,6 +6,8 @@
 import { CompleteRequestParamsSchema } from '@modelcontextprotocol/core';
 import { findPrompt, type Completer, type HandlerSet } from '../../../../lib/handler-api';
 import { MODERN_PROTOCOL_VERSIONS } from '../../../../lib/protocol/modern';
+import { TASKS_EXTENSION } from '../../../../lib/protocol/tasks';
+import type { Era } from '../../../../lib/exchange/types';
 import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import { parseParams } from './parse-params';
 
@@ -23,7 +25,20 @@ export function serverCapabilities(handlers: HandlerSet): Record<string, Record<
   };
 }
 
-export function createCatalogMethods(handlers: HandlerSet) {
+/**
+ * The tools as `tools/list` describes them. On the 2026-07-28 wire, a tool that may run as a task
+ * says so in `execution.taskSupport`; the handshake era is served no tasks, so it is not told.
+ */
+function listedTools(handlers: HandlerSet, era: Era) {
+  return handlers.tools.map(({ tool, taskSupport }) =>
+    era === 'modern' && taskSupport && taskSupport !== 'forbidden'
+      ? { ...tool, execution: { ...tool.execution, taskSupport } }
+      : tool,
+  );
+}
+
+/** `era` picks what the catalog says of tasks: the Tasks extension is served on the 2026-07-28 wire only. */
+export function createCatalogMethods(handlers: HandlerSet, era: Era) {
   const cacheable = (result: Record<string, unknown>) => ({ ...result, ttlMs: LIST_TTL_MS, cacheScope: 'public' });
 
   async function complete(params: unknown) {
@@ -54,10 +69,11 @@ export function createCatalogMethods(handlers: HandlerSet) {
     'server/discover': () =>
       cacheable({
         supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-        capabilities: serverCapabilities(handlers),
+        // server/discover is the 2026-07-28 wire's: it advertises the Tasks extension (SEP-2663).
+        capabilities: { ...serverCapabilities(handlers), extensions: { [TASKS_EXTENSION]: {} } },
         ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
       }),
-    'tools/list': () => cacheable({ tools: handlers.tools.map((h) => h.tool) }),
+    'tools/list': () => cacheable({ tools: listedTools(handlers, era) }),
     'prompts/list': () => cacheable({ prompts: (handlers.prompts ?? []).map((h) => h.prompt) }),
     'resources/list': () => cacheable({ resources: (handlers.resources ?? []).map((h) => h.resource) }),
     'resources/templates/list': () =>

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
-import { requireHandler, type HandlerSet } from '../../../../lib/handler-api';
+import { findTool, requireHandler, type HandlerSet } from '../../../../lib/handler-api';
+import { taskBeginsFor } from '../tasks/task-policy';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeLegs } from '../exchange-legs';
@@ -33,6 +34,11 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const request = readOriginalRequest(method, params);
     const retry = parseParams(RetryFieldsSchema, params);
     requireHandler(deps.handlers, request);
+    // Only tools/call may become a task (SEP-2663 "Supported Methods").
+    const taskBegins =
+      method === 'tools/call'
+        ? taskBeginsFor(findTool(deps.handlers, request.target), envelope.clientCapabilities)
+        : undefined;
     const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
     const listens =
       call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
@@ -48,6 +54,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
           principal: call.caller,
           era: 'modern',
           ...(listens ? { listening } : {}),
+          ...(taskBegins ? { taskBegins } : {}),
           origin: {
             ...(envelope.clientInfo ? { client: envelope.clientInfo } : {}),
             protocolVersion: envelope.protocolVersion,

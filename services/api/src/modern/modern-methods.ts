@@ -1,7 +1,8 @@
 /**
  * The 2026-07-28 dispatcher: validates the request envelope, then routes the method. Anything
  * else, including the methods this revision removed (`initialize`, `ping`, `logging/setLevel`,
- * `resources/subscribe`, ...), is `-32601` with HTTP 404.
+ * `resources/subscribe`, ...) and those the Tasks extension removed (`tasks/result`, `tasks/list`),
+ * is `-32601` with HTTP 404.
  */
 import type { Request } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
@@ -15,6 +16,7 @@ import { createExchangeMethods } from './exchange-methods';
 import { complete } from './render';
 import type { ToolParamHeaders } from './tool-param-headers';
 import { validateModernRequest } from './validate-request';
+import { createTaskMethods, type TaskMethodsDeps } from '../tasks/task-methods';
 
 export interface ModernMethodsDeps {
   handlers: HandlerSet;
@@ -23,11 +25,19 @@ export interface ModernMethodsDeps {
   waiter: OutcomeWaiter;
   /** The tools' `x-mcp-header` declarations (`toolParamHeaders`, read when the API starts). */
   paramHeaders: ToolParamHeaders;
+  /** What tasks/get, tasks/update and tasks/cancel read and signal (the Tasks extension). */
+  tasks: TaskMethodsDeps;
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {
-  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(deps.handlers);
-  const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = createExchangeMethods(deps);
+  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(
+    deps.handlers,
+    'modern',
+  );
+  const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = {
+    ...createExchangeMethods(deps),
+    ...createTaskMethods(deps.tasks),
+  };
 
   return async function dispatch(req: Request, method: string, params: unknown, call: CallContext) {
     const envelope = validateModernRequest(req, method, params, deps.paramHeaders);

@@ -5,6 +5,7 @@
 import { SERVER_INFO, SERVER_INFO_META_KEY } from '../../../../lib/protocol/modern';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { errorOf, type LegResult } from '../exchange-legs';
+import { createdTask } from '../tasks/task-view';
 
 type WireResult = Record<string, unknown>;
 
@@ -32,6 +33,8 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
     });
     return withServerInfo({ resultType: 'input_required', requestState });
   }
+  // A task: its seed state, and no requestState (SEP-2663 keeps requestState off the task wire).
+  if (leg.kind === 'task') return withServerInfo({ resultType: 'task', ...createdTask(leg.task) });
   const { record } = leg;
   const error = errorOf(record);
   if (error) throw error;

@@ -61,11 +61,14 @@ export function hasModernMeta(params: unknown): boolean {
   return isObject(params) && isObject(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta;
 }
 
-/** Methods whose target travels in the `Mcp-Name` header (SEP-2243). */
-const NAMED_TARGET: Record<string, 'name' | 'uri'> = {
+/** Methods whose target travels in the `Mcp-Name` header (SEP-2243; the task id, SEP-2663 routing headers). */
+const NAMED_TARGET: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 function checkHeaders(

@@ -1,0 +1,51 @@
+/**
+ * The task read model in Postgres (migration 0018): a task's row beside its exchange's, and the
+ * keys of its current ask that tasks/update answered. The API writes a task's row before it
+ * answers with the task, so any replica's tasks/get finds it at once; everything else about the
+ * task (its status, its rounds, its result) is the exchange's own record.
+ */
+import type { RoundRecord } from './exchange-store';
+import type { ExchangeStatus } from '../exchange/types';
+
+export interface NewTask {
+  taskId: string;
+  exchangeId: string;
+  principal: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+}
+
+export interface TaskRecord extends NewTask {
+  createdAt: Date;
+  /** `createdAt + ttlMs`: from then on the task reads as unknown, and the retention sweep deletes it. */
+  expiresAt: Date;
+}
+
+/** A task as tasks/get reads it: its row, its exchange's status and last round, and what was answered of that round. */
+export interface TaskSnapshot extends TaskRecord {
+  exchangeStatus: ExchangeStatus;
+  lastRound?: RoundRecord;
+  /** Keys of the last round's ask that tasks/update answered, and the serialized size of those answers. */
+  answeredKeys: string[];
+  answeredBytes: number;
+  /** The latest of its creation, its last round and its last answer. */
+  lastUpdatedAt: Date;
+}
+
+/** A key of an ask that was answered, and the size of its answer as JSON (0 when it came over MRTR, sized there). */
+export interface AnsweredKey {
+  key: string;
+  bytes: number;
+}
+
+export interface TaskStore {
+  /**
+   * Writes the task's row for its exchange (created now, expiring `ttlMs` later). An exchange has
+   * one task: a second write for it changes nothing and returns the task that stands.
+   */
+  create(task: NewTask): Promise<TaskRecord>;
+  /** The task, unless unknown or past its TTL. (Whose it is, the caller checks.) */
+  read(taskId: string): Promise<TaskSnapshot | undefined>;
+  /** Records that these keys of round `round`'s ask were answered (with their answers' sizes); returns those not answered before. */
+  recordAnswered(exchangeId: string, round: number, answers: ReadonlyArray<AnsweredKey>): Promise<string[]>;
+}

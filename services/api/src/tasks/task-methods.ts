@@ -1,0 +1,156 @@
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel` (the Tasks extension, SEP-2663). A task is an
+ * exchange, so these read the exchange's records in Postgres (any replica, no Temporal call for
+ * a read) and signal its workflow:
+ *
+ * - tasks/get answers the task's `DetailedTask` (task-view.ts).
+ * - tasks/update answers keys of the current ask: each key still outstanding is signalled to the
+ *   workflow on its own (the `keyAnswer` signal the handshake era's answers use, so several
+ *   questions may be outstanding and answered one at a time), then recorded as answered, so the
+ *   next tasks/get leaves it out. Keys not outstanding (never asked, answered already, an ask
+ *   that is over) are ignored, as the extension says. A key recorded only after its signal means
+ *   a crash between the two leaves it outstanding, and its client's retry signals a duplicate,
+ *   which the workflow ignores: the answer that counts is the first one the workflow took.
+ * - tasks/cancel is the exchange's cancel; it is acknowledged whatever the task's state.
+ *
+ * A workflow that Temporal closed without recording an ending (an operator's terminate, say)
+ * leaves its task reading as running: a task/update or tasks/cancel that finds no workflow, and a
+ * tasks/get of a task nothing was recorded for in `reconcileAfterMs` (at most once per that time
+ * per task on a replica), ask Temporal and record the ending, so no client polls such a task until
+ * its TTL.
+ *
+ * Each is refused with -32021 when the request did not declare the extension, and an unknown,
+ * expired or foreign task id is -32602, one answer for all three.
+ */
+import { z } from 'zod';
+import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
+import type { Logger } from '../../../../lib/log';
+import { taskNotFound, tooLarge } from '../../../../lib/protocol/error-catalog';
+import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../lib/protocol/tasks';
+import type { ExchangeGateway } from '../exchange-gateway';
+import type { ExchangeReconciler } from '../exchange-reconciler';
+import { roundInputTooLarge } from '../leg-decisions';
+import { parseParams } from '../methods/parse-params';
+import type { CallContext } from '../modern/call-context';
+import { complete } from '../modern/render';
+import type { ModernEnvelope } from '../modern/validate-request';
+import { detailedTask, outstandingRequests } from './task-view';
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+
+const TaskIdSchema = z.string().min(1);
+const GetTaskParamsSchema = z.object({ taskId: TaskIdSchema });
+const UpdateTaskParamsSchema = z.object({
+  taskId: TaskIdSchema,
+  inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
+export interface TaskMethodsDeps {
+  tasks: TaskStore;
+  gateway: ExchangeGateway;
+  reconciler: ExchangeReconciler;
+  /** How long a running task may show no change before tasks/get asks Temporal whether its workflow still runs (HTTP_WAIT_MS). */
+  reconcileAfterMs: number;
+  /** The same budget one round's input has on every other path (MAX_ROUND_INPUT_BYTES). */
+  maxRoundInputBytes: number;
+  log: Logger;
+}
+
+type TaskMethodHandler = (
+  params: unknown,
+  envelope: ModernEnvelope,
+  call: CallContext,
+) => Promise<Record<string, unknown>>;
+
+/** Tasks whose workflow this replica asked Temporal about lately, and when; bounded, the oldest forgotten first. */
+const MAX_RECONCILED = 10_000;
+
+export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, TaskMethodHandler> {
+  const reconciledAt = new Map<string, number>();
+
+  /** A running task quiet for longer than `reconcileAfterMs`, not asked about since: Temporal is asked. */
+  async function reconciled(method: TaskMethod, task: TaskSnapshot, call: CallContext): Promise<TaskSnapshot> {
+    const now = Date.now();
+    if (task.exchangeStatus !== 'running' || now - task.lastUpdatedAt.getTime() < deps.reconcileAfterMs) return task;
+    if (now - (reconciledAt.get(task.taskId) ?? 0) < deps.reconcileAfterMs) return task;
+    reconciledAt.delete(task.taskId);
+    reconciledAt.set(task.taskId, now);
+    if (reconciledAt.size > MAX_RECONCILED) reconciledAt.delete(reconciledAt.keys().next().value!);
+    return (await deps.reconciler.reconcile(task.exchangeId)) ? ownTask(method, task.taskId, call) : task;
+  }
+
+  /** The caller's task, or -32602 (unknown, expired and another principal's look the same). */
+  async function ownTask(method: TaskMethod, taskId: string, call: CallContext): Promise<TaskSnapshot> {
+    const task = await deps.tasks.read(taskId);
+    if (!task || task.principal !== call.caller.id) {
+      if (task) deps.log.warn({ method, exchangeId: task.exchangeId }, 'task refused: another principal owns it');
+      throw taskNotFound();
+    }
+    return task;
+  }
+
+  const gated =
+    (method: TaskMethod, handle: (params: unknown, call: CallContext) => Promise<Record<string, unknown>>) =>
+    (params: unknown, envelope: ModernEnvelope, call: CallContext) => {
+      if (!declaresTasks(envelope.clientCapabilities)) throw tasksNotDeclared(method);
+      return handle(params, call);
+    };
+
+  return {
+    'tasks/get': gated('tasks/get', async (params, call) => {
+      const { taskId } = parseParams(GetTaskParamsSchema, params);
+      return complete(detailedTask(await reconciled('tasks/get', await ownTask('tasks/get', taskId, call), call)));
+    }),
+
+    'tasks/update': gated('tasks/update', async (params, call) => {
+      const { taskId, inputResponses } = parseParams(UpdateTaskParamsSchema, params);
+      const refusal = roundInputTooLarge(
+        { params: {}, answers: inputResponses, clientCapabilities: {} },
+        deps.maxRoundInputBytes,
+      );
+      if (refusal) throw refusal;
+      const task = await ownTask('tasks/update', taskId, call);
+      const round = task.lastRound;
+      if (task.exchangeStatus !== 'running' || round?.outcome.kind !== 'ask') return complete({});
+      const outstanding = outstandingRequests(round.outcome.inputRequests, task.answeredKeys);
+      const fresh = Object.keys(inputResponses)
+        .filter((key) => Object.hasOwn(outstanding, key))
+        .map((key) => ({ key, bytes: jsonBytes(inputResponses[key]) }));
+      // The round's answers reach its handler together, in one payload: those taken before count.
+      const size = fresh.reduce((sum, answer) => sum + answer.bytes, task.answeredBytes);
+      if (size > deps.maxRoundInputBytes)
+        throw tooLarge(
+          "this round's answers (these and those taken before)",
+          'params.inputResponses',
+          deps.maxRoundInputBytes,
+          size,
+        );
+      for (const { key } of fresh) {
+        const delivered = await deps.gateway.sendKeyAnswer(task.exchangeId, {
+          round: round.round,
+          key,
+          response: inputResponses[key],
+        });
+        if (!delivered) {
+          // The workflow is gone: its ending is recorded if it could not record it itself.
+          await deps.reconciler.reconcile(task.exchangeId);
+          return complete({});
+        }
+      }
+      await deps.tasks.recordAnswered(task.exchangeId, round.round, fresh);
+      deps.log.info(
+        { exchangeId: task.exchangeId, round: round.round, keys: fresh.map((answer) => answer.key) },
+        'task answers signalled',
+      );
+      return complete({});
+    }),
+
+    'tasks/cancel': gated('tasks/cancel', async (params, call) => {
+      const { taskId } = parseParams(GetTaskParamsSchema, params);
+      const task = await ownTask('tasks/cancel', taskId, call);
+      if (task.exchangeStatus === 'running' && !(await deps.gateway.cancel(task.exchangeId, 'tasks/cancel', 'client')))
+        await deps.reconciler.reconcile(task.exchangeId);
+      return complete({});
+    }),
+  };
+}
