@@ -6,6 +6,7 @@
  *
  *   npm run bench:profile-summary -- DIR              every <target>-<role> folder in DIR
  *   npm run bench:profile-summary -- DIR --top 30     longer tables (default 15)
+ *   npm run bench:profile-summary -- DIR --scenario two   only that scenario's phases
  *   npm run bench:profile-summary -- DIR --all        every sample, start-up and warm-up included
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -15,11 +16,12 @@ import { PHASES_FILE, type ProfiledPhase } from './cpu-profile';
 import { integerOption, parseFlags } from './flags';
 import { aggregateProfile, top, type CpuProfile, type Window } from './profile-aggregate';
 
-const USAGE = `npm run bench:profile-summary -- DIR [--top N] [--all]
+const USAGE = `npm run bench:profile-summary -- DIR [--top N] [--scenario NAME] [--all]
 
 DIR is what npm run bench -- --profile DIR wrote: one <target>-<role> folder of .cpuprofile files
 per profiled process and phases.json, the measured phases' windows. Times are self time in ms,
-in the measured phases only unless --all; "per ex" divides by the exchanges those phases completed.`;
+in the measured phases only (of one scenario with --scenario) unless --all; "per ex" divides by the
+exchanges those phases completed.`;
 
 const ms = (us: number) => (us / 1000).toFixed(0);
 const perEx = (us: number, exchanges: number) => (exchanges ? (us / 1000 / exchanges).toFixed(3) : '-');
@@ -36,7 +38,7 @@ function main(): number {
   const given = first !== undefined && !first.startsWith('--');
   let args: Map<string, string>;
   try {
-    args = parseFlags(given ? rest : process.argv.slice(2), ['all', 'help'], ['top']);
+    args = parseFlags(given ? rest : process.argv.slice(2), ['all', 'help'], ['top', 'scenario']);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -60,7 +62,8 @@ function main(): number {
     .sort();
   for (const folder of folders) {
     // The folder is <target>-<role>; target names hold dashes themselves (bare-local).
-    const mine = phases.filter((p) => folder.startsWith(`${p.target}-`));
+    const scenario = args.get('scenario');
+    const mine = phases.filter((p) => folder.startsWith(`${p.target}-`) && (!scenario || p.scenario === scenario));
     const windows: Window[] | undefined = all || mine.length === 0 ? undefined : mine;
     const exchanges = windows ? mine.reduce((s, p) => s + p.completed, 0) : 0;
     const files = readdirSync(path.join(dir, folder)).filter((f) => f.endsWith('.cpuprofile'));
