@@ -12,6 +12,7 @@
  * stdout: the tables and a one-line JSON summary; stderr: progress. Exits 1 if an exchange failed,
  * 2 on a setup error, 130 when interrupted; everything started here is stopped in every case.
  */
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +20,7 @@ import { projectRoot } from '../lib/paths';
 import { runToCompletion } from '../devtools/child-processes';
 import { note, runBench, type BenchRun } from './bench-run';
 import { historyStats } from './history';
+import { monotonicMicros, writePhases, type ProfiledPhase } from './cpu-profile';
 import { runMany, type RunResult } from './load';
 import { readOptions, USAGE, type Options, type ScenarioName } from './options';
 import { sampleCpu } from './proc-cpu';
@@ -35,6 +37,9 @@ import { SCENARIO_SPECS } from './scenarios';
 import { summarize } from './stats';
 import { startSharedPostgres, startTarget, TARGET_SPECS, type RunningTarget, type SharedPostgres } from './targets';
 
+/** The measured phases so far, for `--profile` (bench/cpu-profile.ts). */
+const profiledPhases: ProfiledPhase[] = [];
+
 /** Runs one measured phase and turns it, with the CPU the target's processes used meanwhile, into a result. */
 async function measure(
   target: RunningTarget,
@@ -46,9 +51,15 @@ async function measure(
 ): Promise<{ phase: PhaseResult; run: RunResult }> {
   const groups = Object.fromEntries(Object.entries(target.processes)) as Record<string, number[]>;
   const before = sampleCpu(groups);
+  const startUs = monotonicMicros();
   const run = await runMany(target.url, SCENARIO_SPECS[scenario], n, concurrency, opts.exchangeTimeoutMs, stop);
+  const endUs = monotonicMicros();
   const after = sampleCpu(groups);
   const completed = run.timings.length;
+  if (opts.profile) {
+    profiledPhases.push({ target: target.spec.name, scenario, concurrency, completed, startUs, endUs });
+    writePhases(opts.profile, profiledPhases);
+  }
   const per100 = (name: string) => ((after[name]! - before[name]!) * 100) / Math.max(completed, 1);
   const cpuPer100: PhaseResult['cpuPer100'] = { client: per100('client') };
   let total = 0;
@@ -128,6 +139,11 @@ async function main(run: BenchRun): Promise<number> {
     return 0;
   }
   const { scratch, signal } = run;
+  if (opts.profile) {
+    opts.profile = path.resolve(opts.profile);
+    mkdirSync(opts.profile, { recursive: true });
+    note(`profiling into ${opts.profile}; read it with npm run bench:profile-summary -- ${opts.profile}`);
+  }
   let exitCode = 0;
   let postgres: Promise<SharedPostgres> | undefined;
   const results: TargetResult[] = [];
@@ -166,6 +182,7 @@ async function main(run: BenchRun): Promise<number> {
           logLevel: opts.logLevel,
           postgres: () => (postgres ??= startSharedPostgres(path.join(scratch, 'postgres'))),
           signal,
+          ...(opts.profile ? { profileDir: opts.profile } : {}),
         });
       } catch (error) {
         result.error = signal.aborted ? 'interrupted' : (error as Error).message;

@@ -27,6 +27,11 @@ export interface Options {
   logLevel: string;
   quick: boolean;
   help: boolean;
+  /**
+   * Run the API and worker processes (and each baseline's) under `node --cpu-prof`, each writing
+   * into `<profile>/<target>-<role>`; the measured phases' windows go to `<profile>/phases.json`.
+   */
+  profile?: string;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -48,6 +53,9 @@ each scenario on every target: warm-up, then --n exchanges at concurrency 1 (leg
   --quick                 smoke run: --n 8 --n-concurrent 32 --warmup 4 unless given
   --exchange-timeout-ms N one exchange's bound (default 60000)
   --log-level LEVEL       LOG_LEVEL of the service's processes (default warn)
+  --profile DIR           run the API and worker processes (and each baseline's) under
+                          node --cpu-prof, writing into DIR/<target>-<role>; read them with
+                          npm run bench:profile-summary -- DIR
 
 stdout: the tables and a one-line JSON summary; stderr: progress. Exit 0, 1 when an exchange
 failed, 2 on a setup error, 130 when interrupted.`;
@@ -63,6 +71,7 @@ const VALUE_FLAGS = [
   'temporal-flags',
   'exchange-timeout-ms',
   'log-level',
+  'profile',
 ];
 
 export function readOptions(argv: readonly string[], env: Record<string, string | undefined>): Options {
@@ -83,5 +92,6 @@ export function readOptions(argv: readonly string[], env: Record<string, string 
     logLevel: args.get('log-level') ?? env.BENCH_LOG_LEVEL ?? 'warn',
     quick,
     help: args.has('help'),
+    ...(args.get('profile') ? { profile: args.get('profile') } : {}),
   };
 }

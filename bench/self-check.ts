@@ -8,6 +8,7 @@ import { readOptions, SCENARIOS, TARGETS } from './options';
 import { parseProcStat, readProcessTable, sampleCpu, treeTicks, type ProcStat } from './proc-cpu';
 import { ratios, render, table, type PhaseResult, type TargetResult } from './report';
 import { mismatch, SCENARIO_SPECS } from './scenarios';
+import { aggregateProfile, sourceOf, type CpuProfile } from './profile-aggregate';
 import { summarize } from './stats';
 
 const checks: Array<[string, () => void]> = [
@@ -30,6 +31,8 @@ const checks: Array<[string, () => void]> = [
       assert.equal(o.build, false);
       const q = readOptions(['--quick', '--n', '3'], {});
       assert.deepEqual([q.n, q.nConcurrent, q.warmup], [3, 32, 4]);
+      assert.equal(readOptions(['--profile', 'prof'], {}).profile, 'prof');
+      assert.equal(d.profile, undefined);
       assert.throws(() => readOptions(['--targets', 'nope'], {}), /unknown target "nope"/);
       assert.throws(() => readOptions(['--n', '0'], {}), /must be an integer >= 1/);
       assert.throws(() => readOptions(['--bogus'], {}), /unknown option --bogus/);
@@ -124,6 +127,48 @@ const checks: Array<[string, () => void]> = [
       assert.match(text, /two-round/);
       assert.match(text, /dev\s+40\.0\s+40\.0\s+80\.0\s+80\.0/);
       assert.match(text, /two\s+dev\s+sdk\s+10\.00x/);
+    },
+  ],
+  [
+    'profile-aggregate: sources, native frames charged to their caller, idle and windows left out',
+    () => {
+      assert.equal(sourceOf('file:///r/node_modules/@temporalio/worker/lib/worker.js', '/r'), '@temporalio/worker');
+      assert.equal(sourceOf('file:///r/node_modules/pg/lib/client.js', '/r'), 'pg');
+      assert.equal(sourceOf('node:net', '/r'), 'node built-ins');
+      assert.equal(sourceOf('/r/workflow-bundle-abc123.js', '/r'), 'workflow bundle');
+      assert.equal(sourceOf('file:///r/lib/db/exchange-store.ts', '/r'), 'lib/db');
+      const frame = (id: number, functionName: string, url: string, children?: number[]) => ({
+        id,
+        callFrame: { functionName, url, lineNumber: 0 },
+        ...(children ? { children } : {}),
+      });
+      const profile: CpuProfile = {
+        nodes: [
+          frame(1, '(root)', '', [2, 5]),
+          frame(2, 'query', 'file:///r/node_modules/pg/lib/client.js', [3]),
+          frame(3, 'write', 'node:net', [4]),
+          frame(4, 'writev', ''),
+          frame(5, '(idle)', ''),
+        ],
+        // samples at 10, 20, 30, 40, 50 µs; each lasts until the next
+        startTime: 0,
+        endTime: 60,
+        samples: [2, 4, 4, 5, 2],
+        timeDeltas: [10, 10, 10, 10, 10],
+      };
+      const all = aggregateProfile(profile, '/r');
+      assert.deepEqual([all.sampledUs, all.busyUs], [40, 30]);
+      assert.deepEqual(
+        [...all.bySource],
+        [
+          ['pg', 10],
+          ['node built-ins', 20],
+        ],
+      );
+      assert.deepEqual([...all.byCaller], [['pg', 30]]);
+      assert.equal(all.byFunction.get('writev (native)'), 20);
+      const windowed = aggregateProfile(profile, '/r', [{ startUs: 15, endUs: 35 }]);
+      assert.deepEqual([windowed.busyUs, windowed.byCaller.get('pg')], [20, 20]);
     },
   ],
 ];

@@ -20,6 +20,7 @@ import { createTeardown } from '../devtools/teardown';
 import { startPostgresChild } from '../devtools/local-stack/postgres-child';
 import { waitForHealth, waitForPollers } from '../devtools/readiness';
 import type { TargetName } from './options';
+import { cpuProfileArgs } from './cpu-profile';
 
 /** Process roles whose CPU the bench reports. */
 export type Role = 'temporal' | 'api' | 'worker' | 'postgres';
@@ -101,6 +102,8 @@ export interface TargetContext {
   signal: AbortSignal;
   /** Extra configuration for the service's processes (dev and prod targets), e.g. larger budgets. */
   serviceEnv?: Record<string, string>;
+  /** Profile the target's Node processes into this folder (bench/cpu-profile.ts). */
+  profileDir?: string;
 }
 
 const ROOT = projectRoot(__dirname);
@@ -139,6 +142,8 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
+    // Under --profile, node runs each process itself (tsx as a loader), so the flags reach it.
+    const profiled = (role: Role) => cpuProfileArgs(ctx.profileDir, spec.name, role);
     const ready = (child: Child) => () => child.exited() ?? (ctx.signal.aborted ? 'bench interrupted' : undefined);
 
     if (spec.name === 'dev' || spec.name === 'prod') {
@@ -156,27 +161,40 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         ...ctx.serviceEnv,
       };
       if (spec.name === 'dev') {
-        const service = start('service', TSX, ['scripts/dev.ts'], env);
+        const service = ctx.profileDir
+          ? start('service', process.execPath, [...profiled('api'), '--import', 'tsx', 'scripts/dev.ts'], env)
+          : start('service', TSX, ['scripts/dev.ts'], env);
         processes.api = [service.pid];
         await waitForHealth(url, ready(service));
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(service));
       } else {
         // Worker first: both processes migrate at start, and the API's first legs need pollers.
-        const worker = start('worker', process.execPath, ['dist/services/worker/src/main.js'], env);
+        const worker = start(
+          'worker',
+          process.execPath,
+          [...profiled('worker'), 'dist/services/worker/src/main.js'],
+          env,
+        );
         processes.worker = [worker.pid];
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
-        const api = start('api', process.execPath, ['dist/services/api/src/main.js'], env);
+        const api = start('api', process.execPath, [...profiled('api'), 'dist/services/api/src/main.js'], env);
         processes.api = [api.pid];
         await waitForHealth(url, ready(api));
       }
     } else if (spec.name === 'sdk') {
-      const server = start('sdk', process.execPath, ['--import', 'tsx', 'bench/baselines/sdk-server.ts'], {
-        PORT: String(port),
-      });
+      const server = start(
+        'sdk',
+        process.execPath,
+        [...profiled('api'), '--import', 'tsx', 'bench/baselines/sdk-server.ts'],
+        {
+          PORT: String(port),
+        },
+      );
       processes.api = [server.pid];
       await waitForHealth(url, ready(server));
     } else {
-      const bare = start(spec.name, process.execPath, ['--import', 'tsx', 'bench/baselines/bare-temporal.ts'], {
+      const script = 'bench/baselines/bare-temporal.ts';
+      const bare = start(spec.name, process.execPath, [...profiled('api'), '--import', 'tsx', script], {
         PORT: String(port),
         TEMPORAL_ADDRESS: temporal!.address,
         BARE_TASK_QUEUE: temporal!.taskQueue,

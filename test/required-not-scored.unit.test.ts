@@ -17,12 +17,17 @@ function results(checks: Record<string, Array<{ id: string; status: string; erro
 }
 
 describe('required not-scored scenarios', () => {
-  it('lists every tasks scenario of the 2026-07-28 set, the notifications stub with its accepted skip', () => {
+  it('lists every tasks scenario of the 2026-07-28 set and the custom-header check, the notifications stub with its accepted skip', () => {
     const required = requiredNotScored('2026-07-28');
     expect(required.map((r) => r.scenario)).toEqual(
-      expect.arrayContaining(['tasks-lifecycle', 'tasks-mrtr-composition', 'tasks-required-task-error']),
+      expect.arrayContaining([
+        'tasks-lifecycle',
+        'tasks-mrtr-composition',
+        'tasks-required-task-error',
+        'http-custom-header-server-validation',
+      ]),
     );
-    expect(required).toHaveLength(10);
+    expect(required).toHaveLength(11);
     expect(required.find((r) => r.scenario === 'tasks-status-notifications')?.skippedUpstream).toBeDefined();
   });
 

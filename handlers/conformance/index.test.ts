@@ -67,6 +67,7 @@ describe('the conformance handler set', () => {
       'test_input_required_result_capabilities',
       'json_schema_2020_12_tool',
       'test_reconnection',
+      'test_custom_header_params',
       'greet',
       'slow_compute',
       'failing_job',

@@ -12,6 +12,7 @@ import {
   multipleContentTypes,
   simpleText,
 } from './content-tools';
+import { customHeaderParams } from './custom-header-tool';
 import { loggingTool, missingCapability, streamingElicitation } from './diagnostics';
 import { jsonSchema202012 } from './json-schema-tool';
 import {
@@ -75,6 +76,7 @@ export const conformanceHandlers: HandlerSet = {
     inputRequiredCapabilities,
     jsonSchema202012,
     testReconnection,
+    customHeaderParams,
     greetTool,
     slowCompute,
     failingJob,

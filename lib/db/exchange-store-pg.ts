@@ -17,6 +17,13 @@ export interface RoundRow {
 
 const ROUND_COLUMNS = 'exchange_id, round, outcome, answers_digest, recorded_at, deadline_at';
 
+/*
+ * The statements every round makes (the API's insert and read of a leg, the round's start and its
+ * record) are named, so each connection prepares them once: Postgres then parses and rewrites
+ * them once per connection instead of once a run, and after five runs may keep one generic plan.
+ * Their texts are constants; a name always means the same text.
+ */
+
 /** A round's row (ROUND_COLUMNS) as its record; the task store reads the same columns. */
 export function toRecord(row: RoundRow): RoundRecord {
   return {
@@ -69,6 +76,8 @@ const INSERT_ROUND = `INSERT INTO exchange_rounds (${NEW_ROUND_COLUMNS}) VALUES 
   RETURNING ${ROUND_COLUMNS}`;
 
 const READ_ROUND = `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round = $2`;
+const READ_ROUND_AND_NEXT = `SELECT ${ROUND_COLUMNS} FROM exchange_rounds
+  WHERE exchange_id = $1 AND round IN ($2::integer, $2::integer + 1)`;
 
 /** The status an outcome leaves its exchange in. */
 const statusAfter = (outcome: RoundOutcome) =>
@@ -123,6 +132,7 @@ async function createExchange(
   maxRunningOfPrincipal?: number,
 ): Promise<ExchangeRoom> {
   const { rows } = await client.query<{ ok: boolean; principal_ok: boolean }>({
+    name: 'create-exchange',
     text: CREATE_EXCHANGE,
     values: [...exchangeValues(exchange, workflowId), maxRunning ?? null, maxRunningOfPrincipal ?? null],
   });
@@ -165,7 +175,7 @@ const RECORD_MODERN_ROUND = `
 
 /** What stands for a round another write recorded first, read with a snapshot that sees it. */
 async function standingRound(client: Pool | PoolClient, exchangeId: string, round: number): Promise<RoundRecord> {
-  const { rows } = await client.query<RoundRow>({ text: READ_ROUND, values: [exchangeId, round] });
+  const { rows } = await client.query<RoundRow>({ name: 'read-round', text: READ_ROUND, values: [exchangeId, round] });
   return toRecord(rows[0]!);
 }
 
@@ -227,13 +237,18 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
     },
 
     async readRound(exchangeId, round) {
-      const { rows } = await pool.query<RoundRow>({ text: READ_ROUND, values: [exchangeId, round] });
+      const { rows } = await pool.query<RoundRow>({
+        name: 'read-round',
+        text: READ_ROUND,
+        values: [exchangeId, round],
+      });
       return rows[0] && toRecord(rows[0]);
     },
 
     async readRoundAndNext(exchangeId, round) {
       const { rows } = await pool.query<RoundRow>({
-        text: `SELECT ${ROUND_COLUMNS} FROM exchange_rounds WHERE exchange_id = $1 AND round IN ($2::integer, $2::integer + 1)`,
+        name: 'read-round-and-next',
+        text: READ_ROUND_AND_NEXT,
         values: [exchangeId, round],
       });
       const recordOf = (n: number) => {
@@ -269,6 +284,7 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
 
     async startRound(exchangeId, round) {
       const { rows } = await pool.query<Partial<RoundRow> & { starts: number | null }>({
+        name: 'start-round',
         text: START_ROUND,
         values: [exchangeId, round],
       });
@@ -311,6 +327,7 @@ export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEven
       const row: NewRoundRow = { ...entry, exchangeId: exchange.exchangeId };
       if (exchange.era === 'modern') {
         const { rows } = await pool.query<RoundRow>({
+          name: 'record-modern-round',
           text: RECORD_MODERN_ROUND,
           values: [
             ...newRoundValues(row),

@@ -92,7 +92,33 @@ export const headerMismatch = (header: string, headerValue: string, source: 'bod
   new RpcError(
     'headerMismatch',
     HEADER_MISMATCH,
-    `Header mismatch: ${header} header value '${headerValue}' does not match ${source} value '${value}'`,
+    `Header mismatch: ${header} header value '${echoed(headerValue)}' does not match ${source} value '${echoed(value)}'`,
+  );
+
+/** A mirrored header (`Mcp-Name`, `Mcp-Param-*`) whose value breaks SEP-2243's encoding rules. data: `{ header }`. */
+export const invalidHeaderValue = (header: string, problem: string) =>
+  new RpcError('headerMismatch', HEADER_MISMATCH, `Invalid header value: ${header} ${problem}`, { header });
+/**
+ * The `Mcp-Param-*` header of a tool parameter declared with `x-mcp-header` disagrees with the
+ * body's `arguments`: it is missing while the body has a value, present while the body has none,
+ * or holds another value. data: `{ header, path }` (`path` names the body field).
+ */
+export const paramHeaderMissing = (header: string, path: string) =>
+  new RpcError('headerMismatch', HEADER_MISMATCH, `Missing required header: ${header} (${path} has a value)`, {
+    header,
+    path,
+  });
+export const paramHeaderWithoutValue = (header: string, path: string) =>
+  new RpcError('headerMismatch', HEADER_MISMATCH, `Header mismatch: ${header} is sent but ${path} has no value`, {
+    header,
+    path,
+  });
+export const paramHeaderMismatch = (header: string, headerValue: string, path: string, bodyValue: string) =>
+  new RpcError(
+    'headerMismatch',
+    HEADER_MISMATCH,
+    `Header mismatch: ${header} header value '${echoed(headerValue)}' does not match ${path} value '${echoed(bodyValue)}'`,
+    { header, path },
   );
 
 // -32022. data: `{ supported, requested }`.

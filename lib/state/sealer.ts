@@ -11,7 +11,8 @@
  * Failures throw `SealError` with a short reason meant for logs only; callers answer with one
  * opaque error so the reason never reaches the client.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { createIvSource } from './random-ivs';
 
 export type SealPurpose = 'request-state' | 'handler-state' | 'temporal-payload';
 
@@ -56,6 +57,7 @@ export function createSealer(ring: ReadonlyArray<KeyRingEntry>): Sealer {
   };
   const byKid = new Map(ring.map((entry) => [entry.kid, entry.key]));
   const minting = ring[0]!;
+  const nextIv = createIvSource(IV_BYTES);
 
   const sealer: Sealer = {
     seal(purpose, plaintext, context) {
@@ -71,7 +73,7 @@ export function createSealer(ring: ReadonlyArray<KeyRingEntry>): Sealer {
     },
 
     sealBytes(purpose, plaintext, context) {
-      const iv = randomBytes(IV_BYTES);
+      const iv = nextIv();
       const cipher = createCipheriv('aes-256-gcm', subkey(minting.kid, minting.key, purpose), iv);
       cipher.setAAD(Buffer.from(`${purpose}|${minting.kid}|${context}`));
       const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);

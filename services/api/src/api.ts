@@ -33,6 +33,7 @@ import { createExchangeReconciler } from './exchange-reconciler';
 import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
+import { toolParamHeaders } from './modern/tool-param-headers';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyTaskMethods } from './legacy/legacy-task-methods';
 import { createLegacyMethods } from './legacy/legacy-methods';
@@ -71,6 +72,8 @@ export interface RunningApi {
 }
 
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
+  // Before anything opens: a tool with an invalid x-mcp-header annotation stops the start.
+  const paramHeaders = toolParamHeaders(handlers);
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
@@ -134,6 +137,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       legs,
       requestState,
       waiter,
+      paramHeaders,
       tasks: {
         tasks,
         gateway,

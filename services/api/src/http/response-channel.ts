@@ -45,7 +45,14 @@ export function createResponseChannel(
         res.end();
         return;
       }
-      res.status(status).json(message);
+      // Written directly rather than through express's res.json: the answer to a POST is never
+      // cached or revalidated, so the ETag express computes (a hash of every body) is wasted work.
+      const body = JSON.stringify(message);
+      res.writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+      });
+      res.end(body);
     },
   };
 }

@@ -17,6 +17,12 @@ import type { CallContext } from './call-context';
 import { renderLeg } from './render';
 import type { ModernEnvelope } from './validate-request';
 
+/**
+ * Why a leg's notification forwarding stops: its leg ended. Nothing reads it; one shared reason
+ * spares every leg the DOMException (and its stack trace) that `abort()` without one creates.
+ */
+const LEG_ENDED = new Error('the leg ended');
+
 const RetryFieldsSchema = z.object({
   inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   requestState: z.string().min(1).optional(),
@@ -76,7 +82,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
             : undefined,
         },
       )
-      .finally(() => stopForwarding.abort());
+      .finally(() => stopForwarding.abort(LEG_ENDED));
     const lastEvent = (await forwarding)?.lastId;
     const rendered = renderLeg(leg, deps.requestState, lastEvent);
     if (leg.kind === 'pending') apiMetrics.stateOnlyResult(deps.handlers, method, request.target);

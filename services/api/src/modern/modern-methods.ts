@@ -14,6 +14,7 @@ import type { CallContext } from './call-context';
 import { createCatalogMethods } from '../methods/catalog-methods';
 import { createExchangeMethods } from './exchange-methods';
 import { complete } from './render';
+import type { ToolParamHeaders } from './tool-param-headers';
 import { validateModernRequest } from './validate-request';
 import { createTaskMethods, type TaskMethodsDeps } from '../tasks/task-methods';
 
@@ -22,6 +23,8 @@ export interface ModernMethodsDeps {
   legs: ExchangeLegs;
   requestState: RequestStateCodec;
   waiter: OutcomeWaiter;
+  /** The tools' `x-mcp-header` declarations (`toolParamHeaders`, read when the API starts). */
+  paramHeaders: ToolParamHeaders;
   /** What tasks/get, tasks/update and tasks/cancel read and signal (the Tasks extension). */
   tasks: TaskMethodsDeps;
 }
@@ -37,7 +40,7 @@ export function createModernMethods(deps: ModernMethodsDeps) {
   };
 
   return async function dispatch(req: Request, method: string, params: unknown, call: CallContext) {
-    const envelope = validateModernRequest(req, method, params);
+    const envelope = validateModernRequest(req, method, params, deps.paramHeaders);
     const exchange = Object.hasOwn(exchanges, method) ? exchanges[method] : undefined;
     if (exchange) return exchange(params, envelope, call);
     const answer = Object.hasOwn(catalog, method) ? catalog[method] : undefined;

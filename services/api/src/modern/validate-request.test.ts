@@ -1,18 +1,8 @@
-// Pins the non-ASCII header sentinel decoding (SEP-2243), modern-era recognition, and the request
-// ladder's refusals of a bad `_meta` envelope (code, message and path).
+// Pins modern-era recognition, and the request ladder's refusals: of a bad `_meta` envelope (code,
+// message and path), and of mirrored headers (Mcp-Name, a tool's Mcp-Param-*) in their place on it.
 import type { Request } from 'express';
 import type { RpcError } from '../../../../lib/protocol/rpc-error';
-import { decodeHeaderValue, hasModernMeta, validateModernRequest } from './validate-request';
-
-describe('decodeHeaderValue', () => {
-  it('decodes the =?base64?...?= sentinel', () => {
-    expect(decodeHeaderValue(`=?base64?${Buffer.from('grüße').toString('base64')}?=`)).toBe('grüße');
-  });
-
-  it('leaves a plain value alone', () => {
-    expect(decodeHeaderValue('greet')).toBe('greet');
-  });
-});
+import { hasModernMeta, validateModernRequest } from './validate-request';
 
 describe('hasModernMeta', () => {
   it('recognises the 2026-07-28 envelope by its protocol version key', () => {
@@ -35,7 +25,7 @@ describe('validateModernRequest', () => {
   };
   const req = { get: (name: string) => headers[name.toLowerCase()] } as unknown as Request;
   const call = (meta: Record<string, unknown> | undefined) =>
-    validateModernRequest(req, 'tools/call', { name: 'greet', ...(meta ? { _meta: meta } : {}) });
+    validateModernRequest(req, 'tools/call', { name: 'greet', ...(meta ? { _meta: meta } : {}) }, new Map());
   /** The refusal `call` throws, as the wire sees it. */
   const refusal = (meta: Record<string, unknown> | undefined) => {
     try {
@@ -97,5 +87,55 @@ describe('validateModernRequest', () => {
 
   it('checks the headers first, and the version header against the _meta version', () => {
     expect(refusal({ [VERSION]: '2025-11-25', [CAPABILITIES]: {} })).toMatchObject({ code: -32020 });
+  });
+});
+
+describe('validateModernRequest: mirrored headers', () => {
+  const META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const declared = new Map([['route', [{ name: 'Region', path: ['region'], type: 'string' as const }]]]);
+  const refusal = (headers: Record<string, string>, params: Record<string, unknown>) => {
+    const all: Record<string, string> = {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      ...headers,
+    };
+    const req = { get: (name: string) => all[name.toLowerCase()] } as unknown as Request;
+    try {
+      validateModernRequest(req, 'tools/call', { _meta: META, ...params }, declared);
+    } catch (error) {
+      const { code, message, data } = error as RpcError;
+      return { code, message, data };
+    }
+    return undefined;
+  };
+  const encoded = (value: string) => `=?base64?${Buffer.from(value).toString('base64')}?=`;
+
+  it('decodes an encoded Mcp-Name and refuses one that is not valid Base64', () => {
+    expect(refusal({ 'mcp-name': encoded('grüße') }, { name: 'grüße' })).toBeUndefined();
+    expect(refusal({ 'mcp-name': '=?base64?Z3JlZXQ?=' }, { name: 'greet' })).toEqual({
+      code: -32020,
+      message: 'Invalid header value: Mcp-Name is not valid Base64 inside =?base64?...?=',
+      data: { header: 'Mcp-Name' },
+    });
+  });
+
+  it("checks the named tool's Mcp-Param headers against its arguments, after Mcp-Name", () => {
+    const call = { name: 'route', arguments: { region: 'eu-west1' } };
+    expect(refusal({ 'mcp-name': 'route', 'mcp-param-region': 'eu-west1' }, call)).toBeUndefined();
+    expect(refusal({ 'mcp-name': 'route' }, call)).toMatchObject({
+      code: -32020,
+      data: { header: 'Mcp-Param-Region', path: 'params.arguments.region' },
+    });
+    expect(refusal({ 'mcp-name': 'other' }, call)).toMatchObject({
+      code: -32020,
+      message: expect.stringContaining('Mcp-Name'),
+    });
+  });
+
+  it('leaves tools that declare nothing, unknown tools and other methods alone', () => {
+    expect(refusal({ 'mcp-name': 'greet' }, { name: 'greet', arguments: { region: 'x' } })).toBeUndefined();
   });
 });

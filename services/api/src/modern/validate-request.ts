@@ -1,6 +1,7 @@
 /**
  * The 2026-07-28 request ladder, checked in this order so every client gets the same answer:
  *   1. required headers and their agreement with the body   → 400, -32020
+ *      (MCP-Protocol-Version, Mcp-Method, Mcp-Name, then a tools/call's Mcp-Param-* headers)
  *   2. `_meta` protocol version and client capabilities      → 400, -32602
  *   3. a protocol version this server implements             → 400, -32022
  * (Unknown methods, -32601 with 404, come next, in the dispatcher.)
@@ -20,11 +21,15 @@ import {
 } from '../../../../lib/protocol/modern';
 import {
   headerMismatch,
+  invalidHeaderValue,
   invalidParams,
   missingHeader,
   unsupportedProtocolVersion,
 } from '../../../../lib/protocol/error-catalog';
+import { decodeHeaderValue } from '../../../../lib/protocol/header-value';
+import { checkParamHeaders } from '../../../../lib/protocol/param-headers';
 import { clientOf } from '../../../../lib/exchange/exchange-details';
+import type { ToolParamHeaders } from './tool-param-headers';
 
 export interface ModernEnvelope {
   protocolVersion: string;
@@ -66,13 +71,13 @@ const NAMED_TARGET: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tasks/cancel': 'taskId',
 };
 
-/** Header values that are not plain ASCII arrive as `=?base64?<value>?=`. */
-export function decodeHeaderValue(value: string): string {
-  const sentinel = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
-  return sentinel ? Buffer.from(sentinel[1]!, 'base64').toString('utf8') : value;
-}
-
-function checkHeaders(req: Request, method: string, params: Record<string, unknown>, metaVersion: unknown): void {
+function checkHeaders(
+  req: Request,
+  method: string,
+  params: Record<string, unknown>,
+  metaVersion: unknown,
+  paramHeaders: ToolParamHeaders,
+): void {
   const version = req.get('mcp-protocol-version');
   if (version === undefined) throw missingHeader('MCP-Protocol-Version');
   const methodHeader = req.get('mcp-method');
@@ -82,7 +87,9 @@ function checkHeaders(req: Request, method: string, params: Record<string, unkno
   if (targetField) {
     const raw = req.get('mcp-name');
     if (raw === undefined) throw missingHeader('Mcp-Name');
-    const name = decodeHeaderValue(raw);
+    const decoded = decodeHeaderValue(raw);
+    if (!decoded.ok) throw invalidHeaderValue('Mcp-Name', decoded.problem);
+    const name = decoded.value;
     const body = params[targetField];
     if (typeof body === 'string' && body !== name) {
       throw headerMismatch('Mcp-Name', name, 'body', body);
@@ -91,12 +98,20 @@ function checkHeaders(req: Request, method: string, params: Record<string, unkno
   if (typeof metaVersion === 'string' && metaVersion !== version) {
     throw headerMismatch('MCP-Protocol-Version', version, '_meta', metaVersion);
   }
+  // A tool this deployment lacks declares nothing here; the dispatcher answers it as unknown.
+  const declared = method === 'tools/call' && typeof params.name === 'string' && paramHeaders.get(params.name);
+  if (declared) checkParamHeaders(declared, params.arguments, (header) => req.get(header));
 }
 
-export function validateModernRequest(req: Request, method: string, rawParams: unknown): ModernEnvelope {
+export function validateModernRequest(
+  req: Request,
+  method: string,
+  rawParams: unknown,
+  paramHeaders: ToolParamHeaders,
+): ModernEnvelope {
   const params = isObject(rawParams) ? rawParams : {};
   const meta = isObject(params._meta) ? params._meta : {};
-  checkHeaders(req, method, params, meta[PROTOCOL_VERSION_META_KEY]);
+  checkHeaders(req, method, params, meta[PROTOCOL_VERSION_META_KEY], paramHeaders);
 
   const checked = ModernMetaSchema.safeParse(meta);
   if (!checked.success) {

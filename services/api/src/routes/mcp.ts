@@ -25,6 +25,11 @@ import type { IncomingMessage, LegacyEndpoint } from '../legacy/legacy-endpoint'
 import { hasModernMeta } from '../modern/validate-request';
 import type { ModernDispatch } from '../modern/modern-methods';
 
+// Why a request's waits end. Nothing reads them; shared reasons spare every request the
+// DOMException (and its stack trace) that `abort()` without one creates.
+const RESPONSE_CLOSED = new Error('the response closed');
+const DRAINING = new Error('the process is draining');
+
 export type { MessageBudget };
 
 /** One JSON-RPC message from the raw body, its envelope checked against the SDK's schemas. */
@@ -83,9 +88,9 @@ export function mcpRouter(deps: McpRouterDeps): Router {
   router.post('/mcp', body, async (req: Request, res: Response) => {
     let id: JsonRpcId = null;
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
+    res.on('close', () => abort.abort(RESPONSE_CLOSED));
     // A draining process ends each wait now; the leg answers "come back" and the client retries elsewhere.
-    const drain = () => abort.abort();
+    const drain = () => abort.abort(DRAINING);
     deps.draining.addEventListener('abort', drain, { once: true });
     res.on('close', () => deps.draining.removeEventListener('abort', drain));
     const channel = createResponseChannel(req, res, deps.sseMaxBufferedBytes, (buffered) =>

@@ -1,0 +1,34 @@
+// Pins the start-up table of Mcp-Param-* declarations: by tool, only tools that declare some, and
+// an invalid annotation refused with its handler set and tool named.
+import { defineTool, type HandlerSet } from '../../../../lib/handler-api';
+import { loadHandlerSet } from '../../../../handlers';
+import { toolParamHeaders } from './tool-param-headers';
+
+const setOf = (...inputSchemas: Array<Record<string, unknown>>): HandlerSet => ({
+  name: 'test',
+  tools: inputSchemas.map((inputSchema, i) =>
+    defineTool({
+      tool: { name: `t${i}`, inputSchema: { type: 'object', ...inputSchema } },
+      run: () => ({ content: [] }),
+    }),
+  ),
+});
+
+describe('toolParamHeaders', () => {
+  it('maps each declaring tool to its declarations', () => {
+    const table = toolParamHeaders(setOf({}, { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } }));
+    expect([...table]).toEqual([['t1', [{ name: 'R', path: ['r'], type: 'string' }]]]);
+  });
+
+  it('refuses an invalid annotation, naming the set and the tool', () => {
+    expect(() => toolParamHeaders(setOf({ properties: { r: { type: 'number', 'x-mcp-header': 'R' } } }))).toThrow(
+      /^handler set test, tool t0: x-mcp-header at properties\.r must be on a string, integer or boolean parameter/,
+    );
+  });
+
+  it('accepts every handler set the service ships', () => {
+    for (const name of ['demo', 'conformance', 'bench'] as const)
+      expect(() => toolParamHeaders(loadHandlerSet(name))).not.toThrow();
+    expect(toolParamHeaders(loadHandlerSet('conformance')).get('test_custom_header_params')).toHaveLength(3);
+  });
+});
