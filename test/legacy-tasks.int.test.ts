@@ -91,20 +91,18 @@ const untilStatus = (session: LegacySession, taskId: string, status: string) =>
   });
 
 describe('what a session is offered', () => {
-  it('on 2025-11-25: the tasks capability (cancel, tools/call; no list) and each tool’s taskSupport', async () => {
+  it('on 2025-11-25: the tasks capability (list, cancel, tools/call) and each tool’s taskSupport', async () => {
     const session = await LegacySession.open(service.url);
     try {
       expect(session.initializeResult.capabilities).toMatchObject({
-        tasks: { cancel: {}, requests: { tools: { call: {} } } },
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       });
-      expect((session.initializeResult.capabilities as { tasks: object }).tasks).not.toHaveProperty('list');
       const tools = (await session.call('tools/list')).result!.tools as Array<Record<string, unknown>>;
       const support = (name: string) =>
         (tools.find((tool) => tool.name === name)?.execution as { taskSupport?: string } | undefined)?.taskSupport;
       expect(support('confirm_delete')).toBe('optional');
       expect(support('failing_job')).toBe('required');
       expect(support('greet')).toBeUndefined();
-      expect((await session.call('tasks/list')).error?.code).toBe(-32601);
     } finally {
       await session.close();
     }
@@ -303,6 +301,32 @@ describe('a task, message by message', () => {
     }
     const done = await stream.until((m) => isResponseTo(m, id), 'the result', 30_000);
     expect(done.message.result).toMatchObject({ content: [{ type: 'text', text: 'Deleted later.txt.' }] });
+  });
+
+  it("lists the session's own tasks, page after page by cursor; a cursor that cannot be one is -32602", async () => {
+    const first = await startTask(session, 'confirm_delete', { filename: 'one.txt' });
+    const second = await startTask(session, 'slow_compute', { seconds: 0 });
+    const stranger = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    try {
+      await startTask(stranger, 'slow_compute', { seconds: 0 });
+      const listed = (await session.call('tasks/list')).result!;
+      const ids = (listed.tasks as Array<{ taskId: string }>).map((task) => task.taskId);
+      expect([...ids].sort()).toEqual([first.taskId, second.taskId].sort());
+      expect(listed).not.toHaveProperty('nextCursor');
+      // The cursor is a position: after the first id listed (in the server's id order) only the other is left.
+      const [lower, higher] = ids;
+      const rest = (await session.call('tasks/list', { cursor: lower })).result!.tasks as Array<{ taskId: string }>;
+      expect(rest.map((task) => task.taskId)).toEqual([higher]);
+      expect((await session.call('tasks/list', { cursor: 'not a cursor!' })).error).toMatchObject({
+        code: -32602,
+        data: { path: 'params.cursor' },
+      });
+      const theirs = (await stranger.call('tasks/list')).result!.tasks as Array<{ taskId: string }>;
+      expect(theirs.map((task) => task.taskId)).not.toContain(first.taskId);
+      expect(theirs).toHaveLength(1);
+    } finally {
+      await stranger.close();
+    }
   });
 
   it('answers a repeated tools/call request id with the same task', async () => {

@@ -14,19 +14,18 @@ export const LEGACY_TASKS_VERSION = '2025-11-25';
 /** `_meta` key tying a message to its task (a task's server-to-client requests, and its tasks/result). */
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 
-/** The methods this revision adds for tasks (tasks/list is not served: see the README). */
-export const LEGACY_TASK_METHODS = ['tasks/get', 'tasks/result', 'tasks/cancel'] as const;
+/** The methods this revision adds for tasks. */
+export const LEGACY_TASK_METHODS = ['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'] as const;
 export type LegacyTaskMethod = (typeof LEGACY_TASK_METHODS)[number];
 
 export const isLegacyTaskMethod = (method: string | undefined): method is LegacyTaskMethod =>
   (LEGACY_TASK_METHODS as readonly (string | undefined)[]).includes(method);
 
 /**
- * The server's `tasks` capability: tools/call may run as a task, and tasks may be cancelled. No
- * `list`: a session's tasks are reachable only from that session, and tasks/list is left out rather
- * than served half.
+ * The server's `tasks` capability: tools/call may run as a task, and tasks may be listed and
+ * cancelled. A task belongs to its session, so tasks/list lists exactly what tasks/get can see.
  */
-export const LEGACY_TASKS_CAPABILITY = { cancel: {}, requests: { tools: { call: {} } } };
+export const LEGACY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
 /** Whether a session negotiated a revision with tasks, over the transport that carries them. */
 export function servesLegacyTasks(session: { protocolVersion: string; transport: string }): boolean {

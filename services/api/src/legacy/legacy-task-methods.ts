@@ -12,6 +12,9 @@
  *   nothing; another one may come.
  * - tasks/cancel is the exchange's cancel: it waits (at most `cancelWaitMs`) for the workflow to
  *   record the ending, and answers the cancelled Task; a task already ended is -32602.
+ * - tasks/list pages through the session's unexpired tasks, TASK_LIST_PAGE_SIZE at a time; its
+ *   cursor is the last task id of the previous page (the session's own, so it reveals nothing),
+ *   and a cursor that cannot be one is -32602.
  *
  * A task belongs to the session that created it (and so to its principal): from any other
  * session, as for an unknown or expired id, the answer is -32602, one answer for all.
@@ -30,6 +33,18 @@ import { createQuietTaskCheck } from '../tasks/quiet-task-check';
 import { isTerminal, legacyTask, taskResult } from './legacy-task-view';
 
 const TaskIdParamsSchema = z.object({ taskId: z.string().min(1) }).passthrough();
+/** A cursor is a task id (newTaskId: 32 base64url characters); room is left for a longer one. */
+const ListParamsSchema = z
+  .object({
+    cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,128}$/)
+      .optional(),
+  })
+  .passthrough();
+
+/** Tasks one tasks/list page holds at most. */
+export const TASK_LIST_PAGE_SIZE = 50;
 
 export interface LegacyTaskMethodsDeps {
   tasks: TaskStore;
@@ -136,10 +151,24 @@ export function createLegacyTaskMethods(deps: LegacyTaskMethodsDeps) {
     };
   }
 
+  async function list(session: LegacySession, params: unknown): Promise<TaskMethodAnswer> {
+    const { cursor } = parseParams(ListParamsSchema, params);
+    const ids = await legacy.taskIdsOfSession(session.id, cursor, TASK_LIST_PAGE_SIZE + 1);
+    const page = ids.slice(0, TASK_LIST_PAGE_SIZE);
+    const listed = [];
+    for (const taskId of page) {
+      const task = await tasks.read(taskId);
+      if (task) listed.push(await view(task)); // gone at its TTL meanwhile: left out
+    }
+    const more = ids.length > TASK_LIST_PAGE_SIZE;
+    return { kind: 'result', result: { tasks: listed, ...(more ? { nextCursor: page.at(-1) } : {}) } };
+  }
+
   const methods: Record<LegacyTaskMethod, (session: LegacySession, params: unknown) => Promise<TaskMethodAnswer>> = {
     'tasks/get': get,
     'tasks/result': result,
     'tasks/cancel': cancel,
+    'tasks/list': list,
   };
   return methods;
 }
