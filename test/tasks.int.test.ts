@@ -12,6 +12,7 @@ import { accept, rawCall } from './support/raw-mcp';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { createdTaskId, TASK_CAPABILITIES, taskClient } from './support/task-client';
 import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
+import { until } from './support/until';
 
 const exchangeOfTask = async (service: TestService, taskId: string) =>
   (
@@ -22,16 +23,6 @@ const exchangeOfTask = async (service: TestService, taskId: string) =>
 
 const workflowStatus = async (service: TestService, exchangeId: string) =>
   (await service.temporal.workflow.getHandle(workflowIdFor(exchangeId)).describe()).status.name;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const inputKeys = (task: Record<string, unknown>) => Object.keys((task.inputRequests as object | undefined) ?? {});
 

@@ -5,10 +5,13 @@
  * notification, the MCP notification its client listens for. Whoever records (the worker, or the API
  * recording an ending Temporal left unrecorded) projects, so a stream is complete the moment its
  * round is recorded, whether or not a client is connected; API replicas only deliver the rows.
- * Exchanges with no handshake-era call (the modern era) project nothing.
+ * Exchanges with no handshake-era call (the modern era) project nothing. A call that runs as a
+ * task (2025-11-25 `params.task`) names its task in each request's related-task `_meta`, so the
+ * client knows which task asks, on whichever stream the request reaches it.
  */
 import type { PoolClient } from 'pg';
 import type { ExchangeEvent, RoundOutcome } from '../exchange/types';
+import { RELATED_TASK_META_KEY } from '../protocol/legacy-tasks';
 import { streamKeys } from '../protocol/legacy-stream-keys';
 import { toNotification } from '../protocol/notifications';
 import { reverseRequestId } from '../protocol/reverse-request-id';
@@ -20,11 +23,22 @@ interface CallRow {
   stream_id: string;
   request_id_json: string | number;
   progress_token: string | number | null;
+  /** Set when the call runs as a task. */
+  task_id: string | null;
+}
+
+/** A server-to-client request's params, with its task named in `_meta` when the call is a task. */
+function requestParams(params: unknown, taskId: string | null): unknown {
+  if (taskId === null) return params;
+  const own = (params ?? {}) as { _meta?: Record<string, unknown> };
+  return { ...own, _meta: { ...own._meta, [RELATED_TASK_META_KEY]: { taskId } } };
 }
 
 async function callOf(client: PoolClient, exchangeId: string): Promise<CallRow | undefined> {
   const { rows } = await client.query<CallRow>({
-    text: `SELECT session_id, stream_id, request_id_json, progress_token FROM legacy_calls WHERE exchange_id = $1`,
+    text: `SELECT c.session_id, c.stream_id, c.request_id_json, c.progress_token, t.task_id
+             FROM legacy_calls c LEFT JOIN exchange_tasks t ON t.exchange_id = c.exchange_id
+            WHERE c.exchange_id = $1`,
     values: [exchangeId],
   });
   return rows[0];
@@ -51,7 +65,8 @@ export async function projectRound(
 
   if (outcome.kind === 'ask') {
     for (const [key, request] of Object.entries(outcome.inputRequests)) {
-      const { method, params } = request as { method: string; params?: unknown };
+      const { method } = request as { method: string };
+      const params = requestParams((request as { params?: unknown }).params, call.task_id);
       const id = reverseRequestId(exchangeId, round, key);
       const message = { jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) };
       await client.query({

@@ -231,6 +231,24 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return rows[0] && toCall(rows[0]);
     },
 
+    async callOfExchange(exchangeId) {
+      const { rows } = await pool.query<CallRow>({
+        text: 'SELECT * FROM legacy_calls WHERE exchange_id = $1',
+        values: [exchangeId],
+      });
+      return rows[0] && toCall(rows[0]);
+    },
+
+    async taskIdsOfSession(sessionId, afterTaskId, limit) {
+      const { rows } = await pool.query<{ task_id: string }>({
+        text: `SELECT t.task_id FROM exchange_tasks t JOIN legacy_calls c ON c.exchange_id = t.exchange_id
+                WHERE c.session_id = $1 AND t.expires_at > now() AND ($2::text IS NULL OR t.task_id > $2)
+                ORDER BY t.task_id LIMIT $3`,
+        values: [sessionId, afterTaskId ?? null, limit],
+      });
+      return rows.map((row) => row.task_id);
+    },
+
     async activeCalls(filter) {
       const [column, value] = 'streamId' in filter ? ['stream_id', filter.streamId] : ['session_id', filter.sessionId];
       const { rows } = await pool.query<CallRow>({

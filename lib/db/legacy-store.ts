@@ -93,6 +93,10 @@ export interface LegacyStore {
   /** Forgets a call whose exchange could not be started. */
   deleteCall(exchangeId: string): Promise<void>;
   findCall(sessionId: string, requestId: string): Promise<LegacyCall | undefined>;
+  /** The call that started an exchange, if a handshake-era call did. */
+  callOfExchange(exchangeId: string): Promise<LegacyCall | undefined>;
+  /** Ids of the session's unexpired tasks after `afterTaskId`, in id order, at most `limit`. */
+  taskIdsOfSession(sessionId: string, afterTaskId: string | undefined, limit: number): Promise<string[]>;
   /** Calls still running whose messages go to this stream, or of this session. */
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
   /** Atomically takes the delivery of the session's running calls that no connection delivers. */

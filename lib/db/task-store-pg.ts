@@ -102,6 +102,14 @@ export function createTaskStorePg(pool: Pool): TaskStore {
       };
     },
 
+    async readOfExchange(exchangeId: string) {
+      const { rows } = await pool.query<TaskRow>(
+        `SELECT ${TASK_COLUMNS} FROM exchange_tasks WHERE exchange_id = $1 AND expires_at > now()`,
+        [exchangeId],
+      );
+      return rows[0] && toTask(rows[0]);
+    },
+
     async recordAnswered(exchangeId: string, round: number, answers: ReadonlyArray<AnsweredKey>) {
       if (answers.length === 0) return [];
       const { rows } = await pool.query<{ key: string }>(

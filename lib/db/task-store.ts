@@ -46,6 +46,8 @@ export interface TaskStore {
   create(task: NewTask): Promise<TaskRecord>;
   /** The task, unless unknown or past its TTL. (Whose it is, the caller checks.) */
   read(taskId: string): Promise<TaskSnapshot | undefined>;
+  /** The task of an exchange, unless it has none or it is past its TTL. */
+  readOfExchange(exchangeId: string): Promise<TaskRecord | undefined>;
   /** Records that these keys of round `round`'s ask were answered (with their answers' sizes); returns those not answered before. */
   recordAnswered(exchangeId: string, round: number, answers: ReadonlyArray<AnsweredKey>): Promise<string[]>;
 }

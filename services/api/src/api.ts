@@ -35,6 +35,7 @@ import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
 import { toolParamHeaders } from './modern/tool-param-headers';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
+import { createLegacyTaskMethods } from './legacy/legacy-task-methods';
 import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 
@@ -147,7 +148,22 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       },
     }),
     legacy: createLegacyEndpoint({
-      methods: createLegacyMethods({ handlers, legacy, legs }),
+      methods: createLegacyMethods({
+        handlers,
+        legacy,
+        legs,
+        taskStore: tasks,
+        tasks: createLegacyTaskMethods({
+          tasks,
+          legacy,
+          gateway,
+          reconciler,
+          waiter,
+          reconcileAfterMs: config.http.waitMs,
+          cancelWaitMs: config.http.waitMs,
+          log,
+        }),
+      }),
       legacy,
       exchanges: store,
       waiter,

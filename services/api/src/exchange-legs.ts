@@ -97,6 +97,9 @@ export interface LegBinding {
  */
 export type LegResult = (RoundResult | { kind: 'task'; task: TaskRecord }) & { binding: LegBinding };
 
+/** The shortest TTL a task is given, whatever its client asked for (TASK_TTL_MS has the same floor). */
+export const MIN_TASK_TTL_MS = 1000;
+
 /** A task id: 192 random bits, so that no one can guess another's (SEP-2663 security considerations). */
 export const newTaskId = () => randomBytes(24).toString('base64url');
 
@@ -187,13 +190,16 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     }
   }
 
-  /** Writes the task row of an exchange (or reads the one it has), before anyone is told of it. */
-  const taskFor = (exchangeId: string, leg: ExchangeLeg) =>
+  /**
+   * Writes the task row of an exchange (or reads the one it has), before anyone is told of it. Its
+   * TTL is TASK_TTL_MS, or the shorter one a 2025-11-25 client asked for (`params.task.ttl`).
+   */
+  const taskFor = (exchangeId: string, leg: ExchangeLeg, requestedTtlMs?: number) =>
     deps.tasks.create({
       taskId: newTaskId(),
       exchangeId,
       principal: leg.principal.id,
-      ttlMs: limits.taskTtlMs,
+      ttlMs: Math.min(limits.taskTtlMs, Math.max(requestedTtlMs ?? limits.taskTtlMs, MIN_TASK_TTL_MS)),
       pollIntervalMs: limits.taskPollIntervalMs,
     });
 
@@ -205,6 +211,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     leg: ExchangeLeg,
     exchangeId: string = randomUUID(),
     asTask = false,
+    requestedTtlMs?: number,
   ): Promise<TaskRecord | undefined> {
     logExchange(exchangeId);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
@@ -240,7 +247,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     let task: TaskRecord | undefined;
     try {
       if (asTask) {
-        task = await taskFor(exchangeId, leg);
+        task = await taskFor(exchangeId, leg, requestedTtlMs);
         input.task = taskModeOf(task);
       }
       await gateway.start(input, leg.origin);
@@ -380,6 +387,13 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       await start(leg, exchangeId);
       return exchangeId;
     },
+
+    /**
+     * Starts the exchange of a handshake-era call that runs as a task (2025-11-25 `params.task`),
+     * its task row written before the workflow starts; `requestedTtlMs` may shorten its TTL.
+     */
+    startTask: async (leg: ExchangeLeg, exchangeId: string, requestedTtlMs?: number): Promise<TaskRecord> =>
+      (await start(leg, exchangeId, true, requestedTtlMs))!,
 
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     async run(leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> {

@@ -2,7 +2,9 @@
  * What a handshake-era session can ask: the lifecycle (`initialize`, `ping`), `logging/setLevel`,
  * lists and completion (answered from the handler set), resource subscriptions (accepted; these
  * resources never change), and the three exchange methods, which start a durable exchange whose
- * asks go back to the client as real server-to-client requests.
+ * asks go back to the client as real server-to-client requests. A 2025-11-25 session is also
+ * offered tasks: a `tools/call` with `params.task` runs as one, followed by `tasks/get`,
+ * `tasks/result` and `tasks/cancel` (legacy-task-methods.ts).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -11,18 +13,22 @@ import {
   SubscribeRequestParamsSchema,
 } from '@modelcontextprotocol/core';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { TaskStore } from '../../../../lib/db/task-store';
 import type { ExchangeMethod, ExchangeOrigin, Listening } from '../../../../lib/exchange/types';
 import { clientOf } from '../../../../lib/exchange/exchange-details';
 import { sessionRef } from '../../../../lib/log';
-import { requireHandler, type HandlerSet } from '../../../../lib/handler-api';
+import { findTool, requireHandler, type HandlerSet } from '../../../../lib/handler-api';
 import { negotiateVersion } from '../../../../lib/protocol/legacy';
+import { isLegacyTaskMethod, LEGACY_TASKS_CAPABILITY, servesLegacyTasks } from '../../../../lib/protocol/legacy-tasks';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
 import { methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
-import { createCatalogMethods, serverCapabilities } from '../methods/catalog-methods';
+import { createCatalogMethods, listedTools, serverCapabilities } from '../methods/catalog-methods';
 import { readOriginalRequest } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
 import type { Principal } from '../../../../lib/exchange/principal';
+import type { LegacyTaskMethods, TaskMethodAnswer } from './legacy-task-methods';
+import { legacyTaskRequest, type LegacyTaskRequest } from './legacy-task-policy';
 
 /** Who a session's exchanges come from, as operators see it in Temporal: its client, its tag (never its id), its version. */
 function originOf(session: LegacySession): ExchangeOrigin {
@@ -40,20 +46,33 @@ export interface LegacyMethodsDeps {
   handlers: HandlerSet;
   legacy: LegacyStore;
   legs: ExchangeLegs;
+  /** tasks/get, tasks/result and tasks/cancel of 2025-11-25 sessions. */
+  tasks: LegacyTaskMethods;
+  /** The task rows (shared with the 2026-07-28 wire): a repeated task call finds its task there. */
+  taskStore: Pick<TaskStore, 'readOfExchange'>;
 }
 
 export type LegacyOutcome =
+  | Exclude<TaskMethodAnswer, { kind: 'result' }>
   | { kind: 'result'; result: Record<string, unknown> }
-  /** An exchange to start; request-intake.ts records the call first, so a repeated request id starts nothing. */
-  | { kind: 'call'; leg: ExchangeLeg; listening: Listening };
+  /**
+   * An exchange to start; request-intake.ts records the call first, so a repeated request id
+   * starts nothing. With `task`, it runs as a task and the request is answered with it at once.
+   */
+  | { kind: 'call'; leg: ExchangeLeg; listening: Listening; task?: LegacyTaskRequest };
 
-export function legacyCapabilities(handlers: HandlerSet): Record<string, unknown> {
-  const capabilities = serverCapabilities(handlers);
-  return capabilities.resources ? { ...capabilities, resources: { subscribe: true } } : capabilities;
+/** The server's capabilities at `initialize`: a session of the revision that has tasks is offered them. */
+export function legacyCapabilities(
+  handlers: HandlerSet,
+  session: { protocolVersion: string; transport: string },
+): Record<string, unknown> {
+  const served = serverCapabilities(handlers);
+  const capabilities = served.resources ? { ...served, resources: { subscribe: true } } : served;
+  return servesLegacyTasks(session) ? { ...capabilities, tasks: LEGACY_TASKS_CAPABILITY } : capabilities;
 }
 
 export function createLegacyMethods(deps: LegacyMethodsDeps) {
-  const { handlers, legacy, legs } = deps;
+  const { handlers, legacy, legs, tasks } = deps;
   const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers, 'legacy');
 
   /**
@@ -78,7 +97,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     else await legacy.createSession({ id: sessionId, transport, principal, ...handshake });
     return {
       protocolVersion,
-      capabilities: legacyCapabilities(handlers),
+      capabilities: legacyCapabilities(handlers, { protocolVersion, transport }),
       serverInfo: SERVER_INFO,
       ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
     };
@@ -101,6 +120,10 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
           ? meta.progressToken
           : undefined;
       const listening: Listening = { progressToken, logLevel: session.logLevel };
+      const task =
+        exchangeMethod === 'tools/call'
+          ? legacyTaskRequest(findTool(handlers, request.target), params, servesLegacyTasks(session))
+          : undefined;
       const leg: ExchangeLeg = {
         ...request,
         clientCapabilities: session.clientCapabilities,
@@ -109,8 +132,9 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
         listening,
         origin: originOf(session),
       };
-      return { kind: 'call', leg, listening };
+      return { kind: 'call', leg, listening, ...(task ? { task } : {}) };
     }
+    if (isLegacyTaskMethod(method) && servesLegacyTasks(session)) return tasks[method](session, params);
     switch (method) {
       case 'ping':
         return { kind: 'result', result: {} };
@@ -119,6 +143,9 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
         await legacy.setLogLevel(session.id, level);
         return { kind: 'result', result: {} };
       }
+      case 'tools/list':
+        // Each tool's taskSupport, for the sessions that are offered tasks.
+        return { kind: 'result', result: { tools: listedTools(handlers, servesLegacyTasks(session)) } };
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const { uri } = parseParams(SubscribeRequestParamsSchema, params);
@@ -138,6 +165,14 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     /** Whether `method` starts an exchange (and so answers on a stream of its own). */
     startsExchange: (method: string | undefined) => method !== undefined && EXCHANGE_METHODS.has(method),
     start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId),
+    /** Starts a call's exchange as a task (its row written before the workflow starts). */
+    startTask: (leg: ExchangeLeg, exchangeId: string, task: LegacyTaskRequest) =>
+      legs.startTask(leg, exchangeId, task.ttlMs),
+    /** The task a recorded call runs as, if it runs as one. */
+    taskOfCall: (exchangeId: string) => deps.taskStore.readOfExchange(exchangeId),
+    /** Whether `method` answers on a stream: a call's exchange, or a running task's tasks/result. */
+    answersOnStream: (method: string | undefined) =>
+      method !== undefined && (EXCHANGE_METHODS.has(method) || method === 'tasks/result'),
     newSessionId: () => randomUUID(),
   };
 }

@@ -3,7 +3,10 @@
  * exchange is answered at once; `tools/call`, `prompts/get` and `resources/read` are recorded as
  * the session's call (its stream named by the transport) before their exchange starts, so the same
  * request id sent again re-attaches to that call instead of starting a second exchange. Owns the
- * budget of running exchanges per session (MAX_RUNNING_EXCHANGES_PER_SESSION).
+ * budget of running exchanges per session (MAX_RUNNING_EXCHANGES_PER_SESSION). A call that runs as
+ * a task (2025-11-25) is recorded the same way, its exchange started as a task, and answered with
+ * its `CreateTaskResult` at once (again for a repeat of its request id); a running task's
+ * tasks/result answers on a stream of its own.
  */
 import { randomUUID } from 'node:crypto';
 import type { LegacyCall, LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
@@ -14,6 +17,8 @@ import type { Limits } from '../../../../lib/config';
 import { capacityExceeded, requestInProgress } from '../../../../lib/protocol/error-catalog';
 import type { IncomingMessage } from './incoming-message';
 import type { LegacyMethods } from './legacy-methods';
+import type { TaskMethodAnswer } from './legacy-task-methods';
+import { createTaskResult } from './legacy-task-view';
 
 export interface RequestIntakeDeps {
   methods: LegacyMethods;
@@ -23,14 +28,18 @@ export interface RequestIntakeDeps {
 
 /** A request's answer: a result to send now, or the call whose stream carries it. */
 export type RequestAnswer =
-  { kind: 'result'; result: Record<string, unknown> } | { kind: 'call'; call: LegacyCall; listening: Listening };
+  | { kind: 'result'; result: Record<string, unknown> }
+  | { kind: 'call'; call: LegacyCall; listening: Listening }
+  | Extract<TaskMethodAnswer, { kind: 'task-stream' }>;
 
 export function createRequestIntake(deps: RequestIntakeDeps) {
   const { methods, legacy, limits } = deps;
 
-  /** The call already recorded under this request id, served as it was first recorded. */
-  function reattach(existing: LegacyCall, listening: Listening): RequestAnswer {
+  /** The call already recorded under this request id, served as it was first recorded (a task: with its task). */
+  async function reattach(existing: LegacyCall, listening: Listening): Promise<RequestAnswer> {
     logExchange(existing.exchangeId);
+    const task = await methods.taskOfCall(existing.exchangeId);
+    if (task) return { kind: 'result', result: createTaskResult(task) };
     return { kind: 'call', call: existing, listening: { ...listening, progressToken: existing.progressToken } };
   }
 
@@ -47,7 +56,7 @@ export function createRequestIntake(deps: RequestIntakeDeps) {
     owner: string,
   ): Promise<RequestAnswer> {
     const outcome = await methods.call(session, caller, message.method!, message.params);
-    if (outcome.kind === 'result') return { kind: 'result', result: outcome.result };
+    if (outcome.kind !== 'call') return outcome;
     const exchangeId = randomUUID();
     const call: LegacyCall = {
       sessionId: session.id,
@@ -76,6 +85,10 @@ export function createRequestIntake(deps: RequestIntakeDeps) {
       return reattach(existing, outcome.listening);
     }
     try {
+      if (outcome.task) {
+        const task = await methods.startTask(outcome.leg, exchangeId, outcome.task);
+        return { kind: 'result', result: createTaskResult(task) };
+      }
       await methods.start(outcome.leg, exchangeId);
     } catch (error) {
       await legacy.deleteCall(exchangeId).catch(() => undefined);
@@ -84,7 +97,7 @@ export function createRequestIntake(deps: RequestIntakeDeps) {
     return { kind: 'call', call, listening: outcome.listening };
   }
 
-  return { answer, startsExchange: methods.startsExchange };
+  return { answer, startsExchange: methods.startsExchange, answersOnStream: methods.answersOnStream };
 }
 
 export type RequestIntake = ReturnType<typeof createRequestIntake>;

@@ -104,6 +104,16 @@ describe('planPage', () => {
     expect(page).toMatchObject({ end: 'final', lastId: 2 });
   });
 
+  it("writes the final response as renderFinal returns it (a task's tasks/result), and nothing else changed", () => {
+    const renderFinal = (m: Record<string, unknown>) => ({ ...m, id: 'tasks-result-9' });
+    const page = planPage([request(1, 'a'), response(2)], 0, { renderFinal });
+    expect(page.frames).toEqual([
+      { kind: 'message', message: request(1, 'a').message, eventId: 1 },
+      { kind: 'message', message: { jsonrpc: '2.0', id: 'tasks-result-9', result: {} }, eventId: 2 },
+    ]);
+    expect(page).toMatchObject({ end: 'final', lastId: 2 });
+  });
+
   it("writes every response on a 2024-11-05 session's shared stream and keeps following it", () => {
     const page = planPage([response(1, 'a'), request(2, 'b'), response(3, 'c')], 0, { untilFinal: false });
     expect(written(page.frames)).toEqual(['message 1', 'message 2', 'message 3']);

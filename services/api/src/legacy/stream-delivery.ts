@@ -21,6 +21,11 @@ export interface DeliveryOptions {
   honorClose?: boolean;
   /** Leave out the call's response: a GET stream that is not resuming must not carry responses. */
   withoutResponse?: boolean;
+  /**
+   * Writes the call's response as this returns it: a task's tasks/result carries the response under
+   * its own request id, not the tools/call's.
+   */
+  renderFinal?: (response: Record<string, unknown>) => Record<string, unknown>;
   /** Write what is already there, then return instead of following. */
   drainOnly?: boolean;
   /**
@@ -58,7 +63,8 @@ export interface PagePlan {
   end?: Exclude<DeliveryEnd, 'stopped'>;
 }
 
-type PageOptions = Required<Pick<DeliveryOptions, 'untilFinal' | 'resumable' | 'honorClose' | 'withoutResponse'>>;
+type PageOptions = Required<Pick<DeliveryOptions, 'untilFinal' | 'resumable' | 'honorClose' | 'withoutResponse'>> &
+  Pick<DeliveryOptions, 'renderFinal'>;
 
 /**
  * What one page of a stream (rows after `afterId`, in id order) puts on the wire. The priming entry
@@ -68,7 +74,7 @@ type PageOptions = Required<Pick<DeliveryOptions, 'untilFinal' | 'resumable' | '
  * ends a call's delivery.
  */
 export function planPage(messages: ReadonlyArray<StreamMessage>, afterId: number, options: DeliveryOptions): PagePlan {
-  const { untilFinal, resumable, honorClose, withoutResponse } = withDefaults(options);
+  const { untilFinal, resumable, honorClose, withoutResponse, renderFinal } = withDefaults(options);
   const frames: Frame[] = [];
   let lastId = afterId;
   for (const m of messages) {
@@ -84,15 +90,16 @@ export function planPage(messages: ReadonlyArray<StreamMessage>, afterId: number
       }
       continue;
     }
-    if (!(m.final && withoutResponse)) frames.push({ kind: 'message', message: m.message, eventId: m.id });
+    const message = m.final && renderFinal ? renderFinal(m.message) : m.message;
+    if (!(m.final && withoutResponse)) frames.push({ kind: 'message', message, eventId: m.id });
     if (m.final && untilFinal) return { frames, lastId, end: 'final' };
   }
   return { frames, lastId };
 }
 
 function withDefaults(options: DeliveryOptions): PageOptions {
-  const { untilFinal = true, resumable = false, honorClose = false, withoutResponse = false } = options;
-  return { untilFinal, resumable, honorClose, withoutResponse };
+  const { untilFinal = true, resumable = false, honorClose = false, withoutResponse = false, renderFinal } = options;
+  return { untilFinal, resumable, honorClose, withoutResponse, ...(renderFinal ? { renderFinal } : {}) };
 }
 
 function writeFrame(sse: SseWriter, frame: Frame): void {

@@ -11,6 +11,10 @@
  * and another replica finishes it. So does every GET stream (clients re-open those of any
  * version). A call's stream to an older client, which cannot resume it, is kept until its
  * response or the end of the drain grace.
+ *
+ * A 2025-11-25 task's `tasks/result`, while the task runs, answers on a stream too: the task's
+ * requests still open, then its call's stream from now on, ending with the call's response
+ * addressed to the tasks/result request (the response intake takes the answers, as for any call).
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -27,6 +31,7 @@ import { callerOf } from '../auth/caller';
 import { replyWithError } from '../http/error-reply';
 import type { Shutdown } from '../http/shutdown';
 import type { DeliverCall } from './call-delivery';
+import { asTaskResultResponse } from './legacy-task-view';
 import type { ServeGetStream } from './get-stream';
 import type { IncomingMessage } from './incoming-message';
 import type { RequestIntake } from './request-intake';
@@ -87,7 +92,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
 
       const owner = randomUUID(); // this connection, as the holder of the call's delivery lease
       // A call answers on a stream of its own: take its slot before starting anything.
-      const release = requests.startsExchange(message.method) ? slots.take(session.id) : () => undefined;
+      const release = requests.answersOnStream(message.method) ? slots.take(session.id) : () => undefined;
       // Released however the request ends, also when the client hangs up while the call starts.
       res.once('close', release);
       let answer;
@@ -107,6 +112,20 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
       const stop = new AbortController();
       res.on('close', () => stop.abort());
       const sse = openSseInSlot(res, release, sseOptions);
+      if (answer.kind === 'task-stream') {
+        const requestId = message.id;
+        for (const request of answer.openRequests) sse.write(request.message, request.eventId);
+        // Not resumable: a resumed stream could not know this request's id. The client that loses
+        // it calls tasks/result again; the drain waits for its response like an older client's call.
+        const end = await deliverCall(answer.call, sse, answer.afterId, stop.signal, {
+          owner,
+          takeOver: true,
+          drain: shutdown.closing,
+          renderFinal: (response) => asTaskResultResponse(response, requestId, answer.taskId),
+        });
+        endStream(sse, end);
+        return;
+      }
       const resumable = supportsResumption(session);
       if (resumable) {
         await legacy.appendMessage({

@@ -26,12 +26,13 @@ export function serverCapabilities(handlers: HandlerSet): Record<string, Record<
 }
 
 /**
- * The tools as `tools/list` describes them. On the 2026-07-28 wire, a tool that may run as a task
- * says so in `execution.taskSupport`; the handshake era is served no tasks, so it is not told.
+ * The tools as `tools/list` describes them. Where tasks are served (the 2026-07-28 wire, and
+ * handshake-era sessions of 2025-11-25), a tool that may run as a task says so in
+ * `execution.taskSupport`; older revisions have no tasks, so they are not told.
  */
-function listedTools(handlers: HandlerSet, era: Era) {
+export function listedTools(handlers: HandlerSet, withTaskSupport: boolean) {
   return handlers.tools.map(({ tool, taskSupport }) =>
-    era === 'modern' && taskSupport && taskSupport !== 'forbidden'
+    withTaskSupport && taskSupport && taskSupport !== 'forbidden'
       ? { ...tool, execution: { ...tool.execution, taskSupport } }
       : tool,
   );
@@ -73,7 +74,7 @@ export function createCatalogMethods(handlers: HandlerSet, era: Era) {
         capabilities: { ...serverCapabilities(handlers), extensions: { [TASKS_EXTENSION]: {} } },
         ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
       }),
-    'tools/list': () => cacheable({ tools: listedTools(handlers, era) }),
+    'tools/list': () => cacheable({ tools: listedTools(handlers, era === 'modern') }),
     'prompts/list': () => cacheable({ prompts: (handlers.prompts ?? []).map((h) => h.prompt) }),
     'resources/list': () => cacheable({ resources: (handlers.resources ?? []).map((h) => h.resource) }),
     'resources/templates/list': () =>

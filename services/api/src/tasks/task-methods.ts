@@ -34,7 +34,9 @@ import { parseParams } from '../methods/parse-params';
 import type { CallContext } from '../modern/call-context';
 import { complete } from '../modern/render';
 import type { ModernEnvelope } from '../modern/validate-request';
-import { detailedTask, outstandingRequests } from './task-view';
+import { createQuietTaskCheck } from './quiet-task-check';
+import { outstandingRequests } from './task-phase';
+import { detailedTask } from './task-view';
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 
@@ -62,21 +64,12 @@ type TaskMethodHandler = (
   call: CallContext,
 ) => Promise<Record<string, unknown>>;
 
-/** Tasks whose workflow this replica asked Temporal about lately, and when; bounded, the oldest forgotten first. */
-const MAX_RECONCILED = 10_000;
-
 export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, TaskMethodHandler> {
-  const reconciledAt = new Map<string, number>();
+  const endedUnrecorded = createQuietTaskCheck(deps.reconciler, deps.reconcileAfterMs);
 
   /** A running task quiet for longer than `reconcileAfterMs`, not asked about since: Temporal is asked. */
   async function reconciled(method: TaskMethod, task: TaskSnapshot, call: CallContext): Promise<TaskSnapshot> {
-    const now = Date.now();
-    if (task.exchangeStatus !== 'running' || now - task.lastUpdatedAt.getTime() < deps.reconcileAfterMs) return task;
-    if (now - (reconciledAt.get(task.taskId) ?? 0) < deps.reconcileAfterMs) return task;
-    reconciledAt.delete(task.taskId);
-    reconciledAt.set(task.taskId, now);
-    if (reconciledAt.size > MAX_RECONCILED) reconciledAt.delete(reconciledAt.keys().next().value!);
-    return (await deps.reconciler.reconcile(task.exchangeId)) ? ownTask(method, task.taskId, call) : task;
+    return (await endedUnrecorded(task)) ? ownTask(method, task.taskId, call) : task;
   }
 
   /** The caller's task, or -32602 (unknown, expired and another principal's look the same). */

@@ -1,35 +1,12 @@
 // Pins the task wire (SEP-2663) as tasks/get and a task-creating call show it: status from the
 // exchange's last round, only unanswered keys while input is required, a tool error as completed,
 // a cancel as cancelled, any other JSON-RPC error as failed with the error inlined, never a requestState.
-import type { RoundOutcome } from '../../../../lib/exchange/types';
-import type { TaskSnapshot } from '../../../../lib/db/task-store';
 import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
 import { createdTask, detailedTask } from './task-view';
+import { askOfTwo, baseSnapshot, later, withRound } from '../../../../test/support/task-snapshots';
 
-const created = new Date('2026-12-01T10:00:00.000Z');
-const later = new Date('2026-12-01T10:00:05.000Z');
-const base: TaskSnapshot = {
-  taskId: 't1',
-  exchangeId: 'x1',
-  principal: 'anonymous',
-  ttlMs: 60_000,
-  pollIntervalMs: 500,
-  createdAt: created,
-  expiresAt: new Date(created.getTime() + 60_000),
-  exchangeStatus: 'running',
-  answeredKeys: [],
-  answeredBytes: 0,
-  lastUpdatedAt: later,
-};
-const withRound = (outcome: RoundOutcome, extra: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
-  ...base,
-  lastRound: { exchangeId: 'x1', round: 1, outcome, recordedAt: later },
-  ...extra,
-});
-const ask: RoundOutcome = {
-  kind: 'ask',
-  inputRequests: { a: { method: 'elicitation/create' }, b: { method: 'elicitation/create' } },
-};
+const base = baseSnapshot;
+const ask = askOfTwo;
 
 describe('task wire', () => {
   it('creates a working task with integer ttlMs and pollIntervalMs and ISO timestamps', () => {

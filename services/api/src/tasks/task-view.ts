@@ -7,7 +7,7 @@
  * `working`. No requestState appears on this wire.
  */
 import type { TaskRecord, TaskSnapshot } from '../../../../lib/db/task-store';
-import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
+import { taskPhase } from './task-phase';
 
 type WireTask = Record<string, unknown>;
 
@@ -23,32 +23,20 @@ const envelope = (task: TaskRecord, status: string, lastUpdatedAt: Date): WireTa
 /** The seed state a task-creating call answers with (`resultType: "task"` is added by the renderer). */
 export const createdTask = (task: TaskRecord): WireTask => envelope(task, 'working', task.createdAt);
 
-/** The keys of an ask that are still outstanding: asked, and not answered by tasks/update. */
-export function outstandingRequests(
-  inputRequests: Record<string, unknown>,
-  answeredKeys: readonly string[],
-): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(inputRequests).filter(([key]) => !answeredKeys.includes(key)));
-}
-
 export function detailedTask(snapshot: TaskSnapshot): WireTask {
-  const round = snapshot.lastRound;
   const at = snapshot.lastUpdatedAt;
-  if (!round) return envelope(snapshot, 'working', at);
-  const { outcome } = round;
-  switch (outcome.kind) {
-    case 'ask': {
-      const outstanding = outstandingRequests(outcome.inputRequests, snapshot.answeredKeys);
-      // Every key answered: the next round is on its way.
-      if (Object.keys(outstanding).length === 0 || snapshot.exchangeStatus !== 'running')
-        return envelope(snapshot, 'working', at);
-      return { ...envelope(snapshot, 'input_required', at), inputRequests: outstanding };
-    }
+  const phase = taskPhase(snapshot);
+  switch (phase.kind) {
+    case 'working':
+      return envelope(snapshot, 'working', at);
+    case 'input_required':
+      return { ...envelope(snapshot, 'input_required', at), inputRequests: phase.outstanding };
     case 'complete':
-      return { ...envelope(snapshot, 'completed', at), result: outcome.result };
-    case 'error': {
-      const { code, message, data } = outcome.error;
-      if (code === EXCHANGE_CANCELLED) return { ...envelope(snapshot, 'cancelled', at), statusMessage: message };
+      return { ...envelope(snapshot, 'completed', at), result: phase.result };
+    case 'cancelled':
+      return { ...envelope(snapshot, 'cancelled', at), statusMessage: phase.error.message };
+    case 'failed': {
+      const { code, message, data } = phase.error;
       return {
         ...envelope(snapshot, 'failed', at),
         statusMessage: message,

@@ -1,0 +1,43 @@
+/**
+ * Where a task stands, as a pure function of what Postgres holds, whichever wire reports it: its
+ * last round an ask with keys still unanswered (and its exchange running) is waiting for input on
+ * those keys; a result or an error ends it (a cancel's error as cancelled); anything else, before
+ * its first round or while its next one runs, is working. Each wire names the phases its own way
+ * (task-view.ts for 2026-07-28, legacy/legacy-task-view.ts for 2025-11-25).
+ */
+import type { TaskSnapshot } from '../../../../lib/db/task-store';
+import type { OutcomeError } from '../../../../lib/exchange/types';
+import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
+
+export type TaskPhase =
+  | { kind: 'working' }
+  | { kind: 'input_required'; outstanding: Record<string, unknown> }
+  | { kind: 'complete'; result: Record<string, unknown> }
+  | { kind: 'cancelled'; error: OutcomeError }
+  | { kind: 'failed'; error: OutcomeError };
+
+/** The keys of an ask that are still outstanding: asked, and not answered yet. */
+export function outstandingRequests(
+  inputRequests: Record<string, unknown>,
+  answeredKeys: readonly string[],
+): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(inputRequests).filter(([key]) => !answeredKeys.includes(key)));
+}
+
+/** `answeredKeys`: keys of the last ask answered beyond those the snapshot records (the handshake era's responses). */
+export function taskPhase(snapshot: TaskSnapshot, answeredKeys: readonly string[] = []): TaskPhase {
+  const outcome = snapshot.lastRound?.outcome;
+  if (!outcome) return { kind: 'working' };
+  switch (outcome.kind) {
+    case 'ask': {
+      const outstanding = outstandingRequests(outcome.inputRequests, [...snapshot.answeredKeys, ...answeredKeys]);
+      // Every key answered: the next round is on its way.
+      if (Object.keys(outstanding).length === 0 || snapshot.exchangeStatus !== 'running') return { kind: 'working' };
+      return { kind: 'input_required', outstanding };
+    }
+    case 'complete':
+      return { kind: 'complete', result: outcome.result };
+    case 'error':
+      return { kind: outcome.error.code === EXCHANGE_CANCELLED ? 'cancelled' : 'failed', error: outcome.error };
+  }
+}
