@@ -8,6 +8,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectModernClient } from './support/modern-client';
+import { taskClient } from './support/task-client';
 import { startTestService, type TestService } from './support/test-service';
 
 const TOOL = 'request_access';
@@ -30,6 +31,8 @@ describe('tools/call arguments against the inputSchema', () => {
 
   const exchangesOfTool = async () =>
     Number((await service.pool.query('SELECT count(*) FROM exchanges WHERE target = $1', [TOOL])).rows[0].count);
+  const count = async (table: string) =>
+    Number((await service.pool.query(`SELECT count(*) FROM ${table}`)).rows[0].count);
   const textOf = (result: { content?: unknown }) => (result.content as Array<{ text: string }>)[0]!.text;
 
   it.each([
@@ -37,6 +40,7 @@ describe('tools/call arguments against the inputSchema', () => {
     ['handshake era', () => legacy.callTool({ name: TOOL, arguments: { hours: 48 } })],
   ])('answers invalid arguments with isError naming each field, starting nothing (%s)', async (_era, call) => {
     const before = await exchangesOfTool();
+    const calls = await count('legacy_calls');
     const result = await call();
     expect(result.isError).toBe(true);
     expect(textOf(result).split('\n')).toEqual([
@@ -46,6 +50,16 @@ describe('tools/call arguments against the inputSchema', () => {
       'arguments.hours: must be <= 24',
     ]);
     expect(await exchangesOfTool()).toBe(before);
+    expect(await count('legacy_calls')).toBe(calls);
+  });
+
+  it('answers a call that would become a task the same way: complete, no task', async () => {
+    const tasks = await count('exchange_tasks');
+    const reply = await taskClient(() => service.url).call(TOOL, { service: '', reason: 'incident 42' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.result).toMatchObject({ resultType: 'complete', isError: true });
+    expect(textOf(reply.body.result!)).toContain('arguments.service: must NOT have fewer than 1 characters');
+    expect(await count('exchange_tasks')).toBe(tasks);
   });
 
   it('refuses a prompt without its required argument with -32602 naming it', async () => {
