@@ -33,7 +33,7 @@ describe('tools/call arguments against the inputSchema', () => {
     Number((await service.pool.query('SELECT count(*) FROM exchanges WHERE target = $1', [TOOL])).rows[0].count);
   const count = async (table: string) =>
     Number((await service.pool.query(`SELECT count(*) FROM ${table}`)).rows[0].count);
-  const textOf = (result: { content?: unknown }) => (result.content as Array<{ text: string }>)[0]!.text;
+  const textOf = (result: object) => (result as { content: Array<{ text: string }> }).content[0]!.text;
 
   it.each([
     ['2026-07-28', () => modern.callTool({ name: TOOL, arguments: { hours: 48 } })],

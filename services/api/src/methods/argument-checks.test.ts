@@ -1,19 +1,14 @@
 // Pins the start-up compiled arguments check: a tool call whose arguments break the inputSchema
 // is refused with an isError result (both dialects), a schema that does not compile stops the
 // start naming its tool, and a prompt's missing required argument is -32602 with its path.
-import { definePrompt, defineTool, type HandlerSet } from '../../../../lib/handler-api';
+import { definePrompt, type HandlerSet } from '../../../../lib/handler-api';
+import { setOfToolSchemas } from '../../../../lib/handler-api/testing';
 import { loadHandlerSet } from '../../../../handlers';
 import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
 import { createArgumentChecks } from './argument-checks';
 
 const setOf = (...inputSchemas: Array<Record<string, unknown>>): HandlerSet => ({
-  name: 'test',
-  tools: inputSchemas.map((inputSchema, i) =>
-    defineTool({
-      tool: { name: `t${i}`, inputSchema: { type: 'object', ...inputSchema } },
-      run: () => ({ content: [] }),
-    }),
-  ),
+  ...setOfToolSchemas(...inputSchemas),
   prompts: [
     definePrompt({
       prompt: { name: 'p', arguments: [{ name: 'who', required: true }, { name: 'tone' }] },
