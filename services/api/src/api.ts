@@ -33,6 +33,7 @@ import { createExchangeReconciler } from './exchange-reconciler';
 import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
+import { createArgumentChecks } from './methods/argument-checks';
 import { toolParamHeaders } from './modern/tool-param-headers';
 import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyTaskMethods } from './legacy/legacy-task-methods';
@@ -74,6 +75,8 @@ export interface RunningApi {
 export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
   // Before anything opens: a tool with an invalid x-mcp-header annotation stops the start.
   const paramHeaders = toolParamHeaders(handlers);
+  // Likewise a tool whose inputSchema does not compile.
+  const argumentChecks = createArgumentChecks(handlers);
   const pool = createPool(config.database.url, config.database.poolSize, log);
   const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
@@ -138,6 +141,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
       requestState,
       waiter,
       paramHeaders,
+      argumentChecks,
       tasks: {
         tasks,
         gateway,
@@ -152,6 +156,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
         handlers,
         legacy,
         legs,
+        argumentChecks,
         taskStore: tasks,
         tasks: createLegacyTaskMethods({
           tasks,

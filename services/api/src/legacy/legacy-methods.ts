@@ -25,6 +25,7 @@ import { methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
 import { createCatalogMethods, listedTools, serverCapabilities } from '../methods/catalog-methods';
 import { readOriginalRequest } from '../methods/original-request';
+import type { ArgumentChecks } from '../methods/argument-checks';
 import { parseParams } from '../methods/parse-params';
 import type { Principal } from '../../../../lib/exchange/principal';
 import type { LegacyTaskMethods, TaskMethodAnswer } from './legacy-task-methods';
@@ -46,6 +47,8 @@ export interface LegacyMethodsDeps {
   handlers: HandlerSet;
   legacy: LegacyStore;
   legs: ExchangeLegs;
+  /** The tools' compiled inputSchemas and the prompts' required arguments (`createArgumentChecks`). */
+  argumentChecks: ArgumentChecks;
   /** tasks/get, tasks/result and tasks/cancel of 2025-11-25 sessions. */
   tasks: LegacyTaskMethods;
   /** The task rows (shared with the 2026-07-28 wire): a repeated task call finds its task there. */
@@ -114,6 +117,9 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       const exchangeMethod = method as ExchangeMethod;
       const request = readOriginalRequest(exchangeMethod, params);
       requireHandler(handlers, request);
+      // Arguments the tool's inputSchema refuses are the call's answer: no call row, no exchange.
+      const refusal = deps.argumentChecks.refusal(request);
+      if (refusal) return { kind: 'result', result: refusal };
       const meta = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
       const progressToken =
         typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'

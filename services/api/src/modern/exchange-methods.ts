@@ -14,7 +14,8 @@ import { readOriginalRequest } from '../methods/original-request';
 import { parseParams } from '../methods/parse-params';
 import { forwardRoundNotifications } from './round-notifications';
 import type { CallContext } from './call-context';
-import { renderLeg } from './render';
+import { complete, renderLeg } from './render';
+import type { ArgumentChecks } from '../methods/argument-checks';
 import type { ModernEnvelope } from './validate-request';
 
 /**
@@ -30,6 +31,7 @@ const RetryFieldsSchema = z.object({
 
 export interface ExchangeMethodsDeps {
   handlers: HandlerSet;
+  argumentChecks: ArgumentChecks;
   legs: ExchangeLegs;
   requestState: RequestStateCodec;
   waiter: OutcomeWaiter;
@@ -40,6 +42,9 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const request = readOriginalRequest(method, params);
     const retry = parseParams(RetryFieldsSchema, params);
     requireHandler(deps.handlers, request);
+    // Arguments the tool's inputSchema refuses are answered here: no exchange, no workflow.
+    const refusal = deps.argumentChecks.refusal(request);
+    if (refusal) return complete(refusal);
     // Only tools/call may become a task (SEP-2663 "Supported Methods").
     const taskBegins =
       method === 'tools/call'

@@ -15,6 +15,7 @@ import { createCatalogMethods } from '../methods/catalog-methods';
 import { createExchangeMethods } from './exchange-methods';
 import { complete } from './render';
 import type { ToolParamHeaders } from './tool-param-headers';
+import type { ArgumentChecks } from '../methods/argument-checks';
 import { validateModernRequest } from './validate-request';
 import { createTaskMethods, type TaskMethodsDeps } from '../tasks/task-methods';
 
@@ -25,6 +26,8 @@ export interface ModernMethodsDeps {
   waiter: OutcomeWaiter;
   /** The tools' `x-mcp-header` declarations (`toolParamHeaders`, read when the API starts). */
   paramHeaders: ToolParamHeaders;
+  /** The tools' compiled inputSchemas and the prompts' required arguments (`createArgumentChecks`). */
+  argumentChecks: ArgumentChecks;
   /** What tasks/get, tasks/update and tasks/cancel read and signal (the Tasks extension). */
   tasks: TaskMethodsDeps;
 }

@@ -1,18 +1,10 @@
 // Pins the start-up table of Mcp-Param-* declarations: by tool, only tools that declare some, and
 // an invalid annotation refused with its handler set and tool named.
-import { defineTool, type HandlerSet } from '../../../../lib/handler-api';
+import { setOfToolSchemas } from '../../../../lib/handler-api/testing';
 import { loadHandlerSet } from '../../../../handlers';
 import { toolParamHeaders } from './tool-param-headers';
 
-const setOf = (...inputSchemas: Array<Record<string, unknown>>): HandlerSet => ({
-  name: 'test',
-  tools: inputSchemas.map((inputSchema, i) =>
-    defineTool({
-      tool: { name: `t${i}`, inputSchema: { type: 'object', ...inputSchema } },
-      run: () => ({ content: [] }),
-    }),
-  ),
-});
+const setOf = setOfToolSchemas;
 
 describe('toolParamHeaders', () => {
   it('maps each declaring tool to its declarations', () => {

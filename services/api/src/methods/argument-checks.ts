@@ -1,0 +1,68 @@
+/**
+ * The arguments check every exchange request passes before anything is started or written, on
+ * both protocol eras: `tools/call` arguments against the tool's `inputSchema` (servers MUST
+ * validate tool inputs, 2025-11-25 and 2026-07-28 server/tools), `prompts/get` against the
+ * prompt's `required` arguments. Retries are checked too: they carry the original arguments, and
+ * a compiled validator makes the check a few microseconds.
+ *
+ * Each tool's schema is compiled once, when the API starts, with the SDK's validator (its dialect
+ * follows `$schema`: 2020-12 by default, draft-07 when named). A schema that does not compile is
+ * the handler author's mistake and stops the start, naming the tool.
+ */
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import type { OriginalRequest } from '../../../../lib/exchange/types';
+import { findPrompt, type HandlerSet } from '../../../../lib/handler-api';
+import { argumentProblems, invalidArgumentsResult } from '../../../../lib/protocol/argument-problems';
+import { invalidParams } from '../../../../lib/protocol/error-catalog';
+
+export class InvalidToolInputSchema extends Error {
+  override readonly name = 'InvalidToolInputSchema';
+}
+
+type JsonSchemaType = Parameters<AjvJsonSchemaValidator['getValidator']>[0];
+type Validate = (input: unknown) => { valid: boolean; errorMessage?: string };
+
+export interface ArgumentChecks {
+  /**
+   * For a request whose arguments fail: the complete result that answers it instead of its
+   * handler (a `tools/call`), or a thrown -32602 naming the missing argument (a `prompts/get`).
+   * Undefined when the request may run.
+   */
+  refusal(request: OriginalRequest): Record<string, unknown> | undefined;
+}
+
+export function createArgumentChecks(set: HandlerSet): ArgumentChecks {
+  const engine = new AjvJsonSchemaValidator();
+  const validators = new Map<string, Validate>();
+  for (const { tool } of set.tools) {
+    try {
+      validators.set(tool.name, engine.getValidator(tool.inputSchema as JsonSchemaType));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new InvalidToolInputSchema(
+        `handler set ${set.name}, tool ${tool.name}: inputSchema does not compile: ${reason}`,
+      );
+    }
+  }
+
+  return {
+    refusal(request) {
+      if (request.method === 'tools/call') {
+        const verdict = validators.get(request.target)?.(request.params.arguments ?? {});
+        if (!verdict || verdict.valid) return undefined;
+        return invalidArgumentsResult(request.target, argumentProblems(verdict.errorMessage ?? 'data is invalid'));
+      }
+      if (request.method === 'prompts/get') {
+        const given = (request.params.arguments ?? {}) as Record<string, unknown>;
+        for (const argument of findPrompt(set, request.target)?.prompt.arguments ?? []) {
+          if (argument.required && typeof given[argument.name] !== 'string') {
+            throw invalidParams(`Missing required argument: ${argument.name}`, {
+              path: `params.arguments.${argument.name}`,
+            });
+          }
+        }
+      }
+      return undefined;
+    },
+  };
+}
