@@ -1,0 +1,177 @@
+/**
+ * A retried answer reaches the workflow again when the workflow says it lacks it, and only then.
+ *
+ * The workflow lacks answers Temporal recorded when an operator resets it to a point before them
+ * without reapplying signals (`temporal workflow reset --reapply-type None`, or the Web UI's reset
+ * without "reapply signals"): its new run waits for answers the API already signalled. A client
+ * that retries the same answers (a 2026-07-28 leg that comes back with its inputResponses, a
+ * tasks/update of a key already recorded as answered) gets them delivered again, the workflow being
+ * the authority on what it holds (the answerStanding query). Real Temporal, Postgres and HTTP.
+ */
+import { randomUUID } from 'node:crypto';
+import { temporal } from '@temporalio/proto';
+import { accept, isComeBack, rawCall, type RpcReply } from './support/raw-mcp';
+import { createdTaskId, taskClient } from './support/task-client';
+import { startTestService, type TestService } from './support/test-service';
+
+const GREET = { name: 'greet', arguments: {} };
+const EventType = temporal.api.enums.v1.EventType;
+type EventId = NonNullable<temporal.api.history.v1.IHistoryEvent['eventId']>;
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({ HTTP_WAIT_MS: '1000' });
+}, 120_000);
+afterAll(() => service?.close());
+
+const workflowIdOf = async (exchangeId: string) =>
+  (await service.pool.query<{ workflow_id: string }>('SELECT workflow_id FROM exchanges WHERE id = $1', [exchangeId]))
+    .rows[0]!.workflow_id;
+
+async function newestExchange(target: string): Promise<string> {
+  const { rows } = await service.pool.query<{ id: string }>(
+    'SELECT id FROM exchanges WHERE target = $1 ORDER BY created_at DESC LIMIT 1',
+    [target],
+  );
+  return rows[0]!.id;
+}
+
+async function historyOf(workflowId: string) {
+  return service.temporal.workflow.getHandle(workflowId).fetchHistory();
+}
+
+/** Signals named `name` in the history of the workflow's current run. */
+async function signalsIn(workflowId: string, name: string): Promise<number> {
+  const { events } = await historyOf(workflowId);
+  return (events ?? []).filter(
+    (e) =>
+      e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED &&
+      e.workflowExecutionSignaledEventAttributes?.signalName === name,
+  ).length;
+}
+
+/** The workflow's last completed workflow task: a point to reset it to, before whatever comes next. */
+async function lastCompletedTask(workflowId: string): Promise<EventId> {
+  const { events } = await historyOf(workflowId);
+  const completed = (events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+  return completed.at(-1)!.eventId!;
+}
+
+/** Resets the workflow to `eventId` as an operator can, reapplying no signal recorded after it. */
+async function resetWithoutSignals(workflowId: string, eventId: EventId): Promise<void> {
+  await service.temporal.workflowService.resetWorkflowExecution({
+    namespace: service.config.temporal.namespace,
+    workflowExecution: { workflowId },
+    reason: 'test: a reset that drops the answers signalled after it',
+    workflowTaskFinishEventId: eventId,
+    requestId: randomUUID(),
+    resetReapplyType: temporal.api.enums.v1.ResetReapplyType.RESET_REAPPLY_TYPE_NONE,
+  });
+}
+
+/** Comes back with each state-only result's requestState and the same params, until something else. */
+async function comeBackUntilAnswered(params: Record<string, unknown>, first: RpcReply, maxLegs = 20) {
+  let reply = first;
+  for (let legs = 0; isComeBack(reply) && legs < maxLegs; legs += 1)
+    reply = await rawCall(service.url, 'tools/call', { ...params, requestState: reply.body.result!.requestState });
+  return reply;
+}
+
+describe('a 2026-07-28 client that comes back with the answers it sent', () => {
+  it('gets them delivered again when the workflow lost them to a reset, and the exchange completes with them', async () => {
+    const ask = await rawCall(service.url, 'tools/call', GREET);
+    const exchangeId = await newestExchange('greet');
+    const workflowId = await workflowIdOf(exchangeId);
+    const beforeTheAnswers = await lastCompletedTask(workflowId);
+
+    await service.stopWorker();
+    const answering = { ...GREET, inputResponses: { name: accept({ name: 'Reset' }) } };
+    let reply: RpcReply;
+    try {
+      reply = await rawCall(service.url, 'tools/call', { ...answering, requestState: ask.body.result!.requestState });
+      expect(isComeBack(reply)).toBe(true);
+      expect(await signalsIn(workflowId, 'answers')).toBe(1);
+      await resetWithoutSignals(workflowId, beforeTheAnswers);
+      expect(await signalsIn(workflowId, 'answers')).toBe(0);
+    } finally {
+      await service.startWorker();
+    }
+
+    reply = await comeBackUntilAnswered(answering, reply);
+    expect(reply.body).toMatchObject({ result: { content: [{ type: 'text', text: 'Hello, Reset!' }] } });
+    expect(await signalsIn(workflowId, 'answers')).toBe(1);
+  }, 60_000);
+
+  it('does not signal them again while the workflow has them', async () => {
+    const ask = await rawCall(service.url, 'tools/call', GREET);
+    const workflowId = await workflowIdOf(await newestExchange('greet'));
+    const answering = { ...GREET, inputResponses: { name: accept({ name: 'Once' }) } };
+    await service.stopWorker();
+    let reply: RpcReply;
+    try {
+      // No worker: the workflow cannot be asked, and the answers in its history are left to it.
+      reply = await rawCall(service.url, 'tools/call', { ...answering, requestState: ask.body.result!.requestState });
+      for (let legs = 0; legs < 2; legs += 1) {
+        expect(isComeBack(reply)).toBe(true);
+        reply = await rawCall(service.url, 'tools/call', {
+          ...answering,
+          requestState: reply.body.result!.requestState,
+        });
+      }
+    } finally {
+      await service.startWorker();
+    }
+    reply = await comeBackUntilAnswered(answering, reply);
+    expect(reply.body).toMatchObject({ result: { content: [{ type: 'text', text: 'Hello, Once!' }] } });
+    expect(await signalsIn(workflowId, 'answers')).toBe(1);
+  }, 60_000);
+});
+
+describe('a task whose client sends an answered key again', () => {
+  const approve = accept({ approve: true });
+  const ARGS = { service: 'billing', reason: 'incident 42' };
+
+  async function taskExchange(taskId: string): Promise<string> {
+    const { rows } = await service.pool.query<{ exchange_id: string }>(
+      'SELECT exchange_id FROM exchange_tasks WHERE task_id = $1',
+      [taskId],
+    );
+    return rows[0]!.exchange_id;
+  }
+
+  it('gets it delivered again when the workflow lost it to a reset, and the task completes', async () => {
+    const tasks = taskClient(() => service.url);
+    const taskId = createdTaskId(await tasks.call('request_access', ARGS));
+    await tasks.until(taskId, (task) => task.status === 'input_required');
+    const workflowId = await workflowIdOf(await taskExchange(taskId));
+    const beforeTheAnswers = await lastCompletedTask(workflowId);
+
+    await service.stopWorker();
+    try {
+      await tasks.update(taskId, { owner_approval: approve, security_approval: approve });
+      expect(await signalsIn(workflowId, 'keyAnswer')).toBe(2);
+      await resetWithoutSignals(workflowId, beforeTheAnswers);
+    } finally {
+      await service.startWorker();
+    }
+    // Both keys read as answered in Postgres; the workflow has neither until the client sends them again.
+    await tasks.update(taskId, { owner_approval: approve, security_approval: approve });
+    const done = await tasks.until(taskId, (task) => task.status === 'completed');
+    expect(JSON.stringify(done)).toContain('granted');
+    expect(await signalsIn(workflowId, 'keyAnswer')).toBe(2);
+  }, 60_000);
+
+  it('does not signal a key again that the workflow has', async () => {
+    const tasks = taskClient(() => service.url);
+    const taskId = createdTaskId(await tasks.call('request_access', ARGS));
+    await tasks.until(taskId, (task) => task.status === 'input_required');
+    const workflowId = await workflowIdOf(await taskExchange(taskId));
+    await tasks.update(taskId, { owner_approval: approve });
+    await tasks.update(taskId, { owner_approval: approve });
+    expect(await signalsIn(workflowId, 'keyAnswer')).toBe(1);
+    await tasks.update(taskId, { security_approval: approve });
+    await tasks.until(taskId, (task) => task.status === 'completed');
+    expect(await signalsIn(workflowId, 'keyAnswer')).toBe(2);
+  }, 60_000);
+});
