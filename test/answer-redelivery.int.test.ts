@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import { accept, isComeBack, rawCall, type RpcReply } from './support/raw-mcp';
+import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
 import { createdTaskId, taskClient } from './support/task-client';
 import { startTestService, type TestService } from './support/test-service';
 
@@ -21,7 +22,7 @@ type EventId = NonNullable<temporal.api.history.v1.IHistoryEvent['eventId']>;
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startTestService({ HTTP_WAIT_MS: '1000' });
+  service = await startTestService({ HTTP_WAIT_MS: '1000', MAX_REPEATED_ANSWERS: '1' });
 }, 120_000);
 afterAll(() => service?.close());
 
@@ -51,11 +52,20 @@ async function signalsIn(workflowId: string, name: string): Promise<number> {
   ).length;
 }
 
-/** The workflow's last completed workflow task: a point to reset it to, before whatever comes next. */
-async function lastCompletedTask(workflowId: string): Promise<EventId> {
-  const { events } = await historyOf(workflowId);
-  const completed = (events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
-  return completed.at(-1)!.eventId!;
+/**
+ * The workflow task that started the wait for answers (the round's deadline timer): a point to
+ * reset the workflow to, before whatever answers it. A local round's ask is visible before that
+ * task completes, so the history is read until it has.
+ */
+async function taskThatBeganTheWait(workflowId: string): Promise<EventId> {
+  for (const deadline = Date.now() + 10_000; ;) {
+    const { events } = await historyOf(workflowId);
+    const timer = (events ?? []).find((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED);
+    const completedId = timer?.timerStartedEventAttributes?.workflowTaskCompletedEventId;
+    if (completedId) return completedId;
+    if (Date.now() > deadline) throw new Error(`${workflowId} never began waiting for answers`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Resets the workflow to `eventId` as an operator can, reapplying no signal recorded after it. */
@@ -83,7 +93,7 @@ describe('a 2026-07-28 client that comes back with the answers it sent', () => {
     const ask = await rawCall(service.url, 'tools/call', GREET);
     const exchangeId = await newestExchange('greet');
     const workflowId = await workflowIdOf(exchangeId);
-    const beforeTheAnswers = await lastCompletedTask(workflowId);
+    const beforeTheAnswers = await taskThatBeganTheWait(workflowId);
 
     await service.stopWorker();
     const answering = { ...GREET, inputResponses: { name: accept({ name: 'Reset' }) } };
@@ -145,7 +155,7 @@ describe('a task whose client sends an answered key again', () => {
     const taskId = createdTaskId(await tasks.call('request_access', ARGS));
     await tasks.until(taskId, (task) => task.status === 'input_required');
     const workflowId = await workflowIdOf(await taskExchange(taskId));
-    const beforeTheAnswers = await lastCompletedTask(workflowId);
+    const beforeTheAnswers = await taskThatBeganTheWait(workflowId);
 
     await service.stopWorker();
     try {
@@ -173,5 +183,69 @@ describe('a task whose client sends an answered key again', () => {
     await tasks.update(taskId, { security_approval: approve });
     await tasks.until(taskId, (task) => task.status === 'completed');
     expect(await signalsIn(workflowId, 'keyAnswer')).toBe(2);
+  }, 60_000);
+});
+
+describe('a handshake-era client that repeats its response', () => {
+  const answer = (name: string) => accept({ name });
+
+  async function greetAsked(session: LegacySession) {
+    const call = await session.request('tools/call', GREET);
+    const asked = await call.stream.until((m) => isRequest(m, 'elicitation/create'), 'elicitation/create');
+    const { rows } = await service.pool.query<{ exchange_id: string }>(
+      'SELECT exchange_id FROM legacy_calls WHERE session_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [session.sessionId],
+    );
+    const workflowId = await workflowIdOf(rows[0]!.exchange_id);
+    return {
+      ...call,
+      requestId: asked.message.id!,
+      workflowId,
+      beforeTheAnswer: await taskThatBeganTheWait(workflowId),
+    };
+  }
+
+  /** Answers with no worker running, then resets the workflow to before the answer, as an operator can. */
+  async function answeredThenReset(session: LegacySession, call: Awaited<ReturnType<typeof greetAsked>>, name: string) {
+    await service.stopWorker();
+    try {
+      expect(await session.respond(call.requestId, answer(name))).toBe(202);
+      await resetWithoutSignals(call.workflowId, call.beforeTheAnswer);
+    } finally {
+      await service.startWorker();
+    }
+  }
+
+  it('gets it delivered again when the workflow lost it to a reset, and the call completes with it', async () => {
+    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    try {
+      const call = await greetAsked(session);
+      await answeredThenReset(session, call, 'Again');
+      expect(await session.respond(call.requestId, answer('Again'))).toBe(202);
+      const done = await call.stream.until((m) => isResponseTo(m, call.id), 'the call result', 30_000);
+      expect(done.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Again!' }] });
+      expect(await signalsIn(call.workflowId, 'keyAnswer')).toBe(1);
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
+
+  it('delivers it again at most MAX_REPEATED_ANSWERS times', async () => {
+    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    try {
+      const call = await greetAsked(session);
+      await answeredThenReset(session, call, 'Capped');
+      expect(await session.respond(call.requestId, answer('Capped'))).toBe(202); // the one re-delivery allowed
+      await call.stream.until((m) => isResponseTo(m, call.id), 'the call result', 30_000);
+      // A second loss: the repeat that would deliver it again is past the budget (MAX_REPEATED_ANSWERS=1).
+      const again = await greetAsked(session);
+      await answeredThenReset(session, again, 'Twice');
+      expect(await session.respond(again.requestId, answer('Twice'))).toBe(202);
+      expect(await signalsIn(again.workflowId, 'keyAnswer')).toBe(1);
+      expect(await session.respond(again.requestId, answer('Twice'))).toBe(202);
+      expect(await signalsIn(again.workflowId, 'keyAnswer')).toBe(1);
+    } finally {
+      await session.close();
+    }
   }, 60_000);
 });
