@@ -10,6 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
+import { apiRegistry } from '../lib/metrics/api-metrics';
+import { progressQuery } from '../workflows/messages';
+import { parsePrometheusText, valueOf } from './support/prometheus-text';
 import { accept, isComeBack, rawCall, type RpcReply } from './support/raw-mcp';
 import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
 import { createdTaskId, taskClient } from './support/task-client';
@@ -42,8 +45,14 @@ async function historyOf(workflowId: string) {
   return service.temporal.workflow.getHandle(workflowId).fetchHistory();
 }
 
-/** Signals named `name` in the history of the workflow's current run. */
-async function signalsIn(workflowId: string, name: string): Promise<number> {
+/**
+ * Signals named `name` in the history of the workflow's current run. A signal that arrives while a
+ * workflow task runs is written to the history when that task completes; a query is answered only
+ * after it has, so one is asked first, unless no worker runs (nothing runs a workflow task then,
+ * and nothing would answer the query).
+ */
+async function signalsIn(workflowId: string, name: string, workerRuns = true): Promise<number> {
+  if (workerRuns) await service.temporal.workflow.getHandle(workflowId).query(progressQuery);
   const { events } = await historyOf(workflowId);
   return (events ?? []).filter(
     (e) =>
@@ -80,6 +89,10 @@ async function resetWithoutSignals(workflowId: string, eventId: EventId): Promis
   });
 }
 
+/** The API's count of answers it signalled again (its registry is this process's: the service runs here). */
+const redelivered = async (era: 'modern' | 'legacy') =>
+  valueOf(parsePrometheusText(await apiRegistry.metrics()), 'mcp_answers_redelivered_total', { era });
+
 /** Comes back with each state-only result's requestState and the same params, until something else. */
 async function comeBackUntilAnswered(params: Record<string, unknown>, first: RpcReply, maxLegs = 20) {
   let reply = first;
@@ -101,16 +114,18 @@ describe('a 2026-07-28 client that comes back with the answers it sent', () => {
     try {
       reply = await rawCall(service.url, 'tools/call', { ...answering, requestState: ask.body.result!.requestState });
       expect(isComeBack(reply)).toBe(true);
-      expect(await signalsIn(workflowId, 'answers')).toBe(1);
+      expect(await signalsIn(workflowId, 'answers', false)).toBe(1);
       await resetWithoutSignals(workflowId, beforeTheAnswers);
-      expect(await signalsIn(workflowId, 'answers')).toBe(0);
+      expect(await signalsIn(workflowId, 'answers', false)).toBe(0);
     } finally {
       await service.startWorker();
     }
 
+    const before = await redelivered('modern');
     reply = await comeBackUntilAnswered(answering, reply);
     expect(reply.body).toMatchObject({ result: { content: [{ type: 'text', text: 'Hello, Reset!' }] } });
     expect(await signalsIn(workflowId, 'answers')).toBe(1);
+    expect(await redelivered('modern')).toBe(before + 1);
   }, 60_000);
 
   it('does not signal them again while the workflow has them', async () => {
@@ -160,7 +175,7 @@ describe('a task whose client sends an answered key again', () => {
     await service.stopWorker();
     try {
       await tasks.update(taskId, { owner_approval: approve, security_approval: approve });
-      expect(await signalsIn(workflowId, 'keyAnswer')).toBe(2);
+      expect(await signalsIn(workflowId, 'keyAnswer', false)).toBe(2);
       await resetWithoutSignals(workflowId, beforeTheAnswers);
     } finally {
       await service.startWorker();
@@ -221,7 +236,9 @@ describe('a handshake-era client that repeats its response', () => {
     try {
       const call = await greetAsked(session);
       await answeredThenReset(session, call, 'Again');
+      const before = await redelivered('legacy');
       expect(await session.respond(call.requestId, answer('Again'))).toBe(202);
+      expect(await redelivered('legacy')).toBe(before + 1);
       const done = await call.stream.until((m) => isResponseTo(m, call.id), 'the call result', 30_000);
       expect(done.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Again!' }] });
       expect(await signalsIn(call.workflowId, 'keyAnswer')).toBe(1);

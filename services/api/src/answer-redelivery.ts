@@ -10,7 +10,9 @@
  * workflow says it is missing. History gains a signal only for an answer the workflow lacks; a
  * workflow that cannot be asked now (no worker) is left to apply what its history holds.
  */
+import type { Era } from '../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../lib/log';
+import { apiMetrics } from '../../../lib/metrics/api-metrics';
 import { workflowIdFor } from '../../../workflows/messages';
 import type { ExchangeGateway } from './exchange-gateway';
 
@@ -20,6 +22,8 @@ export interface Redelivery {
   round: number;
   /** One key of that ask (a task's answer), or the round's answers as a whole (an MRTR leg). */
   key?: string;
+  /** Who retried it: a 2026-07-28 leg or tasks/update (`modern`), or a handshake-era response (`legacy`). */
+  era: Era;
   /** Signals the answer again; false when the workflow has ended. */
   deliver: () => Promise<boolean>;
 }
@@ -34,6 +38,7 @@ export async function redeliverIfMissing(
   const standing = await gateway.answerStanding(exchangeId, round, key);
   if (standing !== 'missing') return false;
   const delivered = await redelivery.deliver();
+  if (delivered) apiMetrics.answerRedelivered(redelivery.era);
   exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(
     { ...(key !== undefined ? { key } : {}), delivered },
     'answers re-delivered: the exchange did not have them',

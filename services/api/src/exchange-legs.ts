@@ -349,6 +349,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     await redeliverIfMissing(gateway, log, {
       exchangeId,
       round,
+      era: leg.era,
       deliver: () =>
         gateway.sendAnswers(exchangeId, {
           round,

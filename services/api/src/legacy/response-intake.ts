@@ -101,6 +101,7 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       throw error;
     }
     if (delivered && !repeat && ask) apiMetrics.answerSignalled('legacy', ask.recordedAt);
+    if (delivered && repeat) apiMetrics.answerRedelivered('legacy');
     // No workflow took it: it closed, and if it recorded no ending (terminated), one is recorded now for the stream.
     if (!delivered) await reconciler.reconcile(request.exchangeId);
     callLogger(log, request.exchangeId, request.round).info(

@@ -151,6 +151,7 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
           exchangeId: task.exchangeId,
           round: round.round,
           key,
+          era: 'modern',
           deliver: () =>
             deps.gateway.sendKeyAnswer(task.exchangeId, { round: round.round, key, response: inputResponses[key] }),
         });
