@@ -103,14 +103,16 @@ describe('workflow replay of answers that arrived ahead of their round', () => {
 
   beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
 
-  it('has a history from before answers were held and one from after', () => {
+  it('has, for each era, a history from before answers were held and one from after', () => {
     expect(histories.map((h) => h.name)).toEqual([
+      'legacy-answer-ahead-dropped.json',
+      'legacy-answer-ahead-held.json',
       'modern-answers-ahead-dropped.json',
       'modern-answers-ahead-held.json',
     ]);
   });
 
-  it('replays both with the current workflow code: the one that dropped them drops them again', async () => {
+  it('replays every one of them with the current workflow code: those that dropped them drop them again', async () => {
     expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
       histories.map(({ name }) => ({ name })),
     );
