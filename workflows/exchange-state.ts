@@ -205,12 +205,9 @@ export function answerStanding(state: ExchangeState, round: number, key?: string
     const partial = state.partial?.round === round ? state.partial.responses : undefined;
     return key !== undefined && partial && Object.hasOwn(partial, key) ? 'held' : 'missing';
   }
-  const held = state.ahead?.some((answer) =>
-    key === undefined
-      ? answer.round === round && !isKeyAnswer(answer)
-      : sameDelivery(answer, { round, key, response: null }),
-  );
-  return held ? 'held' : 'missing';
+  const asked: RoundAnswers | KeyAnswer =
+    key === undefined ? { round, responses: {}, digest: '' } : { round, key, response: null };
+  return state.ahead?.some((answer) => sameDelivery(answer, asked)) ? 'held' : 'missing';
 }
 
 /** The answers that start the next round; clears the wait. */
