@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './pool';
 import {
+  DELIVERY_FREED_CHANNEL,
   DELIVERY_LEASE_MS,
   LEGACY_STREAM_CHANNEL,
   type LegacyCall,
@@ -279,18 +280,36 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       return rows.map(toCall);
     },
 
+    async nextLeaseLapse(sessionId, owner) {
+      const { rows } = await pool.query<{ ms: number | null }>({
+        text: `SELECT greatest(0, extract(epoch FROM min(delivering_until) - now()) * 1000)::float8 AS ms
+                 FROM legacy_calls
+                WHERE session_id = $1 AND finished_at IS NULL AND delivering_until IS NOT NULL
+                  AND delivered_by IS DISTINCT FROM $2`,
+        values: [sessionId, owner],
+      });
+      const ms = rows[0]?.ms;
+      return ms === null || ms === undefined ? undefined : Number(ms);
+    },
+
     async renewLease(exchangeId, owner, forMs, force = false) {
       await pool.query({
+        // Only the holder renews: a renewal still on its way after the lease was given up (or taken
+        // over) must not take it back, or a GET could not claim the call until it lapsed again.
         text: `UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
-               WHERE exchange_id = $1 AND ($4 OR delivered_by = $2 OR delivering_until IS NULL OR delivering_until < now())`,
+               WHERE exchange_id = $1 AND ($4 OR delivered_by = $2)`,
         values: [exchangeId, owner, forMs, force],
       });
     },
 
     async releaseLease(exchangeId, owner) {
       await pool.query({
-        text: `UPDATE legacy_calls SET delivering_until = NULL, delivered_by = NULL WHERE exchange_id = $1 AND delivered_by = $2`,
-        values: [exchangeId, owner],
+        text: `WITH released AS (
+                 UPDATE legacy_calls SET delivering_until = NULL, delivered_by = NULL
+                  WHERE exchange_id = $1 AND delivered_by = $2 RETURNING session_id
+               )
+               SELECT pg_notify($3, session_id) FROM released`,
+        values: [exchangeId, owner, DELIVERY_FREED_CHANNEL],
       });
     },
 

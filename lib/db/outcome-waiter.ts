@@ -15,11 +15,11 @@
 import type { Logger } from '../log';
 import type { ExchangeStore, RoundRecord, StoredEvent } from './exchange-store';
 import { decodeAnnouncedRound, EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
-import { LEGACY_STREAM_CHANNEL } from './legacy-store';
+import { DELIVERY_FREED_CHANNEL, LEGACY_STREAM_CHANNEL } from './legacy-store';
 import type { PgListener } from './pg-listener';
 
 /** The channels the waits listen on: the listener they are given must LISTEN on each. */
-export const WAITED_CHANNELS = [OUTCOME_CHANNEL, EVENT_CHANNEL, LEGACY_STREAM_CHANNEL] as const;
+export const WAITED_CHANNELS = [OUTCOME_CHANNEL, EVENT_CHANNEL, LEGACY_STREAM_CHANNEL, DELIVERY_FREED_CHANNEL] as const;
 
 export interface WaitOptions {
   signal?: AbortSignal;
