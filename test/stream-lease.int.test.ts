@@ -4,7 +4,8 @@
  * replica: the connection that delivered the call gives its delivery lease up as it closes, and
  * the session's GET streams, woken by that release's NOTIFY, claim the call at once. Nothing waits
  * for the lease to lapse (DELIVERY_LEASE_MS, 30 s) or for a poll, so the bound holds while the
- * machine is busy too. A replica that died cannot give its lease up: that case is the fault
+ * machine is busy too. Meanwhile a request goes out on one stream at a time: a GET stream gives a
+ * call up when the client resumes it elsewhere. A replica that died cannot give its lease up: that case is the fault
  * scenario test/faults/stream-lease.fault.test.ts.
  */
 import os from 'node:os';
@@ -95,6 +96,45 @@ describe('a call stream that closed while its request was open', () => {
       expect(Math.max(...elapsed)).toBeLessThan(RESEND_BOUND_MS);
     } finally {
       await busy.stop();
+    }
+  });
+
+  it('goes out on one stream only: a GET stream delivering the call stops once the client resumes it by Last-Event-ID', async () => {
+    const session = await LegacySession.open(replicaA.url, {
+      capabilities: { elicitation: {}, sampling: {}, roots: {} },
+    });
+    try {
+      const { id: callId, stream } = await session.request('tools/call', {
+        name: 'deploy_service',
+        arguments: { service: 'checkout', version: '2.1.0', environment: 'production' },
+      });
+      await stream.until((m) => isRequest(m, 'roots/list'), 'roots/list request');
+      const sampling = await stream.until((m) => isRequest(m, 'sampling/createMessage'), 'sampling request');
+      const roots = stream.messages.find((m) => isRequest(m.message, 'roots/list'))!;
+      stream.close();
+      const listening = await session.listen({ url: replicaB.url });
+      await listening.until((m) => isRequest(m, 'sampling/createMessage'), 'the re-sent sampling request');
+
+      // The client resumes its call stream (as the official client does) while the GET stays open.
+      const resumed = await session.listen({ url: replicaA.url, lastEventId: sampling.eventId! });
+      expect(await session.respond(roots.message.id!, { roots: [{ uri: 'file:///src/checkout' }] })).toBe(202);
+      const summary = {
+        role: 'assistant',
+        content: { type: 'text', text: 'Adds retries.' },
+        model: 'm',
+        stopReason: 'endTurn',
+      };
+      expect(await session.respond(sampling.message.id!, summary)).toBe(202);
+      const approval = await resumed.until(isElicitation, 'the round-2 elicitation on the resumed stream');
+      expect(
+        await session.respond(approval.message.id!, { action: 'accept', content: { approve: true, ticket: 'C-1' } }),
+      ).toBe(202);
+      await resumed.until((m) => isResponseTo(m, callId), 'the result on the resumed stream');
+      await listening.settle(500);
+      expect(elicitationsIn(listening)).toHaveLength(0); // the GET gave the call up when it was resumed
+      expect(elicitationsIn(resumed)).toHaveLength(1);
+    } finally {
+      await session.close();
     }
   });
 

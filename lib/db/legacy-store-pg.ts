@@ -3,6 +3,7 @@ import { inTransaction } from './pool';
 import {
   DELIVERY_FREED_CHANNEL,
   DELIVERY_LEASE_MS,
+  DELIVERY_TAKEN_CHANNEL,
   LEGACY_STREAM_CHANNEL,
   type LegacyCall,
   type LegacySession,
@@ -272,10 +273,13 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
 
     async claimUndelivered(sessionId, owner, forMs) {
       const { rows } = await pool.query<CallRow>({
-        text: `UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
-               WHERE session_id = $1 AND finished_at IS NULL AND (delivering_until IS NULL OR delivering_until < now())
-               RETURNING *`,
-        values: [sessionId, owner, forMs],
+        text: `WITH claimed AS (
+                 UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
+                  WHERE session_id = $1 AND finished_at IS NULL AND (delivering_until IS NULL OR delivering_until < now())
+                  RETURNING *
+               )
+               SELECT claimed.*, pg_notify($4, exchange_id::text) FROM claimed`,
+        values: [sessionId, owner, forMs, DELIVERY_TAKEN_CHANNEL],
       });
       return rows.map(toCall);
     },
@@ -293,13 +297,18 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
     },
 
     async renewLease(exchangeId, owner, forMs, force = false) {
-      await pool.query({
+      const { rowCount } = await pool.query({
         // Only the holder renews: a renewal still on its way after the lease was given up (or taken
         // over) must not take it back, or a GET could not claim the call until it lapsed again.
-        text: `UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
-               WHERE exchange_id = $1 AND ($4 OR delivered_by = $2)`,
-        values: [exchangeId, owner, forMs, force],
+        // Taking it over tells whoever held it (who then stops delivering).
+        text: `WITH renewed AS (
+                 UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
+                  WHERE exchange_id = $1 AND ($4 OR delivered_by = $2) RETURNING exchange_id
+               )
+               SELECT CASE WHEN $4 THEN pg_notify($5, exchange_id::text) END FROM renewed`,
+        values: [exchangeId, owner, forMs, force, DELIVERY_TAKEN_CHANNEL],
       });
+      return rowCount === 1;
     },
 
     async releaseLease(exchangeId, owner) {

@@ -19,6 +19,12 @@ export const DELIVERY_LEASE_MS = 30_000;
  */
 export const DELIVERY_FREED_CHANNEL = 'legacy_delivery_freed';
 
+/**
+ * Announces (key: the exchange id) that a connection took a call's delivery over: the connection
+ * that held it stops delivering it, so nothing goes out on two streams.
+ */
+export const DELIVERY_TAKEN_CHANNEL = 'legacy_delivery_taken';
+
 export type LegacyTransport = 'streamable-http' | 'http+sse';
 
 export interface LegacySession {
@@ -110,7 +116,10 @@ export interface LegacyStore {
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
   /** The session's calls whose exchange still runs (not finished, nor ended without its response delivered). */
   countRunningCalls(sessionId: string): Promise<number>;
-  /** Atomically takes the delivery of the session's running calls that no connection delivers. */
+  /**
+   * Atomically takes the delivery of the session's running calls that no connection delivers
+   * (announcing each on DELIVERY_TAKEN_CHANNEL, for a holder whose lease lapsed while it lived).
+   */
   claimUndelivered(sessionId: string, owner: string, forMs: number): Promise<LegacyCall[]>;
   /**
    * Milliseconds (by Postgres's clock) until the first delivery lease of the session's running calls
@@ -119,9 +128,10 @@ export interface LegacyStore {
   nextLeaseLapse(sessionId: string, owner: string): Promise<number | undefined>;
   /**
    * Extends `owner`'s lease of a call's delivery for `forMs` from now; with `force`, takes it over
-   * from whoever holds it. A lease `owner` gave up, or lost to another connection, is not taken back.
+   * from whoever holds it (announced on DELIVERY_TAKEN_CHANNEL). A lease `owner` gave up, or lost
+   * to another connection, is not taken back. True when `owner` holds it now.
    */
-  renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<void>;
+  renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<boolean>;
   /** Gives up `owner`'s lease and announces it on DELIVERY_FREED_CHANNEL; another owner's lease is left alone. */
   releaseLease(exchangeId: string, owner: string): Promise<void>;
 

@@ -124,6 +124,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
         const end = await deliverCall(answer.call, sse, answer.afterId, stop.signal, {
           owner,
           takeOver: true,
+          shared: true,
           drain: shutdown.closing,
           renderFinal: (response) => asTaskResultResponse(response, requestId, answer.taskId),
         });
