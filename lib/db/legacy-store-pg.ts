@@ -300,12 +300,16 @@ export function createLegacyStorePg(pool: Pool, limits: LegacyStoreLimits): Lega
       const { rowCount } = await pool.query({
         // Only the holder renews: a renewal still on its way after the lease was given up (or taken
         // over) must not take it back, or a GET could not claim the call until it lapsed again.
-        // Taking it over tells whoever held it (who then stops delivering).
-        text: `WITH renewed AS (
+        // Taking it over from another connection tells that one (which then stops delivering); the
+        // CTEs see the row as it was before the update.
+        text: `WITH previous AS (
+                 SELECT delivered_by FROM legacy_calls WHERE exchange_id = $1
+               ), renewed AS (
                  UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
                   WHERE exchange_id = $1 AND ($4 OR delivered_by = $2) RETURNING exchange_id
                )
-               SELECT CASE WHEN $4 THEN pg_notify($5, exchange_id::text) END FROM renewed`,
+               SELECT CASE WHEN previous.delivered_by <> $2 THEN pg_notify($5, renewed.exchange_id::text) END
+                 FROM renewed, previous`,
         values: [exchangeId, owner, forMs, force, DELIVERY_TAKEN_CHANNEL],
       });
       return rowCount === 1;
