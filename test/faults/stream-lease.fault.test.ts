@@ -75,11 +75,10 @@ scenario(
       const listening = await session.listen({ url: other });
       expect(listening.status).toBe(200);
       const redelivered = await listening.until(isElicitation, 'the re-sent elicitation/create request', 60_000);
-      const resentAt = Date.now();
+      const afterLapseMs = Date.now() - lapseAt;
       expect(redelivered.message).toEqual(ask);
-      const measured = { afterLapseMs: resentAt - lapseAt };
-      expect(measured.afterLapseMs).toBeGreaterThanOrEqual(-CLOCK_SLACK_MS);
-      expect(measured.afterLapseMs).toBeLessThanOrEqual(AFTER_LAPSE_SLACK_MS);
+      expect(afterLapseMs).toBeGreaterThanOrEqual(-CLOCK_SLACK_MS);
+      expect(afterLapseMs).toBeLessThanOrEqual(AFTER_LAPSE_SLACK_MS);
 
       const final = await answerAndResult(session, callId, askId, 'Radia', other);
       expect(final.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Radia!' }] });
