@@ -42,6 +42,9 @@ export const onboardingWizard = defineTool({
     description: 'A three-step form: profile, team, confirmation.',
     inputSchema: { type: 'object', properties: {} },
   },
+  // A form a new hire may fill over a day: a client that takes tasks gets one, answered step by
+  // step with tasks/update, one ask after another.
+  taskSupport: 'optional',
   run(_args, ctx) {
     const state: WizardState = ctx.requestState ? (JSON.parse(ctx.requestState) as WizardState) : { step: 'profile' };
     const answer = inputResponse(ctx.inputResponses, state.step);
