@@ -3,9 +3,11 @@
  * against the client's replies, the service's record in Postgres and the worker logs.
  */
 import type { RpcReply } from '../../support/raw-mcp';
+import { workflowIdFor } from '../../../workflows/messages';
 import type { FaultStack } from './fault-stack';
 import { greeting } from './modern-exchange';
 import { rerunsAfterRecording, roundEvents, roundsWithoutStart } from './round-log';
+import { describeExchangeWorkflow } from './temporal-probe';
 import { waitFor } from './wait-for';
 
 export interface Greeted {
@@ -97,5 +99,59 @@ export async function expectNoRerunAfterRecording(stack: FaultStack, exchangeIds
   expect({ recordedRoundsWithoutRoundStartedLine: missing.length, of: handlerRounds.length }).toEqual({
     recordedRoundsWithoutRoundStartedLine: 0,
     of: handlerRounds.length,
+  });
+}
+
+/** How one exchange must have ended, as its client, Postgres and Temporal each tell it. */
+export interface ExpectedEnding {
+  /** The client's final reply: a result with this text, or a JSON-RPC error with this code. */
+  client: { text: string } | { errorCode: number };
+  /** `exchanges.status`, and the ExchangeStatus search attribute. */
+  status: string;
+  /** `exchange_rounds` as [round, outcome_kind], in order; the last is ExchangeRound. */
+  rounds: ReadonlyArray<readonly [number, string]>;
+}
+
+/**
+ * The client's reply, Postgres (the exchange's status, its rounds, the final round's record) and
+ * Temporal (the workflow closed, its ExchangeStatus and ExchangeRound) agree with `expected`.
+ * Both are given time to settle first (a client can hold its answer before the workflow closes),
+ * and everything is compared in one object, so a failure shows every view side by side.
+ */
+export async function expectEnded(
+  stack: FaultStack,
+  exchangeId: string,
+  reply: RpcReply | { body: { error?: { code: number }; result?: Record<string, unknown> } },
+  expected: ExpectedEnding,
+): Promise<void> {
+  const workflowId = workflowIdFor(exchangeId);
+  await waitFor(
+    'the exchange to be recorded as ended and its workflow to close',
+    async () =>
+      (await stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]))[0]?.status !==
+        'running' && (await describeExchangeWorkflow(stack, workflowId)).status !== 'RUNNING',
+    { timeoutMs: 60_000, intervalMs: 500 },
+  ).catch(() => undefined);
+  const [row] = await stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]);
+  const rounds = await stack.query<{ round: number; outcome_kind: string; outcome: unknown }>(
+    'SELECT round, outcome_kind, outcome FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
+    [exchangeId],
+  );
+  const workflow = await describeExchangeWorkflow(stack, workflowId);
+  const body = reply.body;
+  const last = rounds.at(-1)?.outcome;
+  const lastRecord =
+    'text' in expected.client
+      ? JSON.stringify(last ?? null).includes(JSON.stringify(expected.client.text).slice(1, -1))
+      : (last as { error?: { code?: number } } | undefined)?.error?.code === expected.client.errorCode;
+  const text = (body.result?.content as Array<{ text?: string }> | undefined)?.map((c) => c.text).join(' ');
+  expect({
+    client: body.error ? { errorCode: body.error.code } : { text, resultType: body.result?.resultType },
+    postgres: { status: row?.status, rounds: rounds.map((r) => [r.round, r.outcome_kind]), lastRecord },
+    temporal: workflow,
+  }).toEqual({
+    client: 'text' in expected.client ? { text: expected.client.text, resultType: 'complete' } : expected.client,
+    postgres: { status: expected.status, rounds: expected.rounds.map((r) => [...r]), lastRecord: true },
+    temporal: { status: 'COMPLETED', exchangeStatus: expected.status, exchangeRound: expected.rounds.at(-1)![0] },
   });
 }
