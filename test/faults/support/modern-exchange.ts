@@ -15,6 +15,8 @@ export interface ApiChoice {
   urls(): string[];
   /** Which of them to try first. */
   prefer?: number;
+  /** The client capabilities each leg declares (default: elicitation only). */
+  capabilities?: Record<string, unknown>;
 }
 
 export interface LegTrace {
@@ -58,7 +60,7 @@ export async function sendLeg(
     const url = urls[attempt % Math.max(urls.length, 1)];
     try {
       if (!url) throw new Error('no API process is up');
-      const reply = await rawCall(url, 'tools/call', params);
+      const reply = await rawCall(url, 'tools/call', params, apis.capabilities);
       trace.legs += 1;
       return reply;
     } catch (error) {

@@ -100,3 +100,39 @@ export async function startedOnWorker(
     };
   });
 }
+
+/**
+ * The exchange's history as the order of what matters to a window: `A` for answers Temporal took
+ * (an `answers` or `keyAnswer` signal), `R` for a round's or an ending's result (a local
+ * activity's marker, a regular activity's completion).
+ */
+export async function answersAndResults(stack: FaultStack, workflowId: string): Promise<string> {
+  const history = await stack.withTemporal((client) => client.workflow.getHandle(workflowId).fetchHistory());
+  return (history.events ?? [])
+    .map((e) => {
+      const signal = e.workflowExecutionSignaledEventAttributes?.signalName;
+      if (
+        e.eventType === EVENT.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED &&
+        (signal === 'answers' || signal === 'keyAnswer')
+      )
+        return 'A';
+      if (
+        (e.eventType === EVENT.EVENT_TYPE_MARKER_RECORDED &&
+          e.markerRecordedEventAttributes?.markerName === 'core_local_activity') ||
+        e.eventType === EVENT.EVENT_TYPE_ACTIVITY_TASK_COMPLETED
+      )
+        return 'R';
+      return '';
+    })
+    .join('');
+}
+
+/** Whether, in `sequence`, the `n`th answer came before the `m`th result (or there is no `m`th result). */
+export function answerBeforeResult(sequence: string, n: number, m: number): boolean {
+  const nth = (letter: string, k: number) => {
+    let seen = 0;
+    for (let i = 0; i < sequence.length; i++) if (sequence[i] === letter && ++seen === k) return i;
+    return Infinity;
+  };
+  return nth('A', n) < nth('R', m);
+}
