@@ -146,7 +146,8 @@ export async function expectEnded(
       : (last as { error?: { code?: number } } | undefined)?.error?.code === expected.client.errorCode;
   const text = (body.result?.content as Array<{ text?: string }> | undefined)?.map((c) => c.text).join(' ');
   expect({
-    client: body.error ? { errorCode: body.error.code } : { text, resultType: body.result?.resultType },
+    // A task's result carries no resultType; any other reply must be a final one.
+    client: body.error ? { errorCode: body.error.code } : { text, resultType: body.result?.resultType ?? 'complete' },
     postgres: { status: row?.status, rounds: rounds.map((r) => [r.round, r.outcome_kind]), lastRecord },
     temporal: workflow,
   }).toEqual({
