@@ -70,12 +70,18 @@ export async function nextAsk(
   return askOf(await answerStep(apis, ask, name, step, trace, patienceMs), keyRing, WIZARD, `step ${step}'s answer`);
 }
 
-/** A wizard from its first leg to its result. */
-export async function runWizard(apis: ApiChoice, name: string, trace: LegTrace, keyRing: string): Promise<Exchanged> {
-  const first = await startWizard(apis, trace, keyRing);
-  const second = await nextAsk(apis, first, name, 1, trace, keyRing);
-  const third = await nextAsk(apis, second, name, 2, trace, keyRing);
-  return { exchangeId: first.exchangeId, name, reply: await answerStep(apis, third, name, 3, trace) };
+/** A wizard from its first leg to its result, each leg followed for up to `patienceMs`. */
+export async function runWizard(
+  apis: ApiChoice,
+  name: string,
+  trace: LegTrace,
+  keyRing: string,
+  patienceMs?: number,
+): Promise<Exchanged> {
+  const first = await startCall(apis, WIZARD, trace, keyRing, patienceMs);
+  const second = await nextAsk(apis, first, name, 1, trace, keyRing, patienceMs);
+  const third = await nextAsk(apis, second, name, 2, trace, keyRing, patienceMs);
+  return { exchangeId: first.exchangeId, name, reply: await answerStep(apis, third, name, 3, trace, patienceMs) };
 }
 
 export interface Exchanged {
