@@ -4,21 +4,19 @@
  * one key at a time, and every ask reaches the client on the call's stream, written by the worker
  * in the transaction that records the round, so before Temporal knows the round's result.
  */
+import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
 import { workflowIdFor } from '../../workflows/messages';
+import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { signalAccepted } from './support/api-log';
 import { expectEnded, expectNoRerunAfterRecording } from './support/expectations';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
-import { finalReply, nextRequest, respondStep, startLegacyWizard } from './support/legacy-wizard';
-import { faultSuite, scenario } from './support/scenario';
+import { exchangeOfWizard, finalReply, nextRequest, respondStep, startLegacyWizard } from './support/legacy-wizard';
+import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
+import { waitFor } from './support/wait-for';
 import { WIZARD_ROUNDS, welcomeText } from './support/wizard-exchange';
 
-const suite = faultSuite({ sharedWorkflowBundle: true });
-
-async function pausedWorker(pause: string) {
-  await suite.stack.stopWorker('SIGTERM');
-  return suite.stack.startWorker({ pause });
-}
+const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv: { ADMIN_TOKEN: TEST_ADMIN_TOKEN } });
 
 scenario(
   'a. (handshake era) local round 2 recorded its request, the client responded, then the worker SIGKILLed before the workflow task completed: the response is kept',
@@ -27,7 +25,7 @@ scenario(
   async () => {
     const { stack } = suite;
     const name = 'a-legacy';
-    const paused = await pausedWorker('activity=runRound,round=2,outcome=ask,target=onboarding_wizard');
+    const paused = await pausedWorker(stack, 'activity=runRound,round=2,outcome=ask,target=onboarding_wizard');
     const wizard = await startLegacyWizard(stack.apiUrl(0));
     try {
       expect(await respondStep(wizard, await nextRequest(wizard), name, 1)).toBe(202);
@@ -63,6 +61,141 @@ scenario(
         rounds: WIZARD_ROUNDS,
       });
       await expectNoRerunAfterRecording(stack, [window.exchangeId]);
+    } finally {
+      await wizard.session.close();
+    }
+  },
+);
+
+scenario(
+  'b. (handshake era) local final round recorded its result (on the stream; the client responds again), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const name = 'b-legacy-result';
+    const paused = await pausedWorker(stack, 'activity=runRound,round=4,outcome=complete,target=onboarding_wizard');
+    const wizard = await startLegacyWizard(stack.apiUrl(0));
+    try {
+      expect(await respondStep(wizard, await nextRequest(wizard), name, 1)).toBe(202);
+      expect(await respondStep(wizard, await nextRequest(wizard), name, 2)).toBe(202);
+      const third = await nextRequest(wizard);
+      expect(await respondStep(wizard, third, name, 3)).toBe(202);
+      // The final response is written with round 4's record, so it is on the stream in the window.
+      const reply = await finalReply(wizard);
+      const window = await waitForWindow(paused);
+      // A client unsure its response arrived sends it again: taken as a repeat, no second round.
+      const again = await respondStep(wizard, third, name, 3);
+      await stack.stopWorker('SIGKILL');
+      const killedAfterMs = Date.now() - window.openedAt;
+      const atKill = await historyCounts(stack, workflowIdFor(window.exchangeId));
+      await stack.startWorker();
+
+      expect({ again, window, inTime: killedAfterMs < LOCAL_WINDOW_MS, resultsAtKill: atKill.localResults }).toEqual({
+        again: 202,
+        window: expect.objectContaining({ round: 4, local: true, outcome: 'complete' }),
+        inTime: true,
+        resultsAtKill: 3,
+      });
+      await expectEnded(stack, window.exchangeId, reply, {
+        client: { text: welcomeText(name) },
+        status: 'completed',
+        rounds: WIZARD_ROUNDS,
+      });
+      await expectNoRerunAfterRecording(stack, [window.exchangeId]);
+    } finally {
+      await wizard.session.close();
+    }
+  },
+);
+
+scenario(
+  'b. (handshake era) the ending (an operator cancel) recorded by its local activity, the client responding meanwhile, then the worker SIGKILLed before the workflow task completed: the call ends cancelled',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const name = 'b-legacy-ending';
+    const paused = await pausedWorker(stack, 'activity=recordOutcome');
+    const wizard = await startLegacyWizard(stack.apiUrl(0));
+    try {
+      const first = await nextRequest(wizard);
+      const exchangeId = await exchangeOfWizard(stack, wizard);
+      const cancel = await admin(stack.apiUrl(1), `/exchanges/${exchangeId}/cancel`, { method: 'POST' });
+      const window = await waitForWindow(paused);
+      const reply = await finalReply(wizard);
+      // The response to the withdrawn request arrives after the ending: nothing runs.
+      const responded = await respondStep(wizard, first, name, 1);
+      await stack.stopWorker('SIGKILL');
+      const killedAfterMs = Date.now() - window.openedAt;
+      const atKill = await historyCounts(stack, workflowIdFor(exchangeId));
+      await stack.startWorker();
+
+      expect({
+        cancel: cancel.status,
+        responded: responded < 500,
+        window,
+        inTime: killedAfterMs < LOCAL_WINDOW_MS,
+        atKill: [atKill.localResults, atKill.keyAnswerSignals],
+      }).toEqual({
+        cancel: 200,
+        responded: true,
+        window: expect.objectContaining({ exchangeId, round: 2, activity: 'recordOutcome', local: true }),
+        inTime: true,
+        atKill: [1, 0],
+      });
+      await expectEnded(stack, exchangeId, reply, {
+        client: { errorCode: EXCHANGE_CANCELLED },
+        status: 'cancelled',
+        rounds: [
+          [1, 'ask'],
+          [2, 'error'],
+        ],
+      });
+      await expectNoRerunAfterRecording(stack, [exchangeId]);
+    } finally {
+      await wizard.session.close();
+    }
+  },
+);
+
+scenario(
+  'd. (handshake era) Temporal SIGKILLed after it accepted a response and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the response is kept',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const name = 'd-legacy';
+    const wizard = await startLegacyWizard(stack.apiUrl(0));
+    try {
+      expect(await respondStep(wizard, await nextRequest(wizard), name, 1)).toBe(202);
+      const second = await nextRequest(wizard);
+      const exchangeId = await exchangeOfWizard(stack, wizard);
+      const workflowId = workflowIdFor(exchangeId);
+      await waitFor(
+        'round 2 to be in the history',
+        async () => (await historyCounts(stack, workflowId)).localResults >= 2,
+      );
+      const worker = stack.worker()!;
+      worker.signal('SIGSTOP');
+      try {
+        expect(await respondStep(wizard, second, name, 2)).toBe(202);
+        await signalAccepted(stack, 'answer signalled', exchangeId, 2);
+        await stack.killTemporal();
+        await stack.startTemporal();
+        const restarted = await historyCounts(stack, workflowId);
+        expect([restarted.keyAnswerSignals, restarted.localResults]).toEqual([2, 2]);
+      } finally {
+        worker.signal('SIGCONT');
+      }
+      expect(await respondStep(wizard, await nextRequest(wizard, 60_000), name, 3)).toBe(202);
+      const reply = await finalReply(wizard);
+      await expectEnded(stack, exchangeId, reply, {
+        client: { text: welcomeText(name) },
+        status: 'completed',
+        rounds: WIZARD_ROUNDS,
+      });
+      await expectNoRerunAfterRecording(stack, [exchangeId]);
     } finally {
       await wizard.session.close();
     }

@@ -25,7 +25,7 @@ import {
 import { expectEnded, expectNoRerunAfterRecording } from './support/expectations';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { askOf, newTrace, pollPastStateOnly, sendLeg, startCall } from './support/modern-exchange';
-import { faultSuite, scenario } from './support/scenario';
+import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { waitFor } from './support/wait-for';
 import { answerBeforeResult, answersAndResults, historyCounts, startedOnWorker } from './support/temporal-probe';
 import {
@@ -41,12 +41,6 @@ import {
 const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv: { ADMIN_TOKEN: TEST_ADMIN_TOKEN } });
 const apis = { urls: () => suite.stack.apiUrls() };
 
-/** Replaces the running worker with one that holds the first activity matching `pause` open. */
-async function pausedWorker(pause: string) {
-  await suite.stack.stopWorker('SIGTERM');
-  return suite.stack.startWorker({ pause });
-}
-
 scenario(
   'a. local round 2 recorded its ask, its answer accepted, then the worker SIGKILLed before the workflow task completed: the answer is kept',
   () => suite.stack,
@@ -55,7 +49,7 @@ scenario(
     const { stack } = suite;
     const trace = newTrace();
     const name = 'a-local-ask';
-    const paused = await pausedWorker('activity=runRound,round=2,outcome=ask,target=onboarding_wizard');
+    const paused = await pausedWorker(stack, 'activity=runRound,round=2,outcome=ask,target=onboarding_wizard');
     const first = await startWizard(apis, trace, stack.keyRing);
     const workflowId = workflowIdFor(first.exchangeId);
     // Round 2's ask reaches the client while its workflow task is held open; the client answers it.
@@ -106,7 +100,7 @@ scenario(
     const { stack } = suite;
     const trace = newTrace();
     const name = 'b-local-result';
-    const paused = await pausedWorker('activity=runRound,round=4,outcome=complete,target=onboarding_wizard');
+    const paused = await pausedWorker(stack, 'activity=runRound,round=4,outcome=complete,target=onboarding_wizard');
     const first = await startWizard(apis, trace, stack.keyRing);
     const second = await nextAsk(apis, first, name, 1, trace, stack.keyRing);
     const third = await nextAsk(apis, second, name, 2, trace, stack.keyRing);
@@ -143,7 +137,7 @@ scenario(
     const { stack } = suite;
     const trace = newTrace();
     const name = 'b-local-ending';
-    const paused = await pausedWorker('activity=recordOutcome');
+    const paused = await pausedWorker(stack, 'activity=recordOutcome');
     const first = await startWizard(apis, trace, stack.keyRing);
     const cancel = await admin(stack.apiUrl(0), `/exchanges/${first.exchangeId}/cancel`, { method: 'POST' });
     const window = await waitForWindow(paused);
@@ -192,7 +186,7 @@ scenario(
     const trace = newTrace();
     const ticket = 'c-regular';
     const deploy = deployApis(() => stack.apiUrls());
-    const paused = await pausedWorker('activity=runRound,round=2,outcome=ask,target=deploy_service');
+    const paused = await pausedWorker(stack, 'activity=runRound,round=2,outcome=ask,target=deploy_service');
     const first = await startCall(deploy, DEPLOY, trace, stack.keyRing);
     const workflowId = workflowIdFor(first.exchangeId);
     const toContext = deployParams(first, contextAnswers);

@@ -9,15 +9,10 @@ import { createdTaskId, taskClient } from '../support/task-client';
 import { signalAccepted } from './support/api-log';
 import { expectEnded, expectNoRerunAfterRecording } from './support/expectations';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
-import { faultSuite, scenario } from './support/scenario';
+import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
 
 const suite = faultSuite({ sharedWorkflowBundle: true });
-
-async function pausedWorker(pause: string) {
-  await suite.stack.stopWorker('SIGTERM');
-  return suite.stack.startWorker({ pause });
-}
 
 const APPROVALS = { owner_approval: accept({ approve: true }), security_approval: accept({ approve: true }) };
 const grantedText = (service: string) => `Access to ${service} granted for 4 h.`;
@@ -30,7 +25,7 @@ scenario(
     const { stack } = suite;
     const service = 'a-task';
     const client = taskClient(() => stack.apiUrl(0));
-    const paused = await pausedWorker('activity=runRound,round=1,outcome=ask,target=request_access');
+    const paused = await pausedWorker(stack, 'activity=runRound,round=1,outcome=ask,target=request_access');
     const taskId = createdTaskId(await client.call('request_access', { service, reason: 'fault window' }));
     const window = await waitForWindow(paused);
     const workflowId = workflowIdFor(window.exchangeId);

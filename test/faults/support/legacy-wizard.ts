@@ -10,6 +10,8 @@ import {
   type JsonRpcId,
   type MessageStream,
 } from '../../support/legacy-client';
+import type { FaultStack } from './fault-stack';
+import { waitFor } from './wait-for';
 import { stepAnswers } from './wizard-exchange';
 
 export interface LegacyWizard {
@@ -50,4 +52,15 @@ export async function finalReply(wizard: LegacyWizard, timeoutMs?: number) {
   return {
     body: { ...(message.result ? { result: message.result } : {}), ...(message.error ? { error: message.error } : {}) },
   };
+}
+
+/** The exchange the wizard's call started (its session's one call). */
+export function exchangeOfWizard(stack: FaultStack, wizard: LegacyWizard): Promise<string> {
+  return waitFor('the call to have its exchange', async () => {
+    const rows = await stack.query<{ exchange_id: string }>(
+      'SELECT exchange_id FROM legacy_calls WHERE session_id = $1',
+      [wizard.session.sessionId],
+    );
+    return rows[0]?.exchange_id;
+  });
 }
