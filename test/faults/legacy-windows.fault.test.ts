@@ -12,9 +12,11 @@ import { expectEnded, expectNoRerunAfterRecording } from './support/expectations
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { exchangeOfWizard, finalReply, nextRequest, respondStep, startLegacyWizard } from './support/legacy-wizard';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
-import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
+import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
 import { WIZARD_ROUNDS, welcomeText } from './support/wizard-exchange';
+import { approvalOf, approvedText, contextAnswers, DEPLOY, DEPLOY_ROUNDS } from './support/deploy-exchange';
+import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
 
 const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv: { ADMIN_TOKEN: TEST_ADMIN_TOKEN } });
 
@@ -198,6 +200,64 @@ scenario(
       await expectNoRerunAfterRecording(stack, [exchangeId]);
     } finally {
       await wizard.session.close();
+    }
+  },
+);
+
+scenario(
+  'c. (handshake era) a response signalled while a regular round (deploy_service) runs, after it sent its request, then the worker SIGKILLed: the retried round finds its record and the response is applied',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const ticket = 'c-legacy-regular';
+    const paused = await pausedWorker(stack, 'activity=runRound,round=2,outcome=ask,target=deploy_service');
+    const session = await LegacySession.open(stack.apiUrl(0), {
+      capabilities: { elicitation: {}, roots: {}, sampling: {} },
+    });
+    try {
+      const { id: callId, stream } = await session.request('tools/call', DEPLOY);
+      // Round 1 asks for the roots and a change summary: two requests, each answered on its own.
+      for (const method of ['roots/list', 'sampling/createMessage']) {
+        const request = await stream.until((m) => isRequest(m, method), `the ${method} request`);
+        const result = method === 'roots/list' ? contextAnswers.roots : contextAnswers.summary;
+        expect(await session.respond(request.message.id!, result)).toBe(202);
+      }
+      const approval = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the approval request');
+      const window = await waitForWindow(paused);
+      const workflowId = workflowIdFor(window.exchangeId);
+      const [answer] = Object.values(approvalOf(ticket));
+      expect(await session.respond(approval.message.id!, answer as Record<string, unknown>)).toBe(202);
+      await signalAccepted(stack, 'answer signalled', window.exchangeId, 2);
+      // The live worker takes the signal in a workflow task of its own while the round still runs.
+      await waitFor(
+        'the response to be in the history',
+        async () => (await historyCounts(stack, workflowId)).keyAnswerSignals >= 3,
+      );
+      const running = await roundStillRunning(stack, workflowId);
+      const before = await historyCounts(stack, workflowId);
+      await stack.stopWorker('SIGKILL');
+      await stack.startWorker();
+
+      expect({ window, results: before.activityResults, running }).toEqual({
+        window: expect.objectContaining({ round: 2, local: false, outcome: 'ask' }),
+        results: 1,
+        running: { activity: true, workflowTask: false },
+      });
+      const { message } = await stream.until((m) => isResponseTo(m, callId), 'the result of the call', 60_000);
+      await expectEnded(
+        stack,
+        window.exchangeId,
+        { body: { result: message.result! } },
+        {
+          client: { text: approvedText(ticket) },
+          status: 'completed',
+          rounds: DEPLOY_ROUNDS,
+        },
+      );
+      await expectNoRerunAfterRecording(stack, [window.exchangeId]);
+    } finally {
+      await session.close();
     }
   },
 );

@@ -27,7 +27,7 @@ import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { askOf, newTrace, pollPastStateOnly, sendLeg, startCall } from './support/modern-exchange';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { waitFor } from './support/wait-for';
-import { answerBeforeResult, answersAndResults, historyCounts, startedOnWorker } from './support/temporal-probe';
+import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
 import {
   answerStep,
   nextAsk,
@@ -201,8 +201,8 @@ scenario(
     const answering = sendLeg(deploy, params, trace);
     await signalAccepted(stack, 'answers signalled', first.exchangeId, 2);
     // The live worker takes the signal in a workflow task of its own while the round still runs.
+    const running = await roundStillRunning(stack, workflowId);
     const before = await historyCounts(stack, workflowId);
-    const running = await startedOnWorker(stack, workflowId);
     await stack.stopWorker('SIGKILL');
     await stack.startWorker();
 

@@ -136,3 +136,17 @@ export function answerBeforeResult(sequence: string, n: number, m: number): bool
   };
   return nth('A', n) < nth('R', m);
 }
+
+/**
+ * What `startedOnWorker` says once the workflow task that took a signal has had a moment to
+ * finish: a regular round still running with no workflow task open, if it comes to that.
+ */
+export async function roundStillRunning(stack: FaultStack, workflowId: string) {
+  const settled = (view: { activity: boolean; workflowTask: boolean }) => view.activity && !view.workflowTask;
+  let view = await startedOnWorker(stack, workflowId);
+  for (let tries = 0; !settled(view) && tries < 25; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    view = await startedOnWorker(stack, workflowId);
+  }
+  return view;
+}
