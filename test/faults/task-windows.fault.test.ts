@@ -1,7 +1,7 @@
 /**
- * The windows of round-windows.fault.test.ts for a task (the Tasks extension): the demo approval
- * `request_access`, whose two approvers answer its one ask with `tasks/update`, each key signalled
- * on its own. Its ask is round 1's, so the window is that of round 1's ask.
+ * The windows of round-windows.fault.test.ts for a task (the Tasks extension), answered with
+ * `tasks/update`, each key signalled on its own: the onboarding wizard as a task (asks at rounds
+ * 1, 2 and 3), and the demo approval `request_access`, whose two approvers answer its one ask.
  */
 import { workflowIdFor } from '../../workflows/messages';
 import { accept } from '../support/raw-mcp';
@@ -12,6 +12,7 @@ import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
+import { stepAnswers, WIZARD_ROUNDS, welcomeText } from './support/wizard-exchange';
 
 const suite = faultSuite({ sharedWorkflowBundle: true });
 
@@ -23,6 +24,61 @@ const ACCESS_ROUNDS = [
 ] as const;
 const ended = (task: Record<string, unknown>) => task.status !== 'working' && task.status !== 'input_required';
 const replyOf = (task: Record<string, unknown>) => ({ body: { result: task.result as Record<string, unknown> } });
+
+const inputKeys = (task: Record<string, unknown>) => Object.keys((task.inputRequests as object | undefined) ?? {});
+/** Polls the task until it asks for `key`. */
+const asking = (client: ReturnType<typeof taskClient>, taskId: string, key: string, timeoutMs?: number) =>
+  client.until(taskId, (task) => task.status === 'input_required' && inputKeys(task).includes(key), timeoutMs);
+
+scenario(
+  'a. (task) local round 2 recorded its ask, the client answered with tasks/update, then the worker SIGKILLed before the workflow task completed: the answer is kept',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const name = 'a-task-wizard';
+    const client = taskClient(() => stack.apiUrl(0));
+    const paused = await pausedWorker(stack, 'activity=runRound,round=2,outcome=ask,target=onboarding_wizard');
+    const taskId = createdTaskId(await client.call('onboarding_wizard'));
+    await asking(client, taskId, 'profile');
+    expect((await client.update(taskId, stepAnswers(name, 1))).body.error ?? 'ok').toBe('ok');
+    // Round 2's ask shows in tasks/get (from its record) while its workflow task is held open.
+    await asking(client, taskId, 'team');
+    const window = await waitForWindow(paused);
+    const workflowId = workflowIdFor(window.exchangeId);
+    const updated = await client.update(taskId, stepAnswers(name, 2));
+    await signalAccepted(stack, 'task answers signalled', window.exchangeId, 2);
+    await stack.stopWorker('SIGKILL');
+    const killedAfterMs = Date.now() - window.openedAt;
+    const atKill = await historyCounts(stack, workflowId);
+    await stack.startWorker();
+
+    await asking(client, taskId, 'confirm', 45_000);
+    expect((await client.update(taskId, stepAnswers(name, 3))).body.error ?? 'ok').toBe('ok');
+    const done = await client.until(taskId, ended);
+    expect({
+      updated: updated.body.error ?? 'ok',
+      window,
+      inTime: killedAfterMs < LOCAL_WINDOW_MS,
+      resultsAtKill: atKill.localResults,
+      answerBeforeItsRound: answerBeforeResult(await answersAndResults(stack, workflowId), 2, 2),
+      status: done.status,
+    }).toEqual({
+      updated: 'ok',
+      window: expect.objectContaining({ round: 2, local: true, outcome: 'ask' }),
+      inTime: true,
+      resultsAtKill: 1,
+      answerBeforeItsRound: true,
+      status: 'completed',
+    });
+    await expectEnded(stack, window.exchangeId, replyOf(done), {
+      client: { text: welcomeText(name) },
+      status: 'completed',
+      rounds: WIZARD_ROUNDS,
+    });
+    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
+  },
+);
 
 scenario(
   'a. (task) local round 1 recorded its ask, both approvers answered with tasks/update, then the worker SIGKILLed before the workflow task completed: the answers are kept',
