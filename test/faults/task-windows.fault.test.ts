@@ -10,9 +10,11 @@ import { signalAccepted } from './support/api-log';
 import { expectEnded, expectNoRerunAfterRecording } from './support/expectations';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
-import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
+import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
 import { stepAnswers, WIZARD_ROUNDS, welcomeText } from './support/wizard-exchange';
+import { approvalOf, approvedText, contextAnswers, DEPLOY, DEPLOY_ROUNDS } from './support/deploy-exchange';
+import { TASK_CAPABILITIES } from '../support/task-client';
 
 const suite = faultSuite({ sharedWorkflowBundle: true });
 
@@ -177,6 +179,45 @@ scenario(
       client: { text: grantedText(service) },
       status: 'completed',
       rounds: ACCESS_ROUNDS,
+    });
+    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
+  },
+);
+
+scenario(
+  'c. (task) an answer taken with tasks/update while a regular round (deploy_service) runs, after it recorded its ask, then the worker SIGKILLed: the retried round finds its record and the answer is applied',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const ticket = 'c-task-regular';
+    const client = taskClient(() => stack.apiUrl(0), {}, { ...TASK_CAPABILITIES, roots: {}, sampling: {} });
+    const paused = await pausedWorker(stack, 'activity=runRound,round=2,outcome=ask,target=deploy_service');
+    const taskId = createdTaskId(await client.call(DEPLOY.name, DEPLOY.arguments));
+    await asking(client, taskId, 'roots');
+    expect((await client.update(taskId, contextAnswers)).body.error ?? 'ok').toBe('ok');
+    await asking(client, taskId, 'approval');
+    const window = await waitForWindow(paused);
+    const workflowId = workflowIdFor(window.exchangeId);
+    expect((await client.update(taskId, approvalOf(ticket))).body.error ?? 'ok').toBe('ok');
+    await signalAccepted(stack, 'task answers signalled', window.exchangeId, 2);
+    // The live worker takes the signal in a workflow task of its own while the round still runs.
+    const running = await roundStillRunning(stack, workflowId);
+    const before = await historyCounts(stack, workflowId);
+    await stack.stopWorker('SIGKILL');
+    await stack.startWorker();
+
+    expect({ window, answers: before.keyAnswerSignals, results: before.activityResults, running }).toEqual({
+      window: expect.objectContaining({ round: 2, local: false, outcome: 'ask' }),
+      answers: 3,
+      results: 1,
+      running: { activity: true, workflowTask: false },
+    });
+    const done = await client.until(taskId, ended, 60_000);
+    await expectEnded(stack, window.exchangeId, replyOf(done), {
+      client: { text: approvedText(ticket) },
+      status: 'completed',
+      rounds: DEPLOY_ROUNDS,
     });
     await expectNoRerunAfterRecording(stack, [window.exchangeId]);
   },
