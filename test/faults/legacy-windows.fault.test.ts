@@ -162,49 +162,6 @@ scenario(
 );
 
 scenario(
-  'd. (handshake era) Temporal SIGKILLed after it accepted a response and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the response is kept',
-  () => suite.stack,
-  suite.run,
-  async () => {
-    const { stack } = suite;
-    const name = 'd-legacy';
-    const wizard = await startLegacyWizard(stack.apiUrl(0));
-    try {
-      expect(await respondStep(wizard, await nextRequest(wizard), name, 1)).toBe(202);
-      const second = await nextRequest(wizard);
-      const exchangeId = await exchangeOfWizard(stack, wizard);
-      const workflowId = workflowIdFor(exchangeId);
-      await waitFor(
-        'round 2 to be in the history',
-        async () => (await historyCounts(stack, workflowId)).localResults >= 2,
-      );
-      const worker = stack.worker()!;
-      worker.signal('SIGSTOP');
-      try {
-        expect(await respondStep(wizard, second, name, 2)).toBe(202);
-        await signalAccepted(stack, 'answer signalled', exchangeId, 2);
-        await stack.killTemporal();
-        await stack.startTemporal();
-        const restarted = await historyCounts(stack, workflowId);
-        expect([restarted.keyAnswerSignals, restarted.localResults]).toEqual([2, 2]);
-      } finally {
-        worker.signal('SIGCONT');
-      }
-      expect(await respondStep(wizard, await nextRequest(wizard, 60_000), name, 3)).toBe(202);
-      const reply = await finalReply(wizard);
-      await expectEnded(stack, exchangeId, reply, {
-        client: { text: welcomeText(name) },
-        status: 'completed',
-        rounds: WIZARD_ROUNDS,
-      });
-      await expectNoRerunAfterRecording(stack, [exchangeId]);
-    } finally {
-      await wizard.session.close();
-    }
-  },
-);
-
-scenario(
   'c. (handshake era) a response signalled while a regular round (deploy_service) runs, after it sent its request, then the worker SIGKILLed: the retried round finds its record and the response is applied',
   () => suite.stack,
   suite.run,
@@ -258,6 +215,49 @@ scenario(
       await expectNoRerunAfterRecording(stack, [window.exchangeId]);
     } finally {
       await session.close();
+    }
+  },
+);
+
+scenario(
+  'd. (handshake era) Temporal SIGKILLed after it accepted a response and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the response is kept',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const name = 'd-legacy';
+    const wizard = await startLegacyWizard(stack.apiUrl(0));
+    try {
+      expect(await respondStep(wizard, await nextRequest(wizard), name, 1)).toBe(202);
+      const second = await nextRequest(wizard);
+      const exchangeId = await exchangeOfWizard(stack, wizard);
+      const workflowId = workflowIdFor(exchangeId);
+      await waitFor(
+        'round 2 to be in the history',
+        async () => (await historyCounts(stack, workflowId)).localResults >= 2,
+      );
+      const worker = stack.worker()!;
+      worker.signal('SIGSTOP');
+      try {
+        expect(await respondStep(wizard, second, name, 2)).toBe(202);
+        await signalAccepted(stack, 'answer signalled', exchangeId, 2);
+        await stack.killTemporal();
+        await stack.startTemporal();
+        const restarted = await historyCounts(stack, workflowId);
+        expect([restarted.keyAnswerSignals, restarted.localResults]).toEqual([2, 2]);
+      } finally {
+        worker.signal('SIGCONT');
+      }
+      expect(await respondStep(wizard, await nextRequest(wizard, 60_000), name, 3)).toBe(202);
+      const reply = await finalReply(wizard);
+      await expectEnded(stack, exchangeId, reply, {
+        client: { text: welcomeText(name) },
+        status: 'completed',
+        rounds: WIZARD_ROUNDS,
+      });
+      await expectNoRerunAfterRecording(stack, [exchangeId]);
+    } finally {
+      await wizard.session.close();
     }
   },
 );
