@@ -28,7 +28,7 @@ const suite = faultSuite({ sharedWorkflowBundle: true });
 
 for (let run = 1; run <= RUNS; run++) {
   scenario(
-    `f. burst ${run} of ${RUNS}: ${EXCHANGES} wizards answered while the worker is SIGKILLed and restarted: all complete with their own answers`,
+    `burst ${run} of ${RUNS}: ${EXCHANGES} wizards answered while the worker is SIGKILLed and restarted: all complete with their own answers`,
     () => suite.stack,
     suite.run,
     async () => {

@@ -21,7 +21,7 @@ import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client
 const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv: { ADMIN_TOKEN: TEST_ADMIN_TOKEN } });
 
 scenario(
-  'a. (handshake era) local round 2 recorded its request, the client responded, then the worker SIGKILLed before the workflow task completed: the response is kept',
+  'local-ask window: (handshake era) local round 2 recorded its request, the client responded, then the worker SIGKILLed before the workflow task completed: the response is kept',
   () => suite.stack,
   suite.run,
   async () => {
@@ -70,7 +70,7 @@ scenario(
 );
 
 scenario(
-  'b. (handshake era) local final round recorded its result (on the stream; the client responds again), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
+  'local-result window: (handshake era) local final round recorded its result (on the stream; the client responds again), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
   () => suite.stack,
   suite.run,
   async () => {
@@ -112,7 +112,7 @@ scenario(
 );
 
 scenario(
-  'b. (handshake era) the ending (an operator cancel) recorded by its local activity, the client responding meanwhile, then the worker SIGKILLed before the workflow task completed: the call ends cancelled',
+  'local-ending window: (handshake era) the ending (an operator cancel) recorded by its local activity, the client responding meanwhile, then the worker SIGKILLed before the workflow task completed: the call ends cancelled',
   () => suite.stack,
   suite.run,
   async () => {
@@ -162,7 +162,7 @@ scenario(
 );
 
 scenario(
-  'c. (handshake era) a response signalled while a regular round (deploy_service) runs, after it sent its request, then the worker SIGKILLed: the retried round finds its record and the response is applied',
+  'regular-round window: (handshake era) a response signalled while a regular round (deploy_service) runs, after it sent its request, then the worker SIGKILLed: the retried round finds its record and the response is applied',
   () => suite.stack,
   suite.run,
   async () => {
@@ -220,7 +220,7 @@ scenario(
 );
 
 scenario(
-  'd. (handshake era) Temporal SIGKILLed after it accepted a response and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the response is kept',
+  'signal-to-task window: (handshake era) Temporal SIGKILLed after it accepted a response and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the response is kept',
   () => suite.stack,
   suite.run,
   async () => {

@@ -42,7 +42,7 @@ const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv: { ADMIN_TOKEN: TE
 const apis = { urls: () => suite.stack.apiUrls() };
 
 scenario(
-  'a. local round 2 recorded its ask, its answer accepted, then the worker SIGKILLed before the workflow task completed: the answer is kept',
+  'local-ask window: local round 2 recorded its ask, its answer accepted, then the worker SIGKILLed before the workflow task completed: the answer is kept',
   () => suite.stack,
   suite.run,
   async () => {
@@ -93,7 +93,7 @@ scenario(
 );
 
 scenario(
-  'b. local final round recorded its result (the client has it and retries), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
+  'local-result window: local final round recorded its result (the client has it and retries), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
   () => suite.stack,
   suite.run,
   async () => {
@@ -130,7 +130,7 @@ scenario(
 );
 
 scenario(
-  'b. the ending (an operator cancel) recorded by its local activity, the client answering meanwhile, then the worker SIGKILLed before the workflow task completed: the exchange closes cancelled',
+  'local-ending window: the ending (an operator cancel) recorded by its local activity, the client answering meanwhile, then the worker SIGKILLed before the workflow task completed: the exchange closes cancelled',
   () => suite.stack,
   suite.run,
   async () => {
@@ -178,7 +178,7 @@ scenario(
 );
 
 scenario(
-  'c. answers signalled while a regular round (deploy_service) runs, after it recorded its ask, then the worker SIGKILLed: the retried round finds its record and the answers are applied',
+  'regular-round window: answers signalled while a regular round (deploy_service) runs, after it recorded its ask, then the worker SIGKILLed: the retried round finds its record and the answers are applied',
   () => suite.stack,
   suite.run,
   async () => {
@@ -223,7 +223,7 @@ scenario(
 );
 
 scenario(
-  'd. Temporal SIGKILLed after it accepted an answer and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the answer is kept',
+  'signal-to-task window: Temporal SIGKILLed after it accepted an answer and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the answer is kept',
   () => suite.stack,
   suite.run,
   async () => {

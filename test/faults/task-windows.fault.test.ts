@@ -3,6 +3,7 @@
  * `tasks/update`, each key signalled on its own: the onboarding wizard as a task (asks at rounds
  * 1, 2 and 3), and the demo approval `request_access`, whose two approvers answer its one ask.
  */
+import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
 import { workflowIdFor } from '../../workflows/messages';
 import { accept } from '../support/raw-mcp';
 import { createdTaskId, taskClient } from '../support/task-client';
@@ -25,7 +26,11 @@ const ACCESS_ROUNDS = [
   [2, 'complete'],
 ] as const;
 const ended = (task: Record<string, unknown>) => task.status !== 'working' && task.status !== 'input_required';
-const replyOf = (task: Record<string, unknown>) => ({ body: { result: task.result as Record<string, unknown> } });
+/** What the task's client holds, as the expectations read a reply: a cancelled task is the cancel's ending. */
+const replyOf = (task: Record<string, unknown>) =>
+  task.status === 'cancelled'
+    ? { body: { error: { code: EXCHANGE_CANCELLED } } }
+    : { body: { result: task.result as Record<string, unknown> } };
 
 const inputKeys = (task: Record<string, unknown>) => Object.keys((task.inputRequests as object | undefined) ?? {});
 /** Polls the task until it asks for `key`. */
@@ -33,7 +38,7 @@ const asking = (client: ReturnType<typeof taskClient>, taskId: string, key: stri
   client.until(taskId, (task) => task.status === 'input_required' && inputKeys(task).includes(key), timeoutMs);
 
 scenario(
-  'a. (task) local round 2 recorded its ask, the client answered with tasks/update, then the worker SIGKILLed before the workflow task completed: the answer is kept',
+  'local-ask window: (task) local round 2 recorded its ask, the client answered with tasks/update, then the worker SIGKILLed before the workflow task completed: the answer is kept',
   () => suite.stack,
   suite.run,
   async () => {
@@ -83,7 +88,7 @@ scenario(
 );
 
 scenario(
-  'a. (task) local round 1 recorded its ask, both approvers answered with tasks/update, then the worker SIGKILLed before the workflow task completed: the answers are kept',
+  'local-ask window: (task) local round 1 recorded its ask, both approvers answered with tasks/update, then the worker SIGKILLed before the workflow task completed: the answers are kept',
   () => suite.stack,
   suite.run,
   async () => {
@@ -140,7 +145,7 @@ scenario(
 );
 
 scenario(
-  'b. (task) local final round recorded its result (tasks/get shows it completed), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
+  'local-result window: (task) local final round recorded its result (tasks/get shows it completed), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
   () => suite.stack,
   suite.run,
   async () => {
@@ -185,7 +190,55 @@ scenario(
 );
 
 scenario(
-  'c. (task) an answer taken with tasks/update while a regular round (deploy_service) runs, after it recorded its ask, then the worker SIGKILLed: the retried round finds its record and the answer is applied',
+  'local-ending window: (task) the ending (tasks/cancel) recorded by its local activity, the approvers answering meanwhile, then the worker SIGKILLed before the workflow task completed: the task ends cancelled',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const client = taskClient(() => stack.apiUrl(0));
+    const paused = await pausedWorker(stack, 'activity=recordOutcome');
+    const taskId = createdTaskId(await client.call('request_access', { service: 'b-task-ending', reason: 'cancel' }));
+    await client.until(taskId, (task) => task.status === 'input_required');
+    const cancelled = await client.cancel(taskId);
+    const window = await waitForWindow(paused);
+    // The client sees the task cancelled from the record; answers sent now change nothing.
+    const seen = await client.until(taskId, ended);
+    const updated = await client.update(taskId, APPROVALS);
+    await stack.stopWorker('SIGKILL');
+    const killedAfterMs = Date.now() - window.openedAt;
+    const atKill = await historyCounts(stack, workflowIdFor(window.exchangeId));
+    await stack.startWorker();
+
+    expect({
+      cancelled: cancelled.body.result?.resultType,
+      updated: updated.body.result?.resultType,
+      window,
+      inTime: killedAfterMs < LOCAL_WINDOW_MS,
+      atKill: [atKill.localResults, atKill.keyAnswerSignals],
+      seen: seen.status,
+    }).toEqual({
+      cancelled: 'complete',
+      updated: 'complete',
+      window: expect.objectContaining({ round: 2, activity: 'recordOutcome', local: true }),
+      inTime: true,
+      atKill: [1, 0],
+      seen: 'cancelled',
+    });
+    const done = await client.until(taskId, ended);
+    await expectEnded(stack, window.exchangeId, replyOf(done), {
+      client: { errorCode: EXCHANGE_CANCELLED },
+      status: 'cancelled',
+      rounds: [
+        [1, 'ask'],
+        [2, 'error'],
+      ],
+    });
+    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
+  },
+);
+
+scenario(
+  'regular-round window: (task) an answer taken with tasks/update while a regular round (deploy_service) runs, after it recorded its ask, then the worker SIGKILLed: the retried round finds its record and the answer is applied',
   () => suite.stack,
   suite.run,
   async () => {
@@ -224,7 +277,7 @@ scenario(
 );
 
 scenario(
-  'd. (task) Temporal SIGKILLed after it accepted a tasks/update and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the answers are kept',
+  'signal-to-task window: (task) Temporal SIGKILLed after it accepted a tasks/update and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the answers are kept',
   () => suite.stack,
   suite.run,
   async () => {
