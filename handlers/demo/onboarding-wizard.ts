@@ -1,6 +1,8 @@
 /**
  * A multi-step form: who you are, then where you work, then a final confirmation. Each step's
  * answers are kept in the handler's sealed state; a decline or cancel at any step ends the wizard.
+ * A client that declared the Tasks extension gets it as a task, each step answered with
+ * `tasks/update` (each step's key is its own, as a task's keys must be).
  */
 import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
 
