@@ -8,7 +8,7 @@ import { workflowIdFor } from '../../workflows/messages';
 import { accept } from '../support/raw-mcp';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { signalAccepted } from './support/api-log';
-import { expectEnded, expectNoRerunAfterRecording } from './support/expectations';
+import { expectEnded } from './support/expectations';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
@@ -83,7 +83,6 @@ scenario(
       status: 'completed',
       rounds: WIZARD_ROUNDS,
     });
-    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
   },
 );
 
@@ -140,7 +139,6 @@ scenario(
         ],
       },
     );
-    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
   },
 );
 
@@ -185,7 +183,6 @@ scenario(
       status: 'completed',
       rounds: ACCESS_ROUNDS,
     });
-    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
   },
 );
 
@@ -233,7 +230,6 @@ scenario(
         [2, 'error'],
       ],
     });
-    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
   },
 );
 
@@ -272,7 +268,6 @@ scenario(
       status: 'completed',
       rounds: DEPLOY_ROUNDS,
     });
-    await expectNoRerunAfterRecording(stack, [window.exchangeId]);
   },
 );
 
@@ -315,7 +310,6 @@ scenario(
       status: 'completed',
       rounds: ACCESS_ROUNDS,
     });
-    await expectNoRerunAfterRecording(stack, [exchangeId]);
   },
 );
 

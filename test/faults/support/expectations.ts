@@ -116,9 +116,10 @@ type Reply = RpcReply | { body: { error?: { code: number }; result?: Record<stri
 
 /**
  * The client's reply, Postgres (the exchange's status, its rounds, the final round's record) and
- * Temporal (the workflow closed, its ExchangeStatus and ExchangeRound) agree with `expected`.
- * Both are given time to settle first (a client can hold its answer before the workflow closes),
- * and everything is compared in one object, so a failure shows every view side by side.
+ * Temporal (the workflow closed, its ExchangeStatus and ExchangeRound) agree with `expected`, and
+ * no recorded round ran its handler again (`expectNoRerunAfterRecording`). Both are given time to
+ * settle first (a client can hold its answer before the workflow closes), and everything is
+ * compared in one object, so a failure shows every view side by side.
  */
 export async function expectEnded(
   stack: FaultStack,
@@ -153,6 +154,7 @@ export async function expectAllEnded(
   for (const { exchangeId, reply } of exchanges)
     actual.push({ exchangeId, ...(await endingView(stack, exchangeId, reply)) });
   expect(actual).toEqual(exchanges.map(({ exchangeId, expected }) => ({ exchangeId, ...expectedView(expected) })));
+  await expectNoRerunAfterRecording(stack, ids);
 }
 
 async function endingView(stack: FaultStack, exchangeId: string, reply: Reply) {
