@@ -14,7 +14,7 @@ import { newTrace } from './support/modern-exchange';
 import { faultSuite, roundsRecordedSince, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
-import { runWizard, WIZARD_ROUNDS, welcomeText, type Exchanged } from './support/wizard-exchange';
+import { type Exchanged, runWizard, wizardCompleted } from './support/wizard-exchange';
 
 const RUNS = 5;
 const EXCHANGES = 20;
@@ -56,7 +56,7 @@ for (let run = 1; run <= RUNS; run++) {
         done.map(({ exchangeId, name, reply }) => ({
           exchangeId,
           reply,
-          expected: { client: { text: welcomeText(name) }, status: 'completed', rounds: WIZARD_ROUNDS },
+          expected: wizardCompleted(name),
         })),
       );
       // How many of them the kill caught in the local-ask window (their round-2 answers in the

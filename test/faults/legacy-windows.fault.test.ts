@@ -14,7 +14,7 @@ import { exchangeOfWizard, finalReply, nextRequest, respondStep, startLegacyWiza
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
-import { WIZARD_ROUNDS, welcomeText } from './support/wizard-exchange';
+import { wizardCompleted } from './support/wizard-exchange';
 import { approvalOf, approvedText, contextAnswers, DEPLOY, DEPLOY_ROUNDS } from './support/deploy-exchange';
 import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
 
@@ -57,11 +57,7 @@ scenario(
         resultsAtKill: 1,
         answerBeforeItsRound: true,
       });
-      await expectEnded(stack, window.exchangeId, reply, {
-        client: { text: welcomeText(name) },
-        status: 'completed',
-        rounds: WIZARD_ROUNDS,
-      });
+      await expectEnded(stack, window.exchangeId, reply, wizardCompleted(name));
     } finally {
       await wizard.session.close();
     }
@@ -98,11 +94,7 @@ scenario(
         inTime: true,
         resultsAtKill: 3,
       });
-      await expectEnded(stack, window.exchangeId, reply, {
-        client: { text: welcomeText(name) },
-        status: 'completed',
-        rounds: WIZARD_ROUNDS,
-      });
+      await expectEnded(stack, window.exchangeId, reply, wizardCompleted(name));
     } finally {
       await wizard.session.close();
     }
@@ -246,11 +238,7 @@ scenario(
       }
       expect(await respondStep(wizard, await nextRequest(wizard, 60_000), name, 3)).toBe(202);
       const reply = await finalReply(wizard);
-      await expectEnded(stack, exchangeId, reply, {
-        client: { text: welcomeText(name) },
-        status: 'completed',
-        rounds: WIZARD_ROUNDS,
-      });
+      await expectEnded(stack, exchangeId, reply, wizardCompleted(name));
     } finally {
       await wizard.session.close();
     }

@@ -28,15 +28,7 @@ import { askOf, newTrace, pollPastStateOnly, sendLeg, startCall } from './suppor
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { waitFor } from './support/wait-for';
 import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
-import {
-  answerStep,
-  nextAsk,
-  startWizard,
-  stepParams,
-  WIZARD,
-  WIZARD_ROUNDS,
-  welcomeText,
-} from './support/wizard-exchange';
+import { answerStep, nextAsk, startWizard, stepParams, WIZARD, wizardCompleted } from './support/wizard-exchange';
 
 const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv: { ADMIN_TOKEN: TEST_ADMIN_TOKEN } });
 const apis = { urls: () => suite.stack.apiUrls() };
@@ -83,11 +75,7 @@ scenario(
       resultsAtKill: 1,
       answerBeforeItsRound: true,
     });
-    await expectEnded(stack, first.exchangeId, reply, {
-      client: { text: welcomeText(name) },
-      status: 'completed',
-      rounds: WIZARD_ROUNDS,
-    });
+    await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
   },
 );
 
@@ -119,11 +107,7 @@ scenario(
       resultsAtKill: 3,
     });
     expect(again.body.result).toEqual(reply.body.result);
-    await expectEnded(stack, first.exchangeId, reply, {
-      client: { text: welcomeText(name) },
-      status: 'completed',
-      rounds: WIZARD_ROUNDS,
-    });
+    await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
   },
 );
 
@@ -255,10 +239,6 @@ scenario(
       "step 2's answer",
     );
     const reply = await answerStep(apis, third, name, 3, trace);
-    await expectEnded(stack, first.exchangeId, reply, {
-      client: { text: welcomeText(name) },
-      status: 'completed',
-      rounds: WIZARD_ROUNDS,
-    });
+    await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
   },
 );

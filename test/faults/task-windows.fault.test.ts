@@ -13,7 +13,7 @@ import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
-import { stepAnswers, WIZARD_ROUNDS, welcomeText } from './support/wizard-exchange';
+import { stepAnswers, wizardCompleted } from './support/wizard-exchange';
 import { approvalOf, approvedText, contextAnswers, DEPLOY, DEPLOY_ROUNDS } from './support/deploy-exchange';
 import { TASK_CAPABILITIES } from '../support/task-client';
 
@@ -78,11 +78,7 @@ scenario(
       answerBeforeItsRound: true,
       status: 'completed',
     });
-    await expectEnded(stack, window.exchangeId, replyOf(done), {
-      client: { text: welcomeText(name) },
-      status: 'completed',
-      rounds: WIZARD_ROUNDS,
-    });
+    await expectEnded(stack, window.exchangeId, replyOf(done), wizardCompleted(name));
   },
 );
 

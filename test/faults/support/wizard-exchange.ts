@@ -35,6 +35,10 @@ export function stepAnswers(name: string, step: 1 | 2 | 3): Record<string, unkno
 
 export const welcomeText = (name: string) => `Welcome aboard, ${name} (role-of-${name}, platform).`;
 
+/** How `name`'s wizard ends when every step is answered: welcomed by its own name, after its four rounds. */
+export const wizardCompleted = (name: string) =>
+  ({ client: { text: welcomeText(name) }, status: 'completed', rounds: WIZARD_ROUNDS }) as const;
+
 export const startWizard = (apis: ApiChoice, trace: LegTrace, keyRing: string) =>
   startCall(apis, WIZARD, trace, keyRing);
 
