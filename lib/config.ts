@@ -205,7 +205,7 @@ const EnvSchema = z.object({
    * carries the first leg's input and the latest answers, so twice this stays under Temporal's 2 MB.
    */
   MAX_ROUND_INPUT_BYTES: integer(1024, 917_504).default(524_288),
-  /** How many times one handshake-era answer may be repeated (re-signalled) before repeats are dropped. */
+  /** How many times one handshake-era answer may be signalled again (a repeat the workflow said it lacked) before repeats are dropped. */
   MAX_REPEATED_ANSWERS: integer(0, 100).default(3),
   /** Events kept in one handshake-era stream; the oldest are dropped past this (Last-Event-ID before them replays from the oldest kept). */
   LEGACY_STREAM_MAX_EVENTS: integer(16).default(1000),

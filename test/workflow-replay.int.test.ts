@@ -5,8 +5,10 @@
  * nondeterminism error. Those histories were recorded before payloads were encrypted: they replay
  * through the service's data converter while it accepts plaintext (PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
  * on by default for the upgrade), and are refused once it no longer does. Histories of tasks
- * (test/fixtures/histories-of-tasks), recorded encrypted when tasks were added, replay too. No
- * server: a replay worker runs the histories against the bundle.
+ * (test/fixtures/histories-of-tasks), recorded encrypted when tasks were added, replay too, as do
+ * those of answers that arrived before their round had asked (test/fixtures/histories-of-answers-ahead),
+ * dropped by the release before and held by this one. No server: a replay worker runs the
+ * histories against the bundle.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import { readStackInfo } from './support/stack-info';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories-before-ui-metadata');
 const TASK_FIXTURES = path.join(__dirname, 'fixtures', 'histories-of-tasks');
+const AHEAD_FIXTURES = path.join(__dirname, 'fixtures', 'histories-of-answers-ahead');
 /** The throwaway key the task histories were encrypted under (their README). */
 const TASK_FIXTURE_KEYS = [{ kid: 'fixture1', key: Buffer.alloc(32, 7) }];
 const keys = [{ kid: 'k1', key: randomBytes(32) }];
@@ -89,6 +92,27 @@ describe('workflow replay of task histories', () => {
   });
 
   it('replays every one of them with the current workflow code', async () => {
+    expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
+      histories.map(({ name }) => ({ name })),
+    );
+  });
+});
+
+describe('workflow replay of answers that arrived ahead of their round', () => {
+  const histories = readHistories(AHEAD_FIXTURES);
+
+  beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
+
+  it('has, for each era, a history from before answers were held and one from after', () => {
+    expect(histories.map((h) => h.name)).toEqual([
+      'legacy-answer-ahead-dropped.json',
+      'legacy-answer-ahead-held.json',
+      'modern-answers-ahead-dropped.json',
+      'modern-answers-ahead-held.json',
+    ]);
+  });
+
+  it('replays every one of them with the current workflow code: those that dropped them drop them again', async () => {
     expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
       histories.map(({ name }) => ({ name })),
     );

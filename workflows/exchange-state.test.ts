@@ -3,6 +3,7 @@ import type { RoundAnswers, RoundSummary } from '../lib/exchange/types';
 import {
   acceptAnswers,
   acceptKeyAnswer,
+  answerStanding,
   initialState,
   mayAsk,
   recordRound,
@@ -297,5 +298,158 @@ describe('requestCancel', () => {
     recordRound(finished, { round: 1, kind: 'complete' });
     requestCancel(finished);
     expect(finished.cancelRequested).toBeUndefined();
+  });
+});
+
+describe('answers that arrive before their round has asked (a retried workflow task)', () => {
+  const allow = (lastRound = 8) => ({ allowed: () => true, lastRound });
+  const twoKeyAsk = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['a', 'b'] });
+
+  /** Round 1 answered and its answers pending, then round 2's answers in the same activation: the issue's case. */
+  function secondAnswersWithFirst(): ExchangeState {
+    const state = awaitingRound(1);
+    expect(acceptAnswers(state, answers(1))).toBe('accepted');
+    expect(acceptAnswers(state, answers(2, 'second'), allow())).toBe('held');
+    return state;
+  }
+
+  it('holds them, and applies them once their ask is folded in', () => {
+    const state = secondAnswersWithFirst();
+    expect(takeAnswers(state).round).toBe(1);
+    expect(state.pending).toBeUndefined();
+    recordRound(state, ask(2));
+    expect(state.pending).toEqual(answers(2, 'second'));
+    expect(state.ahead).toBeUndefined();
+  });
+
+  it('holds answers several rounds ahead, each applied at its own round', () => {
+    const state = secondAnswersWithFirst();
+    expect(acceptAnswers(state, answers(3, 'third'), allow())).toBe('held');
+    takeAnswers(state);
+    recordRound(state, ask(2));
+    expect(takeAnswers(state)).toEqual(answers(2, 'second'));
+    recordRound(state, ask(3));
+    expect(takeAnswers(state)).toEqual(answers(3, 'third'));
+  });
+
+  it('keeps the first held answers to a round and reports a repeat as duplicate', () => {
+    const state = secondAnswersWithFirst();
+    expect(acceptAnswers(state, answers(2, 'again'), allow())).toBe('duplicate');
+    takeAnswers(state);
+    recordRound(state, ask(2));
+    expect(state.pending?.digest).toBe('d-2-second');
+  });
+
+  it('refuses them as unexpected where the policy does not allow holding (a history from before it), asking it only then', () => {
+    const asked: number[] = [];
+    const state = awaitingRound(1);
+    acceptAnswers(state, answers(1), { allowed: () => (asked.push(1), false), lastRound: 8 });
+    expect(asked).toEqual([]);
+    expect(acceptAnswers(state, answers(2), { allowed: () => (asked.push(2), false), lastRound: 8 })).toBe(
+      'unexpected',
+    );
+    expect(asked).toEqual([2]);
+    expect(state.ahead).toBeUndefined();
+  });
+
+  it('refuses answers to a round past the round cap, which no exchange can ask', () => {
+    const state = awaitingRound(1);
+    expect(acceptAnswers(state, answers(3), allow(2))).toBe('unexpected');
+    expect(acceptKeyAnswer(state, { round: 3, key: 'a', response: 1 }, allow(2))).toBe('unexpected');
+    expect(state.ahead).toBeUndefined();
+  });
+
+  it('refuses held answers signalled after the deadline of the ask they answer', () => {
+    const state = secondAnswersWithFirst();
+    const late = initialState();
+    recordRound(late, ask(1));
+    acceptAnswers(late, answers(1));
+    acceptAnswers(late, { ...answers(2), sentAt: 2_000 }, allow());
+    takeAnswers(late);
+    recordRound(late, { ...ask(2), deadlineAt: 1_000 });
+    expect(late.pending).toBeUndefined();
+    takeAnswers(state);
+    recordRound(state, { ...ask(2), deadlineAt: 1_000 });
+    expect(state.pending?.round).toBe(2); // no signal time: in time
+  });
+
+  it('drops held answers when their round ends without an ask', () => {
+    const state = secondAnswersWithFirst();
+    takeAnswers(state);
+    recordRound(state, { round: 2, kind: 'complete' });
+    expect(state.ahead).toBeUndefined();
+    expect(state.pending).toBeUndefined();
+  });
+
+  it('holds key answers ahead and completes the round with the asked keys only', () => {
+    const state = initialState();
+    recordRound(state, twoKeyAsk(1));
+    acceptKeyAnswer(state, { round: 1, key: 'a', response: 1 });
+    acceptKeyAnswer(state, { round: 1, key: 'b', response: 2 });
+    expect(acceptKeyAnswer(state, { round: 2, key: 'a', response: 'a2' }, allow())).toBe('held');
+    expect(acceptKeyAnswer(state, { round: 2, key: 'a', response: 'again' }, allow())).toBe('duplicate');
+    expect(acceptKeyAnswer(state, { round: 2, key: 'z', response: 'never asked' }, allow())).toBe('held');
+    expect(acceptKeyAnswer(state, { round: 2, key: 'b', response: 'b2' }, allow())).toBe('held');
+    takeAnswers(state);
+    recordRound(state, twoKeyAsk(2));
+    expect(state.pending?.responses).toEqual({ a: 'a2', b: 'b2' });
+  });
+
+  it('leaves a round whose held key answers are incomplete waiting for the rest', () => {
+    const state = initialState();
+    recordRound(state, twoKeyAsk(1));
+    acceptKeyAnswer(state, { round: 1, key: 'a', response: 1 });
+    acceptKeyAnswer(state, { round: 1, key: 'b', response: 2 });
+    acceptKeyAnswer(state, { round: 2, key: 'a', response: 'a2' }, allow());
+    takeAnswers(state);
+    recordRound(state, twoKeyAsk(2));
+    expect(state.pending).toBeUndefined();
+    expect(acceptKeyAnswer(state, { round: 2, key: 'b', response: 'b2' })).toBe('accepted');
+    expect(state.pending?.responses).toEqual({ a: 'a2', b: 'b2' });
+  });
+});
+
+describe('acceptKeyAnswer for a key the awaited ask did not ask', () => {
+  it('refuses it as unexpected', () => {
+    const state = initialState();
+    recordRound(state, { round: 1, kind: 'ask', askKeys: ['a'] });
+    expect(acceptKeyAnswer(state, { round: 1, key: 'z', response: 1 })).toBe('unexpected');
+    expect(state.partial).toBeUndefined();
+  });
+});
+
+describe('answerStanding (what the API asks before delivering answers again)', () => {
+  it('says missing while the awaited round has no answers, held once they are in, taken once a round took them', () => {
+    const state = awaitingRound(1);
+    expect(answerStanding(state, 1)).toBe('missing');
+    acceptAnswers(state, answers(1));
+    expect(answerStanding(state, 1)).toBe('held');
+    takeAnswers(state);
+    expect(answerStanding(state, 1)).toBe('taken');
+  });
+
+  it('tells one key of a handshake-era ask from another', () => {
+    const state = initialState();
+    recordRound(state, { round: 1, kind: 'ask', askKeys: ['a', 'b'] });
+    acceptKeyAnswer(state, { round: 1, key: 'a', response: 1 });
+    expect([answerStanding(state, 1, 'a'), answerStanding(state, 1, 'b')]).toEqual(['held', 'missing']);
+  });
+
+  it('counts answers held ahead of their ask', () => {
+    const state = awaitingRound(1);
+    acceptAnswers(state, answers(1));
+    acceptAnswers(state, answers(2), { allowed: () => true, lastRound: 8 });
+    acceptKeyAnswer(state, { round: 3, key: 'a', response: 1 }, { allowed: () => true, lastRound: 8 });
+    expect([answerStanding(state, 2), answerStanding(state, 3, 'a'), answerStanding(state, 3)]).toEqual([
+      'held',
+      'held',
+      'missing',
+    ]);
+  });
+
+  it('says ended once the exchange has ended', () => {
+    const state = initialState();
+    recordRound(state, { round: 1, kind: 'complete' });
+    expect(answerStanding(state, 1)).toBe('ended');
   });
 });

@@ -4,6 +4,13 @@
  *
  * Delivery is at-least-once: the same answers may be signalled twice (a client retry racing its
  * first leg, two API replicas). Only the first answers to the round being waited for are taken.
+ *
+ * Answers can also reach the workflow before, in its own view, their round has asked. A round run
+ * as a local activity records its ask (and the client sees it) inside the workflow task that runs
+ * it; if the worker dies before that task completes, the client's answers are in history before
+ * the round's result, and the retried task applies them together with the previous round's
+ * answers, in one activation. Such answers are held (`ahead`) and applied once their round's ask
+ * is folded in, by the same rules as any other: never dropped for arriving early.
  */
 import type { ExchangeStatus, KeyAnswer, RoundAnswers, RoundSummary } from '../lib/exchange/types';
 
@@ -24,11 +31,26 @@ export interface ExchangeState {
   cancelRequested?: boolean;
   /** The awaited ask's deadline (epoch ms): answers signalled after it are refused. */
   deadlineAt?: number;
+  /** Answers to rounds past the one whose answers are taken next, in arrival order, until their ask is folded in. */
+  ahead?: Array<RoundAnswers | KeyAnswer>;
   status: ExchangeStatus;
 }
 
-/** `late`: signalled after the round's deadline, so refused whatever order the activation applies it in. */
-export type AnswerVerdict = 'accepted' | 'duplicate' | 'unexpected' | 'late';
+/**
+ * Whether answers to a round the workflow has not yet seen ask may be held for it, and up to which
+ * round (no exchange asks past its round cap). `allowed` is asked only when such answers arrive, so
+ * a workflow can gate the behaviour (`patched`) without marking every history.
+ */
+export interface AheadPolicy {
+  allowed: () => boolean;
+  lastRound: number;
+}
+
+/**
+ * `late`: signalled after the round's deadline, so refused whatever order the activation applies it in.
+ * `held`: for a round the workflow has not yet seen ask; applied (or refused) once it has.
+ */
+export type AnswerVerdict = 'accepted' | 'held' | 'duplicate' | 'unexpected' | 'late';
 
 /** Answers signalled after the awaited ask's deadline. Answers from before deadlines existed count as in time. */
 function isLate(state: ExchangeState, sentAt: number | undefined): boolean {
@@ -45,10 +67,11 @@ export function initialState(): ExchangeState {
  * before the workflow has seen its activity complete (and a signal is applied before an activity
  * result in the same activation). Those are held until the ask is folded in.
  */
-export function acceptAnswers(state: ExchangeState, answers: RoundAnswers): AnswerVerdict {
+export function acceptAnswers(state: ExchangeState, answers: RoundAnswers, ahead?: AheadPolicy): AnswerVerdict {
   if (state.status !== 'running') return 'duplicate';
-  const expected = state.awaiting ?? state.round + 1;
-  if (answers.round !== expected) return answers.round < expected ? 'duplicate' : 'unexpected';
+  const expected = expectedRound(state);
+  if (answers.round < expected) return 'duplicate';
+  if (answers.round > expected) return holdAhead(state, answers, ahead);
   if (state.pending) return 'duplicate';
   if (state.awaiting === answers.round && isLate(state, answers.sentAt)) return 'late';
   state.pending = answers;
@@ -59,11 +82,13 @@ export function acceptAnswers(state: ExchangeState, answers: RoundAnswers): Answ
  * Takes one key's answer (a handshake-era client answers each server-to-client request on its
  * own). When every key of the awaited ask is in, the round's answers become pending.
  */
-export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer): AnswerVerdict {
+export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer, ahead?: AheadPolicy): AnswerVerdict {
   if (state.status !== 'running') return 'duplicate';
-  const expected = state.awaiting ?? state.round + 1;
-  if (answer.round !== expected) return answer.round < expected ? 'duplicate' : 'unexpected';
+  const expected = expectedRound(state);
+  if (answer.round < expected) return 'duplicate';
+  if (answer.round > expected) return holdAhead(state, answer, ahead);
   if (state.pending) return 'duplicate';
+  if (state.awaiting === answer.round && !state.askKeys?.includes(answer.key)) return 'unexpected';
   if (state.awaiting === answer.round && isLate(state, answer.sentAt)) return 'late';
   if (state.partial?.round !== answer.round) state.partial = { round: answer.round, responses: {} };
   if (Object.hasOwn(state.partial.responses, answer.key)) return 'duplicate';
@@ -71,6 +96,44 @@ export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer): Answer
   if (answer.sentAt !== undefined) state.partial.sentAt = Math.max(state.partial.sentAt ?? 0, answer.sentAt);
   completePartial(state);
   return 'accepted';
+}
+
+/** The round whose answers are taken next: the awaited one, or the one running (its ask may be on its way). */
+function expectedRound(state: ExchangeState): number {
+  return state.awaiting ?? state.round + 1;
+}
+
+const isKeyAnswer = (answer: RoundAnswers | KeyAnswer): answer is KeyAnswer => 'key' in answer;
+
+/** Whether `held` is the same delivery as `answer`: the round's answers, or the same key's answer, again. */
+function sameDelivery(held: RoundAnswers | KeyAnswer, answer: RoundAnswers | KeyAnswer): boolean {
+  if (held.round !== answer.round || isKeyAnswer(held) !== isKeyAnswer(answer)) return false;
+  return !isKeyAnswer(answer) || (held as KeyAnswer).key === answer.key;
+}
+
+/** Holds answers to a round past the expected one, when the policy allows it (once per round, or per key). */
+function holdAhead(
+  state: ExchangeState,
+  answer: RoundAnswers | KeyAnswer,
+  ahead: AheadPolicy | undefined,
+): AnswerVerdict {
+  if (!ahead || answer.round > ahead.lastRound) return 'unexpected';
+  if (state.ahead?.some((held) => sameDelivery(held, answer))) return 'duplicate';
+  if (!ahead.allowed()) return 'unexpected';
+  (state.ahead ??= []).push(answer);
+  return 'held';
+}
+
+/** Applies the answers held for the round whose ask was just folded in; drops those no round can take now. */
+function applyHeld(state: ExchangeState, round: number): void {
+  const held = state.ahead;
+  if (!held) return;
+  state.ahead = held.filter((answer) => answer.round > round);
+  if (state.ahead.length === 0) state.ahead = undefined;
+  for (const answer of held.filter((a) => a.round === round)) {
+    if (isKeyAnswer(answer)) acceptKeyAnswer(state, answer);
+    else acceptAnswers(state, answer);
+  }
 }
 
 function completePartial(state: ExchangeState): void {
@@ -108,12 +171,43 @@ export function recordRound(state: ExchangeState, summary: RoundSummary): void {
     // Answers held while the ask was being recorded may have been signalled after its deadline.
     if (state.pending && isLate(state, state.pending.sentAt)) state.pending = undefined;
     if (state.partial && isLate(state, state.partial.sentAt)) state.partial = undefined;
+    // Key answers held before the ask was known count only for the keys it asked.
+    if (state.partial?.round === summary.round) {
+      const asked = state.askKeys;
+      state.partial.responses = Object.fromEntries(
+        Object.entries(state.partial.responses).filter(([key]) => asked.includes(key)),
+      );
+    }
     completePartial(state);
+    applyHeld(state, summary.round);
     return;
   }
+  state.ahead = undefined;
   state.awaiting = undefined;
   state.deadlineAt = undefined;
   state.status = summary.status ?? (summary.kind === 'complete' ? 'completed' : 'failed');
+}
+
+/**
+ * Where answers to `round` stand in the workflow (with `key`, one key's answer of a handshake-era
+ * client or a task): `taken` (handed to a round, or the round is past), `held` (in, waiting for
+ * their round), `missing` (never reached the workflow, or refused), or `ended`. The API asks this
+ * before it delivers a retried answer again: the workflow is the one authority on what it has.
+ */
+export type AnswerStanding = 'ended' | 'taken' | 'held' | 'missing';
+
+export function answerStanding(state: ExchangeState, round: number, key?: string): AnswerStanding {
+  if (state.status !== 'running') return 'ended';
+  const expected = expectedRound(state);
+  if (round < expected) return 'taken';
+  if (round === expected) {
+    if (state.pending?.round === round) return 'held';
+    const partial = state.partial?.round === round ? state.partial.responses : undefined;
+    return key !== undefined && partial && Object.hasOwn(partial, key) ? 'held' : 'missing';
+  }
+  const asked: RoundAnswers | KeyAnswer =
+    key === undefined ? { round, responses: {}, digest: '' } : { round, key, response: null };
+  return state.ahead?.some((answer) => sameDelivery(answer, asked)) ? 'held' : 'missing';
 }
 
 /** The answers that start the next round; clears the wait. */

@@ -61,13 +61,15 @@ import {
 import {
   acceptAnswers,
   acceptKeyAnswer,
+  answerStanding,
   initialState,
   mayAsk,
   recordRound,
   requestCancel,
   takeAnswers,
+  type AheadPolicy,
 } from './exchange-state';
-import { answersSignal, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
+import { answersSignal, answerStandingQuery, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
 import { EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
 import {
   deadlineTimerSummary,
@@ -116,6 +118,13 @@ function activitiesFor(kind: 'local' | 'regular', options: object, summary: stri
  * regular round arrive. A local round's own record clears it in the same workflow task.
  */
 const CLEAR_WAIT_ON_ANSWERS = 'clear-waiting-since-on-answers';
+
+/**
+ * Gates holding answers that arrive before, in the workflow's view, their round has asked (a worker
+ * that died after a local round recorded its ask, exchange-state.ts). Workflows that dropped such
+ * answers before this existed replay as they ran; the marker is written only where answers arrive early.
+ */
+const HOLD_ANSWERS_AHEAD = 'hold-answers-ahead';
 
 /** The type of the activity failure `UNRECORDABLE` (activities/failure-class.ts); the bundle cannot import it. */
 const UNRECORDABLE = 'UnrecordableOutcome';
@@ -179,13 +188,16 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   /** What interrupts a task's round: a cancel, or its TTL. */
   const interrupted = () => state.cancelRequested === true || ttlReached;
 
+  const ahead: AheadPolicy = { allowed: () => patched(HOLD_ANSWERS_AHEAD), lastRound: input.maxRounds };
   setHandler(
     answersSignal,
     (answers: RoundAnswers) => {
-      const verdict = acceptAnswers(state, answers);
+      const verdict = acceptAnswers(state, answers, ahead);
       // Answers to an MRTR round whose tool's task begins after its input: the rest is a task.
       if (verdict === 'accepted' && answers.task && !task) task = answers.task;
-      if (verdict !== 'accepted')
+      if (verdict === 'held')
+        log.info('answers held until their round asks', { exchangeId: input.exchangeId, round: answers.round });
+      else if (verdict !== 'accepted')
         log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
     },
     { description: 'The answers to an ask (a 2026-07-28 retry with inputResponses)' },
@@ -193,8 +205,14 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   setHandler(
     keyAnswerSignal,
     (answer) => {
-      const verdict = acceptKeyAnswer(state, answer);
-      if (verdict !== 'accepted')
+      const verdict = acceptKeyAnswer(state, answer, ahead);
+      if (verdict === 'held')
+        log.info('answer held until its round asks', {
+          exchangeId: input.exchangeId,
+          round: answer.round,
+          key: answer.key,
+        });
+      else if (verdict !== 'accepted')
         log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
       else if (state.pending === undefined) showWaiting();
     },
@@ -217,6 +235,10 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
     waitingForRound: state.awaiting,
     status: state.status,
   }));
+  setHandler(answerStandingQuery, ({ round, key }) => answerStanding(state, round, key), {
+    description:
+      'Whether the answers to a round (or one key of its ask) reached the exchange: the API asks before delivering them again',
+  });
 
   try {
     await runRounds();
@@ -303,6 +325,8 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       if (state.pending === undefined)
         return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
       answers = takeAnswers(state);
+      // Held answers that begin the call's task were applied by the state, not by the signal handler.
+      if (answers.task && !task) task = answers.task;
       // A regular round's handler may run for minutes: the exchange no longer waits on anyone.
       if (roundKind === 'regular' && patched(CLEAR_WAIT_ON_ANSWERS))
         upsertSearchAttributes([{ key: WAITING_SINCE, value: null }]);

@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { KeyAnswer, RoundAnswers } from '../lib/exchange/types';
 import type { CancelledBy } from '../lib/protocol/exchange-errors';
+import type { AnswerStanding } from './exchange-state';
 
 /** Answers to an ask. Durable the moment Temporal records it, even with no worker running. */
 export const answersSignal = defineSignal<[RoundAnswers]>('answers');
@@ -23,6 +24,9 @@ export interface ExchangeProgress {
 }
 
 export const progressQuery = defineQuery<ExchangeProgress>('progress');
+
+/** Where the answers to one round (or one key of its ask) stand in the workflow (exchange-state.ts `answerStanding`). */
+export const answerStandingQuery = defineQuery<AnswerStanding, [{ round: number; key?: string }]>('answerStanding');
 
 export const WORKFLOW_TYPE = 'exchangeWorkflow';
 

@@ -6,6 +6,9 @@
  *      or "no" → nothing happens.
  * What round 1 learned rides to round 3 in the handler's own (sealed) state, because each round
  * only receives the answers to the ask just before it. Nothing is deployed before round 3.
+ * Its rounds run as regular activities: a real rollout outlasts what a local activity may take
+ * inside its workflow task (LOCAL_HANDLER_TIMEOUT_MS). An approval may wait for hours, so a client
+ * that declared the Tasks extension gets it as a task.
  */
 import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
 
@@ -46,6 +49,8 @@ export const deployService = defineTool({
       required: ['service', 'version', 'environment'],
     },
   },
+  roundActivity: 'regular',
+  taskSupport: 'optional',
   async run(args, ctx) {
     const { service, version, environment } = args as { service: string; version: string; environment: string };
     const target = `${service}@${version} to ${environment}`;

@@ -1,6 +1,8 @@
 /**
  * A multi-step form: who you are, then where you work, then a final confirmation. Each step's
  * answers are kept in the handler's sealed state; a decline or cancel at any step ends the wizard.
+ * A client that declared the Tasks extension gets it as a task, each step answered with
+ * `tasks/update` (each step's key is its own, as a task's keys must be).
  */
 import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
 
@@ -42,6 +44,9 @@ export const onboardingWizard = defineTool({
     description: 'A three-step form: profile, team, confirmation.',
     inputSchema: { type: 'object', properties: {} },
   },
+  // A form a new hire may fill over a day: a client that takes tasks gets one, answered step by
+  // step with tasks/update, one ask after another.
+  taskSupport: 'optional',
   run(_args, ctx) {
     const state: WizardState = ctx.requestState ? (JSON.parse(ctx.requestState) as WizardState) : { step: 'profile' };
     const answer = inputResponse(ctx.inputResponses, state.step);

@@ -6,9 +6,24 @@ export const LEGACY_STREAM_CHANNEL = 'legacy_stream';
 
 /**
  * How long one hold on a call's delivery lasts: the connection delivering a call renews it every
- * third of this, so a connection that died frees the call for another stream within it.
+ * third of this, and gives it up the moment it stops (DELIVERY_FREED_CHANNEL), so only a process
+ * that died (and cannot give it up) keeps a call from a plain GET stream, for at most this long.
+ * Long enough that a Postgres hiccup of a few seconds costs no delivery, short enough that a
+ * killed replica's calls are re-delivered within half a minute.
  */
 export const DELIVERY_LEASE_MS = 30_000;
+
+/**
+ * Announces (key: the session id) that a call of the session gave up its delivery lease: a GET
+ * stream of the session claims it at once, instead of at its next look.
+ */
+export const DELIVERY_FREED_CHANNEL = 'legacy_delivery_freed';
+
+/**
+ * Announces (key: the exchange id) that a connection took a call's delivery over: the connection
+ * that held it stops delivering it, so nothing goes out on two streams.
+ */
+export const DELIVERY_TAKEN_CHANNEL = 'legacy_delivery_taken';
 
 export type LegacyTransport = 'streamable-http' | 'http+sse';
 
@@ -99,13 +114,25 @@ export interface LegacyStore {
   taskIdsOfSession(sessionId: string, afterTaskId: string | undefined, limit: number): Promise<string[]>;
   /** Calls still running whose messages go to this stream, or of this session. */
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
-  /** Atomically takes the delivery of the session's running calls that no connection delivers. */
   /** The session's calls whose exchange still runs (not finished, nor ended without its response delivered). */
   countRunningCalls(sessionId: string): Promise<number>;
+  /**
+   * Atomically takes the delivery of the session's running calls that no connection delivers
+   * (announcing each on DELIVERY_TAKEN_CHANNEL, for a holder whose lease lapsed while it lived).
+   */
   claimUndelivered(sessionId: string, owner: string, forMs: number): Promise<LegacyCall[]>;
-  /** Extends `owner`'s lease of a call's delivery (taking it over if expired, or always with `force`). */
-  renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<void>;
-  /** Gives up `owner`'s lease; another owner's lease is left alone. */
+  /**
+   * Milliseconds (by Postgres's clock) until the first delivery lease of the session's running calls
+   * held by a connection other than `owner` lapses (0 if one has); undefined when none is held.
+   */
+  nextLeaseLapse(sessionId: string, owner: string): Promise<number | undefined>;
+  /**
+   * Extends `owner`'s lease of a call's delivery for `forMs` from now; with `force`, takes it over
+   * from whoever holds it (announced on DELIVERY_TAKEN_CHANNEL). A lease `owner` gave up, or lost
+   * to another connection, is not taken back. True when `owner` holds it now.
+   */
+  renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<boolean>;
+  /** Gives up `owner`'s lease and announces it on DELIVERY_FREED_CHANNEL; another owner's lease is left alone. */
   releaseLease(exchangeId: string, owner: string): Promise<void>;
 
   /** A session's server-to-client request, whatever its status. */

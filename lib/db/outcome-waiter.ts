@@ -15,11 +15,17 @@
 import type { Logger } from '../log';
 import type { ExchangeStore, RoundRecord, StoredEvent } from './exchange-store';
 import { decodeAnnouncedRound, EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
-import { LEGACY_STREAM_CHANNEL } from './legacy-store';
+import { DELIVERY_FREED_CHANNEL, DELIVERY_TAKEN_CHANNEL, LEGACY_STREAM_CHANNEL } from './legacy-store';
 import type { PgListener } from './pg-listener';
 
 /** The channels the waits listen on: the listener they are given must LISTEN on each. */
-export const WAITED_CHANNELS = [OUTCOME_CHANNEL, EVENT_CHANNEL, LEGACY_STREAM_CHANNEL] as const;
+export const WAITED_CHANNELS = [
+  OUTCOME_CHANNEL,
+  EVENT_CHANNEL,
+  LEGACY_STREAM_CHANNEL,
+  DELIVERY_FREED_CHANNEL,
+  DELIVERY_TAKEN_CHANNEL,
+] as const;
 
 export interface WaitOptions {
   signal?: AbortSignal;
@@ -52,13 +58,17 @@ export interface OutcomeWaiter {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<StoredEvent[]>;
-  /** Reads with `read` whenever `channel` announces `key` (or the listener reconnects) until it finds something. */
+  /**
+   * Reads with `read` whenever `channel` announces `key` (or the listener reconnects) until it
+   * finds something; also when it begins, unless `absent` says there is nothing to find yet.
+   */
   waitFor<T>(
     channel: string,
     key: string,
     read: () => Promise<T | undefined>,
     timeoutMs: number,
     signal?: AbortSignal,
+    options?: Pick<WaitOptions, 'absent'>,
   ): Promise<T | undefined>;
   /** Ends every wait now (each resolves as not found); the listener is its owner's to close. */
   close(): Promise<void>;
@@ -183,7 +193,8 @@ export function createOutcomeWaiter(options: OutcomeWaiterOptions): OutcomeWaite
       return (await watch(EVENT_CHANNEL, `${exchangeId}:${round}`, read).wait(timeoutMs, { signal })) ?? [];
     },
 
-    waitFor: (channel, key, read, timeoutMs, signal) => watch(channel, key, read).wait(timeoutMs, { signal }),
+    waitFor: (channel, key, read, timeoutMs, signal, options = {}) =>
+      watch(channel, key, read).wait(timeoutMs, { signal, ...options }),
 
     async close() {
       closed = true;

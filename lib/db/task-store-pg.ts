@@ -41,7 +41,8 @@ const CREATE_TASK = `
 const READ_TASK = `
   SELECT t.task_id, t.exchange_id, t.principal, t.ttl_ms, t.poll_interval_ms, t.created_at, t.expires_at,
          e.status, r.round, r.outcome, r.answers_digest, r.recorded_at, r.deadline_at,
-         coalesce(a.keys, '{}') AS answered_keys, coalesce(a.bytes, 0) AS answered_bytes, a.last_at
+         coalesce(a.keys, '{}') AS answered_keys, coalesce(a.bytes, 0) AS answered_bytes,
+         coalesce(a.key_bytes, '{}') AS answered_key_bytes, a.last_at
     FROM exchange_tasks t
     JOIN exchanges e ON e.id = t.exchange_id
     LEFT JOIN LATERAL (
@@ -49,7 +50,8 @@ const READ_TASK = `
        WHERE exchange_id = t.exchange_id ORDER BY round DESC LIMIT 1
     ) r ON true
     LEFT JOIN LATERAL (
-      SELECT array_agg(key ORDER BY key) AS keys, sum(bytes)::bigint AS bytes, max(answered_at) AS last_at
+      SELECT array_agg(key ORDER BY key) AS keys, sum(bytes)::bigint AS bytes, jsonb_object_agg(key, bytes) AS key_bytes,
+             max(answered_at) AS last_at
         FROM exchange_task_answers
        WHERE exchange_id = t.exchange_id AND round = r.round
     ) a ON true
@@ -64,6 +66,7 @@ interface SnapshotRow extends TaskRow {
   deadline_at: Date | null;
   answered_keys: string[];
   answered_bytes: string | number;
+  answered_key_bytes: Record<string, number>;
   last_at: Date | null;
 }
 
@@ -98,6 +101,7 @@ export function createTaskStorePg(pool: Pool): TaskStore {
         ...(lastRound ? { lastRound } : {}),
         answeredKeys: row.answered_keys,
         answeredBytes: Number(row.answered_bytes),
+        answeredKeyBytes: row.answered_key_bytes,
         lastUpdatedAt: latest(row.created_at, row.recorded_at, row.last_at),
       };
     },

@@ -28,6 +28,8 @@ export interface TaskSnapshot extends TaskRecord {
   /** Keys of the last round's ask that tasks/update answered, and the serialized size of those answers. */
   answeredKeys: string[];
   answeredBytes: number;
+  /** The size of each answered key's answer (0 for those that came over MRTR). */
+  answeredKeyBytes: Record<string, number>;
   /** The latest of its creation, its last round and its last answer. */
   lastUpdatedAt: Date;
 }

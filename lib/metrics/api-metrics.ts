@@ -23,6 +23,7 @@ const exchangesEnded = counterOf(apiRegistry, METRICS.exchangesEnded);
 const humanWait = histogramOf(apiRegistry, METRICS.humanWait);
 const signalsSent = counterOf(apiRegistry, METRICS.signalsSent);
 const stateOnlyResults = counterOf(apiRegistry, METRICS.stateOnlyResults);
+const answersRedelivered = counterOf(apiRegistry, METRICS.answersRedelivered);
 const rpcErrors = counterOf(apiRegistry, METRICS.rpcErrors);
 const legacyStreamsOpen = gaugeOf(apiRegistry, METRICS.legacyStreamsOpen);
 gaugeOf(apiRegistry, METRICS.exchangesOpen, async (gauge) => {
@@ -73,6 +74,11 @@ export const apiMetrics = {
 
   signalSent(signal: SignalName, result: SignalResult): void {
     signalsSent.inc({ signal, result });
+  },
+
+  /** A retried answer signalled again because its workflow said it lacked it (answer-redelivery.ts). */
+  answerRedelivered(era: Era): void {
+    answersRedelivered.inc({ era });
   },
 
   /** An answer signalled for an ask recorded at `askedAt`. */

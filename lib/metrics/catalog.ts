@@ -75,6 +75,13 @@ export const METRICS = {
     labelNames: ['signal', 'result'],
     processes: ['api'],
   }),
+  answersRedelivered: define({
+    name: 'mcp_answers_redelivered_total',
+    kind: 'counter',
+    help: 'Retried answers the API signalled again because the exchange workflow said it lacked them, by era (modern for 2026-07-28 legs and tasks/update, legacy for handshake-era responses). Above zero, look for an operator reset, or workflows that ran on a release that dropped answers.',
+    labelNames: ['era'],
+    processes: ['api'],
+  }),
   stateOnlyResults: define({
     name: 'mcp_state_only_results_total',
     kind: 'counter',

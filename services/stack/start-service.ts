@@ -6,7 +6,6 @@
  * composes: the mains use it, so it is product code, not dev tooling, and lib/ (which the services
  * import) must not import the services.
  */
-import type { WorkerOptions } from '@temporalio/worker';
 import type { Pool } from 'pg';
 import type { Config } from '../../lib/config';
 import { migrate } from '../../lib/db/migrate';
@@ -14,7 +13,10 @@ import { createPool } from '../../lib/db/pool';
 import type { HandlerSet } from '../../lib/handler-api';
 import type { Logger } from '../../lib/log';
 import { startApi, type RunningApi } from '../api/src/api';
+import type { ExchangeWorkerDeps } from '../worker/src/worker';
 import { createServiceWorker, type ServiceWorker } from './service-worker';
+
+export type WorkerRunOptions = Pick<ExchangeWorkerDeps, 'workflowBundle' | 'interceptors'>;
 
 export interface ServiceOptions {
   config: Config;
@@ -23,8 +25,11 @@ export interface ServiceOptions {
   /** What the API and the worker log to, when not `log` (the dev launcher labels each part). */
   apiLog?: Logger;
   workerLog?: Logger;
-  /** Run the worker (default true); `{ workflowBundle }` runs it on a prebuilt bundle (tests build one once). */
-  worker?: boolean | { workflowBundle: WorkerOptions['workflowBundle'] };
+  /**
+   * Run the worker (default true); an object runs it with options: `workflowBundle`, a prebuilt
+   * bundle (tests build one once), and `interceptors`, extra Temporal worker interceptors.
+   */
+  worker?: boolean | WorkerRunOptions;
   /** Serve the API (default true). */
   api?: boolean;
   /** Connections of the worker's pool (default `DATABASE_POOL_SIZE`; only the API: one, to migrate). */
@@ -64,7 +69,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         pool,
         handlers,
         log: options.workerLog ?? log,
-        ...(typeof withWorker === 'object' ? { workflowBundle: withWorker.workflowBundle } : {}),
+        ...(typeof withWorker === 'object' ? withWorker : {}),
       });
       await service.worker.start();
     }

@@ -1,7 +1,7 @@
 /**
  * A 2026-07-28 client of the Tasks extension (SEP-2663) over bare HTTP, for tests that follow one
- * task across restarts and principals: each request declares the extension (and elicitation), and
- * carries `headers` (a bearer token, say).
+ * task across restarts and principals: each request declares the extension (and elicitation, or
+ * the `capabilities` given), and carries `headers` (a bearer token, say).
  */
 import { TASKS_EXTENSION } from '../../lib/protocol/tasks';
 import { rawCall, type RpcReply } from './raw-mcp';
@@ -21,9 +21,13 @@ export interface TaskClient {
   ): Promise<Record<string, unknown>>;
 }
 
-export function taskClient(url: () => string, headers: Record<string, string> = {}): TaskClient {
+export function taskClient(
+  url: () => string,
+  headers: Record<string, string> = {},
+  capabilities: Record<string, unknown> = TASK_CAPABILITIES,
+): TaskClient {
   const send = (method: string, params: Record<string, unknown>) =>
-    rawCall(url(), method, params, TASK_CAPABILITIES, { headers });
+    rawCall(url(), method, params, capabilities, { headers });
   const client: TaskClient = {
     call: (tool, args = {}) => send('tools/call', { name: tool, arguments: args }),
     get: (taskId) => send('tasks/get', { taskId }),

@@ -19,6 +19,7 @@ export const baseSnapshot: TaskSnapshot = {
   exchangeStatus: 'running',
   answeredKeys: [],
   answeredBytes: 0,
+  answeredKeyBytes: {},
   lastUpdatedAt: later,
 };
 

@@ -19,6 +19,7 @@ import type {
 } from '../../../lib/exchange/types';
 import {
   answersSignal,
+  answerStandingQuery,
   cancelSignal,
   keyAnswerSignal,
   WORKFLOW_TYPE,
@@ -39,6 +40,7 @@ import { clip } from '../../../lib/exchange/ask-description';
 import { exchangeStaticDetails, exchangeSummary } from '../../../lib/exchange/exchange-details';
 import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
 import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
+import type { AnswerStanding } from '../../../workflows/exchange-state';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
 import type { Logger } from '../../../lib/log';
 
@@ -53,7 +55,19 @@ export interface ExchangeGateway {
   cancel(exchangeId: string, reason?: string, by?: CancelledBy): Promise<boolean>;
   /** The workflow's execution status, or NOT_FOUND when Temporal no longer has it. */
   workflowStatus(exchangeId: string): Promise<WorkflowStatus>;
+  /**
+   * Where the workflow says the answers to `round` (or one `key` of its ask) stand; undefined when
+   * it cannot say within `ANSWER_STANDING_TIMEOUT_MS` (no worker runs it now, Temporal unreachable).
+   */
+  answerStanding(exchangeId: string, round: number, key?: string): Promise<AnswerStanding | undefined>;
 }
+
+/**
+ * How long the API waits for a workflow to say where an answer stands. A query needs a worker: with
+ * none, it would wait until one comes, and the leg that asked has better things to do (the answer it
+ * would deliver again is in history already, and a worker that comes back applies it).
+ */
+export const ANSWER_STANDING_TIMEOUT_MS = 2_000;
 
 export type WorkflowStatus = WorkflowExecutionStatusName | 'NOT_FOUND';
 
@@ -126,6 +140,18 @@ export function createExchangeGateway(
     sendKeyAnswer: (exchangeId, answer) =>
       signal('keyAnswer', exchangeId, keyAnswerSignal, { ...answer, sentAt: Date.now() }),
     cancel: (exchangeId, reason, by = 'client') => signal('cancel', exchangeId, cancelSignal, { reason, by }),
+
+    async answerStanding(exchangeId, round, key) {
+      const handle = client.workflow.getHandle(workflowIdFor(exchangeId));
+      try {
+        return await client.withDeadline(Date.now() + ANSWER_STANDING_TIMEOUT_MS, () =>
+          handle.query(answerStandingQuery, { round, ...(key !== undefined ? { key } : {}) }),
+        );
+      } catch (error) {
+        log?.debug({ err: error, round }, 'the workflow could not say where the answers stand');
+        return undefined;
+      }
+    },
 
     async workflowStatus(exchangeId) {
       try {

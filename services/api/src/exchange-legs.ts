@@ -39,6 +39,7 @@ import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { RequestStateError, type RequestStateClaims, type RequestStateCodec } from '../../../lib/state/request-state';
 import { apiMetrics } from '../../../lib/metrics/api-metrics';
 import { workflowIdFor } from '../../../workflows/messages';
+import { redeliverIfMissing } from './answer-redelivery';
 import type { ExchangeGateway } from './exchange-gateway';
 import type { ExchangeReconciler } from './exchange-reconciler';
 import {
@@ -335,6 +336,31 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     return awaitedWith(await awaitRound(watch, exchangeId, round + 1, options, true), digest);
   }
 
+  /**
+   * Signals this leg's answers to the ask of `round` again if they are the answers it was told to
+   * come back with (`digest`), the ask is still in time, and the workflow says it lacks them.
+   */
+  async function redeliverAnswers(leg: ExchangeLeg, exchangeId: string, round: number, digest: string): Promise<void> {
+    if (!leg.inputResponses) return;
+    const [ask, next] = await store.readRoundAndNext(exchangeId, round);
+    const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
+    if (answer.kind !== 'fresh' || answer.digest !== digest) return;
+    const { responses } = answer;
+    await redeliverIfMissing(gateway, log, {
+      exchangeId,
+      round,
+      era: leg.era,
+      deliver: () =>
+        gateway.sendAnswers(exchangeId, {
+          round,
+          responses,
+          digest,
+          clientCapabilities: leg.clientCapabilities,
+          ...(leg.listening ? { listening: leg.listening } : {}),
+        }),
+    });
+  }
+
   /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
   async function runLeg(
     leg: ExchangeLeg,
@@ -365,6 +391,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
         const result = await watching(exchangeId, round, (watch) =>
           awaitRound(watch, exchangeId, round, { ...options, onRound: undefined }, false),
         );
+        // Still nothing after a whole wait: the answers this client sent may never have reached the
+        // round (the workflow says), and this leg carries them again.
+        if (result.kind === 'pending' && answersDigest !== undefined && !options.signal?.aborted)
+          await redeliverAnswers(leg, exchangeId, round - 1, answersDigest);
         return awaitedWith(result, answersDigest);
       }
     }

@@ -7,12 +7,13 @@ import { installTemporalRuntime } from '../../../lib/temporal-logging';
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
 import { loadHandlerSet } from '../../../handlers';
-import { startService } from '../../stack/start-service';
+import { startService, type WorkerRunOptions } from '../../stack/start-service';
 import { stopOnSignal } from '../../stack/stop-on-signal';
 import { freeLoopbackPort, startWorkerMetricsListener } from './metrics-listener';
 import { startRetentionSweeper } from './retention-sweeper';
 
-export async function main(): Promise<void> {
+/** `options` are for a process that embeds this main (a test entry adding an interceptor, say). */
+export async function main(options: WorkerRunOptions = {}): Promise<void> {
   const config = loadConfigOrExit();
   // Synchronous lines: a round's `round started` is out before its handler runs, whatever kills the process.
   const log = createLogger('worker', config.logLevel, { sync: true });
@@ -34,7 +35,13 @@ export async function main(): Promise<void> {
         return undefined;
       })
     : undefined;
-  const service = await startService({ config, handlers: loadHandlerSet(config.handlerSet), log, api: false });
+  const service = await startService({
+    config,
+    handlers: loadHandlerSet(config.handlerSet),
+    log,
+    api: false,
+    worker: options,
+  });
   log.info({ taskQueue: config.temporal.taskQueue, handlerSet: config.handlerSet }, 'worker started');
   const sweeper = startRetentionSweeper(service.pool!, config.retention, log);
   stopOnSignal({

@@ -21,6 +21,11 @@ export interface ExchangeWorkerDeps {
   connection: NativeConnection;
   /** A prebuilt workflow bundle (tests build one once); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Extra Temporal worker interceptors (tracing, say), added to the worker as given. Activity
+   * interceptors also wrap rounds and endings run as local activities.
+   */
+  interceptors?: WorkerOptions['interceptors'];
 }
 
 export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Worker> {
@@ -39,6 +44,7 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities,
+    ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
     // Every payload and failure the worker hands Temporal is encrypted (PAYLOAD_CODEC_KEYS); a
     // prebuilt bundle must have been built with the same failure converter (FAILURE_CONVERTER_PATH).
     dataConverter: serviceDataConverter(config.payloadCodec),

@@ -3,9 +3,11 @@
  * against the client's replies, the service's record in Postgres and the worker logs.
  */
 import type { RpcReply } from '../../support/raw-mcp';
+import { workflowIdFor } from '../../../workflows/messages';
 import type { FaultStack } from './fault-stack';
 import { greeting } from './modern-exchange';
 import { rerunsAfterRecording, roundEvents, roundsWithoutStart } from './round-log';
+import { describeExchangeWorkflow } from './temporal-probe';
 import { waitFor } from './wait-for';
 
 export interface Greeted {
@@ -98,4 +100,96 @@ export async function expectNoRerunAfterRecording(stack: FaultStack, exchangeIds
     recordedRoundsWithoutRoundStartedLine: 0,
     of: handlerRounds.length,
   });
+}
+
+/** How one exchange must have ended, as its client, Postgres and Temporal each tell it. */
+export interface ExpectedEnding {
+  /** The client's final reply: a result with this text, or a JSON-RPC error with this code. */
+  client: { text: string } | { errorCode: number };
+  /** `exchanges.status`, and the ExchangeStatus search attribute. */
+  status: string;
+  /** `exchange_rounds` as [round, outcome_kind], in order; the last is ExchangeRound. */
+  rounds: ReadonlyArray<readonly [number, string]>;
+}
+
+type Reply = RpcReply | { body: { error?: { code: number }; result?: Record<string, unknown> } };
+
+/**
+ * The client's reply, Postgres (the exchange's status, its rounds, the final round's record) and
+ * Temporal (the workflow closed, its ExchangeStatus and ExchangeRound) agree with `expected`, and
+ * no recorded round ran its handler again (`expectNoRerunAfterRecording`). Both are given time to
+ * settle first (a client can hold its answer before the workflow closes), and everything is
+ * compared in one object, so a failure shows every view side by side.
+ */
+export async function expectEnded(
+  stack: FaultStack,
+  exchangeId: string,
+  reply: Reply,
+  expected: ExpectedEnding,
+): Promise<void> {
+  await expectAllEnded(stack, [{ exchangeId, reply, expected }]);
+}
+
+/** `expectEnded` for many exchanges at once, in one comparison (each labelled by its exchange). */
+export async function expectAllEnded(
+  stack: FaultStack,
+  exchanges: Array<{ exchangeId: string; reply: Reply; expected: ExpectedEnding }>,
+): Promise<void> {
+  const ids = exchanges.map((e) => e.exchangeId);
+  await waitFor(
+    'the exchanges to be recorded as ended and their workflows to close',
+    async () => {
+      const running = await stack.query<{ n: string }>(
+        "SELECT count(*) AS n FROM exchanges WHERE id = ANY($1::uuid[]) AND status = 'running'",
+        [ids],
+      );
+      if (running[0]!.n !== '0') return false;
+      for (const id of ids)
+        if ((await describeExchangeWorkflow(stack, workflowIdFor(id))).status === 'RUNNING') return false;
+      return true;
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  ).catch(() => undefined);
+  const actual = [];
+  for (const { exchangeId, reply } of exchanges)
+    actual.push({ exchangeId, ...(await endingView(stack, exchangeId, reply)) });
+  expect(actual).toEqual(exchanges.map(({ exchangeId, expected }) => ({ exchangeId, ...expectedView(expected) })));
+  await expectNoRerunAfterRecording(stack, ids);
+}
+
+async function endingView(stack: FaultStack, exchangeId: string, reply: Reply) {
+  const [row] = await stack.query<{ status: string }>('SELECT status FROM exchanges WHERE id = $1', [exchangeId]);
+  const rounds = await stack.query<{ round: number; outcome_kind: string; outcome: unknown }>(
+    'SELECT round, outcome_kind, outcome FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
+    [exchangeId],
+  );
+  const body = reply.body;
+  const text = (body.result?.content as Array<{ text?: string }> | undefined)?.map((c) => c.text).join(' ');
+  return {
+    // A task's result carries no resultType; any other reply must be a final one.
+    client: body.error ? { errorCode: body.error.code } : { text, resultType: body.result?.resultType ?? 'complete' },
+    postgres: {
+      status: row?.status,
+      rounds: rounds.map((r) => [r.round, r.outcome_kind]),
+      // The final round's record holds what the client got.
+      lastRecord: JSON.stringify(rounds.at(-1)?.outcome ?? null),
+    },
+    temporal: await describeExchangeWorkflow(stack, workflowIdFor(exchangeId)),
+  };
+}
+
+function expectedView(expected: ExpectedEnding) {
+  const { client } = expected;
+  return {
+    client: 'text' in client ? { text: client.text, resultType: 'complete' } : client,
+    postgres: {
+      status: expected.status,
+      rounds: expected.rounds.map((r) => [...r]),
+      lastRecord:
+        'text' in client
+          ? expect.stringContaining(JSON.stringify(client.text).slice(1, -1))
+          : expect.stringContaining(`"code":${client.errorCode}`),
+    },
+    temporal: { status: 'COMPLETED', exchangeStatus: expected.status, exchangeRound: expected.rounds.at(-1)![0] },
+  };
 }

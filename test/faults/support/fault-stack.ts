@@ -6,10 +6,11 @@
  * scratch folder; `tails()` is what a failing scenario prints.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import { freePort } from '../../../devtools/local-stack/free-port';
 import {
@@ -19,7 +20,7 @@ import {
   waitForTemporal,
 } from '../../../devtools/local-stack/temporal-dev-server';
 import { parseKeyRing } from '../../../lib/config';
-import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
+import { FAILURE_CONVERTER_PATH, serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { projectRoot } from '../../../lib/paths';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../../../lib/exchange/search-attributes';
 import { startApiProcess, type ApiProcess } from '../../support/service-processes';
@@ -30,6 +31,17 @@ export interface FaultStackOptions {
   apiEnv?: Record<string, string>;
   /** How long a leg waits for an outcome before a state-only result: short, so clients poll. */
   httpWaitMs?: number;
+  /**
+   * Bundle the workflows once, in the test process, and start every worker of the stack on that
+   * bundle (through the fault worker entry), so scenarios that restart workers often save the
+   * bundling at each start.
+   */
+  sharedWorkflowBundle?: boolean;
+}
+
+export interface WorkerStart {
+  /** A pause spec (support/fault-pause.ts): the worker holds the first matching activity open. */
+  pause?: string;
 }
 
 export interface FaultStack {
@@ -43,7 +55,10 @@ export interface FaultStack {
   apiLogFile(slot: 0 | 1): string;
   startApi(slot: 0 | 1): Promise<void>;
   stopApi(slot: 0 | 1, signal: NodeJS.Signals): Promise<void>;
-  startWorker(): Promise<OsProcess>;
+  /** Starts the worker: the service's own main, or with `pause` the fault worker holding a window. */
+  startWorker(start?: WorkerStart): Promise<OsProcess>;
+  /** The Temporal dev server process (its latest start). */
+  temporal(): OsProcess | undefined;
   /** The running worker, if any. */
   worker(): OsProcess | undefined;
   stopWorker(signal: NodeJS.Signals): Promise<string | undefined>;
@@ -148,20 +163,32 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     databaseUrl = /postgres ready (\S+)/.exec(readLog(proc.logFile))![1]!;
   }
 
-  async function startWorker() {
+  let workflowBundle: string | undefined;
+  async function buildWorkflowBundle() {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../../workflows'),
+      failureConverterPath: FAILURE_CONVERTER_PATH, // as the worker bundles them itself
+      logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+    });
+    workflowBundle = path.join(scratch, 'workflow-bundle.js');
+    writeFileSync(workflowBundle, code);
+  }
+
+  async function startWorker(start: WorkerStart = {}) {
     if (worker?.running()) throw new Error('a worker is already running');
-    const logFile = nextLog('worker');
+    const logFile = nextLog(start.pause ? 'worker-paused' : 'worker');
     workerLogs.push(logFile);
-    const proc = spawnLogged(
-      'worker',
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'services/worker/src/main.ts')],
-      {
-        cwd: root,
-        env: { ...process.env, ...serviceEnv() },
-        logFile,
+    const entry = start.pause || workflowBundle ? 'test/faults/support/fault-worker.ts' : 'services/worker/src/main.ts';
+    const proc = spawnLogged('worker', process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...serviceEnv(),
+        ...(start.pause ? { FAULT_PAUSE: start.pause } : {}),
+        ...(workflowBundle ? { FAULT_WORKFLOW_BUNDLE: workflowBundle } : {}),
       },
-    );
+      logFile,
+    });
     worker = proc;
     // It bundles the workflows before it polls: allow for a busy 2-core machine.
     await waitForLog(proc, /"msg":"worker started"/, 120_000);
@@ -197,6 +224,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     },
     startWorker,
     worker: () => (worker?.running() ? worker : undefined),
+    temporal: () => temporal,
     async stopWorker(signal) {
       const proc = worker;
       worker = undefined;
@@ -251,7 +279,11 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   };
 
   try {
-    await Promise.all([startTemporal(), startPostgres()]);
+    await Promise.all([
+      startTemporal(),
+      startPostgres(),
+      options.sharedWorkflowBundle ? buildWorkflowBundle() : undefined,
+    ]);
     await startWorker();
     // One API first: both migrate at start, and two racing first migrations would only test the migrator.
     await startApi(0);

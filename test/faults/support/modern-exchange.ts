@@ -15,6 +15,8 @@ export interface ApiChoice {
   urls(): string[];
   /** Which of them to try first. */
   prefer?: number;
+  /** The client capabilities each leg declares (default: elicitation only). */
+  capabilities?: Record<string, unknown>;
 }
 
 export interface LegTrace {
@@ -30,14 +32,17 @@ export const newTrace = (): LegTrace => ({ legs: 0, stateOnly: 0, connectionErro
 
 const GREET = { name: 'greet', arguments: {} };
 
+/** A tools/call's params without its answers: which tool, with what arguments. */
+export type ToolCall = { name: string; arguments: Record<string, unknown> } & Record<string, unknown>;
+
 /** Exchange ids are inside the sealed requestState; the harness holds the key ring, so it can read them. */
-export function exchangeIdOf(keyRing: string, requestState: string): string {
+export function exchangeIdOf(keyRing: string, requestState: string, call: ToolCall = GREET): string {
   const keys = keyRing.split(',').map((entry) => {
     const [kid, key] = entry.split(':') as [string, string];
     return { kid, key: Buffer.from(key, 'base64') };
   });
   const codec = createRequestStateCodec(createSealer(keys), 3_600_000);
-  const requestDigest = requestDigestOf({ method: 'tools/call', target: 'greet', params: GREET });
+  const requestDigest = requestDigestOf({ method: 'tools/call', target: call.name, params: call });
   return codec.verify(requestState, { requestDigest, principal: 'anonymous' }).exchangeId;
 }
 
@@ -55,7 +60,7 @@ export async function sendLeg(
     const url = urls[attempt % Math.max(urls.length, 1)];
     try {
       if (!url) throw new Error('no API process is up');
-      const reply = await rawCall(url, 'tools/call', params);
+      const reply = await rawCall(url, 'tools/call', params, apis.capabilities);
       trace.legs += 1;
       return reply;
     } catch (error) {
@@ -105,18 +110,29 @@ export interface Ask {
 }
 
 /** The first leg, followed until round 1's ask arrives. */
-export async function startGreet(
+export function startGreet(apis: ApiChoice, trace: LegTrace, keyRing: string, patienceMs = 120_000): Promise<Ask> {
+  return startCall(apis, GREET, trace, keyRing, patienceMs);
+}
+
+/** The first leg of any tool's call, followed until round 1's ask arrives. */
+export async function startCall(
   apis: ApiChoice,
+  call: ToolCall,
   trace: LegTrace,
   keyRing: string,
   patienceMs = 120_000,
 ): Promise<Ask> {
-  const first = await sendLeg(apis, GREET, trace);
-  const reply = await pollPastStateOnly(apis, GREET, first, trace, patienceMs);
-  if (!isAsk(reply)) throw new Error(`first leg: expected the ask, got ${JSON.stringify(reply.body)}`);
+  const first = await sendLeg(apis, call, trace);
+  const reply = await pollPastStateOnly(apis, call, first, trace, patienceMs);
+  return askOf(reply, keyRing, call, 'first leg');
+}
+
+/** The ask in `reply` (with the exchange it belongs to), or an error that shows what came instead. */
+export function askOf(reply: RpcReply, keyRing: string, call: ToolCall, leg: string): Ask {
+  if (!isAsk(reply)) throw new Error(`${leg}: expected an ask, got ${JSON.stringify(reply.body)}`);
   const requestState = reply.body.result!.requestState as string;
   return {
-    exchangeId: exchangeIdOf(keyRing, requestState),
+    exchangeId: exchangeIdOf(keyRing, requestState, call),
     requestState,
     inputRequests: reply.body.result!.inputRequests as Record<string, unknown>,
   };

@@ -13,6 +13,8 @@ export interface OsProcess {
   /** Resolves once the process has exited, with how. */
   readonly exited: Promise<string>;
   running(): boolean;
+  /** Sends `signal` to the whole group without waiting (SIGSTOP freezes it, SIGCONT lets it go on). */
+  signal(signal: NodeJS.Signals): void;
   /** Sends `signal` to the whole group and waits for the exit (SIGKILL after `graceMs`). */
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<string>;
 }
@@ -73,6 +75,7 @@ export function spawnLogged(
     logFile: options.logFile,
     exited,
     running: () => exit === undefined,
+    signal: signalGroup,
     async stop(signal = 'SIGTERM', graceMs = 20_000) {
       if (exit !== undefined) return exit;
       signalGroup(signal);

@@ -61,3 +61,9 @@ export async function roundsRecordedSince(stack: FaultStack, since: Date, round:
   );
   return Number(rows[0]!.n);
 }
+
+/** Replaces the running worker with a fault worker that holds the first activity matching `pause` open. */
+export async function pausedWorker(stack: FaultStack, pause: string) {
+  await stack.stopWorker('SIGTERM');
+  return stack.startWorker({ pause });
+}

@@ -1,16 +1,20 @@
 /**
  * Delivers one call's stream on one connection, holding the call's delivery lease for that
- * connection meanwhile (renewed every third of DELIVERY_LEASE_MS, released at the end), so a plain
- * GET stream knows the call is taken and takes it over only once the connection died. While it
- * delivers, it asks Temporal now and then about a workflow that may have ended without recording it
+ * connection meanwhile (lease-hold.ts), so a plain GET stream knows the call is taken; a delivery
+ * whose lease another connection took over (the client resumed elsewhere) stops. When the delivery
+ * ends, so does the hold (`leaseAfter`): a client that went away frees the call at once for any
+ * replica's GET stream; a stream the server ended for the client to resume keeps it for that
+ * resumption, briefly. Only a process that died holds it until it lapses. While it delivers, it
+ * asks Temporal now and then about a workflow that may have ended without recording it
  * (ending-watch.ts). The worker writes the stream; this only reads it.
  */
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { DELIVERY_LEASE_MS, type LegacyCall, type LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import { watchEndings } from './ending-watch';
+import { holdLease } from './lease-hold';
 import type { SseWriter } from './sse-writer';
-import { deliverStream, type DeliveryEnd, type DeliveryOptions } from './stream-delivery';
+import { deliverStream, RECONNECT_RETRY_MS, type DeliveryEnd, type DeliveryOptions } from './stream-delivery';
 
 export interface CallDeliveryDeps {
   legacy: LegacyStore;
@@ -25,6 +29,27 @@ export interface CallDeliveryOptions extends DeliveryOptions {
   owner: string;
   /** Take the lease even from another live connection (the client re-attached or resumed here). */
   takeOver?: boolean;
+  /**
+   * Go on delivering when another connection takes the lease over: a task's `tasks/result`
+   * streams, any number of which the client may hold open at once, each to its end.
+   */
+  shared?: boolean;
+}
+
+/**
+ * How long a call stream the server ended on purpose (a handler's close request, or the process
+ * stopping) keeps its lease for the client's resumption by Last-Event-ID: ten times the `retry`
+ * it was told. A GET stream claiming it sooner would send the client its requests twice.
+ */
+export const RESUME_GRACE_MS = 10 * RECONNECT_RETRY_MS;
+
+/**
+ * What becomes of a call's delivery lease when its delivery ends: given up when the client went
+ * away (its GET takes the call over at once) or the call ended; kept for RESUME_GRACE_MS when the
+ * server ended the stream and told the client to resume it.
+ */
+export function leaseAfter(end: DeliveryEnd): 'release' | 'hold-for-resume' {
+  return end === 'closed' || end === 'drained' ? 'hold-for-resume' : 'release';
 }
 
 export function createCallDelivery(deps: CallDeliveryDeps) {
@@ -41,16 +66,24 @@ export function createCallDelivery(deps: CallDeliveryDeps) {
     const local = new AbortController();
     const stopLocal = () => local.abort();
     stop.addEventListener('abort', stopLocal, { once: true });
-    const renew = () => legacy.renewLease(call.exchangeId, options.owner, DELIVERY_LEASE_MS).catch(() => undefined);
-    await legacy.renewLease(call.exchangeId, options.owner, DELIVERY_LEASE_MS, options.takeOver).catch(() => undefined);
-    const renewal = setInterval(renew, DELIVERY_LEASE_MS / 3);
-    renewal.unref();
+    await legacy.renewLease(call.exchangeId, options.owner, DELIVERY_LEASE_MS, options.takeOver).catch(() => false);
+    const holding = new AbortController();
+    const held = holdLease({ legacy, waiter }, call.exchangeId, options.owner, holding.signal).then((hold) => {
+      if (hold === 'lost' && !options.shared) local.abort();
+    });
     watchEndings(reconciler, async () => [call.exchangeId], endingCheckMs, local.signal);
+    let end: DeliveryEnd = 'stopped'; // a delivery that failed frees its call like a client that left
     try {
-      return await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, local.signal, options);
+      end = await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, local.signal, options);
+      return end;
     } finally {
-      clearInterval(renewal);
-      await legacy.releaseLease(call.exchangeId, options.owner).catch(() => undefined);
+      holding.abort();
+      await held; // no renewal of the hold may land after what follows
+      const done =
+        leaseAfter(end) === 'release'
+          ? legacy.releaseLease(call.exchangeId, options.owner)
+          : legacy.renewLease(call.exchangeId, options.owner, RESUME_GRACE_MS);
+      await done.catch(() => undefined);
       stop.removeEventListener('abort', stopLocal);
       local.abort();
     }

@@ -35,11 +35,23 @@ describe('redeliveries', () => {
       { exchangeId: 'a', key: 'k2', eventId: 7 },
       { exchangeId: 'b', key: 'k' },
     ];
-    expect(redeliveries(open, [call('b'), call('a')])).toEqual([
+    const takenOver = [
+      { exchangeId: 'b', afterId: 0 },
+      { exchangeId: 'a', afterId: 7 },
+    ];
+    expect(redeliveries(open, takenOver)).toEqual([
       { exchangeId: 'a', key: 'k1', eventId: 3 },
       { exchangeId: 'a', key: 'k2', eventId: 7 },
       { exchangeId: 'b', key: 'k' },
     ]);
     expect(redeliveries(open, [])).toEqual([]);
+  });
+
+  it('leaves a request written after the call was taken over to the delivery that follows its stream', () => {
+    const open = [
+      { exchangeId: 'a', key: 'k1', eventId: 3 },
+      { exchangeId: 'a', key: 'k2', eventId: 9 },
+    ];
+    expect(redeliveries(open, [{ exchangeId: 'a', afterId: 5 }])).toEqual([{ exchangeId: 'a', key: 'k1', eventId: 3 }]);
   });
 });

@@ -2,22 +2,24 @@
  * The GET /mcp stream of a Streamable HTTP session. With a `Last-Event-ID` that belongs to one of
  * the session's streams, it resumes that stream: replays what the client missed after that id and,
  * while the stream's call still runs, takes its delivery over and finishes it here. Without one, it
- * is the session's standing stream: every third of DELIVERY_LEASE_MS it claims the delivery lease
- * of the session's running calls that no connection delivers (so a call whose POST stream died is
- * taken over once its lease lapses), re-delivers their still-open requests and follows their later
- * ones; responses never go on it. When the process stops (`drain`), it writes what its calls have
- * recorded and returns 'drained', for the caller to tell the client to reconnect elsewhere.
+ * is the session's standing stream: it claims the delivery lease of the session's running calls
+ * that no connection delivers, re-delivers their still-open requests and follows their later ones;
+ * responses never go on it. It claims again the moment a connection gives a call of the session up
+ * (a call stream that closed), and when a lease held elsewhere lapses (a process that died). When
+ * the process stops (`drain`), it writes what its calls have recorded and returns 'drained', for
+ * the caller to tell the client to reconnect elsewhere.
  */
 import { randomUUID } from 'node:crypto';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import {
+  DELIVERY_FREED_CHANNEL,
   DELIVERY_LEASE_MS,
   type LegacyCall,
   type LegacySession,
   type LegacyStore,
   type OpenRequest,
 } from '../../../../lib/db/legacy-store';
-import { sessionRef, type Logger } from '../../../../lib/log';
+import type { Logger } from '../../../../lib/log';
 import type { DeliverCall } from './call-delivery';
 import { callLogger } from './call-log';
 import { supportsResumption } from './sessions';
@@ -43,27 +45,33 @@ export function newlyClaimed(claimed: ReadonlyArray<LegacyCall>, serving: Readon
   return claimed.filter((call) => !serving.has(call.exchangeId));
 }
 
-/** The session's open requests that belong to the calls taken over, in the order they are listed. */
-export function redeliveries<R extends Pick<OpenRequest, 'exchangeId'>>(
-  openRequests: ReadonlyArray<R>,
-  takenOver: ReadonlyArray<LegacyCall>,
-): R[] {
-  const ids = new Set(takenOver.map((call) => call.exchangeId));
-  return openRequests.filter((request) => ids.has(request.exchangeId));
+/** A call this stream took over, and the last event of its stream when it did (its delivery follows after it). */
+export interface TakenOver {
+  exchangeId: string;
+  afterId: number;
 }
 
-/** Resolves after `ms`, or as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
+/**
+ * The session's open requests to re-deliver for the calls taken over, in the order they are listed:
+ * those written up to the call's cursor. One written after it is delivered by following its stream,
+ * so it is sent once, and none falls between the two reads.
+ */
+export function redeliveries<R extends Pick<OpenRequest, 'exchangeId'> & { eventId?: number }>(
+  openRequests: ReadonlyArray<R>,
+  takenOver: ReadonlyArray<TakenOver>,
+): R[] {
+  const cursors = new Map(takenOver.map((call) => [call.exchangeId, call.afterId]));
+  return openRequests.filter((request) => {
+    const afterId = cursors.get(request.exchangeId);
+    return afterId !== undefined && (request.eventId === undefined || request.eventId <= afterId);
   });
 }
+
+/**
+ * Added to a wait for a lease to lapse, so the claim that ends it finds the lease past its end
+ * (Postgres compares with its own clock, and a timer may fire a moment early by that clock).
+ */
+const LAPSE_MARGIN_MS = 50;
 
 export function createGetStream(deps: GetStreamDeps) {
   const { legacy, waiter, deliverCall, log } = deps;
@@ -99,34 +107,51 @@ export function createGetStream(deps: GetStreamDeps) {
       return ends.includes('drained') ? 'drained' : 'final';
     }
 
-    // A plain GET takes over the calls no other connection delivers (checked again while it is
-    // open, so it also takes over a call whose POST stream dies later): their open requests are
-    // re-delivered and their later requests follow here; responses never go on this stream.
+    // A plain GET takes over the calls no other connection delivers; responses never go on it.
+    // While it is open it claims again when a connection of the session gives a call up: the
+    // release's NOTIFY wakes it, so a call stream that closed has its open request re-sent here at
+    // once, however busy the machine (no poll interval is involved, only this process's turn to
+    // run). A process that died gives nothing up: its lease is claimed when it lapses, by waiting
+    // until then. Whatever the wait misses (a notification lost while the listener reconnected),
+    // the waiter's own polling and the next lapse find.
+    const claim = async () => {
+      const calls = await legacy.claimUndelivered(session.id, owner, DELIVERY_LEASE_MS);
+      return calls.length ? calls : undefined;
+    };
+    // A call recorded after this look holds its lease for DELIVERY_LEASE_MS at least, so looking
+    // again within that finds its lapse in time.
+    const untilNextLapse = async () => {
+      const ms = await legacy.nextLeaseLapse(session.id, owner).catch(() => undefined);
+      return Math.min(ms ?? DELIVERY_LEASE_MS, DELIVERY_LEASE_MS) + LAPSE_MARGIN_MS;
+    };
     const serving = new Map<string, Promise<void>>();
     const ending = eitherSignal(stop, drain);
     try {
       while (!ending.signal.aborted) {
-        const claimed = await legacy.claimUndelivered(session.id, owner, DELIVERY_LEASE_MS).catch((error) => {
-          log.warn({ err: error, ...sessionRef(session.id) }, 'could not claim undelivered calls');
-          return [];
-        });
-        const fresh = newlyClaimed(claimed, new Set(serving.keys()));
-        if (fresh.length) {
-          for (const request of redeliveries(await legacy.openRequestsOfSession(session.id), fresh)) {
-            sse.write(request.message, request.eventId);
-          }
+        const timeoutMs = await untilNextLapse();
+        const claimed = await waiter.waitFor(DELIVERY_FREED_CHANNEL, session.id, claim, timeoutMs, ending.signal);
+        const fresh = newlyClaimed(claimed ?? [], new Set(serving.keys()));
+        if (!fresh.length) continue;
+        // Each stream's cursor is read before the open requests, so a request written meanwhile
+        // is after the cursor: delivered by following the stream, not lost between the two reads.
+        const takenOver = await Promise.all(
+          fresh.map(async (call) => ({
+            call,
+            exchangeId: call.exchangeId,
+            afterId: await legacy.lastEventId(call.streamId),
+          })),
+        );
+        for (const request of redeliveries(await legacy.openRequestsOfSession(session.id), takenOver)) {
+          sse.write(request.message, request.eventId);
         }
-        for (const call of fresh) {
+        for (const { call, afterId } of takenOver) {
           // Runs beside the stream's loop; the .catch logs any failure, so the chain never rejects.
-          const delivery = (async () => {
-            const afterId = await legacy.lastEventId(call.streamId);
-            await deliverCall(call, sse, afterId, stop, { resumable, owner, withoutResponse: true, drain });
-          })()
+          const delivery = deliverCall(call, sse, afterId, stop, { resumable, owner, withoutResponse: true, drain })
+            .then(() => undefined)
             .catch((error) => callLogger(log, call.exchangeId).warn({ err: error }, 'GET stream delivery failed'))
             .finally(() => serving.delete(call.exchangeId));
           serving.set(call.exchangeId, delivery);
         }
-        await sleep(DELIVERY_LEASE_MS / 3, ending.signal);
       }
     } finally {
       ending.dispose();

@@ -5,7 +5,7 @@
  * - sessions.ts: open on `initialize` or GET /sse, look up, keep fresh, end; the open-sessions budget
  * - request-intake.ts: a session's requests, answered at once or recorded as a call whose exchange starts
  * - response-intake.ts: the client's responses to server-to-client requests, and its cancellations
- * - call-delivery.ts: one call's stream on one connection, under the call's delivery lease
+ * - call-delivery.ts: one call's stream on one connection, under the call's delivery lease (lease-hold.ts)
  * - get-stream.ts: the GET /mcp stream (resume by Last-Event-ID, take over and re-deliver open requests)
  * - streamable-http.ts and http-sse.ts: the two transports
  * - stream-delivery.ts, sse-writer.ts, stream-slots.ts: the event log onto SSE, and the stream budgets

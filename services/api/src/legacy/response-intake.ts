@@ -3,8 +3,9 @@
  * responses to the server's requests (each one key's answer, settled in Postgres and then signalled
  * to its exchange's workflow), and `notifications/cancelled` for one of its own calls (which cancels
  * that exchange). A response that cannot apply (unknown id, already settled, after the round's
- * deadline, repeated too often) is logged and dropped before anything is signalled; one that would
- * make its round's answers too large (MAX_ROUND_INPUT_BYTES) is refused and leaves the request open.
+ * deadline, repeated while the workflow has it, repeated too often) is logged and dropped before
+ * anything is signalled; one that would make its round's answers too large (MAX_ROUND_INPUT_BYTES)
+ * is refused and leaves the request open.
  */
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
@@ -39,8 +40,8 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
     const request = isReverseRequestId(id) ? await legacy.findRequest(session.id, id) : undefined;
     // An error answer is an answer too (a -32601 says the client cannot do it): the handler decides.
     const response = message.error !== undefined ? { error: message.error } : message.result;
-    // The same answer again (a client retrying its POST) is signalled again: the first signal may
-    // not have landed, and the workflow drops duplicates. Anything else settled is dropped.
+    // The same answer again (a client retrying its POST) may be delivered again (below). Anything
+    // else settled is dropped.
     const repeat = request?.status === 'answered' && canonicalJson(request.response) === canonicalJson(response);
     if (!request || (request.status !== 'open' && !repeat)) {
       log.info(
@@ -60,7 +61,13 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       );
       return;
     }
-    // Repeats are signalled again only so often (counted in Postgres, across replicas).
+    // A repeat is delivered again only when the workflow says it lacks the answer (it is the
+    // authority on what it took: answer-redelivery.ts), and only so often (counted in Postgres,
+    // across replicas).
+    if (repeat && (await gateway.answerStanding(request.exchangeId, request.round, request.key)) !== 'missing') {
+      log.info({ ...sessionRef(session.id), responseId: id }, 'response repeated: the exchange has this answer');
+      return;
+    }
     if (repeat && !(await legacy.countRepeat(request.id))) {
       log.info(
         { ...sessionRef(session.id), responseId: id, limit: limits.maxRepeatedAnswers },
@@ -94,6 +101,7 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       throw error;
     }
     if (delivered && !repeat && ask) apiMetrics.answerSignalled('legacy', ask.recordedAt);
+    if (delivered && repeat) apiMetrics.answerRedelivered('legacy');
     // No workflow took it: it closed, and if it recorded no ending (terminated), one is recorded now for the stream.
     if (!delivered) await reconciler.reconcile(request.exchangeId);
     callLogger(log, request.exchangeId, request.round).info(

@@ -107,8 +107,12 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
         res.json(resultEnvelope(message.id, answer.result));
         return;
       }
-      // A client that left meanwhile re-attaches by sending the same request id again, or by a GET.
-      if (res.destroyed) return;
+      // A client that left meanwhile re-attaches by sending the same request id again, or by a GET:
+      // the lease this connection took when it recorded the call is given up, so a GET claims it at once.
+      if (res.destroyed) {
+        if (answer.kind === 'call') await legacy.releaseLease(answer.call.exchangeId, owner).catch(() => undefined);
+        return;
+      }
       const stop = new AbortController();
       res.on('close', () => stop.abort());
       const sse = openSseInSlot(res, release, sseOptions);
@@ -120,6 +124,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
         const end = await deliverCall(answer.call, sse, answer.afterId, stop.signal, {
           owner,
           takeOver: true,
+          shared: true,
           drain: shutdown.closing,
           renderFinal: (response) => asTaskResultResponse(response, requestId, answer.taskId),
         });

@@ -28,6 +28,7 @@ import type { Logger } from '../../../../lib/log';
 import { taskNotFound, tooLarge } from '../../../../lib/protocol/error-catalog';
 import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../lib/protocol/tasks';
 import type { ExchangeGateway } from '../exchange-gateway';
+import { redeliverIfMissing } from '../answer-redelivery';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import { roundInputTooLarge } from '../leg-decisions';
 import { parseParams } from '../methods/parse-params';
@@ -105,7 +106,8 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
       const task = await ownTask('tasks/update', taskId, call);
       const round = task.lastRound;
       if (task.exchangeStatus !== 'running' || round?.outcome.kind !== 'ask') return complete({});
-      const outstanding = outstandingRequests(round.outcome.inputRequests, task.answeredKeys);
+      const asked = round.outcome.inputRequests;
+      const outstanding = outstandingRequests(asked, task.answeredKeys);
       const fresh = Object.keys(inputResponses)
         .filter((key) => Object.hasOwn(outstanding, key))
         .map((key) => ({ key, bytes: jsonBytes(inputResponses[key]) }));
@@ -135,6 +137,24 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
         { exchangeId: task.exchangeId, round: round.round, keys: fresh.map((answer) => answer.key) },
         'task answers signalled',
       );
+      // Keys answered before, sent again while their ask still waits: the workflow says whether it
+      // has them, and gets again only those it lacks (answer-redelivery.ts). An answer no larger than
+      // the one recorded keeps the round within the budget the first one was counted against.
+      const retried = Object.keys(inputResponses).filter(
+        (key) =>
+          Object.hasOwn(asked, key) &&
+          task.answeredKeys.includes(key) &&
+          jsonBytes(inputResponses[key]) <= (task.answeredKeyBytes[key] ?? 0),
+      );
+      for (const key of retried)
+        await redeliverIfMissing(deps.gateway, deps.log, {
+          exchangeId: task.exchangeId,
+          round: round.round,
+          key,
+          era: 'modern',
+          deliver: () =>
+            deps.gateway.sendKeyAnswer(task.exchangeId, { round: round.round, key, response: inputResponses[key] }),
+        });
       return complete({});
     }),
 
