@@ -1,18 +1,16 @@
-/** The registry of handler sets, one of which a deployment serves (`HANDLER_SET`). */
+/**
+ * The handler sets the service ships, by the name HANDLERS (or HANDLER_SET) gives them. They are
+ * loaded and checked like a user's module (services/stack/handler-module.ts); this is only the
+ * table of names.
+ */
+import type { BuiltInHandlerSetName } from '../lib/config';
 import type { HandlerSet } from '../lib/handler-api';
-import type { Config } from '../lib/config';
 import { benchHandlers } from './bench';
 import { conformanceHandlers } from './conformance';
 import { demoHandlers } from './demo';
 
-/** The handler sets a deployment can load with `HANDLER_SET`. */
-export function loadHandlerSet(name: Config['handlerSet']): HandlerSet {
-  switch (name) {
-    case 'demo':
-      return demoHandlers;
-    case 'conformance':
-      return conformanceHandlers;
-    case 'bench':
-      return benchHandlers;
-  }
-}
+export const builtInHandlerSets: Readonly<Record<BuiltInHandlerSetName, HandlerSet>> = {
+  demo: demoHandlers,
+  conformance: conformanceHandlers,
+  bench: benchHandlers,
+};

@@ -131,6 +131,17 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...minimal(), MAX_JSON_DEPTH: '8' }).limits.maxJsonDepth).toBe(8);
   });
 
+  it('serves the demo set by default; HANDLERS names a set or a module and wins over HANDLER_SET', () => {
+    expect(parseConfig(minimal()).handlers).toBe('demo');
+    expect(parseConfig({ ...minimal(), HANDLER_SET: 'conformance' }).handlers).toBe('conformance');
+    expect(parseConfig({ ...minimal(), HANDLERS: './dist/tools.js', HANDLER_SET: 'bench' }).handlers).toBe(
+      './dist/tools.js',
+    );
+    expect(parseConfig({ ...minimal(), HANDLERS: '', HANDLER_SET: 'bench' }).handlers).toBe('bench');
+    // HANDLER_SET stays what it was: built-in names only.
+    expect(configError({ ...minimal(), HANDLER_SET: './dist/tools.js' }).message).toContain('HANDLER_SET is malformed');
+  });
+
   it('keeps the admin API off, readiness at 2 s and worker metrics on 127.0.0.1:9464 by default', () => {
     const config = parseConfig(minimal());
     expect(config.admin).toEqual({});

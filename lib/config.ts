@@ -29,6 +29,13 @@ const boolean = (fallback: 'true' | 'false') =>
     .default(fallback)
     .transform((value) => value === 'true');
 
+/**
+ * The handler sets the service ships, served by name: `HANDLERS=demo`, or with the older
+ * `HANDLER_SET`. handlers/index.ts maps each name to its set (the compiler holds the two together).
+ */
+export const BUILT_IN_HANDLER_SETS = ['demo', 'conformance', 'bench'] as const;
+export type BuiltInHandlerSetName = (typeof BUILT_IN_HANDLER_SETS)[number];
+
 const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
 
 /** A key ring variable: comma-separated `kid:base64key` pairs (each key is checked for 32 bytes below). */
@@ -182,7 +189,15 @@ const EnvSchema = z.object({
   REQUEST_STATE_TTL_MS: integer(1).default(900000),
   /** Comma-separated `kid:base64key` pairs of 32-byte keys; the first seals, all open. */
   REQUEST_STATE_KEYS: keyRing(),
-  HANDLER_SET: z.enum(['demo', 'conformance', 'bench']).default('demo'),
+  /**
+   * The handler set to serve: a built-in one by name (`demo`, `conformance`, `bench`), or a module
+   * that exports one: a path (absolute, or relative to the working directory; `.js`, or `.ts` when
+   * the process runs under tsx) or a package name resolved from the working directory. Set, it
+   * wins over HANDLER_SET.
+   */
+  HANDLERS: unsetWhenEmpty(z.string().trim().min(1)),
+  /** The older name, built-in sets only: read when HANDLERS is unset. */
+  HANDLER_SET: z.enum(BUILT_IN_HANDLER_SETS).default('demo'),
 
   // Tasks (the Tasks extension, SEP-2663)
   /**
@@ -295,7 +310,11 @@ export interface Config {
   readonly requestState: { ttlMs: number; keys: ReadonlyArray<KeyRingEntry> };
   /** The payload codec: its key ring (the first encrypts) and whether plaintext is still read. */
   readonly payloadCodec: PayloadCodecConfig;
-  readonly handlerSet: 'demo' | 'conformance' | 'bench';
+  /**
+   * What names the handler set to serve (HANDLERS, else HANDLER_SET): a built-in set's name, a
+   * module's path or a package name. services/stack/handler-module.ts loads it.
+   */
+  readonly handlers: string;
   readonly retention: { retentionMs: number; sweepEveryMs: number };
   readonly limits: Limits;
 }
@@ -420,7 +439,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       keys: parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS),
       acceptPlaintext: env.PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
     },
-    handlerSet: env.HANDLER_SET,
+    handlers: env.HANDLERS ?? env.HANDLER_SET,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
       maxJsonDepth: env.MAX_JSON_DEPTH,

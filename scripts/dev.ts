@@ -10,13 +10,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadHandlerSet } from '../handlers';
 import { ConfigError, parseConfig } from '../lib/config';
 import { devKeyRings, devSecret } from '../devtools/dev-key-ring';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
 import { installTemporalRuntime } from '../lib/temporal-logging';
+import { HandlerModuleError, loadHandlers } from '../services/stack/handler-module';
 import { startService, type RunningService } from '../services/stack/start-service';
 import { stopOnSignal } from '../services/stack/stop-on-signal';
 import {
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
       // The admin view links exchanges to this dev server's Web UI.
       ...(local.temporalUiUrl && !process.env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: local.temporalUiUrl } : {}),
     });
-    const handlers = loadHandlerSet(config.handlerSet);
+    const handlers = await loadHandlers(config.handlers);
     service = await startService({
       config,
       handlers,
@@ -121,7 +121,9 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   } catch (error) {
-    log.error({ err: error }, error instanceof ConfigError ? error.message : 'dev stack failed to start');
+    // A configuration or handler module at fault is said in its own words; anything else with its stack.
+    if (error instanceof ConfigError || error instanceof HandlerModuleError) log.error(error.message);
+    else log.error({ err: error }, 'dev stack failed to start');
     await stopAll().catch((stopError: unknown) => log.warn({ err: stopError }, 'dev stack did not stop cleanly'));
     process.exit(1);
   }

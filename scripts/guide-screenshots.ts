@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { loadHandlerSet } from '../handlers';
 import { parseConfig } from '../lib/config';
 import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { createLogger } from '../lib/log';
@@ -26,6 +25,7 @@ import { devKeyRings } from '../devtools/dev-key-ring';
 import { freePort } from '../devtools/local-stack/free-port';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { rawCall } from '../devtools/raw-mcp-call';
+import { loadHandlers } from '../services/stack/handler-module';
 import { startService, type RunningService } from '../services/stack/start-service';
 
 const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
       ...devKeyRings(dataDir, log, {}),
       WORKER_METRICS_PORT: '0',
     });
-    const handlers = loadHandlerSet(config.handlerSet);
+    const handlers = await loadHandlers(config.handlers);
     service = await startService({ config, handlers, log, apiLog: log, workerLog: log });
     const url = service.api!.url;
     const ui = `${local.temporalUiUrl}/namespaces/default`;

@@ -4,7 +4,7 @@ import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import { findPrompt, findResource, findTool, type HandlerContext } from '../../lib/handler-api';
 import { testContext } from '../../lib/handler-api/testing';
-import { loadHandlerSet } from '..';
+import { builtInHandlerSets } from '..';
 import { conformanceHandlers as set } from '.';
 
 const ALL_CAPS = { elicitation: {}, sampling: {}, roots: {} };
@@ -35,8 +35,8 @@ const textOf = (result: unknown) => (result as { content: Array<{ text?: string 
 const askKeys = (result: unknown) => Object.keys((result as { inputRequests: object }).inputRequests);
 
 describe('the conformance handler set', () => {
-  it('is what HANDLER_SET=conformance loads', () => {
-    expect(loadHandlerSet('conformance')).toBe(set);
+  it('is the built-in set named conformance', () => {
+    expect(builtInHandlerSets.conformance).toBe(set);
     expect(set.name).toBe('conformance');
   });
 

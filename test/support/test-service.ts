@@ -8,8 +8,8 @@ import type { Pool } from 'pg';
 import { parseConfig, type Config } from '../../lib/config';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { createLogger } from '../../lib/log';
-import { loadHandlerSet } from '../../handlers';
 import type { HandlerSet } from '../../lib/handler-api';
+import { loadHandlers } from '../../services/stack/handler-module';
 import { startService } from '../../services/stack/start-service';
 import { installTemporalLogger } from '../../lib/temporal-logging';
 import { readStackInfo } from './stack-info';
@@ -63,7 +63,7 @@ export async function startTestService(
   quietTemporalRuntime(log);
   const service = await startService({
     config,
-    handlers: options.handlers ?? loadHandlerSet(config.handlerSet),
+    handlers: options.handlers ?? (await loadHandlers(config.handlers)),
     log,
     poolSize: 4,
     worker: { workflowBundle: { codePath: stack.workflowBundlePath } },

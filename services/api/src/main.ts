@@ -1,16 +1,17 @@
 /**
  * The API process: migrates Postgres, then serves MCP on `PORT` at /mcp until SIGINT/SIGTERM.
  */
-import { loadHandlerSet } from '../../../handlers';
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
+import { loadHandlersOrExit } from '../../stack/handler-module';
 import { startService } from '../../stack/start-service';
 import { stopOnSignal } from '../../stack/stop-on-signal';
 
 export async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger('api', config.logLevel);
-  const service = await startService({ config, handlers: loadHandlerSet(config.handlerSet), log, worker: false });
+  const handlers = await loadHandlersOrExit(config.handlers);
+  const service = await startService({ config, handlers, log, worker: false });
   stopOnSignal({ log, label: 'API', stop: service.stop });
 }
 

@@ -6,7 +6,7 @@
 import { installTemporalRuntime } from '../../../lib/temporal-logging';
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
-import { loadHandlerSet } from '../../../handlers';
+import { loadHandlersOrExit } from '../../stack/handler-module';
 import { startService, type WorkerRunOptions } from '../../stack/start-service';
 import { stopOnSignal } from '../../stack/stop-on-signal';
 import { freeLoopbackPort, startWorkerMetricsListener } from './metrics-listener';
@@ -15,6 +15,8 @@ import { startRetentionSweeper } from './retention-sweeper';
 /** `options` are for a process that embeds this main (a test entry adding an interceptor, say). */
 export async function main(options: WorkerRunOptions = {}): Promise<void> {
   const config = loadConfigOrExit();
+  // Before anything starts: a module that cannot be served stops the worker with its reason.
+  const handlers = await loadHandlersOrExit(config.handlers);
   // Synchronous lines: a round's `round started` is out before its handler runs, whatever kills the process.
   const log = createLogger('worker', config.logLevel, { sync: true });
   // The SDK's exporter listens on loopback only: the worker's own listener serves what it exports.
@@ -37,12 +39,15 @@ export async function main(options: WorkerRunOptions = {}): Promise<void> {
     : undefined;
   const service = await startService({
     config,
-    handlers: loadHandlerSet(config.handlerSet),
+    handlers,
     log,
     api: false,
     worker: options,
   });
-  log.info({ taskQueue: config.temporal.taskQueue, handlerSet: config.handlerSet }, 'worker started');
+  log.info(
+    { taskQueue: config.temporal.taskQueue, handlerSet: handlers.name, handlers: config.handlers },
+    'worker started',
+  );
   const sweeper = startRetentionSweeper(service.pool!, config.retention, log);
   stopOnSignal({
     log,

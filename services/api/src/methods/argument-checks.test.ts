@@ -3,7 +3,7 @@
 // start naming its tool, and a prompt's missing required argument is -32602 with its path.
 import { definePrompt, type HandlerSet } from '../../../../lib/handler-api';
 import { setOfToolSchemas } from '../../../../lib/handler-api/testing';
-import { loadHandlerSet } from '../../../../handlers';
+import { builtInHandlerSets } from '../../../../handlers';
 import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
 import { createArgumentChecks } from './argument-checks';
 
@@ -63,9 +63,8 @@ describe('createArgumentChecks', () => {
   });
 
   it('compiles every handler set the service ships, and refuses the demo access request without its fields', () => {
-    for (const name of ['demo', 'conformance', 'bench'] as const)
-      expect(() => createArgumentChecks(loadHandlerSet(name))).not.toThrow();
-    const demo = createArgumentChecks(loadHandlerSet('demo'));
+    for (const set of Object.values(builtInHandlerSets)) expect(() => createArgumentChecks(set)).not.toThrow();
+    const demo = createArgumentChecks(builtInHandlerSets.demo);
     expect(textOf(demo.refusal(call('request_access', {})))).toContain('arguments.service: is required');
   });
 });

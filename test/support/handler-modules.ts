@@ -1,0 +1,68 @@
+/**
+ * Handler modules as a user writes them, in a temporary folder outside the project, for the tests
+ * of HANDLERS: one tool, `approve_refund`, that asks a person once. It imports the handler API by
+ * its absolute path (what a user will import from the package).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '../../lib/paths';
+
+export const HANDLER_API = path.join(projectRoot(), 'lib', 'handler-api');
+
+/** The `approve_refund` tool's definition, as TypeScript source; `inputSchema` replaceable to break it. */
+export function approveRefundTool(
+  inputSchema = `{
+      type: 'object',
+      properties: { order: { type: 'string' }, amount: { type: 'number', minimum: 0 } },
+      required: ['order', 'amount'],
+    }`,
+): string {
+  return `defineTool({
+  tool: {
+    name: 'approve_refund',
+    description: 'Refunds an order once a person approves it.',
+    inputSchema: ${inputSchema},
+  },
+  run(args, ctx) {
+    const answer = inputResponse(ctx.inputResponses, 'approval');
+    if (answer.kind === 'elicit' && answer.action === 'accept') {
+      return answer.content?.approve === true
+        ? { content: [{ type: 'text', text: \`Refunded \${args.amount} on order \${args.order}.\` }] }
+        : { content: [{ type: 'text', text: \`Refund on order \${args.order} declined.\` }] };
+    }
+    return inputRequired({
+      inputRequests: {
+        approval: inputRequired.elicit({
+          message: \`Refund \${args.amount} on order \${args.order}?\`,
+          requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] },
+        }),
+      },
+    });
+  },
+})`;
+}
+
+/** A TypeScript module whose default export is a set of `approve_refund`. */
+export function approveRefundModule(tool = approveRefundTool()): string {
+  return `import { defineTool, inputRequired, inputResponse, type HandlerSet } from ${JSON.stringify(HANDLER_API)};
+
+const handlers: HandlerSet = { name: 'refunds', tools: [${tool}] };
+export default handlers;
+`;
+}
+
+/** A temporary folder to write modules into, removed by `remove()`. */
+export function moduleFolder(): { dir: string; write(file: string, source: string): string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'durable-mcp-handlers-'));
+  return {
+    dir,
+    write(file, source) {
+      const at = path.join(dir, file);
+      mkdirSync(path.dirname(at), { recursive: true });
+      writeFileSync(at, source);
+      return at;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
