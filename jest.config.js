@@ -2,7 +2,7 @@
 // that run against a real Temporal dev server and a real Postgres started once by globalSetup.
 // jose ships only ES modules, which jest (on Node 22) cannot require as they are: swc turns them
 // into CommonJS like the project's own files (shared with jest.faults.config.js).
-const { transform, transformIgnorePatterns } = require('./test/support/jest-transform');
+const { moduleNameMapper, transform, transformIgnorePatterns } = require('./test/support/jest-transform');
 
 module.exports = {
   testTimeout: 120_000,
@@ -13,8 +13,9 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       transformIgnorePatterns,
+      moduleNameMapper,
       testMatch: [
-        '<rootDir>/{lib,workflows,activities,services,handlers}/**/*.test.ts',
+        '<rootDir>/{lib,workflows,activities,services,handlers,packages}/**/*.test.ts',
         '<rootDir>/test/**/*.unit.test.ts',
       ],
     },
@@ -23,6 +24,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       transformIgnorePatterns,
+      moduleNameMapper,
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

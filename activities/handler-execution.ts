@@ -6,13 +6,8 @@
  */
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ExchangeInput, RoundOutcome } from '../lib/exchange/types';
-import {
-  ProtocolError,
-  requireHandler,
-  type BoundHandler,
-  type HandlerContext,
-  type HandlerSet,
-} from '../lib/handler-api';
+import { isProtocolError, type HandlerContext, type HandlerSet } from '@durable-mcp/handlers';
+import { requireHandler, type BoundHandler } from '../lib/handler-set/lookup';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { RpcError } from '../lib/protocol/rpc-error';
 
@@ -62,7 +57,7 @@ export async function executeHandler(
     return { kind: 'complete', result };
   } catch (error) {
     ctx.log.warn({ err: error, method, target }, 'handler threw');
-    if (error instanceof ProtocolError) {
+    if (isProtocolError(error)) {
       const data = error.data === undefined ? {} : { data: error.data };
       return { kind: 'error', error: { code: error.code, message: error.message, ...data } };
     }

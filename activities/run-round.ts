@@ -16,7 +16,7 @@ import { missingClientCapabilities, roundCapExceeded, roundCrashed } from '../li
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { SealError } from '../lib/state/sealer';
 import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
-import type { HandlerSet } from '../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { classifyFailure } from './failure-class';

@@ -4,7 +4,7 @@
  * table of names.
  */
 import type { BuiltInHandlerSetName } from '../lib/config';
-import type { HandlerSet } from '../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import { benchHandlers } from './bench';
 import { conformanceHandlers } from './conformance';
 import { demoHandlers } from './demo';

@@ -3,7 +3,7 @@
  * real HTTP. It lists, shows and cancels real exchanges of both eras, pages and filters, refuses
  * a missing or wrong token, and is off when no token is configured.
  */
-import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
+import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { demoHandlers } from '../handlers/demo';
 import { EXCHANGE_CANCELLED } from '../lib/protocol/exchange-errors';
 import { sessionRef } from '../lib/log';

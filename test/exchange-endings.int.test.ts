@@ -5,7 +5,7 @@
  * of both eras (each leg's exact answer matters here).
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
+import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { demoHandlers } from '../handlers/demo';
 import {
   EXCHANGE_CANCELLED,

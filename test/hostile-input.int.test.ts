@@ -5,7 +5,7 @@
  */
 import { connect } from 'node:net';
 import { demoHandlers } from '../handlers/demo';
-import { defineTool } from '../lib/handler-api';
+import { defineTool } from '@durable-mcp/handlers';
 import { INVALID_PARAMS, INVALID_REQUEST } from '../lib/protocol/json-rpc-codes';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';
 import { countExchanges, exchangeOfSession } from './support/exchange-rows';

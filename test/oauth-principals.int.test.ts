@@ -14,7 +14,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PRINCIPAL } from '../lib/exchange/search-attributes';
-import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
+import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { demoHandlers } from '../handlers/demo';
 import { run as exchangesCli } from '../scripts/exchanges';
 import { workflowIdFor } from '../workflows/messages';

@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { defineTool, inputRequired, type HandlerSet } from '../lib/handler-api';
+import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { findTemporalCli } from '../devtools/local-stack/temporal-dev-server';
 import { parseKeyRing } from '../lib/config';
 import { createPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../lib/payload-codec/payload-codec';

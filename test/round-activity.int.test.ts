@@ -5,7 +5,7 @@
  * dev server, real Postgres, raw 2026-07-28 legs.
  */
 import { temporal } from '@temporalio/proto';
-import { defineTool, inputRequired, inputResponse, type HandlerSet, type RoundActivity } from '../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, type HandlerSet, type RoundActivity } from '@durable-mcp/handlers';
 import { EXCHANGE_CANCELLED } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { eventually, exchangeStartedBy, exchangeStatus, type ExchangeRow } from './support/exchange-rows';

@@ -10,7 +10,7 @@ import { createExchangeStorePg } from '../lib/db/exchange-store-pg';
 import { createPool } from '../lib/db/pool';
 import { migrate } from '../lib/db/migrate';
 import type { ExchangeInput, RoundSummary } from '../lib/exchange/types';
-import { defineTool } from '../lib/handler-api';
+import { defineTool } from '@durable-mcp/handlers';
 import { createLogger } from '../lib/log';
 import { createHandlerStateCodec } from '../lib/state/handler-state';
 import { createSealer } from '../lib/state/sealer';

@@ -16,7 +16,7 @@ import { findTemporalCli } from '../devtools/local-stack/temporal-dev-server';
 import { demoHandlers } from '../handlers/demo';
 import { SEARCH_ATTRIBUTES, waitingLongerThanQuery } from '../lib/exchange/search-attributes';
 import { ANONYMOUS_PRINCIPAL_ID } from '../lib/exchange/principal';
-import { defineTool, inputRequired, inputResponse, type HandlerSet } from '../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import { sessionRef } from '../lib/log';
 import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { createPayloadCodec } from '../lib/payload-codec/payload-codec';

@@ -1,5 +1,5 @@
 // Pins the bench tools round by round: the wire the bench checks on every target comes from here.
-import { testContext } from '../../lib/handler-api/testing';
+import { testContext } from '@durable-mcp/handlers/testing';
 import { builtInHandlerSets } from '..';
 import { benchAskOnce, benchAskTwice, benchHandlers, benchSingle } from '.';
 

@@ -7,7 +7,7 @@
  * - `bench_ask_once`: asks for a name, then greets (two legs).
  * - `bench_ask_twice`: asks for a name, then (carrying it in its state) for a colour (three legs).
  */
-import { defineTool, inputRequired, inputResponse, type HandlerSet } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 
 const objectSchema = { type: 'object' as const, properties: {} };
 

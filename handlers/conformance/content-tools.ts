@@ -2,7 +2,7 @@
  * Tools that answer at once with one kind of content each (text, image, audio, embedded resource,
  * a mix) and one that fails as a tool result (`isError`), for the suite's tools/call checks.
  */
-import { defineTool } from '../../lib/handler-api';
+import { defineTool } from '@durable-mcp/handlers';
 import { NO_ARGUMENTS, PNG, WAV, text } from './fixtures';
 
 export const simpleText = defineTool({

@@ -5,7 +5,7 @@
  * to refuse the mismatches before the handler runs. One parameter of each permitted type, and one
  * that is not mirrored.
  */
-import { defineTool } from '../../lib/handler-api';
+import { defineTool } from '@durable-mcp/handlers';
 import { text } from './fixtures';
 
 export const customHeaderParams = defineTool({

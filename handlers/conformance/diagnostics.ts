@@ -7,7 +7,7 @@
  *   - test_logging_tool logs once and returns, so the suite can see no log reach a client that did
  *     not ask for one.
  */
-import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse } from '@durable-mcp/handlers';
 import { CONFIRM_FORM, NO_ARGUMENTS, sampledText, text } from './fixtures';
 
 export const missingCapability = defineTool({

@@ -4,7 +4,7 @@
  * returns undefined for anything it does not recognise and the handler asks again.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { InputResponseView } from '../../lib/handler-api';
+import type { InputResponseView } from '@durable-mcp/handlers';
 
 /** A 1x1 PNG. */
 export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';

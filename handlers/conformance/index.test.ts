@@ -2,8 +2,9 @@
 // needs, the legacy and diagnostic tools' rounds, and the prompts, resources and completers.
 import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
-import { findPrompt, findResource, findTool, type HandlerContext } from '../../lib/handler-api';
-import { testContext } from '../../lib/handler-api/testing';
+import { type HandlerContext } from '@durable-mcp/handlers';
+import { findPrompt, findResource, findTool } from '../../lib/handler-set/lookup';
+import { testContext } from '@durable-mcp/handlers/testing';
 import { builtInHandlerSets } from '..';
 import { conformanceHandlers as set } from '.';
 

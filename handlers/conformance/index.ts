@@ -3,7 +3,7 @@
  * loaded with HANDLER_SET=conformance. The names and payloads are the suite's fixtures; keep the
  * order of each list stable, it is the order of tools/list, prompts/list and resources/list.
  */
-import type { HandlerSet } from '../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import {
   audioContent,
   embeddedResource,

@@ -8,7 +8,7 @@
  *   - multiple_inputs: three asks at once, each kept as it arrives, re-asking only what is missing.
  */
 import type { InputRequests } from '@modelcontextprotocol/server';
-import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse } from '@durable-mcp/handlers';
 import {
   CONFIRM_FORM,
   NO_ARGUMENTS,

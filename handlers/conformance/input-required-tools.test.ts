@@ -1,8 +1,8 @@
 // Pins the stateless SEP-2322 fixtures' round logic: the first ask's shape and keys, completion on a
 // well-formed answer, another ask on a missing or malformed one, and asks that follow the client's capabilities.
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import type { HandlerContext } from '../../lib/handler-api';
-import { testContext } from '../../lib/handler-api/testing';
+import type { HandlerContext } from '@durable-mcp/handlers';
+import { testContext } from '@durable-mcp/handlers/testing';
 import { expectAsk, expectText } from './ask-assertions';
 import {
   inputRequiredCapabilities,

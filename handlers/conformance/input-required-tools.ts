@@ -4,7 +4,7 @@
  * Each completes on a well-formed answer and asks again on anything else (a wrong key, a number
  * where an answer object belongs, a form without the field), so malformed input never completes.
  */
-import { defineTool, inputRequired, inputResponse, type HandlerContext } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, type HandlerContext } from '@durable-mcp/handlers';
 import { NO_ARGUMENTS, acceptedString, refused, rootUris, sampledText, stringForm, text } from './fixtures';
 
 export const inputRequiredElicitation = defineTool({

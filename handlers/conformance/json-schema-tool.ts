@@ -2,7 +2,7 @@
  * A tool whose input schema uses JSON Schema 2020-12 features ($schema, $defs, $anchor, $ref,
  * if/then/else, allOf/anyOf): tools/list must hand it to clients exactly as written.
  */
-import { defineTool } from '../../lib/handler-api';
+import { defineTool } from '@durable-mcp/handlers';
 import { text } from './fixtures';
 
 export const jsonSchema202012 = defineTool({

@@ -4,7 +4,7 @@
  * handlers are written in the same ask-and-re-run style as every other. Each reports whatever the
  * client answered, so the suite can see its answer came back; only a missing answer is asked again.
  */
-import { defineTool, inputRequired, inputResponse, type InputResponseView } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, type InputResponseView } from '@durable-mcp/handlers';
 import { NO_ARGUMENTS, sampledText, text } from './fixtures';
 
 const described = (view: InputResponseView & { kind: 'elicit' }) =>

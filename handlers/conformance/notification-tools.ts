@@ -3,7 +3,7 @@
  * the client see the notifications arrive one by one, before the result. Neither asks for input,
  * so each runs exactly once.
  */
-import { defineTool } from '../../lib/handler-api';
+import { defineTool } from '@durable-mcp/handlers';
 import { NO_ARGUMENTS, sleep, text } from './fixtures';
 
 export const toolWithProgress = defineTool({

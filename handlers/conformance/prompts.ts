@@ -3,7 +3,7 @@
  * an image, and one that asks before it answers, to show `prompts/get` is a multi-round-trip
  * method too.
  */
-import { definePrompt, inputRequired, inputResponse } from '../../lib/handler-api';
+import { definePrompt, inputRequired, inputResponse } from '@durable-mcp/handlers';
 import { PNG, acceptedString, refused, stringForm } from './fixtures';
 
 const ARG1_VALUES = ['test1', 'test2', 'testing', 'other'];

@@ -2,7 +2,7 @@
  * The suite's resources: a text one, a binary one, the one it subscribes to, and a URI template
  * whose variable must show up in what is read (with a completer for it).
  */
-import { defineResource, defineResourceTemplate } from '../../lib/handler-api';
+import { defineResource, defineResourceTemplate } from '@durable-mcp/handlers';
 import { PNG } from './fixtures';
 
 const TEMPLATE_IDS = ['1', '2', '3', '123'];

@@ -3,8 +3,8 @@
 // one ask and two parallel asks, and the name gathered over MRTR reaching the task's result.
 import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
-import { findTool } from '../../lib/handler-api';
-import { testContext } from '../../lib/handler-api/testing';
+import { findTool } from '../../lib/handler-set/lookup';
+import { testContext } from '@durable-mcp/handlers/testing';
 import { conformanceHandlers as set } from '.';
 
 const tool = (name: string) => findTool(set, name)!;

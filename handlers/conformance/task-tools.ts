@@ -3,7 +3,7 @@
  * an ordinary handler: it asks with `inputRequired(...)` and is re-executed with the answers; its
  * definition alone says whether, and when, its calls run as tasks.
  */
-import { defineTool, inputRequired, inputResponse, ProtocolError } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, ProtocolError } from '@durable-mcp/handlers';
 import { INTERNAL_ERROR } from '../../lib/protocol/json-rpc-codes';
 import { acceptedString, NO_ARGUMENTS, stringForm, text } from './fixtures';
 

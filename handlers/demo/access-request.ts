@@ -6,7 +6,7 @@
  * that did not declare it is asked both questions over MRTR, the same handler serving both.
  * Access is granted only after the last ask, so a re-execution never grants half of it.
  */
-import { defineTool, inputRequired, inputResponse, type InputResponseView } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, type InputResponseView } from '@durable-mcp/handlers';
 
 const decisionSchema = {
   type: 'object' as const,

@@ -10,7 +10,7 @@
  * inside its workflow task (LOCAL_HANDLER_TIMEOUT_MS). An approval may wait for hours, so a client
  * that declared the Tasks extension gets it as a task.
  */
-import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse } from '@durable-mcp/handlers';
 
 interface DeployState {
   summary: string;

@@ -1,8 +1,8 @@
 // Pins the greet demo tool end to end through executeHandler: ask for a name, greet on accept, stop on decline/cancel.
 import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
-import type { HandlerContext, HandlerSet } from '../../lib/handler-api';
-import { testContext } from '../../lib/handler-api/testing';
+import type { HandlerContext, HandlerSet } from '@durable-mcp/handlers';
+import { testContext } from '@durable-mcp/handlers/testing';
 import { unknownTarget } from '../../lib/protocol/error-catalog';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../../lib/protocol/json-rpc-codes';
 import { greet } from './greet';

@@ -2,7 +2,7 @@
  * The smallest complete exchange: ask the user for their name (form elicitation), then greet them.
  * A decline, a cancel or an error answer ends the call with a polite result instead of asking again.
  */
-import { answerError, defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+import { answerError, defineTool, inputRequired, inputResponse } from '@durable-mcp/handlers';
 
 export const greet = defineTool({
   tool: {

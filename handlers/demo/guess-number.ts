@@ -4,7 +4,7 @@
  * a hint. Each ask counts toward the exchange's round cap.
  */
 import { randomInt } from 'node:crypto';
-import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse } from '@durable-mcp/handlers';
 
 interface GameState {
   secret: number;

@@ -2,7 +2,7 @@
  * A prompt that asks before it answers: the person picks the incident's severity, and the prompt's
  * messages are written for it. Shows that `prompts/get` is a durable exchange too.
  */
-import { definePrompt, inputRequired, inputResponse } from '../../lib/handler-api';
+import { definePrompt, inputRequired, inputResponse } from '@durable-mcp/handlers';
 
 const SEVERITIES = ['sev1', 'sev2', 'sev3'];
 

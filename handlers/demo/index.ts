@@ -1,5 +1,5 @@
 /** The demo handler set: operations tools that ask a person, a model or the client's roots before they act. */
-import type { HandlerSet } from '../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import { accessRequest } from './access-request';
 import { deployService } from './deploy-service';
 import { greet } from './greet';

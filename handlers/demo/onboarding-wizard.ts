@@ -4,7 +4,7 @@
  * A client that declared the Tasks extension gets it as a task, each step answered with
  * `tasks/update` (each step's key is its own, as a task's keys must be).
  */
-import { defineTool, inputRequired, inputResponse } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse } from '@durable-mcp/handlers';
 
 interface WizardState {
   step: 'profile' | 'team' | 'confirm';

@@ -1,5 +1,5 @@
 /** Read-only resources: the runbook index, and one runbook per service through a URI template. */
-import { defineResource, defineResourceTemplate } from '../../lib/handler-api';
+import { defineResource, defineResourceTemplate } from '@durable-mcp/handlers';
 
 const RUNBOOKS: Record<string, string> = {
   checkout: '1. Check the payment provider status page.\n2. Roll back the last deploy if error rates exceed 2%.',

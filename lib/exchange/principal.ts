@@ -6,17 +6,11 @@
  * attribute and the admin filter. It names the caller, never carries a credential.
  */
 import { createHash } from 'node:crypto';
+import type { Principal } from '@durable-mcp/handlers';
 import type { PrincipalDetails } from './types';
 
-/**
- * `subject` is the token's `sub` (its client id when it has none), `clientId` the OAuth client it
- * was issued to (`client_id`, else `azp`) when it says, `issuer` the authorization server, `scopes`
- * what it grants.
- */
-export interface Principal extends PrincipalDetails {
-  /** The stable key: `<issuer>|<subject>[|<client id>]`, or `anonymous` (see `principalId`). */
-  id: string;
-}
+/** A caller, as a handler sees it (`@durable-mcp/handlers`): its stable key `id` (see `principalId`) and its details. */
+export type { Principal };
 
 export const ANONYMOUS_PRINCIPAL_ID = 'anonymous';
 

@@ -8,6 +8,8 @@
  * error. The answers to the ask of round N are the input of round N + 1.
  */
 
+import type { RoundActivity } from '@durable-mcp/handlers';
+
 /** A principal without its key: subject, client, issuer and scopes (lib/exchange/principal.ts). */
 export interface PrincipalDetails {
   subject: string;
@@ -33,7 +35,7 @@ export interface Listening {
 }
 
 /** How an exchange's rounds run: a Temporal local activity, or a regular (heartbeating) one. */
-export type RoundActivity = 'local' | 'regular';
+export type { RoundActivity };
 
 export interface ExchangeInput {
   exchangeId: string;

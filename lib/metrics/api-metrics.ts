@@ -4,7 +4,7 @@
  * gateway for starts and signals, the legs for waits and state-only results, the error replies for
  * JSON-RPC errors, the stream slots for open streams).
  */
-import type { HandlerSet } from '../handler-api/definitions';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Era, ExchangeInput, ExchangeMethod, RoundOutcome } from '../exchange/types';
 import { exchangeStatusOf } from '../exchange/exchange-status';
 import { METRICS } from './catalog';

@@ -6,7 +6,8 @@
  * any other code a handler chose is `other`.
  */
 import type { ExchangeMethod } from '../exchange/types';
-import { findPrompt, findResource, findTool, type HandlerSet } from '../handler-api/definitions';
+import { type HandlerSet } from '@durable-mcp/handlers';
+import { findPrompt, findResource, findTool } from '../handler-set/lookup';
 import {
   EXCHANGE_CANCELLED,
   EXCHANGE_EXPIRED,

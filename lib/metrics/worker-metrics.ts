@@ -3,7 +3,7 @@
  * metrics). The activities count what they record, and only what they wrote themselves: a round a
  * retried activity found already recorded is not counted twice.
  */
-import type { HandlerSet } from '../handler-api/definitions';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import type { ExchangeInput } from '../exchange/types';
 import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { RoundRecord } from '../db/exchange-store';

@@ -12,7 +12,7 @@
  * is at fault; the process mains print it and exit (`loadHandlersOrExit`).
  */
 import { builtInHandlerSets } from '../../handlers';
-import type { HandlerSet } from '../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import { checkHandlerSet, InvalidHandlerSet } from './handler-set-check';
 
 export class HandlerModuleError extends Error {

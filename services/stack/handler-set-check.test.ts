@@ -2,7 +2,7 @@
 // HandlerSet with the SDK's wire schemas, only the keys the handler API knows, unique names, and
 // the API's own declaration checks, each problem naming the tool (or prompt, or resource) at fault.
 import { builtInHandlerSets } from '../../handlers';
-import { defineTool, type ToolHandler } from '../../lib/handler-api';
+import { defineTool, type ToolHandler } from '@durable-mcp/handlers';
 import { checkHandlerSet, InvalidHandlerSet } from './handler-set-check';
 
 const approveRefund = defineTool({

@@ -14,7 +14,7 @@
  */
 import { PromptSchema, ResourceSchema, ResourceTemplateSchema, ToolSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
-import type { HandlerSet, RoundActivity, TaskBegins, TaskSupport } from '../../lib/handler-api';
+import type { HandlerSet, RoundActivity, TaskBegins, TaskSupport } from '@durable-mcp/handlers';
 import { InvalidParamHeaderDeclaration } from '../../lib/protocol/param-header-declarations';
 import { createArgumentChecks, InvalidToolInputSchema } from '../api/src/methods/argument-checks';
 import { toolParamHeaders } from '../api/src/modern/tool-param-headers';

@@ -10,7 +10,7 @@ import type { Pool } from 'pg';
 import type { Config } from '../../lib/config';
 import { migrate } from '../../lib/db/migrate';
 import { createPool } from '../../lib/db/pool';
-import type { HandlerSet } from '../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Logger } from '../../lib/log';
 import { startApi, type RunningApi } from '../api/src/api';
 import type { ExchangeWorkerDeps } from '../worker/src/worker';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../lib/paths';
 
-export const HANDLER_API = path.join(projectRoot(), 'lib', 'handler-api');
+export const HANDLER_API = path.join(projectRoot(), 'packages', 'handlers', 'src');
 
 /** The `approve_refund` tool's definition, as TypeScript source; `inputSchema` replaceable to break it. */
 export function approveRefundTool(

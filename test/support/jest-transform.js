@@ -1,4 +1,4 @@
-// How jest turns source into what it runs: the project's TypeScript through swc, and the ES-module
+// How jest finds and turns source into what it runs: the project's TypeScript through swc, and the ES-module
 // packages among the dependencies (jose) into CommonJS the same way, since jest requires modules
 // and Node only requires ES modules natively from 22.12 on, and jest's own loader not at all.
 const ESM_PACKAGES = ['jose'];
@@ -6,6 +6,11 @@ const ESM_PACKAGES = ['jose'];
 const swc = (module) => ['@swc/jest', { jsc: { target: 'es2022' }, ...(module ? { module } : {}) }];
 
 module.exports = {
+  // The handler package is a workspace: tests run its source, as tsconfig.json's `paths` have tsc and tsx do.
+  moduleNameMapper: {
+    '^@durable-mcp/handlers$': '<rootDir>/packages/handlers/src/index.ts',
+    '^@durable-mcp/handlers/(.*)$': '<rootDir>/packages/handlers/src/$1.ts',
+  },
   transform: {
     '^.+\\.ts$': swc(),
     [`^.+/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: swc({ type: 'commonjs' }),

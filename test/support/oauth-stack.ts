@@ -7,7 +7,7 @@
  * carol get JWTs; olga gets opaque tokens; brief gets tokens that live one second.
  */
 import { freePort } from '../../devtools/local-stack/free-port';
-import type { HandlerSet } from '../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from './authorization-server';
 import { startTestService, type TestService } from './test-service';
 

@@ -8,7 +8,7 @@ import type { Pool } from 'pg';
 import { parseConfig, type Config } from '../../lib/config';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { createLogger } from '../../lib/log';
-import type { HandlerSet } from '../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import { loadHandlers } from '../../services/stack/handler-module';
 import { startService } from '../../services/stack/start-service';
 import { installTemporalLogger } from '../../lib/temporal-logging';

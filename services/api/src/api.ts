@@ -14,7 +14,7 @@ import { checkMigrationsCurrent, migrationFiles } from '../../../lib/db/migrate'
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
 import { createPool } from '../../../lib/db/pool';
-import type { HandlerSet } from '../../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Logger } from '../../../lib/log';
 import { apiMetrics, apiRegistry } from '../../../lib/metrics/api-metrics';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';

@@ -38,7 +38,8 @@ import {
 } from '../../../lib/exchange/search-attributes';
 import { clip } from '../../../lib/exchange/ask-description';
 import { exchangeStaticDetails, exchangeSummary } from '../../../lib/exchange/exchange-details';
-import { roundActivityFor, type HandlerSet } from '../../../lib/handler-api';
+import { type HandlerSet } from '@durable-mcp/handlers';
+import { roundActivityFor } from '../../../lib/handler-set/lookup';
 import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
 import type { AnswerStanding } from '../../../workflows/exchange-state';
 import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';

@@ -7,7 +7,7 @@ import type { Pool } from 'pg';
 import { createActivities } from '../../../activities';
 import type { Config } from '../../../lib/config';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
-import type { HandlerSet } from '../../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Logger } from '../../../lib/log';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createHandlerStateCodec } from '../../../lib/state/handler-state';

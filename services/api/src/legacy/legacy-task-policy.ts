@@ -5,7 +5,7 @@
  * tool whose task is required runs for them as an ordinary call, as it always did.
  */
 import { z } from 'zod';
-import type { ToolHandler } from '../../../../lib/handler-api';
+import type { ToolHandler } from '@durable-mcp/handlers';
 import { TaskMetadataSchema, taskSupportViolation } from '../../../../lib/protocol/legacy-tasks';
 import { parseParams } from '../methods/parse-params';
 

@@ -1,8 +1,8 @@
 // Pins the start-up compiled arguments check: a tool call whose arguments break the inputSchema
 // is refused with an isError result (both dialects), a schema that does not compile stops the
 // start naming its tool, and a prompt's missing required argument is -32602 with its path.
-import { definePrompt, type HandlerSet } from '../../../../lib/handler-api';
-import { setOfToolSchemas } from '../../../../lib/handler-api/testing';
+import { definePrompt, type HandlerSet } from '@durable-mcp/handlers';
+import { setOfToolSchemas } from '../../../../lib/handler-set/test-sets';
 import { builtInHandlerSets } from '../../../../handlers';
 import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
 import { createArgumentChecks } from './argument-checks';

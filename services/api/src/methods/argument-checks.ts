@@ -11,7 +11,8 @@
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { OriginalRequest } from '../../../../lib/exchange/types';
-import { findPrompt, type HandlerSet } from '../../../../lib/handler-api';
+import { type HandlerSet } from '@durable-mcp/handlers';
+import { findPrompt } from '../../../../lib/handler-set/lookup';
 import { argumentProblems, invalidArgumentsResult } from '../../../../lib/protocol/argument-problems';
 import { invalidParams } from '../../../../lib/protocol/error-catalog';
 

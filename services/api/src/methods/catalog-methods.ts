@@ -4,7 +4,8 @@
  * `cacheScope`.
  */
 import { CompleteRequestParamsSchema } from '@modelcontextprotocol/core';
-import { findPrompt, type Completer, type HandlerSet } from '../../../../lib/handler-api';
+import { type Completer, type HandlerSet } from '@durable-mcp/handlers';
+import { findPrompt } from '../../../../lib/handler-set/lookup';
 import { MODERN_PROTOCOL_VERSIONS } from '../../../../lib/protocol/modern';
 import { TASKS_EXTENSION } from '../../../../lib/protocol/tasks';
 import type { Era } from '../../../../lib/exchange/types';

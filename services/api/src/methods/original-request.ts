@@ -1,6 +1,6 @@
 /**
  * The original request of an exchange method (`tools/call`, `prompts/get`, `resources/read`): the
- * same on both protocol eras. (An unknown target is refused by `requireHandler`, lib/handler-api.)
+ * same on both protocol eras. (An unknown target is refused by `requireHandler`, lib/handler-set/lookup.ts.)
  */
 import {
   CallToolRequestParamsSchema,

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
-import { findTool, requireHandler, type HandlerSet } from '../../../../lib/handler-api';
+import { type HandlerSet } from '@durable-mcp/handlers';
+import { findTool, requireHandler } from '../../../../lib/handler-set/lookup';
 import { taskBeginsFor } from '../tasks/task-policy';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';

@@ -6,7 +6,7 @@
  */
 import type { Request } from 'express';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
-import type { HandlerSet } from '../../../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import { methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeLegs } from '../exchange-legs';

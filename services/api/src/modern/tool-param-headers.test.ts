@@ -1,6 +1,6 @@
 // Pins the start-up table of Mcp-Param-* declarations: by tool, only tools that declare some, and
 // an invalid annotation refused with its handler set and tool named.
-import { setOfToolSchemas } from '../../../../lib/handler-api/testing';
+import { setOfToolSchemas } from '../../../../lib/handler-set/test-sets';
 import { builtInHandlerSets } from '../../../../handlers';
 import { toolParamHeaders } from './tool-param-headers';
 

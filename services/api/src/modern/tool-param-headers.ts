@@ -9,7 +9,7 @@ import {
   paramHeadersOf,
   type ParamHeader,
 } from '../../../../lib/protocol/param-header-declarations';
-import type { HandlerSet } from '../../../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 
 export type ToolParamHeaders = ReadonlyMap<string, readonly ParamHeader[]>;
 

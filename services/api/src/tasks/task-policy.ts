@@ -3,7 +3,7 @@
  * and what this request's client declared decide it, nothing else (task creation is
  * server-directed; a 2025-11-25 `task` param in the request is ignored).
  */
-import type { ToolHandler } from '../../../../lib/handler-api';
+import type { ToolHandler } from '@durable-mcp/handlers';
 import { declaresTasks, tasksNotDeclared } from '../../../../lib/protocol/tasks';
 
 /**

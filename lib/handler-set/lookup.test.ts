@@ -4,8 +4,15 @@ import type { OriginalRequest } from '../exchange/types';
 import { unknownTarget } from '../protocol/error-catalog';
 import { INVALID_PARAMS } from '../protocol/json-rpc-codes';
 import { RpcError } from '../protocol/rpc-error';
-import { defineResource, definePrompt, defineResourceTemplate, defineTool, requireHandler, type HandlerSet } from '.';
-import { testContext } from './testing';
+import {
+  defineResource,
+  definePrompt,
+  defineResourceTemplate,
+  defineTool,
+  type HandlerSet,
+} from '@durable-mcp/handlers';
+import { testContext } from '@durable-mcp/handlers/testing';
+import { requireHandler } from './lookup';
 
 const set: HandlerSet = {
   name: 'test',

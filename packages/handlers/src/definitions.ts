@@ -1,0 +1,112 @@
+/**
+ * What a handler set is made of: tools, prompts and resources (static ones and URI templates).
+ * `tools/call`, `prompts/get` and `resources/read` run as durable exchanges, so each of those
+ * handlers may return an ask instead of its result and is re-executed with the answers.
+ */
+import type {
+  CallToolResult,
+  GetPromptResult,
+  InputRequiredResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  Tool,
+} from '@modelcontextprotocol/server';
+import type { HandlerContext } from './context';
+
+/** The wire description of a resource template (the server package's `ResourceTemplate` is its own class). */
+export type ResourceTemplate = ResourceTemplateType;
+
+type Outcome<R> = R | InputRequiredResult | Promise<R | InputRequiredResult>;
+
+/** Suggests values for one argument (`completion/complete`). */
+export type Completer = (value: string, context: Record<string, string>) => string[] | Promise<string[]>;
+
+/** Where a handler's rounds run; see `roundActivity` on each declaration. */
+export type RoundActivity = 'local' | 'regular';
+
+/**
+ * How a handler's rounds run, declared once per tool, prompt or resource and fixed for each
+ * exchange when it starts:
+ *
+ * - `'local'` (the default): inside the workflow task, as a Temporal local activity, with no
+ *   task-queue round trip and fewer history events. One execution may take `LOCAL_HANDLER_TIMEOUT_MS`
+ *   (5 s): past it the exchange ends with `-32603`.
+ * - `'regular'`: as a regular activity that heartbeats every second, for a handler that may take
+ *   longer (a slow service, a model): one execution may take `HANDLER_TIMEOUT_MS` (90 s).
+ *
+ * Both keep the same guarantees: a round recorded once is never run again, a worker that dies
+ * mid-round has the round re-run on another within about 10 s, and a handler that kills its worker
+ * every time ends its exchange after `MAX_HANDLER_ATTEMPTS`.
+ */
+interface RoundsDeclaration {
+  roundActivity?: RoundActivity;
+}
+
+/**
+ * Whether a tool's calls may run as tasks (the Tasks extension, SEP-2663), as `tools/list`
+ * advertises it in `execution.taskSupport`:
+ *
+ * - `'forbidden'` (the default): every call answers over MRTR, as it always did.
+ * - `'optional'`: a call from a client that declared the extension on that request runs as a task
+ *   (the client gets a `CreateTaskResult` and polls `tasks/get`); any other client gets the result
+ *   over MRTR.
+ * - `'required'`: as optional, but a client that did not declare the extension is refused with
+ *   `-32021`.
+ *
+ * The handler itself is the same in both cases: it asks with `inputRequired(...)` and is
+ * re-executed with the answers, whether they came in a retry or in `tasks/update`.
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/**
+ * When a task-capable call becomes a task:
+ *
+ * - `'at-call'` (the default): at once; its first leg is answered with the task.
+ * - `'after-input'`: its rounds that ask run synchronously over MRTR first, and the retry that
+ *   answers them is answered with the task (SEP-2663: input needed to decide on the work is
+ *   gathered before the task exists); the rounds after it run as the task.
+ */
+export type TaskBegins = 'at-call' | 'after-input';
+
+export interface ToolHandler extends RoundsDeclaration {
+  /** The tool as `tools/list` describes it. */
+  tool: Tool;
+  taskSupport?: TaskSupport;
+  taskBegins?: TaskBegins;
+  run(args: Record<string, unknown>, ctx: HandlerContext): Outcome<CallToolResult>;
+}
+
+export interface PromptHandler extends RoundsDeclaration {
+  prompt: Prompt;
+  run(args: Record<string, string>, ctx: HandlerContext): Outcome<GetPromptResult>;
+  /** Completers by argument name. */
+  complete?: Record<string, Completer>;
+}
+
+export interface ResourceHandler extends RoundsDeclaration {
+  resource: Resource;
+  read(uri: string, ctx: HandlerContext): Outcome<ReadResourceResult>;
+}
+
+export interface ResourceTemplateHandler extends RoundsDeclaration {
+  template: ResourceTemplate;
+  read(uri: string, variables: Record<string, string>, ctx: HandlerContext): Outcome<ReadResourceResult>;
+  /** Completers by template variable name. */
+  complete?: Record<string, Completer>;
+}
+
+export interface HandlerSet {
+  name: string;
+  instructions?: string;
+  tools: ReadonlyArray<ToolHandler>;
+  prompts?: ReadonlyArray<PromptHandler>;
+  resources?: ReadonlyArray<ResourceHandler>;
+  resourceTemplates?: ReadonlyArray<ResourceTemplateHandler>;
+}
+
+export const defineTool = (handler: ToolHandler): ToolHandler => handler;
+export const definePrompt = (handler: PromptHandler): PromptHandler => handler;
+export const defineResource = (handler: ResourceHandler): ResourceHandler => handler;
+export const defineResourceTemplate = (handler: ResourceTemplateHandler): ResourceTemplateHandler => handler;

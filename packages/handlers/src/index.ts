@@ -1,0 +1,17 @@
+/**
+ * The handler-authoring API of durable-mcp. A handler is written once, in the 2026-07-28 style:
+ * when it needs something from the user it returns an ask built with `inputRequired(...)`, and it
+ * is re-executed from the top each round with the answers under the keys it asked for
+ * (`ctx.inputResponses`, read with `inputResponse(...)` for a discriminated view) and the state it
+ * returned with its ask (`ctx.requestState`). It cannot tell which era of client fulfilled the ask.
+ *
+ * Because a handler re-executes, everything before its last ask runs again each round: keep it
+ * deterministic (no clocks or random values in the question; put those in `requestState`) and put
+ * side effects after the last ask.
+ */
+export { acceptedContent, inputRequired, inputResponse, isInputRequiredResult } from '@modelcontextprotocol/server';
+export type { InputResponseView } from '@modelcontextprotocol/server';
+export * from './context';
+export * from './definitions';
+export { answerError, type AnswerError } from './answer-error';
+export { isProtocolError, ProtocolError } from './protocol-error';
