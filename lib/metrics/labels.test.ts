@@ -1,5 +1,11 @@
 // Pins that label values come from the handler set and the service's codes, never from a request.
-import { defineResourceTemplate, defineTool, definePrompt, defineResource, type HandlerSet } from '@durable-mcp/handlers';
+import {
+  defineResourceTemplate,
+  defineTool,
+  definePrompt,
+  defineResource,
+  type HandlerSet,
+} from '@durable-mcp/handlers';
 import { codeLabel, targetLabel, UNKNOWN_TARGET } from './labels';
 
 const handlers: HandlerSet = {
