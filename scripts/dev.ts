@@ -11,7 +11,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, parseConfig } from '../lib/config';
-import { devKeyRings, devSecret } from '../devtools/dev-key-ring';
+import { devBanner } from '../devtools/dev-banner';
+import { adminTokenFrom, codecEndpointForBrowser, devServiceEnvironment } from '../devtools/dev-environment';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
@@ -28,15 +29,6 @@ import {
 const DATA_DIR = path.join(projectRoot(), '.data');
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233);
-const API_PORT = Number(process.env.PORT ?? 3000);
-
-/** The API's codec endpoint as a browser on this machine reaches it: what the dev server's Web UI decodes through. */
-function codecEndpointForBrowser(): string | undefined {
-  if (!(API_PORT > 0)) return undefined; // a port picked at start is not known yet
-  const host = process.env.HOST ?? '127.0.0.1';
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return `http://${reachable}:${API_PORT}/codec`;
-}
 
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -72,17 +64,7 @@ async function main(): Promise<void> {
           ? log.info('starting an embedded Postgres in .data/postgres')
           : log.info({ port: TEMPORAL_PORT }, 'starting a Temporal dev server (history kept in .data/temporal.db)'),
     });
-    const config = parseConfig({
-      NODE_ENV: 'development',
-      ...process.env,
-      DATABASE_URL: local.databaseUrl,
-      TEMPORAL_ADDRESS: local.temporalAddress,
-      ...devKeyRings(DATA_DIR, log),
-      // The admin API and the codec endpoint the Web UI decodes payloads through are on in development.
-      ADMIN_TOKEN: process.env.ADMIN_TOKEN || devSecret(DATA_DIR, log, 'ADMIN_TOKEN'),
-      // The admin view links exchanges to this dev server's Web UI.
-      ...(local.temporalUiUrl && !process.env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: local.temporalUiUrl } : {}),
-    });
+    const config = parseConfig(devServiceEnvironment(DATA_DIR, local, log));
     const handlers = await loadHandlers(config.handlers);
     service = await startService({
       config,
@@ -92,7 +74,6 @@ async function main(): Promise<void> {
       workerLog: log.child({ component: 'worker' }),
     });
     const url = service.api!.url;
-    const tokenFrom = process.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : `token in ${path.join(DATA_DIR, 'dev-admin-token')}`;
     if (config.workerMetrics)
       workerMetrics = await startWorkerMetricsListener({
         ...config.workerMetrics,
@@ -104,21 +85,16 @@ async function main(): Promise<void> {
       });
 
     process.stdout.write(
-      [
-        '',
-        `  MCP endpoint     ${url}   (2026-07-28 and handshake-era clients; handler set "${handlers.name}")`,
-        `  2024-11-05 SSE   ${url.replace(/\/mcp$/, '/sse')}`,
-        `  Health           ${url.replace(/\/mcp$/, '/healthz')}   readiness ${url.replace(/\/mcp$/, '/readyz')}`,
-        `  Metrics          ${url.replace(/\/mcp$/, '/metrics')}   worker ${workerMetrics?.url ?? (config.workerMetrics ? '(not listening: see the log)' : '(off: WORKER_METRICS_PORT=0)')}`,
-        `  Admin            ${url.replace(/\/mcp$/, '/admin')}   (npm run exchanges -- list; ${tokenFrom})`,
-        `  Codec            ${url.replace(/\/mcp$/, '/codec')}   (what Temporal holds is encrypted: the Web UI decodes it here once you sign in`,
-        `                   at ${url.replace(/\/mcp$/, '/codec/sign-in')} and turn on "Include cross-origin credentials" in its codec settings)`,
-        `  Temporal         ${config.temporal.address}`,
-        `  Temporal Web UI  ${local.temporalUiUrl ?? '(external Temporal: see its own UI)'}`,
-        '',
-        '  Ctrl-C stops everything.',
-        '',
-      ].join('\n'),
+      devBanner({
+        url,
+        handlerSet: handlers.name,
+        adminTokenFrom: adminTokenFrom(DATA_DIR),
+        workerMetrics:
+          workerMetrics?.url ??
+          (config.workerMetrics ? '(not listening: see the log)' : '(off: WORKER_METRICS_PORT=0)'),
+        temporalAddress: config.temporal.address,
+        temporalUiUrl: local.temporalUiUrl,
+      }),
     );
   } catch (error) {
     // A configuration or handler module at fault is said in its own words; anything else with its stack.

@@ -4,15 +4,13 @@
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
 import { loadHandlersOrExit } from '../../stack/handler-module';
-import { startService } from '../../stack/start-service';
-import { stopOnSignal } from '../../stack/stop-on-signal';
+import { runServiceProcess } from '../../stack/service-process';
 
 export async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger('api', config.logLevel);
   const handlers = await loadHandlersOrExit(config.handlers);
-  const service = await startService({ config, handlers, log, worker: false });
-  stopOnSignal({ log, label: 'API', stop: service.stop });
+  await runServiceProcess({ role: 'api', config, handlers, log });
 }
 
 if (require.main === module) {

@@ -1,0 +1,32 @@
+/**
+ * `durable-mcp start [all|api|worker]`: the service in production, configured by the environment
+ * variables of the README's Configuration table (HANDLERS names the module to serve). `all` (the
+ * default) runs the API and the worker in one process; `api` and `worker` run one each, for a
+ * deployment that scales them apart. When started by `durable-mcp dev`, it tells its parent once
+ * the API listens.
+ */
+import { loadConfigOrExit } from '../../lib/config';
+import { createLogger } from '../../lib/log';
+import { loadHandlersOrExit } from '../stack/handler-module';
+import { runServiceProcess, type ServiceRole } from '../stack/service-process';
+import { allowTypeScriptModule } from './typescript-modules';
+
+export const SERVICE_ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
+
+/** What `start` tells the `dev` process that spawned it. */
+export interface StartedMessage {
+  type: 'started';
+  url?: string;
+  handlerSet: string;
+}
+
+export async function startCommand(role: ServiceRole): Promise<void> {
+  const config = loadConfigOrExit();
+  await allowTypeScriptModule(config.handlers);
+  const handlers = await loadHandlersOrExit(config.handlers);
+  // Synchronous lines when a worker runs here: a round's `round started` is out before its handler runs.
+  const log = createLogger(role === 'all' ? 'durable-mcp' : role, config.logLevel, { sync: role !== 'api' });
+  const service = await runServiceProcess({ role, config, handlers, log });
+  const started: StartedMessage = { type: 'started', url: service.api?.url, handlerSet: handlers.name };
+  process.send?.(started);
+}
