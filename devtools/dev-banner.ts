@@ -6,6 +6,8 @@ export interface DevBannerFacts {
   /** The API's MCP endpoint, `http://host:port/mcp`. */
   url: string;
   handlerSet: string;
+  /** The handler set's version (`name@version`, else a digest of its module). */
+  handlerVersion: string;
   /** Where the admin token is: its variable, or the file the stack keeps it in. */
   adminTokenFrom: string;
   /** The worker's metrics URL, or why there is none. */
@@ -20,7 +22,7 @@ export function devBanner(facts: DevBannerFacts): string {
   const at = (route: string) => facts.url.replace(/\/mcp$/, route);
   return [
     '',
-    `  MCP endpoint     ${facts.url}   (2026-07-28 and handshake-era clients; handler set "${facts.handlerSet}")`,
+    `  MCP endpoint     ${facts.url}   (2026-07-28 and handshake-era clients; handler set "${facts.handlerSet}", ${facts.handlerVersion})`,
     `  2024-11-05 SSE   ${at('/sse')}`,
     `  Health           ${at('/healthz')}   readiness ${at('/readyz')}`,
     `  Metrics          ${at('/metrics')}   worker ${facts.workerMetrics}`,

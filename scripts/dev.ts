@@ -87,7 +87,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       devBanner({
         url,
-        handlerSet: handlers.name,
+        handlerSet: handlers.set.name,
+        handlerVersion: handlers.version,
         adminTokenFrom: adminTokenFrom(DATA_DIR),
         workerMetrics:
           workerMetrics?.url ??

@@ -12,14 +12,14 @@ export const EXIT_INVALID_MODULE = 78;
 export async function checkCommand(specifier: string, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   await allowTypeScriptModule(specifier);
   try {
-    const set = await loadHandlers(specifier);
+    const { set, version } = await loadHandlers(specifier);
     const counts = [
       `${set.tools.length} tool${set.tools.length === 1 ? '' : 's'}`,
       ...(set.prompts?.length ? [`${set.prompts.length} prompt(s)`] : []),
       ...(set.resources?.length ? [`${set.resources.length} resource(s)`] : []),
       ...(set.resourceTemplates?.length ? [`${set.resourceTemplates.length} resource template(s)`] : []),
     ];
-    out.write(`handler set ${set.name}: ${counts.join(', ')}, all valid\n`);
+    out.write(`handler set ${set.name} (${version}): ${counts.join(', ')}, all valid\n`);
     for (const { tool } of set.tools) out.write(`  tool ${tool.name}\n`);
     return 0;
   } catch (error) {

@@ -96,7 +96,10 @@ export async function devCommand(options: DevOptions): Promise<void> {
     started.on('message', (message: StartedMessage) => {
       if (message?.type !== 'started' || !message.url) return;
       if (shownBanner) {
-        log.info({ handlerSet: message.handlerSet }, 'reloaded: serving the changed handlers');
+        log.info(
+          { handlerSet: message.handlerSet, handlerVersion: message.handlerVersion },
+          'reloaded: serving the changed handlers',
+        );
         return;
       }
       shownBanner = true;
@@ -104,6 +107,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
         devBanner({
           url: message.url,
           handlerSet: message.handlerSet,
+          handlerVersion: message.handlerVersion,
           adminTokenFrom: adminTokenFrom(dataDir),
           workerMetrics: env.WORKER_METRICS_PORT === '0' ? '(off: WORKER_METRICS_PORT=0)' : '(see the log)',
           temporalAddress: local!.temporalAddress,

@@ -18,6 +18,7 @@ export interface StartedMessage {
   type: 'started';
   url?: string;
   handlerSet: string;
+  handlerVersion: string;
 }
 
 export async function startCommand(role: ServiceRole): Promise<void> {
@@ -27,6 +28,11 @@ export async function startCommand(role: ServiceRole): Promise<void> {
   // Synchronous lines when a worker runs here: a round's `round started` is out before its handler runs.
   const log = createLogger(role === 'all' ? 'durable-mcp' : role, config.logLevel, { sync: role !== 'api' });
   const service = await runServiceProcess({ role, config, handlers, log });
-  const started: StartedMessage = { type: 'started', url: service.api?.url, handlerSet: handlers.name };
+  const started: StartedMessage = {
+    type: 'started',
+    url: service.api?.url,
+    handlerSet: handlers.set.name,
+    handlerVersion: handlers.version,
+  };
   process.send?.(started);
 }

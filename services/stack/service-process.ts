@@ -4,12 +4,12 @@
  * `durable-mcp start` and `durable-mcp dev` run it). It runs until SIGINT or SIGTERM, or until the
  * worker's run ends by itself; the process mains and the CLI start the service through here.
  */
-import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Config } from '../../lib/config';
 import type { Logger } from '../../lib/log';
 import { installTemporalRuntime } from '../../lib/temporal-logging';
 import { freeLoopbackPort, startWorkerMetricsListener } from '../worker/src/metrics-listener';
 import { startRetentionSweeper } from '../worker/src/retention-sweeper';
+import type { LoadedHandlers } from './handler-module';
 import { startService, type RunningService, type WorkerRunOptions } from './start-service';
 import { stopOnSignal } from './stop-on-signal';
 
@@ -18,7 +18,7 @@ export type ServiceRole = 'api' | 'worker' | 'all';
 export interface ServiceProcessOptions {
   role: ServiceRole;
   config: Config;
-  handlers: HandlerSet;
+  handlers: LoadedHandlers;
   log: Logger;
   /** For a process that embeds the worker (a test entry adding an interceptor, say). */
   worker?: WorkerRunOptions;
@@ -56,7 +56,12 @@ export async function runServiceProcess(options: ServiceProcessOptions): Promise
   });
   if (withWorker)
     log.info(
-      { taskQueue: config.temporal.taskQueue, handlerSet: handlers.name, handlers: config.handlers },
+      {
+        taskQueue: config.temporal.taskQueue,
+        handlerSet: handlers.set.name,
+        handlerVersion: handlers.version,
+        handlers: config.handlers,
+      },
       'worker started',
     );
   const sweeper = withWorker ? startRetentionSweeper(service.pool!, config.retention, log) : undefined;
