@@ -103,7 +103,7 @@ describe('the tools an SDK-style module lists', () => {
 
   it('refuses an inputSchema that does not describe an object, saying why', () => {
     const server = new McpServer({ name: 'n', version: '1' });
-    server.registerTool('listy', { inputSchema: z.array(z.string()) as never }, ok);
+    server.registerTool('listy', { inputSchema: z.array(z.string()) } as never, ok);
     expect(() => server.toHandlerSet()).toThrow(/^tool listy: its inputSchema does not convert/);
   });
 });
