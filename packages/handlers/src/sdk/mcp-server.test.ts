@@ -648,6 +648,12 @@ describe('what the SDK does around a tool, kept', () => {
     expect(() => typo.toHandlerSet()).toThrow('durable options name no enabled tool: slwo');
   });
 
+  it('refuses a scopeChallenge, which only an HTTP entry can answer', () => {
+    const s = new McpServer({ name: 'n', version: '1' });
+    s.registerTool('admin', { scopeChallenge: () => undefined }, ok);
+    expect(() => s.toHandlerSet()).toThrow(/^tool admin: scopeChallenge is not supported on durable-mcp/);
+  });
+
   it('refuses what the SDK refuses at registration: a duplicate name', () => {
     const s = new McpServer({ name: 'n', version: '1' });
     s.registerTool('twice', {}, ok);

@@ -92,6 +92,13 @@ export class McpServer {
   }
 
   private toolHandler(name: string, registered: RegisteredTool): ToolHandler {
+    if (registered.scopeChallenge) {
+      // The SDK answers it at the HTTP entry as a 403 step-up challenge; served without it, the tool
+      // would run for callers it means to challenge.
+      throw new Error(
+        `tool ${name}: scopeChallenge is not supported on durable-mcp (require scopes deployment-wide with OAUTH_REQUIRED_SCOPES)`,
+      );
+    }
     const { inputSchema, outputSchema } = listedSchemas(this.sdk, name, registered);
     const { title, description, annotations, icons, _meta } = registered;
     const described = { name, title, description, inputSchema, outputSchema, annotations, icons, _meta };
