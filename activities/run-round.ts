@@ -46,6 +46,8 @@ export interface RunRoundInput {
 export interface RoundDeps {
   store: ExchangeStore;
   handlers: HandlerSet;
+  /** The version of `handlers` (services/stack/handler-version.ts), compared with the one each exchange recorded. */
+  handlerVersion?: string;
   handlerState: HandlerStateCodec;
   log: Logger;
   /** How long one handler execution may take before its exchange ends with an error, as a regular activity. */
@@ -143,6 +145,7 @@ export function createRunRound(deps: RoundDeps) {
       outcome = { kind: 'error', error: roundCrashed(exchange.exchangeId, round, retriedStarts) };
     } else {
       log.info({ attempt, local }, 'round started');
+      warnIfOtherVersion(exchange, log);
       const timeoutMs = local ? (deps.localHandlerTimeoutMs ?? 5_000) : deps.handlerTimeoutMs;
       outcome = await runHandler(input, capabilities, log, workflowId, timeoutMs);
     }
@@ -178,6 +181,20 @@ export function createRunRound(deps: RoundDeps) {
     observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
     return summarize(record, outcome);
+  }
+
+  /**
+   * An exchange runs on whichever worker takes its round, which may serve other handlers than the
+   * API that started it (a rollout half done): said once per round it runs, and the round still
+   * runs, on this worker's handlers. Exchanges started before versions were recorded say nothing.
+   */
+  function warnIfOtherVersion(exchange: ExchangeInput, log: Logger): void {
+    const started = exchange.handlerVersion;
+    if (started === undefined || deps.handlerVersion === undefined || started === deps.handlerVersion) return;
+    log.warn(
+      { exchangeHandlerVersion: started, workerHandlerVersion: deps.handlerVersion },
+      "round runs on other handlers than the exchange's: this worker serves another version than the API that started it",
+    );
   }
 
   /** Runs the handler with the round's answers and its verified state. */

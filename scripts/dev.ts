@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         '',
-        `  MCP endpoint     ${url}   (2026-07-28 and handshake-era clients; handler set "${handlers.name}")`,
+        `  MCP endpoint     ${url}   (2026-07-28 and handshake-era clients; handler set "${handlers.set.name}", ${handlers.version})`,
         `  2024-11-05 SSE   ${url.replace(/\/mcp$/, '/sse')}`,
         `  Health           ${url.replace(/\/mcp$/, '/healthz')}   readiness ${url.replace(/\/mcp$/, '/readyz')}`,
         `  Metrics          ${url.replace(/\/mcp$/, '/metrics')}   worker ${workerMetrics?.url ?? (config.workerMetrics ? '(not listening: see the log)' : '(off: WORKER_METRICS_PORT=0)')}`,

@@ -19,6 +19,8 @@ export interface ExchangeRow {
   temporalUiUrl?: string;
   lastOutcome?: string;
   principal?: string;
+  /** The version of the handlers that started it (absent for exchanges started before versions were recorded). */
+  handlerVersion?: string;
   updatedAt?: string;
   workflowId?: string;
 }
@@ -84,7 +86,7 @@ const dash = '-';
 export function listLines(rows: ReadonlyArray<ExchangeRow>): string[] {
   if (rows.length === 0) return ['No exchanges match.'];
   return table(
-    ['ID', 'STATUS', 'ERA', 'METHOD', 'TARGET', 'ROUND', 'ASKS', 'AGE', 'WAITING', 'SESSION'],
+    ['ID', 'STATUS', 'ERA', 'METHOD', 'TARGET', 'ROUND', 'ASKS', 'AGE', 'WAITING', 'SESSION', 'HANDLERS'],
     rows.map((row) => [
       row.id,
       row.status,
@@ -96,6 +98,7 @@ export function listLines(rows: ReadonlyArray<ExchangeRow>): string[] {
       humanSeconds(row.ageSeconds),
       row.waitingSeconds !== undefined ? humanSeconds(row.waitingSeconds) : dash,
       row.session ?? dash,
+      row.handlerVersion !== undefined ? clip(row.handlerVersion, 40) : dash,
     ]),
   );
 }
@@ -135,6 +138,7 @@ export function detailLines(view: ExchangeDetailView, now = Date.now()): string[
     ['Call', `${exchange.method} ${exchange.target}`],
     ['Era', exchange.era],
     ['Principal', exchange.principal],
+    ['Handlers', exchange.handlerVersion],
     [
       'Session',
       session

@@ -2,7 +2,8 @@
  * `npm run exchanges -- list|show|cancel`: the admin API from a terminal.
  *
  *   npm run exchanges -- list [--status running] [--method tools/call] [--target NAME] [--era modern|legacy]
- *                             [--session TAG] [--principal KEY] [--older-than S] [--newer-than S] [--limit N] [--cursor C] [--all]
+ *                             [--session TAG] [--principal KEY] [--handler-version V] [--older-than S] [--newer-than S]
+ *                             [--limit N] [--cursor C] [--all]
  *   npm run exchanges -- show <exchange id>
  *   npm run exchanges -- cancel <exchange id> [--reason TEXT]
  *
@@ -37,6 +38,8 @@ commands:
     --era E            modern or legacy
     --session TAG      a handshake-era session's tag (as logs name it) or id
     --principal KEY    who the exchanges belong to: a principal's key (anonymous, or issuer|subject[|client])
+    --handler-version V
+                       started by this version of the handlers, exactly (demo@0.1.0, acme-tools@1.2.0)
     --older-than S     created more than S seconds ago
     --newer-than S     created less than S seconds ago
     --limit N          rows per page (1-200, default 50)
@@ -143,6 +146,7 @@ const LIST_FILTERS = {
   era: 'era',
   session: 'session',
   principal: 'principal',
+  'handler-version': 'handlerVersion',
   'older-than': 'olderThan',
   'newer-than': 'newerThan',
   limit: 'limit',
@@ -166,6 +170,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         era: { type: 'string' },
         session: { type: 'string' },
         principal: { type: 'string' },
+        'handler-version': { type: 'string' },
         'older-than': { type: 'string' },
         'newer-than': { type: 'string' },
         limit: { type: 'string' },
@@ -200,6 +205,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     'era',
     'session',
     'principal',
+    'handler-version',
     'older-than',
     'newer-than',
     'limit',

@@ -46,11 +46,16 @@ async function workflowStatusOf(service: TestService, id: string): Promise<strin
 }
 
 const handlers: HandlerSet = { ...demoHandlers, name: 'admin-test', tools: [...demoHandlers.tools, instant, askName] };
+/** The version the service says its handlers have: every exchange it starts records it. */
+const HANDLER_VERSION = 'admin-tools@3.1.4';
 
 describe('admin API', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, TEMPORAL_UI_URL: `${UI}/` }, { handlers });
+    service = await startTestService(
+      { ADMIN_TOKEN: TEST_ADMIN_TOKEN, TEMPORAL_UI_URL: `${UI}/` },
+      { handlers, handlerVersion: HANDLER_VERSION },
+    );
   });
   afterAll(async () => {
     await service?.close();
@@ -108,6 +113,7 @@ describe('admin API', () => {
         era: 'modern',
         method: 'tools/call',
         target: 'admin_ask',
+        handlerVersion: HANDLER_VERSION,
         rounds: 1,
         asks: 1,
         lastOutcome: 'ask',
@@ -119,7 +125,7 @@ describe('admin API', () => {
 
       const shown = await admin(service.url, `/exchanges/${id}`);
       expect(shown.status).toBe(200);
-      expect(shown.body.exchange).toMatchObject({ id, status: 'running' });
+      expect(shown.body.exchange).toMatchObject({ id, status: 'running', handlerVersion: HANDLER_VERSION });
       expect(shown.body.workflow).toEqual({
         id: `exchange-${id}`,
         status: 'RUNNING',
@@ -317,7 +323,7 @@ describe('admin API', () => {
       expect(secondPage.body.exchanges.map((e: { id: string }) => e.id)).toEqual(created.slice(2, 4));
     });
 
-    it('filters by status, method, target, era and age', async () => {
+    it("filters by status, method, target, era, the handlers' version and age", async () => {
       const ids = async (query: string) =>
         (await admin(service.url, `/exchanges?${query}&limit=200`)).body.exchanges.map((e: { id: string }) => e.id);
       const newest5 = async (query: string) => (await ids(query)).filter((id: string) => created.includes(id));
@@ -326,6 +332,8 @@ describe('admin API', () => {
       expect(await newest5('target=admin_instant&method=tools/call&era=modern')).toEqual(created);
       expect(await newest5('target=admin_instant&era=legacy')).toEqual([]);
       expect(await newest5('target=admin_instant&method=prompts/get')).toEqual([]);
+      expect(await newest5(`handlerVersion=${encodeURIComponent(HANDLER_VERSION)}`)).toEqual(created);
+      expect(await newest5('target=admin_instant&handlerVersion=admin-tools%403.1.3')).toEqual([]);
       expect(await newest5('target=admin_instant&newerThan=3600')).toEqual(created);
       expect(await newest5('target=admin_instant&olderThan=3600')).toEqual([]);
       expect(await newest5('target=admin_instant&olderThan=0')).toEqual(created);
@@ -340,6 +348,7 @@ describe('admin API', () => {
       ['era=future', 'era'],
       ['target=', 'target'],
       ['session=', 'session'],
+      ['handlerVersion=', 'handlerVersion'],
       ['olderThan=-1', 'olderThan'],
       ['olderThan=5m', 'olderThan'],
       ['newerThan=0', 'newerThan'],

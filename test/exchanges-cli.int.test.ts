@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { projectRoot } from '../lib/paths';
+import { builtInHandlerVersion } from '../services/stack/handler-version';
 import { TEST_ADMIN_TOKEN } from './support/admin-client';
 import { startApiProcess, type ApiProcess } from './support/service-processes';
 import { exchangeStatus } from './support/exchange-rows';
@@ -47,6 +48,10 @@ function closedPort(): Promise<number> {
   });
 }
 
+/** What the API process serves (HANDLERS unset: the built-in demo set), so what each exchange records. */
+const DEMO_VERSION = builtInHandlerVersion('demo');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe('npm run exchanges', () => {
   let worker: TestService;
   let api: ApiProcess;
@@ -83,16 +88,29 @@ describe('npm run exchanges', () => {
     const run = await exchanges(['list', ...auth(), '--status', 'running', '--target', 'greet', '--limit', '200']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID\s+STATUS\s+ERA\s+METHOD\s+TARGET\s+ROUND\s+ASKS\s+AGE\s+WAITING\s+SESSION$/);
+    expect(lines[0]).toMatch(
+      /^ID\s+STATUS\s+ERA\s+METHOD\s+TARGET\s+ROUND\s+ASKS\s+AGE\s+WAITING\s+SESSION\s+HANDLERS$/,
+    );
     expect(lines[1]).toMatch(/^-+( +-+)+$/);
     const row = lines.find((line) => line.startsWith(waitingId));
     expect(row).toMatch(
-      new RegExp(`^${waitingId}\\s+running\\s+modern\\s+tools/call\\s+greet\\s+1\\s+1\\s+\\d+s\\s+\\d+s\\s+-$`),
+      new RegExp(
+        `^${waitingId}\\s+running\\s+modern\\s+tools/call\\s+greet\\s+1\\s+1\\s+\\d+s\\s+\\d+s\\s+-\\s+${escaped(DEMO_VERSION)}$`,
+      ),
     );
 
     const json = await exchanges(['list', ...auth(), '--status', 'running', '--target', 'greet', '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).exchanges.map((e: { id: string }) => e.id)).toContain(waitingId);
+  });
+
+  it('list --handler-version finds the exchanges a version of the handlers started, and only those', async () => {
+    const filter = ['list', ...auth(), '--target', 'greet', '--limit', '200', '--handler-version'];
+    const same = await exchanges([...filter, DEMO_VERSION]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain(waitingId);
+    const other = await exchanges([...filter, 'demo@0.0.0-not-deployed']);
+    expect(other).toMatchObject({ code: 0, stdout: 'No exchanges match.\n' });
   });
 
   it('takes the URL and token from ADMIN_URL and ADMIN_TOKEN', async () => {
@@ -110,6 +128,7 @@ describe('npm run exchanges', () => {
     expect(run.stdout).toMatch(new RegExp(`^Exchange:\\s+${waitingId}$`, 'm'));
     expect(run.stdout).toMatch(/^Status:\s+running$/m);
     expect(run.stdout).toMatch(/^Call:\s+tools\/call greet$/m);
+    expect(run.stdout).toMatch(new RegExp(`^Handlers:\\s+${escaped(DEMO_VERSION)}$`, 'm'));
     expect(run.stdout).toMatch(/^Waiting:\s+\d+s, deadline /m);
     expect(run.stdout).toMatch(new RegExp(`^Workflow:\\s+exchange-${waitingId} \\(RUNNING\\)$`, 'm'));
     expect(run.stdout).toContain(

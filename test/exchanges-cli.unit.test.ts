@@ -74,6 +74,7 @@ describe('what it prints', () => {
         ageSeconds: 400,
         waitingSeconds: 312,
         session: '0123456789ab',
+        handlerVersion: 'demo@0.1.0',
       },
       {
         id: '22c13da5-36ab-4f6b-b1f4-61388eb976c9',
@@ -88,10 +89,10 @@ describe('what it prints', () => {
       },
     ]);
     expect(lines).toEqual([
-      'ID                                    STATUS     ERA     METHOD      TARGET          ROUND  ASKS  AGE    WAITING  SESSION',
-      '------------------------------------  ---------  ------  ----------  --------------  -----  ----  -----  -------  ------------',
-      'd4c8db0f-f213-43c1-a995-5d5aa381be64  running    legacy  tools/call  deploy_service  2      2     6m40s  5m12s    0123456789ab',
-      '22c13da5-36ab-4f6b-b1f4-61388eb976c9  completed  modern  tools/call  greet           2      1     1d01h  -        -',
+      'ID                                    STATUS     ERA     METHOD      TARGET          ROUND  ASKS  AGE    WAITING  SESSION       HANDLERS',
+      '------------------------------------  ---------  ------  ----------  --------------  -----  ----  -----  -------  ------------  ----------',
+      'd4c8db0f-f213-43c1-a995-5d5aa381be64  running    legacy  tools/call  deploy_service  2      2     6m40s  5m12s    0123456789ab  demo@0.1.0',
+      '22c13da5-36ab-4f6b-b1f4-61388eb976c9  completed  modern  tools/call  greet           2      1     1d01h  -        -             -',
     ]);
     expect(listLines([])).toEqual(['No exchanges match.']);
   });
@@ -110,6 +111,7 @@ describe('what it prints', () => {
           createdAt: '2026-12-01T12:00:00.000Z',
           ageSeconds: 75,
           principal: 'anonymous',
+          handlerVersion: 'acme-tools@1.2.0',
         },
         workflow: { id: 'exchange-d4c8', status: 'COMPLETED' },
         rounds: [
@@ -133,12 +135,13 @@ describe('what it prints', () => {
       },
       Date.parse('2026-12-01T12:01:15.000Z'),
     );
-    expect(lines.slice(0, 7)).toEqual([
+    expect(lines.slice(0, 8)).toEqual([
       'Exchange:   d4c8',
       'Status:     failed',
       'Call:       tools/call deploy_service',
       'Era:        modern',
       'Principal:  anonymous',
+      'Handlers:   acme-tools@1.2.0',
       'Created:    2026-12-01T12:00:00.000Z (1m15s ago)',
       'Rounds:     3 (2 asks)',
     ]);

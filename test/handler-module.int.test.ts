@@ -2,8 +2,11 @@
  * A service started with HANDLERS naming a module outside the project serves that module's tool,
  * and nothing of the built-in sets: the API lists it and checks its arguments against its schema,
  * and the worker runs its rounds, so one person's answer completes the exchange over the bare
- * 2026-07-28 wire, on the real Temporal and Postgres.
+ * 2026-07-28 wire, on the real Temporal and Postgres. No package.json owns the module, so the
+ * exchange records a digest of its code as the version of its handlers.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { approveRefundModule, moduleFolder } from './support/handler-modules';
 import { accept, rawCall } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
@@ -11,8 +14,10 @@ import { startTestService, type TestService } from './support/test-service';
 describe('a service serving the module HANDLERS names', () => {
   const folder = moduleFolder();
   let service: TestService;
+  let moduleFile: string;
   beforeAll(async () => {
-    service = await startTestService({ HANDLERS: folder.write('refund-tools.ts', approveRefundModule()) });
+    moduleFile = folder.write('refund-tools.ts', approveRefundModule());
+    service = await startTestService({ HANDLERS: moduleFile });
   });
   afterAll(async () => {
     await service?.close();
@@ -54,5 +59,13 @@ describe('a service serving the module HANDLERS names', () => {
       { round: 1, outcome_kind: 'ask' },
       { round: 2, outcome_kind: 'complete' },
     ]);
+  });
+
+  it("records the module's version with the exchange: its file's name and a digest of its code", async () => {
+    const digest = createHash('sha256').update(readFileSync(moduleFile)).digest('hex').slice(0, 12);
+    const { rows } = await service.pool.query<{ handler_version: string }>(
+      "SELECT DISTINCT handler_version FROM exchanges WHERE target = 'approve_refund'",
+    );
+    expect(rows).toEqual([{ handler_version: `refund-tools.ts@sha256:${digest}` }]);
   });
 });

@@ -150,3 +150,43 @@ describe('0016-stop-writing-request-digests', () => {
     ]);
   });
 });
+
+describe('0019-record-handler-versions', () => {
+  const scratch = scratchSchema();
+
+  it('leaves the rows before it without a version, and takes rows with one and, from an earlier release beside it, without', async () => {
+    const pool = scratch.pool();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-migrations-'));
+    const insert = (id: string, version?: string) =>
+      version === undefined
+        ? pool.query(
+            `INSERT INTO exchanges (id, workflow_id, era, method, target, principal, status)
+             VALUES ($1, $2, 'modern', 'tools/call', 't', 'anonymous', 'running')`,
+            [id, `exchange-${id}`],
+          )
+        : pool.query(
+            `INSERT INTO exchanges (id, workflow_id, era, method, target, principal, status, handler_version)
+             VALUES ($1, $2, 'modern', 'tools/call', 't', 'anonymous', 'running', $3)`,
+            [id, `exchange-${id}`, version],
+          );
+    await migrate(pool, log, migrationsUpTo('0019-record-handler-versions.sql', dir));
+    const [before, versioned, unversioned] = [randomUUID(), randomUUID(), randomUUID()];
+    await insert(before);
+
+    expect(await migrate(pool, log, migrationsUpTo('0019-record-handler-versions.sql', dir, true))).toEqual([
+      '0019-record-handler-versions.sql',
+    ]);
+    await insert(versioned, 'acme-tools@1.2.0');
+    await insert(unversioned);
+    const { rows } = await pool.query<{ id: string; handler_version: string | null }>(
+      'SELECT id, handler_version FROM exchanges',
+    );
+    expect(new Map(rows.map((row) => [row.id, row.handler_version]))).toEqual(
+      new Map([
+        [before, null],
+        [versioned, 'acme-tools@1.2.0'],
+        [unversioned, null],
+      ]),
+    );
+  });
+});

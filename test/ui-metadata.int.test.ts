@@ -99,6 +99,8 @@ const handlers: HandlerSet = {
   name: 'ui-metadata',
   tools: [...demoHandlers.tools, approveRollout, slowRegular],
 };
+/** The version the service says its handlers have, as a package would (`name@version`). */
+const HANDLER_VERSION = 'ui-tools@2.0.1';
 
 const ALL_CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
 const MODERN_CLIENT = { [CLIENT_INFO_META_KEY]: { name: 'ui-test-client', version: '3.1.4' } };
@@ -180,7 +182,10 @@ async function newestExchange(service: TestService, target: string): Promise<{ i
 describe('exchanges in the Temporal UI', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ HTTP_WAIT_MS: '10000', ROUND_TIMEOUT_MS: '120000' }, { handlers });
+    service = await startTestService(
+      { HTTP_WAIT_MS: '10000', ROUND_TIMEOUT_MS: '120000' },
+      { handlers, handlerVersion: HANDLER_VERSION },
+    );
   });
   afterAll(async () => {
     await service?.close();
@@ -225,6 +230,7 @@ describe('exchanges in the Temporal UI', () => {
           '',
           '- Era: modern (2026-07-28)',
           '- Client: ui-test-client 3.1.4',
+          `- Handler version: ${HANDLER_VERSION}`,
           `- Exchange: ${exchangeId}`,
           '- Rounds: each waits at most 120 s for its answers; at most 8 asks; run as local activities',
         ].join('\n'),
@@ -238,6 +244,7 @@ describe('exchanges in the Temporal UI', () => {
         McpClientName: 'ui-test-client',
         WaitingSince: askedAt,
         McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
+        HandlerVersion: HANDLER_VERSION,
       });
       const deadline = (await recordOf(service, exchangeId, 2)).deadline_at;
       expect(seen.current).toBe(
@@ -274,6 +281,7 @@ describe('exchanges in the Temporal UI', () => {
         McpEra: 'modern',
         McpClientName: 'ui-test-client',
         McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
+        HandlerVersion: HANDLER_VERSION,
       });
       expect(seen.current).toMatch(
         /^\*\*Ended: completed\*\* in round 3 of tools\/call approve_rollout\n\n- the handler returned its result\n- at \S+Z, after 2 asks$/,
@@ -333,6 +341,7 @@ describe('exchanges in the Temporal UI', () => {
         expect(seen.details).toContain('- Era: handshake era (2025-06-18)');
         expect(seen.details).toContain('- Client: legacy-ui-client 0.0.7');
         expect(seen.details).toContain(`- Session: ${tag}`);
+        expect(seen.details).toContain(`- Handler version: ${HANDLER_VERSION}`);
         const askedAt = await recordedAt(service, exchange.id, 1);
         expect(seen.attributes).toEqual({
           McpMethod: 'tools/call',
@@ -344,6 +353,7 @@ describe('exchanges in the Temporal UI', () => {
           McpSession: tag,
           WaitingSince: askedAt,
           McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
+          HandlerVersion: HANDLER_VERSION,
         });
         expect(seen.current).toContain('**Waiting for the answers to round 1** of tools/call approve_rollout');
         expect(seen.current).toContain("- **roots** (roots/list): asks for the client's roots");
@@ -463,7 +473,10 @@ describe('exchanges in the Temporal UI', () => {
 describe('an exchange nobody answers', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ ROUND_TIMEOUT_MS: '1500', HTTP_WAIT_MS: '5000' }, { handlers });
+    service = await startTestService(
+      { ROUND_TIMEOUT_MS: '1500', HTTP_WAIT_MS: '5000' },
+      { handlers, handlerVersion: HANDLER_VERSION },
+    );
   });
   afterAll(async () => {
     await service?.close();
@@ -485,6 +498,7 @@ describe('an exchange nobody answers', () => {
       ExchangeRound: 2,
       McpEra: 'modern',
       McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
+      HandlerVersion: HANDLER_VERSION,
     });
     expect(seen.current).toContain('**Ended: expired** in round 2 of tools/call greet');
     expect(seen.current).toContain('- no answers arrived within 1.5 s (error -32001)');

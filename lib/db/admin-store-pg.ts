@@ -23,6 +23,7 @@ interface SummaryRow {
   method: ExchangeMethod;
   target: string;
   principal: string;
+  handler_version: string | null;
   rounds: number;
   asks: number;
   created_at: Date;
@@ -36,7 +37,7 @@ interface SummaryRow {
 
 /** One exchange row with its session's tag and its last round, and its list position. */
 const SUMMARY_SELECT = `
-  SELECT e.id, e.workflow_id, e.status, e.era, e.method, e.target, e.principal, e.rounds, e.asks,
+  SELECT e.id, e.workflow_id, e.status, e.era, e.method, e.target, e.principal, e.handler_version, e.rounds, e.asks,
          e.created_at, e.updated_at,
          to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position,
          mcp_session_tag(c.session_id) AS session_tag,
@@ -58,6 +59,7 @@ function toSummary(row: SummaryRow): ExchangeSummary {
     method: row.method,
     target: row.target,
     principal: row.principal,
+    ...(row.handler_version !== null ? { handlerVersion: row.handler_version } : {}),
     rounds: row.rounds,
     asks: row.asks,
     createdAt: row.created_at,
@@ -85,6 +87,7 @@ function whereOf(filter: ExchangeFilter, after: ListPosition | undefined): { sql
   if (filter.era) clauses.push(`e.era = ${param(filter.era)}`);
   if (filter.sessionTag) clauses.push(`mcp_session_tag(c.session_id) = ${param(filter.sessionTag)}`);
   if (filter.principal !== undefined) clauses.push(`e.principal = ${param(filter.principal)}`);
+  if (filter.handlerVersion !== undefined) clauses.push(`e.handler_version = ${param(filter.handlerVersion)}`);
   if (filter.olderThanS !== undefined)
     clauses.push(`e.created_at < now() - make_interval(secs => ${param(filter.olderThanS)})`);
   if (filter.newerThanS !== undefined)

@@ -19,6 +19,8 @@ export interface ExchangeFilter {
   sessionTag?: string;
   /** The principal's stable key, exactly (lib/exchange/principal.ts). */
   principal?: string;
+  /** The version of the handlers that started it, exactly (`demo@0.1.0`). */
+  handlerVersion?: string;
   /** Created more than this many seconds ago. */
   olderThanS?: number;
   /** Created less than this many seconds ago. */
@@ -40,6 +42,8 @@ export interface ExchangeSummary {
   method: ExchangeMethod;
   target: string;
   principal: string;
+  /** The version of the handlers that started it; absent for an exchange started before versions were recorded. */
+  handlerVersion?: string;
   /** The last recorded round, and how many asks were made. */
   rounds: number;
   asks: number;

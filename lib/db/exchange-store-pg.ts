@@ -41,7 +41,7 @@ const placeholders = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
 /** What an exchange's row is created with, whichever write creates it: the columns, and their values in order. */
-const EXCHANGE_COLUMNS = 'id, workflow_id, era, method, target, principal';
+const EXCHANGE_COLUMNS = 'id, workflow_id, era, method, target, principal, handler_version';
 const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
   exchange.exchangeId,
   workflowId,
@@ -49,6 +49,8 @@ const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
   exchange.request.method,
   exchange.request.target,
   exchange.principal,
+  // The version of the handlers of the API that started it (migration 0019); none from an older API.
+  exchange.handlerVersion ?? null,
 ];
 
 type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: string };
@@ -101,23 +103,23 @@ const announcement = (row: string) => `(
   )::text AS carried) AS c)`;
 
 /**
- * Creates an exchange's row (status running) unless it exists. With a budget (`$7`), only while
- * fewer exchanges than that run: the count is read in the same statement, from the counters the
- * row's own insert moves (migration 0015). With a budget for its principal (`$8`), only while the
- * principal (`$6`) runs fewer than that, counted on the running rows' principal index (migration
- * 0017). One row back: whether there was room in each (the insert runs whether or not the query
- * reads it).
+ * Creates an exchange's row (status running) unless it exists (`$1`-`$7`, exchangeValues). With a
+ * budget (`$8`), only while fewer exchanges than that run: the count is read in the same statement,
+ * from the counters the row's own insert moves (migration 0015). With a budget for its principal
+ * (`$9`), only while the principal (`$6`) runs fewer than that, counted on the running rows'
+ * principal index (migration 0017). One row back: whether there was room in each (the insert runs
+ * whether or not the query reads it).
  */
 const CREATE_EXCHANGE = `
   WITH room AS (
-    SELECT $7::bigint IS NULL OR coalesce(sum(running), 0) < $7::bigint AS ok,
-           CASE WHEN $8::bigint IS NULL THEN true
-                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $8::bigint
+    SELECT $8::bigint IS NULL OR coalesce(sum(running), 0) < $8::bigint AS ok,
+           CASE WHEN $9::bigint IS NULL THEN true
+                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $9::bigint
            END AS principal_ok
       FROM exchange_running_counts
   ), created AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status)
-    SELECT ${placeholders(1, 6)}, 'running' FROM room WHERE room.ok AND room.principal_ok
+    SELECT ${placeholders(1, 7)}, 'running' FROM room WHERE room.ok AND room.principal_ok
     ON CONFLICT (id) DO NOTHING
     RETURNING 1
   )
@@ -154,15 +156,15 @@ const RECORD_ROUND = `WITH ${ROUND_RECORDED}
 
 /**
  * A modern exchange's round in one statement (one round trip, instead of a transaction's): the
- * round recorded and announced as RECORD_ROUND does, and the exchange row (`$10`-`$15`,
- * exchangeValues) created or moved to the outcome's status (`$16`), never out of a final one. No
+ * round recorded and announced as RECORD_ROUND does, and the exchange row (`$10`-`$16`,
+ * exchangeValues) created or moved to the outcome's status (`$17`), never out of a final one. No
  * row back when the round was recorded already.
  */
 const RECORD_MODERN_ROUND = `
   WITH ${ROUND_RECORDED},
   moved AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status, rounds, asks)
-    SELECT ${placeholders(10, 6)}, $16, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
+    SELECT ${placeholders(10, 7)}, $17, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
     ON CONFLICT (id) DO UPDATE SET
       status = CASE WHEN exchanges.status = 'running' THEN EXCLUDED.status ELSE exchanges.status END,
       rounds = GREATEST(exchanges.rounds, EXCLUDED.rounds),

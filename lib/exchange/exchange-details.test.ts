@@ -42,7 +42,7 @@ describe('static summary', () => {
 });
 
 describe('static details', () => {
-  it('name method, target, era with its version, client, session and the round bounds', () => {
+  it("name method, target, era with its version, client, session, the handlers' version and the round bounds", () => {
     const details = exchangeStaticDetails(
       {
         exchangeId: 'e-1',
@@ -51,6 +51,7 @@ describe('static details', () => {
         roundTimeoutMs: 600_000,
         maxRounds: 8,
         roundActivity: 'local',
+        handlerVersion: 'acme-tools@1.2.0',
       },
       { client: { name: 'Inspector', version: '0.9' }, session: '3fa9c0d1e2b4', protocolVersion: '2025-06-18' },
     );
@@ -61,6 +62,7 @@ describe('static details', () => {
         '- Era: handshake era (2025-06-18)',
         '- Client: Inspector 0.9',
         '- Session: 3fa9c0d1e2b4',
+        '- Handler version: acme-tools@1.2.0',
         '- Exchange: e-1',
         '- Rounds: each waits at most 600 s for its answers; at most 8 asks; run as local activities',
       ].join('\n'),
@@ -79,6 +81,7 @@ describe('static details', () => {
     expect(details.endsWith('- Rounds: each waits at most 1.5 s for its answers; at most 2 asks')).toBe(true);
     expect(details).not.toContain('Session');
     expect(details).not.toContain('Task');
+    expect(details).not.toContain('Handler version'); // an exchange started before versions were recorded
   });
 
   it("say that a call runs as a task, and how long it lives, never the task's id", () => {

@@ -80,6 +80,8 @@ export interface StaticDetailsInput {
   roundTimeoutMs: number;
   maxRounds: number;
   roundActivity?: 'local' | 'regular';
+  /** The version of the handlers that started it (`demo@0.1.0`), when it was recorded. */
+  handlerVersion?: string;
   /** Set when the call runs as a task from its start (its id stays out: it is its client's handle on it). */
   task?: { ttlMs: number };
 }
@@ -99,6 +101,7 @@ export function exchangeStaticDetails(input: StaticDetailsInput, origin: Exchang
     `- Era: ${era}`,
     `- Client: ${client ? escapeMarkdown(client) : 'not named (no clientInfo)'}`,
     ...(origin.session ? [`- Session: ${inline(origin.session, 40)}`] : []),
+    ...(input.handlerVersion ? [`- Handler version: ${inline(input.handlerVersion)}`] : []),
     `- Exchange: ${input.exchangeId}`,
     `- Rounds: ${rounds}`,
     ...(input.task ? [`- Task: ended and forgotten ${seconds(input.task.ttlMs)} after its creation (its TTL)`] : []),

@@ -21,6 +21,7 @@ describe('search attributes', () => {
       'McpSession=Keyword',
       'WaitingSince=Datetime',
       'McpPrincipal=Keyword',
+      'HandlerVersion=Keyword',
     ]);
   });
 

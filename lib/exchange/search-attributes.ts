@@ -22,6 +22,11 @@ export const MCP_CLIENT_NAME = defineSearchAttributeKey('McpClientName', 'KEYWOR
 export const MCP_SESSION = defineSearchAttributeKey('McpSession', 'KEYWORD');
 /** The principal's stable key (lib/exchange/principal.ts, at most `MAX_PRINCIPAL_ID_LENGTH` characters): who the exchange belongs to; it names a caller, never carries a credential. */
 export const MCP_PRINCIPAL = defineSearchAttributeKey('McpPrincipal', 'KEYWORD');
+/**
+ * The version of the handlers that started the exchange (`demo@0.1.0`, `acme-tools@1.2.0`,
+ * `tools.js@sha256:1a2b3c4d5e6f`; at most `MAX_KEYWORD_CHARS`): which exchanges a version still holds.
+ */
+export const HANDLER_VERSION = defineSearchAttributeKey('HandlerVersion', 'KEYWORD');
 /** When the exchange began waiting for the answers to its current ask; absent while it is not waiting. */
 export const WAITING_SINCE = defineSearchAttributeKey('WaitingSince', 'DATETIME');
 
@@ -35,6 +40,7 @@ export const SEARCH_ATTRIBUTES = [
   MCP_SESSION,
   WAITING_SINCE,
   MCP_PRINCIPAL,
+  HANDLER_VERSION,
 ];
 
 /**

@@ -69,6 +69,12 @@ export interface ExchangeInput {
    * become a task later: `RoundAnswers.task`).
    */
   task?: TaskMode;
+  /**
+   * The version of the handlers served by the API that started the exchange (`demo@0.1.0`,
+   * `acme-tools@1.2.0`, `tools.js@sha256:…`; at most 100 characters). Absent in an exchange started
+   * before versions were recorded.
+   */
+  handlerVersion?: string;
 }
 
 /**

@@ -2,10 +2,11 @@
 // a module by path (relative to the working directory, or absolute) or by package name, with its
 // handler set as the default or the `handlers` export; and for a missing file, a syntax error, a
 // module that throws, a wrong export and an invalid tool, one HandlerModuleError naming the file
-// (and the tool).
+// (and the tool). Each set comes with its version (handler-version.ts has the rules).
 import { builtInHandlerSets } from '../../handlers';
 import { approveRefundModule, approveRefundTool, HANDLER_API, moduleFolder } from '../../test/support/handler-modules';
 import { HandlerModuleError, loadHandlers } from './handler-module';
+import { servicePackageVersion } from './handler-version';
 
 const folder = moduleFolder();
 afterAll(() => folder.remove());
@@ -22,17 +23,24 @@ async function refusal(specifier: string): Promise<string> {
 
 describe('loadHandlers', () => {
   it.each(Object.keys(builtInHandlerSets) as Array<keyof typeof builtInHandlerSets>)(
-    'serves the built-in set %s by its name, through the same check',
+    'serves the built-in set %s by its name, through the same check, at the service version',
     async (name) => {
-      expect(await loadHandlers(name, folder.dir)).toBe(builtInHandlerSets[name]);
+      expect(await loadHandlers(name, folder.dir)).toEqual({
+        set: builtInHandlerSets[name],
+        version: `${name}@${servicePackageVersion()}`,
+        origin: `built-in handler set ${name}`,
+      });
     },
   );
 
   it("loads a module's default export from a path relative to the working directory", async () => {
-    folder.write('src/tools.ts', approveRefundModule());
-    const set = await loadHandlers('./src/tools.ts', folder.dir);
+    const file = folder.write('src/tools.ts', approveRefundModule());
+    const { set, version, origin } = await loadHandlers('./src/tools.ts', folder.dir);
     expect(set.name).toBe('refunds');
     expect(set.tools.map((t) => t.tool.name)).toEqual(['approve_refund']);
+    // No package.json owns it: its version is a digest of its code.
+    expect(version).toMatch(/^tools\.ts@sha256:[0-9a-f]{12}$/);
+    expect(origin).toBe(`handler module ${file}`);
   });
 
   it('loads the `handlers` export of a CommonJS module by its absolute path', async () => {
@@ -41,21 +49,23 @@ describe('loadHandlers', () => {
       `const { defineTool, inputRequired, inputResponse } = require(${JSON.stringify(HANDLER_API)});
 exports.handlers = { name: 'refunds-cjs', tools: [${approveRefundTool()}] };`,
     );
-    expect((await loadHandlers(file, '/')).name).toBe('refunds-cjs');
+    expect((await loadHandlers(file, '/')).set.name).toBe('refunds-cjs');
   });
 
   it('loads a package by its name, resolved from the working directory', async () => {
     // A published package ships JavaScript (here CommonJS, its whole exports the set).
     folder.write(
       'node_modules/refund-tools/package.json',
-      JSON.stringify({ name: 'refund-tools', main: 'lib/index.js' }),
+      JSON.stringify({ name: 'refund-tools', version: '1.4.2', main: 'lib/index.js' }),
     );
     folder.write(
       'node_modules/refund-tools/lib/index.js',
       `const { defineTool, inputRequired, inputResponse } = require(${JSON.stringify(HANDLER_API)});
 module.exports = { name: 'refunds', tools: [${approveRefundTool()}] };`,
     );
-    expect((await loadHandlers('refund-tools', folder.dir)).name).toBe('refunds');
+    const loaded = await loadHandlers('refund-tools', folder.dir);
+    expect(loaded.set.name).toBe('refunds');
+    expect(loaded.version).toBe('refund-tools@1.4.2');
   });
 
   it('refuses a missing file, naming it', async () => {

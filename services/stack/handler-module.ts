@@ -10,10 +10,23 @@
  * (handler-set-check.ts). A module that cannot be found, fails to load, exports no handler set or
  * declares an invalid one is a `HandlerModuleError` whose message names the module's file and what
  * is at fault; the process mains print it and exit (`loadHandlersOrExit`).
+ *
+ * What loads comes with its version (handler-version.ts), which every exchange the API starts
+ * records, and with where it came from, for the start-up log.
  */
 import { builtInHandlerSets } from '../../handlers';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { checkHandlerSet, InvalidHandlerSet } from './handler-set-check';
+import { builtInHandlerVersion, moduleHandlerVersion } from './handler-version';
+
+/** A handler set as a process serves it. */
+export interface LoadedHandlers {
+  set: HandlerSet;
+  /** `demo@0.1.0`, `acme-tools@1.2.0` or `tools.js@sha256:1a2b3c4d5e6f`: what each exchange records. */
+  version: string;
+  /** Where it came from: `built-in handler set demo`, or `handler module /abs/path/tools.js`. */
+  origin: string;
+}
 
 export class HandlerModuleError extends Error {
   override readonly name = 'HandlerModuleError';
@@ -72,9 +85,12 @@ function exportedHandlerSet(namespace: Record<string, unknown>): { set: unknown 
   return { exportNames };
 }
 
-/** The handler set `specifier` names, checked; throws `HandlerModuleError`. */
-export async function loadHandlers(specifier: string, cwd: string = process.cwd()): Promise<HandlerSet> {
-  if (isBuiltIn(specifier)) return checked(builtInHandlerSets[specifier], `built-in handler set ${specifier}`);
+/** The handler set `specifier` names, checked, with its version; throws `HandlerModuleError`. */
+export async function loadHandlers(specifier: string, cwd: string = process.cwd()): Promise<LoadedHandlers> {
+  if (isBuiltIn(specifier)) {
+    const origin = `built-in handler set ${specifier}`;
+    return { set: checked(builtInHandlerSets[specifier], origin), version: builtInHandlerVersion(specifier), origin };
+  }
   const file = resolveModule(specifier, cwd);
   let namespace: Record<string, unknown>;
   try {
@@ -91,7 +107,8 @@ export async function loadHandlers(specifier: string, cwd: string = process.cwd(
       `handler module ${file}: exports no handler set (export one, with its \`tools\`, as \`handlers\` or as the default export${found})`,
     );
   }
-  return checked(exported.set, `handler module ${file}`);
+  const origin = `handler module ${file}`;
+  return { set: checked(exported.set, origin), version: moduleHandlerVersion(file), origin };
 }
 
 function checked(value: unknown, origin: string): HandlerSet {
@@ -104,7 +121,7 @@ function checked(value: unknown, origin: string): HandlerSet {
 }
 
 /** For a process main: the handler set, or its reason printed (no stack) and exit 78 (EX_CONFIG). */
-export async function loadHandlersOrExit(specifier: string): Promise<HandlerSet> {
+export async function loadHandlersOrExit(specifier: string): Promise<LoadedHandlers> {
   try {
     return await loadHandlers(specifier);
   } catch (error) {

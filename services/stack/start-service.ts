@@ -10,17 +10,18 @@ import type { Pool } from 'pg';
 import type { Config } from '../../lib/config';
 import { migrate } from '../../lib/db/migrate';
 import { createPool } from '../../lib/db/pool';
-import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Logger } from '../../lib/log';
 import { startApi, type RunningApi } from '../api/src/api';
 import type { ExchangeWorkerDeps } from '../worker/src/worker';
+import type { LoadedHandlers } from './handler-module';
 import { createServiceWorker, type ServiceWorker } from './service-worker';
 
 export type WorkerRunOptions = Pick<ExchangeWorkerDeps, 'workflowBundle' | 'interceptors'>;
 
 export interface ServiceOptions {
   config: Config;
-  handlers: HandlerSet;
+  /** The set served and its version (`loadHandlers`): the API records the version with each exchange it starts. */
+  handlers: LoadedHandlers;
   log: Logger;
   /** What the API and the worker log to, when not `log` (the dev launcher labels each part). */
   apiLog?: Logger;
@@ -67,7 +68,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       service.worker = createServiceWorker({
         config,
         pool,
-        handlers,
+        handlers: handlers.set,
+        handlerVersion: handlers.version,
         log: options.workerLog ?? log,
         ...(typeof withWorker === 'object' ? withWorker : {}),
       });

@@ -10,6 +10,7 @@ import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { createLogger } from '../../lib/log';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { loadHandlers } from '../../services/stack/handler-module';
+import { builtInHandlerVersion } from '../../services/stack/handler-version';
 import { startService } from '../../services/stack/start-service';
 import { installTemporalLogger } from '../../lib/temporal-logging';
 import { readStackInfo } from './stack-info';
@@ -42,10 +43,14 @@ function quietTemporalRuntime(log: ReturnType<typeof createLogger>): void {
   installTemporalLogger(log, 'WARN');
 }
 
-/** `handlers` replaces the configured set, for tests of what a misbehaving handler does to an exchange. */
+/**
+ * `handlers` replaces the configured set, for tests of what a misbehaving handler does to an
+ * exchange; it is versioned as a built-in set is (`<name>@<service version>`) unless
+ * `handlerVersion` says otherwise.
+ */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: { handlers?: HandlerSet } = {},
+  options: { handlers?: HandlerSet; handlerVersion?: string } = {},
 ): Promise<TestService> {
   const stack = readStackInfo();
   const config = parseConfig({
@@ -63,7 +68,13 @@ export async function startTestService(
   quietTemporalRuntime(log);
   const service = await startService({
     config,
-    handlers: options.handlers ?? (await loadHandlers(config.handlers)),
+    handlers: options.handlers
+      ? {
+          set: options.handlers,
+          version: options.handlerVersion ?? builtInHandlerVersion(options.handlers.name),
+          origin: 'test',
+        }
+      : await loadHandlers(config.handlers),
     log,
     poolSize: 4,
     worker: { workflowBundle: { codePath: stack.workflowBundlePath } },

@@ -72,7 +72,16 @@ export interface RunningApi {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startApi(config: Config, handlers: HandlerSet, log: Logger): Promise<RunningApi> {
+/**
+ * `served`: the handler set and its version (services/stack/handler-module.ts `loadHandlers`); each
+ * exchange this API starts records that version.
+ */
+export async function startApi(
+  config: Config,
+  served: { set: HandlerSet; version: string },
+  log: Logger,
+): Promise<RunningApi> {
+  const handlers = served.set;
   // Before anything opens: a tool with an invalid x-mcp-header annotation stops the start.
   const paramHeaders = toolParamHeaders(handlers);
   // Likewise a tool whose inputSchema does not compile.
@@ -115,6 +124,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   );
   const legs = createExchangeLegs({
     gateway,
+    handlerVersion: served.version,
     store,
     waiter,
     reconciler,
@@ -231,7 +241,7 @@ export async function startApi(config: Config, handlers: HandlerSet, log: Logger
   server.requestTimeout = config.http.waitMs + 30_000;
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.http.host}:${port}/mcp`;
-  log.info({ url, handlerSet: handlers.name }, 'API listening');
+  log.info({ url, handlerSet: handlers.name, handlerVersion: served.version }, 'API listening');
 
   return {
     url,

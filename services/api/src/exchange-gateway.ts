@@ -28,6 +28,7 @@ import {
 import {
   EXCHANGE_ROUND,
   EXCHANGE_STATUS,
+  HANDLER_VERSION,
   MAX_KEYWORD_CHARS,
   MCP_CLIENT_NAME,
   MCP_ERA,
@@ -110,8 +111,8 @@ export function createExchangeGateway(
     async start(input, origin = {}) {
       const workflowId = workflowIdFor(input.exchangeId);
       const started = { ...input, roundActivity: input.roundActivity ?? roundActivityOf(input.request) };
-      // What the Temporal UI shows of it: method, target, era, client and session tag; no argument,
-      // no answer, no session id.
+      // What the Temporal UI shows of it: method, target, era, client, session tag and the handlers'
+      // version; no argument, no answer, no session id.
       await client.workflow.start(WORKFLOW_TYPE, {
         workflowId,
         taskQueue,
@@ -128,6 +129,9 @@ export function createExchangeGateway(
           ...(origin.client ? [{ key: MCP_CLIENT_NAME, value: clip(origin.client.name, MAX_KEYWORD_CHARS) }] : []),
           ...(origin.session ? [{ key: MCP_SESSION, value: origin.session }] : []),
           { key: MCP_PRINCIPAL, value: input.principal },
+          ...(input.handlerVersion
+            ? [{ key: HANDLER_VERSION, value: clip(input.handlerVersion, MAX_KEYWORD_CHARS) }]
+            : []),
         ],
       });
       apiMetrics.exchangeStarted(options.handlers, input);

@@ -136,6 +136,8 @@ export interface ExchangeLegsDeps {
   tasks: TaskStore;
   limits: LegLimits;
   log: Logger;
+  /** The version of the handlers this API serves, recorded with every exchange it starts (its row, its workflow). */
+  handlerVersion?: string;
 }
 
 /** Refuses a round whose input (this leg's arguments and capabilities, and `answers`) is over the budget. */
@@ -231,6 +233,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
       ...(leg.inputResponses ? { initialResponses: leg.inputResponses } : {}),
       roundTimeoutMs: limits.roundTimeoutMs,
       maxRounds: limits.maxRounds,
+      ...(deps.handlerVersion !== undefined ? { handlerVersion: deps.handlerVersion } : {}),
     };
     // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
     // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an

@@ -45,7 +45,12 @@ export async function main(options: WorkerRunOptions = {}): Promise<void> {
     worker: options,
   });
   log.info(
-    { taskQueue: config.temporal.taskQueue, handlerSet: handlers.name, handlers: config.handlers },
+    {
+      taskQueue: config.temporal.taskQueue,
+      handlerSet: handlers.set.name,
+      handlerVersion: handlers.version,
+      handlers: config.handlers,
+    },
     'worker started',
   );
   const sweeper = startRetentionSweeper(service.pool!, config.retention, log);

@@ -17,6 +17,8 @@ export interface ExchangeWorkerDeps {
   config: Config;
   pool: Pool;
   handlers: HandlerSet;
+  /** The version of `handlers` (`loadHandlers`): a round of an exchange started with another is logged as such. */
+  handlerVersion?: string;
   log: Logger;
   connection: NativeConnection;
   /** A prebuilt workflow bundle (tests build one once); otherwise the workflows are bundled at start. */
@@ -33,6 +35,7 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
   const activities = createActivities({
     store: createExchangeStorePg(deps.pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents }),
     handlers: deps.handlers,
+    handlerVersion: deps.handlerVersion,
     handlerState: createHandlerStateCodec(createSealer(config.requestState.keys)),
     log: deps.log,
     handlerTimeoutMs: config.exchange.handlerTimeoutMs,

@@ -11,6 +11,7 @@ const summary: ExchangeSummary = {
   method: 'tools/call',
   target: 'deploy_service',
   principal: 'anonymous',
+  handlerVersion: 'demo@0.1.0',
   rounds: 2,
   asks: 2,
   createdAt: at('2026-12-01T12:00:00.000Z'),
@@ -32,9 +33,10 @@ describe('the admin views', () => {
     expect(temporalUiLink({ namespace: 'default' }, 'exchange-1')).toBeUndefined();
   });
 
-  it('show ages and waits in seconds, the session tag and the link, never the list position', () => {
+  it("show ages and waits in seconds, the session tag, the handlers' version and the link, never the list position", () => {
     const view = summaryView(summary, context);
     expect(view).toMatchObject({
+      handlerVersion: 'demo@0.1.0',
       ageSeconds: 360,
       waitingSince: '2026-12-01T12:01:00.000Z',
       waitingSeconds: 300,
@@ -43,6 +45,8 @@ describe('the admin views', () => {
       temporalUiUrl: `http://ui:8080/namespaces/prod%20ns/workflows/${summary.workflowId}`,
     });
     expect(view).not.toHaveProperty('position');
+    const { handlerVersion: _, ...unversioned } = summary;
+    expect(summaryView(unversioned, context)).not.toHaveProperty('handlerVersion');
     expect(summaryView(summary, { ...context, ui: { namespace: 'default' } })).not.toHaveProperty('temporalUiUrl');
   });
 

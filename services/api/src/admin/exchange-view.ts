@@ -30,6 +30,7 @@ export function summaryView(summary: ExchangeSummary, context: ViewContext): Rec
     method: summary.method,
     target: summary.target,
     principal: summary.principal,
+    ...(summary.handlerVersion !== undefined ? { handlerVersion: summary.handlerVersion } : {}),
     rounds: summary.rounds,
     asks: summary.asks,
     createdAt: summary.createdAt.toISOString(),

@@ -10,6 +10,7 @@
  * | `era` | modern or legacy |
  * | `session` | a handshake-era session's tag (12 hex digits, as logs name it) or its id |
  * | `principal` | the principal's key, exactly (`anonymous` without authorization; `<issuer>|<subject>[|<client>]` with it) |
+ * | `handlerVersion` | the version of the handlers that started it, exactly (`demo@0.1.0`, `acme-tools@1.2.0`) |
  * | `olderThan` / `newerThan` | created more / less than this many seconds ago |
  * | `limit` | page size, 1 to `MAX_LIST_LIMIT` (default `DEFAULT_LIST_LIMIT`) |
  * | `cursor` | the `nextCursor` of the previous page |
@@ -17,6 +18,7 @@
 import type { ExchangeFilter, ListPosition } from '../../../../lib/db/admin-store';
 import type { Era, ExchangeMethod, ExchangeStatus } from '../../../../lib/exchange/types';
 import { MAX_PRINCIPAL_ID_LENGTH } from '../../../../lib/exchange/principal';
+import { MAX_KEYWORD_CHARS } from '../../../../lib/exchange/search-attributes';
 import { sessionRef } from '../../../../lib/log';
 import { InvalidParameter } from './admin-errors';
 
@@ -36,7 +38,17 @@ const STATUSES: readonly ExchangeStatus[] = [
 ];
 const METHODS: readonly ExchangeMethod[] = ['tools/call', 'prompts/get', 'resources/read'];
 const ERAS: readonly Era[] = ['modern', 'legacy'];
-const FILTERS = ['status', 'method', 'target', 'era', 'session', 'principal', 'olderThan', 'newerThan'];
+const FILTERS = [
+  'status',
+  'method',
+  'target',
+  'era',
+  'session',
+  'principal',
+  'handlerVersion',
+  'olderThan',
+  'newerThan',
+];
 const KNOWN = [...FILTERS, 'limit', 'cursor'];
 
 export interface ListQuery {
@@ -127,6 +139,15 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
         `principal must be a principal's key (1 to ${MAX_PRINCIPAL_ID_LENGTH} characters)`,
       );
     filter.principal = principal;
+  }
+  const handlerVersion = single(query, 'handlerVersion');
+  if (handlerVersion !== undefined) {
+    if (handlerVersion.length === 0 || handlerVersion.length > MAX_KEYWORD_CHARS)
+      throw new InvalidParameter(
+        'handlerVersion',
+        `handlerVersion must be a handler version, as exchanges show it (1 to ${MAX_KEYWORD_CHARS} characters)`,
+      );
+    filter.handlerVersion = handlerVersion;
   }
   const olderThan = single(query, 'olderThan');
   if (olderThan !== undefined) filter.olderThanS = wholeNumber('olderThan', olderThan, 0, MAX_AGE_S);
