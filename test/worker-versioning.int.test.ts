@@ -120,6 +120,11 @@ it('v1 finishes the exchanges it started after v2 is rolled out; new calls get v
   expect(versionIn(rolledOut, V1)).toMatchObject({ status: 'draining', runningExchanges: 2 });
   expect(versionIn(rolledOut, V2)).toMatchObject({ status: 'current', runningExchanges: 0 });
 
+  // A v1 replica that restarts now does not roll the deployment back: v2 was created after it.
+  const v1Again = await startTestService(env, { handlers: approvals(V1, 'v1: approve this?'), handlerVersion: V1 });
+  await v1Again.close();
+  expect((await deployment(v2)).currentBuildId).toBe(V2);
+
   // The person answers, through the new API: v1's worker runs the rounds and ends the exchanges.
   const localDone = await answer(v2, 'approve', local.reply);
   const regularDone = await answer(v2, 'approve_regular', regular.reply);
