@@ -164,6 +164,27 @@ describe('parseConfig', () => {
     expect(configError({ ...minimal(), TEMPORAL_UI_URL: 'ui:8080' }).message).toMatch(/TEMPORAL_UI_URL is malformed/);
   });
 
+  it('leaves Worker Versioning off by default, and pins with the deployment, build id and promotion given', () => {
+    expect(parseConfig(minimal()).temporal.versioning).toBeUndefined();
+    expect(parseConfig({ ...minimal(), WORKER_VERSIONING: 'pinned' }).temporal.versioning).toEqual({
+      deploymentName: 'durable-mcp',
+      promote: 'current',
+    });
+    const set = parseConfig({
+      ...minimal(),
+      WORKER_VERSIONING: 'pinned',
+      WORKER_DEPLOYMENT_NAME: 'approvals',
+      WORKER_BUILD_ID: 'tools@2.0.0',
+      WORKER_PROMOTE: 'off',
+    });
+    expect(set.temporal.versioning).toEqual({ deploymentName: 'approvals', buildId: 'tools@2.0.0', promote: 'off' });
+  });
+
+  it('refuses a deployment name with a dot and an unknown versioning mode, naming them', () => {
+    expect(configError({ ...minimal(), WORKER_DEPLOYMENT_NAME: 'my.app' }).message).toMatch(/WORKER_DEPLOYMENT_NAME/);
+    expect(configError({ ...minimal(), WORKER_VERSIONING: 'on' }).message).toMatch(/WORKER_VERSIONING/);
+  });
+
   it('turns the worker metrics listener off with WORKER_METRICS_PORT=0', () => {
     expect(parseConfig({ ...minimal(), WORKER_METRICS_PORT: '0' }).workerMetrics).toBeUndefined();
     expect(

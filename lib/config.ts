@@ -162,6 +162,29 @@ const EnvSchema = z.object({
   /** How long a stopping worker (SIGTERM) lets the rounds it runs finish and record before it cancels them. */
   WORKER_SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
   /**
+   * Temporal Worker Versioning (README "Rolling out a new version"). `off`: any worker on the task
+   * queue runs any exchange. `pinned`: the worker is one version of a worker deployment
+   * (WORKER_DEPLOYMENT_NAME, WORKER_BUILD_ID) and every exchange stays on the version that started
+   * it, its rounds included, while new exchanges go to the deployment's current version.
+   */
+  WORKER_VERSIONING: z.enum(['off', 'pinned']).default('off'),
+  /** The worker deployment the workers of this service belong to (no `.`; Temporal refuses one). */
+  WORKER_DEPLOYMENT_NAME: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^.\s]+$/, 'must not contain "." or spaces (Temporal refuses a deployment name with a dot)')
+    .default('durable-mcp'),
+  /** This worker's version within the deployment; unset, the version of the handlers it serves (`demo@0.1.0`, `acme-tools@1.2.0`). */
+  WORKER_BUILD_ID: unsetWhenEmpty(z.string().trim().min(1).max(255)),
+  /**
+   * What a versioned worker does at start. `current`: once it polls, it makes its version the
+   * deployment's current one, unless the current one was created after it (an old replica that
+   * restarts does not roll the deployment back). `off`: the operator promotes it
+   * (`temporal worker deployment set-current-version`).
+   */
+  WORKER_PROMOTE: z.enum(['off', 'current']).default('current'),
+  /**
    * Comma-separated `kid:base64key` pairs of 32-byte keys that encrypt every payload the service
    * puts into Temporal (workflow input, signals, activity inputs and results, summaries and
    * details); the first encrypts, all decrypt. Its own ring, apart from REQUEST_STATE_KEYS.
@@ -296,6 +319,8 @@ export interface Config {
     maxCachedWorkflows: number;
     /** WORKER_SHUTDOWN_GRACE_MS: how long a stopping worker lets its rounds finish. */
     workerShutdownGraceMs: number;
+    /** Worker Versioning (WORKER_VERSIONING=pinned); undefined when off. */
+    versioning?: WorkerVersioningConfig;
   };
   readonly exchange: {
     roundTimeoutMs: number;
@@ -317,6 +342,16 @@ export interface Config {
   readonly handlers: string;
   readonly retention: { retentionMs: number; sweepEveryMs: number };
   readonly limits: Limits;
+}
+
+/**
+ * A versioned worker's place in its worker deployment: exchanges it starts are pinned to its
+ * version (`deploymentName`, `buildId`; without one, the handler version it serves).
+ */
+export interface WorkerVersioningConfig {
+  deploymentName: string;
+  buildId?: string;
+  promote: 'off' | 'current';
 }
 
 /** The budgets, one per input or store a client can grow; each is answered with a clear error. */
@@ -424,6 +459,15 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       taskQueue: env.TEMPORAL_TASK_QUEUE,
       maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
       workerShutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS,
+      ...(env.WORKER_VERSIONING === 'pinned'
+        ? {
+            versioning: {
+              deploymentName: env.WORKER_DEPLOYMENT_NAME,
+              ...(env.WORKER_BUILD_ID !== undefined ? { buildId: env.WORKER_BUILD_ID } : {}),
+              promote: env.WORKER_PROMOTE,
+            },
+          }
+        : {}),
     },
     exchange: {
       roundTimeoutMs: env.ROUND_TIMEOUT_MS,

@@ -41,12 +41,22 @@ export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=wal',
  *   exchanges a second do) each new workflow task or activity task waits up to 50 ms in history
  *   before it is dispatched: 25-35 ms of a first leg, and of every round whose answer arrives after
  *   the workflow task before it completed.
+ * - A worker version no longer current says `drained` within seconds of its last pinned exchange
+ *   ending (WORKER_VERSIONING=pinned; README "Rolling out a new version"), not minutes: the server
+ *   checks a draining version every `VersionDrainageStatusRefreshInterval` and only after
+ *   `VersionDrainageStatusVisibilityGracePeriod` since it stopped being current (3 minutes each by
+ *   default, which a production server keeps). Worker Versioning itself needs no flag on this
+ *   server (1.32 has the deployment APIs on). Values are JSON: a duration is a quoted string.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG_FLAGS: readonly string[] = [
   '--dynamic-config-value',
   'system.forceSearchAttributesCacheRefreshOnRead=false',
   '--dynamic-config-value',
   'history.transferProcessorMaxPollRPS=1000',
+  '--dynamic-config-value',
+  'matching.wv.VersionDrainageStatusRefreshInterval="2s"',
+  '--dynamic-config-value',
+  'matching.wv.VersionDrainageStatusVisibilityGracePeriod="2s"',
 ];
 
 /** The `start-dev` flags that apply `DEV_SERVER_SQLITE_PRAGMAS`. */

@@ -103,6 +103,13 @@ export const METRICS = {
     labelNames: ['method', 'target', 'code'],
     processes: ['worker'],
   }),
+  exchangesPinned: define({
+    name: 'mcp_worker_version_exchanges_running',
+    kind: 'gauge',
+    help: "Running exchanges pinned to this worker's deployment version (WORKER_VERSIONING=pinned), read from Temporal's visibility at each scrape: once it is 0 on a version that is no longer current, that version's workers can stop.",
+    labelNames: ['deployment', 'build_id'],
+    processes: ['worker'],
+  }),
   legacyStreamsOpen: define({
     name: 'mcp_legacy_streams_open',
     kind: 'gauge',

@@ -9,7 +9,7 @@ import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { RoundRecord } from '../db/exchange-store';
 import { METRICS } from './catalog';
 import { codeLabel, targetLabel } from './labels';
-import { counterOf, createRegistry, histogramOf } from './registry';
+import { counterOf, createRegistry, gaugeOf, histogramOf } from './registry';
 
 export const workerRegistry = createRegistry();
 
@@ -17,6 +17,33 @@ const rounds = counterOf(workerRegistry, METRICS.rounds);
 const roundDuration = histogramOf(workerRegistry, METRICS.roundDuration);
 const exchangesEnded = counterOf(workerRegistry, METRICS.exchangesEnded);
 const exchangeErrors = counterOf(workerRegistry, METRICS.exchangeErrors);
+
+/** Where the pinned-exchanges count of this worker's version comes from (Temporal), set while a versioned worker runs. */
+let pinnedSource: { labels: { deployment: string; build_id: string }; count: () => Promise<number> } | undefined;
+/** A scrape never waits on Temporal longer than this; the gauge then keeps its last value. */
+const PINNED_READ_MS = 1_000;
+gaugeOf(workerRegistry, METRICS.exchangesPinned, async (gauge) => {
+  const source = pinnedSource;
+  if (!source) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), PINNED_READ_MS);
+  });
+  const count = await Promise.race([source.count().catch(() => undefined), late]).finally(() => clearTimeout(timer));
+  if (count !== undefined) gauge.set(source.labels, count);
+});
+
+/** Makes `mcp_worker_version_exchanges_running` read `count` at each scrape, for this version; returns the undo. */
+export function readPinnedExchangesFrom(
+  version: { deploymentName: string; buildId: string },
+  count: () => Promise<number>,
+): () => void {
+  const source = { labels: { deployment: version.deploymentName, build_id: version.buildId }, count };
+  pinnedSource = source;
+  return () => {
+    if (pinnedSource === source) pinnedSource = undefined;
+  };
+}
 
 /** An ending this worker recorded (a handler's final outcome, or an ending the workflow decided). */
 export function observeEnding(handlers: HandlerSet | undefined, exchange: ExchangeInput, record: RoundRecord): void {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../../lib/config';
+import { describeDeployment } from '../../../lib/worker-deployment';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import { createTaskStorePg } from '../../../lib/db/task-store-pg';
@@ -217,6 +218,17 @@ export async function startApi(
             waitMs: config.http.waitMs,
             temporal: { namespace: config.temporal.namespace, uiUrl: config.admin.temporalUiUrl },
             describeTimeoutMs: config.http.readyCheckTimeoutMs,
+            // WORKER_VERSIONING=pinned: which worker versions still hold exchanges.
+            ...(config.temporal.versioning
+              ? {
+                  describeDeployment: () =>
+                    describeDeployment(
+                      connection.workflowService,
+                      config.temporal.namespace,
+                      config.temporal.versioning!.deploymentName,
+                    ),
+                }
+              : {}),
             log,
           }),
         }

@@ -12,6 +12,7 @@ import type { Logger } from '../../../lib/log';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createHandlerStateCodec } from '../../../lib/state/handler-state';
 import { createSealer } from '../../../lib/state/sealer';
+import { workerDeploymentOptions, workerVersion, type DeploymentVersion } from '../../../lib/worker-deployment';
 
 export interface ExchangeWorkerDeps {
   config: Config;
@@ -30,8 +31,24 @@ export interface ExchangeWorkerDeps {
   interceptors?: WorkerOptions['interceptors'];
 }
 
+/**
+ * The worker deployment version this worker runs as (WORKER_VERSIONING=pinned): WORKER_BUILD_ID,
+ * else the version of its handlers; undefined when versioning is off.
+ */
+export function exchangeWorkerVersion(
+  deps: Pick<ExchangeWorkerDeps, 'config' | 'handlerVersion'>,
+): DeploymentVersion | undefined {
+  const { versioning } = deps.config.temporal;
+  if (!versioning) return undefined;
+  const handlerVersion = versioning.buildId ?? deps.handlerVersion;
+  if (handlerVersion === undefined)
+    throw new Error('WORKER_VERSIONING=pinned needs a build id: set WORKER_BUILD_ID or serve a versioned handler set');
+  return workerVersion(versioning, handlerVersion);
+}
+
 export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Worker> {
   const { config } = deps;
+  const version = exchangeWorkerVersion(deps);
   const activities = createActivities({
     store: createExchangeStorePg(deps.pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents }),
     handlers: deps.handlers,
@@ -48,6 +65,10 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     taskQueue: config.temporal.taskQueue,
     activities,
     ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
+    // WORKER_VERSIONING=pinned: this worker is one version of the deployment, and an exchange it
+    // starts stays on it to the end (its rounds too, local or regular activities), while a newer
+    // current version takes the new ones.
+    ...(version ? { workerDeploymentOptions: workerDeploymentOptions(version) } : {}),
     // Every payload and failure the worker hands Temporal is encrypted (PAYLOAD_CODEC_KEYS); a
     // prebuilt bundle must have been built with the same failure converter (FAILURE_CONVERTER_PATH).
     dataConverter: serviceDataConverter(config.payloadCodec),

@@ -10,12 +10,18 @@
  *   signalled but no worker recorded it within HTTP_WAIT_MS, 409 when the exchange had already
  *   ended (nothing is signalled), 404 for an unknown id.
  *
+ * - `GET /admin/deployment` (WORKER_VERSIONING=pinned): the worker deployment's versions, newest
+ *   first, each with its status (`current`, `draining`, `drained`...) and its running exchanges
+ *   (those pinned to it, from Temporal's visibility): a version no longer current whose count is 0
+ *   can stop its workers. 404 with versioning off.
+ *
  * Errors are `{ error: { code, message, parameter? } }` (admin-errors.ts). This module reads
  * through the admin store and acts through the gateway; it imports neither protocol era.
  */
 import express, { type ErrorRequestHandler, Router } from 'express';
 import type { AdminStore } from '../../../../lib/db/admin-store';
 import { logExchange, type Logger } from '../../../../lib/log';
+import type { DeploymentView } from '../../../../lib/worker-deployment';
 import type { ExchangeGateway } from '../exchange-gateway';
 import { adminError, InvalidParameter } from './admin-errors';
 import { bearerAuth } from './bearer-auth';
@@ -30,6 +36,8 @@ export interface AdminRouterDeps extends Omit<CancelDeps, 'admin'> {
   temporal: { namespace: string; uiUrl?: string };
   /** How long the show route waits for Temporal's view of the workflow before saying `unavailable`. */
   describeTimeoutMs: number;
+  /** The worker deployment's versions and what they hold (WORKER_VERSIONING=pinned); absent when off. */
+  describeDeployment?: () => Promise<DeploymentView | undefined>;
   log: Logger;
 }
 
@@ -121,6 +129,17 @@ export function adminRouter(deps: AdminRouterDeps): Router {
         );
         return res.status(202).json({ cancelled: false, requested: true, exchange: summaryView(result.exchange, ctx) });
     }
+  });
+
+  router.get('/deployment', async (_req, res) => {
+    if (!deps.describeDeployment) {
+      return adminError(res, 404, 'not_found', 'Worker versioning is off (WORKER_VERSIONING=off)');
+    }
+    const view = await deps.describeDeployment();
+    if (!view) {
+      return adminError(res, 404, 'not_found', 'No worker of the deployment has polled Temporal yet');
+    }
+    res.json(view);
   });
 
   router.use((_req, res) => adminError(res, 404, 'not_found', 'No such admin route'));
