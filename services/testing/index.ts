@@ -30,3 +30,13 @@ export {
 export type { InputRequest } from '@modelcontextprotocol/server';
 export { EXCHANGE_EXPIRED, ROUND_CAP_EXCEEDED } from '../../lib/protocol/exchange-errors';
 export { INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from '../../lib/protocol/json-rpc-codes';
+export {
+  TEST_SERVER_PATH_VARIABLE,
+  createTimeSkippingExchanges,
+  findTestServer,
+  type ExchangeEnding,
+  type StartOptions,
+  type TestExchange,
+  type TimeSkippingExchanges,
+  type TimeSkippingOptions,
+} from './time-skipping';
