@@ -1,6 +1,6 @@
 import { demoHandlers } from '../../handlers/demo';
 import { greet } from '../../handlers/demo/greet';
-import { defineTool, inputRequired, inputResponse, type HandlerSet } from '../../lib/handler-api';
+import { defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import { InvalidHandlerSet } from '../stack/handler-set-check';
 import {
   EXCHANGE_EXPIRED,

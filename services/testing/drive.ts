@@ -34,13 +34,8 @@ import { CONFIG_VARIABLES } from '../../lib/config';
 import type { RoundRecord } from '../../lib/db/exchange-store';
 import { ANONYMOUS_PRINCIPAL, detailsOf, type Principal } from '../../lib/exchange/principal';
 import type { ExchangeInput, ExchangeMethod, OriginalRequest, RoundOutcome } from '../../lib/exchange/types';
-import {
-  requireHandler,
-  roundActivityFor,
-  type HandlerSet,
-  type PromptHandler,
-  type ToolHandler,
-} from '../../lib/handler-api';
+import type { HandlerSet, PromptHandler, ToolHandler } from '@durable-mcp/handlers';
+import { requireHandler, roundActivityFor } from '../../lib/handler-set/lookup';
 import { createLogger } from '../../lib/log';
 import { fromOutcome, invalidRequestState } from '../../lib/protocol/error-catalog';
 import { exchangeExpired } from '../../lib/protocol/exchange-errors';

@@ -34,7 +34,7 @@ import { migrate } from '../../lib/db/migrate';
 import { ANONYMOUS_PRINCIPAL, detailsOf, type Principal } from '../../lib/exchange/principal';
 import { SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
 import type { ExchangeInput, ExchangeStatus, OriginalRequest } from '../../lib/exchange/types';
-import type { HandlerSet } from '../../lib/handler-api';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import { createLogger, type Logger } from '../../lib/log';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { fromOutcome } from '../../lib/protocol/error-catalog';
