@@ -22,7 +22,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+// Types only at the top: `@temporalio/testing` is loaded when a helper is created, so importing
+// `durable-mcp/testing` for `driveTool` alone does not need it installed.
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { temporal } from '@temporalio/proto';
@@ -202,6 +204,7 @@ export async function createTimeSkippingExchanges(options: TimeSkippingOptions):
       ...(options.roundTimeoutMs !== undefined ? { ROUND_TIMEOUT_MS: String(options.roundTimeoutMs) } : {}),
       ...(options.maxRounds !== undefined ? { MAX_ROUNDS: String(options.maxRounds) } : {}),
     });
+    const { TestWorkflowEnvironment } = await import('@temporalio/testing');
     env = await TestWorkflowEnvironment.createTimeSkipping({
       server: {
         executable: testServer ? { type: 'existing-path', path: testServer } : { type: 'cached-download' },
