@@ -7,13 +7,9 @@
  * handler again, so the workflow and Postgres never disagree about a round.
  */
 import { workflowIdFor } from '../workflows/messages';
-import { exchangeStatusOf } from '../lib/exchange/exchange-status';
 import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
-import { missingCapabilities } from '../lib/exchange/capabilities';
-import { describeAsk } from '../lib/exchange/ask-description';
-import { missingClientCapabilities, roundCapExceeded, roundCrashed } from '../lib/protocol/exchange-errors';
-import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
+import { roundCrashed } from '../lib/protocol/exchange-errors';
 import { SealError } from '../lib/state/sealer';
 import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
 import type { HandlerSet } from '@durable-mcp/handlers';
@@ -21,6 +17,7 @@ import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { classifyFailure } from './failure-class';
 import { executeHandler } from './handler-execution';
+import { applyAskRules, openHandlerState, roundResponses, summarize, unverifiableHandlerState } from './round-rules';
 import { activityAttempt, cancellationSignal, isLocalActivity, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
 import { observeRound } from '../lib/metrics/worker-metrics';
@@ -58,40 +55,7 @@ export interface RoundDeps {
   maxHandlerAttempts?: number;
 }
 
-/**
- * What the workflow keeps of a recorded round, with the status Postgres gave the exchange. An ask
- * this call recorded (`written`, the outcome as the handler returned it) is described in the
- * handler's order of requests and fields; Postgres keeps JSON objects in an order of its own.
- */
-export function summarize(record: RoundRecord, written?: RoundOutcome): RoundSummary {
-  const { outcome, round } = record;
-  const asked = record.recordedNow && written?.kind === 'ask' ? written : outcome;
-  switch (outcome.kind) {
-    case 'ask':
-      return {
-        round,
-        kind: 'ask',
-        askKeys: Object.keys(outcome.inputRequests),
-        // For the workflow's current details: bounded, and without anything the client answers.
-        ask: describeAsk(
-          asked.kind === 'ask' ? asked.inputRequests : outcome.inputRequests,
-          record.recordedAt.getTime(),
-        ),
-        sealedHandlerState: outcome.sealedHandlerState,
-        status: 'running',
-        ...(record.deadlineAt ? { deadlineAt: record.deadlineAt.getTime() } : {}),
-      };
-    case 'complete':
-      return { round, kind: 'complete', status: 'completed' };
-    case 'error':
-      return {
-        round,
-        kind: 'error',
-        errorCode: outcome.error.code,
-        status: exchangeStatusOf({ kind: 'error', errorCode: outcome.error.code }),
-      };
-  }
-}
+export { summarize } from './round-rules';
 
 const toParts = (begun: { recorded: RoundRecord } | { starts: number }) =>
   'recorded' in begun ? { recorded: begun.recorded, starts: undefined } : { recorded: undefined, starts: begun.starts };
@@ -150,22 +114,14 @@ export function createRunRound(deps: RoundDeps) {
       outcome = await runHandler(input, capabilities, log, workflowId, timeoutMs);
     }
 
-    if (outcome.kind === 'ask') {
-      const missing = missingCapabilities(outcome.inputRequests, capabilities);
-      if (Object.keys(missing).length > 0) {
-        outcome = { kind: 'error', error: missingClientCapabilities(missing) };
-      } else if (!input.mayAsk) {
-        outcome = { kind: 'error', error: roundCapExceeded(exchange.exchangeId, exchange.maxRounds) };
-      } else if (outcome.sealedHandlerState !== undefined) {
-        outcome = {
-          ...outcome,
-          sealedHandlerState: deps.handlerState.seal(outcome.sealedHandlerState, {
-            exchangeId: exchange.exchangeId,
-            round,
-          }),
-        };
-      }
-    }
+    outcome = applyAskRules(outcome, {
+      exchangeId: exchange.exchangeId,
+      round,
+      maxRounds: exchange.maxRounds,
+      capabilities,
+      mayAsk: input.mayAsk,
+      handlerState: deps.handlerState,
+    });
 
     const record = await deps.store.recordRound({
       exchange,
@@ -207,16 +163,17 @@ export function createRunRound(deps: RoundDeps) {
   ): Promise<RoundOutcome> {
     const { exchange, round } = input;
     try {
-      const requestState = input.sealedHandlerState
-        ? deps.handlerState.open(input.sealedHandlerState, { exchangeId: exchange.exchangeId, round: round - 1 })
-        : undefined;
+      const requestState = openHandlerState(deps.handlerState, input.sealedHandlerState, {
+        exchangeId: exchange.exchangeId,
+        round,
+      });
       return await executeHandler(
         deps.handlers,
         exchange,
         {
           exchangeId: exchange.exchangeId,
           round,
-          inputResponses: input.answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {},
+          inputResponses: roundResponses(exchange, round, input.answers),
           requestState,
           clientCapabilities: capabilities,
           principal: principalOf(exchange.principal, exchange.principalDetails),
@@ -230,7 +187,7 @@ export function createRunRound(deps: RoundDeps) {
       if (!(error instanceof SealError)) throw error;
       // Its key left the ring, or it was altered: the exchange cannot continue safely.
       log.error({ reason: error.reason }, 'handler state failed verification');
-      return { kind: 'error', error: { code: INTERNAL_ERROR, message: 'The exchange state could not be verified' } };
+      return { kind: 'error', error: unverifiableHandlerState() };
     }
   }
 }

@@ -1,0 +1,104 @@
+/**
+ * The rules a round's outcome passes between its handler and its record, as pure functions: the
+ * worker's round activity (run-round.ts) applies them, and so does the in-process test harness
+ * (services/testing), so a handler's unit tests meet the same refusals its exchanges do.
+ *
+ * - An ask that needs a capability the client did not declare ends the exchange with -32021.
+ * - An ask past the round cap ends it with -32011.
+ * - The handler's own state is sealed, bound to its exchange and round, and opened only for the
+ *   next round of the same exchange; state that fails to open ends it with -32603.
+ */
+import type { RoundRecord } from '../lib/db/exchange-store';
+import { describeAsk } from '../lib/exchange/ask-description';
+import { missingCapabilities } from '../lib/exchange/capabilities';
+import { exchangeStatusOf } from '../lib/exchange/exchange-status';
+import type { ExchangeInput, OutcomeError, RoundOutcome, RoundSummary } from '../lib/exchange/types';
+import { missingClientCapabilities, roundCapExceeded } from '../lib/protocol/exchange-errors';
+import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
+import type { HandlerStateCodec } from '../lib/state/handler-state';
+
+export interface AskRules {
+  exchangeId: string;
+  round: number;
+  maxRounds: number;
+  /** The capabilities of the leg this round answers (the round's own, else the exchange's). */
+  capabilities: Record<string, unknown>;
+  /** False once the exchange has used its asks: another ask ends it. */
+  mayAsk: boolean;
+  handlerState: HandlerStateCodec;
+}
+
+/** The outcome to record for what the handler returned: an ask checked against the rules, its state sealed. */
+export function applyAskRules(outcome: RoundOutcome, rules: AskRules): RoundOutcome {
+  if (outcome.kind !== 'ask') return outcome;
+  const missing = missingCapabilities(outcome.inputRequests, rules.capabilities);
+  if (Object.keys(missing).length > 0) return { kind: 'error', error: missingClientCapabilities(missing) };
+  if (!rules.mayAsk) return { kind: 'error', error: roundCapExceeded(rules.exchangeId, rules.maxRounds) };
+  if (outcome.sealedHandlerState === undefined) return outcome;
+  return {
+    ...outcome,
+    sealedHandlerState: rules.handlerState.seal(outcome.sealedHandlerState, {
+      exchangeId: rules.exchangeId,
+      round: rules.round,
+    }),
+  };
+}
+
+/** The handler state sealed with the previous round's ask, opened for `round` (throws `SealError`). */
+export function openHandlerState(
+  codec: HandlerStateCodec,
+  sealed: string | undefined,
+  binding: { exchangeId: string; round: number },
+): string | undefined {
+  return sealed ? codec.open(sealed, { exchangeId: binding.exchangeId, round: binding.round - 1 }) : undefined;
+}
+
+/** The error that ends an exchange whose handler state does not open (its key left the ring, or it was altered). */
+export const unverifiableHandlerState = (): OutcomeError => ({
+  code: INTERNAL_ERROR,
+  message: 'The exchange state could not be verified',
+});
+
+/** What round `round`'s handler reads as `ctx.inputResponses`: this round's answers, or on round 1 those the first leg carried. */
+export function roundResponses(
+  exchange: Pick<ExchangeInput, 'initialResponses'>,
+  round: number,
+  answers: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  return answers ?? (round === 1 ? exchange.initialResponses : undefined) ?? {};
+}
+
+/**
+ * What the workflow keeps of a recorded round, with the status Postgres gave the exchange. An ask
+ * this call recorded (`written`, the outcome as the handler returned it) is described in the
+ * handler's order of requests and fields; Postgres keeps JSON objects in an order of its own.
+ */
+export function summarize(record: RoundRecord, written?: RoundOutcome): RoundSummary {
+  const { outcome, round } = record;
+  const asked = record.recordedNow && written?.kind === 'ask' ? written : outcome;
+  switch (outcome.kind) {
+    case 'ask':
+      return {
+        round,
+        kind: 'ask',
+        askKeys: Object.keys(outcome.inputRequests),
+        // For the workflow's current details: bounded, and without anything the client answers.
+        ask: describeAsk(
+          asked.kind === 'ask' ? asked.inputRequests : outcome.inputRequests,
+          record.recordedAt.getTime(),
+        ),
+        sealedHandlerState: outcome.sealedHandlerState,
+        status: 'running',
+        ...(record.deadlineAt ? { deadlineAt: record.deadlineAt.getTime() } : {}),
+      };
+    case 'complete':
+      return { round, kind: 'complete', status: 'completed' };
+    case 'error':
+      return {
+        round,
+        kind: 'error',
+        errorCode: outcome.error.code,
+        status: exchangeStatusOf({ kind: 'error', errorCode: outcome.error.code }),
+      };
+  }
+}
