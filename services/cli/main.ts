@@ -9,8 +9,8 @@
 import { checkCommand } from './check-command';
 import { moduleArgument } from './module-argument';
 import { devCommand } from './dev-command';
-import { SERVICE_ROLES, startCommand } from './start-command';
-import type { ServiceRole } from '../stack/service-process';
+import { parseCommandLine } from './command-line';
+import { startCommand } from './start-command';
 
 const USAGE = `Usage:
   durable-mcp dev [module] [--data-dir <dir>] [--no-watch]
@@ -25,47 +25,26 @@ const USAGE = `Usage:
       Exit code 0 when valid, 78 when not.
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${USAGE}`);
-  process.exit(64); // EX_USAGE
-}
-
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const flags = rest.filter((arg) => arg.startsWith('--'));
-  const positional = rest.filter((arg, i) => !arg.startsWith('--') && rest[i - 1] !== '--data-dir');
-  switch (command) {
-    case 'dev': {
-      const dataDirAt = rest.indexOf('--data-dir');
-      const unknown = flags.filter((flag) => !['--data-dir', '--no-watch'].includes(flag));
-      if (unknown.length || positional.length > 1)
-        fail(`durable-mcp dev: unexpected ${[...unknown, ...positional.slice(1)].join(' ')}`);
-      if (dataDirAt >= 0 && !rest[dataDirAt + 1]) fail('durable-mcp dev: --data-dir needs a folder');
+  const line = parseCommandLine(argv);
+  switch (line.command) {
+    case 'dev':
       return devCommand({
-        ...(positional[0] ? { handlers: moduleArgument(positional[0]) } : {}),
-        ...(dataDirAt >= 0 ? { dataDir: rest[dataDirAt + 1] } : {}),
-        watch: !flags.includes('--no-watch'),
+        ...(line.module ? { handlers: moduleArgument(line.module) } : {}),
+        ...(line.dataDir ? { dataDir: line.dataDir } : {}),
+        watch: line.watch,
       });
-    }
-    case 'start': {
-      const role = (positional[0] ?? 'all') as ServiceRole;
-      if (!SERVICE_ROLES.includes(role) || positional.length > 1 || flags.length)
-        fail(`durable-mcp start: the role is one of ${SERVICE_ROLES.join(', ')}`);
-      return startCommand(role);
-    }
-    case 'check': {
-      if (positional.length !== 1 || flags.length) fail('durable-mcp check: name one module');
-      process.exitCode = await checkCommand(moduleArgument(positional[0]!));
+    case 'start':
+      return startCommand(line.role);
+    case 'check':
+      process.exitCode = await checkCommand(moduleArgument(line.module));
       return;
-    }
-    case undefined:
     case 'help':
-    case '--help':
-    case '-h':
       process.stdout.write(USAGE);
       return;
-    default:
-      fail(`durable-mcp: no command ${command}`);
+    case 'usage-error':
+      process.stderr.write(`${line.message}\n\n${USAGE}`);
+      process.exit(64); // EX_USAGE
   }
 }
 

@@ -11,8 +11,6 @@ import { loadHandlersOrExit } from '../stack/handler-module';
 import { runServiceProcess, type ServiceRole } from '../stack/service-process';
 import { allowTypeScriptModule } from './typescript-modules';
 
-export const SERVICE_ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
-
 /** What `start` tells the `dev` process that spawned it. */
 export interface StartedMessage {
   type: 'started';

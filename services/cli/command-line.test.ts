@@ -1,0 +1,33 @@
+import { parseCommandLine } from './command-line';
+
+describe('parseCommandLine', () => {
+  it.each([
+    [['dev'], { command: 'dev', watch: true }],
+    [['dev', 'tools.ts'], { command: 'dev', module: 'tools.ts', watch: true }],
+    [
+      ['dev', 'tools.ts', '--no-watch', '--data-dir', '/tmp/d'],
+      { command: 'dev', module: 'tools.ts', dataDir: '/tmp/d', watch: false },
+    ],
+    [['dev', '--data-dir', 'd', 'tools.ts'], { command: 'dev', module: 'tools.ts', dataDir: 'd', watch: true }],
+    [['start'], { command: 'start', role: 'all' }],
+    [['start', 'worker'], { command: 'start', role: 'worker' }],
+    [['check', './tools.ts'], { command: 'check', module: './tools.ts' }],
+    [[], { command: 'help' }],
+    [['--help'], { command: 'help' }],
+  ])('reads %j', (argv, expected) => {
+    expect(parseCommandLine(argv)).toEqual(expected);
+  });
+
+  it.each([
+    [['dev', 'a.ts', 'b.ts'], 'durable-mcp dev: unexpected b.ts'],
+    [['dev', '--watch'], 'durable-mcp dev: unexpected --watch'],
+    [['dev', '--data-dir'], 'durable-mcp dev: --data-dir needs a folder'],
+    [['dev', '--data-dir', '--no-watch'], 'durable-mcp dev: --data-dir needs a folder'],
+    [['start', 'scheduler'], 'durable-mcp start: the role is one of all, api, worker'],
+    [['check'], 'durable-mcp check: name one module'],
+    [['check', 'a.ts', 'b.ts'], 'durable-mcp check: name one module'],
+    [['serve'], 'durable-mcp: no command serve'],
+  ])('refuses %j', (argv, message) => {
+    expect(parseCommandLine(argv)).toEqual({ command: 'usage-error', message });
+  });
+});
