@@ -35,7 +35,20 @@ const NODE_BUILTINS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', '**/dist/**', 'node_modules/**', '**/node_modules/**', 'examples/**', '.packs/**', 'coverage/**', '.data/**', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      '**/dist/**',
+      'node_modules/**',
+      '**/node_modules/**',
+      'examples/**',
+      '.packs/**',
+      'coverage/**',
+      '.data/**',
+      '*.js',
+      '*.mjs',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     // Type-aware rules read the types through the project's tsconfig.json.
