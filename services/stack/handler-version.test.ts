@@ -49,6 +49,18 @@ describe('the version of a handler module', () => {
     expect(moduleHandlerVersion(file)).toBe(`tools.js@sha256:${digestOf(SOURCE)}`);
   });
 
+  it("is a digest, never the service's own version, for a module in the service's folder without a package.json", () => {
+    // The image's layout: the service in /app (its package.json), a user's build in /app/handlers.
+    const serviceRoot = path.dirname(
+      folder.write('service/package.json', JSON.stringify({ name: 'durable-mcp', version: '0.1.0' })),
+    );
+    const file = folder.write('service/handlers/tools.js', SOURCE);
+    expect(moduleHandlerVersion(file, serviceRoot)).toBe(`tools.js@sha256:${digestOf(SOURCE)}`);
+    // With its own package.json beside it, that one's version.
+    folder.write('service/handlers/package.json', JSON.stringify({ name: 'acme-tools', version: '1.3.0' }));
+    expect(moduleHandlerVersion(file, serviceRoot)).toBe('acme-tools@1.3.0');
+  });
+
   it('is a digest when the package that owns it has no version, and the digest follows the code', () => {
     folder.write('app/package.json', JSON.stringify({ name: 'my-app', private: true }));
     const file = folder.write('app/tools.ts', SOURCE);

@@ -55,13 +55,18 @@ function readPackageJson(file: string): PackageJson | undefined {
 /**
  * The package.json that owns `file`: the nearest one above it that names a package or a version.
  * One with neither (`{"type": "module"}` in a build folder, say) only marks how its folder loads,
- * so the search goes on above it.
+ * so the search goes on above it. The service's own package.json (in `serviceRoot`) never owns a
+ * module either: a module put inside the service's folder without a package.json of its own (the
+ * image's /app/handlers/tools.js, under /app/package.json) would otherwise be recorded as the
+ * service's version, the same for every build of it, and Worker Versioning could not tell two
+ * builds apart.
  */
-function owningPackage(file: string): PackageJson | undefined {
+function owningPackage(file: string, serviceRoot: string): PackageJson | undefined {
+  const servicePackage = path.join(serviceRoot, 'package.json');
   let dir = path.dirname(file);
   for (;;) {
     const candidate = path.join(dir, 'package.json');
-    if (existsSync(candidate)) {
+    if (candidate !== servicePackage && existsSync(candidate)) {
       const pkg = readPackageJson(candidate);
       if (pkg && (typeof pkg.name === 'string' || typeof pkg.version === 'string')) return pkg;
     }
@@ -77,9 +82,12 @@ function packageVersion(pkg: PackageJson | undefined): string | undefined {
   return typeof pkg.name === 'string' && pkg.name !== '' ? `${pkg.name}@${pkg.version}` : pkg.version;
 }
 
-/** The version of the module at `file` (an absolute path, as `require.resolve` gives it). */
-export function moduleHandlerVersion(file: string): string {
-  const fromPackage = packageVersion(owningPackage(file));
+/**
+ * The version of the module at `file` (an absolute path, as `require.resolve` gives it);
+ * `serviceRoot` is the service's own folder, whose package.json is never the module's.
+ */
+export function moduleHandlerVersion(file: string, serviceRoot: string = projectRoot()): string {
+  const fromPackage = packageVersion(owningPackage(file, serviceRoot));
   if (fromPackage) return boundedVersion(fromPackage);
   const digest = sha256Hex(readFileSync(file)).slice(0, DIGEST_HEX_CHARS);
   return boundedVersion(`${path.basename(file)}@sha256:${digest}`);
