@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { exchangeStartedBy } from './support/exchange-rows';
 import { approveRefundModule, moduleFolder } from './support/handler-modules';
 import { accept, rawCall } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
@@ -19,6 +20,8 @@ describe('a service serving the module HANDLERS names', () => {
     moduleFile = folder.write('refund-tools.ts', approveRefundModule());
     service = await startTestService({ HANDLERS: moduleFile });
   });
+  const exchangesOfTool = async () =>
+    Number((await service.pool.query("SELECT count(*) FROM exchanges WHERE target = 'approve_refund'")).rows[0].count);
   afterAll(async () => {
     await service?.close();
     folder.remove();
@@ -30,15 +33,19 @@ describe('a service serving the module HANDLERS names', () => {
   });
 
   it("refuses arguments the module's schema refuses, before any exchange starts", async () => {
+    // Other test files serve approve_refund too: count this service's exchanges before and after.
+    const before = await exchangesOfTool();
     const reply = await rawCall(service.url, 'tools/call', { name: 'approve_refund', arguments: { order: 'A-1' } });
     expect(reply.body.result).toMatchObject({ isError: true });
-    const { rows } = await service.pool.query("SELECT 1 FROM exchanges WHERE target = 'approve_refund'");
-    expect(rows).toEqual([]);
+    expect(await exchangesOfTool()).toBe(before);
   });
 
   it('asks a person once, and the answer completes the refund', async () => {
     const call = { name: 'approve_refund', arguments: { order: 'A-1', amount: 20 } };
-    const ask = await rawCall(service.url, 'tools/call', call);
+    let ask!: Awaited<ReturnType<typeof rawCall>>;
+    const exchange = await exchangeStartedBy(service.pool, 'approve_refund', async () => {
+      ask = await rawCall(service.url, 'tools/call', call);
+    });
     expect(ask.body.result).toMatchObject({
       resultType: 'input_required',
       inputRequests: { approval: { method: 'elicitation/create', params: { message: 'Refund 20 on order A-1?' } } },
@@ -52,8 +59,8 @@ describe('a service serving the module HANDLERS names', () => {
     expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Refunded 20 on order A-1.' }]);
 
     const { rows } = await service.pool.query(
-      `SELECT r.round, r.outcome_kind FROM exchange_rounds r JOIN exchanges e ON e.id = r.exchange_id
-        WHERE e.target = 'approve_refund' ORDER BY r.round`,
+      'SELECT round, outcome_kind FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
+      [exchange.id],
     );
     expect(rows).toEqual([
       { round: 1, outcome_kind: 'ask' },

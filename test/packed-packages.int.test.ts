@@ -12,11 +12,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { freePort } from '../devtools/local-stack/free-port';
 import { projectRoot } from '../lib/paths';
+import { connectElicitingLegacyClient } from './support/eliciting-legacy-client';
 import { connectModernClient } from './support/modern-client';
 import { accept, rawCall } from './support/raw-mcp';
 import { until } from './support/until';
@@ -187,17 +185,10 @@ describe('the packed packages, installed in a project of their own', () => {
   });
 
   it('completes the same tool in a 2025-11-25 session, with the official 1.x client', async () => {
-    const client = new LegacyClient(
-      { name: 'durable-mcp-tests', version: '1.0.0' },
-      { capabilities: { elicitation: {} } },
-    );
-    const asked: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      asked.push(request.params.message);
-      return { action: 'accept', content: { approve: false } };
+    const { client, transport, asked } = await connectElicitingLegacyClient(url, {
+      action: 'accept',
+      content: { approve: false },
     });
-    const transport = new StreamableHTTPClientTransport(new URL(url));
-    await client.connect(transport);
     try {
       expect(transport.protocolVersion).toBe('2025-11-25');
       const result = await client.callTool({ name: 'approve_refund', arguments: { order: 'A-2' } });

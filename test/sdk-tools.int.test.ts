@@ -6,12 +6,11 @@
  * client (the official 2.x client) and in a 2025-11-25 session (the official 1.x client), on the
  * real Temporal and Postgres. The codec's state goes through the service's own seal in between.
  */
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Client } from '@modelcontextprotocol/client';
 import { exchangeStartedBy } from './support/exchange-rows';
 import { moduleFolder, sdkApproveRefundModule } from './support/handler-modules';
+import { connectElicitingLegacyClient } from './support/eliciting-legacy-client';
 import { connectModernClient } from './support/modern-client';
 import { startTestService, type TestService } from './support/test-service';
 
@@ -93,17 +92,10 @@ describe('a tool written for the official SDK, served by durable-mcp', () => {
   });
 
   it('completes the same exchange in a 2025-11-25 session, with the official 1.x client', async () => {
-    const client = new LegacyClient(
-      { name: 'durable-mcp-tests', version: '1.0.0' },
-      { capabilities: { elicitation: {} } },
-    );
-    const asked: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      asked.push(request.params.message);
-      return { action: 'accept', content: { approve: false } };
+    const { client, transport, asked } = await connectElicitingLegacyClient(service.url, {
+      action: 'accept',
+      content: { approve: false },
     });
-    const transport = new StreamableHTTPClientTransport(new URL(service.url));
-    await client.connect(transport);
     try {
       expect(transport.protocolVersion).toBe('2025-11-25');
       let result!: Awaited<ReturnType<LegacyClient['callTool']>>;
