@@ -39,7 +39,9 @@ export function temporalConnectionOptions(temporal: TemporalTarget): TemporalCon
     ? {
         ...(settings.serverName !== undefined ? { serverNameOverride: settings.serverName } : {}),
         ...(settings.serverRootCa ? { serverRootCACertificate: settings.serverRootCa.pem } : {}),
-        ...(settings.clientCert ? { clientCertPair: { crt: settings.clientCert.crt, key: settings.clientCert.key } } : {}),
+        ...(settings.clientCert
+          ? { clientCertPair: { crt: settings.clientCert.crt, key: settings.clientCert.key } }
+          : {}),
       }
     : false;
   return {
@@ -66,6 +68,12 @@ export async function connectTemporalClient(
   temporal: TemporalTarget,
   timeoutMs = TEMPORAL_CONNECT_TIMEOUT_MS,
 ): Promise<Connection> {
+  // The SDK's client retries a refused handshake until its deadline and then says only that: a
+  // handshake tried first says why at once.
+  if (temporal.security.tls) {
+    const refused = await diagnoseTls(temporal.address, temporal.security).catch(() => undefined);
+    if (refused?.definite) throw new TemporalConnectError(`Temporal at ${temporal.address} ${refused.text}`);
+  }
   return bounded(temporal, timeoutMs, () =>
     Connection.connect({ ...temporalConnectionOptions(temporal), connectTimeout: timeoutMs }),
   );
@@ -130,7 +138,7 @@ export async function describeConnectFailure(temporal: TemporalTarget, error: un
   }
   if (security.tls) {
     const found = await diagnoseTls(address, security).catch(() => undefined);
-    if (found) return new TemporalConnectError(`Temporal at ${address} ${found}`);
+    if (found) return new TemporalConnectError(`Temporal at ${address} ${found.text}`);
   } else if (/tls|handshake|ssl/i.test(sdkText)) {
     return new TemporalConnectError(
       `Temporal at ${address}: ${sdkText} (TLS is off: set TEMPORAL_TLS=true, or TEMPORAL_TLS_SERVER_CA_CERT_PATH for a private CA)`,
@@ -148,12 +156,22 @@ const H2_PREFACE = Buffer.concat([
   Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]),
 ]);
 
+/** What is wrong with a TLS connection; `definite` when the handshake itself was refused (no retry cures it). */
+export interface TlsDiagnosis {
+  text: string;
+  definite: boolean;
+}
+
 /**
  * Tries the TLS handshake with node:tls and says what is wrong with it, or undefined when it
  * succeeds (the cause lies elsewhere). Under TLS 1.3 a server refuses a client certificate after
  * the handshake, so the preface is sent and the answer awaited.
  */
-export function diagnoseTls(address: string, security: TemporalSecurityConfig, timeoutMs = 3_000): Promise<string | undefined> {
+export function diagnoseTls(
+  address: string,
+  security: TemporalSecurityConfig,
+  timeoutMs = 3_000,
+): Promise<TlsDiagnosis | undefined> {
   const settings = security.tls!;
   const { host, port } = splitAddress(address);
   const servername = settings.serverName ?? (isIp(host) ? undefined : host);
@@ -167,13 +185,21 @@ export function diagnoseTls(address: string, security: TemporalSecurityConfig, t
       ...(settings.clientCert ? { cert: settings.clientCert.crt, key: settings.clientCert.key } : {}),
     });
     let handshaken = false;
-    const done = (outcome: string | undefined) => {
+    const done = (outcome: TlsDiagnosis | undefined) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(outcome);
     };
     const timer = setTimeout(
-      () => done(handshaken ? undefined : `did not complete a TLS handshake within ${timeoutMs} ms (check TEMPORAL_ADDRESS)`),
+      () =>
+        done(
+          handshaken
+            ? undefined
+            : {
+                text: `did not complete a TLS handshake within ${timeoutMs} ms (check TEMPORAL_ADDRESS)`,
+                definite: false,
+              },
+        ),
       timeoutMs,
     );
     socket.once('secureConnect', () => {
@@ -181,7 +207,13 @@ export function diagnoseTls(address: string, security: TemporalSecurityConfig, t
       socket.write(H2_PREFACE);
     });
     socket.once('data', () => done(undefined));
-    socket.once('end', () => done(handshaken ? refusedCertificate(security, 'the connection was closed') : undefined));
+    socket.once('end', () =>
+      done(
+        handshaken
+          ? { text: refusedCertificate(security, 'it closed the connection after the handshake'), definite: true }
+          : undefined,
+      ),
+    );
     socket.once('error', (error: NodeJS.ErrnoException) =>
       done(explainTlsError(error, settings.serverName ?? host, security, handshaken)),
     );
@@ -195,24 +227,50 @@ function refusedCertificate(security: TemporalSecurityConfig, detail: string): s
     : `wants a client certificate (set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH): ${detail}`;
 }
 
+/** OpenSSL's `C0DC…:error:0A000418:SSL routines:ssl3_read_bytes:tlsv1 alert unknown ca:../deps/…` is `tlsv1 alert unknown ca`. */
+const opensslReason = (message: string) =>
+  oneLine(message.replace(/^[0-9A-F]+:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):.*$/s, '$1'));
+
 function explainTlsError(
   error: NodeJS.ErrnoException,
   name: string,
   security: TemporalSecurityConfig,
   handshaken: boolean,
+): TlsDiagnosis {
+  const text = tlsErrorText(error, name, security, handshaken);
+  const code = error.code ?? '';
+  // Not reached yet is not refused: a server still starting may answer the SDK's retries.
+  const definite = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code);
+  return { text, definite };
+}
+
+function tlsErrorText(
+  error: NodeJS.ErrnoException,
+  name: string,
+  security: TemporalSecurityConfig,
+  handshaken: boolean,
 ): string {
-  const detail = oneLine(error.message);
+  const detail = opensslReason(error.message);
   const code = error.code ?? '';
   if (code === 'ECONNREFUSED') return `refused the connection (check TEMPORAL_ADDRESS): ${detail}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `could not be resolved (check TEMPORAL_ADDRESS): ${detail}`;
-  if (/ALERT_(CERTIFICATE_REQUIRED|UNKNOWN_CA|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|ACCESS_DENIED|HANDSHAKE_FAILURE|DECRYPT_ERROR)/.test(code) || /alert (certificate required|unknown ca|bad certificate|certificate unknown|certificate expired|access denied)/i.test(detail)) {
+  if (
+    /ALERT_(CERTIFICATE_REQUIRED|UNKNOWN_CA|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|ACCESS_DENIED|HANDSHAKE_FAILURE|DECRYPT_ERROR)/.test(
+      code,
+    ) ||
+    /alert (certificate required|unknown ca|bad certificate|certificate unknown|certificate expired|access denied)/i.test(
+      detail,
+    )
+  ) {
     return refusedCertificate(security, detail);
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return `presented a certificate not valid for "${name}" (check TEMPORAL_TLS_SERVER_NAME): ${detail}`;
   }
   if (
-    /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY_LEAF)|CERT_UNTRUSTED|CERT_(HAS_EXPIRED|NOT_YET_VALID)|UNABLE_TO_GET_ISSUER_CERT_LOCALLY/.test(code)
+    /SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY_LEAF)|CERT_UNTRUSTED|CERT_(HAS_EXPIRED|NOT_YET_VALID)|UNABLE_TO_GET_ISSUER_CERT_LOCALLY/.test(
+      code,
+    )
   ) {
     return `presented a certificate that is not trusted (check TEMPORAL_TLS_SERVER_CA_CERT_PATH): ${detail}`;
   }

@@ -28,9 +28,7 @@ export const TEMPORAL_SECURITY_ENV = {
   TEMPORAL_TLS_CLIENT_KEY_PATH: unsetWhenEmpty(z.string().min(1)),
   /** The name the server's certificate must be valid for (and the SNI sent), when not the host of TEMPORAL_ADDRESS. */
   TEMPORAL_TLS_SERVER_NAME: unsetWhenEmpty(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9*]([A-Za-z0-9.*-]{0,252})$/, 'must be a host name such as temporal.example.com'),
+    z.string().regex(/^[A-Za-z0-9*]([A-Za-z0-9.*-]{0,252})$/, 'must be a host name such as temporal.example.com'),
   ),
   /** Sent as `authorization: Bearer <key>` on every call (Temporal Cloud API keys); turns TLS on unless TEMPORAL_TLS=false. */
   TEMPORAL_API_KEY: unsetWhenEmpty(
@@ -102,7 +100,9 @@ function certificates(variable: string, path: string, pem: Buffer): X509Certific
 
 function notExpired(variable: string, path: string, cert: X509Certificate, now: Date): void {
   if (new Date(cert.validTo).getTime() < now.getTime()) {
-    throw new TemporalSecurityError(`${variable}: the certificate in ${path} (${cert.subject}) expired on ${cert.validTo}`);
+    throw new TemporalSecurityError(
+      `${variable}: the certificate in ${path} (${cert.subject}) expired on ${cert.validTo}`,
+    );
   }
 }
 
