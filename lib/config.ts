@@ -8,6 +8,12 @@
 import { z } from 'zod';
 import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
 import type { KeyRingEntry } from './state/sealer';
+import {
+  parseTemporalSecurity,
+  TEMPORAL_SECURITY_ENV,
+  TemporalSecurityError,
+  type TemporalSecurityConfig,
+} from './temporal-security-config';
 
 // Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80.
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -197,6 +203,9 @@ const EnvSchema = z.object({
    */
   PAYLOAD_CODEC_ACCEPT_PLAINTEXT: boolean('true'),
 
+  // Temporal connection security: TLS, mutual TLS, API key (lib/temporal-security-config.ts)
+  ...TEMPORAL_SECURITY_ENV,
+
   // Exchanges
   ROUND_TIMEOUT_MS: integer(1).default(600000),
   MAX_ROUNDS: integer(1).default(8),
@@ -321,6 +330,8 @@ export interface Config {
     workerShutdownGraceMs: number;
     /** Worker Versioning (WORKER_VERSIONING=pinned); undefined when off. */
     versioning?: WorkerVersioningConfig;
+    /** TLS, mutual TLS, API key and extra metadata of every Temporal connection (lib/temporal-connection.ts). */
+    security: TemporalSecurityConfig;
   };
   readonly exchange: {
     roundTimeoutMs: number;
@@ -420,6 +431,14 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
+  // Temporal connection security: the files are read and checked here, once.
+  let temporalSecurity: TemporalSecurityConfig;
+  try {
+    temporalSecurity = parseTemporalSecurity(env, source);
+  } catch (error) {
+    if (!(error instanceof TemporalSecurityError)) throw error;
+    throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
+  }
   return Object.freeze({
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
@@ -468,6 +487,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
             },
           }
         : {}),
+      security: temporalSecurity,
     },
     exchange: {
       roundTimeoutMs: env.ROUND_TIMEOUT_MS,

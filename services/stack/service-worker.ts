@@ -5,8 +5,9 @@
  * deployment's current one once it polls, so `start()` returns when new exchanges reach it.
  */
 import os from 'node:os';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import { readPinnedExchangesFrom } from '../../lib/metrics/worker-metrics';
+import { connectTemporalNative } from '../../lib/temporal-connection';
 import { countPinned, promoteVersion } from '../../lib/worker-deployment';
 import { createExchangeWorker, exchangeWorkerVersion, type ExchangeWorkerDeps } from '../worker/src/worker';
 
@@ -26,7 +27,7 @@ export function createServiceWorker(deps: Omit<ExchangeWorkerDeps, 'connection'>
   return {
     async start() {
       if (running) return;
-      const connection = await NativeConnection.connect({ address: config.temporal.address });
+      const connection = await connectTemporalNative(config.temporal);
       try {
         const worker = await createExchangeWorker({ ...deps, connection });
         running = { worker, connection, done: worker.run() };

@@ -3,10 +3,11 @@
  * service gets its own task queue, so test files never steal each other's workflows.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { Pool } from 'pg';
 import { parseConfig, type Config } from '../../lib/config';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
+import { connectTemporalClient } from '../../lib/temporal-connection';
 import { createLogger } from '../../lib/log';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { loadHandlers } from '../../services/stack/handler-module';
@@ -80,7 +81,7 @@ export async function startTestService(
     worker: { workflowBundle: { codePath: stack.workflowBundlePath } },
   });
   const worker = service.worker!;
-  const temporalConnection = await Connection.connect({ address: config.temporal.address });
+  const temporalConnection = await connectTemporalClient(config.temporal);
   const temporal = new Client({
     connection: temporalConnection,
     namespace: config.temporal.namespace,

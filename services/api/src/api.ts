@@ -5,9 +5,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { Config } from '../../../lib/config';
 import { describeDeployment } from '../../../lib/worker-deployment';
+import { connectTemporalClient } from '../../../lib/temporal-connection';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import { createTaskStorePg } from '../../../lib/db/task-store-pg';
@@ -93,7 +94,8 @@ export async function startApi(
   const tasks = createTaskStorePg(pool);
   const listener = await createPgListener({ databaseUrl: config.database.url, channels: WAITED_CHANNELS, log });
   const waiter = createOutcomeWaiter({ listener, store, pollMs: config.database.outcomePollMs, log });
-  const connection = await Connection.connect({ address: config.temporal.address });
+  // TLS, mTLS and the API key as configured; a refused handshake fails the start with its reason.
+  const connection = await connectTemporalClient(config.temporal);
   const client = new Client({
     connection,
     namespace: config.temporal.namespace,
@@ -200,7 +202,14 @@ export async function startApi(
       checkTimeoutMs: config.http.readyCheckTimeoutMs,
       checks: [
         { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },
-        { name: 'temporal', check: async () => void (await connection.healthService.check({})) },
+        {
+          name: 'temporal',
+          // With a deadline, so a server that stops answering does not leave calls piling up.
+          check: () =>
+            connection.withDeadline(Date.now() + config.http.readyCheckTimeoutMs, async () => {
+              await connection.healthService.check({});
+            }),
+        },
         { name: 'migrations', check: () => checkMigrationsCurrent(pool, migrations) },
       ],
     },

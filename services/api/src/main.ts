@@ -3,6 +3,7 @@
  */
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
+import { startFailure } from '../../../lib/temporal-connection';
 import { loadHandlersOrExit } from '../../stack/handler-module';
 import { runServiceProcess } from '../../stack/service-process';
 
@@ -15,7 +16,7 @@ export async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error) => {
-    process.stderr.write(`API failed: ${(error as Error).stack ?? error}\n`);
+    process.stderr.write(`API failed: ${startFailure(error)}\n`);
     process.exit(1);
   });
 }

@@ -5,6 +5,7 @@
  */
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
+import { startFailure } from '../../../lib/temporal-connection';
 import { loadHandlersOrExit } from '../../stack/handler-module';
 import { runServiceProcess } from '../../stack/service-process';
 import type { WorkerRunOptions } from '../../stack/start-service';
@@ -21,7 +22,7 @@ export async function main(options: WorkerRunOptions = {}): Promise<void> {
 
 if (require.main === module) {
   main().catch((error) => {
-    process.stderr.write(`worker failed: ${(error as Error).stack ?? error}\n`);
+    process.stderr.write(`worker failed: ${startFailure(error)}\n`);
     process.exit(1);
   });
 }
