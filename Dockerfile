@@ -79,6 +79,8 @@ RUN chmod 0755 dist/services/cli/main.js \
 USER node
 
 # HOST defaults to 127.0.0.1 in lib/config.ts; in a container the API must listen on all interfaces.
+# On 0.0.0.0 the API refuses AUTH_MODE=off (its default) unless ALLOW_UNAUTHENTICATED=true says
+# so: run it with AUTH_MODE=oauth, or say that only trusted callers reach the container.
 ENV HOST=0.0.0.0 \
     PORT=3000
 EXPOSE 3000

@@ -1,6 +1,6 @@
 // Pins parseConfig: documented defaults, and errors that name the offending variable and say why.
 import { randomBytes } from 'node:crypto';
-import { ConfigError, parseConfig, type Config } from './config';
+import { checkApiExposure, ConfigError, isLoopbackHost, loadConfigOrExit, parseConfig, type Config } from './config';
 
 const key32 = () => randomBytes(32).toString('base64');
 const KEY = key32();
@@ -192,7 +192,7 @@ describe('parseConfig', () => {
     ).toEqual({ host: '0.0.0.0', port: 9100 });
   });
 
-  it('reads the payload codec key ring apart from the requestState one, and accepts plaintext by default', () => {
+  it('reads the payload codec key ring apart from the requestState one, and refuses plaintext by default', () => {
     const second = key32();
     const { payloadCodec, requestState } = parseConfig({
       ...minimal(),
@@ -201,9 +201,10 @@ describe('parseConfig', () => {
     expect(payloadCodec.keys.map((k) => k.kid)).toEqual(['p2', 'p1']);
     expect(payloadCodec.keys[0]?.key.equals(Buffer.from(second, 'base64'))).toBe(true);
     expect(requestState.keys.map((k) => k.kid)).toEqual(['k1']);
-    expect(payloadCodec.acceptPlaintext).toBe(true);
-    expect(parseConfig({ ...minimal(), PAYLOAD_CODEC_ACCEPT_PLAINTEXT: 'false' }).payloadCodec.acceptPlaintext).toBe(
-      false,
+    // A fresh deployment acts on encrypted payloads only; accepting plaintext is for an upgrade.
+    expect(payloadCodec.acceptPlaintext).toBe(false);
+    expect(parseConfig({ ...minimal(), PAYLOAD_CODEC_ACCEPT_PLAINTEXT: 'true' }).payloadCodec.acceptPlaintext).toBe(
+      true,
     );
   });
 
@@ -241,5 +242,99 @@ describe('parseConfig', () => {
       /CODEC_ALLOWED_ORIGINS is malformed/,
     );
     expect(configError({ ...minimal(), CODEC_MAX_BODY_BYTES: '10' }).message).toMatch(/CODEC_MAX_BODY_BYTES/);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Exposure: an unauthenticated API (AUTH_MODE=off) on loopback only, unless ALLOW_UNAUTHENTICATED
+// ------------------------------------------------------------------------------------------------
+
+describe('checkApiExposure', () => {
+  const oauth = {
+    AUTH_MODE: 'oauth',
+    MCP_RESOURCE_URL: 'https://mcp.example.com/mcp',
+    OAUTH_ISSUERS: 'https://auth.example.com',
+  };
+  const exposure = (env: Record<string, string>) => () => checkApiExposure(parseConfig({ ...minimal(), ...env }));
+
+  it.each(['127.0.0.1', '127.8.9.10', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST'])(
+    'treats %s as loopback',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(true);
+      expect(exposure({ HOST: host })).not.toThrow();
+    },
+  );
+
+  it.each([
+    '0.0.0.0',
+    '::',
+    '10.0.0.5',
+    '192.168.1.2',
+    '128.0.0.1',
+    '::ffff:10.0.0.1',
+    'mcp.example.com',
+    'localhost.example.com',
+  ])('refuses AUTH_MODE=off on %s, naming AUTH_MODE and ALLOW_UNAUTHENTICATED', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+    let caught: unknown;
+    try {
+      exposure({ HOST: host })();
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as Error).message;
+    expect(message).toContain(`AUTH_MODE=off on HOST=${host}`);
+    expect(message).toContain('ALLOW_UNAUTHENTICATED=true');
+    expect(message).toContain('AUTH_MODE=oauth');
+  });
+
+  it('refuses by default: AUTH_MODE is off unless set, and ALLOW_UNAUTHENTICATED is false unless set', () => {
+    const config = parseConfig({ ...minimal(), HOST: '0.0.0.0' });
+    expect(config.auth.mode).toBe('off');
+    expect(config.http.allowUnauthenticated).toBe(false);
+    expect(() => checkApiExposure(config)).toThrow(ConfigError);
+    expect(exposure({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'false' })).toThrow(/ALLOW_UNAUTHENTICATED/);
+  });
+
+  it('lets AUTH_MODE=off serve a non-loopback HOST when ALLOW_UNAUTHENTICATED=true says so', () => {
+    expect(parseConfig({ ...minimal(), ALLOW_UNAUTHENTICATED: 'true' }).http.allowUnauthenticated).toBe(true);
+    expect(exposure({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true' })).not.toThrow();
+  });
+
+  it('lets AUTH_MODE=oauth serve any HOST', () => {
+    expect(exposure({ ...oauth, HOST: '0.0.0.0' })).not.toThrow();
+  });
+
+  it('refuses an ALLOW_UNAUTHENTICATED that is not true or false, naming it', () => {
+    expect(configError({ ...minimal(), ALLOW_UNAUTHENTICATED: 'yes' }).message).toMatch(
+      /ALLOW_UNAUTHENTICATED is malformed: must be true or false/,
+    );
+  });
+
+  describe('at start (loadConfigOrExit)', () => {
+    let stderr: jest.SpyInstance;
+    beforeEach(() => {
+      jest.replaceProperty(process, 'env', { ...minimal(), HOST: '0.0.0.0' } as NodeJS.ProcessEnv);
+      jest.spyOn(process, 'exit').mockImplementation((code) => {
+        throw new Error(`exit ${code}`);
+      });
+      stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    it.each(['api', 'all'] as const)(
+      'stops a process serving the API (%s) with exit code 78 and the reason',
+      (role) => {
+        expect(() => loadConfigOrExit(role)).toThrow('exit 78');
+        expect(String(stderr.mock.calls[0]?.[0])).toMatch(
+          /AUTH_MODE=off on HOST=0\.0\.0\.0.*ALLOW_UNAUTHENTICATED=true/s,
+        );
+      },
+    );
+
+    it('leaves a worker alone: it listens on no HOST', () => {
+      expect(loadConfigOrExit('worker').http.host).toBe('0.0.0.0');
+    });
   });
 });

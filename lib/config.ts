@@ -5,6 +5,7 @@
  * names it. Tests and the dev launcher build a config from a plain object with `parseConfig`
  * instead of editing `process.env`.
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
 import type { KeyRingEntry } from './state/sealer';
@@ -150,6 +151,15 @@ const EnvSchema = z.object({
   /** Trust http:// issuers on other hosts than loopback (a private network in development only). */
   OAUTH_ALLOW_HTTP_ISSUERS: boolean('false'),
 
+  // Exposure: an API that asks nobody (AUTH_MODE=off) listens on loopback only, unless told so
+  /**
+   * Let the API start with AUTH_MODE=off on a HOST that is not loopback (127.0.0.0/8, ::1,
+   * localhost): every caller that reaches it is the one anonymous principal. Off, such a start
+   * is refused; on, for a network only trusted callers reach (a container behind a loopback-only
+   * published port, a private network), and the start logs a warning.
+   */
+  ALLOW_UNAUTHENTICATED: boolean('false'),
+
   // Postgres
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   DATABASE_POOL_SIZE: integer(1).default(10),
@@ -197,11 +207,12 @@ const EnvSchema = z.object({
    */
   PAYLOAD_CODEC_KEYS: keyRing(),
   /**
-   * Whether a payload that is not encrypted is still read (history recorded before the codec was
-   * on). On for the upgrade; off once no exchange from before it runs, so every payload a worker
-   * acts on must have been encrypted under one of the keys.
+   * Whether a payload that is not encrypted is still read. Off (the default): every payload a
+   * worker acts on must have been encrypted under one of the keys. On only while upgrading a
+   * deployment that ran before payloads were encrypted (its running exchanges have histories in
+   * clear); off again once no exchange from before the upgrade runs.
    */
-  PAYLOAD_CODEC_ACCEPT_PLAINTEXT: boolean('true'),
+  PAYLOAD_CODEC_ACCEPT_PLAINTEXT: boolean('false'),
 
   // Temporal connection security: TLS, mutual TLS, API key (lib/temporal-security-config.ts)
   ...TEMPORAL_SECURITY_ENV,
@@ -307,6 +318,8 @@ export interface Config {
     readyCheckTimeoutMs: number;
     /** API_DRAIN_GRACE_MS: how long a stopping API lets requests and streams end by themselves. */
     drainGraceMs: number;
+    /** ALLOW_UNAUTHENTICATED: AUTH_MODE=off may serve a HOST that is not loopback (checkApiExposure). */
+    allowUnauthenticated: boolean;
   };
   /** Who may call /mcp, /sse and /messages: nobody is asked (off), or an OAuth 2.1 bearer token. */
   readonly auth: AuthConfig;
@@ -452,6 +465,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
         .filter(Boolean),
       readyCheckTimeoutMs: env.READY_CHECK_TIMEOUT_MS,
       drainGraceMs: env.API_DRAIN_GRACE_MS,
+      allowUnauthenticated: env.ALLOW_UNAUTHENTICATED,
     },
     auth,
     admin: {
@@ -527,10 +541,48 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   });
 }
 
-/** Reads the process environment; on a bad value prints the reason and exits. */
-export function loadConfigOrExit(): Config {
+// ------------------------------------------------------------------------------------------------
+// Exposure: an unauthenticated API listens on loopback only, unless ALLOW_UNAUTHENTICATED says so
+// ------------------------------------------------------------------------------------------------
+
+/** Whether `host` (a HOST value) is a loopback address: 127.0.0.0/8, ::1 (also IPv4-mapped), localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  if (name === 'localhost') return true;
+  if (isIPv4(name)) return name.split('.')[0] === '127';
+  if (!isIPv6(name)) return false;
+  // The URL parser writes an IPv6 address in its one canonical form (::1, ::ffff:7f00:1).
+  const canonical = new URL(`http://[${name}]`).hostname.slice(1, -1);
+  return canonical === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(canonical);
+}
+
+/**
+ * Refuses an API that would let every caller in (AUTH_MODE=off) on an address others can reach
+ * (a HOST that is not loopback), unless ALLOW_UNAUTHENTICATED=true says that is meant. The API
+ * calls it before it opens anything; `loadConfigOrExit('api' | 'all')` calls it at start.
+ */
+export function checkApiExposure(config: Pick<Config, 'http' | 'auth'>): void {
+  if (config.auth.mode !== 'off' || config.http.allowUnauthenticated || isLoopbackHost(config.http.host)) return;
+  throw new ConfigError(
+    `Invalid configuration:\n  AUTH_MODE=off on HOST=${config.http.host}, which is not a loopback address: ` +
+      'every caller that reaches it would be let in as the one anonymous principal. Set AUTH_MODE=oauth ' +
+      '(README "Authorization"), listen on loopback (HOST=127.0.0.1), or set ALLOW_UNAUTHENTICATED=true ' +
+      'if only trusted callers can reach HOST (a container published on 127.0.0.1, a private network)',
+  );
+}
+
+/**
+ * Reads the process environment; on a bad value prints the reason and exits. A process that
+ * serves the API (`role` `api` or `all`) also has its exposure checked (checkApiExposure).
+ */
+export function loadConfigOrExit(role?: 'api' | 'worker' | 'all'): Config {
   try {
-    return parseConfig(process.env);
+    const config = parseConfig(process.env);
+    if (role === 'api' || role === 'all') checkApiExposure(config);
+    return config;
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     process.exit(78); // EX_CONFIG

@@ -9,6 +9,7 @@
  * same HANDLERS. And the Dockerfiles, read as text: where a module goes, the CLI, what the runtime
  * stage leaves out.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
@@ -130,16 +131,113 @@ describe('docker-compose.yml', () => {
     // The API answers CORS for the UI's origin, which is where compose publishes the UI.
     const uiUrl = composeDefault(compose.services.api!.environment!.TEMPORAL_UI_URL).value;
     expect(uiUrl).toBe('http://127.0.0.1:8080');
-    expect(compose.services['temporal-ui']!.ports).toContain(
-      '${TEMPORAL_UI_BIND_ADDRESS:-127.0.0.1}:${TEMPORAL_UI_PORT:-8080}:8080',
-    );
+    expect(compose.services['temporal-ui']!.ports).toContain('127.0.0.1:${TEMPORAL_UI_PORT:-8080}:8080');
   });
 
   it('publishes ports on 127.0.0.1 unless told otherwise', () => {
-    const open = Object.entries(compose.services).flatMap(([name, s]) =>
-      (s.ports ?? []).filter((p) => !/^(\$\{[A-Z_]+:-)?127\.0\.0\.1\}?:/.test(p)).map((p) => `${name}: ${p}`),
+    expect(openPorts(compose)).toEqual([]);
+  });
+
+  // Neither asks who calls: whoever reaches them reads and signals every workflow.
+  it("publishes Temporal's frontend and Web UI on 127.0.0.1 only, with no variable to move them", () => {
+    expect(compose.services.temporal!.ports).toEqual(['127.0.0.1:${TEMPORAL_PORT:-7233}:7233']);
+    expect(compose.services['temporal-ui']!.ports).toEqual(['127.0.0.1:${TEMPORAL_UI_PORT:-8080}:8080']);
+  });
+
+  it('has no default for a password or a key: each is required, with a message that points to .env', () => {
+    const references = [...withoutComments('docker-compose.yml').matchAll(/\$\{([A-Z0-9_]+)(:[-?][^}]*)?\}/g)].map(
+      ([, name, rest]) => ({ name, rest }),
     );
-    expect(open).toEqual([]);
+    const secrets = references.filter(({ name }) => SECRET.test(name!) && !SWITCHES.has(name!));
+    expect(new Set(secrets.map((r) => r.name))).toEqual(new Set([...REQUIRED_SECRETS, ...OPTIONAL_SECRETS]));
+    // A required one says where to set it; an optional one (empty: the feature is off) has no value.
+    const wrong = secrets.filter(({ name, rest }) =>
+      REQUIRED_SECRETS.includes(name!) ? rest !== `:?set ${name} in .env (see .env.example)` : rest !== ':-',
+    );
+    expect(wrong).toEqual([]);
+    // The database URL carries the password as given, never a default.
+    expect(compose.services.api!.environment!.DATABASE_URL).toContain(
+      ':${MCP_DB_PASSWORD:?set MCP_DB_PASSWORD in .env (see .env.example)}@postgresql:5432/',
+    );
+  });
+
+  it('starts the api on 0.0.0.0 in its container, so AUTH_MODE=off needs ALLOW_UNAUTHENTICATED=true said in .env', () => {
+    const env = compose.services.api!.environment!;
+    expect(env.HOST).toBe('0.0.0.0');
+    expect(env.AUTH_MODE).toBe('${AUTH_MODE:-off}');
+    expect(env.ALLOW_UNAUTHENTICATED).toBe('${ALLOW_UNAUTHENTICATED:-false}');
+    expect(compose.services.api!.ports).toEqual(['${API_BIND_ADDRESS:-127.0.0.1}:${API_PORT:-3000}:3000']);
+  });
+
+  it('refuses plaintext payloads unless told so (an upgrade)', () => {
+    expect(compose.services.worker!.environment!.PAYLOAD_CODEC_ACCEPT_PLAINTEXT).toBe(
+      '${PAYLOAD_CODEC_ACCEPT_PLAINTEXT:-false}',
+    );
+  });
+});
+
+/** Names of secrets: what compose must never give a default value. */
+const SECRET = /PASSWORD|SECRET|TOKEN|_KEYS?$/;
+/** Names that look like a secret's but are a switch. */
+const SWITCHES = new Set(['TEMPORAL_CODEC_PASS_ACCESS_TOKEN']);
+/** A compose file's text without its comment lines (which show `${VAR:?...}` as an example). */
+const withoutComments = (file: string) =>
+  readFileSync(path.join(ROOT, file), 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n');
+/** Secrets without which nothing starts: required, with no default. */
+const REQUIRED_SECRETS = ['POSTGRES_PASSWORD', 'MCP_DB_PASSWORD', 'REQUEST_STATE_KEYS', 'PAYLOAD_CODEC_KEYS'];
+/** Secrets whose absence turns a feature off (the admin API, token introspection). */
+const OPTIONAL_SECRETS = ['ADMIN_TOKEN', 'OAUTH_INTROSPECTION_CLIENT_SECRET'];
+
+/** Published ports not on 127.0.0.1 (or on a variable whose default is 127.0.0.1). */
+const openPorts = (file: ComposeFile) =>
+  Object.entries(file.services).flatMap(([name, s]) =>
+    (s.ports ?? []).filter((p) => !/^(\$\{[A-Z_]+:-)?127\.0\.0\.1\}?:/.test(p)).map((p) => `${name}: ${p}`),
+  );
+
+describe('.env.example and .gitignore', () => {
+  const example = readFileSync(path.join(ROOT, '.env.example'), 'utf8');
+  /** Its uncommented assignments, name to value. */
+  const assigned = new Map(
+    [...example.matchAll(/^([A-Z0-9_]+)=(.*)$/gm)].map(([, name, value]) => [name!, value!] as const),
+  );
+  /** Every variable docker-compose.yml and its overrides require (`${VAR:?...}`). */
+  const required = (file: string) =>
+    [...withoutComments(file).matchAll(/\$\{([A-Z0-9_]+):\?/g)].map(([, name]) => name!);
+
+  it('lists every variable docker-compose.yml requires, each secret empty with how to make it', () => {
+    const base = [...new Set(required('docker-compose.yml'))];
+    expect(base.sort()).toEqual([...REQUIRED_SECRETS].sort());
+    for (const name of [...base, ...OPTIONAL_SECRETS.filter((n) => n !== 'OAUTH_INTROSPECTION_CLIENT_SECRET')]) {
+      expect(assigned.get(name)).toBe('');
+    }
+    expect(example).toMatch(/openssl rand -hex 24/);
+    expect(example).toMatch(/k1:\$\(openssl rand -base64 32\)/);
+    expect(example).toMatch(/openssl rand -hex 32/);
+  });
+
+  it('names what the overrides require (commented: they are optional), and every variable it sets is one compose reads', () => {
+    for (const file of [...OVERRIDES, MTLS_OVERRIDE]) {
+      for (const name of required(file)) expect(example).toMatch(new RegExp(`^# ${name}=`, 'm'));
+    }
+    const read = new Set([...withoutComments('docker-compose.yml').matchAll(/\$\{([A-Z0-9_]+)/g)].map(([, n]) => n));
+    expect([...assigned.keys()].filter((name) => !read.has(name))).toEqual([]);
+  });
+
+  it('keeps the local allowance explicit and its publishing on loopback, and plaintext refused', () => {
+    expect(assigned.get('AUTH_MODE')).toBe('off');
+    expect(assigned.get('ALLOW_UNAUTHENTICATED')).toBe('true');
+    expect(assigned.get('API_BIND_ADDRESS')).toBe('127.0.0.1');
+    expect(assigned.get('PAYLOAD_CODEC_ACCEPT_PLAINTEXT')).toBe('false');
+  });
+
+  it('git-ignores .env and .env.*, but not .env.example', () => {
+    const ignored = (file: string) =>
+      spawnSync('git', ['check-ignore', '-q', '--no-index', file], { cwd: ROOT }).status === 0;
+    expect(['.env', '.env.local', '.env.production'].filter((f) => !ignored(f))).toEqual([]);
+    expect(ignored('.env.example')).toBe(false);
   });
 });
 
@@ -165,6 +263,7 @@ const isMapping = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const OVERRIDES = ['deploy/compose.handlers.yml', 'deploy/compose.handlers-image.yml'] as const;
+const MTLS_OVERRIDE = 'deploy/compose.temporal-mtls.yml';
 /** Where a module goes in the image, and the path the example image and both overrides serve. */
 const HANDLERS_FOLDER = '/app/handlers';
 const DEFAULT_MODULE = '${HANDLERS:-/app/handlers/dist/tools.js}';
@@ -285,3 +384,107 @@ const COMPOSE_CHOOSES = new Set([
   'TEMPORAL_ADDRESS',
   'TEMPORAL_UI_URL',
 ]);
+
+describe('deploy/compose.temporal-mtls.yml (Temporal with mutual TLS)', () => {
+  const override = readCompose(MTLS_OVERRIDE);
+  const merged = mergeCompose(compose, override) as ComposeFile;
+  const env = (name: string) => merged.services[name]!.environment ?? {};
+  const TLS_FOLDER = '/tls';
+  /** The names of the Temporal CLI's and SDKs' client settings (envconfig), which api and worker read. */
+  const CLIENT_TLS = {
+    TEMPORAL_TLS_SERVER_CA_CERT_PATH: `${TLS_FOLDER}/ca.pem`,
+    TEMPORAL_TLS_CLIENT_CERT_PATH: `${TLS_FOLDER}/client.pem`,
+    TEMPORAL_TLS_CLIENT_KEY_PATH: `${TLS_FOLDER}/client.key`,
+    TEMPORAL_TLS_SERVER_NAME: '${TEMPORAL_TLS_SERVER_NAME:-temporal}',
+  };
+
+  it('is valid against the Compose Specification schema, alone and over docker-compose.yml', () => {
+    const schema = JSON.parse(readFileSync(path.join(ROOT, 'deploy/compose-spec/compose-spec.json'), 'utf8'));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    ajv.addMetaSchema(draft07, 'https://json-schema.org/draft-07/schema');
+    const validate = ajv.compile(schema);
+    for (const candidate of [override, merged]) {
+      validate(candidate);
+      expect(validate.errors ?? []).toEqual([]);
+    }
+  });
+
+  it('mounts the required certificate folder read-only at /tls in every container that talks to Temporal', () => {
+    const services = Object.keys(override.services).sort();
+    expect(services).toEqual(['api', 'temporal', 'temporal-create-namespace', 'temporal-ui', 'worker']);
+    for (const name of services) {
+      expect(override.services[name]!.volumes).toEqual([
+        expect.objectContaining({ type: 'bind', target: TLS_FOLDER, read_only: true }),
+      ]);
+      expect(override.services[name]!.volumes![0]!.source).toMatch(/^\$\{TEMPORAL_TLS_DIR:\?/);
+    }
+  });
+
+  it("turns on the server's frontend TLS with client certificates required, through its config template", () => {
+    expect(env('temporal')).toEqual(
+      expect.objectContaining({
+        TEMPORAL_TLS_REQUIRE_CLIENT_AUTH: 'true',
+        TEMPORAL_TLS_FRONTEND_CERT: `${TLS_FOLDER}/server.pem`,
+        TEMPORAL_TLS_FRONTEND_KEY: `${TLS_FOLDER}/server.key`,
+        TEMPORAL_TLS_CLIENT1_CA_CERT: `${TLS_FOLDER}/ca.pem`,
+        TEMPORAL_TLS_CLIENT2_CA_CERT: `${TLS_FOLDER}/ca.pem`,
+        // Internode, and the server's own worker as a client of its frontend.
+        TEMPORAL_TLS_SERVER_CERT: `${TLS_FOLDER}/server.pem`,
+        TEMPORAL_TLS_SERVER_KEY: `${TLS_FOLDER}/server.key`,
+        TEMPORAL_TLS_SERVER_CA_CERT: `${TLS_FOLDER}/ca.pem`,
+        TEMPORAL_TLS_FRONTEND_DISABLE_HOST_VERIFICATION: 'false',
+        TEMPORAL_TLS_INTERNODE_DISABLE_HOST_VERIFICATION: 'false',
+      }),
+    );
+    // Still the persistence the base file gives it.
+    expect(env('temporal').POSTGRES_SEEDS).toBe('postgresql');
+  });
+
+  it.each(['api', 'worker', 'temporal-create-namespace'])(
+    'points the %s at it with a client certificate, in the Temporal CLI and SDK names',
+    (name) => {
+      expect(env(name)).toEqual(expect.objectContaining(CLIENT_TLS));
+      expect(env(name).TEMPORAL_ADDRESS).toBe('temporal:7233');
+    },
+  );
+
+  it('gives api and worker the same settings and mount, and the namespace job TLS on', () => {
+    const tlsOf = (name: string) =>
+      Object.fromEntries(Object.entries(env(name)).filter(([key]) => key.startsWith('TEMPORAL_TLS')));
+    expect(tlsOf('worker')).toEqual(tlsOf('api'));
+    expect(merged.services.worker!.volumes).toEqual(merged.services.api!.volumes);
+    expect(env('temporal-create-namespace').TEMPORAL_TLS).toBe('true');
+  });
+
+  it("points the Web UI at it in the UI server's own names", () => {
+    expect(env('temporal-ui')).toEqual(
+      expect.objectContaining({
+        TEMPORAL_TLS_CA: `${TLS_FOLDER}/ca.pem`,
+        TEMPORAL_TLS_CERT: `${TLS_FOLDER}/client.pem`,
+        TEMPORAL_TLS_KEY: `${TLS_FOLDER}/client.key`,
+        TEMPORAL_TLS_ENABLE_HOST_VERIFICATION: 'true',
+      }),
+    );
+  });
+
+  it('leaves every port on loopback and every variable the service reads in place', () => {
+    expect(openPorts(merged)).toEqual([]);
+    expect(merged.services.temporal!.ports).toEqual(compose.services.temporal!.ports);
+    for (const name of ['api', 'worker']) {
+      expect(CONFIG_VARIABLES.filter((v) => !(v.name in env(name))).map((v) => v.name)).toEqual([]);
+    }
+  });
+
+  it('names the files the development certificate script makes', () => {
+    const script = readFileSync(path.join(ROOT, 'deploy/temporal/tls/make-dev-certs.sh'), 'utf8');
+    const named = new Set(
+      [...readFileSync(path.join(ROOT, MTLS_OVERRIDE), 'utf8').matchAll(/\/tls\/([a-z]+\.(?:pem|key))/g)].map(
+        ([, file]) => file,
+      ),
+    );
+    expect([...named].sort()).toEqual(['ca.pem', 'client.key', 'client.pem', 'server.key', 'server.pem']);
+    expect(script).toMatch(/-keyout ca\.key -out ca\.pem/);
+    expect(script).toMatch(/^issue server /m);
+    expect(script).toMatch(/^issue client /m);
+  });
+});

@@ -9,8 +9,9 @@
  * purpose; the sealed payload says `encoding: binary/encrypted` and names the key id that sealed it
  * (`encryption-key-id`). The first key of the ring seals, every key opens: rotate by prepending.
  *
- * A payload that is not `binary/encrypted` (history recorded before the codec was on) is returned
- * as it is while `acceptPlaintext` holds (PAYLOAD_CODEC_ACCEPT_PLAINTEXT), and refused otherwise.
+ * A payload that is not `binary/encrypted` is refused, unless `acceptPlaintext` holds
+ * (PAYLOAD_CODEC_ACCEPT_PLAINTEXT, off by default: only while upgrading a deployment whose
+ * histories were recorded before the codec was on); then it is returned as it is.
  * A sealed payload that does not open (unknown key id, altered bytes) is always refused: the
  * `PayloadCodecError` names why, never what the payload holds.
  */
@@ -61,7 +62,8 @@ export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {
       if (config.acceptPlaintext) return payload;
       throw new PayloadCodecError(
         'plaintext-refused',
-        'a payload that is not encrypted was refused (PAYLOAD_CODEC_ACCEPT_PLAINTEXT is false)',
+        'a payload that is not encrypted was refused (PAYLOAD_CODEC_ACCEPT_PLAINTEXT is false; set it true only ' +
+          'while upgrading a deployment that ran before payloads were encrypted)',
       );
     }
     const kid = text(payload.metadata?.[KEY_ID_METADATA]);

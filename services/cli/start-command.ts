@@ -20,7 +20,7 @@ export interface StartedMessage {
 }
 
 export async function startCommand(role: ServiceRole): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(role);
   await allowTypeScriptModule(config.handlers);
   const handlers = await loadHandlersOrExit(config.handlers);
   // Synchronous lines when a worker runs here: a round's `round started` is out before its handler runs.

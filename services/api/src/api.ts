@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client } from '@temporalio/client';
-import type { Config } from '../../../lib/config';
+import { checkApiExposure, isLoopbackHost, type Config } from '../../../lib/config';
 import { describeDeployment } from '../../../lib/worker-deployment';
 import { connectTemporalClient } from '../../../lib/temporal-connection';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
@@ -43,12 +43,19 @@ import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 
 /** Says at start who may call: loudly when nobody is asked, since every caller is then one principal. */
-function logAuthMode(auth: Config['auth'], log: Logger): void {
+function logAuthMode(auth: Config['auth'], http: Config['http'], log: Logger): void {
   if (auth.mode === 'off') {
     log.warn(
       'AUTH_MODE=off: /mcp, /sse and /messages accept every caller as the one anonymous principal; ' +
         'any holder of a requestState or session id can answer for it. Set AUTH_MODE=oauth outside local development',
     );
+    if (!isLoopbackHost(http.host)) {
+      log.warn(
+        { host: http.host },
+        'ALLOW_UNAUTHENTICATED=true: serving unauthenticated on an address that is not loopback; ' +
+          'only trusted callers may reach it',
+      );
+    }
     return;
   }
   log.info(
@@ -83,6 +90,8 @@ export async function startApi(
   served: { set: HandlerSet; version: string },
   log: Logger,
 ): Promise<RunningApi> {
+  // Before anything opens: no unauthenticated API on an address others reach, unless told so.
+  checkApiExposure(config);
   const handlers = served.set;
   // Before anything opens: a tool with an invalid x-mcp-header annotation stops the start.
   const paramHeaders = toolParamHeaders(handlers);
@@ -244,7 +253,7 @@ export async function startApi(
       : {}),
     ...(config.admin.token ? { codec: codecEndpoint(config, config.admin.token, log) } : {}),
   });
-  logAuthMode(config.auth, log);
+  logAuthMode(config.auth, config.http, log);
   if (config.admin.token) log.info('admin API on at /admin (bearer token from ADMIN_TOKEN)');
   else log.info('admin API off: ADMIN_TOKEN is not set, /admin answers 404');
   if (config.admin.token)

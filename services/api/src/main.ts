@@ -8,7 +8,7 @@ import { loadHandlersOrExit } from '../../stack/handler-module';
 import { runServiceProcess } from '../../stack/service-process';
 
 export async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit('api');
   const log = createLogger('api', config.logLevel);
   const handlers = await loadHandlersOrExit(config.handlers);
   await runServiceProcess({ role: 'api', config, handlers, log });

@@ -12,7 +12,7 @@ import type { WorkerRunOptions } from '../../stack/start-service';
 
 /** `options` are for a process that embeds this main (a test entry adding an interceptor, say). */
 export async function main(options: WorkerRunOptions = {}): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit('worker');
   // Before anything starts: a module that cannot be served stops the worker with its reason.
   const handlers = await loadHandlersOrExit(config.handlers);
   // Synchronous lines: a round's `round started` is out before its handler runs, whatever kills the process.
