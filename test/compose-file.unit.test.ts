@@ -7,7 +7,7 @@
  * folder; deploy/compose.handlers-image.yml, an image FROM the service's) are checked the same
  * way, alone and merged over it, for what they promise: api and worker get the same module and the
  * same HANDLERS. And the Dockerfiles, read as text: where a module goes, the CLI, what the runtime
- * stage leaves out.
+ * stage leaves out, and their Node: one release, the one the tests run on, of the major `engines` names.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -337,6 +337,45 @@ describe('deploy/compose.handlers-image.yml (an image FROM the service image)', 
     expect(example).toMatch(/^COPY --from=build \/src\/package\.json \/app\/handlers\/package\.json$/m);
     expect(example).toMatch(new RegExp(`^ENV HANDLERS=${composeDefault(DEFAULT_MODULE).value}$`, 'm'));
     expect(example).toMatch(/^RUN durable-mcp check "\$HANDLERS"$/m);
+  });
+});
+
+/** The major of a Node version or range's first number: `24.21.0`, `>=24.11`, `node:24.21.0-bookworm-slim` → 24. */
+const nodeMajor = (text: string | undefined): number | undefined => {
+  const match = /(\d+)(?:\.\d+){0,2}/.exec(text ?? '');
+  return match ? Number(match[1]) : undefined;
+};
+
+describe('one Node everywhere: the image, the tests, engines', () => {
+  const readJson = (file: string) =>
+    JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as {
+      engines?: { node?: string };
+      devDependencies?: Record<string, string>;
+    };
+  const manifest = readJson('package.json');
+  const image = /^ARG NODE_IMAGE=(\S+)$/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+  const tests = manifest.devDependencies?.node;
+
+  it('pins the image to one Node release on Debian (a glibc base), slim', () => {
+    expect(image).toMatch(/^node:\d+\.\d+\.\d+-[a-z]+-slim$/);
+    expect(image).not.toMatch(/alpine/);
+  });
+
+  it('runs the tests on the same release the image has (the node dev dependency, exact)', () => {
+    expect(tests).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(`node:${tests}-`).toBe(image!.slice(0, `node:${tests}-`.length));
+  });
+
+  it.each(['package.json', 'packages/handlers/package.json'])("names the image's major in %s's engines", (file) => {
+    const engines = readJson(file).engines?.node;
+    expect(engines).toMatch(/^>=\d+\.\d+$/);
+    expect(nodeMajor(engines)).toBe(nodeMajor(image));
+    expect(nodeMajor(tests)).toBe(nodeMajor(image));
+  });
+
+  it("builds a handler image's module on the service image's Node", () => {
+    const example = readFileSync(path.join(ROOT, 'deploy/handlers-image/Dockerfile.example'), 'utf8');
+    expect(/^FROM (\S+) AS build$/m.exec(example)?.[1]).toBe(image);
   });
 });
 

@@ -1,6 +1,6 @@
 // A real OAuth 2.1 / OpenID authorization server for the tests (the npm package oidc-provider, not a
 // mock), run as a child process of the test harness (test/support/authorization-server.ts, which it is named apart from so that an import of that module never finds this file): it is
-// ES modules only and wants Node 22, which jest's CommonJS loader does not load in process.
+// ES modules only, which jest's CommonJS loader does not load in process.
 //
 // It issues access tokens by the client-credentials grant (RFC 6749 §4.4) for the resources it is
 // told of (RFC 8707 resource indicators: the token's audience is the resource asked for), as JWTs
