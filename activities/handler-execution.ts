@@ -10,6 +10,8 @@ import { isProtocolError, type HandlerContext, type HandlerSet } from '@durable-
 import { requireHandler, type BoundHandler } from '../lib/handler-set/lookup';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { RpcError } from '../lib/protocol/rpc-error';
+import { serviceTracer } from '../lib/tracing';
+import { SpanStatusCode } from '@opentelemetry/api';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -27,6 +29,32 @@ function withinTimeout<T>(run: () => T | Promise<T>, timeoutMs: number): Promise
     );
   });
   return Promise.race([Promise.resolve().then(run), timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The handler's run as a span (`handler <target> round <n>`), a child of the round's activity span
+ * when traces are on (lib/tracing); a no-op span otherwise.
+ */
+function tracedHandler(handler: BoundHandler, ctx: HandlerContext, method: string, target: string): Promise<unknown> {
+  const attributes = {
+    'mcp.method': method,
+    'mcp.target': target,
+    'mcp.exchange_id': ctx.exchangeId,
+    'mcp.round': ctx.round,
+  };
+  return serviceTracer().startActiveSpan(`handler ${target} round ${ctx.round}`, { attributes }, async (span) => {
+    try {
+      const result: unknown = await handler(ctx);
+      if (isInputRequiredResult(result)) span.setAttribute('mcp.outcome', 'ask');
+      return result;
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: messageOf(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 export async function executeHandler(
@@ -51,7 +79,10 @@ export async function executeHandler(
     return { kind: 'error', error: error.toJson() };
   }
   try {
-    const result = (await withinTimeout<unknown>(() => handler(ctx), timeoutMs)) as Record<string, unknown>;
+    const result = (await withinTimeout<unknown>(
+      () => tracedHandler(handler, ctx, method, target),
+      timeoutMs,
+    )) as Record<string, unknown>;
     if (isInputRequiredResult(result)) {
       return {
         kind: 'ask',

@@ -243,6 +243,27 @@ describe('parseConfig', () => {
     );
     expect(configError({ ...minimal(), CODEC_MAX_BODY_BYTES: '10' }).message).toMatch(/CODEC_MAX_BODY_BYTES/);
   });
+
+  it('leaves traces off unless an OTLP endpoint is set, by the standard OpenTelemetry names', () => {
+    expect(parseConfig(minimal()).tracing).toBeUndefined();
+    expect(
+      parseConfig({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_SERVICE_NAME: 'x' }).tracing,
+    ).toBeUndefined();
+    expect(parseConfig({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      tracesUrl: 'http://collector:4318/v1/traces',
+    });
+    expect(
+      parseConfig({
+        ...minimal(),
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/ingest',
+        OTEL_SERVICE_NAME: 'mcp-eu',
+      }).tracing,
+    ).toEqual({ tracesUrl: 'https://traces.example.com/ingest', serviceName: 'mcp-eu' });
+    expect(configError({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).message).toMatch(
+      /OTEL_EXPORTER_OTLP_ENDPOINT is malformed: must be an http:\/\/ or https:\/\/ URL/,
+    );
+  });
 });
 
 // ------------------------------------------------------------------------------------------------

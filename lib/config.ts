@@ -15,6 +15,7 @@ import {
   TemporalSecurityError,
   type TemporalSecurityConfig,
 } from './temporal-security-config';
+import { parseTracingConfig, TRACING_ENV, type TracingConfig } from './tracing/tracing-config';
 
 // Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80.
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -159,6 +160,9 @@ const EnvSchema = z.object({
    * published port, a private network), and the start logs a warning.
    */
   ALLOW_UNAUTHENTICATED: boolean('false'),
+
+  // Traces (OpenTelemetry over OTLP/HTTP; off unless an endpoint is set: lib/tracing/tracing-config.ts)
+  ...TRACING_ENV,
 
   // Postgres
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
@@ -331,6 +335,8 @@ export interface Config {
    * long a browser's sign-in lasts.
    */
   readonly codecEndpoint: { allowedOrigins: string[]; maxBodyBytes: number; sessionTtlMs: number };
+  /** Trace export (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); undefined when off. */
+  readonly tracing?: TracingConfig;
   /** The worker's metrics listener; undefined when WORKER_METRICS_PORT is 0. */
   readonly workerMetrics?: { host: string; port: number };
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
@@ -452,6 +458,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     if (!(error instanceof TemporalSecurityError)) throw error;
     throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
   }
+  const tracing = parseTracingConfig(env);
   return Object.freeze({
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
@@ -482,6 +489,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       maxBodyBytes: env.CODEC_MAX_BODY_BYTES,
       sessionTtlMs: env.CODEC_SESSION_TTL_MS,
     },
+    ...(tracing ? { tracing } : {}),
     ...(env.WORKER_METRICS_PORT > 0
       ? { workerMetrics: { host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT } }
       : {}),

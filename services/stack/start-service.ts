@@ -11,6 +11,7 @@ import type { Config } from '../../lib/config';
 import { migrate } from '../../lib/db/migrate';
 import { createPool } from '../../lib/db/pool';
 import type { Logger } from '../../lib/log';
+import { startTracing, type Tracing } from '../../lib/tracing';
 import { startApi, type RunningApi } from '../api/src/api';
 import type { ExchangeWorkerDeps } from '../worker/src/worker';
 import type { LoadedHandlers } from './handler-module';
@@ -42,6 +43,8 @@ export interface RunningService {
   worker?: ServiceWorker;
   /** The worker's Postgres pool, open until `stop()`. Without a worker the migration pool is closed at once. */
   pool?: Pool;
+  /** The process's tracer provider while traces are on (OTEL_EXPORTER_OTLP_ENDPOINT); flushed at `stop()`. */
+  tracing?: Tracing;
   /** Stops everything once (later calls wait for the same stop); every part is tried, then the first error thrown. */
   stop(): Promise<void>;
 }
@@ -62,6 +65,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   if (!withWorker) await pool.end();
 
+  const withApi = options.api ?? true;
+  if (config.tracing) {
+    const role = withApi && withWorker ? 'durable-mcp' : withApi ? 'durable-mcp-api' : 'durable-mcp-worker';
+    service.tracing = startTracing(config.tracing, role, handlers.version);
+  }
   try {
     if (withWorker) {
       service.pool = pool;
@@ -71,11 +79,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         handlers: handlers.set,
         handlerVersion: handlers.version,
         log: options.workerLog ?? log,
+        ...(service.tracing ? { tracing: service.tracing } : {}),
         ...(typeof withWorker === 'object' ? withWorker : {}),
       });
       await service.worker.start();
     }
-    if (options.api ?? true) service.api = await startApi(config, handlers, options.apiLog ?? log);
+    if (withApi) service.api = await startApi(config, handlers, options.apiLog ?? log, service.tracing);
   } catch (error) {
     await service.stop().catch(() => undefined);
     throw error;
@@ -91,5 +100,7 @@ async function stopAll(service: RunningService): Promise<void> {
   await attempt(service.api && (() => service.api!.close()));
   await attempt(service.worker && (() => service.worker!.stop()));
   await attempt(service.pool && (() => service.pool!.end()));
+  // Last: the spans of everything above are flushed to the collector before the process ends.
+  await attempt(service.tracing && (() => service.tracing!.release()));
   if (errors.length) throw errors[0];
 }

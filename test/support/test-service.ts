@@ -51,7 +51,12 @@ function quietTemporalRuntime(log: ReturnType<typeof createLogger>): void {
  */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: { handlers?: HandlerSet; handlerVersion?: string } = {},
+  options: {
+    handlers?: HandlerSet;
+    handlerVersion?: string;
+    /** A workflow bundle other than the shared one (one with more workflow interceptor modules, say). */
+    workflowBundle?: { code: string } | { codePath: string };
+  } = {},
 ): Promise<TestService> {
   const stack = readStackInfo();
   const config = parseConfig({
@@ -78,7 +83,7 @@ export async function startTestService(
       : await loadHandlers(config.handlers),
     log,
     poolSize: 4,
-    worker: { workflowBundle: { codePath: stack.workflowBundlePath } },
+    worker: { workflowBundle: options.workflowBundle ?? { codePath: stack.workflowBundlePath } },
   });
   const worker = service.worker!;
   const temporalConnection = await connectTemporalClient(config.temporal);

@@ -18,6 +18,7 @@ import { createPgListener } from '../../../lib/db/pg-listener';
 import { createPool } from '../../../lib/db/pool';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Logger } from '../../../lib/log';
+import { tracingClientInterceptors, type Tracing } from '../../../lib/tracing';
 import { apiMetrics, apiRegistry } from '../../../lib/metrics/api-metrics';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createPayloadCodec } from '../../../lib/payload-codec/payload-codec';
@@ -89,6 +90,7 @@ export async function startApi(
   config: Config,
   served: { set: HandlerSet; version: string },
   log: Logger,
+  tracing?: Tracing,
 ): Promise<RunningApi> {
   // Before anything opens: no unauthenticated API on an address others reach, unless told so.
   checkApiExposure(config);
@@ -109,6 +111,8 @@ export async function startApi(
     connection,
     namespace: config.temporal.namespace,
     dataConverter: serviceDataConverter(config.payloadCodec),
+    // Traces on: the workflow start and each signal are spans of the leg, their context in the headers.
+    ...(tracing ? { interceptors: tracingClientInterceptors(tracing) } : {}),
   });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 

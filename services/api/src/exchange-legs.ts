@@ -33,6 +33,7 @@ import type {
   TaskMode,
 } from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
+import { tagLegExchange } from '../../../lib/tracing';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
 import { capacityExceeded, fromOutcome, invalidRequestState } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
@@ -217,6 +218,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     requestedTtlMs?: number,
   ): Promise<TaskRecord | undefined> {
     logExchange(exchangeId);
+    tagLegExchange(exchangeId, 1);
     const tooLong = targetTooLong(leg.method, leg.target, limits.maxTargetLength);
     if (tooLong) throw tooLong;
     checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
@@ -373,6 +375,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
     const kind = classifyLeg(claims);
     if (claims) logExchange(claims.exchangeId);
+    if (claims) tagLegExchange(claims.exchangeId, claims.round + 1);
     switch (kind.kind) {
       case 'first': {
         // A task is answered with itself at once: nothing waits for its rounds.

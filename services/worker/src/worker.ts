@@ -12,6 +12,7 @@ import type { Logger } from '../../../lib/log';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createHandlerStateCodec } from '../../../lib/state/handler-state';
 import { createSealer } from '../../../lib/state/sealer';
+import { tracingWorkerOptions, type Tracing } from '../../../lib/tracing';
 import { workerDeploymentOptions, workerVersion, type DeploymentVersion } from '../../../lib/worker-deployment';
 
 export interface ExchangeWorkerDeps {
@@ -29,6 +30,27 @@ export interface ExchangeWorkerDeps {
    * interceptors also wrap rounds and endings run as local activities.
    */
   interceptors?: WorkerOptions['interceptors'];
+  /**
+   * Traces on (lib/tracing): Temporal's OpenTelemetry activity interceptors, its workflow
+   * interceptors module and the sink that exports workflow spans. A prebuilt `workflowBundle` must
+   * have been bundled with TRACING_WORKFLOW_INTERCEPTORS_MODULE for workflow spans.
+   */
+  tracing?: Tracing;
+}
+
+/** The given interceptors with tracing's, when on. */
+function workerInterceptors(deps: Pick<ExchangeWorkerDeps, 'interceptors' | 'tracing'>) {
+  if (!deps.tracing) return { interceptors: deps.interceptors, sinks: undefined };
+  const traced = tracingWorkerOptions(deps.tracing);
+  const given = deps.interceptors ?? {};
+  return {
+    interceptors: {
+      ...given,
+      activity: [...traced.interceptors.activity!, ...(given.activity ?? [])],
+      workflowModules: [...traced.interceptors.workflowModules, ...(given.workflowModules ?? [])],
+    },
+    sinks: traced.sinks,
+  };
 }
 
 /**
@@ -59,12 +81,14 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     localHandlerTimeoutMs: config.exchange.localHandlerTimeoutMs,
     maxHandlerAttempts: config.exchange.maxHandlerAttempts,
   });
+  const { interceptors, sinks } = workerInterceptors(deps);
   return Worker.create({
     connection: deps.connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities,
-    ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
+    ...(interceptors ? { interceptors } : {}),
+    ...(sinks ? { sinks } : {}),
     // WORKER_VERSIONING=pinned: this worker is one version of the deployment, and an exchange it
     // starts stays on it to the end (its rounds too, local or regular activities), while a newer
     // current version takes the new ones.

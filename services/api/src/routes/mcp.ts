@@ -18,6 +18,7 @@ import { readInboundMessage, type MessageBudget } from '../../../../lib/protocol
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { resultEnvelope, type JsonRpcId } from '../../../../lib/protocol/json-rpc-envelope';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
+import { withLegSpan } from '../../../../lib/tracing';
 import { renderAnsweredError, replyWithError } from '../http/error-reply';
 import { callerOf } from '../auth/caller';
 import { createResponseChannel } from '../http/response-channel';
@@ -103,9 +104,12 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     try {
       const message = readMessage(req.body, deps.budget);
       id = message.id ?? null;
+      const header = (name: string) => req.get(name);
       if (isLegacy(req, message)) {
         era = 'legacy';
-        await deps.legacy.post(req, res, message);
+        // Requests get a span each (traces: lib/tracing); notifications and responses do not.
+        if (message.method === undefined || message.id === undefined) await deps.legacy.post(req, res, message);
+        else await withLegSpan(message, 'legacy', header, () => deps.legacy.post(req, res, message));
         return;
       }
       if (message.id === undefined) {
@@ -113,11 +117,13 @@ export function mcpRouter(deps: McpRouterDeps): Router {
         return;
       }
       era = 'modern';
-      const result = await deps.dispatch(req, message.method ?? '', message.params, {
-        signal: abort.signal,
-        channel,
-        caller: callerOf(res),
-      });
+      const result = await withLegSpan(message, 'modern', header, () =>
+        deps.dispatch(req, message.method ?? '', message.params, {
+          signal: abort.signal,
+          channel,
+          caller: callerOf(res),
+        }),
+      );
       channel.finish(200, resultEnvelope(id, result));
     } catch (caught) {
       sendError(res, deps.log, caught, id, era, era === 'legacy' ? undefined : channel.finish);
@@ -148,7 +154,14 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     try {
       const message = readMessage(req.body, deps.budget);
       id = message.id ?? null;
-      await deps.legacy.ssePost(req, res, message);
+      if (message.method === undefined || message.id === undefined) await deps.legacy.ssePost(req, res, message);
+      else
+        await withLegSpan(
+          message,
+          'legacy',
+          (name) => req.get(name),
+          () => deps.legacy.ssePost(req, res, message),
+        );
     } catch (caught) {
       sendError(res, deps.log, caught, id, 'legacy');
     }

@@ -1,0 +1,9 @@
+/** Traces (README "Traces"): OpenTelemetry over OTLP/HTTP when configured, no-op otherwise. */
+export { parseTracingConfig, TRACING_ENV, type TracingConfig } from './tracing-config';
+export { serviceTracer, startTracing, TRACER_NAME, type Tracing } from './tracer-provider';
+export { clientTraceContext, tagLegExchange, targetOf, withLegSpan, type LegEra } from './leg-span';
+export {
+  TRACING_WORKFLOW_INTERCEPTORS_MODULE,
+  tracingClientInterceptors,
+  tracingWorkerOptions,
+} from './temporal-tracing';

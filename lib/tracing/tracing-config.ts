@@ -1,0 +1,41 @@
+/**
+ * Trace export settings, by the standard OpenTelemetry names: off unless an OTLP endpoint is set.
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is the traces URL as it is; `OTEL_EXPORTER_OTLP_ENDPOINT` is
+ * the collector's base URL, to which `/v1/traces` is added (as the OpenTelemetry specification says).
+ * Spans go over OTLP/HTTP with JSON bodies.
+ */
+import { z } from 'zod';
+
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL');
+
+export const TRACING_ENV = {
+  /** The OTLP/HTTP collector's base URL (`http://collector:4318`); spans go to `<it>/v1/traces`. Unset: no traces. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: unsetWhenEmpty(httpUrl()),
+  /** The traces URL itself, when not `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`; wins over it. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetWhenEmpty(httpUrl()),
+  /** The `service.name` of the spans; unset: durable-mcp-api, durable-mcp-worker, or durable-mcp for both in one process. */
+  OTEL_SERVICE_NAME: unsetWhenEmpty(z.string().trim().min(1).max(255)),
+};
+
+export interface TracingConfig {
+  /** Where spans are POSTed (OTLP/HTTP, JSON). */
+  tracesUrl: string;
+  serviceName?: string;
+}
+
+type TracingEnv = { [K in keyof typeof TRACING_ENV]?: z.infer<(typeof TRACING_ENV)[K]> };
+
+/** The tracing settings, or undefined when no endpoint is configured (tracing off). */
+export function parseTracingConfig(env: TracingEnv): TracingConfig | undefined {
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const tracesUrl = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
+  if (!tracesUrl) return undefined;
+  return { tracesUrl, ...(env.OTEL_SERVICE_NAME ? { serviceName: env.OTEL_SERVICE_NAME } : {}) };
+}

@@ -1,0 +1,234 @@
+/**
+ * Traces (README "Traces"): with an OTLP endpoint set, one exchange is one trace that continues the
+ * client's (`params._meta.traceparent`): the HTTP leg, Temporal's workflow start and run, each
+ * round's activity and the handler's run, each the child of the one before, in both eras. With
+ * none set, nothing is sent. The collector is a tiny OTLP/HTTP JSON receiver in this test.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH } from '../lib/payload-codec/data-converter';
+import { TRACING_WORKFLOW_INTERCEPTORS_MODULE } from '../lib/tracing';
+import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
+import { accept, rawCall } from './support/raw-mcp';
+import { startTestService, type TestService } from './support/test-service';
+import { until } from './support/until';
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes?: Array<{ key: string; value: { stringValue?: string; intValue?: number | string } }>;
+}
+
+interface Receiver {
+  url: string;
+  spans: OtlpSpan[];
+  posts: number;
+  close(): Promise<void>;
+}
+
+/** Accepts POST /v1/traces (OTLP/HTTP, JSON) and keeps every span. */
+async function startReceiver(): Promise<Receiver> {
+  const receiver = { spans: [] as OtlpSpan[], posts: 0 };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/traces') {
+        receiver.posts += 1;
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
+        };
+        for (const rs of body.resourceSpans ?? [])
+          for (const ss of rs.scopeSpans ?? []) receiver.spans.push(...(ss.spans ?? []));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get spans() {
+      return receiver.spans;
+    },
+    get posts() {
+      return receiver.posts;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+/** A client's own span: its W3C traceparent, and the ids to find its children by. */
+function clientSpan() {
+  const traceId = hex(16);
+  const spanId = hex(8);
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
+}
+
+const attr = (span: OtlpSpan, key: string) => {
+  const value = span.attributes?.find((a) => a.key === key)?.value;
+  return value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : undefined);
+};
+
+/** The spans of one trace, and a check of one span's name and parent. */
+function traceOf(receiver: Receiver, traceId: string) {
+  const spans = () => receiver.spans.filter((s) => s.traceId === traceId);
+  const named = (name: string | RegExp) =>
+    spans().filter((s) => (typeof name === 'string' ? s.name === name : name.test(s.name)));
+  const one = (name: string | RegExp, parent: OtlpSpan | string): OtlpSpan => {
+    const parentId = typeof parent === 'string' ? parent : parent.spanId;
+    const found = named(name).filter((s) => s.parentSpanId === parentId);
+    if (found.length === 0)
+      throw new Error(
+        `no span ${String(name)} under ${parentId}; the trace has ${JSON.stringify(spans().map((s) => [s.name, s.spanId, s.parentSpanId]))}`,
+      );
+    return found[0]!;
+  };
+  return { spans, named, one };
+}
+
+/** The chain under a leg that starts an exchange: workflow start, run, round 1's activity, the handler. */
+function expectFirstRound(trace: ReturnType<typeof traceOf>, leg: OtlpSpan, target: string) {
+  const start = trace.one(/^StartWorkflow:exchangeWorkflow$/, leg);
+  const run = trace.one(/^RunWorkflow:exchangeWorkflow$/, start);
+  const scheduled = trace.named(/^StartActivity:runRound$/).filter((s) => s.parentSpanId === run.spanId);
+  expect(scheduled.length).toBeGreaterThanOrEqual(2); // one per round
+  const activities = scheduled.map((s) => trace.one(/^RunActivity:runRound$/, s));
+  const handlers = activities.flatMap((a) => trace.named(/^handler /).filter((h) => h.parentSpanId === a.spanId));
+  expect(handlers.map((h) => h.name).sort()).toEqual([`handler ${target} round 1`, `handler ${target} round 2`]);
+  return { start, run };
+}
+
+/** Waits until the receiver holds what `ready` looks for (spans come in batches, a second apart). */
+const spansArrive = (what: string, ready: () => boolean) =>
+  until(what, () => Promise.resolve(ready() ? true : undefined), 20_000);
+
+describe('traces off (no OTLP endpoint)', () => {
+  it('sends nothing and runs the exchange as before', async () => {
+    const receiver = await startReceiver();
+    const service = await startTestService();
+    try {
+      expect(service.config.tracing).toBeUndefined();
+      const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+      const done = await rawCall(service.url, 'tools/call', {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { name: accept({ name: 'Ada' }) },
+        requestState: first.body.result!.requestState,
+      });
+      expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(receiver.posts).toBe(0);
+    } finally {
+      await service.close();
+      await receiver.close();
+    }
+  }, 60_000);
+});
+
+describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+  let receiver: Receiver;
+  let service: TestService;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTORS_MODULE],
+      failureConverterPath: FAILURE_CONVERTER_PATH,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
+    });
+    service = await startTestService({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, { workflowBundle: { code } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.close();
+    await receiver?.close();
+  });
+
+  it('continues the client trace of a 2026-07-28 exchange: leg, workflow, rounds, handler', async () => {
+    const client = clientSpan();
+    const meta = { traceparent: client.traceparent };
+    const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} }, undefined, { meta });
+    expect(first.body.result?.resultType).toBe('input_required');
+    const done = await rawCall(
+      service.url,
+      'tools/call',
+      {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { name: accept({ name: 'Grace' }) },
+        requestState: first.body.result!.requestState,
+      },
+      undefined,
+      { meta },
+    );
+    expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Grace!' }]);
+
+    const trace = traceOf(receiver, client.traceId);
+    await spansArrive(
+      'the exchange spans',
+      () => trace.named(/^handler greet round 2$/).length > 0 && trace.named(/^RunWorkflow:/).length > 0,
+    );
+    const legs = trace.named('mcp tools/call').filter((s) => s.parentSpanId === client.spanId);
+    expect(legs).toHaveLength(2);
+    for (const leg of legs) {
+      expect(attr(leg, 'mcp.method')).toBe('tools/call');
+      expect(attr(leg, 'mcp.target')).toBe('greet');
+      expect(attr(leg, 'mcp.era')).toBe('modern');
+      expect(typeof attr(leg, 'mcp.exchange_id')).toBe('string');
+    }
+    expect(attr(legs[0]!, 'mcp.exchange_id')).toBe(attr(legs[1]!, 'mcp.exchange_id'));
+    const starting = legs.find((l) => trace.named(/^StartWorkflow:/).some((s) => s.parentSpanId === l.spanId))!;
+    expectFirstRound(trace, starting, 'greet');
+    // The answering leg signals the workflow from within its own span.
+    const answering = legs.find((l) => l !== starting)!;
+    trace.one(/^SignalWorkflow:/, answering);
+  }, 60_000);
+
+  it('continues the client trace of a handshake-era exchange in a session', async () => {
+    const client = clientSpan();
+    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    try {
+      const { id, stream } = await session.request('tools/call', {
+        name: 'greet',
+        arguments: {},
+        _meta: { traceparent: client.traceparent },
+      });
+      const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the elicitation of greet');
+      expect(await session.respond(ask.message.id!, accept({ name: 'Lin' }))).toBe(202);
+      const final = await stream.until((m) => isResponseTo(m, id), 'the result of greet');
+      expect(final.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Lin!' }] });
+      stream.close();
+    } finally {
+      await session.close();
+    }
+
+    const trace = traceOf(receiver, client.traceId);
+    await spansArrive(
+      'the exchange spans',
+      () => trace.named(/^handler greet round 2$/).length > 0 && trace.named(/^RunWorkflow:/).length > 0,
+    );
+    const leg = trace.one('mcp tools/call', client.spanId);
+    expect(attr(leg, 'mcp.era')).toBe('legacy');
+    expect(attr(leg, 'mcp.target')).toBe('greet');
+    expect(typeof attr(leg, 'mcp.exchange_id')).toBe('string');
+    expectFirstRound(trace, leg, 'greet');
+  }, 60_000);
+
+  it('takes the W3C traceparent header when _meta has none', async () => {
+    const client = clientSpan();
+    const reply = await rawCall(service.url, 'tools/list', {}, undefined, {
+      headers: { traceparent: client.traceparent },
+    });
+    expect(reply.status).toBe(200);
+    const trace = traceOf(receiver, client.traceId);
+    await spansArrive('the tools/list span', () => trace.named('mcp tools/list').length > 0);
+    expect(trace.one('mcp tools/list', client.spanId)).toBeDefined();
+  }, 30_000);
+});
