@@ -70,8 +70,12 @@ describe('a service serving the module HANDLERS names', () => {
 
   it("records the module's version with the exchange: its file's name and a digest of its code", async () => {
     const digest = createHash('sha256').update(readFileSync(moduleFile)).digest('hex').slice(0, 12);
+    const exchange = await exchangeStartedBy(service.pool, 'approve_refund', () =>
+      rawCall(service.url, 'tools/call', { name: 'approve_refund', arguments: { order: 'A-2', amount: 5 } }),
+    );
     const { rows } = await service.pool.query<{ handler_version: string }>(
-      "SELECT DISTINCT handler_version FROM exchanges WHERE target = 'approve_refund'",
+      'SELECT handler_version FROM exchanges WHERE id = $1',
+      [exchange.id],
     );
     expect(rows).toEqual([{ handler_version: `refund-tools.ts@sha256:${digest}` }]);
   });
