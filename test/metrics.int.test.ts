@@ -12,7 +12,7 @@ import { startApiProcess, startWorkerProcess, type ApiProcess, type WorkerProces
 import { exchangeStatus } from './support/exchange-rows';
 import { LegacySession } from './support/legacy-client';
 import { parsePrometheusText, scrape, valueOf, type Exposition } from './support/prometheus-text';
-import { accept, isComeBack, rawCall } from './support/raw-mcp';
+import { accept, callUntilAnswered, isComeBack, rawCall } from './support/raw-mcp';
 import { readStackInfo } from './support/stack-info';
 import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 
@@ -192,7 +192,8 @@ describe('the API gauges, state-only results and endings it records', () => {
 
   it('counts the ending it records for a workflow Temporal terminated, and the signal that found it closed', async () => {
     const before = await metrics();
-    const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} });
+    // HTTP_WAIT_MS is short here: a loaded machine may answer the first leg with a come-back first.
+    const first = await callUntilAnswered(service.url, 'tools/call', { name: 'greet', arguments: {} });
     expect(first.body.result?.inputRequests).toBeDefined();
     const { rows } = await service.pool.query<{ id: string; workflow_id: string }>(
       "SELECT id, workflow_id FROM exchanges WHERE target = 'greet' AND status = 'running' ORDER BY created_at DESC LIMIT 1",

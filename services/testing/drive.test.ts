@@ -109,12 +109,13 @@ describe('driveTool', () => {
   });
 
   it("carries the handler's state to its next round sealed: the client sees only the service's requestState", async () => {
-    const run = await driveTool(tools, 'approve_refund', { amount: 40 }, elicitation);
-    expect(run.ask?.handlerState).toBe('40');
-    expect(run.ask?.requestState).not.toContain('40');
+    // An amount long enough that the sealed token (random bytes in base64url) cannot hold it by chance.
+    const run = await driveTool(tools, 'approve_refund', { amount: 4072319958 }, elicitation);
+    expect(run.ask?.handlerState).toBe('4072319958');
+    expect(run.ask?.requestState).not.toContain('4072319958');
     expect(run.ask?.requestState).toMatch(/^test\.[A-Za-z0-9_-]+$/);
     const next = await run.answer({ approval: accept({ ok: true }) });
-    expect(next.result?.content[0]).toEqual({ type: 'text', text: 'Refunded 40' });
+    expect(next.result?.content[0]).toEqual({ type: 'text', text: 'Refunded 4072319958' });
   });
 
   it('collects what the handler reports during each round', async () => {
