@@ -17,18 +17,22 @@ const ROUND_TIMEOUT_MS = 600_000;
 const elicitation = { capabilities: { elicitation: {} } };
 
 let exchanges: TimeSkippingExchanges;
+// False when the helper failed to start: nothing to tear down, and the failure is the test's.
+let created = false;
 
 beforeEach(async () => {
   const stack = readStackInfo();
+  created = false;
   exchanges = await createTimeSkippingExchanges({
     handlers: { name: 'time-skipping', tools: [greet] },
     databaseUrl: stack.databaseUrl,
     workflowBundle: { codePath: stack.workflowBundlePath },
   });
+  created = true;
 });
 
 afterEach(async () => {
-  await exchanges.teardown();
+  if (created) await exchanges.teardown();
 });
 
 // CI installs one (.ci/run) and has no internet; elsewhere the helper may download it.

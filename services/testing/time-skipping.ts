@@ -46,6 +46,7 @@ import { answersTo } from '../api/src/leg-decisions';
 import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-gateway';
 import { createExchangeWorker } from '../worker/src/worker';
 import type { JsonRpcError } from './drive';
+import { startWithRetries } from './server-start';
 
 /** The environment variable naming the test server binary. */
 export const TEST_SERVER_PATH_VARIABLE = 'TEMPORAL_TEST_SERVER_PATH';
@@ -205,13 +206,15 @@ export async function createTimeSkippingExchanges(options: TimeSkippingOptions):
       ...(options.maxRounds !== undefined ? { MAX_ROUNDS: String(options.maxRounds) } : {}),
     });
     const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-    env = await TestWorkflowEnvironment.createTimeSkipping({
-      server: {
-        executable: testServer ? { type: 'existing-path', path: testServer } : { type: 'cached-download' },
-      },
-      // The client reads and writes payloads as the service does (encrypted by its codec).
-      client: { dataConverter: serviceDataConverter(config.payloadCodec) },
-    });
+    env = await startWithRetries(() =>
+      TestWorkflowEnvironment.createTimeSkipping({
+        server: {
+          executable: testServer ? { type: 'existing-path', path: testServer } : { type: 'cached-download' },
+        },
+        // The client reads and writes payloads as the service does (encrypted by its codec).
+        client: { dataConverter: serviceDataConverter(config.payloadCodec) },
+      }),
+    );
     // The workflow upserts the service's search attributes; the test server takes them once registered.
     await env.connection.operatorService.addSearchAttributes({
       namespace: env.namespace ?? 'default',
