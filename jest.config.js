@@ -15,7 +15,7 @@ module.exports = {
       transformIgnorePatterns,
       moduleNameMapper,
       testMatch: [
-        '<rootDir>/{lib,workflows,activities,services,handlers,packages}/**/*.test.ts',
+        '<rootDir>/{lib,workflows,activities,services,handlers,packages,devtools}/**/*.test.ts',
         '<rootDir>/test/**/*.unit.test.ts',
       ],
     },
