@@ -25,6 +25,13 @@ export interface Mount {
   readOnly: boolean;
 }
 
+/** A `ports:` entry: the host's `hostIp:hostPort` forwarded to the container's `containerPort`. */
+export interface PublishedPort {
+  hostIp: string;
+  hostPort: number;
+  containerPort: number;
+}
+
 export interface HealthCheck {
   /** `CMD` arguments, or `CMD-SHELL`'s one command line as `['sh', '-c', line]`. */
   command: string[];
@@ -43,6 +50,7 @@ export interface ComposeService {
   command?: string[];
   environment: Record<string, string>;
   mounts: Mount[];
+  ports: PublishedPort[];
   dependsOn: Record<string, DependencyCondition>;
   healthcheck?: HealthCheck;
   /** A job (`restart: "no"`) runs once to completion; the others are kept running. */
@@ -151,6 +159,7 @@ function normaliseService(name: string, raw: Record<string, unknown>, projectDir
         .map(([key, value]) => [key, String(value)]),
     ),
     mounts: ((raw.volumes as unknown[]) ?? []).flatMap((volume) => bindMount(volume, projectDir)),
+    ports: ((raw.ports as unknown[]) ?? []).map((entry) => publishedPort(String(entry), name)),
     dependsOn: Object.fromEntries(
       Object.entries(asMap(raw.depends_on, 'depends_on')).map(([dependency, spec]) => [
         dependency,
@@ -184,6 +193,13 @@ function bindMount(volume: unknown, projectDir: string): Mount[] {
   }
   if (!/^[./~]/.test(source)) return []; // a named volume
   return [{ source: path.resolve(projectDir, source), target, readOnly }];
+}
+
+/** `[ip:]hostPort:containerPort` (the short syntax; the ip defaults to all interfaces, as compose's). */
+function publishedPort(entry: string, service: string): PublishedPort {
+  const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3}):)?(\d+):(\d+)(?:\/tcp)?$/.exec(entry);
+  if (!m) throw new Error(`${service}: ports entry ${JSON.stringify(entry)} is not [ip:]hostPort:containerPort`);
+  return { hostIp: m[1] ?? '0.0.0.0', hostPort: Number(m[2]), containerPort: Number(m[3]) };
 }
 
 function healthCheck(raw: Record<string, unknown>): HealthCheck {

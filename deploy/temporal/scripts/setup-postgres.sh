@@ -6,7 +6,9 @@
 # applied, so it also migrates the schema when the server image is upgraded.
 #
 # Environment: POSTGRES_SEEDS (host), DB_PORT, POSTGRES_USER, SQL_PASSWORD (read by
-# temporal-sql-tool), DBNAME, VISIBILITY_DBNAME, SQL_PLUGIN (postgres12 or postgres12_pgx).
+# temporal-sql-tool), DBNAME, VISIBILITY_DBNAME, SQL_PLUGIN (postgres12 or postgres12_pgx), and
+# SCHEMA_DIR: where the image keeps the schema (the native runner, devtools/compose-native, points
+# it at the schema of the server's Go module).
 set -eu
 
 : "${POSTGRES_SEEDS:?POSTGRES_SEEDS is required}"
@@ -18,7 +20,7 @@ VISIBILITY_DBNAME=${VISIBILITY_DBNAME:-temporal_visibility}
 SQL_PLUGIN=${SQL_PLUGIN:-postgres12}
 MAX_ATTEMPTS=${MAX_ATTEMPTS:-60}
 SLEEP_SECONDS=${SLEEP_SECONDS:-2}
-SCHEMA_DIR=/etc/temporal/schema/postgresql/v12
+SCHEMA_DIR=${SCHEMA_DIR:-/etc/temporal/schema/postgresql/v12}
 
 echo "waiting for Postgres at ${POSTGRES_SEEDS}:${DB_PORT}..."
 attempt=1
