@@ -1,8 +1,9 @@
 /**
  * Traces (README "Traces"): with an OTLP endpoint set, one exchange is one trace that continues the
  * client's (`params._meta.traceparent`): the HTTP leg, Temporal's workflow start and run, each
- * round's activity and the handler's run, each the child of the one before, in both eras. With
- * none set, nothing is sent. The collector is a tiny OTLP/HTTP JSON receiver in this test.
+ * round's activity and the handler's run, each the child of the one before, in both eras. Every
+ * later leg of an exchange (a retry with answers, a handshake-era response) links to the span of
+ * the leg that started it, whatever trace the later leg is in. With none set, nothing is sent. The collector is a tiny OTLP/HTTP JSON receiver in this test.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -21,6 +22,7 @@ interface OtlpSpan {
   parentSpanId?: string;
   name: string;
   attributes?: Array<{ key: string; value: { stringValue?: string; intValue?: number | string } }>;
+  links?: Array<{ traceId: string; spanId: string; attributes?: OtlpSpan['attributes'] }>;
 }
 
 interface Receiver {
@@ -102,6 +104,27 @@ function expectFirstRound(trace: ReturnType<typeof traceOf>, leg: OtlpSpan, targ
   const handlers = activities.flatMap((a) => trace.named(/^handler /).filter((h) => h.parentSpanId === a.spanId));
   expect(handlers.map((h) => h.name).sort()).toEqual([`handler ${target} round 1`, `handler ${target} round 2`]);
   return { start, run };
+}
+
+/** The span links of `span` that point at the exchange's trace (attribute mcp.link=exchange). */
+const exchangeLinks = (span: OtlpSpan) =>
+  (span.links ?? []).filter((l) =>
+    l.attributes?.some((a) => a.key === 'mcp.link' && a.value.stringValue === 'exchange'),
+  );
+
+/**
+ * The exchange's trace as the first leg made it: that leg under the client's span, the workflow
+ * under it, and both rounds' activities and handler runs under the workflow's run (round 2 too,
+ * though a later leg, in another trace or none, answered round 1).
+ */
+function expectExchangeTrace(receiver: Receiver, client: ReturnType<typeof clientSpan>, era: string) {
+  const trace = traceOf(receiver, client.traceId);
+  const first = trace.one(/^mcp tools\/call$/, client.spanId);
+  expect(attr(first, 'mcp.era')).toBe(era);
+  expect(attr(first, 'mcp.round')).toBe(1);
+  expect(exchangeLinks(first)).toEqual([]); // the first leg is the exchange's trace: nothing to link to
+  expectFirstRound(trace, first, 'greet');
+  return { trace, first };
 }
 
 /** Waits until the receiver holds what `ready` looks for (spans come in batches, a second apart). */
@@ -219,6 +242,96 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(attr(leg, 'mcp.target')).toBe('greet');
     expect(typeof attr(leg, 'mcp.exchange_id')).toBe('string');
     expectFirstRound(trace, leg, 'greet');
+  }, 60_000);
+
+  it.each([
+    ["its own client's trace context", true],
+    ['no trace context', false],
+  ])(
+    'links a 2026-07-28 retry with answers that carries %s to the trace of the exchange',
+    async (_label, ownContext) => {
+      const client = clientSpan();
+      const retrying = clientSpan(); // another client span (or process) that sends the answers
+      const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} }, undefined, {
+        meta: { traceparent: client.traceparent },
+      });
+      expect(first.body.result?.resultType).toBe('input_required');
+      const done = await rawCall(
+        service.url,
+        'tools/call',
+        {
+          name: 'greet',
+          arguments: {},
+          inputResponses: { name: accept({ name: 'Ida' }) },
+          requestState: first.body.result!.requestState,
+        },
+        undefined,
+        ownContext ? { meta: { traceparent: retrying.traceparent } } : {},
+      );
+      expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ida!' }]);
+
+      const exchangeSpans = traceOf(receiver, client.traceId);
+      await spansArrive('the exchange spans', () => exchangeSpans.named(/^handler greet round 2$/).length > 0);
+      const { first: firstLeg } = expectExchangeTrace(receiver, client, 'modern');
+      const exchangeId = attr(firstLeg, 'mcp.exchange_id');
+      expect(typeof exchangeId).toBe('string');
+      // The retry's span: found by its exchange, wherever its trace is.
+      let retry: OtlpSpan | undefined;
+      await spansArrive('the retry span', () => {
+        retry = receiver.spans.find(
+          (s) => s.name === 'mcp tools/call' && s !== firstLeg && attr(s, 'mcp.exchange_id') === exchangeId,
+        );
+        return retry !== undefined;
+      });
+      expect(attr(retry!, 'mcp.round')).toBe(2);
+      if (ownContext) {
+        // Its own client's span stays its parent: the retrying client's trace is whole.
+        expect(retry!.traceId).toBe(retrying.traceId);
+        expect(retry!.parentSpanId).toBe(retrying.spanId);
+      } else {
+        expect(retry!.traceId).not.toBe(client.traceId);
+        expect(retry!.parentSpanId ?? '').toBe('');
+      }
+      expect(exchangeLinks(retry!).map((l) => [l.traceId, l.spanId])).toEqual([[client.traceId, firstLeg.spanId]]);
+      // Its signal is made in its own span, in its own trace.
+      traceOf(receiver, retry!.traceId).one(/^SignalWorkflow:/, retry!);
+    },
+    60_000,
+  );
+
+  it('links a handshake-era answer on the session to the trace of the exchange', async () => {
+    const client = clientSpan();
+    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    try {
+      const { id, stream } = await session.request('tools/call', {
+        name: 'greet',
+        arguments: {},
+        _meta: { traceparent: client.traceparent },
+      });
+      const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the elicitation of greet');
+      // The answer carries no trace context: a JSON-RPC response has no _meta of its own.
+      expect(await session.respond(ask.message.id!, accept({ name: 'Noor' }))).toBe(202);
+      const final = await stream.until((m) => isResponseTo(m, id), 'the result of greet');
+      expect(final.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Noor!' }] });
+      stream.close();
+    } finally {
+      await session.close();
+    }
+
+    const exchangeSpans = traceOf(receiver, client.traceId);
+    await spansArrive('the exchange spans', () => exchangeSpans.named(/^handler greet round 2$/).length > 0);
+    const { first } = expectExchangeTrace(receiver, client, 'legacy');
+    const exchangeId = attr(first, 'mcp.exchange_id');
+    let answer: OtlpSpan | undefined;
+    await spansArrive('the answer span', () => {
+      answer = receiver.spans.find((s) => s.name === 'mcp response' && attr(s, 'mcp.exchange_id') === exchangeId);
+      return answer !== undefined;
+    });
+    expect(attr(answer!, 'mcp.era')).toBe('legacy');
+    expect(attr(answer!, 'mcp.round')).toBe(2);
+    expect(answer!.traceId).not.toBe(client.traceId);
+    expect(exchangeLinks(answer!).map((l) => [l.traceId, l.spanId])).toEqual([[client.traceId, first.spanId]]);
+    traceOf(receiver, answer!.traceId).one(/^SignalWorkflow:/, answer!);
   }, 60_000);
 
   it('takes the W3C traceparent header when _meta has none', async () => {

@@ -3,6 +3,12 @@ export { parseTracingConfig, TRACING_ENV, type TracingConfig } from './tracing-c
 export { serviceTracer, startTracing, TRACER_NAME, type Tracing } from './tracer-provider';
 export { clientTraceContext, tagLegExchange, targetOf, withLegSpan, type LegEra } from './leg-span';
 export {
+  activeTraceContext,
+  EXCHANGE_LINK_ATTRIBUTE,
+  linkToExchangeTrace,
+  type ExchangeTraceContext,
+} from './exchange-trace';
+export {
   TRACING_WORKFLOW_INTERCEPTORS_MODULE,
   tracingClientInterceptors,
   tracingWorkerOptions,
