@@ -1,5 +1,6 @@
 /** Traces (README "Traces"): OpenTelemetry over OTLP/HTTP when configured, no-op otherwise. */
 export { parseTracingConfig, TRACING_ENV, type TracingConfig } from './tracing-config';
+export { samplerOf, TRACES_SAMPLERS, type SamplerSetting } from './sampler';
 export { serviceTracer, startTracing, TRACER_NAME, type Tracing } from './tracer-provider';
 export { clientTraceContext, tagLegExchange, targetOf, withLegSpan, type LegEra } from './leg-span';
 export {
