@@ -13,6 +13,7 @@ import { FAILURE_CONVERTER_PATH } from '../lib/payload-codec/data-converter';
 import { TRACING_WORKFLOW_INTERCEPTORS_MODULE } from '../lib/tracing';
 import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
 import { accept, rawCall } from './support/raw-mcp';
+import { createdTaskId, taskClient } from './support/task-client';
 import { startTestService, type TestService } from './support/test-service';
 import { until } from './support/until';
 
@@ -334,6 +335,31 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     traceOf(receiver, answer!.traceId).one(/^SignalWorkflow:/, answer!);
   }, 60_000);
 
+  it("links a task's tasks/update calls to the trace of the exchange the task is", async () => {
+    const client = clientSpan();
+    // The call that creates the task sends its trace context in the header; the approvers' updates send none.
+    const creator = taskClient(() => service.url, { traceparent: client.traceparent });
+    const approver = taskClient(() => service.url);
+    const taskId = createdTaskId(await creator.call('request_access', { service: 'billing', reason: 'incident 7' }));
+    await approver.until(taskId, (task) => task.status === 'input_required');
+    await approver.update(taskId, { security_approval: accept({ approve: true, note: 'ok' }) });
+    await approver.update(taskId, { owner_approval: accept({ approve: true }) });
+    await approver.until(taskId, (task) => task.status === 'completed');
+
+    const trace = traceOf(receiver, client.traceId);
+    await spansArrive('the exchange spans', () => trace.named(/^handler request_access round 2$/).length > 0);
+    const first = trace.one(/^mcp tools\/call$/, client.spanId);
+    expectFirstRound(trace, first, 'request_access');
+    const exchangeId = attr(first, 'mcp.exchange_id');
+    const updates = () =>
+      receiver.spans.filter((s) => s.name === 'mcp tasks/update' && attr(s, 'mcp.exchange_id') === exchangeId);
+    await spansArrive('both tasks/update spans', () => updates().length === 2);
+    for (const update of updates()) {
+      expect(update.traceId).not.toBe(client.traceId);
+      expect(exchangeLinks(update).map((l) => [l.traceId, l.spanId])).toEqual([[client.traceId, first.spanId]]);
+    }
+  }, 60_000);
+
   it('takes the W3C traceparent header when _meta has none', async () => {
     const client = clientSpan();
     const reply = await rawCall(service.url, 'tools/list', {}, undefined, {
@@ -344,4 +370,31 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     await spansArrive('the tools/list span', () => trace.named('mcp tools/list').length > 0);
     expect(trace.one('mcp tools/list', client.spanId)).toBeDefined();
   }, 30_000);
+});
+
+describe('OTEL_TRACES_SAMPLER=parentbased_always_off', () => {
+  it("keeps a leg whose client's trace is sampled and drops one that starts a trace here", async () => {
+    const receiver = await startReceiver();
+    const service = await startTestService({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+    });
+    try {
+      const sampled = clientSpan();
+      const unsampled = clientSpan().traceparent.replace(/-01$/, '-00'); // its client decided not to keep it
+      for (const traceparent of [undefined, unsampled, sampled.traceparent]) {
+        const reply = await rawCall(service.url, 'tools/list', {}, undefined, {
+          headers: traceparent ? { traceparent } : {},
+        });
+        expect(reply.status).toBe(200);
+      }
+      const kept = traceOf(receiver, sampled.traceId);
+      await spansArrive('the sampled tools/list span', () => kept.named('mcp tools/list').length > 0);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // a batch later, nothing else came
+      expect(receiver.spans.map((s) => [s.name, s.traceId])).toEqual([['mcp tools/list', sampled.traceId]]);
+    } finally {
+      await service.close();
+      await receiver.close();
+    }
+  }, 60_000);
 });
