@@ -251,6 +251,7 @@ describe('parseConfig', () => {
     ).toBeUndefined();
     expect(parseConfig({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
       tracesUrl: 'http://collector:4318/v1/traces',
+      sampler: { name: 'parentbased_always_on', ratio: 1 },
     });
     expect(
       parseConfig({
@@ -259,7 +260,11 @@ describe('parseConfig', () => {
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/ingest',
         OTEL_SERVICE_NAME: 'mcp-eu',
       }).tracing,
-    ).toEqual({ tracesUrl: 'https://traces.example.com/ingest', serviceName: 'mcp-eu' });
+    ).toEqual({
+      tracesUrl: 'https://traces.example.com/ingest',
+      serviceName: 'mcp-eu',
+      sampler: { name: 'parentbased_always_on', ratio: 1 },
+    });
     expect(configError({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).message).toMatch(
       /OTEL_EXPORTER_OTLP_ENDPOINT is malformed: must be an http:\/\/ or https:\/\/ URL/,
     );

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
+import type { ExchangeTraceContext } from '../tracing/exchange-trace';
 import type { ExchangeRoom, ExchangeStore, NewRound, RoundRecord } from './exchange-store';
 import { EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 import { projectEvent, projectRound } from './legacy-projection';
@@ -107,7 +108,8 @@ const announcement = (row: string) => `(
  * budget (`$8`), only while fewer exchanges than that run: the count is read in the same statement,
  * from the counters the row's own insert moves (migration 0015). With a budget for its principal
  * (`$9`), only while the principal (`$6`) runs fewer than that, counted on the running rows'
- * principal index (migration 0017). One row back: whether there was room in each (the insert runs
+ * principal index (migration 0017). The trace context of the leg that starts it (`$10`, `$11`,
+ * migration 0020) is written with it. One row back: whether there was room in each (the insert runs
  * whether or not the query reads it).
  */
 const CREATE_EXCHANGE = `
@@ -118,8 +120,8 @@ const CREATE_EXCHANGE = `
            END AS principal_ok
       FROM exchange_running_counts
   ), created AS (
-    INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status)
-    SELECT ${placeholders(1, 7)}, 'running' FROM room WHERE room.ok AND room.principal_ok
+    INSERT INTO exchanges (${EXCHANGE_COLUMNS}, traceparent, tracestate, status)
+    SELECT ${placeholders(1, 7)}, $10, $11, 'running' FROM room WHERE room.ok AND room.principal_ok
     ON CONFLICT (id) DO NOTHING
     RETURNING 1
   )
@@ -132,11 +134,18 @@ async function createExchange(
   workflowId: string,
   maxRunning?: number,
   maxRunningOfPrincipal?: number,
+  trace?: ExchangeTraceContext,
 ): Promise<ExchangeRoom> {
   const { rows } = await client.query<{ ok: boolean; principal_ok: boolean }>({
     name: 'create-exchange',
     text: CREATE_EXCHANGE,
-    values: [...exchangeValues(exchange, workflowId), maxRunning ?? null, maxRunningOfPrincipal ?? null],
+    values: [
+      ...exchangeValues(exchange, workflowId),
+      maxRunning ?? null,
+      maxRunningOfPrincipal ?? null,
+      trace?.traceparent ?? null,
+      trace?.tracestate ?? null,
+    ],
   });
   const { ok, principal_ok } = rows[0]!;
   return !ok ? 'full' : principal_ok ? 'room' : 'full-for-principal';
@@ -228,8 +237,19 @@ const START_ROUND = `
 export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {
-    createExchange: (exchange, workflowId, maxRunning, maxRunningOfPrincipal) =>
-      createExchange(pool, exchange, workflowId, maxRunning, maxRunningOfPrincipal),
+    createExchange: (exchange, workflowId, maxRunning, maxRunningOfPrincipal, trace) =>
+      createExchange(pool, exchange, workflowId, maxRunning, maxRunningOfPrincipal, trace),
+
+    async readTraceContext(exchangeId) {
+      const { rows } = await pool.query<{ traceparent: string | null; tracestate: string | null }>({
+        name: 'read-trace-context',
+        text: 'SELECT traceparent, tracestate FROM exchanges WHERE id = $1',
+        values: [exchangeId],
+      });
+      const { traceparent, tracestate } = rows[0] ?? {};
+      if (!traceparent) return undefined;
+      return { traceparent, ...(tracestate ? { tracestate } : {}) };
+    },
 
     async forgetUnstarted(exchangeId) {
       await pool.query({

@@ -3,6 +3,7 @@
  * The worker writes (first write wins, then NOTIFY); the API reads.
  */
 import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
+import type { ExchangeTraceContext } from '../tracing/exchange-trace';
 
 export const OUTCOME_CHANNEL = 'exchange_outcome';
 export const EVENT_CHANNEL = 'exchange_event';
@@ -79,13 +80,17 @@ export interface ExchangeStore {
    * nothing. With `maxRunning`, only while fewer exchanges than that run across the deployment, and
    * with `maxRunningOfPrincipal`, only while its principal runs fewer than that (both checked in
    * the same statement): `full` or `full-for-principal`, and nothing written, when they do.
+   * `trace`: the trace context of the leg that starts it, kept for its later legs (traces on).
    */
   createExchange(
     exchange: ExchangeInput,
     workflowId: string,
     maxRunning?: number,
     maxRunningOfPrincipal?: number,
+    trace?: ExchangeTraceContext,
   ): Promise<ExchangeRoom>;
+  /** The trace context its first leg was written with, if any (lib/tracing/exchange-trace.ts). */
+  readTraceContext(exchangeId: string): Promise<ExchangeTraceContext | undefined>;
   /** Removes the row of an exchange whose workflow could not be started (unless a round was recorded after all). */
   forgetUnstarted(exchangeId: string): Promise<void>;
   /** The recorded outcome of a round, if any. */

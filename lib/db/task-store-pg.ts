@@ -37,10 +37,10 @@ const CREATE_TASK = `
   UNION ALL
   SELECT ${TASK_COLUMNS} FROM exchange_tasks WHERE exchange_id = $2 AND NOT EXISTS (SELECT 1 FROM inserted)`;
 
-/** The task with its exchange's status, its last round and the keys answered of it; unexpired only. */
+/** The task with its exchange's status and trace context, its last round and the keys answered of it; unexpired only. */
 const READ_TASK = `
   SELECT t.task_id, t.exchange_id, t.principal, t.ttl_ms, t.poll_interval_ms, t.created_at, t.expires_at,
-         e.status, r.round, r.outcome, r.answers_digest, r.recorded_at, r.deadline_at,
+         e.status, e.traceparent, e.tracestate, r.round, r.outcome, r.answers_digest, r.recorded_at, r.deadline_at,
          coalesce(a.keys, '{}') AS answered_keys, coalesce(a.bytes, 0) AS answered_bytes,
          coalesce(a.key_bytes, '{}') AS answered_key_bytes, a.last_at
     FROM exchange_tasks t
@@ -59,6 +59,8 @@ const READ_TASK = `
 
 interface SnapshotRow extends TaskRow {
   status: ExchangeStatus;
+  traceparent: string | null;
+  tracestate: string | null;
   round: number | null;
   outcome: RoundOutcome | null;
   answers_digest: string | null;
@@ -98,6 +100,11 @@ export function createTaskStorePg(pool: Pool): TaskStore {
       return {
         ...toTask(row),
         exchangeStatus: row.status,
+        ...(row.traceparent
+          ? {
+              traceContext: { traceparent: row.traceparent, ...(row.tracestate ? { tracestate: row.tracestate } : {}) },
+            }
+          : {}),
         ...(lastRound ? { lastRound } : {}),
         answeredKeys: row.answered_keys,
         answeredBytes: Number(row.answered_bytes),

@@ -6,6 +6,7 @@
  */
 import type { RoundRecord } from './exchange-store';
 import type { ExchangeStatus } from '../exchange/types';
+import type { ExchangeTraceContext } from '../tracing/exchange-trace';
 
 export interface NewTask {
   taskId: string;
@@ -24,6 +25,8 @@ export interface TaskRecord extends NewTask {
 /** A task as tasks/get reads it: its row, its exchange's status and last round, and what was answered of that round. */
 export interface TaskSnapshot extends TaskRecord {
   exchangeStatus: ExchangeStatus;
+  /** The trace context of the exchange's first leg (traces on): task requests link to it. */
+  traceContext?: ExchangeTraceContext;
   lastRound?: RoundRecord;
   /** Keys of the last round's ask that tasks/update answered, and the serialized size of those answers. */
   answeredKeys: string[];

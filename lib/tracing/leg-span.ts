@@ -1,5 +1,6 @@
 /**
- * The span of one HTTP leg (`mcp tools/call`): a child of the trace the client sent, read from the
+ * The span of one HTTP leg (`mcp tools/call`, or `mcp response` for a handshake-era client's
+ * answer to the server's request): a child of the trace the client sent, read from the
  * request's `params._meta.traceparent` (and `tracestate`), as the MCP specification's `_meta`
  * trace context carries it, else from the W3C `traceparent` HTTP header; a new trace otherwise.
  * It is active while the leg runs, so the workflow start or signal the leg makes (Temporal's
@@ -57,12 +58,17 @@ export async function withLegSpan<T>(
   header: (name: string) => string | undefined,
   run: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const method = message.method ?? 'unknown';
+  const { method } = message;
   const target = targetOf(message.params);
-  const attributes: Attributes = { 'mcp.method': method, 'mcp.era': era, ...(target ? { 'mcp.target': target } : {}) };
+  const attributes: Attributes = {
+    ...(method !== undefined ? { 'mcp.method': method } : {}),
+    'mcp.era': era,
+    ...(target ? { 'mcp.target': target } : {}),
+  };
   const parent = clientTraceContext(message.params, header);
+  // A message with an id and no method is a client's response (a handshake-era answer).
   return serviceTracer().startActiveSpan(
-    `mcp ${method}`,
+    method !== undefined ? `mcp ${method}` : 'mcp response',
     { kind: SpanKind.SERVER, attributes },
     parent,
     async (span) => {

@@ -10,6 +10,7 @@ import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { samplerOf } from './sampler';
 import type { TracingConfig } from './tracing-config';
 
 /** The instrumentation scope of the service's own spans. */
@@ -36,7 +37,12 @@ export function startTracing(config: TracingConfig, defaultServiceName: string, 
     const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesUrl }), {
       scheduledDelayMillis: 1000,
     });
-    const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+    // The sampler is always given, so the SDK never reads OTEL_TRACES_SAMPLER from the environment itself.
+    const provider = new NodeTracerProvider({
+      resource,
+      sampler: samplerOf(config.sampler),
+      spanProcessors: [spanProcessor],
+    });
     provider.register();
     shared = { provider, tracing: { tracer: trace.getTracer(TRACER_NAME), spanProcessor, resource }, holders: 0 };
   }

@@ -2,9 +2,10 @@
  * Trace export settings, by the standard OpenTelemetry names: off unless an OTLP endpoint is set.
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is the traces URL as it is; `OTEL_EXPORTER_OTLP_ENDPOINT` is
  * the collector's base URL, to which `/v1/traces` is added (as the OpenTelemetry specification says).
- * Spans go over OTLP/HTTP with JSON bodies.
+ * Spans go over OTLP/HTTP with JSON bodies; which are kept, sampler.ts says.
  */
 import { z } from 'zod';
+import { parseSamplerSetting, SAMPLER_ENV, type SamplerSetting } from './sampler';
 
 const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -22,12 +23,15 @@ export const TRACING_ENV = {
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetWhenEmpty(httpUrl()),
   /** The `service.name` of the spans; unset: durable-mcp-api, durable-mcp-worker, or durable-mcp for both in one process. */
   OTEL_SERVICE_NAME: unsetWhenEmpty(z.string().trim().min(1).max(255)),
+  ...SAMPLER_ENV,
 };
 
 export interface TracingConfig {
   /** Where spans are POSTed (OTLP/HTTP, JSON). */
   tracesUrl: string;
   serviceName?: string;
+  /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG (sampler.ts). */
+  sampler: SamplerSetting;
 }
 
 type TracingEnv = { [K in keyof typeof TRACING_ENV]?: z.infer<(typeof TRACING_ENV)[K]> };
@@ -37,5 +41,9 @@ export function parseTracingConfig(env: TracingEnv): TracingConfig | undefined {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const tracesUrl = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
   if (!tracesUrl) return undefined;
-  return { tracesUrl, ...(env.OTEL_SERVICE_NAME ? { serviceName: env.OTEL_SERVICE_NAME } : {}) };
+  return {
+    tracesUrl,
+    ...(env.OTEL_SERVICE_NAME ? { serviceName: env.OTEL_SERVICE_NAME } : {}),
+    sampler: parseSamplerSetting(env),
+  };
 }

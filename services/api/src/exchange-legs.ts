@@ -33,7 +33,7 @@ import type {
   TaskMode,
 } from '../../../lib/exchange/types';
 import { exchangeLogger, logExchange, type Logger } from '../../../lib/log';
-import { tagLegExchange } from '../../../lib/tracing';
+import { activeTraceContext, linkToExchangeTrace, tagLegExchange } from '../../../lib/tracing';
 import { exchangeExpired } from '../../../lib/protocol/exchange-errors';
 import { capacityExceeded, fromOutcome, invalidRequestState } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
@@ -242,7 +242,14 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     // authenticated principal fewer than its own (the anonymous principal is every caller at once).
     const ofPrincipal =
       leg.principal.id === ANONYMOUS_PRINCIPAL_ID ? undefined : limits.maxRunningExchangesPerPrincipal;
-    const room = await store.createExchange(input, workflowIdFor(exchangeId), limits.maxRunningExchanges, ofPrincipal);
+    // With the trace context of this leg, which holds the workflow's trace: later legs link to it.
+    const room = await store.createExchange(
+      input,
+      workflowIdFor(exchangeId),
+      limits.maxRunningExchanges,
+      ofPrincipal,
+      activeTraceContext(),
+    );
     if (room === 'full') {
       throw capacityExceeded('too many running exchanges', limits.maxRunningExchanges, limits.capacityRetryAfterS);
     }
@@ -375,7 +382,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
     const kind = classifyLeg(claims);
     if (claims) logExchange(claims.exchangeId);
-    if (claims) tagLegExchange(claims.exchangeId, claims.round + 1);
+    if (claims) {
+      tagLegExchange(claims.exchangeId, claims.round + 1);
+      await linkToExchangeTrace(() => store.readTraceContext(claims.exchangeId));
+    }
     switch (kind.kind) {
       case 'first': {
         // A task is answered with itself at once: nothing waits for its rounds.

@@ -26,6 +26,7 @@ import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
 import { sessionRef, type Logger } from '../../../../lib/log';
 import { fromOutcome, invalidParams, taskNotFound } from '../../../../lib/protocol/error-catalog';
 import type { LegacyTaskMethod } from '../../../../lib/protocol/legacy-tasks';
+import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-reconciler';
 import { parseParams } from '../methods/parse-params';
@@ -88,6 +89,8 @@ export function createLegacyTaskMethods(deps: LegacyTaskMethodsDeps) {
         );
       throw taskNotFound();
     }
+    tagLegExchange(task.exchangeId);
+    await linkToExchangeTrace(async () => task.traceContext);
     return { task: (await endedUnrecorded(task)) ? ((await tasks.read(taskId)) ?? task) : task, call };
   }
 

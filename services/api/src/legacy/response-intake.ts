@@ -14,6 +14,7 @@ import { canonicalJson } from '../../../../lib/exchange/digest';
 import { logExchange, sessionRef, type Logger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { tooLarge } from '../../../../lib/protocol/error-catalog';
+import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
 import type { ExchangeGateway } from '../exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-reconciler';
@@ -51,6 +52,8 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       return;
     }
     logExchange(request.exchangeId);
+    tagLegExchange(request.exchangeId, request.round + 1);
+    await linkToExchangeTrace(() => exchanges.readTraceContext(request.exchangeId));
     // The deadline is a rule: an answer after it is refused before anything is settled or signalled;
     // the stream carries the expiry (and withdraws this request) once the workflow records it.
     const ask = await exchanges.readRound(request.exchangeId, request.round);

@@ -107,8 +107,8 @@ export function mcpRouter(deps: McpRouterDeps): Router {
       const header = (name: string) => req.get(name);
       if (isLegacy(req, message)) {
         era = 'legacy';
-        // Requests get a span each (traces: lib/tracing); notifications and responses do not.
-        if (message.method === undefined || message.id === undefined) await deps.legacy.post(req, res, message);
+        // Requests and responses (answers) get a span each (traces: lib/tracing); notifications do not.
+        if (message.id === undefined) await deps.legacy.post(req, res, message);
         else await withLegSpan(message, 'legacy', header, () => deps.legacy.post(req, res, message));
         return;
       }
@@ -154,7 +154,7 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     try {
       const message = readMessage(req.body, deps.budget);
       id = message.id ?? null;
-      if (message.method === undefined || message.id === undefined) await deps.legacy.ssePost(req, res, message);
+      if (message.id === undefined) await deps.legacy.ssePost(req, res, message);
       else
         await withLegSpan(
           message,

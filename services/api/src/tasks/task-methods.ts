@@ -26,6 +26,7 @@ import { z } from 'zod';
 import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
 import type { Logger } from '../../../../lib/log';
 import { taskNotFound, tooLarge } from '../../../../lib/protocol/error-catalog';
+import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../lib/protocol/tasks';
 import type { ExchangeGateway } from '../exchange-gateway';
 import { redeliverIfMissing } from '../answer-redelivery';
@@ -80,6 +81,8 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
       if (task) deps.log.warn({ method, exchangeId: task.exchangeId }, 'task refused: another principal owns it');
       throw taskNotFound();
     }
+    tagLegExchange(task.exchangeId);
+    await linkToExchangeTrace(async () => task.traceContext);
     return task;
   }
 

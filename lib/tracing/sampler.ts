@@ -1,0 +1,82 @@
+/**
+ * Which traces are kept: `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`, as the OpenTelemetry
+ * specification names them (its "General SDK Configuration"), default `parentbased_always_on`: a
+ * leg whose client sent a trace context follows the client's decision, any other is kept. Unlike
+ * the SDK, which logs and falls back on a value it does not know, a bad one stops the process
+ * (lib/config.ts): a sampler silently replaced keeps or drops traces no one asked for. The
+ * service's spans are made with it; the workflow's spans, made in Temporal's sandbox, follow the
+ * decision of the leg that started or signalled the workflow, since they are its descendants.
+ */
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-base';
+import { z } from 'zod';
+
+/** The samplers the specification names that need nothing outside the process. */
+export const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TracesSamplerName = (typeof TRACES_SAMPLERS)[number];
+
+export const DEFAULT_TRACES_SAMPLER: TracesSamplerName = 'parentbased_always_on';
+
+/** The sampler and, for the two ratio samplers, the share of traces kept (the specification's default 1.0). */
+export interface SamplerSetting {
+  name: TracesSamplerName;
+  ratio: number;
+}
+
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+export const SAMPLER_ENV = {
+  /** Which traces are kept: one of TRACES_SAMPLERS; unset: parentbased_always_on. */
+  OTEL_TRACES_SAMPLER: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .enum(TRACES_SAMPLERS, { message: `must be one of ${TRACES_SAMPLERS.join(', ')}` })
+      .default(DEFAULT_TRACES_SAMPLER),
+  ),
+  /** The ratio of traceidratio and parentbased_traceidratio, from 0 to 1; unset: 1. Ignored by the others. */
+  OTEL_TRACES_SAMPLER_ARG: unsetWhenEmpty(
+    z
+      .string()
+      .trim()
+      .regex(/^(0|1|0?\.\d+|[01]\.\d*)$/, 'must be a number from 0 to 1')
+      .transform(Number)
+      .pipe(z.number().min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1')),
+  ),
+};
+
+type SamplerEnv = { [K in keyof typeof SAMPLER_ENV]?: z.infer<(typeof SAMPLER_ENV)[K]> };
+
+export function parseSamplerSetting(env: SamplerEnv): SamplerSetting {
+  return { name: env.OTEL_TRACES_SAMPLER ?? DEFAULT_TRACES_SAMPLER, ratio: env.OTEL_TRACES_SAMPLER_ARG ?? 1 };
+}
+
+/** The SDK's sampler for a setting. */
+export function samplerOf({ name, ratio }: SamplerSetting): Sampler {
+  switch (name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  }
+}
