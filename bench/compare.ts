@@ -2,7 +2,9 @@
  * `npm run bench`: the service against its baselines, in one run on one machine. Targets run one
  * after another (bench/targets.ts): the service as `npm run dev` runs it and as production runs it,
  * the official SDK's in-memory server, and bare Temporal with a regular and with a local activity;
- * each Temporal-backed target on a fresh dev server started the same way. Every scenario
+ * each Temporal-backed target on a fresh dev server started the same way; and the production
+ * server, docker-compose.yml run natively (Temporal on Postgres), with the service and with bare
+ * Temporal on it (bench/compose-target.ts). Every scenario
  * (bench/scenarios.ts) runs on every target through the same load generator (bench/load.ts).
  *
  *   npm run bench                         all targets and scenarios, default sizes
@@ -163,8 +165,8 @@ async function main(run: BenchRun): Promise<number> {
   };
 
   try {
-    if (opts.targets.includes('prod') && opts.build) {
-      note('npm run build (for the production target)');
+    if ((opts.targets.includes('prod') || opts.targets.includes('compose')) && opts.build) {
+      note('npm run build (for the production targets)');
       await runToCompletion('npm', ['run', 'build', '--silent'], projectRoot(__dirname));
     }
     for (const name of opts.targets) {

@@ -4,7 +4,7 @@
  */
 import { integerOption, list, parseFlags } from './flags';
 
-export const TARGETS = ['dev', 'prod', 'sdk', 'bare-regular', 'bare-local'] as const;
+export const TARGETS = ['dev', 'prod', 'sdk', 'bare-regular', 'bare-local', 'compose', 'bare-compose'] as const;
 export type TargetName = (typeof TARGETS)[number];
 export const SCENARIOS = ['single', 'two', 'three'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

@@ -59,8 +59,16 @@ export interface RunInfo {
   temporalFlags: string[];
 }
 
-export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod'];
-export const BASELINES: readonly TargetName[] = ['sdk', 'bare-local'];
+export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'compose'];
+/**
+ * Each service row against the baselines it is measured by: the in-memory SDK (no durability) for
+ * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres).
+ */
+export const BASELINES_OF: Record<string, readonly TargetName[]> = {
+  dev: ['sdk', 'bare-local'],
+  prod: ['sdk', 'bare-local'],
+  compose: ['sdk', 'bare-compose'],
+};
 
 export interface Ratio {
   scenario: ScenarioName;
@@ -83,7 +91,7 @@ export function ratios(results: readonly TargetResult[]): Ratio[] {
     for (const service of SERVICE_ROWS) {
       const s = find(service, scenario);
       if (!s?.serial || !s.loaded) continue;
-      for (const baseline of BASELINES) {
+      for (const baseline of BASELINES_OF[service] ?? []) {
         const b = find(baseline, scenario);
         if (!b?.serial || !b.loaded) continue;
         out.push({
@@ -167,7 +175,8 @@ export function render(info: RunInfo, results: readonly TargetResult[], scenario
     `Temporal: a fresh \`temporal server start-dev --db-filename <new file> ` +
       `${[...DEV_SERVER_SQLITE_FLAGS, ...DEV_SERVER_DYNAMIC_CONFIG_FLAGS].join(' ')}\` ` +
       `per target, as \`npm run dev\` starts it; extra flags: ` +
-      (info.temporalFlags.length ? info.temporalFlags.join(' ') : '(none)'),
+      (info.temporalFlags.length ? info.temporalFlags.join(' ') : '(none)') +
+      '; compose targets: a fresh docker-compose.yml run natively instead (its Temporal on its Postgres, as compose configures them)',
     'targets:',
     ...results.map(
       (t) =>

@@ -1,5 +1,5 @@
 /**
- * The five targets the bench compares, each started fresh: its own Temporal dev server (on a new
+ * The targets the bench compares, each started fresh: its own Temporal dev server (on a new
  * database file, started as `npm run dev` starts it, plus the bench's `--temporal-flags`), its own
  * Postgres database (on one embedded Postgres for the run) and its own processes.
  *
@@ -7,6 +7,8 @@
  * - prod: the built dist/, `node dist/services/{worker,api}/src/main.js`, two processes
  * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
  * - bare-regular, bare-local: bare Temporal (bench/baselines/bare-temporal.ts)
+ * - compose, bare-compose: the service and bare Temporal on docker-compose.yml run natively
+ *   (Temporal on Postgres; bench/compose-target.ts)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { startPostgresChild } from '../devtools/local-stack/postgres-child';
 import { waitForHealth, waitForPollers } from '../devtools/readiness';
 import type { TargetName } from './options';
 import { cpuProfileArgs } from './cpu-profile';
+import { startComposeTarget } from './compose-target';
 
 /** Process roles whose CPU the bench reports. */
 export type Role = 'temporal' | 'api' | 'worker' | 'postgres';
@@ -51,6 +54,18 @@ export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   'bare-local': {
     name: 'bare-local',
     label: 'bare Temporal, signal + local activity',
+    oneProcess: true,
+    temporal: true,
+  },
+  compose: {
+    name: 'compose',
+    label: 'service on docker-compose.yml run natively (Temporal 1.32 on Postgres, 4 shards)',
+    oneProcess: false,
+    temporal: true,
+  },
+  'bare-compose': {
+    name: 'bare-compose',
+    label: "bare Temporal, signal + local activity, on the compose topology's Temporal",
     oneProcess: true,
     temporal: true,
   },
@@ -111,6 +126,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise<RunningTarget> {
   mkdirSync(ctx.dir, { recursive: true });
+  if (spec.name === 'compose' || spec.name === 'bare-compose') return startComposeTarget(spec, ctx);
   const teardown = createTeardown();
   const { exited, stop } = teardown;
   const start = (name: string, command: string, args: string[], env: Record<string, string>) => {

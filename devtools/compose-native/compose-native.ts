@@ -39,6 +39,8 @@ export interface NativeTopologyOptions {
   dataDir: string;
   /** Loopback prefix (three octets); default a random 127.x.y, so two topologies never meet. */
   prefix?: string;
+  /** Run only these services and what they depend on (default: all). */
+  only?: string[];
   log?: (line: string) => void;
 }
 
@@ -90,7 +92,8 @@ export async function startNativeTopology(options: NativeTopologyOptions): Promi
     launches.set(name, launch);
     if (launch.kind === 'not-run') notRun[name] = launch.reason;
   }
-  const order = startOrder(services).filter((name) => !notRun[name]);
+  const wanted = options.only ? withDependencies(services, options.only) : undefined;
+  const order = startOrder(services).filter((name) => !notRun[name] && (!wanted || wanted.has(name)));
 
   const launch = async (name: string): Promise<void> => {
     const service = services[name]!;
@@ -161,6 +164,22 @@ export async function startNativeTopology(options: NativeTopologyOptions): Promi
     stop,
     stopAll,
   };
+}
+
+/** `names` and everything they depend on, directly or not. */
+function withDependencies(
+  services: Record<string, { dependsOn: Record<string, unknown> }>,
+  names: string[],
+): Set<string> {
+  const wanted = new Set<string>();
+  const add = (name: string) => {
+    if (wanted.has(name)) return;
+    if (!services[name]) throw new Error(`no service ${name} in the compose file`);
+    wanted.add(name);
+    for (const dependency of Object.keys(services[name].dependsOn)) add(dependency);
+  };
+  names.forEach(add);
+  return wanted;
 }
 
 /** Services in an order where each comes after what it depends on; a cycle is an error. */
