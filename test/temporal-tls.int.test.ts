@@ -13,6 +13,7 @@ import { readStackInfo } from './support/stack-info';
 import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
 import { hasOpenssl, makeTestPki, TEST_SERVER_NAME, type TestPki } from './support/test-pki';
 import { startTlsProxy, type TlsProxy } from './support/tls-proxy';
+import { exitOf } from './support/process-exit';
 
 const describeWithOpenssl = hasOpenssl() ? describe : describe.skip;
 
@@ -106,15 +107,7 @@ describeWithOpenssl('a Temporal with mutual TLS', () => {
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.once('exit', (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
-      });
-    });
+    const { code, stderr } = await exitOf(child);
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^API failed: Temporal at 127\.0\.0\.1:\d+ refused the client certificate/),

@@ -13,6 +13,7 @@ import { FAILURE_CONVERTER_PATH } from '../lib/payload-codec/data-converter';
 import { TRACING_WORKFLOW_INTERCEPTORS_MODULE } from '../lib/tracing';
 import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
 import { accept, rawCall } from './support/raw-mcp';
+import type { RawCallOptions } from '../devtools/raw-mcp-call';
 import { createdTaskId, taskClient } from './support/task-client';
 import { startTestService, type TestService } from './support/test-service';
 import { until } from './support/until';
@@ -178,21 +179,7 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   it('continues the client trace of a 2026-07-28 exchange: leg, workflow, rounds, handler', async () => {
     const client = clientSpan();
     const meta = { traceparent: client.traceparent };
-    const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} }, undefined, { meta });
-    expect(first.body.result?.resultType).toBe('input_required');
-    const done = await rawCall(
-      service.url,
-      'tools/call',
-      {
-        name: 'greet',
-        arguments: {},
-        inputResponses: { name: accept({ name: 'Grace' }) },
-        requestState: first.body.result!.requestState,
-      },
-      undefined,
-      { meta },
-    );
-    expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Grace!' }]);
+    await greetOverMrtr(service.url, { meta }, { meta }, 'Grace');
 
     const trace = traceOf(receiver, client.traceId);
     await spansArrive(
@@ -217,21 +204,7 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
 
   it('continues the client trace of a handshake-era exchange in a session', async () => {
     const client = clientSpan();
-    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
-    try {
-      const { id, stream } = await session.request('tools/call', {
-        name: 'greet',
-        arguments: {},
-        _meta: { traceparent: client.traceparent },
-      });
-      const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the elicitation of greet');
-      expect(await session.respond(ask.message.id!, accept({ name: 'Lin' }))).toBe(202);
-      const final = await stream.until((m) => isResponseTo(m, id), 'the result of greet');
-      expect(final.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Lin!' }] });
-      stream.close();
-    } finally {
-      await session.close();
-    }
+    await greetInSession(service.url, client.traceparent, 'Lin');
 
     const trace = traceOf(receiver, client.traceId);
     await spansArrive(
@@ -253,23 +226,12 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     async (_label, ownContext) => {
       const client = clientSpan();
       const retrying = clientSpan(); // another client span (or process) that sends the answers
-      const first = await rawCall(service.url, 'tools/call', { name: 'greet', arguments: {} }, undefined, {
-        meta: { traceparent: client.traceparent },
-      });
-      expect(first.body.result?.resultType).toBe('input_required');
-      const done = await rawCall(
+      await greetOverMrtr(
         service.url,
-        'tools/call',
-        {
-          name: 'greet',
-          arguments: {},
-          inputResponses: { name: accept({ name: 'Ida' }) },
-          requestState: first.body.result!.requestState,
-        },
-        undefined,
+        { meta: { traceparent: client.traceparent } },
         ownContext ? { meta: { traceparent: retrying.traceparent } } : {},
+        'Ida',
       );
-      expect(done.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ida!' }]);
 
       const exchangeSpans = traceOf(receiver, client.traceId);
       await spansArrive('the exchange spans', () => exchangeSpans.named(/^handler greet round 2$/).length > 0);
@@ -302,22 +264,8 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
 
   it('links a handshake-era answer on the session to the trace of the exchange', async () => {
     const client = clientSpan();
-    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
-    try {
-      const { id, stream } = await session.request('tools/call', {
-        name: 'greet',
-        arguments: {},
-        _meta: { traceparent: client.traceparent },
-      });
-      const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the elicitation of greet');
-      // The answer carries no trace context: a JSON-RPC response has no _meta of its own.
-      expect(await session.respond(ask.message.id!, accept({ name: 'Noor' }))).toBe(202);
-      const final = await stream.until((m) => isResponseTo(m, id), 'the result of greet');
-      expect(final.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Noor!' }] });
-      stream.close();
-    } finally {
-      await session.close();
-    }
+    // The answer carries no trace context: a JSON-RPC response has no _meta of its own.
+    await greetInSession(service.url, client.traceparent, 'Noor');
 
     const exchangeSpans = traceOf(receiver, client.traceId);
     await spansArrive('the exchange spans', () => exchangeSpans.named(/^handler greet round 2$/).length > 0);
@@ -398,3 +346,36 @@ describe('OTEL_TRACES_SAMPLER=parentbased_always_off', () => {
     }
   }, 60_000);
 });
+
+/** A handshake-era greet in a session at `url`, its first request carrying `traceparent`, answered with `name`. */
+async function greetInSession(url: string, traceparent: string, name: string): Promise<void> {
+  const session = await LegacySession.open(url, { capabilities: { elicitation: {} } });
+  try {
+    const { id, stream } = await session.request('tools/call', {
+      name: 'greet',
+      arguments: {},
+      _meta: { traceparent },
+    });
+    const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the elicitation of greet');
+    expect(await session.respond(ask.message.id!, accept({ name }))).toBe(202);
+    const final = await stream.until((m) => isResponseTo(m, id), 'the result of greet');
+    expect(final.message.result).toMatchObject({ content: [{ type: 'text', text: `Hello, ${name}!` }] });
+    stream.close();
+  } finally {
+    await session.close();
+  }
+}
+
+/** A 2026-07-28 greet in two legs at `url`, each sent with its own call options (its `_meta`), answered with `name`. */
+async function greetOverMrtr(url: string, first: RawCallOptions, retry: RawCallOptions, name: string): Promise<void> {
+  const ask = await rawCall(url, 'tools/call', { name: 'greet', arguments: {} }, undefined, first);
+  expect(ask.body.result?.resultType).toBe('input_required');
+  const params = {
+    name: 'greet',
+    arguments: {},
+    inputResponses: { name: accept({ name }) },
+    requestState: ask.body.result!.requestState,
+  };
+  const done = await rawCall(url, 'tools/call', params, undefined, retry);
+  expect(done.body.result?.content).toEqual([{ type: 'text', text: `Hello, ${name}!` }]);
+}

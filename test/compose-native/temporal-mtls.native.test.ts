@@ -15,6 +15,7 @@ import { projectRoot } from '../../lib/paths';
 import { connectModernClient } from '../support/modern-client';
 import { makeTestPki, type TestPki } from '../support/test-pki';
 import { buildDist, startTestTopology, type TestTopology } from './native-topology';
+import { exitOf } from '../support/process-exit';
 
 const ROOT = projectRoot();
 let certs: string;
@@ -86,15 +87,7 @@ it('ends an API started with a certificate from another CA, with one line naming
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.once('exit', (exitCode) => {
-      clearTimeout(timer);
-      resolve(exitCode);
-    });
-  });
+  const { code, stderr } = await exitOf(child);
   expect(code).toBe(1);
   expect(stderr.trim().split('\n')).toEqual([
     expect.stringMatching(
