@@ -76,7 +76,7 @@ const checks: Array<[string, () => void]> = [
     },
   ],
   [
-    'report: ratios of each service row to each baseline; one aligned table per scenario',
+    'report: ratios of each service row to the baselines of its server; one aligned table per scenario',
     () => {
       const phase = (p50: number, exPerSec: number, cpu: number): PhaseResult => ({
         concurrency: 1,
@@ -103,6 +103,15 @@ const checks: Array<[string, () => void]> = [
         [
           ['dev', 'sdk', 10, 10, 0.1, 16],
           ['dev', 'bare-local', 2, 2, 0.5, 2],
+        ],
+      );
+      // The production server's service row is held to bare Temporal on that server, never the dev server's.
+      const production = ratios([...results, target('compose', 60, 8, 10), target('bare-compose', 40, 16, 5)]);
+      assert.deepEqual(
+        production.filter((r) => r.service === 'compose').map((r) => [r.baseline, r.legP50[0], r.exchangesPerSec]),
+        [
+          ['sdk', 15, 0.08],
+          ['bare-compose', 1.5, 0.5],
         ],
       );
       assert.deepEqual(table(['a', 'bb'], [['xyz', '1']]), ['a    bb', '---  --', 'xyz   1']);
