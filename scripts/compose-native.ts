@@ -12,10 +12,11 @@
  *
  * STACK_DATA_DIR (default .data/compose-native) keeps the volumes and each service's log.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startNativeTopology } from '../devtools/compose-native/compose-native';
 import { readComposeProject } from '../devtools/compose-native/compose-project';
+import { readDotEnv } from '../devtools/compose-native/dot-env';
 import { temporalImage } from '../devtools/compose-native/native-images';
 import { ensureTemporalServer, imageVersion } from '../devtools/compose-native/temporal-server-build';
 import { createLogger } from '../lib/log';
@@ -24,18 +25,6 @@ import { stopOnSignal } from '../services/stack/stop-on-signal';
 
 const ROOT = projectRoot();
 const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(ROOT, '.data', 'compose-native'));
-
-/** `.env` as compose reads it: KEY=VALUE lines, `#` comments, optional quotes. */
-export function readDotEnv(file: string): Record<string, string> {
-  if (!existsSync(file)) return {};
-  const variables: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!m || line.trimStart().startsWith('#')) continue;
-    variables[m[1]!] = m[2]!.replace(/^(['"])(.*)\1$/, '$2');
-  }
-  return variables;
-}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
