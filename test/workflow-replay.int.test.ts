@@ -7,14 +7,19 @@
  * on by default for the upgrade), and are refused once it no longer does. Histories of tasks
  * (test/fixtures/histories-of-tasks), recorded encrypted when tasks were added, replay too, as do
  * those of answers that arrived before their round had asked (test/fixtures/histories-of-answers-ahead),
- * dropped by the release before and held by this one. No server: a replay worker runs the
+ * dropped by the release before and held by this one. All of them replay as well once traces are
+ * turned on (Temporal's OpenTelemetry workflow interceptors in the bundle), as when a deployment
+ * sets OTEL_EXPORTER_OTLP_ENDPOINT with exchanges in flight. No server: a replay worker runs the
  * histories against the bundle.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createLogger } from '../lib/log';
-import { serviceDataConverter } from '../lib/payload-codec/data-converter';
+import { FAILURE_CONVERTER_PATH, serviceDataConverter } from '../lib/payload-codec/data-converter';
+import { parseSamplerSetting } from '../lib/tracing/sampler';
+import { tracingWorkerOptions } from '../lib/tracing/temporal-tracing';
+import { startTracing, type Tracing } from '../lib/tracing/tracer-provider';
 import { installTemporalLogger } from '../lib/temporal-logging';
 import { readHistories } from './support/history-json';
 import { readStackInfo } from './support/stack-info';
@@ -28,15 +33,29 @@ const keys = [{ kid: 'k1', key: randomBytes(32) }];
 
 type Histories = ReturnType<typeof readHistories>;
 
-/** Replays `histories` with the current bundle; each one's name, with the error it failed with, if any. */
+/** A worker's tracing options: Temporal's OpenTelemetry workflow interceptors in its bundle, and their sink. */
+interface Traced {
+  code: string;
+  sinks: ReturnType<typeof tracingWorkerOptions>['sinks'];
+}
+
+/**
+ * Replays `histories` with the current bundle (or one with tracing's workflow interceptors); each
+ * one's name, with the error it failed with, if any.
+ */
 async function replay(
   histories: Histories,
   codec: Parameters<typeof serviceDataConverter>[0],
+  traced?: Traced,
 ): Promise<Array<{ name: string; error?: string }>> {
   const { workflowBundlePath } = readStackInfo();
   const results: Array<{ name: string; error?: string }> = [];
   const replays = Worker.runReplayHistories(
-    { workflowBundle: { codePath: workflowBundlePath }, dataConverter: serviceDataConverter(codec) },
+    {
+      workflowBundle: traced ? { code: traced.code } : { codePath: workflowBundlePath },
+      ...(traced ? { sinks: traced.sinks } : {}),
+      dataConverter: serviceDataConverter(codec),
+    },
     histories.map(({ name, history }) => ({ workflowId: name, history })),
   );
   for await (const result of replays) {
@@ -116,5 +135,43 @@ describe('workflow replay of answers that arrived ahead of their round', () => {
     expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
       histories.map(({ name }) => ({ name })),
     );
+  });
+});
+
+describe('workflow replay once traces are turned on, of histories recorded without them', () => {
+  let traced: Traced;
+  let tracing: Tracing;
+
+  beforeAll(async () => {
+    installTemporalLogger(createLogger('test', 'silent'), 'WARN');
+    // A collector nobody listens on: replay exports nothing, and nothing here is sent.
+    tracing = startTracing(
+      { tracesUrl: 'http://127.0.0.1:9/v1/traces', sampler: parseSamplerSetting({}) },
+      'replay-test',
+    );
+    const options = tracingWorkerOptions(tracing);
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      workflowInterceptorModules: options.interceptors.workflowModules,
+      failureConverterPath: FAILURE_CONVERTER_PATH,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
+    });
+    traced = { code, sinks: options.sinks };
+  }, 120_000);
+
+  afterAll(async () => {
+    await tracing?.release();
+  });
+
+  it('replays every fixture history with the tracing interceptors in the bundle: no nondeterminism', async () => {
+    const sets: Array<[Histories, Parameters<typeof serviceDataConverter>[0]]> = [
+      [readHistories(FIXTURES), { keys, acceptPlaintext: true }],
+      [readHistories(TASK_FIXTURES), { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false }],
+      [readHistories(AHEAD_FIXTURES), { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false }],
+    ];
+    for (const [histories, codec] of sets) {
+      expect(histories.length).toBeGreaterThan(0);
+      expect(await replay(histories, codec, traced)).toEqual(histories.map(({ name }) => ({ name })));
+    }
   });
 });
