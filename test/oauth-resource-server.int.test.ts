@@ -147,6 +147,16 @@ describe('tokens', () => {
     expect(refusal.body.error).toBe('invalid_token');
   });
 
+  it("holds /mcp in any letter case to /mcp's audience: a token for /sse is refused on POST /MCP", async () => {
+    const upperCase = stack.service.url.replace(/\/mcp$/, '/MCP');
+    const sseToken = await stack.bearer('alice', { resource: stack.sseResource });
+    const call = (authorization: string) => rawCall(upperCase, 'tools/list', {}, {}, { headers: { authorization } });
+    const refused = await call(sseToken);
+    expect(refused.status).toBe(401);
+    expect(refused.headers?.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl}"`);
+    expect((await call(await stack.bearer('alice'))).status).toBe(200);
+  });
+
   it('refuses an expired token: 401, saying it expired', async () => {
     const authorization = await stack.bearer('brief');
     expect((await listTools(authorization)).status).toBe(200);

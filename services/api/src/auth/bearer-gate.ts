@@ -47,8 +47,10 @@ export function bearerGate(auth: AuthConfig, log: Logger): RequestHandler {
     challenge: { requiredScopes: auth.requiredScopes, resourceMetadataUrl: resource.metadataUrl } as ChallengeOptions,
   });
   const gates = { mcp: gateOf(resources.mcp), sse: gateOf(resources.sse) };
-  // Mounted on GUARDED_PATHS: the base URL says which route this is.
-  const gateFor = (req: Request) => (req.baseUrl === '/mcp' ? gates.mcp : gates.sse);
+  // Mounted on GUARDED_PATHS: the base URL says which route this is. Express matches paths without
+  // regard to case, so `POST /MCP` is served by /mcp: it must be held to /mcp's audience too, not
+  // fall through to the /sse gate's.
+  const gateFor = (req: Request) => (req.baseUrl.toLowerCase() === '/mcp' ? gates.mcp : gates.sse);
 
   async function refusalFor(req: Request, gate: (typeof gates)['mcp'], error: unknown): Promise<Refusal> {
     if (error instanceof AuthorizationServerUnavailable) {
