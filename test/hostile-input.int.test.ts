@@ -63,6 +63,38 @@ describe('hostile input on the modern era', () => {
     expect(good.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
   });
 
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['multipart/form-data; boundary=x'], [undefined]])(
+    'refuses a cross-site style POST (Content-Type %s) with 415 -32600 unread, and starts no exchange',
+    async (contentType) => {
+      const before = await countExchanges(service.pool);
+      // What a web page can send to any server its visitor reaches, without a CORS preflight.
+      const response = await fetch(service.url, {
+        method: 'POST',
+        headers: { ...MODERN_HEADERS, ...(contentType ? { 'content-type': contentType } : {}) },
+        body: Buffer.from(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: {
+              name: 'greet',
+              arguments: {},
+              _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+            },
+          }),
+        ),
+      });
+      expect(response.status).toBe(415);
+      const body = (await response.json()) as { error?: { code: number; message: string; data?: unknown } };
+      expect(body.error).toMatchObject({
+        code: INVALID_REQUEST,
+        message: 'Content-Type must be application/json',
+        data: { contentType: contentType ?? null },
+      });
+      expect(await countExchanges(service.pool)).toBe(before);
+    },
+  );
+
   it('refuses a deeply nested body with -32602, not a 500', async () => {
     const depth = 100_000;
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"greet","arguments":{"deep":${'['.repeat(depth)}${']'.repeat(depth)}}}}`;

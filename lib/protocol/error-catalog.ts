@@ -150,6 +150,11 @@ export const serverDraining = () =>
 export const bodyTooLarge = () =>
   new RpcError('bodyTooLarge', INVALID_REQUEST, 'Request body exceeds the configured limit');
 export const bodyUnsupported = () => new RpcError('bodyUnsupported', INVALID_REQUEST, 'Invalid request body');
+/** A POST whose body is not declared JSON (a cross-site form or `text/plain` POST, say), refused unread. */
+export const bodyNotJson = (contentType: string | undefined) =>
+  new RpcError('bodyUnsupported', INVALID_REQUEST, 'Content-Type must be application/json', {
+    contentType: contentType ?? null,
+  });
 export const bodyUnreadable = () => new RpcError('bodyUnreadable', INVALID_REQUEST, 'Invalid request body');
 export const methodNotAllowed = (allow: string, reason?: string) =>
   new RpcError(

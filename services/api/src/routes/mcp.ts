@@ -10,9 +10,9 @@
  * express's HTML error pages; its envelope is checked against the SDK's JSON-RPC schemas
  * (lib/protocol/inbound-message.ts). Every error echoes the request id when one was readable.
  */
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Logger } from '../../../../lib/log';
-import { internalError, methodNotAllowed } from '../../../../lib/protocol/error-catalog';
+import { bodyNotJson, internalError, methodNotAllowed } from '../../../../lib/protocol/error-catalog';
 import type { Era } from '../../../../lib/protocol/error-response';
 import { readInboundMessage, type MessageBudget } from '../../../../lib/protocol/inbound-message';
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
@@ -84,7 +84,15 @@ export interface McpRouterDeps {
 
 export function mcpRouter(deps: McpRouterDeps): Router {
   const router = Router();
-  const body = express.raw({ type: () => true, limit: deps.maxBodyBytes });
+  const raw = express.raw({ type: () => true, limit: deps.maxBodyBytes });
+  // Only a body declared JSON is read. A browser sends `text/plain`, form or multipart bodies
+  // cross-site without a CORS preflight, so accepting them would let any web page start tool
+  // calls on a server its visitor can reach; `application/json` needs the preflight, which
+  // ALLOWED_ORIGINS answers. Refused before the body is read: 415 and -32600.
+  const body: RequestHandler = (req, res, next) => {
+    if (!req.is('application/json')) return replyWithError(res, 'transport', bodyNotJson(req.get('content-type')));
+    raw(req, res, next);
+  };
 
   router.post('/mcp', body, async (req: Request, res: Response) => {
     let id: JsonRpcId = null;
