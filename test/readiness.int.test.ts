@@ -105,7 +105,7 @@ describe('GET /healthz and GET /readyz', () => {
         body: {
           status: 'unavailable',
           failed: ['migrations'],
-          checks: { postgres: 'ok', temporal: 'ok', migrations: `migration ${newest} is not applied` },
+          checks: { postgres: 'ok', temporal: 'ok', migrations: 'failed' },
         },
       });
       expect((await get(`${base}/healthz`)).status).toBe(200);
@@ -128,9 +128,10 @@ describe('GET /healthz and GET /readyz', () => {
       failed: ['postgres', 'migrations'],
       checks: { temporal: 'ok' },
     });
+    // The public answer says only that it failed (or timed out), never the driver's error text.
     const checks = ready.body.checks as Record<string, string>;
-    expect(checks.postgres).not.toBe('ok');
-    expect(checks.postgres?.length).toBeGreaterThan(0);
+    expect(['failed', 'timeout']).toContain(checks.postgres);
+    expect(['failed', 'timeout']).toContain(checks.migrations);
     expect(await get(`${base}/healthz`)).toEqual({ status: 200, body: { status: 'ok' } });
   });
 });

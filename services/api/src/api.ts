@@ -25,7 +25,7 @@ import { createPayloadCodec } from '../../../lib/payload-codec/payload-codec';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
 import { adminRouter } from './admin/admin-router';
-import { adminTokenCredential, signInCookieCredential } from './codec/codec-credentials';
+import { adminTokenCredential, encodeTokenCredential, signInCookieCredential } from './codec/codec-credentials';
 import { codecRouter } from './codec/codec-router';
 import { createCodecSessions } from './codec/codec-session';
 import { codecSignInRouter } from './codec/codec-sign-in';
@@ -213,6 +213,7 @@ export async function startApi(
     log,
     readiness: {
       checkTimeoutMs: config.http.readyCheckTimeoutMs,
+      log,
       checks: [
         { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },
         {
@@ -323,6 +324,9 @@ function codecEndpoint(config: Config, token: string, log: Logger) {
     allowedOrigins: config.codecEndpoint.allowedOrigins,
     maxBodyBytes: config.codecEndpoint.maxBodyBytes,
     credentials: [adminTokenCredential(token), signInCookieCredential(sessions)],
+    ...(config.codecEndpoint.encodeToken
+      ? { encodeCredential: encodeTokenCredential(config.codecEndpoint.encodeToken) }
+      : {}),
     signIn: codecSignInRouter({
       token,
       sessions,

@@ -6,8 +6,11 @@
  *   failed on one would only have an orchestrator kill healthy replicas in a loop.
  * - `GET /readyz` (readiness) says this replica can take traffic: every check answers in time
  *   (Postgres, Temporal, and the newest migration file applied). 503 names each that failed.
+ *   It is public, so it says only `ok`, `failed` or `timeout` per check: the reason (a driver's
+ *   error text, which can hold host names, users or schema names) goes to the log, for operators.
  */
 import { Router } from 'express';
+import type { Logger } from '../../../../lib/log';
 
 export interface ReadinessCheck {
   name: string;
@@ -19,22 +22,31 @@ export interface HealthRoutesOptions {
   checks: ReadinessCheck[];
   /** How long one check may take before it counts as failed (READY_CHECK_TIMEOUT_MS). */
   checkTimeoutMs: number;
+  /** Where each failed check's reason goes. */
+  log: Logger;
 }
 
-/** The outcome of one check: `ok`, or why not (the reason, or that it timed out). */
-async function run(check: ReadinessCheck, timeoutMs: number): Promise<string> {
+export type CheckState = 'ok' | 'failed' | 'timeout';
+
+/** The outcome of one check; a failure's reason is logged, never answered. */
+async function run(check: ReadinessCheck, timeoutMs: number, log: Logger): Promise<CheckState> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+  const timedOut = new Promise<CheckState>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
   try {
-    return await Promise.race([
+    const state = await Promise.race([
       check.check().then(
-        () => 'ok',
-        (error: unknown) => (error as Error)?.message || 'unreachable',
+        (): CheckState => 'ok',
+        (error: unknown): CheckState => {
+          log.warn({ check: check.name, reason: (error as Error)?.message || 'unreachable' }, 'readiness check failed');
+          return 'failed';
+        },
       ),
       timedOut,
     ]);
+    if (state === 'timeout') log.warn({ check: check.name, timeoutMs }, 'readiness check timed out');
+    return state;
   } finally {
     clearTimeout(timer);
   }
@@ -49,7 +61,7 @@ export function healthRouter(options: HealthRoutesOptions): Router {
 
   router.get('/readyz', async (_req, res) => {
     const results = await Promise.all(
-      options.checks.map(async (check) => [check.name, await run(check, options.checkTimeoutMs)] as const),
+      options.checks.map(async (check) => [check.name, await run(check, options.checkTimeoutMs, options.log)] as const),
     );
     const failed = results.filter(([, state]) => state !== 'ok').map(([name]) => name);
     res
