@@ -164,6 +164,21 @@ describe('parseConfig', () => {
     expect(configError({ ...minimal(), TEMPORAL_UI_URL: 'ui:8080' }).message).toMatch(/TEMPORAL_UI_URL is malformed/);
   });
 
+  it('reads the codec encode token, a credential of its own: off when unset, refused short or equal to the admin token', () => {
+    const admin = 'a'.repeat(32);
+    const encode = 'e'.repeat(32);
+    expect(parseConfig({ ...minimal(), ADMIN_TOKEN: admin }).codecEndpoint.encodeToken).toBeUndefined();
+    expect(
+      parseConfig({ ...minimal(), ADMIN_TOKEN: admin, CODEC_ENCODE_TOKEN: encode }).codecEndpoint.encodeToken,
+    ).toBe(encode);
+    expect(configError({ ...minimal(), CODEC_ENCODE_TOKEN: 'short' }).message).toMatch(
+      /CODEC_ENCODE_TOKEN is malformed/,
+    );
+    expect(configError({ ...minimal(), ADMIN_TOKEN: admin, CODEC_ENCODE_TOKEN: admin }).message).toMatch(
+      /CODEC_ENCODE_TOKEN is malformed: must differ from ADMIN_TOKEN/,
+    );
+  });
+
   it('leaves Worker Versioning off by default, and pins with the deployment, build id and promotion given', () => {
     expect(parseConfig(minimal()).temporal.versioning).toBeUndefined();
     expect(parseConfig({ ...minimal(), WORKER_VERSIONING: 'pinned' }).temporal.versioning).toEqual({

@@ -117,6 +117,17 @@ const EnvSchema = z.object({
   CODEC_ALLOWED_ORIGINS: origins(),
   /** Largest body one /codec/decode or /codec/encode request may send. */
   CODEC_MAX_BODY_BYTES: integer(1024, 67_108_864).default(4_194_304),
+  /**
+   * The bearer token of `POST /codec/encode`, a credential of its own: encoding mints payloads
+   * the workers accept as the service's own (a forged answer, say), so neither the admin token nor
+   * a sign-in grants it. Unset, /codec/encode is off (decoding needs only the admin token).
+   */
+  CODEC_ENCODE_TOKEN: unsetWhenEmpty(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters (openssl rand -hex 32)')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  ),
   /** How long a browser signed in to the codec endpoint (/codec/sign-in) stays signed in. */
   CODEC_SESSION_TTL_MS: integer(60_000, 604_800_000).default(28_800_000),
   /** Where the worker serves Prometheus metrics (GET /metrics, its own and the Temporal SDK's); port 0 turns it off. */
@@ -334,7 +345,13 @@ export interface Config {
    * Temporal Web UI's, from TEMPORAL_UI_URL, and CODEC_ALLOWED_ORIGINS), its body budget, and how
    * long a browser's sign-in lasts.
    */
-  readonly codecEndpoint: { allowedOrigins: string[]; maxBodyBytes: number; sessionTtlMs: number };
+  readonly codecEndpoint: {
+    allowedOrigins: string[];
+    maxBodyBytes: number;
+    sessionTtlMs: number;
+    /** POST /codec/encode's own bearer token; encoding is off without one. */
+    encodeToken?: string;
+  };
   /** Trace export (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); undefined when off. */
   readonly tracing?: TracingConfig;
   /** The worker's metrics listener; undefined when WORKER_METRICS_PORT is 0. */
@@ -444,6 +461,10 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const env = parsed.data;
+  if (env.CODEC_ENCODE_TOKEN !== undefined && env.CODEC_ENCODE_TOKEN === env.ADMIN_TOKEN)
+    throw new ConfigError(
+      'Invalid configuration:\n  CODEC_ENCODE_TOKEN is malformed: must differ from ADMIN_TOKEN (it is a credential of its own)',
+    );
   let auth: AuthConfig;
   try {
     auth = parseAuthConfig(env);
@@ -488,6 +509,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       ],
       maxBodyBytes: env.CODEC_MAX_BODY_BYTES,
       sessionTtlMs: env.CODEC_SESSION_TTL_MS,
+      ...(env.CODEC_ENCODE_TOKEN !== undefined ? { encodeToken: env.CODEC_ENCODE_TOKEN } : {}),
     },
     ...(tracing ? { tracing } : {}),
     ...(env.WORKER_METRICS_PORT > 0

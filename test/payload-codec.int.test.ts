@@ -23,6 +23,8 @@ import { decodedHistory, encodingOf, payloadsIn, visibleText } from './support/h
 import { accept, rawCall } from './support/raw-mcp';
 import { startTestService, TEST_CODEC_KEY_RING, type TestService } from './support/test-service';
 
+const ENCODE_TOKEN = `test-encode-${randomBytes(24).toString('hex')}`;
+
 const run = promisify(execFile);
 const UI_ORIGIN = 'http://ui.example.test:8233';
 const ARGUMENT_SECRET = `acct-${randomBytes(8).toString('hex')}`;
@@ -81,10 +83,17 @@ describe('payloads in Temporal', () => {
   /** Sees Temporal as someone with access to it but not to the codec. */
   let bare: Client;
   const codecUrl = () => service.url.replace(/\/mcp$/, '/codec');
+  /** POST /codec/encode's own credential. */
+  const asEncoder = { authorization: `Bearer ${ENCODE_TOKEN}` };
 
   beforeAll(async () => {
     service = await startTestService(
-      { ADMIN_TOKEN: TEST_ADMIN_TOKEN, TEMPORAL_UI_URL: `${UI_ORIGIN}/`, CODEC_MAX_BODY_BYTES: '65536' },
+      {
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        CODEC_ENCODE_TOKEN: ENCODE_TOKEN,
+        TEMPORAL_UI_URL: `${UI_ORIGIN}/`,
+        CODEC_MAX_BODY_BYTES: '65536',
+      },
       { handlers },
     );
     connection = await Connection.connect({ address: service.config.temporal.address });
@@ -236,8 +245,17 @@ describe('payloads in Temporal', () => {
       { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(`"${ANSWER_SECRET}"`) },
     ]);
 
+    it('refuses to encode with the admin token or a sign-in: encoding forges payloads, and has its own token', async () => {
+      const withAdminToken = await codec('/encode', sample);
+      expect(withAdminToken.status).toBe(401);
+      expect(withAdminToken.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect(withAdminToken.body).not.toHaveProperty('payloads');
+      // The admin token still decodes.
+      expect((await codec('/decode', (await codec('/encode', sample, asEncoder)).body)).status).toBe(200);
+    });
+
     it('encodes under the first key and decodes back, in proto3 JSON', async () => {
-      const encoded = await codec('/encode', sample);
+      const encoded = await codec('/encode', sample, asEncoder);
       expect(encoded.status).toBe(200);
       const [sealed] = payloadsFromJson(encoded.body);
       expect(Buffer.from(sealed!.metadata!.encoding!).toString()).toBe(ENCRYPTED_ENCODING);
@@ -290,7 +308,7 @@ describe('payloads in Temporal', () => {
     });
 
     it('refuses a payload that does not open, saying why (422)', async () => {
-      const [sealed] = payloadsFromJson((await codec('/encode', sample)).body);
+      const [sealed] = payloadsFromJson((await codec('/encode', sample, asEncoder)).body);
       const data = Buffer.from(sealed!.data!);
       data[20] = data[20]! ^ 1;
       const reply = await codec('/decode', payloadsToJson([{ ...sealed!, data }]));
@@ -359,6 +377,28 @@ describe('payloads in Temporal', () => {
       expect(signedOut.headers.get('set-cookie')).toMatch(
         /^durable_mcp_codec=; Path=\/codec; Expires=Thu, 01 Jan 1970/,
       );
+    });
+
+    it('has no /codec/encode without CODEC_ENCODE_TOKEN (404 saying how to turn it on), and still decodes', async () => {
+      const noEncoding = await startTestService({ ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { handlers });
+      try {
+        const post = (route: string) =>
+          fetch(`${noEncoding.url.replace(/\/mcp$/, '/codec')}${route}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-namespace': noEncoding.config.temporal.namespace,
+              authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+            },
+            body: JSON.stringify(sample),
+          });
+        const encode = await post('/encode');
+        expect(encode.status).toBe(404);
+        expect(((await encode.json()) as { error: { message: string } }).error.message).toMatch(/CODEC_ENCODE_TOKEN/);
+        expect((await post('/decode')).status).toBe(200);
+      } finally {
+        await noEncoding.close();
+      }
     });
 
     it('is off without ADMIN_TOKEN: every /codec route answers 404', async () => {

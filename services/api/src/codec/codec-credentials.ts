@@ -16,14 +16,20 @@ export type CodecCredential = (req: Request) => { verdict: 'granted'; by: string
 
 const REALM = 'durable-mcp codec';
 
-export function adminTokenCredential(token: string): CodecCredential {
+/** `Authorization: Bearer <token>`, granted as `by` (for the log). */
+function bearerCredential(token: string, by: string): CodecCredential {
   const check = bearerTokenCheck(token);
   return (req) => {
     const verdict = check(req.get('authorization'));
-    if (verdict === 'valid') return { verdict: 'granted', by: 'admin-token' };
+    if (verdict === 'valid') return { verdict: 'granted', by };
     return { verdict: verdict === 'invalid' ? 'refused' : 'absent' };
   };
 }
+
+export const adminTokenCredential = (token: string) => bearerCredential(token, 'admin-token');
+
+/** POST /codec/encode's own credential (CODEC_ENCODE_TOKEN): the admin token does not grant it. */
+export const encodeTokenCredential = (token: string) => bearerCredential(token, 'encode-token');
 
 export function signInCookieCredential(sessions: CodecSessions): CodecCredential {
   return (req) => {
@@ -34,7 +40,10 @@ export function signInCookieCredential(sessions: CodecSessions): CodecCredential
 }
 
 /** Lets a request through when one of `credentials` grants it (`res.locals.codecCredential` says which); 401 otherwise. */
-export function codecAuthorization(credentials: ReadonlyArray<CodecCredential>): RequestHandler {
+export function codecAuthorization(
+  credentials: ReadonlyArray<CodecCredential>,
+  missing = 'An Authorization: Bearer <ADMIN_TOKEN> header, or a browser signed in at /codec/sign-in, is required',
+): RequestHandler {
   return (req, res, next) => {
     let refused = false;
     for (const credential of credentials) {
@@ -51,7 +60,7 @@ export function codecAuthorization(credentials: ReadonlyArray<CodecCredential>):
       refused,
       refused
         ? 'The bearer token or the sign-in is not valid (a sign-in expires: sign in again at /codec/sign-in)'
-        : 'An Authorization: Bearer <ADMIN_TOKEN> header, or a browser signed in at /codec/sign-in, is required',
+        : missing,
     );
   };
 }

@@ -10,7 +10,9 @@
  *   in clear in the history anyway), whatever PAYLOAD_CODEC_ACCEPT_PLAINTEXT says; a payload that
  *   does not open is refused (422) naming why.
  * - CORS for the Temporal Web UI's origin (codec-cors.ts), then authorization (codec-credentials.ts):
- *   the admin token as a bearer header, or a browser's sign-in cookie (codec-sign-in.ts).
+ *   decoding takes the admin token as a bearer header, or a browser's sign-in cookie
+ *   (codec-sign-in.ts); encoding, which forges payloads, only CODEC_ENCODE_TOKEN, and is off
+ *   without it.
  *
  * Errors are `{ error: { code, message } }`, as on /admin. Every decode and encode is logged with
  * its payload count and the credential that granted it, never with what the payloads hold.
@@ -31,6 +33,8 @@ export interface CodecRouterDeps {
   allowedOrigins: ReadonlyArray<string>;
   maxBodyBytes: number;
   credentials: ReadonlyArray<CodecCredential>;
+  /** What grants POST /codec/encode (CODEC_ENCODE_TOKEN); absent, encoding is off. */
+  encodeCredential?: CodecCredential;
   /** The browser sign-in pages (codec-sign-in.ts). */
   signIn?: Router;
   log: Logger;
@@ -46,19 +50,32 @@ export function codecRouter(deps: CodecRouterDeps): Router {
   });
   if (deps.signIn) router.use(deps.signIn);
   router.use(OPERATIONS, codecCors(deps.allowedOrigins));
-  router.post(
-    OPERATIONS,
-    codecAuthorization(deps.credentials),
-    namespaceCheck(deps.namespace),
-    jsonBody(deps.maxBodyBytes),
-    async (req, res) => {
-      const operation = req.path === '/decode' ? 'decode' : 'encode';
-      const payloads = payloadsFromJson(req.body);
-      const result = await deps.codec[operation](payloads);
-      deps.log.info({ operation, payloads: payloads.length, by: res.locals.codecCredential }, 'codec request');
-      res.json(payloadsToJson(result));
-    },
-  );
+  const handle =
+    (operation: 'decode' | 'encode'): RequestHandler =>
+    async (req, res, next) => {
+      try {
+        const payloads = payloadsFromJson(req.body);
+        const result = await deps.codec[operation](payloads);
+        deps.log.info({ operation, payloads: payloads.length, by: res.locals.codecCredential }, 'codec request');
+        res.json(payloadsToJson(result));
+      } catch (error) {
+        next(error);
+      }
+    };
+  const checks = [namespaceCheck(deps.namespace), jsonBody(deps.maxBodyBytes)];
+  router.post('/decode', codecAuthorization(deps.credentials), ...checks, handle('decode'));
+  // Encoding mints payloads the workers take as the service's own: its own credential, off without one.
+  if (deps.encodeCredential)
+    router.post(
+      '/encode',
+      codecAuthorization([deps.encodeCredential], 'An Authorization: Bearer <CODEC_ENCODE_TOKEN> header is required'),
+      ...checks,
+      handle('encode'),
+    );
+  else
+    router.post('/encode', (_req, res) =>
+      adminError(res, 404, 'not_found', 'POST /codec/encode is off: set CODEC_ENCODE_TOKEN to turn it on'),
+    );
   router.use((_req, res) =>
     adminError(res, 404, 'not_found', 'No such codec route (POST /codec/decode, /codec/encode)'),
   );
