@@ -233,6 +233,23 @@ describe("the budget of a task round's answers", () => {
     await client.update(taskId, { second_input: accept({ name: 'Grace' }) });
     await client.until(taskId, (task) => task.status === 'completed');
   });
+
+  it('holds under two updates at once: one takes its key, the other is refused with 413, never both', async () => {
+    const client = taskClient(() => service.url);
+    const name = 'x'.repeat(600); // each fits the 1024 bytes alone; the two together do not
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const taskId = createdTaskId(await client.call('multi_input'));
+      await client.until(taskId, (task) => inputKeys(task).length === 2);
+      const replies = await Promise.all([
+        client.update(taskId, { first_input: accept({ name }) }),
+        client.update(taskId, { second_input: accept({ name }) }),
+      ]);
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 413]);
+      // The one refused is still outstanding: exactly one key was taken.
+      expect(inputKeys((await client.get(taskId)).body.result!)).toHaveLength(1);
+      await client.cancel(taskId);
+    }
+  });
 });
 
 describe('the budget of running tasks', () => {

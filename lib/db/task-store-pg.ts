@@ -131,5 +131,36 @@ export function createTaskStorePg(pool: Pool): TaskStore {
       );
       return rows.map((row) => row.key);
     },
+
+    async claimAnswers(exchangeId, round, answers, maxBytes) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        // The task's row is the lock: updates of one task take their keys one after the other.
+        await client.query('SELECT 1 FROM exchange_tasks WHERE exchange_id = $1 FOR UPDATE', [exchangeId]);
+        const inserted = await client.query<{ key: string; bytes: number }>(
+          `INSERT INTO exchange_task_answers (exchange_id, round, key, bytes)
+             SELECT $1, $2, key, bytes FROM unnest($3::text[], $4::integer[]) AS a (key, bytes)
+           ON CONFLICT DO NOTHING RETURNING key, bytes`,
+          [exchangeId, round, answers.map((a) => a.key), answers.map((a) => a.bytes)],
+        );
+        const { rows } = await client.query<{ bytes: string }>(
+          'SELECT coalesce(sum(bytes), 0)::bigint AS bytes FROM exchange_task_answers WHERE exchange_id = $1 AND round = $2',
+          [exchangeId, round],
+        );
+        const size = Number(rows[0]!.bytes);
+        if (size > maxBytes) {
+          await client.query('ROLLBACK');
+          return { overBudget: size };
+        }
+        await client.query('COMMIT');
+        return { claimed: inserted.rows.map((row) => row.key) };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
   };
 }

@@ -55,4 +55,17 @@ export interface TaskStore {
   readOfExchange(exchangeId: string): Promise<TaskRecord | undefined>;
   /** Records that these keys of round `round`'s ask were answered (with their answers' sizes); returns those not answered before. */
   recordAnswered(exchangeId: string, round: number, answers: ReadonlyArray<AnsweredKey>): Promise<string[]>;
+  /**
+   * Claims these keys of round `round`'s ask for one `tasks/update`, before it signals them: in one
+   * transaction that holds the task's row, so two updates of one task at once neither both take a
+   * key nor both fit the budget. Either every key not taken before is claimed, within `maxBytes`
+   * for the round's answers in all (`claimed`: those, to signal), or none is (`overBudget`: the
+   * size they would have made).
+   */
+  claimAnswers(
+    exchangeId: string,
+    round: number,
+    answers: ReadonlyArray<AnsweredKey>,
+    maxBytes: number,
+  ): Promise<{ claimed: string[] } | { overBudget: number }>;
 }

@@ -115,15 +115,19 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
         .filter((key) => Object.hasOwn(outstanding, key))
         .map((key) => ({ key, bytes: jsonBytes(inputResponses[key]) }));
       // The round's answers reach its handler together, in one payload: those taken before count.
-      const size = fresh.reduce((sum, answer) => sum + answer.bytes, task.answeredBytes);
-      if (size > deps.maxRoundInputBytes)
+      // The keys are claimed before they are signalled, under the task's row lock, so two updates
+      // at once cannot both take a key or both fit the budget. Claimed but not signalled (this
+      // process dies in between): the client's retry finds the key answered, and the workflow,
+      // asked, says it lacks it, so it is sent again (below).
+      const claim = await deps.tasks.claimAnswers(task.exchangeId, round.round, fresh, deps.maxRoundInputBytes);
+      if ('overBudget' in claim)
         throw tooLarge(
           "this round's answers (these and those taken before)",
           'params.inputResponses',
           deps.maxRoundInputBytes,
-          size,
+          claim.overBudget,
         );
-      for (const { key } of fresh) {
+      for (const key of claim.claimed) {
         const delivered = await deps.gateway.sendKeyAnswer(task.exchangeId, {
           round: round.round,
           key,
@@ -135,11 +139,7 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
           return complete({});
         }
       }
-      await deps.tasks.recordAnswered(task.exchangeId, round.round, fresh);
-      deps.log.info(
-        { exchangeId: task.exchangeId, round: round.round, keys: fresh.map((answer) => answer.key) },
-        'task answers signalled',
-      );
+      deps.log.info({ exchangeId: task.exchangeId, round: round.round, keys: claim.claimed }, 'task answers signalled');
       // Keys answered before, sent again while their ask still waits: the workflow says whether it
       // has them, and gets again only those it lacks (answer-redelivery.ts). An answer no larger than
       // the one recorded keeps the round within the budget the first one was counted against.
