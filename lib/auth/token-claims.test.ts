@@ -53,7 +53,16 @@ describe('authInfoFromClaims', () => {
   it('takes the client from azp when client_id is absent, and the subject from the client when sub is', () => {
     const info = authInfoFromClaims('t', { azp: 'app', exp: 1 }, ISSUER, [RESOURCE]);
     expect(info.clientId).toBe('app');
-    expect(principalFromAuthInfo(info)).toMatchObject({ subject: 'app', clientId: 'app', id: `${ISSUER}|app` });
+    expect(principalFromAuthInfo(info)).toMatchObject({ subject: 'app', clientId: 'app', id: `${ISSUER}|client:app` });
+  });
+
+  it('keys a client without a sub apart from a user whose sub is the same string', () => {
+    const client = principalFromAuthInfo(authInfoFromClaims('t', { client_id: 'svc', exp: 1 }, ISSUER, [RESOURCE]));
+    const user = principalFromAuthInfo(authInfoFromClaims('t', { sub: 'svc', exp: 1 }, ISSUER, [RESOURCE]));
+    const userNamedLikeTheKey = principalFromAuthInfo(
+      authInfoFromClaims('t', { sub: 'client:svc', exp: 1 }, ISSUER, [RESOURCE]),
+    );
+    expect(new Set([client.id, user.id, userNamedLikeTheKey.id]).size).toBe(3);
   });
 
   it('accepts the audience with a trailing slash (an origin resource as clients send it)', () => {

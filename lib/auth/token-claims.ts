@@ -27,6 +27,8 @@ interface PrincipalExtra {
   subject: string;
   /** The client the token names, if it names one (`AuthInfo.clientId` falls back to the subject). */
   client?: string;
+  /** The token names no `sub`: the subject is its client (keyed apart from users, principalId). */
+  subjectIsClient?: true;
 }
 
 const nonEmpty = (value: unknown): string | undefined =>
@@ -60,11 +62,17 @@ export function authInfoFromClaims(
   resources: readonly string[],
 ): AuthInfo {
   const clientId = nonEmpty(claims.client_id) ?? nonEmpty(claims.azp);
-  const subject = nonEmpty(claims.sub) ?? clientId;
+  const sub = nonEmpty(claims.sub);
+  const subject = sub ?? clientId;
   if (subject === undefined) throw new TokenRefused(REFUSAL.invalid, 'no sub, client_id or azp');
   const named = audiencesOf(claims);
   const resource = resources.find((r) => audienceForms(r).some((form) => named.includes(form)));
-  const extra: PrincipalExtra = { issuer, subject, ...(clientId !== undefined ? { client: clientId } : {}) };
+  const extra: PrincipalExtra = {
+    issuer,
+    subject,
+    ...(clientId !== undefined ? { client: clientId } : {}),
+    ...(sub === undefined ? { subjectIsClient: true as const } : {}),
+  };
   return {
     token,
     clientId: clientId ?? subject,
@@ -77,9 +85,9 @@ export function authInfoFromClaims(
 
 /** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
 export function principalFromAuthInfo(info: AuthInfo): Principal {
-  const { issuer, subject, client } = info.extra as unknown as PrincipalExtra;
+  const { issuer, subject, client, subjectIsClient } = info.extra as unknown as PrincipalExtra;
   return {
-    id: principalId(issuer, subject, client),
+    id: principalId(issuer, subject, client, subjectIsClient === true),
     subject,
     ...(client !== undefined ? { clientId: client } : {}),
     issuer,

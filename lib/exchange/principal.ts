@@ -29,12 +29,22 @@ export const MAX_PRINCIPAL_ID_LENGTH = 255;
 
 /**
  * The stable key of a caller. Subject and client are percent-encoded, so `|` inside them cannot
- * make two callers one; the client is left out when it is the subject (a client-credentials token).
- * A key longer than `MAX_PRINCIPAL_ID_LENGTH` is its SHA-256 instead, after its issuer when that fits.
+ * make two callers one; the client is left out when it is the subject. A token that names no
+ * subject (a client-credentials token, say) is keyed by its client under a `client:` prefix
+ * (`:` in an encoded subject is `%3A`), so a client can never share a key with a user whose `sub`
+ * is the same string. A key longer than `MAX_PRINCIPAL_ID_LENGTH` is its SHA-256 instead, after
+ * its issuer when that fits.
  */
-export function principalId(issuer: string, subject: string, clientId: string | undefined): string {
+export function principalId(
+  issuer: string,
+  subject: string,
+  clientId: string | undefined,
+  subjectIsClient = false,
+): string {
   const client = clientId !== undefined && clientId !== subject ? `|${encodeURIComponent(clientId)}` : '';
-  const id = `${issuer}|${encodeURIComponent(subject)}${client}`;
+  const id = subjectIsClient
+    ? `${issuer}|client:${encodeURIComponent(subject)}`
+    : `${issuer}|${encodeURIComponent(subject)}${client}`;
   if (id.length <= MAX_PRINCIPAL_ID_LENGTH) return id;
   const digest = `sha256:${createHash('sha256').update(id).digest('hex')}`;
   return issuer.length + 1 + digest.length <= MAX_PRINCIPAL_ID_LENGTH ? `${issuer}|${digest}` : digest;
