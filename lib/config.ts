@@ -146,6 +146,13 @@ const EnvSchema = z.object({
   /** What the metadata advertises as `scopes_supported` (default: the required scopes). */
   OAUTH_SCOPES_SUPPORTED: z.string().default(''),
   OAUTH_ALGORITHMS: z.string().default('RS256,PS256,ES256,EdDSA'),
+  /**
+   * The JWS `typ` header values a JWT access token may carry, comma-separated (compared without
+   * case and without `application/`); `none` admits a token without one. Default: RFC 9068's
+   * `at+jwt` only, so an ID token or another JWT an issuer signs is not taken for an access token.
+   * For an issuer that does not set it: e.g. `at+jwt,jwt,none`.
+   */
+  OAUTH_TOKEN_TYPES: z.string().default('at+jwt'),
   /** Leeway for `nbf` and `iat` between this server's clock and the issuer's. */
   OAUTH_CLOCK_TOLERANCE_S: integer(0, 300).default(30),
   /** The issuer's JWKS, when its metadata should not be asked (one issuer only). */

@@ -178,8 +178,8 @@ describe('docker-compose.yml', () => {
 
 /** Names of secrets: what compose must never give a default value. */
 const SECRET = /PASSWORD|SECRET|TOKEN|_KEYS?$/;
-/** Names that look like a secret's but are a switch. */
-const SWITCHES = new Set(['TEMPORAL_CODEC_PASS_ACCESS_TOKEN']);
+/** Names that look like a secret's and are not one: a switch, and a list of token types. */
+const SWITCHES = new Set(['TEMPORAL_CODEC_PASS_ACCESS_TOKEN', 'OAUTH_TOKEN_TYPES']);
 /** A compose file's text without its comment lines (which show `${VAR:?...}` as an example). */
 const withoutComments = (file: string) =>
   readFileSync(path.join(ROOT, file), 'utf8')

@@ -48,10 +48,17 @@ async function refusalOf(authorization: string) {
   };
 }
 
-/** A JWT signed with `key` (the server's or another), with good claims unless `claims` says otherwise. */
-async function signedToken(key: Awaited<ReturnType<typeof newSigningKey>>, claims: Record<string, unknown> = {}) {
+/**
+ * A JWT signed with `key` (the server's or another), with good claims unless `claims` says
+ * otherwise, and the access token's `typ` unless `typ` says otherwise (undefined: none).
+ */
+async function signedToken(
+  key: Awaited<ReturnType<typeof newSigningKey>>,
+  claims: Record<string, unknown> = {},
+  typ: string | undefined = 'at+jwt',
+) {
   return new SignJWT({ client_id: 'alice', scope: 'mcp', ...claims })
-    .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, ...(typ !== undefined ? { typ } : {}) })
     .setIssuer((claims.iss as string | undefined) ?? stack.as.issuer)
     .setAudience(stack.resource)
     .setSubject('alice')
@@ -137,6 +144,9 @@ describe('tokens', () => {
       async () => `Bearer ${await signedToken(await newSigningKey('k1'))}`,
     ],
     ['from an issuer this server does not trust', async () => signedBy('https://evil.example.com')],
+    // Signed by the trusted issuer's own key, audience and all, but not an access token (RFC 9068 §4).
+    ['of typ JWT, as an ID token is', async () => `Bearer ${await signedToken(stack.as.keys[0]!, {}, 'JWT')}`],
+    ['with no typ', async () => `Bearer ${await signedToken(stack.as.keys[0]!, {}, undefined)}`],
     ['not a token any server issued (opaque, inactive)', async () => 'Bearer not-a-token-anyone-issued'],
     ['of another scheme', async () => `Basic ${Buffer.from('alice:x').toString('base64')}`],
   ])('refuses a token %s: 401 invalid_token with the challenge', async (_what, authorization) => {
@@ -155,6 +165,11 @@ describe('tokens', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers?.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl}"`);
     expect((await call(await stack.bearer('alice'))).status).toBe(200);
+  });
+
+  it("accepts the issuer's token with typ application/at+jwt (RFC 7515 comparison)", async () => {
+    const reply = await listTools(`Bearer ${await signedToken(stack.as.keys[0]!, {}, 'application/AT+JWT')}`);
+    expect(reply.status).toBe(200);
   });
 
   it('refuses an expired token: 401, saying it expired', async () => {

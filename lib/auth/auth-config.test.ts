@@ -40,10 +40,17 @@ describe('auth configuration', () => {
       requiredScopes: [],
       scopesSupported: [],
       algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      tokenTypes: ['at+jwt'],
       clockToleranceS: 30,
       jwks: { cacheMaxAgeMs: 600_000, cooldownMs: 30_000 },
       requestTimeoutMs: 5000,
     });
+  });
+
+  it('reads the accepted token types as RFC 7515 compares them, and refuses an empty list', () => {
+    const auth = parseConfig({ ...oauth, OAUTH_TOKEN_TYPES: 'application/AT+JWT, JWT,none' }).auth;
+    expect(auth.mode === 'oauth' && auth.tokenTypes).toEqual(['at+jwt', 'jwt', 'none']);
+    expect(refusal({ ...oauth, OAUTH_TOKEN_TYPES: ' , ' })).toMatch(/OAUTH_TOKEN_TYPES/);
   });
 
   it('reads scopes, issuers, the key set and introspection', () => {

@@ -25,6 +25,8 @@ export interface OAuthConfig {
   scopesSupported: string[];
   /** JWS algorithms accepted on access tokens (`none` never is). */
   algorithms: string[];
+  /** The `typ` header values accepted on JWT access tokens, lower case without `application/`; `none`: no `typ`. */
+  tokenTypes: string[];
   clockToleranceS: number;
   /** The JWKS to use instead of the one the issuer's metadata names (one issuer only). */
   jwksUri?: string;
@@ -45,6 +47,7 @@ export interface AuthEnv {
   OAUTH_REQUIRED_SCOPES: string;
   OAUTH_SCOPES_SUPPORTED: string;
   OAUTH_ALGORITHMS: string;
+  OAUTH_TOKEN_TYPES: string;
   OAUTH_CLOCK_TOLERANCE_S: number;
   OAUTH_JWKS_URI?: string;
   OAUTH_JWKS_CACHE_MAX_AGE_MS: number;
@@ -55,6 +58,9 @@ export interface AuthEnv {
   OAUTH_INTROSPECTION_CACHE_MS: number;
   OAUTH_ALLOW_HTTP_ISSUERS: boolean;
 }
+
+/** A JWS `typ` as RFC 7515 §4.1.9 compares it: without case, `application/` implied. */
+export const normalTokenType = (typ: string): string => typ.toLowerCase().replace(/^application\//, '');
 
 const SUPPORTED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
@@ -126,6 +132,8 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
   if (unsupported !== undefined || algorithms.length === 0) {
     throw new Error(`OAUTH_ALGORITHMS: use some of ${SUPPORTED_ALGORITHMS.join(', ')}`);
   }
+  const tokenTypes = list(env.OAUTH_TOKEN_TYPES).map(normalTokenType);
+  if (tokenTypes.length === 0) throw new Error('OAUTH_TOKEN_TYPES: name at least one (at+jwt, say)');
   const requiredScopes = checkScopes('OAUTH_REQUIRED_SCOPES', list(env.OAUTH_REQUIRED_SCOPES));
   const advertised = checkScopes('OAUTH_SCOPES_SUPPORTED', list(env.OAUTH_SCOPES_SUPPORTED));
   const { OAUTH_INTROSPECTION_CLIENT_ID: clientId, OAUTH_INTROSPECTION_CLIENT_SECRET: clientSecret } = env;
@@ -140,6 +148,7 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
     requiredScopes,
     scopesSupported: advertised.length ? advertised : requiredScopes,
     algorithms,
+    tokenTypes,
     clockToleranceS: env.OAUTH_CLOCK_TOLERANCE_S,
     ...(env.OAUTH_JWKS_URI ? { jwksUri: env.OAUTH_JWKS_URI } : {}),
     jwks: { cacheMaxAgeMs: env.OAUTH_JWKS_CACHE_MAX_AGE_MS, cooldownMs: env.OAUTH_JWKS_COOLDOWN_MS },

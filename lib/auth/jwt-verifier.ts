@@ -9,8 +9,8 @@
  * restart. A key set that cannot be fetched is the server's outage, not the token's fault.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
-import type { OAuthConfig } from './auth-config';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { normalTokenType, type OAuthConfig } from './auth-config';
 import { AuthorizationServerUnavailable } from './auth-errors';
 import type { IssuerMetadataSource } from './issuer-metadata';
 import { audienceForms, authInfoFromClaims } from './token-claims';
@@ -71,6 +71,13 @@ export function createJwtVerifier(config: OAuthConfig, metadata: IssuerMetadataS
     } catch (error) {
       throw new TokenRefused(REFUSAL.invalid, (error as { code?: string }).code ?? 'not a JWT');
     }
+    // RFC 9068 §4: an access token says it is one; a JWT of another type (an ID token) is not taken for one.
+    const typ = decodeProtectedHeader(token).typ;
+    if (!config.tokenTypes.includes(typ === undefined ? 'none' : normalTokenType(typ)))
+      throw new TokenRefused(
+        REFUSAL.invalid,
+        `typ ${typ === undefined ? 'absent' : JSON.stringify(typ.slice(0, 64))} not accepted (OAUTH_TOKEN_TYPES)`,
+      );
     // Only to pick the key set: the issuer is verified with the signature below.
     const issuer = config.issuers.find((trusted) => trusted === unverified.iss);
     if (issuer === undefined) throw new TokenRefused(REFUSAL.issuer, 'untrusted iss');
