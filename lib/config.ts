@@ -83,6 +83,23 @@ const EnvSchema = z.object({
   MAX_BODY_BYTES: integer(1024).default(1048576),
   /** Comma-separated browser origins allowed besides loopback and the server's own host. */
   ALLOWED_ORIGINS: z.string().default(''),
+  /**
+   * Comma-separated host names (or addresses) clients reach /mcp, /sse and /messages by, besides
+   * loopback, HOST itself, MCP_RESOURCE_URL's host and ALLOWED_ORIGINS' hosts: a request whose
+   * `Host` names none of them (a DNS name rebound to this server) gets 403.
+   */
+  ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .refine(
+      (value) =>
+        value
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean)
+          .every((h) => /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/.test(h)),
+      'must be host names or addresses, comma-separated, without scheme or port',
+    ),
   /** How long each readiness check of GET /readyz (Postgres, Temporal, migrations) may take before it counts as failed. */
   READY_CHECK_TIMEOUT_MS: integer(100, 60_000).default(2000),
   /**
@@ -337,6 +354,8 @@ export interface Config {
     waitMs: number;
     maxBodyBytes: number;
     allowedOrigins: string[];
+    /** ALLOWED_HOSTS, lower case: the Host names /mcp, /sse and /messages answer besides the implied ones. */
+    allowedHosts: string[];
     readyCheckTimeoutMs: number;
     /** API_DRAIN_GRACE_MS: how long a stopping API lets requests and streams end by themselves. */
     drainGraceMs: number;
@@ -497,6 +516,9 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       maxBodyBytes: env.MAX_BODY_BYTES,
       allowedOrigins: env.ALLOWED_ORIGINS.split(',')
         .map((o) => o.trim())
+        .filter(Boolean),
+      allowedHosts: env.ALLOWED_HOSTS.split(',')
+        .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
       readyCheckTimeoutMs: env.READY_CHECK_TIMEOUT_MS,
       drainGraceMs: env.API_DRAIN_GRACE_MS,

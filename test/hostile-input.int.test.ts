@@ -3,6 +3,7 @@
  * loses nothing: no exchange is started by a refused first leg, and an exchange whose answer was
  * refused still takes a good one. Both eras, real Temporal dev server and Postgres.
  */
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { demoHandlers } from '../handlers/demo';
 import { defineTool } from '@durable-mcp/handlers';
@@ -311,5 +312,36 @@ describe('a 2026-07-28 client that stops reading its notification stream', () =>
     clearTimeout(timer);
     socket.destroy();
     expect(outcome).toBe('closed');
+  });
+});
+
+describe('DNS rebinding against an API on all interfaces (HOST=0.0.0.0)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true', ALLOWED_HOSTS: 'mcp.lan' });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  /** A `GET /sse` with this Host header: what a page on a rebound name opens, no Origin needed. */
+  const openSse = (host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(service.url.replace(/\/mcp$/, '/sse'));
+      const req = request(
+        { host: '127.0.0.1', port: url.port, path: '/sse', headers: { host, accept: 'text/event-stream' } },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          res.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('refuses a Host that is none of its names with 403, and opens a stream for one that is', async () => {
+    expect(await openSse('rebound.evil.example:80')).toBe(403);
+    expect(await openSse('mcp.lan:3000')).toBe(200);
+    expect(await openSse('127.0.0.1')).toBe(200);
   });
 });

@@ -167,7 +167,11 @@ export const methodNotAllowed = (allow: string, reason?: string) =>
 export const forbiddenOrigin = (origin: string) =>
   new RpcError('forbidden', INVALID_REQUEST, `Forbidden origin: ${origin}`);
 export const forbiddenHost = (host: string | undefined) =>
-  new RpcError('forbidden', INVALID_REQUEST, `Forbidden host: ${host}`);
+  new RpcError(
+    'forbidden',
+    INVALID_REQUEST,
+    `Forbidden host: ${host?.slice(0, 256)} (not a name of this server: list it in ALLOWED_HOSTS)`,
+  );
 
 // -32603: something failed that the client cannot fix (the cause is logged, never sent).
 export const internalError = () => new RpcError('internal', INTERNAL_ERROR, 'Internal error');

@@ -210,6 +210,7 @@ export async function startApi(
     sseMaxBufferedBytes: config.limits.sseMaxBufferedBytes,
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,
+    allowedHosts: config.http.allowedHosts,
     log,
     readiness: {
       checkTimeoutMs: config.http.readyCheckTimeoutMs,

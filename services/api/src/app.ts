@@ -48,6 +48,8 @@ export interface AppDeps {
   shutdown: Shutdown;
   allowedOrigins: ReadonlyArray<string>;
   listenHost: string;
+  /** ALLOWED_HOSTS (origin-guard.ts). */
+  allowedHosts: ReadonlyArray<string>;
   log: Logger;
 }
 
@@ -62,7 +64,12 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.admin) app.use('/admin', deps.admin);
   app.use('/codec', deps.codec ?? codecEndpointOff());
   if (deps.auth.mode === 'oauth') app.use(metadataRoutes(deps.auth));
-  const guard = originGuard({ allowedOrigins: deps.allowedOrigins, listenHost: deps.listenHost });
+  const guard = originGuard({
+    allowedOrigins: deps.allowedOrigins,
+    listenHost: deps.listenHost,
+    allowedHosts: deps.allowedHosts,
+    ...(deps.auth.mode === 'oauth' ? { resourceUrl: deps.auth.resource } : {}),
+  });
   app.use(GUARDED_PATHS, guard);
   // Before any body is read: a request without a valid token costs nothing more.
   app.use(GUARDED_PATHS, bearerGate(deps.auth, deps.log));

@@ -50,8 +50,24 @@ describe('originGuard', () => {
     expect((body as { error: { message: string } }).error.message).toMatch(message);
   });
 
-  it('checks Origin but not Host when the listener is not loopback', () => {
-    expect(run(open, { host: 'mcp.example.com' }).passed).toBe(true);
-    expect(run(open, { host: 'mcp.example.com', origin: 'https://other.example' }).status).toBe(403);
+  it('checks Host on a listener that is not loopback too: a rebound name is refused, naming ALLOWED_HOSTS', () => {
+    const { status, body } = run(open, { host: 'rebound.evil.example:3000' });
+    expect(status).toBe(403);
+    expect((body as { error: { message: string } }).error.message).toMatch(/ALLOWED_HOSTS/);
+    // Loopback still passes: compose publishes the API on 127.0.0.1.
+    expect(run(open, { host: '127.0.0.1:3000' }).passed).toBe(true);
+  });
+
+  it("takes this server's names from MCP_RESOURCE_URL, ALLOWED_HOSTS and the address it listens on", () => {
+    const named = originGuard({
+      allowedOrigins: [],
+      listenHost: '10.0.0.5',
+      allowedHosts: ['mcp.internal', '[fd00::1]'],
+      resourceUrl: 'https://mcp.example.com/mcp',
+    });
+    for (const host of ['mcp.example.com', 'MCP.internal:3000', '10.0.0.5:3000', '[fd00::1]:3000', '127.3.4.5:3000'])
+      expect(run(named, { host }).passed).toBe(true);
+    expect(run(named, { host: 'mcp.example.com.evil.example' }).status).toBe(403);
+    expect(run(named, { host: 'mcp.example.com', origin: 'https://other.example' }).status).toBe(403);
   });
 });
