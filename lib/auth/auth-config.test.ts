@@ -44,6 +44,19 @@ describe('auth configuration', () => {
       clockToleranceS: 30,
       jwks: { cacheMaxAgeMs: 600_000, cooldownMs: 30_000 },
       requestTimeoutMs: 5000,
+      allowHttp: false,
+    });
+  });
+
+  it('refuses an OAUTH_JWKS_URI that is not https off loopback, unless http is allowed', () => {
+    expect(refusal({ ...oauth, OAUTH_JWKS_URI: 'http://keys.example.com/jwks' })).toMatch(
+      /OAUTH_JWKS_URI must be https/,
+    );
+    expect(
+      parseConfig({ ...oauth, OAUTH_JWKS_URI: 'http://keys.example.com/jwks', OAUTH_ALLOW_HTTP_ISSUERS: 'true' }).auth,
+    ).toMatchObject({ jwksUri: 'http://keys.example.com/jwks', allowHttp: true });
+    expect(parseConfig({ ...oauth, OAUTH_JWKS_URI: 'http://127.0.0.1:9/jwks' }).auth).toMatchObject({
+      jwksUri: 'http://127.0.0.1:9/jwks',
     });
   });
 

@@ -6,6 +6,7 @@
  * results are cached. Pure: lib/config.ts calls it, and it is unit-tested beside it.
  */
 import { resourceUrlFromServerUrl } from '@modelcontextprotocol/server';
+import { isSecureEndpoint } from './endpoint-security';
 
 export interface OAuthConfig {
   mode: 'oauth';
@@ -33,6 +34,8 @@ export interface OAuthConfig {
   jwks: { cacheMaxAgeMs: number; cooldownMs: number };
   /** Every request to an authorization server (metadata, keys, introspection) gives up after this. */
   requestTimeoutMs: number;
+  /** OAUTH_ALLOW_HTTP_ISSUERS: http:// authorization-server URLs off loopback are accepted (endpoint-security.ts). */
+  allowHttp: boolean;
   /** RFC 7662 introspection of opaque (non-JWT) tokens, as this confidential client; absent, they are refused. */
   introspection?: { clientId: string; clientSecret: string; cacheMs: number };
 }
@@ -71,8 +74,6 @@ const list = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-
 /**
  * The canonical form of a resource URI (MCP authorization, "Canonical Server URI"): lowercase
  * scheme and host, no fragment, no trailing slash (an origin has none either).
@@ -103,7 +104,7 @@ function checkIssuer(issuer: string, allowHttp: boolean): string {
     throw new Error(`OAUTH_ISSUERS: "${issuer}" is not a URL`);
   }
   if (url.search || url.hash) throw new Error(`OAUTH_ISSUERS: "${issuer}" must have no query or fragment`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (isLoopback(url) || allowHttp))) {
+  if (!isSecureEndpoint(url, allowHttp)) {
     throw new Error(
       `OAUTH_ISSUERS: "${issuer}" must be https (http only on loopback, or with OAUTH_ALLOW_HTTP_ISSUERS)`,
     );
@@ -127,6 +128,8 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
   if (issuers.length === 0)
     throw new Error('OAUTH_ISSUERS is required with AUTH_MODE=oauth (the authorization servers trusted)');
   if (env.OAUTH_JWKS_URI && issuers.length > 1) throw new Error('OAUTH_JWKS_URI applies to one issuer only');
+  if (env.OAUTH_JWKS_URI && !isSecureEndpoint(new URL(env.OAUTH_JWKS_URI), env.OAUTH_ALLOW_HTTP_ISSUERS))
+    throw new Error('OAUTH_JWKS_URI must be https (http only on loopback, or with OAUTH_ALLOW_HTTP_ISSUERS)');
   const algorithms = list(env.OAUTH_ALGORITHMS);
   const unsupported = algorithms.find((alg) => !SUPPORTED_ALGORITHMS.includes(alg));
   if (unsupported !== undefined || algorithms.length === 0) {
@@ -153,6 +156,7 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
     ...(env.OAUTH_JWKS_URI ? { jwksUri: env.OAUTH_JWKS_URI } : {}),
     jwks: { cacheMaxAgeMs: env.OAUTH_JWKS_CACHE_MAX_AGE_MS, cooldownMs: env.OAUTH_JWKS_COOLDOWN_MS },
     requestTimeoutMs: env.OAUTH_REQUEST_TIMEOUT_MS,
+    allowHttp: env.OAUTH_ALLOW_HTTP_ISSUERS,
     ...(clientId !== undefined && clientSecret !== undefined
       ? { introspection: { clientId, clientSecret, cacheMs: env.OAUTH_INTROSPECTION_CACHE_MS } }
       : {}),

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { AuthorizationServerUnavailable } from './auth-errors';
+import { isSecureEndpoint } from './endpoint-security';
 
 /** What this server reads of an authorization server's metadata. */
 export interface IssuerMetadata {
@@ -42,7 +43,7 @@ export interface IssuerMetadataSource {
   get(issuer: string): Promise<IssuerMetadata>;
 }
 
-export function createIssuerMetadata(options: { timeoutMs: number }): IssuerMetadataSource {
+export function createIssuerMetadata(options: { timeoutMs: number; allowHttp: boolean }): IssuerMetadataSource {
   const known = new Map<string, Promise<IssuerMetadata>>();
 
   async function discover(issuer: string): Promise<IssuerMetadata> {
@@ -66,6 +67,15 @@ export function createIssuerMetadata(options: { timeoutMs: number }): IssuerMeta
       const parsed = MetadataSchema.safeParse(await response.json().catch(() => undefined));
       if (!parsed.success || parsed.data.issuer !== issuer) {
         throw new AuthorizationServerUnavailable(`${url} is not the metadata of ${issuer}`, issuer);
+      }
+      // Keys and token answers only over https (endpoint-security.ts), as the issuer itself.
+      for (const field of ['jwks_uri', 'introspection_endpoint'] as const) {
+        const endpoint = parsed.data[field];
+        if (endpoint !== undefined && !isSecureEndpoint(new URL(endpoint), options.allowHttp))
+          throw new AuthorizationServerUnavailable(
+            `the metadata of ${issuer} names an ${field} that is not https: ${endpoint}`,
+            issuer,
+          );
       }
       return parsed.data;
     }

@@ -30,7 +30,7 @@ export interface TokenVerifiers {
 }
 
 export function createTokenVerifiers(config: OAuthConfig): TokenVerifiers {
-  const metadata = createIssuerMetadata({ timeoutMs: config.requestTimeoutMs });
+  const metadata = createIssuerMetadata({ timeoutMs: config.requestTimeoutMs, allowHttp: config.allowHttp });
   const verifyJwt = createJwtVerifier(config, metadata);
   const { introspection } = config;
   const introspect = introspection ? createIntrospector({ ...config, introspection }, metadata) : undefined;
