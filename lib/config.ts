@@ -184,6 +184,8 @@ const EnvSchema = z.object({
   OAUTH_INTROSPECTION_CLIENT_SECRET: unsetWhenEmpty(z.string().min(1)),
   /** How long an introspected token's answer is reused (never past the token's expiry). */
   OAUTH_INTROSPECTION_CACHE_MS: integer(0).default(60_000),
+  /** Introspection requests out at once at most; a new opaque token past it gets 503 with Retry-After. */
+  OAUTH_INTROSPECTION_MAX_CONCURRENT: integer(1, 1024).default(32),
   /** Trust http:// issuers on other hosts than loopback (a private network in development only). */
   OAUTH_ALLOW_HTTP_ISSUERS: boolean('false'),
 

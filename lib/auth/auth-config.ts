@@ -37,7 +37,7 @@ export interface OAuthConfig {
   /** OAUTH_ALLOW_HTTP_ISSUERS: http:// authorization-server URLs off loopback are accepted (endpoint-security.ts). */
   allowHttp: boolean;
   /** RFC 7662 introspection of opaque (non-JWT) tokens, as this confidential client; absent, they are refused. */
-  introspection?: { clientId: string; clientSecret: string; cacheMs: number };
+  introspection?: { clientId: string; clientSecret: string; cacheMs: number; maxConcurrent: number };
 }
 
 export type AuthConfig = { mode: 'off' } | OAuthConfig;
@@ -59,6 +59,7 @@ export interface AuthEnv {
   OAUTH_INTROSPECTION_CLIENT_ID?: string;
   OAUTH_INTROSPECTION_CLIENT_SECRET?: string;
   OAUTH_INTROSPECTION_CACHE_MS: number;
+  OAUTH_INTROSPECTION_MAX_CONCURRENT: number;
   OAUTH_ALLOW_HTTP_ISSUERS: boolean;
 }
 
@@ -158,7 +159,14 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
     requestTimeoutMs: env.OAUTH_REQUEST_TIMEOUT_MS,
     allowHttp: env.OAUTH_ALLOW_HTTP_ISSUERS,
     ...(clientId !== undefined && clientSecret !== undefined
-      ? { introspection: { clientId, clientSecret, cacheMs: env.OAUTH_INTROSPECTION_CACHE_MS } }
+      ? {
+          introspection: {
+            clientId,
+            clientSecret,
+            cacheMs: env.OAUTH_INTROSPECTION_CACHE_MS,
+            maxConcurrent: env.OAUTH_INTROSPECTION_MAX_CONCURRENT,
+          },
+        }
       : {}),
   };
 }

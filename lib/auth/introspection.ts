@@ -5,6 +5,12 @@
  * kept for OAUTH_INTROSPECTION_CACHE_MS (never past the token's expiry), keyed by the token's
  * SHA-256, so the token itself is never held; the audience is checked again on every use. The
  * issuer asked is the first of OAUTH_ISSUERS whose metadata names an introspection endpoint.
+ *
+ * What a caller can make this server send the authorization server is bounded: an inactive answer
+ * is kept too, for INACTIVE_ANSWER_CACHE_MS (so the same forged token does not cost a request
+ * each time it is sent); identical questions in flight at once share one request; and at most
+ * OAUTH_INTROSPECTION_MAX_CONCURRENT requests are out at a time, past which a token not yet
+ * known is answered 503 with Retry-After (`AuthorizationServerUnavailable`), not queued.
  */
 import { createHash } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
@@ -15,8 +21,10 @@ import type { IssuerMetadataSource } from './issuer-metadata';
 import { audienceForms, audiencesOf, authInfoFromClaims, type TokenClaims } from './token-claims';
 import { REFUSAL, TokenRefused } from './token-refusal';
 
-/** Answers kept at most; past it the oldest goes first. */
+/** Answers kept at most (active and inactive each); past it the oldest goes first. */
 const MAX_CACHED_ANSWERS = 10_000;
+/** How long an inactive answer is kept: long enough to absorb a storm, short enough for a token just issued. */
+export const INACTIVE_ANSWER_CACHE_MS = 5_000;
 
 const AnswerSchema = z.looseObject({
   active: z.boolean(),
@@ -39,8 +47,10 @@ export function createIntrospector(
   metadata: IssuerMetadataSource,
   now: () => number = Date.now,
 ): Introspector {
-  const { clientId, clientSecret, cacheMs } = config.introspection;
+  const { clientId, clientSecret, cacheMs, maxConcurrent } = config.introspection;
   const cache = new Map<string, { issuer: string; answer: Answer; until: number }>();
+  const inactive = new Map<string, { issuer: string; answer: Answer; until: number }>();
+  const inFlight = new Map<string, Promise<{ issuer: string; answer: Answer }>>();
 
   async function endpoint(): Promise<{ issuer: string; url: string }> {
     for (const issuer of config.issuers) {
@@ -80,21 +90,50 @@ export function createIntrospector(
   }
 
   function remember(key: string, issuer: string, answer: Answer): void {
+    if (!answer.active) {
+      if (inactive.size >= MAX_CACHED_ANSWERS) inactive.delete(inactive.keys().next().value!);
+      inactive.set(key, { issuer, answer, until: now() + INACTIVE_ANSWER_CACHE_MS });
+      return;
+    }
     if (cacheMs === 0 || typeof answer.exp !== 'number') return;
     if (cache.size >= MAX_CACHED_ANSWERS) cache.delete(cache.keys().next().value!);
     cache.set(key, { issuer, answer, until: Math.min(now() + cacheMs, answer.exp * 1000) });
   }
 
+  /** A kept answer for `key` still good now, if any. */
+  function kept(key: string): { issuer: string; answer: Answer } | undefined {
+    for (const store of [cache, inactive]) {
+      const entry = store.get(key);
+      if (entry && entry.until > now()) return entry;
+      store.delete(key);
+    }
+    return undefined;
+  }
+
+  /** One request per distinct token at a time, and at most `maxConcurrent` in all. */
+  function askOnce(key: string, token: string): Promise<{ issuer: string; answer: Answer }> {
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    if (inFlight.size >= maxConcurrent)
+      return Promise.reject(
+        new AuthorizationServerUnavailable(
+          `${maxConcurrent} introspections already in flight (OAUTH_INTROSPECTION_MAX_CONCURRENT)`,
+          config.issuers[0]!,
+        ),
+      );
+    const asked = ask(token)
+      .then((found) => {
+        remember(key, found.issuer, found.answer);
+        return found;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, asked);
+    return asked;
+  }
+
   return async function introspect(token, resources) {
     const key = createHash('sha256').update(token).digest('base64url');
-    const cached = cache.get(key);
-    let found: { issuer: string; answer: Answer };
-    if (cached && cached.until > now()) found = cached;
-    else {
-      cache.delete(key);
-      found = await ask(token);
-      if (found.answer.active) remember(key, found.issuer, found.answer);
-    }
+    const found = kept(key) ?? (await askOnce(key, token));
     const { issuer, answer } = found;
     if (!answer.active) throw new TokenRefused(REFUSAL.inactive, 'introspection: not active');
     if (answer.iss !== undefined && answer.iss !== issuer) throw new TokenRefused(REFUSAL.issuer, 'introspection: iss');

@@ -1,0 +1,85 @@
+// What a caller can make introspection ask of the authorization server, against a real HTTP endpoint.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseConfig } from '../config';
+import type { OAuthConfig } from './auth-config';
+import { AuthorizationServerUnavailable } from './auth-errors';
+import { createIntrospector, INACTIVE_ANSWER_CACHE_MS } from './introspection';
+import { TokenRefused } from './token-refusal';
+
+const ISSUER = 'https://auth.example.com';
+const RESOURCE = 'https://mcp.example.com/mcp';
+
+let server: Server;
+let requests = 0;
+let delayMs = 0;
+let url: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests += 1;
+    req.resume();
+    setTimeout(() => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ active: false }));
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/introspect`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  requests = 0;
+  delayMs = 0;
+});
+
+function introspector(maxConcurrent: number, now: () => number = Date.now) {
+  const auth = parseConfig({
+    DATABASE_URL: 'postgres://x',
+    REQUEST_STATE_KEYS: `k:${Buffer.alloc(32, 1).toString('base64')}`,
+    PAYLOAD_CODEC_KEYS: `c:${Buffer.alloc(32, 2).toString('base64')}`,
+    AUTH_MODE: 'oauth',
+    MCP_RESOURCE_URL: RESOURCE,
+    OAUTH_ISSUERS: ISSUER,
+    OAUTH_INTROSPECTION_CLIENT_ID: 'rs',
+    OAUTH_INTROSPECTION_CLIENT_SECRET: 'secret',
+    OAUTH_INTROSPECTION_MAX_CONCURRENT: String(maxConcurrent),
+  }).auth as OAuthConfig & { introspection: NonNullable<OAuthConfig['introspection']> };
+  const metadata = { get: async () => ({ issuer: ISSUER, introspection_endpoint: url }) };
+  return createIntrospector(auth, metadata, now);
+}
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+describe('introspection traffic', () => {
+  it('keeps an inactive answer for a few seconds: the same forged token costs one request', async () => {
+    let clock = 1_000_000;
+    const introspect = introspector(8, () => clock);
+    for (let i = 0; i < 5; i += 1) expect(await refusal(introspect('forged', [RESOURCE]))).toBeInstanceOf(TokenRefused);
+    expect(requests).toBe(1);
+    clock += INACTIVE_ANSWER_CACHE_MS + 1;
+    await refusal(introspect('forged', [RESOURCE]));
+    expect(requests).toBe(2);
+  });
+
+  it('merges identical questions in flight into one request', async () => {
+    delayMs = 100;
+    const introspect = introspector(8);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => refusal(introspect('same', [RESOURCE]))));
+    expect(answers.every((a) => a instanceof TokenRefused)).toBe(true);
+    expect(requests).toBe(1);
+  });
+
+  it('has at most OAUTH_INTROSPECTION_MAX_CONCURRENT requests out; past it, 503 at once', async () => {
+    delayMs = 200;
+    const introspect = introspector(2);
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((token) => refusal(introspect(token, [RESOURCE]))));
+    expect(answers.filter((a) => a instanceof AuthorizationServerUnavailable)).toHaveLength(2);
+    expect(answers.filter((a) => a instanceof TokenRefused)).toHaveLength(2);
+    expect(requests).toBe(2);
+  });
+});
