@@ -147,6 +147,16 @@ const EnvSchema = z.object({
   ),
   /** How long a browser signed in to the codec endpoint (/codec/sign-in) stays signed in. */
   CODEC_SESSION_TTL_MS: integer(60_000, 604_800_000).default(28_800_000),
+  /**
+   * The bearer token GET /metrics of the API and of the worker asks for (a Prometheus scrape
+   * config's `authorization`); unset, /metrics is public. At least 32 characters.
+   */
+  METRICS_TOKEN: unsetWhenEmpty(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters (openssl rand -hex 32)')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  ),
   /** Where the worker serves Prometheus metrics (GET /metrics, its own and the Temporal SDK's); port 0 turns it off. */
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   WORKER_METRICS_PORT: integer(0, 65535).default(9464),
@@ -384,6 +394,8 @@ export interface Config {
   readonly tracing?: TracingConfig;
   /** The worker's metrics listener; undefined when WORKER_METRICS_PORT is 0. */
   readonly workerMetrics?: { host: string; port: number };
+  /** METRICS_TOKEN: what GET /metrics of both processes asks for, when set. */
+  readonly metricsToken?: string;
   readonly database: { url: string; poolSize: number; outcomePollMs: number };
   readonly temporal: {
     address: string;
@@ -546,6 +558,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     ...(env.WORKER_METRICS_PORT > 0
       ? { workerMetrics: { host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT } }
       : {}),
+    ...(env.METRICS_TOKEN !== undefined ? { metricsToken: env.METRICS_TOKEN } : {}),
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
     temporal: {
       address: env.TEMPORAL_ADDRESS,

@@ -189,7 +189,13 @@ const withoutComments = (file: string) =>
 /** Secrets without which nothing starts: required, with no default. */
 const REQUIRED_SECRETS = ['POSTGRES_PASSWORD', 'MCP_DB_PASSWORD', 'REQUEST_STATE_KEYS', 'PAYLOAD_CODEC_KEYS'];
 /** Secrets whose absence turns a feature off (the admin API, token introspection, a Temporal API key). */
-const OPTIONAL_SECRETS = ['ADMIN_TOKEN', 'CODEC_ENCODE_TOKEN', 'OAUTH_INTROSPECTION_CLIENT_SECRET', 'TEMPORAL_API_KEY'];
+const OPTIONAL_SECRETS = [
+  'ADMIN_TOKEN',
+  'CODEC_ENCODE_TOKEN',
+  'METRICS_TOKEN',
+  'OAUTH_INTROSPECTION_CLIENT_SECRET',
+  'TEMPORAL_API_KEY',
+];
 
 /** Published ports not on 127.0.0.1 (or on a variable whose default is 127.0.0.1). */
 const openPorts = (file: ComposeFile) =>

@@ -252,3 +252,43 @@ describe('the strict reader of the text format', () => {
     ]);
   });
 });
+
+describe('metrics behind METRICS_TOKEN', () => {
+  const token = `metrics-${randomUUID()}-${randomUUID()}`;
+  let worker: WorkerProcess;
+  let api: ApiProcess;
+
+  beforeAll(async () => {
+    const stack = readStackInfo();
+    const env = {
+      DATABASE_URL: stack.databaseUrl,
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+      METRICS_TOKEN: token,
+      ...TEST_KEY_RINGS,
+    };
+    [worker, api] = await Promise.all([startWorkerProcess(env), startApiProcess(env)]);
+  });
+  afterAll(async () => {
+    await api?.kill();
+    await worker?.kill();
+  });
+
+  it('answers 401 to a scrape without the token or with another, on the API and on the worker', async () => {
+    for (const url of [metricsOf(api.url), worker.metricsUrl]) {
+      const bare = await fetch(url);
+      expect(bare.status).toBe(401);
+      expect(bare.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect(await bare.text()).not.toMatch(/process_cpu_seconds_total/);
+      expect((await fetch(url, { headers: { authorization: 'Bearer not-the-token' } })).status).toBe(401);
+    }
+  });
+
+  it('serves both with the token', async () => {
+    for (const url of [metricsOf(api.url), worker.metricsUrl]) {
+      const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toMatch(/process_cpu_seconds_total/);
+    }
+  });
+});

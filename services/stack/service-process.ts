@@ -38,6 +38,7 @@ export async function runServiceProcess(options: ServiceProcessOptions): Promise
       ? await startWorkerMetricsListener({
           ...config.workerMetrics,
           sdkMetricsUrl: `http://${sdkMetrics}/metrics`,
+          ...(config.metricsToken !== undefined ? { token: config.metricsToken } : {}),
           log,
         }).catch((error: unknown) => {
           log.error(

@@ -229,6 +229,7 @@ export async function startApi(
       ],
     },
     metrics: apiRegistry,
+    ...(config.metricsToken !== undefined ? { metricsToken: config.metricsToken } : {}),
     auth: config.auth,
     ...(config.admin.token
       ? {

@@ -35,6 +35,8 @@ export interface AppDeps {
   readiness: HealthRoutesOptions;
   /** What GET /metrics serves. */
   metrics: Registry;
+  /** METRICS_TOKEN: GET /metrics asks for it when set. */
+  metricsToken?: string;
   /** The admin API, mounted at /admin when configured (ADMIN_TOKEN); absent, /admin is 404. */
   admin?: Router;
   /** The codec endpoint, mounted at /codec when configured (ADMIN_TOKEN); absent, /codec is 404. */
@@ -60,7 +62,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(accessLog(deps.log));
   app.use(drainGuard(deps.shutdown.draining));
   app.use(healthRouter(deps.readiness));
-  app.use(metricsRouter(deps.metrics, deps.log));
+  app.use(metricsRouter(deps.metrics, deps.log, deps.metricsToken));
   if (deps.admin) app.use('/admin', deps.admin);
   app.use('/codec', deps.codec ?? codecEndpointOff());
   if (deps.auth.mode === 'oauth') app.use(metadataRoutes(deps.auth));

@@ -7,6 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bearerTokenCheck } from '../../../lib/auth/bearer-token';
 import type { Logger } from '../../../lib/log';
 import { workerRegistry } from '../../../lib/metrics/worker-metrics';
 
@@ -20,6 +21,8 @@ export interface WorkerMetricsOptions {
   port: number;
   /** The SDK exporter's metrics URL (`http://127.0.0.1:<port>/metrics`), when the runtime exports them. */
   sdkMetricsUrl?: string;
+  /** METRICS_TOKEN: when set, a scrape must carry it as a bearer token. */
+  token?: string;
   log: Logger;
 }
 
@@ -51,10 +54,17 @@ async function sdkMetrics(url: string | undefined): Promise<string> {
 }
 
 export function startWorkerMetricsListener(options: WorkerMetricsOptions): Promise<WorkerMetricsListener> {
+  const check = options.token !== undefined ? bearerTokenCheck(options.token) : undefined;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: the worker serves GET /metrics only\n');
+      return;
+    }
+    if (check && check(req.headers.authorization) !== 'valid') {
+      res
+        .writeHead(401, { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer realm="durable-mcp metrics"' })
+        .end('an Authorization: Bearer <METRICS_TOKEN> header is required\n');
       return;
     }
     Promise.all([workerRegistry.metrics(), sdkMetrics(options.sdkMetricsUrl)]).then(
