@@ -50,15 +50,15 @@ async function refusalOf(authorization: string) {
 
 /**
  * A JWT signed with `key` (the server's or another), with good claims unless `claims` says
- * otherwise, and the access token's `typ` unless `typ` says otherwise (undefined: none).
+ * otherwise, and the access token's `typ` unless `typ` says otherwise (null: none).
  */
 async function signedToken(
   key: Awaited<ReturnType<typeof newSigningKey>>,
   claims: Record<string, unknown> = {},
-  typ: string | undefined = 'at+jwt',
+  typ: string | null = 'at+jwt',
 ) {
   return new SignJWT({ client_id: 'alice', scope: 'mcp', ...claims })
-    .setProtectedHeader({ alg: 'RS256', kid: key.kid, ...(typ !== undefined ? { typ } : {}) })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, ...(typ !== null ? { typ } : {}) })
     .setIssuer((claims.iss as string | undefined) ?? stack.as.issuer)
     .setAudience(stack.resource)
     .setSubject('alice')
@@ -146,7 +146,7 @@ describe('tokens', () => {
     ['from an issuer this server does not trust', async () => signedBy('https://evil.example.com')],
     // Signed by the trusted issuer's own key, audience and all, but not an access token (RFC 9068 §4).
     ['of typ JWT, as an ID token is', async () => `Bearer ${await signedToken(stack.as.keys[0]!, {}, 'JWT')}`],
-    ['with no typ', async () => `Bearer ${await signedToken(stack.as.keys[0]!, {}, undefined)}`],
+    ['with no typ', async () => `Bearer ${await signedToken(stack.as.keys[0]!, {}, null)}`],
     ['not a token any server issued (opaque, inactive)', async () => 'Bearer not-a-token-anyone-issued'],
     ['of another scheme', async () => `Basic ${Buffer.from('alice:x').toString('base64')}`],
   ])('refuses a token %s: 401 invalid_token with the challenge', async (_what, authorization) => {
