@@ -14,6 +14,20 @@ import { isRequest, isResponseTo, LegacySession, type JsonRpcId } from './suppor
 import { accept, rawCall, rawPost } from './support/raw-mcp';
 import { startTestService, type TestService } from './support/test-service';
 
+/** A whole 2026-07-28 `tools/call` of greet as a body, for tests that choose every header themselves. */
+const GREET_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'greet',
+    arguments: {},
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    },
+  },
+});
 const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' };
 
 describe('hostile input on the modern era', () => {
@@ -72,18 +86,7 @@ describe('hostile input on the modern era', () => {
       const response = await fetch(service.url, {
         method: 'POST',
         headers: { ...MODERN_HEADERS, ...(contentType ? { 'content-type': contentType } : {}) },
-        body: Buffer.from(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: {
-              name: 'greet',
-              arguments: {},
-              _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
-            },
-          }),
-        ),
+        body: Buffer.from(GREET_CALL),
       });
       expect(response.status).toBe(415);
       const body = (await response.json()) as { error?: { code: number; message: string; data?: unknown } };
@@ -172,19 +175,7 @@ describe('capacity', () => {
           accept: 'application/json, text/event-stream',
           ...MODERN_HEADERS,
         },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name: 'greet',
-            arguments: {},
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-            },
-          },
-        }),
+        body: GREET_CALL,
       });
       expect(response.status).toBe(429);
       expect(response.headers.get('retry-after')).toBe('7');

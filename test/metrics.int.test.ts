@@ -8,13 +8,18 @@
 import { randomUUID } from 'node:crypto';
 import { EXCHANGE_TERMINATED } from '../lib/protocol/exchange-errors';
 import { METRICS } from '../lib/metrics/catalog';
-import { startApiProcess, startWorkerProcess, type ApiProcess, type WorkerProcess } from './support/service-processes';
+import {
+  stackProcessEnv,
+  startApiProcess,
+  startWorkerProcess,
+  type ApiProcess,
+  type WorkerProcess,
+} from './support/service-processes';
 import { exchangeStatus } from './support/exchange-rows';
 import { LegacySession } from './support/legacy-client';
 import { parsePrometheusText, scrape, valueOf, type Exposition } from './support/prometheus-text';
 import { accept, callUntilAnswered, isComeBack, rawCall } from './support/raw-mcp';
-import { readStackInfo } from './support/stack-info';
-import { startTestService, TEST_KEY_RINGS, type TestService } from './support/test-service';
+import { startTestService, type TestService } from './support/test-service';
 
 /** Scrapes until `done` holds for the exposition (or 15 s pass), and returns the last one. */
 async function scrapeUntil(url: string, done: (e: Exposition) => boolean): Promise<Exposition> {
@@ -34,14 +39,8 @@ describe('metrics of the API and worker processes', () => {
   let taskQueue: string;
 
   beforeAll(async () => {
-    const stack = readStackInfo();
-    taskQueue = `test-${randomUUID()}`;
-    const env = {
-      DATABASE_URL: stack.databaseUrl,
-      TEMPORAL_ADDRESS: stack.temporalAddress,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      ...TEST_KEY_RINGS,
-    };
+    const env = stackProcessEnv();
+    taskQueue = env.TEMPORAL_TASK_QUEUE;
     [worker, api] = await Promise.all([startWorkerProcess(env), startApiProcess(env)]);
   });
   afterAll(async () => {
@@ -259,14 +258,7 @@ describe('metrics behind METRICS_TOKEN', () => {
   let api: ApiProcess;
 
   beforeAll(async () => {
-    const stack = readStackInfo();
-    const env = {
-      DATABASE_URL: stack.databaseUrl,
-      TEMPORAL_ADDRESS: stack.temporalAddress,
-      TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
-      METRICS_TOKEN: token,
-      ...TEST_KEY_RINGS,
-    };
+    const env = stackProcessEnv({ METRICS_TOKEN: token });
     [worker, api] = await Promise.all([startWorkerProcess(env), startApiProcess(env)]);
   });
   afterAll(async () => {

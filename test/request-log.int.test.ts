@@ -8,9 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import { isRequest, isResponseTo, LegacySession } from './support/legacy-client';
 import { accept, rawCall } from './support/raw-mcp';
-import { readStackInfo } from './support/stack-info';
-import { startApiProcess, startWorkerProcess, type ApiProcess, type WorkerProcess } from './support/service-processes';
-import { TEST_KEY_RINGS } from './support/test-service';
+import {
+  stackProcessEnv,
+  startApiProcess,
+  startWorkerProcess,
+  type ApiProcess,
+  type WorkerProcess,
+} from './support/service-processes';
 
 interface LogLine {
   msg: string;
@@ -55,13 +59,7 @@ describe('request ids on the log lines of a leg', () => {
   let worker: WorkerProcess;
 
   beforeAll(async () => {
-    const stack = readStackInfo();
-    const env = {
-      DATABASE_URL: stack.databaseUrl,
-      TEMPORAL_ADDRESS: stack.temporalAddress,
-      TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
-      ...TEST_KEY_RINGS,
-    };
+    const env = stackProcessEnv();
     [worker, api] = await Promise.all([startWorkerProcess(env), startApiProcess({ ...env, LOG_LEVEL: 'debug' })]);
   });
   afterAll(async () => {

@@ -4,10 +4,30 @@
  * in memory, stopped by a real signal. Each is started through devtools/child-processes.ts and
  * resolves once it has said it serves.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { spawnChild, type Child, type ChildExit } from '../../devtools/child-processes';
 import { freePort } from '../../devtools/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
+import { readStackInfo } from './stack-info';
+import { TEST_KEY_RINGS } from './test-service';
+
+/**
+ * What an API or worker process of a test needs to run on the shared test stack: its Postgres and
+ * Temporal, a task queue of its own, the test key rings, and `extra` over them.
+ */
+export function stackProcessEnv(extra: Record<string, string> = {}): Record<string, string> & {
+  TEMPORAL_TASK_QUEUE: string;
+} {
+  const stack = readStackInfo();
+  return {
+    DATABASE_URL: stack.databaseUrl,
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    ...TEST_KEY_RINGS,
+    ...extra,
+  };
+}
 
 export interface ServiceProcess {
   /** Everything the process wrote to stdout and stderr so far (its log lines). */
