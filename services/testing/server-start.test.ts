@@ -26,5 +26,10 @@ describe('startWithRetries', () => {
     expect(isStartupTimeout(timeout())).toBe(true);
     expect(isStartupTimeout(new Error('connection refused'))).toBe(false);
     expect(isStartupTimeout('did not start within')).toBe(false);
+    expect(isStartupTimeout(null)).toBe(false);
+    // An error made in another realm (the SDK's native bridge, seen from jest's sandbox).
+    const foreign = Object.create(null) as { message: string };
+    foreign.message = timeout().message;
+    expect(isStartupTimeout(foreign)).toBe(true);
   });
 });

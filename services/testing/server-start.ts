@@ -10,9 +10,14 @@ export const TEST_SERVER_START_ATTEMPTS = 4;
 
 const STARTUP_TIMEOUT = /did not start within/;
 
-/** Whether `error` is the SDK's startup timeout, which a later attempt may not hit. */
+/**
+ * Whether `error` is the SDK's startup timeout, which a later attempt may not hit. Read by its
+ * message, not `instanceof Error`: the SDK's native bridge makes its errors in another realm than
+ * a test runner's sandbox (jest's), where `instanceof Error` is false.
+ */
 export function isStartupTimeout(error: unknown): boolean {
-  return error instanceof Error && STARTUP_TIMEOUT.test(error.message);
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && STARTUP_TIMEOUT.test(message);
 }
 
 /** Runs `start` until it succeeds, trying again only after a startup timeout. */
