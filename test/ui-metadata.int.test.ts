@@ -332,9 +332,11 @@ describe('exchanges in the Temporal UI', () => {
         const tag = sessionRef(session.sessionId).session;
 
         expect(await session.respond(roots.message.id as string, { roots: [{ uri: ROOT_SECRET }] })).toBe(202);
+        // The current details come from the workflow at once; its search attributes through
+        // visibility, a moment later: both are waited for.
         const seen = await until(
           () => seenIn(handle),
-          (s) => !!s.current?.includes('- Answered so far: roots'),
+          (s) => !!s.current?.includes('- Answered so far: roots') && s.attributes.ExchangeRound === 1,
         );
         expect(seen.current).toContain('- Answered so far: roots');
         expect(seen.summary).toBe('tools/call approve_rollout · handshake era · legacy-ui-client 0.0.7');
