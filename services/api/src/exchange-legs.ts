@@ -381,8 +381,8 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   ): Promise<RoundResult | { kind: 'task'; task: TaskRecord }> {
     const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
     const kind = classifyLeg(claims);
-    if (claims) logExchange(claims.exchangeId);
     if (claims) {
+      logExchange(claims.exchangeId);
       tagLegExchange(claims.exchangeId, claims.round + 1);
       await linkToExchangeTrace(() => store.readTraceContext(claims.exchangeId));
     }
