@@ -40,6 +40,13 @@ describe('README windows table', () => {
     expect(eraCells.map(window).filter((w) => !names.some((name) => name.startsWith(`${w}:`)))).toEqual([]);
   });
 
+  it('names windows only a task has, each held open by task-windows.fault.test.ts', () => {
+    const taskOnly = cells.map((cell) => /^`(.+ window)` \(a task\)$/.exec(cell)?.[1]).filter((w) => w !== undefined);
+    const names = scenariosOf('task-windows.fault.test.ts');
+    expect(taskOnly.length).toBeGreaterThanOrEqual(1);
+    expect(taskOnly.filter((w) => !names.some((name) => name.startsWith(`${w}:`)))).toEqual([]);
+  });
+
   it('names a burst scenario that exists and runs at least five times', () => {
     const file = path.join(FAULTS, 'answer-burst.fault.test.ts');
     expect(existsSync(file)).toBe(true);

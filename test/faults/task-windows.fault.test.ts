@@ -12,6 +12,7 @@ import { expectEnded } from './support/expectations';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
+import { openTemporalGate } from './support/temporal-gate';
 import { waitFor } from './support/wait-for';
 import { stepAnswers, wizardCompleted } from './support/wizard-exchange';
 import { approvalOf, approvedText, contextAnswers, DEPLOY, DEPLOY_ROUNDS } from './support/deploy-exchange';
@@ -308,6 +309,83 @@ scenario(
     });
   },
 );
+
+scenario(
+  'claim-to-signal window: (task) tasks/update claimed its keys in Postgres, then the API SIGKILLed before Temporal took their signals (its connection to Temporal held shut): the client retries and each answer is applied once',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const service = 'e-task';
+    const gate = await openTemporalGate(stack.temporalAddress);
+    let throughGate = false;
+    try {
+      // API 0 reaches Temporal only through the gate; the worker and API 1 directly.
+      await stack.stopApi(0, 'SIGTERM');
+      await stack.startApi(0, { TEMPORAL_ADDRESS: gate.address });
+      throughGate = true;
+      const client = taskClient(() => stack.apiUrl(0));
+      const taskId = createdTaskId(await client.call('request_access', { service, reason: 'claim window' }));
+      await client.until(taskId, (task) => task.status === 'input_required');
+      const exchangeId = await exchangeOfTask(taskId);
+      const workflowId = workflowIdFor(exchangeId);
+
+      gate.hold();
+      const update = client.update(taskId, APPROVALS).then(
+        (answered) => answered.body,
+        () => 'no reply',
+      );
+      // Both keys claimed and committed; their signals are on their way to a Temporal that never gets them.
+      await waitFor('the update to claim both keys', async () => (await claimedKeys(exchangeId)).length === 2);
+      await stack.stopApi(0, 'SIGKILL');
+      throughGate = false;
+      const reply = await update;
+      const atKill = await historyCounts(stack, workflowId);
+      await gate.close();
+      await stack.startApi(0);
+
+      // The client got no answer, so it sends the same update again.
+      const retried = await client.update(taskId, APPROVALS);
+      const done = await client.until(taskId, ended, 45_000);
+      const final = await historyCounts(stack, workflowId);
+      expect({
+        firstReply: reply,
+        claimedAtKill: (await claimedKeys(exchangeId)).sort(),
+        signalsAtKill: atKill.keyAnswerSignals,
+        retried: retried.body.error ?? 'ok',
+        status: done.status,
+        // Each key reached the workflow once: by the retry, since the first update's never left the gate.
+        signalsAtEnd: final.keyAnswerSignals,
+      }).toEqual({
+        firstReply: 'no reply',
+        claimedAtKill: Object.keys(APPROVALS).sort(),
+        signalsAtKill: 0,
+        retried: 'ok',
+        status: 'completed',
+        signalsAtEnd: 2,
+      });
+      await expectEnded(stack, exchangeId, replyOf(done), {
+        client: { text: grantedText(service) },
+        status: 'completed',
+        rounds: ACCESS_ROUNDS,
+      });
+    } finally {
+      await gate.close();
+      // Later scenarios get an API 0 that reaches Temporal directly, whatever happened here.
+      if (throughGate) await stack.stopApi(0, 'SIGKILL');
+      if (!stack.apiRunning(0)) await stack.startApi(0);
+    }
+  },
+);
+
+/** The keys of the exchange's task that tasks/update claimed (recorded as answered), any round. */
+async function claimedKeys(exchangeId: string): Promise<string[]> {
+  const rows = await suite.stack.query<{ key: string }>(
+    'SELECT key FROM exchange_task_answers WHERE exchange_id = $1',
+    [exchangeId],
+  );
+  return rows.map((row) => row.key);
+}
 
 /** The exchange behind a task. */
 async function exchangeOfTask(taskId: string): Promise<string> {

@@ -51,9 +51,11 @@ export interface FaultStack {
   /** The URLs of the API processes that are up, in slot order (slot 0 and slot 1). */
   apiUrls(): string[];
   apiUrl(slot: 0 | 1): string;
+  apiRunning(slot: 0 | 1): boolean;
   /** The log file of the API process in `slot` (its latest start). */
   apiLogFile(slot: 0 | 1): string;
-  startApi(slot: 0 | 1): Promise<void>;
+  /** Starts the API in `slot`; `env` overrides the stack's environment for this start only. */
+  startApi(slot: 0 | 1, env?: Record<string, string>): Promise<void>;
   stopApi(slot: 0 | 1, signal: NodeJS.Signals): Promise<void>;
   /** Starts the worker: the service's own main, or with `pause` the fault worker holding a window. */
   startWorker(start?: WorkerStart): Promise<OsProcess>;
@@ -195,11 +197,17 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     return proc;
   }
 
-  async function startApi(slot: 0 | 1) {
+  async function startApi(slot: 0 | 1, env: Record<string, string> = {}) {
     if (apis[slot]) throw new Error(`API ${slot} is already running`);
     apiLogs[slot] = nextLog(`api${slot}`);
     apis[slot] = await startApiProcess(
-      { ...serviceEnv(), HTTP_WAIT_MS: String(options.httpWaitMs ?? 2000), OUTCOME_POLL_MS: '500', ...options.apiEnv },
+      {
+        ...serviceEnv(),
+        HTTP_WAIT_MS: String(options.httpWaitMs ?? 2000),
+        OUTCOME_POLL_MS: '500',
+        ...options.apiEnv,
+        ...env,
+      },
       90_000,
       apiLogs[slot],
     );
@@ -210,6 +218,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     keyRing,
     temporalAddress,
     apiUrls: () => apis.filter((api): api is ApiProcess => api !== undefined).map((api) => api.url),
+    apiRunning: (slot) => apis[slot] !== undefined,
     apiUrl(slot) {
       const api = apis[slot];
       if (!api) throw new Error(`API ${slot} is not running`);
