@@ -161,7 +161,7 @@ const EnvSchema = z.object({
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   WORKER_METRICS_PORT: integer(0, 65535).default(9464),
 
-  // Authorization (OAuth 2.1 resource server; see the README's "Authorization")
+  // Authorization (OAuth 2.1 resource server; see docs/security.md "Authorization")
   /** `off`: every caller is one anonymous principal (local development; logged loudly at start). `oauth`: bearer tokens on every request. */
   AUTH_MODE: z.enum(['off', 'oauth']).default('off'),
   /** The canonical URI of /mcp: the audience every token must be issued for (never taken from a request's Host). */
@@ -229,7 +229,7 @@ const EnvSchema = z.object({
   /** How long a stopping worker (SIGTERM) lets the rounds it runs finish and record before it cancels them. */
   WORKER_SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
   /**
-   * Temporal Worker Versioning (README "Rolling out a new version"). `off`: any worker on the task
+   * Temporal Worker Versioning (docs/operators.md "Rolling out a new version"). `off`: any worker on the task
    * queue runs any exchange. `pinned`: the worker is one version of a worker deployment
    * (WORKER_DEPLOYMENT_NAME, WORKER_BUILD_ID) and every exchange stays on the version that started
    * it, its rounds included, while new exchanges go to the deployment's current version.
@@ -302,7 +302,7 @@ const EnvSchema = z.object({
   /** The poll interval a task's client is told (`pollIntervalMs`). */
   TASK_POLL_INTERVAL_MS: integer(10, 3_600_000).default(1000),
 
-  // Budgets: every input and store a client can grow (see the README's "Limits")
+  // Budgets: every input and store a client can grow (see docs/configuration.md "Limits")
   /** Deepest nesting of arrays and objects in one JSON-RPC message. */
   MAX_JSON_DEPTH: integer(4, 1000).default(64),
   /** Longest JSON-RPC request id (a string id is a key of the service's records). */
@@ -643,7 +643,7 @@ export function checkApiExposure(config: Pick<Config, 'http' | 'auth'>): void {
   throw new ConfigError(
     `Invalid configuration:\n  AUTH_MODE=off on HOST=${config.http.host}, which is not a loopback address: ` +
       'every caller that reaches it would be let in as the one anonymous principal. Set AUTH_MODE=oauth ' +
-      '(README "Authorization"), listen on loopback (HOST=127.0.0.1), or set ALLOW_UNAUTHENTICATED=true ' +
+      '(docs/security.md "Authorization"), listen on loopback (HOST=127.0.0.1), or set ALLOW_UNAUTHENTICATED=true ' +
       'if only trusted callers can reach HOST (a container published on 127.0.0.1, a private network)',
   );
 }

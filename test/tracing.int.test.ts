@@ -1,5 +1,5 @@
 /**
- * Traces (README "Traces"): with an OTLP endpoint set, one exchange is one trace that continues the
+ * Traces (docs/operators.md "Traces"): with an OTLP endpoint set, one exchange is one trace that continues the
  * client's (`params._meta.traceparent`): the HTTP leg, Temporal's workflow start and run, each
  * round's activity and the handler's run, each the child of the one before, in both eras. Every
  * later leg of an exchange (a retry with answers, a handshake-era response) links to the span of

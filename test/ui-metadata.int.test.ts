@@ -456,7 +456,7 @@ describe('exchanges in the Temporal UI', () => {
     expect(await eventually(list, waiting.workflow_id)).toBe(waiting.workflow_id);
     expect([answered, terminated, fresh].map((e) => e.workflow_id)).not.toContain(waiting.workflow_id);
 
-    // The same query from a terminal, as the README shows it.
+    // The same query from a terminal, as docs/operators.md shows it.
     const cli = findTemporalCli();
     if (cli) {
       const out = execFileSync(

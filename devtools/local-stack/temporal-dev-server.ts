@@ -9,7 +9,7 @@
  * A server that keeps history in a file runs SQLite with a write-ahead log and `synchronous=NORMAL`
  * (`DEV_SERVER_SQLITE_PRAGMAS`): a commit appends to the log and no longer waits for an fsync, which
  * roughly halves a round's latency on this server. Nothing is lost when a process crashes or is
- * killed; a power loss or an OS crash can lose the last commits (see the README's "Benchmark").
+ * killed; a power loss or an OS crash can lose the last commits (see docs/development.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
@@ -42,7 +42,7 @@ export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=wal',
  *   before it is dispatched: 25-35 ms of a first leg, and of every round whose answer arrives after
  *   the workflow task before it completed.
  * - A worker version no longer current says `drained` within seconds of its last pinned exchange
- *   ending (WORKER_VERSIONING=pinned; README "Rolling out a new version"), not minutes: the server
+ *   ending (WORKER_VERSIONING=pinned; docs/operators.md "Rolling out a new version"), not minutes: the server
  *   checks a draining version every `VersionDrainageStatusRefreshInterval` and only after
  *   `VersionDrainageStatusVisibilityGracePeriod` since it stopped being current (3 minutes each by
  *   default, which a production server keeps). Worker Versioning itself needs no flag on this

@@ -1,7 +1,7 @@
 /**
  * Every Prometheus metric the service defines: its name, its help text, its labels and which
  * process exports it. The API's and the worker's registries are built from this list, and a test
- * keeps the README's metrics table in step with it. Labels are bounded (labels.ts): `method` is one
+ * keeps the metrics table of docs/operators.md in step with it. Labels are bounded (labels.ts): `method` is one
  * of the three exchange methods, `target` a handler set's own name, `era` modern or legacy,
  * `status` an exchange status, `outcome` ask, complete or error, `code` a JSON-RPC code the service
  * defines (or `other`).

@@ -1,4 +1,4 @@
-/** Traces (README "Traces"): OpenTelemetry over OTLP/HTTP when configured, no-op otherwise. */
+/** Traces (docs/operators.md "Traces"): OpenTelemetry over OTLP/HTTP when configured, no-op otherwise. */
 export { parseTracingConfig, TRACING_ENV, type TracingConfig } from './tracing-config';
 export { samplerOf, TRACES_SAMPLERS, type SamplerSetting } from './sampler';
 export { serviceTracer, startTracing, TRACER_NAME, type Tracing } from './tracer-provider';

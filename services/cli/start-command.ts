@@ -1,6 +1,6 @@
 /**
  * `durable-mcp start [all|api|worker]`: the service in production, configured by the environment
- * variables of the README's Configuration table (HANDLERS names the module to serve). `all` (the
+ * variables of docs/configuration.md (HANDLERS names the module to serve). `all` (the
  * default) runs the API and the worker in one process; `api` and `worker` run one each, for a
  * deployment that scales them apart. When started by `durable-mcp dev`, it tells its parent once
  * the API listens.

@@ -1,7 +1,7 @@
 /**
  * The SDK's `ServerContext` (what a `registerTool` callback gets as `ctx`) built from what
- * durable-mcp gives a round. What has no counterpart here is absent or refused; the README's
- * "Tools written for the official SDK" lists each difference.
+ * durable-mcp gives a round. What has no counterpart here is absent or refused; docs/handler-authors.md,
+ * "Tools written for the official SDK", lists each difference.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,

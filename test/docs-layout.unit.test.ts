@@ -1,5 +1,5 @@
 /**
- * The README's layout table is how a newcomer finds their way: it must name every folder that
+ * The layout table of docs/architecture.md is how a newcomer finds their way: it must name every folder that
  * holds code and nothing that is gone. Reads the table and the tree; no services are started.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -28,8 +28,8 @@ const subfolders = (dir: string) =>
     (name) => !name.startsWith('.') && statSync(path.join(ROOT, dir, name)).isDirectory(),
   );
 
-describe('README layout table', () => {
-  const named = tableFolders(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+describe('docs/architecture.md layout table', () => {
+  const named = tableFolders(readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8'));
 
   it('is found', () => {
     expect(named.length).toBeGreaterThan(10);

@@ -1,5 +1,5 @@
 /**
- * The README's metrics table is what an operator builds dashboards from: it must list exactly the
+ * The metrics table of docs/operators.md is what an operator builds dashboards from: it must list exactly the
  * metrics the catalog defines, each with its type, labels and the processes that export it.
  */
 import { readFileSync } from 'node:fs';
@@ -34,8 +34,8 @@ function metricRows(readme: string): Row[] {
     });
 }
 
-describe('README metrics table', () => {
-  const rows = metricRows(readFileSync(path.join(projectRoot(), 'README.md'), 'utf8'));
+describe('docs/operators.md metrics table', () => {
+  const rows = metricRows(readFileSync(path.join(projectRoot(), 'docs', 'operators.md'), 'utf8'));
 
   it('lists every metric of the catalog once, and nothing else', () => {
     expect(rows.map((row) => row.name).sort()).toEqual(

@@ -1,5 +1,5 @@
 /**
- * The README's table of the windows a fast path opens promises a fault scenario for each window in
+ * The table of the windows (docs/architecture.md) a fast path opens promises a fault scenario for each window in
  * each era: every scenario it names must exist, in the window file of every era (2026-07-28, a
  * handshake-era session, a task), or in a file of its own. Reads the table and the fault files; no
  * services are started.
@@ -14,7 +14,8 @@ const ERA_FILES = ['round-windows.fault.test.ts', 'legacy-windows.fault.test.ts'
 
 /** The last cell of each row of the table under "### The windows a fast path opens": its scenario. */
 function scenarioCells(readme: string): string[] {
-  const section = readme.slice(readme.indexOf('### The windows a fast path opens'), readme.indexOf('## Limits'));
+  const start = readme.indexOf('### The windows a fast path opens');
+  const section = readme.slice(start, readme.indexOf('\n## ', start));
   return section
     .split('\n')
     .filter((line) => line.startsWith('|') && !line.startsWith('|---') && !line.startsWith('| Window |'))
@@ -25,8 +26,8 @@ function scenarioCells(readme: string): string[] {
 const scenariosOf = (file: string) =>
   [...readFileSync(path.join(FAULTS, file), 'utf8').matchAll(/scenario\(\s*'([^']+)'/g)].map((m) => m[1]!);
 
-describe('README windows table', () => {
-  const cells = scenarioCells(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+describe('docs/architecture.md windows table', () => {
+  const cells = scenarioCells(readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8'));
   const eraCells = cells.filter((cell) => cell.endsWith(' window`'));
 
   it('is found, with one row per window and the burst', () => {
