@@ -178,6 +178,7 @@ export default tseslint.config(
                 '**/lib/state/**',
                 '**/lib/log',
                 '**/lib/config',
+                '**/lib/config/**',
                 '**/services/**',
                 '**/handlers/**',
               ],

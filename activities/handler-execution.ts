@@ -12,6 +12,7 @@ import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { RpcError } from '../lib/protocol/rpc-error';
 import { serviceTracer } from '../lib/tracing';
 import { SpanStatusCode } from '@opentelemetry/api';
+import { defaultValueOf } from '../lib/config';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -61,7 +62,7 @@ export async function executeHandler(
   handlers: HandlerSet,
   exchange: ExchangeInput,
   ctx: HandlerContext,
-  timeoutMs = 90_000,
+  timeoutMs: number = defaultValueOf('HANDLER_TIMEOUT_MS'),
 ): Promise<RoundOutcome> {
   const { method, target } = exchange.request;
   let handler: BoundHandler;

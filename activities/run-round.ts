@@ -48,11 +48,11 @@ export interface RoundDeps {
   handlerState: HandlerStateCodec;
   log: Logger;
   /** How long one handler execution may take before its exchange ends with an error, as a regular activity. */
-  handlerTimeoutMs?: number;
+  handlerTimeoutMs: number;
   /** The same bound for a round that runs as a local activity (inside its workflow task). */
-  localHandlerTimeoutMs?: number;
+  localHandlerTimeoutMs: number;
   /** Retried attempts that may start a round's handler before the round ends its exchange. */
-  maxHandlerAttempts?: number;
+  maxHandlerAttempts: number;
 }
 
 export { summarize } from './round-rules';
@@ -104,13 +104,13 @@ export function createRunRound(deps: RoundDeps) {
           ? await deps.store.countHandlerStart(exchange.exchangeId, round)
           : 0;
     let outcome: RoundOutcome;
-    if (retriedStarts >= (deps.maxHandlerAttempts ?? 5)) {
+    if (retriedStarts >= deps.maxHandlerAttempts) {
       log.error({ attempt, local, retriedStarts }, 'round handler keeps failing its attempts; ending the exchange');
       outcome = { kind: 'error', error: roundCrashed(exchange.exchangeId, round, retriedStarts) };
     } else {
       log.info({ attempt, local }, 'round started');
       warnIfOtherVersion(exchange, log);
-      const timeoutMs = local ? (deps.localHandlerTimeoutMs ?? 5_000) : deps.handlerTimeoutMs;
+      const timeoutMs = local ? deps.localHandlerTimeoutMs : deps.handlerTimeoutMs;
       outcome = await runHandler(input, capabilities, log, workflowId, timeoutMs);
     }
 
@@ -159,7 +159,7 @@ export function createRunRound(deps: RoundDeps) {
     capabilities: Record<string, unknown>,
     log: Logger,
     workflowId: string,
-    timeoutMs: number | undefined,
+    timeoutMs: number,
   ): Promise<RoundOutcome> {
     const { exchange, round } = input;
     try {

@@ -13,26 +13,39 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-
-/** The variables, as the schema in lib/config.ts reads them (an empty value is the same as none). */
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+import { documented } from './config/documented';
+import { unsetWhenEmpty } from './config/kinds';
 
 export const TEMPORAL_SECURITY_ENV = {
-  /** `true` or `false`; unset, TLS is on when any of the settings below is given. */
-  TEMPORAL_TLS: unsetWhenEmpty(z.enum(['true', 'false'], { message: 'must be true or false' })),
-  /** PEM file of the CA (or CAs) the server's certificate must chain to; unset, the system's trusted roots. */
-  TEMPORAL_TLS_SERVER_CA_CERT_PATH: unsetWhenEmpty(z.string().min(1)),
-  /** PEM files of the client certificate and its private key (mutual TLS); both or neither. */
-  TEMPORAL_TLS_CLIENT_CERT_PATH: unsetWhenEmpty(z.string().min(1)),
-  TEMPORAL_TLS_CLIENT_KEY_PATH: unsetWhenEmpty(z.string().min(1)),
-  /** The name the server's certificate must be valid for (and the SNI sent), when not the host of TEMPORAL_ADDRESS. */
-  TEMPORAL_TLS_SERVER_NAME: unsetWhenEmpty(
-    z.string().regex(/^[A-Za-z0-9*]([A-Za-z0-9.*-]{0,252})$/, 'must be a host name such as temporal.example.com'),
+  TEMPORAL_TLS: documented(
+    unsetWhenEmpty(z.enum(['true', 'false'], { message: 'must be true or false' })),
+    "`true` or `false`: TLS to Temporal, with the system's trusted roots unless `TEMPORAL_TLS_SERVER_CA_CERT_PATH` names a CA; `false` with an API key sends the key in plaintext ([Connecting to a secured Temporal](operators.md#connecting-to-a-secured-temporal))",
+    '(none: on when any setting below is given)',
   ),
-  /** Sent as `authorization: Bearer <key>` on every call (Temporal Cloud API keys); turns TLS on unless TEMPORAL_TLS=false. */
-  TEMPORAL_API_KEY: unsetWhenEmpty(
-    z.string().regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces or line breaks'),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: documented(
+    unsetWhenEmpty(z.string().min(1)),
+    "PEM file of the CA (or CAs) the server's certificate must chain to (a self-hosted cluster's private CA)",
+    "(none: the system's roots)",
+  ),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: documented(
+    unsetWhenEmpty(z.string().min(1)),
+    'PEM file of the client certificate for mutual TLS (its chain may follow it); with `TEMPORAL_TLS_CLIENT_KEY_PATH`, both or neither; its expiry is checked at start',
+  ),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: documented(
+    unsetWhenEmpty(z.string().min(1)),
+    "PEM file of the client certificate's unencrypted private key; it must belong to the certificate (checked at start)",
+  ),
+  TEMPORAL_TLS_SERVER_NAME: documented(
+    unsetWhenEmpty(
+      z.string().regex(/^[A-Za-z0-9*]([A-Za-z0-9.*-]{0,252})$/, 'must be a host name such as temporal.example.com'),
+    ),
+    "the name the server's certificate must be valid for, also sent as SNI (an address by IP, or through a proxy)",
+    '(none: the host of `TEMPORAL_ADDRESS`)',
+  ),
+  TEMPORAL_API_KEY: documented(
+    unsetWhenEmpty(z.string().regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces or line breaks')),
+    'sent as `authorization: Bearer <key>` on every Temporal call (Temporal Cloud API keys); turns TLS on unless `TEMPORAL_TLS=false`; may be combined with mutual TLS',
+    '(none)',
   ),
 };
 
@@ -42,6 +55,14 @@ export type TemporalSecurityEnv = {
 
 /** gRPC metadata the service sends on every Temporal call: `TEMPORAL_GRPC_META_SOME_HEADER=v` is `some-header: v`. */
 export const GRPC_META_PREFIX = 'TEMPORAL_GRPC_META_';
+
+/** The doc of the variables GRPC_META_PREFIX names, which the schema cannot declare one by one. */
+export const GRPC_META_DOC = {
+  name: `${GRPC_META_PREFIX}<NAME>`,
+  shownDefault: '(none)',
+  description:
+    'extra gRPC metadata on every Temporal call, named as the Temporal CLI names it (`TEMPORAL_GRPC_META_X_TENANT` is `x-tenant`); not `authorization` together with `TEMPORAL_API_KEY`',
+};
 
 export interface TemporalTlsConfig {
   /** The server's CA bundle (PEM) and where it came from; unset, the system's roots. */

@@ -19,6 +19,7 @@ import { createSealer } from '../lib/state/sealer';
 import { workflowIdFor } from '../workflows/messages';
 import { readStackInfo } from './support/stack-info';
 import { TEST_KEY_RING } from './support/test-service';
+import { defaultHandlerBounds } from './support/handler-bounds';
 
 const lines: Array<Record<string, unknown>> = [];
 const log = createLogger('test', 'info', {
@@ -40,6 +41,7 @@ const runRound = createRunRound({
   handlerVersion: WORKER_VERSION,
   handlerState: createHandlerStateCodec(createSealer([{ kid, key: Buffer.from(key, 'base64') }])),
   log,
+  ...defaultHandlerBounds(),
 });
 
 /** An exchange whose row exists, started by handlers of `handlerVersion` (none: before versions were recorded). */

@@ -17,6 +17,7 @@ import { createSealer } from '../lib/state/sealer';
 import { workflowIdFor } from '../workflows/messages';
 import { readStackInfo } from './support/stack-info';
 import { TEST_KEY_RING } from './support/test-service';
+import { defaultHandlerBounds } from './support/handler-bounds';
 
 const log = createLogger('test', 'silent');
 const pool = createPool(readStackInfo().databaseUrl, 2, log);
@@ -35,6 +36,7 @@ const runRound = createRunRound({
   handlers: { name: 'attempts', tools: [counted] },
   handlerState: createHandlerStateCodec(createSealer([{ kid, key: Buffer.from(key, 'base64') }])),
   log,
+  ...defaultHandlerBounds(),
   maxHandlerAttempts: 3,
 });
 

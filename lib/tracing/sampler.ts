@@ -3,7 +3,7 @@
  * specification names them (its "General SDK Configuration"), default `parentbased_always_on`: a
  * leg whose client sent a trace context follows the client's decision, any other is kept. Unlike
  * the SDK, which logs and falls back on a value it does not know, a bad one stops the process
- * (lib/config.ts): a sampler silently replaced keeps or drops traces no one asked for. The
+ * (lib/config): a sampler silently replaced keeps or drops traces no one asked for. The
  * service's spans are made with it; the workflow's spans, made in Temporal's sandbox, follow the
  * decision of the leg that started or signalled the workflow, since they are its descendants.
  */
@@ -15,6 +15,8 @@ import {
   type Sampler,
 } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
+import { documented } from '../config/documented';
+import { unsetWhenEmpty } from '../config/kinds';
 
 /** The samplers the specification names that need nothing outside the process. */
 export const TRACES_SAMPLERS = [
@@ -35,25 +37,26 @@ export interface SamplerSetting {
   ratio: number;
 }
 
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-
 export const SAMPLER_ENV = {
-  /** Which traces are kept: one of TRACES_SAMPLERS; unset: parentbased_always_on. */
-  OTEL_TRACES_SAMPLER: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z
-      .enum(TRACES_SAMPLERS, { message: `must be one of ${TRACES_SAMPLERS.join(', ')}` })
-      .default(DEFAULT_TRACES_SAMPLER),
+  OTEL_TRACES_SAMPLER: documented(
+    z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .enum(TRACES_SAMPLERS, { message: `must be one of ${TRACES_SAMPLERS.join(', ')}` })
+        .default(DEFAULT_TRACES_SAMPLER),
+    ),
+    'which traces are kept: `always_on`, `always_off`, `traceidratio`, `parentbased_always_on` (default), `parentbased_always_off`, `parentbased_traceidratio`',
   ),
-  /** The ratio of traceidratio and parentbased_traceidratio, from 0 to 1; unset: 1. Ignored by the others. */
-  OTEL_TRACES_SAMPLER_ARG: unsetWhenEmpty(
-    z
-      .string()
-      .trim()
-      .regex(/^(0|1|0?\.\d+|[01]\.\d*)$/, 'must be a number from 0 to 1')
-      .transform(Number)
-      .pipe(z.number().min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1')),
+  OTEL_TRACES_SAMPLER_ARG: documented(
+    unsetWhenEmpty(
+      z
+        .string()
+        .trim()
+        .regex(/^(0|1|0?\.\d+|[01]\.\d*)$/, 'must be a number from 0 to 1')
+        .transform(Number)
+        .pipe(z.number().min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1')),
+    ),
+    'the share of traces the two ratio samplers keep, from `0` to `1`; default `1`; the others ignore it',
   ),
 };
 

@@ -5,10 +5,9 @@
  * Spans go over OTLP/HTTP with JSON bodies; which are kept, sampler.ts says.
  */
 import { z } from 'zod';
+import { documented } from '../config/documented';
+import { unsetWhenEmpty } from '../config/kinds';
 import { parseSamplerSetting, SAMPLER_ENV, type SamplerSetting } from './sampler';
-
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 const httpUrl = () =>
   z
@@ -17,12 +16,18 @@ const httpUrl = () =>
     .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL');
 
 export const TRACING_ENV = {
-  /** The OTLP/HTTP collector's base URL (`http://collector:4318`); spans go to `<it>/v1/traces`. Unset: no traces. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: unsetWhenEmpty(httpUrl()),
-  /** The traces URL itself, when not `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`; wins over it. */
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetWhenEmpty(httpUrl()),
-  /** The `service.name` of the spans; unset: durable-mcp-api, durable-mcp-worker, or durable-mcp for both in one process. */
-  OTEL_SERVICE_NAME: unsetWhenEmpty(z.string().trim().min(1).max(255)),
+  OTEL_EXPORTER_OTLP_ENDPOINT: documented(
+    unsetWhenEmpty(httpUrl()),
+    "the collector's OTLP/HTTP base URL (`http://collector:4318`); spans are POSTed to `<it>/v1/traces`; unset, no traces ([Traces](operators.md#traces))",
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: documented(
+    unsetWhenEmpty(httpUrl()),
+    'the traces URL itself, when not the one above; wins over it',
+  ),
+  OTEL_SERVICE_NAME: documented(
+    unsetWhenEmpty(z.string().trim().min(1).max(255)),
+    "the spans' `service.name`; default `durable-mcp-api`, `durable-mcp-worker`, or `durable-mcp` for both in one process",
+  ),
   ...SAMPLER_ENV,
 };
 

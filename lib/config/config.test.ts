@@ -1,6 +1,6 @@
 // Pins parseConfig: documented defaults, and errors that name the offending variable and say why.
 import { randomBytes } from 'node:crypto';
-import { checkApiExposure, ConfigError, isLoopbackHost, loadConfigOrExit, parseConfig, type Config } from './config';
+import { checkApiExposure, ConfigError, isLoopbackHost, loadConfigOrExit, parseConfig, type Config } from '.';
 
 const key32 = () => randomBytes(32).toString('base64');
 const KEY = key32();
@@ -55,6 +55,22 @@ describe('parseConfig', () => {
     expect(config.exchange.maxRounds).toBe(3);
     expect(config.exchange.roundTimeoutMs).toBe(5000);
     expect(config.http.waitMs).toBe(100);
+  });
+
+  it('reads ALLOWED_ORIGINS and ALLOWED_HOSTS as lists, and refuses an origin with a path or a host with a port, naming them', () => {
+    const config = parseConfig({
+      ...minimal(),
+      ALLOWED_ORIGINS: 'https://app.example.com/, http://127.0.0.1:8080',
+      ALLOWED_HOSTS: 'MCP.example.com,10.0.0.5',
+    });
+    expect(config.http.allowedOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:8080']);
+    expect(config.http.allowedHosts).toEqual(['mcp.example.com', '10.0.0.5']);
+    expect(configError({ ...minimal(), ALLOWED_ORIGINS: 'https://app.example.com/ui' }).message).toMatch(
+      /ALLOWED_ORIGINS is malformed: must be comma-separated origins/,
+    );
+    expect(configError({ ...minimal(), ALLOWED_HOSTS: 'mcp.example.com:443' }).message).toMatch(
+      /ALLOWED_HOSTS is malformed: must be host names or addresses/,
+    );
   });
 
   it('returns a frozen config', () => {

@@ -1,0 +1,149 @@
+/**
+ * Service configuration, read once from the environment and validated at start-up: the schema
+ * (schema.ts, every variable declared once with its doc) parsed, then grouped into the shape the
+ * processes use. The `Config` type is what this mapping returns, so it cannot drift from it.
+ *
+ * A missing or malformed variable stops the process with a message that names it. Tests and the
+ * dev launcher build a config from a plain object with `parseConfig` instead of editing
+ * `process.env`.
+ */
+import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
+import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from '../temporal-security-config';
+import { parseTracingConfig } from '../tracing/tracing-config';
+import { ConfigError } from './errors';
+import { parseKeyRing } from './key-ring';
+import { EnvSchema } from './schema';
+
+/** Validates an environment-shaped object and returns a frozen, grouped config. */
+export function parseConfig(source: Record<string, string | undefined>) {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const variable = issue.path.join('.');
+      const got = source[variable] === undefined ? 'missing' : 'malformed';
+      return `${variable} is ${got}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  if (env.CODEC_ENCODE_TOKEN !== undefined && env.CODEC_ENCODE_TOKEN === env.ADMIN_TOKEN)
+    throw new ConfigError(
+      'Invalid configuration:\n  CODEC_ENCODE_TOKEN is malformed: must differ from ADMIN_TOKEN (it is a credential of its own)',
+    );
+  let auth: AuthConfig;
+  try {
+    auth = parseAuthConfig(env);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
+  // Temporal connection security: the files are read and checked here, once.
+  let temporalSecurity: TemporalSecurityConfig;
+  try {
+    temporalSecurity = parseTemporalSecurity(env, source);
+  } catch (error) {
+    if (!(error instanceof TemporalSecurityError)) throw error;
+    throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
+  }
+  const tracing = parseTracingConfig(env);
+  return Object.freeze({
+    env: env.NODE_ENV,
+    logLevel: env.LOG_LEVEL,
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      waitMs: env.HTTP_WAIT_MS,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      allowedOrigins: env.ALLOWED_ORIGINS,
+      /** The Host names /mcp, /sse and /messages answer besides the implied ones, lower case. */
+      allowedHosts: env.ALLOWED_HOSTS,
+      readyCheckTimeoutMs: env.READY_CHECK_TIMEOUT_MS,
+      drainGraceMs: env.API_DRAIN_GRACE_MS,
+      allowUnauthenticated: env.ALLOW_UNAUTHENTICATED,
+    },
+    auth,
+    admin: {
+      ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
+      ...(env.TEMPORAL_UI_URL !== undefined ? { temporalUiUrl: env.TEMPORAL_UI_URL } : {}),
+    },
+    codecEndpoint: {
+      allowedOrigins: [
+        ...new Set([
+          ...(env.TEMPORAL_UI_URL !== undefined ? [new URL(env.TEMPORAL_UI_URL).origin] : []),
+          ...env.CODEC_ALLOWED_ORIGINS,
+        ]),
+      ],
+      maxBodyBytes: env.CODEC_MAX_BODY_BYTES,
+      sessionTtlMs: env.CODEC_SESSION_TTL_MS,
+      ...(env.CODEC_ENCODE_TOKEN !== undefined ? { encodeToken: env.CODEC_ENCODE_TOKEN } : {}),
+    },
+    ...(tracing ? { tracing } : {}),
+    ...(env.WORKER_METRICS_PORT > 0
+      ? { workerMetrics: { host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT } }
+      : {}),
+    ...(env.METRICS_TOKEN !== undefined ? { metricsToken: env.METRICS_TOKEN } : {}),
+    database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, outcomePollMs: env.OUTCOME_POLL_MS },
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
+      workerShutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS,
+      ...(env.WORKER_VERSIONING === 'pinned'
+        ? {
+            versioning: {
+              deploymentName: env.WORKER_DEPLOYMENT_NAME,
+              ...(env.WORKER_BUILD_ID !== undefined ? { buildId: env.WORKER_BUILD_ID } : {}),
+              promote: env.WORKER_PROMOTE,
+            },
+          }
+        : {}),
+      security: temporalSecurity,
+    },
+    exchange: {
+      roundTimeoutMs: env.ROUND_TIMEOUT_MS,
+      maxRounds: env.MAX_ROUNDS,
+      handlerTimeoutMs: env.HANDLER_TIMEOUT_MS,
+      localHandlerTimeoutMs: env.LOCAL_HANDLER_TIMEOUT_MS,
+      maxHandlerAttempts: env.MAX_HANDLER_ATTEMPTS,
+      taskTtlMs: env.TASK_TTL_MS,
+      taskPollIntervalMs: env.TASK_POLL_INTERVAL_MS,
+    },
+    requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing('REQUEST_STATE_KEYS', env.REQUEST_STATE_KEYS) },
+    payloadCodec: {
+      keys: parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS),
+      acceptPlaintext: env.PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
+    },
+    handlers: env.HANDLERS ?? env.HANDLER_SET,
+    retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
+    limits: Object.freeze({
+      maxJsonDepth: env.MAX_JSON_DEPTH,
+      maxRequestIdLength: env.MAX_REQUEST_ID_LENGTH,
+      maxTargetLength: env.MAX_TARGET_LENGTH,
+      maxRoundInputBytes: env.MAX_ROUND_INPUT_BYTES,
+      maxRepeatedAnswers: env.MAX_REPEATED_ANSWERS,
+      legacyStreamMaxEvents: env.LEGACY_STREAM_MAX_EVENTS,
+      legacyReplayPageSize: env.LEGACY_REPLAY_PAGE_SIZE,
+      sseMaxBufferedBytes: env.SSE_MAX_BUFFERED_BYTES,
+      maxOpenStreams: env.MAX_OPEN_STREAMS,
+      maxStreamsPerSession: env.MAX_STREAMS_PER_SESSION,
+      maxOpenSessions: env.MAX_OPEN_SESSIONS,
+      maxRunningExchanges: env.MAX_RUNNING_EXCHANGES,
+      maxRunningExchangesPerSession: env.MAX_RUNNING_EXCHANGES_PER_SESSION,
+      maxRunningExchangesPerPrincipal: env.MAX_RUNNING_EXCHANGES_PER_PRINCIPAL,
+      maxOpenSessionsPerPrincipal: env.MAX_OPEN_SESSIONS_PER_PRINCIPAL,
+      maxInflightLegs: env.MAX_INFLIGHT_LEGS,
+      capacityRetryAfterS: env.CAPACITY_RETRY_AFTER_S,
+    }),
+  });
+}
+
+export type Config = ReturnType<typeof parseConfig>;
+/** The budgets, one per input or store a client can grow; each is answered with a clear error. */
+export type Limits = Config['limits'];
+/** The payload codec: its key ring (the first encrypts) and whether plaintext is still read. */
+export type PayloadCodecConfig = Config['payloadCodec'];
+/**
+ * A versioned worker's place in its worker deployment: exchanges it starts are pinned to its
+ * version (`deploymentName`, `buildId`; without one, the handler version it serves).
+ */
+export type WorkerVersioningConfig = NonNullable<Config['temporal']['versioning']>;

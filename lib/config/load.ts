@@ -1,0 +1,18 @@
+/** The process's configuration, or an exit that names what is wrong. */
+import { parseConfig, type Config } from './config';
+import { checkApiExposure } from './exposure';
+
+/**
+ * Reads the process environment; on a bad value prints the reason and exits. A process that
+ * serves the API (`role` `api` or `all`) also has its exposure checked (checkApiExposure).
+ */
+export function loadConfigOrExit(role?: 'api' | 'worker' | 'all'): Config {
+  try {
+    const config = parseConfig(process.env);
+    if (role === 'api' || role === 'all') checkApiExposure(config);
+    return config;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Who may call the API: the OAuth 2.1 resource server's variables (docs/security.md
+ * "Authorization"), and whether an API that asks nobody may listen beyond loopback.
+ */
+import { z } from 'zod';
+import { documented } from '../documented';
+import { boolean, integer, unsetWhenEmpty } from '../kinds';
+
+/** Authorization */
+export const AUTHORIZATION_VARIABLES = {
+  AUTH_MODE: documented(
+    z.enum(['off', 'oauth']).default('off'),
+    '`off`: every caller is the one `anonymous` principal (local development; a `warn` line at start says so; on a `HOST` that is not loopback only with `ALLOW_UNAUTHENTICATED=true`); `oauth`: a bearer token on every request ([Authorization](security.md#authorization))',
+  ),
+  MCP_RESOURCE_URL: documented(
+    unsetWhenEmpty(z.string().min(1)),
+    "the canonical URI of `/mcp` (`https://mcp.example.com/mcp`): the audience tokens must carry, the metadata's `resource`",
+    '(required with `oauth`)',
+  ),
+  OAUTH_ISSUERS: documented(
+    z.string().default(''),
+    "the trusted authorization servers' issuer identifiers, comma-separated (https, or http on loopback)",
+    '(required with `oauth`)',
+  ),
+  OAUTH_REQUIRED_SCOPES: documented(
+    z.string().default(''),
+    'scopes every request must carry (space- or comma-separated); a token without them gets 403 `insufficient_scope`',
+  ),
+  OAUTH_SCOPES_SUPPORTED: documented(
+    z.string().default(''),
+    'what the protected resource metadata advertises as `scopes_supported`',
+    '(the required scopes)',
+  ),
+  OAUTH_ALGORITHMS: documented(
+    z.string().default('RS256,PS256,ES256,EdDSA'),
+    'JWS algorithms accepted on JWT access tokens',
+  ),
+  OAUTH_TOKEN_TYPES: documented(
+    z.string().default('at+jwt'),
+    'the JWS `typ` headers a JWT access token may carry (RFC 9068; compared without case or `application/`), comma-separated; `none` admits a token without one. The default refuses an ID token or any other JWT the issuer signs; for an issuer that does not set `at+jwt`, e.g. `at+jwt,jwt,none`',
+  ),
+  OAUTH_CLOCK_TOLERANCE_S: documented(
+    integer(0, 300).default(30),
+    "leeway for `nbf` and `iat` between this server's clock and the issuer's",
+  ),
+  OAUTH_JWKS_URI: documented(
+    unsetWhenEmpty(z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')),
+    'the key set to use instead (one issuer only)',
+    "(none: the issuer's metadata names it)",
+  ),
+  OAUTH_JWKS_CACHE_MAX_AGE_MS: documented(
+    integer(0).default(600_000),
+    'how long fetched keys are used before they are fetched again',
+  ),
+  OAUTH_JWKS_COOLDOWN_MS: documented(
+    integer(0).default(30_000),
+    'the least time between two key-set fetches (a token with an unknown key id fetches at once after it)',
+  ),
+  OAUTH_REQUEST_TIMEOUT_MS: documented(
+    integer(100, 60_000).default(5_000),
+    'each request to an authorization server (metadata, keys, introspection); past it the caller gets 503',
+  ),
+  OAUTH_INTROSPECTION_CLIENT_ID: documented(
+    unsetWhenEmpty(z.string().min(1)),
+    'with `OAUTH_INTROSPECTION_CLIENT_SECRET`: accept opaque tokens by RFC 7662 introspection, as this confidential client; unset, only JWTs are accepted',
+  ),
+  OAUTH_INTROSPECTION_CLIENT_SECRET: documented(unsetWhenEmpty(z.string().min(1)), "the introspecting client's secret"),
+  OAUTH_INTROSPECTION_CACHE_MS: documented(
+    integer(0).default(60_000),
+    "how long an introspection answer is reused (never past the token's expiry)",
+  ),
+  OAUTH_INTROSPECTION_MAX_CONCURRENT: documented(
+    integer(1, 1024).default(32),
+    'introspection requests out at once at most; a token not yet known past it gets 503 with `Retry-After`',
+  ),
+  OAUTH_ALLOW_HTTP_ISSUERS: documented(
+    boolean('false'),
+    'trust `http://` issuers off loopback (a private network, in development only)',
+  ),
+  ALLOW_UNAUTHENTICATED: documented(
+    boolean('false'),
+    "`true` lets the API start with `AUTH_MODE=off` on a `HOST` that is not loopback (127.0.0.0/8, `::1`, `localhost`), such as a container's `0.0.0.0`: for an address only trusted callers reach. Otherwise that start is refused, naming both variables",
+  ),
+};

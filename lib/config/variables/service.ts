@@ -1,0 +1,93 @@
+/**
+ * The variables of the process itself, its HTTP listener, and what operators reach it by (the admin
+ * API, the codec endpoint, metrics). Each is declared once, with what docs/configuration.md says of it.
+ */
+import { z } from 'zod';
+import { documented } from '../documented';
+import { hostNames, integer, origins, secretToken, unsetWhenEmpty } from '../kinds';
+
+/** The process */
+export const PROCESS_VARIABLES = {
+  NODE_ENV: documented(
+    z.string().default('production'),
+    "the process's environment name, as Node libraries read it; `production` unless set",
+  ),
+  LOG_LEVEL: documented(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    "pino's level for both processes' JSON log lines: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`",
+  ),
+};
+
+/** HTTP */
+export const HTTP_VARIABLES = {
+  HOST: documented(
+    z.string().min(1).default('127.0.0.1'),
+    "the API's listen address (`/mcp`, `/healthz`, `/readyz`, `/metrics`, `/admin`); one that is not loopback needs `AUTH_MODE=oauth` or `ALLOW_UNAUTHENTICATED=true`",
+  ),
+  PORT: documented(integer(0, 65535).default(3000), "the API's listen port"),
+  HTTP_WAIT_MS: documented(integer(1).default(25000), 'how long a leg waits before a state-only "come back" result'),
+  MAX_BODY_BYTES: documented(integer(1024).default(1048576), 'the largest HTTP body; past it HTTP 413, `-32600`'),
+  ALLOWED_ORIGINS: documented(origins(), 'browser origins allowed besides loopback', '(none)'),
+  ALLOWED_HOSTS: documented(
+    hostNames(),
+    "host names clients reach `/mcp`, `/sse` and `/messages` by, besides loopback, `HOST` itself, `MCP_RESOURCE_URL`'s host and `ALLOWED_ORIGINS`' hosts: on every listener, a `Host` naming none of them (a DNS name rebound to this server) gets 403, `Forbidden host`",
+    '(none)',
+  ),
+  READY_CHECK_TIMEOUT_MS: documented(
+    integer(100, 60_000).default(2000),
+    'how long each check of `GET /readyz` may take before it counts as failed',
+  ),
+  API_DRAIN_GRACE_MS: documented(
+    integer(0, 600_000).default(10_000),
+    "how long a stopping API (`SIGTERM`) lets requests in progress and the streams of clients that cannot resume elsewhere end by themselves ([Stopping](operators.md#stopping-a-replica)); compose's `stop_grace_period` (30 s) must stay above it, which `npm test` checks",
+  ),
+};
+
+/** Operating: the admin API, the codec endpoint, metrics */
+export const OPERATING_VARIABLES = {
+  ADMIN_TOKEN: documented(
+    secretToken(),
+    'the bearer token of the [admin API](operators.md#admin-api-and-npm-run-exchanges) (`/admin`) and of the [codec endpoint](security.md#the-codec-endpoint-codec) (`/codec`); at least 32 printable characters (`openssl rand -hex 32`); unset or empty, every `/admin` and `/codec` route answers 404, and the API logs which at start',
+    '(none: the admin API is off; `npm run dev` makes a development one)',
+  ),
+  TEMPORAL_UI_URL: documented(
+    unsetWhenEmpty(
+      z
+        .string()
+        .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')
+        .transform((url) => url.replace(/\/+$/, '')),
+    ),
+    "the Temporal Web UI's base URL as the browser reaches it, for the admin view's link to each exchange's workflow (`<url>/namespaces/<ns>/workflows/exchange-<id>`); its origin may call the codec endpoint",
+    "(none; `npm run dev` uses its dev server's UI)",
+  ),
+  CODEC_ALLOWED_ORIGINS: documented(
+    origins(),
+    "browser origins the [codec endpoint](security.md#the-codec-endpoint-codec) answers besides `TEMPORAL_UI_URL`'s (comma-separated, exact: scheme, host and port)",
+  ),
+  CODEC_MAX_BODY_BYTES: documented(
+    integer(1024, 67_108_864).default(4_194_304),
+    'the largest body of one `/codec/decode` or `/codec/encode` request (413 past it)',
+  ),
+  CODEC_ENCODE_TOKEN: documented(
+    secretToken(),
+    'the bearer token of `POST /codec/encode` alone (32+ printable characters, not the admin token): encoding mints payloads the workers accept',
+    '(none: `/codec/encode` off)',
+  ),
+  CODEC_SESSION_TTL_MS: documented(
+    integer(60_000, 604_800_000).default(28_800_000),
+    'how long a browser signed in at `/codec/sign-in` stays signed in',
+  ),
+  METRICS_TOKEN: documented(
+    secretToken(),
+    "the bearer token `GET /metrics` of the API and of the worker asks for (32+ characters; a Prometheus scrape config's `authorization: { credentials: ... }`); without it, 401",
+    '(none: public)',
+  ),
+  WORKER_METRICS_HOST: documented(
+    z.string().min(1).default('127.0.0.1'),
+    "where the worker serves `GET /metrics` (its own and the Temporal SDK's); in a container `0.0.0.0`",
+  ),
+  WORKER_METRICS_PORT: documented(
+    integer(0, 65535).default(9464),
+    "the worker's metrics port; `0` turns it off; a port already taken is logged and the worker runs without it",
+  ),
+};

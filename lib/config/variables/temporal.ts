@@ -1,0 +1,67 @@
+/** Where the service's records and its exchanges live: Postgres, Temporal, the worker and its payload codec. */
+import { z } from 'zod';
+import { documented } from '../documented';
+import { boolean, integer, keyRing, unsetWhenEmpty } from '../kinds';
+
+/** Postgres */
+export const POSTGRES_VARIABLES = {
+  DATABASE_URL: documented(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+    "Postgres for the service's records; the statements every round makes are named prepared statements, so a pooler between the service and Postgres must keep them (PgBouncer in session mode, or 1.21 and later with `max_prepared_statements` set)",
+    '(required)',
+  ),
+  DATABASE_POOL_SIZE: documented(integer(1).default(10), 'Postgres connections per process'),
+  OUTCOME_POLL_MS: documented(
+    integer(50).default(1000),
+    'how often waits read Postgres while the `LISTEN` connection is down (otherwise a notification wakes them)',
+  ),
+};
+
+/** Temporal and the worker */
+export const TEMPORAL_VARIABLES = {
+  TEMPORAL_ADDRESS: documented(z.string().min(1).default('127.0.0.1:7233'), "Temporal's frontend, `host:port`"),
+  TEMPORAL_NAMESPACE: documented(z.string().min(1).default('default'), 'the Temporal namespace exchanges run in'),
+  TEMPORAL_TASK_QUEUE: documented(
+    z.string().min(1).default('mcp-exchanges'),
+    'the task queue the worker polls and the API starts exchanges on',
+  ),
+  WORKER_MAX_CACHED_WORKFLOWS: documented(
+    integer(0).default(1000),
+    'exchange workflows a worker keeps in memory (about 0.3 MB each); past it the least recently used is evicted and replayed from its history when next signalled, so worker memory stays bounded however many exchanges wait on a person',
+  ),
+  WORKER_SHUTDOWN_GRACE_MS: documented(
+    integer(0, 600_000).default(10_000),
+    "how long a stopping worker (`SIGTERM`) lets the rounds it runs finish and record before it cancels them; compose's `stop_grace_period` must stay above it",
+  ),
+  WORKER_VERSIONING: documented(
+    z.enum(['off', 'pinned']).default('off'),
+    '`pinned`: Temporal Worker Versioning, each exchange finished by the worker version that started it while new ones go to the current version ([Rolling out a new version](operators.md#rolling-out-a-new-version)); `off`: any worker on the task queue runs any exchange',
+  ),
+  WORKER_DEPLOYMENT_NAME: documented(
+    z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^.\s]+$/, 'must not contain "." or spaces (Temporal refuses a deployment name with a dot)')
+      .default('durable-mcp'),
+    'with `WORKER_VERSIONING=pinned`: the worker deployment the workers belong to (no `.`: Temporal refuses one)',
+  ),
+  WORKER_BUILD_ID: documented(
+    unsetWhenEmpty(z.string().trim().min(1).max(255)),
+    "with `WORKER_VERSIONING=pinned`: this worker's version in the deployment",
+    '(the handler version: `acme-tools@1.2.0`, `demo@0.1.0`)',
+  ),
+  WORKER_PROMOTE: documented(
+    z.enum(['off', 'current']).default('current'),
+    "with `pinned`: `current` makes a worker's version the deployment's current one once it polls, unless a version created after it is current (an old replica restarting does not roll back); `off` leaves that to the operator (`temporal worker deployment set-current-version`)",
+  ),
+  PAYLOAD_CODEC_KEYS: documented(
+    keyRing(),
+    'the same format, a ring of its own: the keys that encrypt every payload the service puts into Temporal; the first encrypts, all decrypt ([rotation](security.md#payloads-in-temporal-encrypted-read-through-the-codec-endpoint))',
+    '(required; `npm run dev` makes a development key)',
+  ),
+  PAYLOAD_CODEC_ACCEPT_PLAINTEXT: documented(
+    boolean('false'),
+    "upgrades only: `true` reads payloads that are not encrypted, for a deployment that ran before payloads were encrypted (its running exchanges' histories are in clear); back to `false` once no exchange from before the upgrade runs. Off, a payload in clear fails decoding (`a payload that is not encrypted was refused`)",
+  ),
+};
