@@ -44,6 +44,10 @@ const boolean = (fallback: 'true' | 'false') =>
 export const BUILT_IN_HANDLER_SETS = ['demo', 'conformance', 'bench'] as const;
 export type BuiltInHandlerSetName = (typeof BUILT_IN_HANDLER_SETS)[number];
 
+/** What PAYLOAD_CODEC_UNBOUND may say of payloads encrypted before they were bound. */
+export const UNBOUND_PAYLOADS = ['refuse', 'accept', 'write'] as const;
+export type UnboundPayloads = (typeof UNBOUND_PAYLOADS)[number];
+
 const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+$/;
 
 /** A key ring variable: comma-separated `kid:base64key` pairs (each key is checked for 32 bytes below). */
@@ -264,6 +268,16 @@ const EnvSchema = z.object({
    * clear); off again once no exchange from before the upgrade runs.
    */
   PAYLOAD_CODEC_ACCEPT_PLAINTEXT: boolean('false'),
+  /**
+   * Payloads encrypted before they were bound to their namespace, workflow and role (sealed by a
+   * version before that, with no `encryption-bound-to`). `refuse` (the default): every payload a
+   * worker acts on must be bound to where it is read, so one copied from another exchange's history
+   * is refused. `accept`: read them too, only while exchanges started before the upgrade run (one
+   * copied from any history into another exchange is accepted meanwhile). `write`: also write
+   * them, the first step of a rollout while workers of the earlier version still run exchanges
+   * (they cannot read a bound payload); then `accept`, then `refuse`.
+   */
+  PAYLOAD_CODEC_UNBOUND: z.enum(UNBOUND_PAYLOADS).default('refuse'),
 
   // Temporal connection security: TLS, mutual TLS, API key (lib/temporal-security-config.ts)
   ...TEMPORAL_SECURITY_ENV,
@@ -465,6 +479,13 @@ export interface Limits {
 export interface PayloadCodecConfig {
   keys: ReadonlyArray<KeyRingEntry>;
   acceptPlaintext: boolean;
+  /** Payloads encrypted before they were bound (PAYLOAD_CODEC_UNBOUND); unset, `refuse`. */
+  unbound?: UnboundPayloads;
+  /**
+   * The namespace the codec serves (TEMPORAL_NAMESPACE): what a payload is bound to, and checked
+   * against, when the SDK names no context (lib/payload-codec/payload-codec.ts).
+   */
+  namespace: string;
 }
 
 export class ConfigError extends Error {
@@ -590,6 +611,8 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     payloadCodec: {
       keys: parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS),
       acceptPlaintext: env.PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
+      unbound: env.PAYLOAD_CODEC_UNBOUND,
+      namespace: env.TEMPORAL_NAMESPACE,
     },
     handlers: env.HANDLERS ?? env.HANDLER_SET,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },

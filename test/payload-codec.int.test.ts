@@ -139,6 +139,7 @@ describe('payloads in Temporal', () => {
       const codec = createPayloadCodec({
         keys: parseKeyRing('PAYLOAD_CODEC_KEYS', TEST_CODEC_KEY_RING),
         acceptPlaintext: true,
+        namespace: service.config.temporal.namespace,
       });
       const text = visibleText(await decodedHistory(history, codec));
       expect(text).toContain(ARGUMENT_SECRET);
@@ -166,6 +167,7 @@ describe('payloads in Temporal', () => {
       const codec = createPayloadCodec({
         keys: parseKeyRing('PAYLOAD_CODEC_KEYS', TEST_CODEC_KEY_RING),
         acceptPlaintext: true,
+        namespace: service.config.temporal.namespace,
       });
       expect(visibleText(await decodedHistory(history, codec))).toContain('it holds a character Postgres cannot store');
     });
@@ -458,6 +460,7 @@ describe('payloads in Temporal', () => {
         const rotated = createPayloadCodec({
           keys: parseKeyRing('PAYLOAD_CODEC_KEYS', `${newRing},${oldRing}`),
           acceptPlaintext: true,
+          namespace: service.config.temporal.namespace,
         });
         const text = visibleText(await decodedHistory(history, rotated));
         expect(text).toContain(ARGUMENT_SECRET);
@@ -466,6 +469,7 @@ describe('payloads in Temporal', () => {
         const newOnly = createPayloadCodec({
           keys: parseKeyRing('PAYLOAD_CODEC_KEYS', newRing),
           acceptPlaintext: true,
+          namespace: service.config.temporal.namespace,
         });
         await expect(decodedHistory(history, newOnly)).rejects.toThrow(/key id "old"/);
       } finally {

@@ -4,10 +4,13 @@
  * exchanges that asked under the old version and were answered under this one, without a
  * nondeterminism error. Those histories were recorded before payloads were encrypted: they replay
  * through the service's data converter while it accepts plaintext (PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
- * on by default for the upgrade), and are refused once it no longer does. Histories of tasks
+ * on for the upgrade), and are refused once it no longer does. Histories of tasks
  * (test/fixtures/histories-of-tasks), recorded encrypted when tasks were added, replay too, as do
  * those of answers that arrived before their round had asked (test/fixtures/histories-of-answers-ahead),
- * dropped by the release before and held by this one. All of them replay as well once traces are
+ * dropped by the release before and held by this one; both were encrypted before payloads were
+ * bound to their workflow, so they replay while such payloads are accepted
+ * (PAYLOAD_CODEC_UNBOUND=accept, for the upgrade) and are refused once they are not (the default,
+ * `refuse`). All of them replay as well once traces are
  * turned on (Temporal's OpenTelemetry workflow interceptors in the bundle), as when a deployment
  * sets OTEL_EXPORTER_OTLP_ENDPOINT with exchanges in flight. No server: a replay worker runs the
  * histories against the bundle.
@@ -30,6 +33,10 @@ const AHEAD_FIXTURES = path.join(__dirname, 'fixtures', 'histories-of-answers-ah
 /** The throwaway key the task histories were encrypted under (their README). */
 const TASK_FIXTURE_KEYS = [{ kid: 'fixture1', key: Buffer.alloc(32, 7) }];
 const keys = [{ kid: 'k1', key: randomBytes(32) }];
+/** The namespace a replay worker decodes as (Temporal's replay worker knows no other). */
+const namespace = 'default';
+/** The encrypted fixtures' codec: their key, and payloads sealed before binding accepted. */
+const FIXTURE_CODEC = { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false, unbound: 'accept', namespace } as const;
 
 type Histories = ReturnType<typeof readHistories>;
 
@@ -69,7 +76,7 @@ describe('workflow replay of histories recorded by an earlier version', () => {
 
   beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
 
-  const replayAll = (acceptPlaintext: boolean) => replay(histories, { keys, acceptPlaintext });
+  const replayAll = (acceptPlaintext: boolean) => replay(histories, { keys, acceptPlaintext, namespace });
 
   it('has the histories to replay', () => {
     expect(histories.map((h) => h.name)).toEqual(
@@ -111,9 +118,13 @@ describe('workflow replay of task histories', () => {
   });
 
   it('replays every one of them with the current workflow code', async () => {
-    expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
-      histories.map(({ name }) => ({ name })),
-    );
+    expect(await replay(histories, FIXTURE_CODEC)).toEqual(histories.map(({ name }) => ({ name })));
+  });
+
+  it('refuses every one of them once payloads encrypted before binding are no longer accepted', async () => {
+    const results = await replay(histories, { ...FIXTURE_CODEC, unbound: 'refuse' });
+    expect(results.map((r) => r.name)).toEqual(histories.map(({ name }) => name));
+    expect(results.filter((r) => r.error === undefined)).toEqual([]);
   });
 });
 
@@ -132,9 +143,7 @@ describe('workflow replay of answers that arrived ahead of their round', () => {
   });
 
   it('replays every one of them with the current workflow code: those that dropped them drop them again', async () => {
-    expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
-      histories.map(({ name }) => ({ name })),
-    );
+    expect(await replay(histories, FIXTURE_CODEC)).toEqual(histories.map(({ name }) => ({ name })));
   });
 });
 
@@ -165,9 +174,9 @@ describe('workflow replay once traces are turned on, of histories recorded witho
 
   it('replays every fixture history with the tracing interceptors in the bundle: no nondeterminism', async () => {
     const sets: Array<[Histories, Parameters<typeof serviceDataConverter>[0]]> = [
-      [readHistories(FIXTURES), { keys, acceptPlaintext: true }],
-      [readHistories(TASK_FIXTURES), { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false }],
-      [readHistories(AHEAD_FIXTURES), { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false }],
+      [readHistories(FIXTURES), { keys, acceptPlaintext: true, namespace }],
+      [readHistories(TASK_FIXTURES), FIXTURE_CODEC],
+      [readHistories(AHEAD_FIXTURES), FIXTURE_CODEC],
     ];
     for (const [histories, codec] of sets) {
       expect(histories.length).toBeGreaterThan(0);
