@@ -87,15 +87,23 @@ describe('the payload codec', () => {
   });
 
   it('refuses a payload sealed under a key id the ring does not hold, naming the key id', async () => {
-    const [sealed] = await createPayloadCodec({ keys: [oldKey], acceptPlaintext: false, namespace: NS }).encode([payload]);
+    const [sealed] = await createPayloadCodec({ keys: [oldKey], acceptPlaintext: false, namespace: NS }).encode([
+      payload,
+    ]);
     const codec = createPayloadCodec({ keys: [newKey], acceptPlaintext: true, namespace: NS });
     await expect(codec.decode([sealed!])).rejects.toThrow(/key id "old", which PAYLOAD_CODEC_KEYS does not hold/);
     expect(await failureOf(() => codec.decode([sealed!]))).toBe('unknown-key');
   });
 
   it('refuses a key of the same id but different bytes as an authentication failure', async () => {
-    const [sealed] = await createPayloadCodec({ keys: [oldKey], acceptPlaintext: false, namespace: NS }).encode([payload]);
-    const impostor = createPayloadCodec({ keys: [{ kid: 'old', key: randomBytes(32) }], acceptPlaintext: false, namespace: NS });
+    const [sealed] = await createPayloadCodec({ keys: [oldKey], acceptPlaintext: false, namespace: NS }).encode([
+      payload,
+    ]);
+    const impostor = createPayloadCodec({
+      keys: [{ kid: 'old', key: randomBytes(32) }],
+      acceptPlaintext: false,
+      namespace: NS,
+    });
     expect(await failureOf(() => impostor.decode([sealed!]))).toBe('authentication');
   });
 
@@ -104,7 +112,11 @@ describe('the payload codec', () => {
     const encoding = Buffer.from(ENCRYPTED_ENCODING);
     expect(await failureOf(() => codec.decode([{ metadata: { encoding }, data: randomBytes(64) }]))).toBe('malformed');
     const short = {
-      metadata: { encoding, [KEY_ID_METADATA]: Buffer.from('old'), [BINDING_METADATA]: Buffer.from(`{"namespace":"${NS}"}`) },
+      metadata: {
+        encoding,
+        [KEY_ID_METADATA]: Buffer.from('old'),
+        [BINDING_METADATA]: Buffer.from(`{"namespace":"${NS}"}`),
+      },
       data: randomBytes(20),
     };
     expect(await failureOf(() => codec.decode([short]))).toBe('malformed');
@@ -156,7 +168,10 @@ describe('the payload codec binds each payload to what it belongs to', () => {
   function sealedBeforeBinding(kid = oldKey.kid, key = oldKey.key): Payload {
     const plaintext = temporal.api.common.v1.Payload.encode(payload).finish();
     const { sealed } = createSealer([{ kid, key }]).sealBytes('temporal-payload', plaintext, '');
-    return { metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(kid) }, data: sealed };
+    return {
+      metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(kid) },
+      data: sealed,
+    };
   }
 
   it("records a workflow's payload as bound to its namespace, workflow and role, and opens it there", async () => {
@@ -253,7 +268,12 @@ describe('the payload codec binds each payload to what it belongs to', () => {
     });
 
     it('reads them, in any context, while PAYLOAD_CODEC_UNBOUND is accept, and still writes bound payloads', async () => {
-      const upgrading = createPayloadCodec({ keys: [oldKey], acceptPlaintext: false, unbound: 'accept', namespace: NS });
+      const upgrading = createPayloadCodec({
+        keys: [oldKey],
+        acceptPlaintext: false,
+        unbound: 'accept',
+        namespace: NS,
+      });
       expect(await opened(upgrading.decode([sealedBeforeBinding()], workflow('exchange-a')))).toEqual({
         answer: SECRET,
       });
@@ -269,7 +289,12 @@ describe('the payload codec binds each payload to what it belongs to', () => {
     });
 
     it('writes them as before while PAYLOAD_CODEC_UNBOUND is write, so a worker of the earlier version reads them', async () => {
-      const rollingOut = createPayloadCodec({ keys: [oldKey], acceptPlaintext: false, unbound: 'write', namespace: NS });
+      const rollingOut = createPayloadCodec({
+        keys: [oldKey],
+        acceptPlaintext: false,
+        unbound: 'write',
+        namespace: NS,
+      });
       const [sealed] = await rollingOut.encode([payload], workflow('exchange-a'));
       expect(Object.keys(sealed!.metadata!).sort()).toEqual(['encoding', KEY_ID_METADATA].sort());
       // The earlier version opened every payload with empty additional data.

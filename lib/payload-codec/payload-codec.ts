@@ -217,7 +217,8 @@ export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {
     if (boundTo !== undefined) {
       // Authenticated above: what it says is what the payload was sealed for.
       const recorded = parseBinding(boundTo);
-      if (!recorded) throw new PayloadCodecError('malformed', `an encrypted payload has an unreadable ${BINDING_METADATA}`);
+      if (!recorded)
+        throw new PayloadCodecError('malformed', `an encrypted payload has an unreadable ${BINDING_METADATA}`);
       const wrong = misbinding(recorded, config.namespace, expected);
       if (wrong) throw new PayloadCodecError('bound-elsewhere', `an encrypted payload was refused: ${wrong}`);
     }
