@@ -34,6 +34,12 @@
  *   not run, and what `/codec/encode` mints (the Temporal UI and CLI name only the namespace). Such
  *   a payload opens for any workflow of the namespace: it carries no workflow id to check.
  *
+ * Nothing sealed crosses from one context into another: what does (an activity's failure the
+ * workflow fails with) is decoded in the activation and encoded again in the completion, under the
+ * workflow's context. Not bound: the run id (a reset, a retry or a continue-as-new is a new run of
+ * the same workflow and carries its input and signals over) and the signal, query or update name
+ * (the SDK does not name it): within one workflow and role, a payload can stand for another.
+ *
  * Decoding without a context (the codec endpoint, a script reading a history; also the SDK's
  * resolution of an activity whose scheduling context it no longer holds) checks the namespace
  * alone: the codec serves one (`namespace`, TEMPORAL_NAMESPACE). A replay worker decodes as
