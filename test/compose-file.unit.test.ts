@@ -169,10 +169,11 @@ describe('docker-compose.yml', () => {
     expect(compose.services.api!.ports).toEqual(['${API_BIND_ADDRESS:-127.0.0.1}:${API_PORT:-3000}:3000']);
   });
 
-  it('refuses plaintext payloads unless told so (an upgrade)', () => {
+  it('refuses plaintext payloads, and payloads encrypted before binding, unless told so (an upgrade)', () => {
     expect(compose.services.worker!.environment!.PAYLOAD_CODEC_ACCEPT_PLAINTEXT).toBe(
       '${PAYLOAD_CODEC_ACCEPT_PLAINTEXT:-false}',
     );
+    expect(compose.services.worker!.environment!.PAYLOAD_CODEC_UNBOUND).toBe('${PAYLOAD_CODEC_UNBOUND:-refuse}');
   });
 });
 
@@ -237,6 +238,7 @@ describe('.env.example and .gitignore', () => {
     expect(assigned.get('ALLOW_UNAUTHENTICATED')).toBe('true');
     expect(assigned.get('API_BIND_ADDRESS')).toBe('127.0.0.1');
     expect(assigned.get('PAYLOAD_CODEC_ACCEPT_PLAINTEXT')).toBe('false');
+    expect(assigned.get('PAYLOAD_CODEC_UNBOUND')).toBe('refuse');
   });
 
   it('git-ignores .env and .env.*, but not .env.example', () => {

@@ -5,20 +5,29 @@
  * converter, the codec endpoint and the `temporal` CLI through that endpoint read them back. The
  * endpoint decodes only for the admin token or a signed-in browser of an allowed origin, for the
  * service's namespace, within its body budget; and a history encrypted under an old key still
- * reads, and its exchange still runs, after a new key is prepended.
+ * reads, and its exchange still runs, after a new key is prepended. Every payload is bound to the
+ * exchange it belongs to: one an attacker with access to Temporal's frontend (and no key) copies
+ * from one exchange's history into another's, as a signal, is refused by the worker and never
+ * answers that exchange, while its own exchange completed with it.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { findTemporalCli } from '../devtools/local-stack/temporal-dev-server';
 import { parseKeyRing } from '../lib/config';
-import { createPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../lib/payload-codec/payload-codec';
+import {
+  BINDING_METADATA,
+  createPayloadCodec,
+  ENCRYPTED_ENCODING,
+  KEY_ID_METADATA,
+  type PayloadBinding,
+} from '../lib/payload-codec/payload-codec';
 import { payloadsFromJson, payloadsToJson } from '../lib/payload-codec/payloads-json';
 import { TEST_ADMIN_TOKEN, type AdminReply } from './support/admin-client';
-import { exchangeStartedBy } from './support/exchange-rows';
+import { exchangeStartedBy, exchangeStatus } from './support/exchange-rows';
 import { decodedHistory, encodingOf, payloadsIn, visibleText } from './support/history-payloads';
 import { accept, rawCall } from './support/raw-mcp';
 import { startTestService, TEST_CODEC_KEY_RING, type TestService } from './support/test-service';
@@ -53,6 +62,10 @@ const unstorable = defineTool({
   run: () => ({ content: [{ type: 'text', text: 'a\u0000b' }] }),
 });
 const handlers: HandlerSet = { name: 'codec-test', tools: [approve, unstorable] };
+
+/** What an encrypted payload of a history says it is bound to. */
+const bindingOf = (payload: Payload): PayloadBinding =>
+  JSON.parse(Buffer.from(payload.metadata![BINDING_METADATA]!).toString()) as PayloadBinding;
 
 /**
  * Runs one exchange of `codec_approve` to its end; its workflow id. The first leg goes to `first`;
@@ -134,11 +147,25 @@ describe('payloads in Temporal', () => {
       ).toBe(true);
     });
 
+    it('binds every payload to this exchange: its own as the workflow, its local rounds as local activities', async () => {
+      const history = await bare.workflow.getHandle(workflowId).fetchHistory();
+      const encrypted = payloadsIn(history).filter(({ payload }) => encodingOf(payload) === ENCRYPTED_ENCODING);
+      const bound = encrypted.map(({ path, payload }) => ({ path, ...bindingOf(payload) }));
+      expect(bound.filter((b) => b.namespace !== 'default' || b.workflowId !== workflowId)).toEqual([]);
+      const roleAt = (pattern: RegExp) => [...new Set(bound.filter((b) => pattern.test(b.path)).map((b) => b.role))];
+      expect(roleAt(/workflowExecutionStartedEventAttributes\.input/)).toEqual(['workflow']);
+      expect(roleAt(/workflowExecutionSignaledEventAttributes\.input/)).toEqual(['workflow']);
+      expect(roleAt(/workflowExecutionCompletedEventAttributes\.result/)).toEqual(['workflow']);
+      // A local round's result is in its marker, written by the activity side and read by the workflow.
+      expect(roleAt(/markerRecordedEventAttributes\.details/)).toEqual(['local-activity']);
+    });
+
     it('holds both, read through the codec', async () => {
       const history = await bare.workflow.getHandle(workflowId).fetchHistory();
       const codec = createPayloadCodec({
         keys: parseKeyRing('PAYLOAD_CODEC_KEYS', TEST_CODEC_KEY_RING),
         acceptPlaintext: true,
+        namespace: service.config.temporal.namespace,
       });
       const text = visibleText(await decodedHistory(history, codec));
       expect(text).toContain(ARGUMENT_SECRET);
@@ -163,9 +190,23 @@ describe('payloads in Temporal', () => {
       expect(failed.failure).toMatchObject({ message: 'Encoded failure', stackTrace: '' });
       expect(failed.failure!.applicationFailureInfo).toMatchObject({ type: 'UnrecordableOutcome', nonRetryable: true });
       expect(visibleText(history)).not.toContain('Postgres cannot store');
+      // A regular round: its input (written by the workflow) and its failure (by the activity worker)
+      // are bound to that activity of this exchange.
+      const scheduled = history.events!.find(
+        (e) => e.activityTaskScheduledEventAttributes,
+      )!.activityTaskScheduledEventAttributes!;
+      const expected = {
+        namespace: 'default',
+        workflowId: exchange.workflow_id,
+        role: 'activity',
+        activityId: scheduled.activityId,
+      };
+      expect(bindingOf(scheduled.input!.payloads![0]!)).toEqual(expected);
+      expect(bindingOf(failed.failure!.encodedAttributes!)).toEqual(expected);
       const codec = createPayloadCodec({
         keys: parseKeyRing('PAYLOAD_CODEC_KEYS', TEST_CODEC_KEY_RING),
         acceptPlaintext: true,
+        namespace: service.config.temporal.namespace,
       });
       expect(visibleText(await decodedHistory(history, codec))).toContain('it holds a character Postgres cannot store');
     });
@@ -424,6 +465,98 @@ describe('payloads in Temporal', () => {
     });
   });
 
+  describe('a payload copied from one exchange into another', () => {
+    /**
+     * What someone with access to Temporal's frontend but not to the keys does: takes the answer
+     * signal `from` received (encrypted, as the history holds it) and signals it, as it is, to
+     * `into`, through the raw gRPC API (as `temporal workflow signal` or any client would).
+     */
+    async function replayAnswer(from: string, into: string): Promise<void> {
+      const history = await bare.workflow.getHandle(from).fetchHistory();
+      const signalled = history.events!.find(
+        (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'answers',
+      )!.workflowExecutionSignaledEventAttributes!;
+      expect(encodingOf(signalled.input!.payloads![0] as Payload)).toBe(ENCRYPTED_ENCODING);
+      await bare.workflowService.signalWorkflowExecution({
+        namespace: service.config.temporal.namespace,
+        workflowExecution: { workflowId: into },
+        signalName: 'answers',
+        input: signalled.input,
+        identity: 'someone-with-frontend-access',
+        requestId: randomUUID(),
+      });
+    }
+
+    /** Starts an exchange of `codec_approve` on `on`, which asks and waits for its PIN. */
+    async function waitingExchange(on: TestService, account: string) {
+      return exchangeStartedBy(on.pool, 'codec_approve', () =>
+        rawCall(on.url, 'tools/call', { name: 'codec_approve', arguments: { account } }),
+      );
+    }
+
+    /** Polls `read` until it returns a value, or fails after `timeoutMs`. */
+    async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await read();
+        if (value !== undefined) return value;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+
+    it('is refused by the worker: the other exchange never takes it, and its own exchange completed with it', async () => {
+      // A answered and completed (with ANSWER_SECRET as its PIN); B waits for its own PIN.
+      const a = await approvedExchange(service);
+      const b = await waitingExchange(service, 'someone-else');
+      const bHandle = service.temporal.workflow.getHandle(b.workflow_id);
+      try {
+        await replayAnswer(a, b.workflow_id);
+        // B's worker cannot decode the copied answer: its workflow task fails, saying why, and is retried.
+        const failure = await until('the workflow task failure', async () => {
+          const history = await bare.workflow.getHandle(b.workflow_id).fetchHistory();
+          return (
+            history.events!.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes ??
+            undefined
+          );
+        });
+        // (Its message is encoded too, bound to the namespace alone: the SDK names no context there.)
+        const [attributes] = await createPayloadCodec(service.config.payloadCodec).decode([
+          failure.failure!.encodedAttributes!,
+        ]);
+        const { message } = defaultPayloadConverter.fromPayload<{ message: string }>(attributes!);
+        expect(message).toContain(
+          `an encrypted payload was refused: it is bound to workflow "${a}", not "${b.workflow_id}"`,
+        );
+        expect(message).not.toContain(ANSWER_SECRET);
+        // B took no answer: still running in Postgres, its workflow still waiting for its first round's.
+        expect(await exchangeStatus(service.pool, b.id)).toBe('running');
+        expect((await bHandle.describe()).status.name).toBe('RUNNING');
+        // A, whose answer it was, completed with it.
+        expect(await service.temporal.workflow.getHandle(a).result()).toMatchObject({ status: 'completed' });
+      } finally {
+        // A workflow task that cannot decode is retried, never answered: the operator ends it.
+        await bHandle.terminate('test: a copied payload stalls it');
+      }
+    });
+
+    it('is taken while payloads are written unbound (PAYLOAD_CODEC_UNBOUND=write, a rollout): what binding stops', async () => {
+      const rollingOut = await startTestService({ PAYLOAD_CODEC_UNBOUND: 'write' }, { handlers });
+      try {
+        const c = await approvedExchange(rollingOut);
+        const d = await waitingExchange(rollingOut, 'someone-else');
+        await replayAnswer(c, d.workflow_id);
+        // D completes with C's PIN: the answer of one exchange answered another.
+        expect(await rollingOut.temporal.workflow.getHandle(d.workflow_id).result()).toMatchObject({
+          status: 'completed',
+        });
+        expect(await exchangeStatus(rollingOut.pool, d.id)).toBe('completed');
+      } finally {
+        await rollingOut.close();
+      }
+    });
+  });
+
   describe('key rotation', () => {
     const oldRing = `old:${randomBytes(32).toString('base64')}`;
     const newRing = `new:${randomBytes(32).toString('base64')}`;
@@ -458,6 +591,7 @@ describe('payloads in Temporal', () => {
         const rotated = createPayloadCodec({
           keys: parseKeyRing('PAYLOAD_CODEC_KEYS', `${newRing},${oldRing}`),
           acceptPlaintext: true,
+          namespace: service.config.temporal.namespace,
         });
         const text = visibleText(await decodedHistory(history, rotated));
         expect(text).toContain(ARGUMENT_SECRET);
@@ -466,6 +600,7 @@ describe('payloads in Temporal', () => {
         const newOnly = createPayloadCodec({
           keys: parseKeyRing('PAYLOAD_CODEC_KEYS', newRing),
           acceptPlaintext: true,
+          namespace: service.config.temporal.namespace,
         });
         await expect(decodedHistory(history, newOnly)).rejects.toThrow(/key id "old"/);
       } finally {

@@ -309,6 +309,8 @@ describe('exchanges in the Temporal UI', () => {
           dataConverter: serviceDataConverter(service.config.payloadCodec),
         },
         await handle.fetchHistory(),
+        // Its payloads are bound to its workflow id: the replay decodes as that workflow.
+        handle.workflowId,
       );
     });
   });

@@ -4,13 +4,17 @@
  * exchanges that asked under the old version and were answered under this one, without a
  * nondeterminism error. Those histories were recorded before payloads were encrypted: they replay
  * through the service's data converter while it accepts plaintext (PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
- * on by default for the upgrade), and are refused once it no longer does. Histories of tasks
+ * on for the upgrade), and are refused once it no longer does. Histories of tasks
  * (test/fixtures/histories-of-tasks), recorded encrypted when tasks were added, replay too, as do
  * those of answers that arrived before their round had asked (test/fixtures/histories-of-answers-ahead),
- * dropped by the release before and held by this one. All of them replay as well once traces are
- * turned on (Temporal's OpenTelemetry workflow interceptors in the bundle), as when a deployment
- * sets OTEL_EXPORTER_OTLP_ENDPOINT with exchanges in flight. No server: a replay worker runs the
- * histories against the bundle.
+ * dropped by the release before and held by this one; both were encrypted before payloads were
+ * bound to their workflow, so they replay while such payloads are accepted
+ * (PAYLOAD_CODEC_UNBOUND=accept, for the upgrade) and are refused once they are not (the default,
+ * `refuse`). Histories recorded since payloads are bound (test/fixtures/histories-bound) replay
+ * as the workflow they were recorded as, and are refused replayed as another. All of them replay
+ * as well once traces are turned on (Temporal's OpenTelemetry workflow interceptors in the
+ * bundle), as when a deployment sets OTEL_EXPORTER_OTLP_ENDPOINT with exchanges in flight. No
+ * server: a replay worker runs the histories against the bundle.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -27,9 +31,16 @@ import { readStackInfo } from './support/stack-info';
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories-before-ui-metadata');
 const TASK_FIXTURES = path.join(__dirname, 'fixtures', 'histories-of-tasks');
 const AHEAD_FIXTURES = path.join(__dirname, 'fixtures', 'histories-of-answers-ahead');
+const BOUND_FIXTURES = path.join(__dirname, 'fixtures', 'histories-bound');
 /** The throwaway key the task histories were encrypted under (their README). */
 const TASK_FIXTURE_KEYS = [{ kid: 'fixture1', key: Buffer.alloc(32, 7) }];
 const keys = [{ kid: 'k1', key: randomBytes(32) }];
+/** The namespace a replay worker decodes as (Temporal's replay worker knows no other). */
+const namespace = 'default';
+/** The encrypted fixtures' codec: their key, and payloads sealed before binding accepted. */
+const FIXTURE_CODEC = { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false, unbound: 'accept', namespace } as const;
+/** The codec a deployment runs once the upgrade is done: bound payloads only. */
+const BOUND_CODEC = { ...FIXTURE_CODEC, unbound: 'refuse' } as const;
 
 type Histories = ReturnType<typeof readHistories>;
 
@@ -39,14 +50,20 @@ interface Traced {
   sinks: ReturnType<typeof tracingWorkerOptions>['sinks'];
 }
 
+/** The workflow id a history was recorded under (its first event says), else its file name. */
+const recordedWorkflowId = ({ name, history }: Histories[number]): string =>
+  history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId || name;
+
 /**
- * Replays `histories` with the current bundle (or one with tracing's workflow interceptors); each
- * one's name, with the error it failed with, if any.
+ * Replays `histories` with the current bundle (or one with tracing's workflow interceptors), each
+ * as the workflow it was recorded as (or as `as` says): each one's name, with the error it failed
+ * with, if any. Histories replay one after the other, so results come in their order.
  */
 async function replay(
   histories: Histories,
   codec: Parameters<typeof serviceDataConverter>[0],
   traced?: Traced,
+  as: (recorded: Histories[number]) => string = recordedWorkflowId,
 ): Promise<Array<{ name: string; error?: string }>> {
   const { workflowBundlePath } = readStackInfo();
   const results: Array<{ name: string; error?: string }> = [];
@@ -56,10 +73,11 @@ async function replay(
       ...(traced ? { sinks: traced.sinks } : {}),
       dataConverter: serviceDataConverter(codec),
     },
-    histories.map(({ name, history }) => ({ workflowId: name, history })),
+    histories.map((recorded) => ({ workflowId: as(recorded), history: recorded.history })),
   );
   for await (const result of replays) {
-    results.push({ name: result.workflowId, ...(result.error ? { error: String(result.error.message) } : {}) });
+    const { name } = histories[results.length]!;
+    results.push({ name, ...(result.error ? { error: String(result.error.message) } : {}) });
   }
   return results;
 }
@@ -69,7 +87,7 @@ describe('workflow replay of histories recorded by an earlier version', () => {
 
   beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
 
-  const replayAll = (acceptPlaintext: boolean) => replay(histories, { keys, acceptPlaintext });
+  const replayAll = (acceptPlaintext: boolean) => replay(histories, { keys, acceptPlaintext, namespace });
 
   it('has the histories to replay', () => {
     expect(histories.map((h) => h.name)).toEqual(
@@ -111,9 +129,14 @@ describe('workflow replay of task histories', () => {
   });
 
   it('replays every one of them with the current workflow code', async () => {
-    expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
-      histories.map(({ name }) => ({ name })),
-    );
+    expect(await replay(histories, FIXTURE_CODEC)).toEqual(histories.map(({ name }) => ({ name })));
+  });
+
+  it('refuses every one of them once payloads encrypted before binding are no longer accepted', async () => {
+    const results = await replay(histories, { ...FIXTURE_CODEC, unbound: 'refuse' });
+    expect(results.map((r) => r.name)).toEqual(histories.map(({ name }) => name));
+    // Each fails its first workflow task (the input does not decode), not on nondeterminism.
+    expect(results.filter((r) => !/workflow task failure/.test(r.error ?? ''))).toEqual([]);
   });
 });
 
@@ -132,9 +155,31 @@ describe('workflow replay of answers that arrived ahead of their round', () => {
   });
 
   it('replays every one of them with the current workflow code: those that dropped them drop them again', async () => {
-    expect(await replay(histories, { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false })).toEqual(
-      histories.map(({ name }) => ({ name })),
-    );
+    expect(await replay(histories, FIXTURE_CODEC)).toEqual(histories.map(({ name }) => ({ name })));
+  });
+});
+
+describe('workflow replay of histories whose payloads are bound to their workflow', () => {
+  const histories = readHistories(BOUND_FIXTURES);
+
+  beforeAll(() => installTemporalLogger(createLogger('test', 'silent'), 'WARN'));
+
+  it('has, for each era and kind of round, an exchange answered and completed', () => {
+    expect(histories.map((h) => h.name)).toEqual([
+      'legacy-local-answered.json',
+      'modern-local-answered.json',
+      'modern-regular-answered.json',
+    ]);
+  });
+
+  it('replays every one of them, as the workflow it was recorded as, with bound payloads alone accepted', async () => {
+    expect(await replay(histories, BOUND_CODEC)).toEqual(histories.map(({ name }) => ({ name })));
+  });
+
+  it('refuses every one of them replayed as another workflow: its payloads belong to their own', async () => {
+    const results = await replay(histories, BOUND_CODEC, undefined, () => 'exchange-someone-else');
+    expect(results.map((r) => r.name)).toEqual(histories.map(({ name }) => name));
+    expect(results.filter((r) => !/workflow task failure/.test(r.error ?? ''))).toEqual([]);
   });
 });
 
@@ -165,9 +210,10 @@ describe('workflow replay once traces are turned on, of histories recorded witho
 
   it('replays every fixture history with the tracing interceptors in the bundle: no nondeterminism', async () => {
     const sets: Array<[Histories, Parameters<typeof serviceDataConverter>[0]]> = [
-      [readHistories(FIXTURES), { keys, acceptPlaintext: true }],
-      [readHistories(TASK_FIXTURES), { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false }],
-      [readHistories(AHEAD_FIXTURES), { keys: TASK_FIXTURE_KEYS, acceptPlaintext: false }],
+      [readHistories(FIXTURES), { keys, acceptPlaintext: true, namespace }],
+      [readHistories(TASK_FIXTURES), FIXTURE_CODEC],
+      [readHistories(AHEAD_FIXTURES), FIXTURE_CODEC],
+      [readHistories(BOUND_FIXTURES), BOUND_CODEC],
     ];
     for (const [histories, codec] of sets) {
       expect(histories.length).toBeGreaterThan(0);

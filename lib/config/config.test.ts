@@ -239,6 +239,14 @@ describe('parseConfig', () => {
     );
   });
 
+  it('refuses payloads encrypted before binding by default, and binds to the namespace served', () => {
+    const { payloadCodec } = parseConfig({ ...minimal(), TEMPORAL_NAMESPACE: 'mcp-prod' });
+    expect(payloadCodec).toMatchObject({ unbound: 'refuse', namespace: 'mcp-prod' });
+    for (const unbound of ['accept', 'write'])
+      expect(parseConfig({ ...minimal(), PAYLOAD_CODEC_UNBOUND: unbound }).payloadCodec.unbound).toBe(unbound);
+    expect(configError({ ...minimal(), PAYLOAD_CODEC_UNBOUND: 'true' }).message).toMatch(/PAYLOAD_CODEC_UNBOUND/);
+  });
+
   it('refuses a missing or malformed payload codec key ring and a switch that is not true or false, naming them', () => {
     const { PAYLOAD_CODEC_KEYS: _omitted, ...rest } = minimal();
     expect(configError(rest).message).toMatch(/PAYLOAD_CODEC_KEYS is missing/);

@@ -9,6 +9,7 @@
  */
 import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
 import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from '../temporal-security-config';
+import type { PayloadCodecConfig } from '../payload-codec/payload-codec';
 import { parseTracingConfig } from '../tracing/tracing-config';
 import { ConfigError } from './errors';
 import { parseKeyRing } from './key-ring';
@@ -112,7 +113,9 @@ export function parseConfig(source: Record<string, string | undefined>) {
     payloadCodec: {
       keys: parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS),
       acceptPlaintext: env.PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
-    },
+      unbound: env.PAYLOAD_CODEC_UNBOUND,
+      namespace: env.TEMPORAL_NAMESPACE,
+    } satisfies PayloadCodecConfig,
     handlers: env.HANDLERS ?? env.HANDLER_SET,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
@@ -140,8 +143,6 @@ export function parseConfig(source: Record<string, string | undefined>) {
 export type Config = ReturnType<typeof parseConfig>;
 /** The budgets, one per input or store a client can grow; each is answered with a clear error. */
 export type Limits = Config['limits'];
-/** The payload codec: its key ring (the first encrypts) and whether plaintext is still read. */
-export type PayloadCodecConfig = Config['payloadCodec'];
 /**
  * A versioned worker's place in its worker deployment: exchanges it starts are pinned to its
  * version (`deploymentName`, `buildId`; without one, the handler version it serves).

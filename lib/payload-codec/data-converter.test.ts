@@ -6,7 +6,7 @@ import { loadDataConverter } from '@temporalio/common/lib/internal-non-workflow'
 import { serviceDataConverter } from './data-converter';
 
 const SECRET = 'the answer is 42, said Deep Thought';
-const codecConfig = { keys: [{ kid: 'k1', key: randomBytes(32) }], acceptPlaintext: false };
+const codecConfig = { keys: [{ kid: 'k1', key: randomBytes(32) }], acceptPlaintext: false, namespace: 'ns' };
 const visible = (value: unknown) =>
   JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
 

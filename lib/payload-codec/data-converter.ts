@@ -5,7 +5,7 @@
  * workflow bundle is built with the same failure converter (`FAILURE_CONVERTER_PATH`).
  */
 import type { DataConverter } from '@temporalio/common';
-import type { PayloadCodecConfig } from '../config';
+import type { PayloadCodecConfig } from './payload-codec';
 import { createPayloadCodec } from './payload-codec';
 
 /** What `bundleWorkflowCode` and the worker load as `failureConverterPath`. */

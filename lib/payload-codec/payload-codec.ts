@@ -9,22 +9,94 @@
  * purpose; the sealed payload says `encoding: binary/encrypted` and names the key id that sealed it
  * (`encryption-key-id`). The first key of the ring seals, every key opens: rotate by prepending.
  *
+ * **Integrity, not only secrecy: each payload is bound to what it belongs to.** The SDK tells the
+ * codec whose payload it converts (a `SerializationContext`); the codec records that binding in the
+ * payload's metadata (`encryption-bound-to`, JSON: `namespace`, `workflowId`, `role`, `activityId`)
+ * and seals under it as additional data, so the record cannot be altered or removed without the
+ * payload failing to open. Decoding with a context refuses a payload bound elsewhere
+ * (`bound-elsewhere`): a ciphertext copied from one exchange's history into another's (a signal
+ * replayed into someone else's elicitation, an activity result into another round) or from another
+ * namespace served with the same keys is refused instead of acted on. What each path binds, as
+ * `@temporalio/{client,worker}` 1.24 call the codec:
+ *
+ * - `role: workflow` with the workflow id: the workflow's input, memo, summary and details as the
+ *   client starts it; signals, queries and updates and their results; the workflow's result and
+ *   failure (the client encodes and decodes with the target workflow's context, the worker's
+ *   activation and completion with the workflow's own).
+ * - `role: activity` / `local-activity` with the workflow id and the activity id: an activity's
+ *   input (encoded by the workflow's completion with the scheduled activity's context, decoded by
+ *   the activity worker with the task's), its result, failure and heartbeat details (encoded by the
+ *   activity worker with that context, decoded in the workflow's activation with the context
+ *   recorded when it scheduled the activity; a local round's result is in its marker and reads the
+ *   same way on replay), and an activity's or local activity's summary. Both sides name the same
+ *   namespace, workflow id, activity id (`${seq}`) and kind, so all four are bound.
+ * - Namespace only, when the SDK gives no context: the failure of a workflow task the worker could
+ *   not run, and what `/codec/encode` mints (the Temporal UI and CLI name only the namespace). Such
+ *   a payload opens for any workflow of the namespace: it carries no workflow id to check.
+ *
+ * Nothing sealed crosses from one context into another: what does (an activity's failure the
+ * workflow fails with) is decoded in the activation and encoded again in the completion, under the
+ * workflow's context. Not bound: the run id (a reset, a retry or a continue-as-new is a new run of
+ * the same workflow and carries its input and signals over) and the signal, query or update name
+ * (the SDK does not name it): within one workflow and role, a payload can stand for another.
+ *
+ * Decoding without a context (the codec endpoint, a script reading a history; also the SDK's
+ * resolution of an activity whose scheduling context it no longer holds) checks the namespace
+ * alone: the codec serves one (`namespace`, TEMPORAL_NAMESPACE). A replay worker decodes as
+ * namespace `default` and as the workflow id it is given, so replaying a history recorded since
+ * payloads are bound needs that history's workflow id (`Worker.runReplayHistory`'s third argument).
+ *
+ * Payloads sealed before binding (no `encryption-bound-to`, sealed with empty additional data) are
+ * refused unless `unbound` says otherwise (PAYLOAD_CODEC_UNBOUND, `refuse` by default): `accept`
+ * reads them (while exchanges from before the upgrade run: an attacker who copies one of them from
+ * any history into another exchange has it accepted meanwhile, which is why it is not the default),
+ * and `write` also writes them (the first step of a rollout while workers of the earlier version,
+ * which cannot open a bound payload, still run exchanges).
+ *
  * A payload that is not `binary/encrypted` is refused, unless `acceptPlaintext` holds
  * (PAYLOAD_CODEC_ACCEPT_PLAINTEXT, off by default: only while upgrading a deployment whose
  * histories were recorded before the codec was on); then it is returned as it is.
- * A sealed payload that does not open (unknown key id, altered bytes) is always refused: the
- * `PayloadCodecError` names why, never what the payload holds.
+ * A sealed payload that does not open (unknown key id, altered bytes, altered binding) is always
+ * refused: the `PayloadCodecError` names why (and, for a binding, the two workflows or namespaces),
+ * never what the payload holds.
  */
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { PayloadCodecConfig } from '../config';
-import { createSealer, SealError, type SealFailure } from '../state/sealer';
+import type { UnboundPayloads } from '../config/variables/temporal';
+import { createSealer, SealError, type KeyRingEntry, type SealFailure } from '../state/sealer';
+
+/** What the codec is built from: PAYLOAD_CODEC_KEYS, PAYLOAD_CODEC_ACCEPT_PLAINTEXT, PAYLOAD_CODEC_UNBOUND, TEMPORAL_NAMESPACE. */
+export interface PayloadCodecConfig {
+  /** The key ring: the first encrypts, every key decrypts. */
+  keys: ReadonlyArray<KeyRingEntry>;
+  acceptPlaintext: boolean;
+  /** Payloads encrypted before they were bound; unset, `refuse`. */
+  unbound?: UnboundPayloads;
+  /** What a payload is bound to, and checked against, when the SDK names no context. */
+  namespace: string;
+}
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
+/** What a sealed payload is bound to (JSON of a `PayloadBinding`), authenticated with it. */
+export const BINDING_METADATA = 'encryption-bound-to';
+
+/**
+ * What a sealed payload belongs to. `namespace` always; the rest as far as the SDK's context on
+ * encoding said: the workflow, whether the payload is the workflow's own or an activity's, and
+ * which activity.
+ */
+export interface PayloadBinding {
+  namespace: string;
+  workflowId?: string;
+  role?: PayloadRole;
+  activityId?: string;
+}
+
+export type PayloadRole = 'workflow' | 'activity' | 'local-activity';
 
 /** Why a payload was refused on decode. */
-export type PayloadCodecFailure = SealFailure | 'plaintext-refused';
+export type PayloadCodecFailure = SealFailure | 'plaintext-refused' | 'unbound-refused' | 'bound-elsewhere';
 
 export class PayloadCodecError extends Error {
   override readonly name = 'PayloadCodecError';
@@ -39,25 +111,97 @@ export class PayloadCodecError extends Error {
 const ProtoPayload = temporal.api.common.v1.Payload;
 const utf8 = new TextDecoder();
 const text = (value: Uint8Array | null | undefined) => (value ? utf8.decode(value) : undefined);
+const ROLES: ReadonlyArray<PayloadRole> = ['workflow', 'activity', 'local-activity'];
 
 /** Whether `payload` says it is sealed by this codec (or one like it). */
 export function isEncrypted(payload: Payload): boolean {
   return text(payload.metadata?.encoding) === ENCRYPTED_ENCODING;
 }
 
+/** What a payload converted under `context` is bound to; without one, the codec's namespace alone. */
+export function bindingFor(context: SerializationContext | undefined, namespace: string): PayloadBinding {
+  if (!context) return { namespace };
+  if (context.type === 'workflow')
+    return { namespace: context.namespace, workflowId: context.workflowId, role: 'workflow' };
+  return {
+    namespace: context.namespace,
+    ...(context.workflowId ? { workflowId: context.workflowId } : {}),
+    role: context.isLocal ? 'local-activity' : 'activity',
+    ...(context.activityId ? { activityId: context.activityId } : {}),
+  };
+}
+
+/** The binding as recorded and authenticated: JSON with its keys in one order, absent ones left out. */
+function bindingText(binding: PayloadBinding): string {
+  const { namespace, workflowId, role, activityId } = binding;
+  return JSON.stringify({ namespace, workflowId, role, activityId });
+}
+
+/** The recorded binding, or undefined when it is not one (only a payload this codec did not write). */
+function parseBinding(recorded: string): PayloadBinding | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(recorded);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { namespace, workflowId, role, activityId, ...rest } = value as Record<string, unknown>;
+  const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
+  if (Object.keys(rest).length > 0 || typeof namespace !== 'string') return undefined;
+  if (!optionalString(workflowId) || !optionalString(activityId)) return undefined;
+  if (role !== undefined && !ROLES.includes(role as PayloadRole)) return undefined;
+  return value as PayloadBinding;
+}
+
+/**
+ * Why a payload bound to `recorded` does not belong where it is decoded, or undefined when it does.
+ * With the SDK's context (`expected`), every part the payload was bound to must be the context's; a
+ * part it was not bound to (a payload sealed without a context: namespace only) matches anything.
+ * Without one, only the namespace is known, and checked.
+ */
+function misbinding(recorded: PayloadBinding, namespace: string, expected?: PayloadBinding): string | undefined {
+  const parts = [
+    ['namespace', recorded.namespace, expected ? expected.namespace : namespace],
+    ['workflow', recorded.workflowId, expected?.workflowId],
+    ['role', recorded.role, expected?.role],
+    ['activity', recorded.activityId, expected?.activityId],
+  ] as const;
+  for (const [part, bound, here] of parts) {
+    if (bound === undefined || bound === here || (!expected && part !== 'namespace')) continue;
+    return `it is bound to ${part} "${bound}", ${here === undefined ? 'and is decoded for none' : `not "${here}"`}`;
+  }
+  return undefined;
+}
+
 export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {
   const sealer = createSealer(config.keys);
   const encoder = new TextEncoder();
+  const unbound = config.unbound ?? 'refuse';
 
-  const encodeOne = (payload: Payload): Payload => {
-    const { kid, sealed } = sealer.sealBytes('temporal-payload', ProtoPayload.encode(payload).finish(), '');
+  const encodeOne = (payload: Payload, binding: PayloadBinding): Payload => {
+    const plaintext = ProtoPayload.encode(payload).finish();
+    if (unbound === 'write') {
+      const { kid, sealed } = sealer.sealBytes('temporal-payload', plaintext, '');
+      return {
+        metadata: { encoding: encoder.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: encoder.encode(kid) },
+        data: sealed,
+      };
+    }
+    const boundTo = bindingText(binding);
+    const { kid, sealed } = sealer.sealBytes('temporal-payload', plaintext, boundTo);
     return {
-      metadata: { encoding: encoder.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: encoder.encode(kid) },
+      metadata: {
+        encoding: encoder.encode(ENCRYPTED_ENCODING),
+        [KEY_ID_METADATA]: encoder.encode(kid),
+        [BINDING_METADATA]: encoder.encode(boundTo),
+      },
       data: sealed,
     };
   };
 
-  const decodeOne = (payload: Payload): Payload => {
+  /** `expected`: what the SDK's context says the payload belongs to; undefined without a context. */
+  const decodeOne = (payload: Payload, expected: PayloadBinding | undefined): Payload => {
     if (!isEncrypted(payload)) {
       if (config.acceptPlaintext) return payload;
       throw new PayloadCodecError(
@@ -68,9 +212,16 @@ export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {
     }
     const kid = text(payload.metadata?.[KEY_ID_METADATA]);
     if (!kid) throw new PayloadCodecError('malformed', `an encrypted payload names no ${KEY_ID_METADATA}`);
+    const boundTo = text(payload.metadata?.[BINDING_METADATA]);
+    if (boundTo === undefined && unbound === 'refuse')
+      throw new PayloadCodecError(
+        'unbound-refused',
+        'an encrypted payload was refused: it was sealed before payloads were bound to their workflow ' +
+          '(PAYLOAD_CODEC_UNBOUND is refuse; set it to accept only while exchanges started before the upgrade run)',
+      );
     let opened: Buffer;
     try {
-      opened = sealer.openBytes('temporal-payload', kid, payload.data ?? new Uint8Array(), '');
+      opened = sealer.openBytes('temporal-payload', kid, payload.data ?? new Uint8Array(), boundTo ?? '');
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
       const why: Record<SealFailure, string> = {
@@ -80,6 +231,14 @@ export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {
       };
       throw new PayloadCodecError(error.reason, `an encrypted payload was refused: ${why[error.reason]}`);
     }
+    if (boundTo !== undefined) {
+      // Authenticated above: what it says is what the payload was sealed for.
+      const recorded = parseBinding(boundTo);
+      if (!recorded)
+        throw new PayloadCodecError('malformed', `an encrypted payload has an unreadable ${BINDING_METADATA}`);
+      const wrong = misbinding(recorded, config.namespace, expected);
+      if (wrong) throw new PayloadCodecError('bound-elsewhere', `an encrypted payload was refused: ${wrong}`);
+    }
     try {
       return ProtoPayload.toObject(ProtoPayload.decode(opened)) as Payload;
     } catch {
@@ -88,11 +247,13 @@ export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {
   };
 
   return {
-    async encode(payloads) {
-      return payloads.map(encodeOne);
+    async encode(payloads, context) {
+      const binding = bindingFor(context, config.namespace);
+      return payloads.map((payload) => encodeOne(payload, binding));
     },
-    async decode(payloads) {
-      return payloads.map(decodeOne);
+    async decode(payloads, context) {
+      const expected = context ? bindingFor(context, config.namespace) : undefined;
+      return payloads.map((payload) => decodeOne(payload, expected));
     },
   };
 }

@@ -220,8 +220,13 @@ export async function createTimeSkippingExchanges(options: TimeSkippingOptions):
       namespace: env.namespace ?? 'default',
       searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map(({ name, type }) => [name, INDEXED_TYPES[type]!])),
     });
+    const namespace = env.namespace ?? 'default';
     worker = await createExchangeWorker({
-      config: { ...config, temporal: { ...config.temporal, namespace: env.namespace ?? 'default' } },
+      config: {
+        ...config,
+        temporal: { ...config.temporal, namespace },
+        payloadCodec: { ...config.payloadCodec, namespace },
+      },
       pool,
       handlers: options.handlers,
       log,

@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { documented } from '../documented';
 import { boolean, integer, keyRing, unsetWhenEmpty } from '../kinds';
 
+/** What PAYLOAD_CODEC_UNBOUND may say of payloads encrypted before they were bound. */
+export const UNBOUND_PAYLOADS = ['refuse', 'accept', 'write'] as const;
+export type UnboundPayloads = (typeof UNBOUND_PAYLOADS)[number];
+
 /** Postgres */
 export const POSTGRES_VARIABLES = {
   DATABASE_URL: documented(
@@ -63,5 +67,9 @@ export const TEMPORAL_VARIABLES = {
   PAYLOAD_CODEC_ACCEPT_PLAINTEXT: documented(
     boolean('false'),
     "upgrades only: `true` reads payloads that are not encrypted, for a deployment that ran before payloads were encrypted (its running exchanges' histories are in clear); back to `false` once no exchange from before the upgrade runs. Off, a payload in clear fails decoding (`a payload that is not encrypted was refused`)",
+  ),
+  PAYLOAD_CODEC_UNBOUND: documented(
+    z.enum(UNBOUND_PAYLOADS).default('refuse'),
+    "payloads encrypted before each was [bound to its namespace, workflow and role](security.md#payloads-in-temporal-encrypted-read-through-the-codec-endpoint), by a version before that. `refuse`: a worker acts only on payloads bound to where it reads them, so one copied from another exchange's history is refused. Upgrades only: `accept` reads them too (while exchanges started before the upgrade run: meanwhile such a payload copied into another exchange is taken); `write` also writes them, the first step of a rollout while workers of the earlier version, which cannot read a bound payload, still run exchanges; then `accept`, then `refuse`",
   ),
 };

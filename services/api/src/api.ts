@@ -320,8 +320,15 @@ export async function startApi(
 function codecEndpoint(config: Config, token: string, log: Logger) {
   const sessions = createCodecSessions(token, config.codecEndpoint.sessionTtlMs);
   return codecRouter({
-    // For display: a payload recorded before the codec was on is shown as it is.
-    codec: createPayloadCodec({ keys: config.payloadCodec.keys, acceptPlaintext: true }),
+    // For display: a payload recorded before the codec was on is shown as it is, and one encrypted
+    // before payloads were bound opens. The UI names the namespace only (X-Namespace, checked to be
+    // the one served), never the workflow: decoding checks a payload's namespace alone, and what
+    // /codec/encode mints is bound to the namespace alone (unbound while the deployment writes so).
+    codec: createPayloadCodec({
+      ...config.payloadCodec,
+      acceptPlaintext: true,
+      unbound: config.payloadCodec.unbound === 'write' ? 'write' : 'accept',
+    }),
     namespace: config.temporal.namespace,
     allowedOrigins: config.codecEndpoint.allowedOrigins,
     maxBodyBytes: config.codecEndpoint.maxBodyBytes,

@@ -265,6 +265,8 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
         const dataConverter = serviceDataConverter({
           keys: parseKeyRing('PAYLOAD_CODEC_KEYS', codecKeyRing),
           acceptPlaintext: false,
+          // The client's namespace (the default one): what a payload it reads without a context is checked against.
+          namespace: 'default',
         });
         return await use(new TemporalClient({ connection, dataConverter }));
       } finally {

@@ -7,8 +7,11 @@
  *   `temporal.api.common.v1.Payloads` (lib/payload-codec/payloads-json.ts), answered in the same
  *   shape. `X-Namespace` must name the service's namespace (TEMPORAL_NAMESPACE); the body may be
  *   at most CODEC_MAX_BODY_BYTES. Decoding returns a payload that is not encrypted as it is (it is
- *   in clear in the history anyway), whatever PAYLOAD_CODEC_ACCEPT_PLAINTEXT says; a payload that
- *   does not open is refused (422) naming why.
+ *   in clear in the history anyway), whatever PAYLOAD_CODEC_ACCEPT_PLAINTEXT says, and opens one
+ *   encrypted before payloads were bound, whatever PAYLOAD_CODEC_UNBOUND says; a payload that does
+ *   not open is refused (422) naming why. The protocol names the namespace, never the workflow: a
+ *   bound payload is checked against the namespace alone (`bound-elsewhere` for another's), and
+ *   what encoding mints is bound to the namespace alone, so any workflow of it takes it.
  * - CORS for the Temporal Web UI's origin (codec-cors.ts), then authorization (codec-credentials.ts):
  *   decoding takes the admin token as a bearer header, or a browser's sign-in cookie
  *   (codec-sign-in.ts); encoding, which forges payloads, only CODEC_ENCODE_TOKEN, and is off
