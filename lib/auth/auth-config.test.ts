@@ -73,7 +73,7 @@ describe('auth configuration', () => {
       OAUTH_REQUIRED_SCOPES: 'mcp files:read',
       OAUTH_SCOPES_SUPPORTED: 'mcp,files:read,files:write',
       OAUTH_JWKS_CACHE_MAX_AGE_MS: '60000',
-      OAUTH_JWKS_COOLDOWN_MS: '0',
+      OAUTH_JWKS_COOLDOWN_MS: '1000',
       OAUTH_INTROSPECTION_CLIENT_ID: 'mcp-server',
       OAUTH_INTROSPECTION_CLIENT_SECRET: 's3cret',
       OAUTH_INTROSPECTION_CACHE_MS: '1000',
@@ -82,7 +82,7 @@ describe('auth configuration', () => {
       issuers: ['https://a.example.com', 'https://b.example.com/realms/x'],
       requiredScopes: ['mcp', 'files:read'],
       scopesSupported: ['mcp', 'files:read', 'files:write'],
-      jwks: { cacheMaxAgeMs: 60_000, cooldownMs: 0 },
+      jwks: { cacheMaxAgeMs: 60_000, cooldownMs: 1000 },
       introspection: { clientId: 'mcp-server', clientSecret: 's3cret', cacheMs: 1000 },
     });
   });

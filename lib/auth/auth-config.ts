@@ -42,6 +42,14 @@ export interface OAuthConfig {
 
 export type AuthConfig = { mode: 'off' } | OAuthConfig;
 
+/**
+ * The least OAUTH_JWKS_COOLDOWN_MS: below it, tokens with made-up key ids (or an authorization
+ * server that is down) would make this server fetch the key set once per request.
+ */
+export const JWKS_COOLDOWN_FLOOR_MS = 1_000;
+/** The least OAUTH_JWKS_CACHE_MAX_AGE_MS: below it, the keys' age alone would make fetches that frequent. */
+export const JWKS_CACHE_MAX_AGE_FLOOR_MS = 60_000;
+
 /** The variables this module reads, as lib/config.ts parsed them. */
 export interface AuthEnv {
   AUTH_MODE: 'off' | 'oauth';

@@ -4,12 +4,15 @@
  * Discovery's `openid-configuration`, in the order the MCP authorization spec gives clients),
  * on first use, and kept for the life of the process. The document must name the issuer it was
  * asked for (RFC 8414 §3.3), or it is not that issuer's. A server that cannot be reached, or
- * answers with no document, is `AuthorizationServerUnavailable` (the caller gets 503); the next
- * request asks again.
+ * answers with no document, is `AuthorizationServerUnavailable` (the caller gets 503), and is not
+ * asked again until its back-off has passed (fetch-backoff.ts: OAUTH_JWKS_COOLDOWN_MS, doubling
+ * with each failure in a row): until then every request naming that issuer gets the same 503 at
+ * once, so an outage does not turn each token claiming to be that issuer's into a request to it.
  */
 import { z } from 'zod';
 import { AuthorizationServerUnavailable } from './auth-errors';
 import { isSecureEndpoint } from './endpoint-security';
+import { createFetchBackoff, type FetchBackoff } from './fetch-backoff';
 
 /** What this server reads of an authorization server's metadata. */
 export interface IssuerMetadata {
@@ -43,8 +46,22 @@ export interface IssuerMetadataSource {
   get(issuer: string): Promise<IssuerMetadata>;
 }
 
-export function createIssuerMetadata(options: { timeoutMs: number; allowHttp: boolean }): IssuerMetadataSource {
+export interface IssuerMetadataOptions {
+  timeoutMs: number;
+  allowHttp: boolean;
+  /** The wait after a failed attempt before an issuer is asked again (doubling with each failure in a row). */
+  backoffMs: number;
+  now?: () => number;
+}
+
+export function createIssuerMetadata(options: IssuerMetadataOptions): IssuerMetadataSource {
   const known = new Map<string, Promise<IssuerMetadata>>();
+  const backoffs = new Map<string, FetchBackoff>();
+  const backoffOf = (issuer: string) => {
+    let backoff = backoffs.get(issuer);
+    if (!backoff) backoffs.set(issuer, (backoff = createFetchBackoff(options.backoffMs, options.now)));
+    return backoff;
+  };
 
   async function discover(issuer: string): Promise<IssuerMetadata> {
     for (const url of metadataUrls(issuer)) {
@@ -85,12 +102,26 @@ export function createIssuerMetadata(options: { timeoutMs: number; allowHttp: bo
   return {
     get(issuer) {
       let metadata = known.get(issuer);
-      if (!metadata) {
-        metadata = discover(issuer);
-        known.set(issuer, metadata);
-        // A failure is not kept: the next request asks the server again.
-        metadata.catch(() => known.delete(issuer));
-      }
+      if (metadata) return metadata;
+      const backoff = backoffOf(issuer);
+      const waitMs = backoff.remainingMs();
+      if (waitMs > 0)
+        return Promise.reject(
+          new AuthorizationServerUnavailable(
+            `the metadata of ${issuer} failed lately: not asked again for ${Math.ceil(waitMs / 1000)} s`,
+            issuer,
+          ),
+        );
+      metadata = discover(issuer);
+      known.set(issuer, metadata);
+      // A failure is not kept: the first request after the back-off asks the server again.
+      metadata.then(
+        () => backoff.succeeded(),
+        () => {
+          backoff.failed();
+          known.delete(issuer);
+        },
+      );
       return metadata;
     },
   };

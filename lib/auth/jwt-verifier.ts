@@ -6,12 +6,18 @@
  * use from the `jwks_uri` of the issuer's metadata (or OAUTH_JWKS_URI) and cached
  * (OAUTH_JWKS_CACHE_MAX_AGE_MS); a token signed with a key id the cache lacks fetches it again at
  * once, at most every OAUTH_JWKS_COOLDOWN_MS, so an issuer's key rotation is picked up without a
- * restart. A key set that cannot be fetched is the server's outage, not the token's fault.
+ * restart. A key set that cannot be fetched is the server's outage, not the token's fault (503);
+ * after a failed fetch the key set is not asked for again until its back-off has passed
+ * (fetch-backoff.ts: the cooldown, doubling with each failure in a row), and every token that
+ * would have fetched it meanwhile gets the same 503 at once. So neither forged tokens with
+ * made-up key ids nor an authorization server that is down make a fetch per request: jose's
+ * cooldown counts from the last fetch that succeeded, the back-off from the last that failed.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { normalTokenType, type OAuthConfig } from './auth-config';
 import { AuthorizationServerUnavailable } from './auth-errors';
+import { createFetchBackoff } from './fetch-backoff';
 import type { IssuerMetadataSource } from './issuer-metadata';
 import { audienceForms, authInfoFromClaims } from './token-claims';
 import { REFUSAL, TokenRefused } from './token-refusal';
@@ -31,8 +37,46 @@ const TOKEN_FAULTS = new Set([
   'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
 ]);
 
+/** A key-set fetch not sent: the last one failed, and its back-off has not passed. */
+class KeySetBackingOff extends Error {
+  constructor(readonly waitMs: number) {
+    super(`a fetch of the key set failed lately: not asked again for ${Math.ceil(waitMs / 1000)} s`);
+  }
+}
+
+/**
+ * The fetch jose's remote key set uses, behind a back-off: an attempt within it fails at once
+ * without a request; a request that fails, answers other than 200, or answers with no key set
+ * (`{"keys": [...]}`) starts or lengthens it; one that brings a key set ends it.
+ */
+function backedOffFetch(cooldownMs: number): typeof fetch {
+  const backoff = createFetchBackoff(cooldownMs);
+  return async (input, init) => {
+    const waitMs = backoff.remainingMs();
+    if (waitMs > 0) throw new KeySetBackingOff(waitMs);
+    try {
+      const response = await fetch(input, init);
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        backoff.failed();
+        return response;
+      }
+      const text = await response.text();
+      const keys = (JSON.parse(text) as { keys?: unknown } | null)?.keys;
+      if (!Array.isArray(keys)) throw new SyntaxError('not a JSON Web Key Set');
+      backoff.succeeded();
+      return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+    } catch (error) {
+      backoff.failed();
+      throw error;
+    }
+  };
+}
+
 /** The refusal for a jose error about the token, or the outage it means. */
 function classify(error: unknown, issuer: string): Error {
+  if (error instanceof KeySetBackingOff)
+    return new AuthorizationServerUnavailable(`the key set of ${issuer}: ${error.message}`, issuer);
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && TOKEN_FAULTS.has(code)) {
     if (code === 'ERR_JWT_EXPIRED') return new TokenRefused(REFUSAL.expired, code);
@@ -59,6 +103,7 @@ export function createJwtVerifier(config: OAuthConfig, metadata: IssuerMetadataS
         cacheMaxAge: config.jwks.cacheMaxAgeMs,
         cooldownDuration: config.jwks.cooldownMs,
         timeoutDuration: config.requestTimeoutMs,
+        [customFetch]: backedOffFetch(config.jwks.cooldownMs),
       });
     keySets.set(issuer, keys);
     return keys;

@@ -30,7 +30,11 @@ export interface TokenVerifiers {
 }
 
 export function createTokenVerifiers(config: OAuthConfig): TokenVerifiers {
-  const metadata = createIssuerMetadata({ timeoutMs: config.requestTimeoutMs, allowHttp: config.allowHttp });
+  const metadata = createIssuerMetadata({
+    timeoutMs: config.requestTimeoutMs,
+    allowHttp: config.allowHttp,
+    backoffMs: config.jwks.cooldownMs,
+  });
   const verifyJwt = createJwtVerifier(config, metadata);
   const { introspection } = config;
   const introspect = introspection ? createIntrospector({ ...config, introspection }, metadata) : undefined;

@@ -283,6 +283,30 @@ describe('parseConfig', () => {
     expect(configError({ ...minimal(), CODEC_MAX_BODY_BYTES: '10' }).message).toMatch(/CODEC_MAX_BODY_BYTES/);
   });
 
+  it('refuses a key-set cooldown under 1 s and a key-set cache under a minute, naming each and why', () => {
+    // 0 would let every token with a made-up key id, or every request while the issuer is down, cost a fetch.
+    for (const value of ['0', '999']) {
+      expect(configError({ ...minimal(), OAUTH_JWKS_COOLDOWN_MS: value }).message).toMatch(
+        /OAUTH_JWKS_COOLDOWN_MS is malformed: must be at least 1000: .*made-up key id/,
+      );
+    }
+    for (const value of ['0', '59999']) {
+      expect(configError({ ...minimal(), OAUTH_JWKS_CACHE_MAX_AGE_MS: value }).message).toMatch(
+        /OAUTH_JWKS_CACHE_MAX_AGE_MS is malformed: must be at least 60000: /,
+      );
+    }
+    const oauth = {
+      ...minimal(),
+      AUTH_MODE: 'oauth',
+      MCP_RESOURCE_URL: 'https://mcp.example.com/mcp',
+      OAUTH_ISSUERS: 'https://auth.example.com',
+    };
+    expect(parseConfig(oauth).auth).toMatchObject({ jwks: { cacheMaxAgeMs: 600_000, cooldownMs: 30_000 } });
+    expect(
+      parseConfig({ ...oauth, OAUTH_JWKS_COOLDOWN_MS: '1000', OAUTH_JWKS_CACHE_MAX_AGE_MS: '60000' }).auth,
+    ).toMatchObject({ jwks: { cacheMaxAgeMs: 60_000, cooldownMs: 1000 } });
+  });
+
   it('leaves traces off unless an OTLP endpoint is set, by the standard OpenTelemetry names', () => {
     expect(parseConfig(minimal()).tracing).toBeUndefined();
     expect(

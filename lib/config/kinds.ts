@@ -1,14 +1,21 @@
 /** The kinds of value a variable holds, each parsed strictly, so a typo stops the start instead of meaning 0. */
 import { z } from 'zod';
 
-// Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80.
-export const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+// Decimal digits only: z.coerce would take "" as 0 and "0x50" as 80. `tooSmall` says why a value
+// below `min` is refused, where the bare number would not.
+export const integer = (min: number, max = Number.MAX_SAFE_INTEGER, tooSmall?: string) =>
   z
     .string()
     .trim()
     .regex(/^\d+$/, 'must be a decimal integer')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, tooSmall !== undefined ? `must be at least ${min}: ${tooSmall}` : undefined)
+        .max(max),
+    );
 
 // An empty value is the same as none (compose passes `VAR: ${VAR:-}` through as "").
 export const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>

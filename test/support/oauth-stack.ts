@@ -2,12 +2,14 @@
  * The service as an OAuth 2.1 resource server in front of a real authorization server
  * (authorization-server.ts): the API on a port chosen first, so its canonical URI
  * (MCP_RESOURCE_URL) is known before it starts, trusting the test issuer, requiring the scope
- * `mcp`, with no clock tolerance and no JWKS cooldown (so a rotated key is fetched at once), and
- * introspecting opaque tokens as the client `rs`. The test clients are principals: alice, bob and
- * carol get JWTs; olga gets opaque tokens; brief gets tokens that live one second.
+ * `mcp`, with no clock tolerance and the shortest JWKS cooldown the service accepts (a test of a
+ * rotated key waits it out: JWKS_COOLDOWN_MS), and introspecting opaque tokens as the client `rs`.
+ * The test clients are principals: alice, bob and carol get JWTs; olga gets opaque tokens; brief
+ * gets tokens that live one second.
  */
 import { freePort } from '../../devtools/local-stack/free-port';
 import type { HandlerSet } from '@durable-mcp/handlers';
+import { JWKS_COOLDOWN_FLOOR_MS } from '../../lib/auth/auth-config';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from './authorization-server';
 import { startTestService, type TestService } from './test-service';
 
@@ -28,6 +30,9 @@ export const CLIENTS = {
 } as const;
 
 export type ClientName = Exclude<keyof typeof CLIENTS, 'rs'>;
+
+/** The stack's OAUTH_JWKS_COOLDOWN_MS, the floor: after a key-set fetch, the next waits this long. */
+export const JWKS_COOLDOWN_MS = JWKS_COOLDOWN_FLOOR_MS;
 
 /** A resource the authorization server issues tokens for that is not this server. */
 export const ELSEWHERE = 'http://127.0.0.1:9/elsewhere/mcp';
@@ -68,7 +73,7 @@ export async function startOAuthStack(
         OAUTH_ISSUERS: as.issuer,
         OAUTH_REQUIRED_SCOPES: 'mcp',
         OAUTH_CLOCK_TOLERANCE_S: '0',
-        OAUTH_JWKS_COOLDOWN_MS: '0',
+        OAUTH_JWKS_COOLDOWN_MS: String(JWKS_COOLDOWN_MS),
         OAUTH_REQUEST_TIMEOUT_MS: '2000',
         OAUTH_INTROSPECTION_CLIENT_ID: CLIENTS.rs.client_id,
         OAUTH_INTROSPECTION_CLIENT_SECRET: CLIENTS.rs.client_secret,

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { documented } from '../documented';
+import { JWKS_CACHE_MAX_AGE_FLOOR_MS, JWKS_COOLDOWN_FLOOR_MS } from '../../auth/auth-config';
 import { boolean, integer, unsetWhenEmpty } from '../kinds';
 
 /** Authorization */
@@ -49,12 +50,20 @@ export const AUTHORIZATION_VARIABLES = {
     "(none: the issuer's metadata names it)",
   ),
   OAUTH_JWKS_CACHE_MAX_AGE_MS: documented(
-    integer(0).default(600_000),
-    'how long fetched keys are used before they are fetched again',
+    integer(
+      JWKS_CACHE_MAX_AGE_FLOOR_MS,
+      Number.MAX_SAFE_INTEGER,
+      'a shorter cache would fetch the key set that often whatever the tokens',
+    ).default(600_000),
+    'how long fetched keys are used before they are fetched again; at least `60000`, so their age alone never makes this server ask the authorization server more than once a minute',
   ),
   OAUTH_JWKS_COOLDOWN_MS: documented(
-    integer(0).default(30_000),
-    'the least time between two key-set fetches (a token with an unknown key id fetches at once after it)',
+    integer(
+      JWKS_COOLDOWN_FLOOR_MS,
+      Number.MAX_SAFE_INTEGER,
+      'a shorter cooldown lets every token with a made-up key id cost a key-set fetch',
+    ).default(30_000),
+    "the least time between two key-set fetches of an issuer (a token with an unknown key id fetches at once after it), and the wait after a failed fetch of its keys or metadata before it is asked again, doubling with each failure in a row up to 2 minutes (503 meanwhile); at least `1000`, so neither forged tokens with made-up key ids nor an authorization server's outage cost a fetch per request",
   ),
   OAUTH_REQUEST_TIMEOUT_MS: documented(
     integer(100, 60_000).default(5_000),
