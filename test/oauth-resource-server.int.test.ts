@@ -9,6 +9,7 @@
  * server is down.
  */
 import { ClientCredentialsProvider } from '@modelcontextprotocol/client';
+import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
 import { rawCall } from '../devtools/raw-mcp-call';
 import { newSigningKey } from './support/authorization-server';
@@ -70,20 +71,17 @@ async function signedToken(
 }
 
 describe('protected resource metadata (RFC 9728)', () => {
-  it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])(
-    '%s names this resource and the authorization server, to any origin',
-    async (path) => {
-      const response = await fetch(`${base}${path}`, { headers: { origin: 'https://app.example.com' } });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(await response.json()).toEqual({
-        resource: stack.resource,
-        authorization_servers: [stack.as.issuer],
-        scopes_supported: ['mcp'],
-        bearer_methods_supported: ['header'],
-      });
-    },
-  );
+  it('names this resource and the authorization server at its path-suffixed well-known URL, to any origin', async () => {
+    const response = await fetch(metadataUrl, { headers: { origin: 'https://app.example.com' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.json()).toEqual({
+      resource: stack.resource,
+      authorization_servers: [stack.as.issuer],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+    });
+  });
 
   it('describes the 2024-11-05 transport by the resource its clients derive from /sse', async () => {
     const response = await fetch(`${base}/.well-known/oauth-protected-resource/sse`);
@@ -91,6 +89,30 @@ describe('protected resource metadata (RFC 9728)', () => {
       resource: stack.sseResource,
       authorization_servers: [stack.as.issuer],
     });
+  });
+
+  it('serves no document for the origin, which is not the resource: the root well-known URL is 404 (RFC 9728 §3.3)', async () => {
+    // A client that read /mcp's document here would take it for the origin's, whose resource it is not.
+    const root = await fetch(`${base}/.well-known/oauth-protected-resource`, {
+      headers: { origin: 'https://app.example.com' },
+    });
+    expect(root.status).toBe(404);
+    expect(root.headers.get('access-control-allow-origin')).toBe('*');
+    const body = (await root.json()) as Record<string, string>;
+    expect(body).not.toHaveProperty('resource');
+    expect(body).toMatchObject({ error: 'not_found' });
+    expect(body.error_description).toContain(metadataUrl);
+    // Nor at a path that differs from the resource's in letter case: another resource's URL.
+    expect((await fetch(`${base}/.well-known/oauth-protected-resource/MCP`)).status).toBe(404);
+  });
+
+  it('names, at every well-known URL it answers, the resource that URL is made from', async () => {
+    for (const resource of [stack.resource, stack.sseResource]) {
+      const wellKnown = getOAuthProtectedResourceMetadataUrl(new URL(resource));
+      const response = await fetch(wellKnown);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { resource: string }).resource).toBe(resource);
+    }
   });
 
   it('answers HEAD and a CORS preflight, and refuses other methods', async () => {
@@ -233,6 +255,44 @@ describe('the official 2.x client with its OAuth support', () => {
       const result = await client.callTool({ name: 'greet', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
       expect(provider.tokens()?.access_token).toBeDefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('a resource that is the origin itself (MCP_RESOURCE_URL without a path)', () => {
+  let origin: OAuthStack;
+  beforeAll(async () => {
+    origin = await startOAuthStack({}, { resourcePath: '' });
+  }, 120_000);
+  afterAll(async () => {
+    await origin?.close();
+  });
+
+  it('serves its one document at the root well-known URL, naming the origin, and none at /mcp', async () => {
+    const originBase = origin.service.url.replace(/\/mcp$/, '');
+    expect(origin.resource).toBe(originBase);
+    const root = await fetch(`${originBase}/.well-known/oauth-protected-resource`);
+    expect(root.status).toBe(200);
+    expect(await root.json()).toMatchObject({ resource: originBase, authorization_servers: [origin.as.issuer] });
+    expect((await fetch(`${originBase}/.well-known/oauth-protected-resource/mcp`)).status).toBe(404);
+    const challenge = (await fetch(origin.service.url, { method: 'POST' })).headers.get('www-authenticate');
+    expect(challenge).toContain(`resource_metadata="${originBase}/.well-known/oauth-protected-resource"`);
+  });
+
+  it("lets the official 2.x client find it from the 401 and complete an exchange with the origin's token", async () => {
+    const provider = new ClientCredentialsProvider({
+      clientId: CLIENTS.bob.client_id,
+      clientSecret: CLIENTS.bob.client_secret,
+      expectedIssuer: origin.as.issuer,
+    });
+    const client = await connectModernClient(origin.service.url, () => accept({ name: 'Bo' }), {
+      authProvider: provider,
+    });
+    try {
+      const result = await client.callTool({ name: 'greet', arguments: {} });
+      expect(result.content).toEqual([{ type: 'text', text: 'Hello, Bo!' }]);
     } finally {
       await client.close();
     }

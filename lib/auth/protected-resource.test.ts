@@ -1,7 +1,8 @@
 // Pins the Protected Resource Metadata documents (RFC 9728): what they say and where they are.
+import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 import { parseConfig } from '../config';
 import type { OAuthConfig } from './auth-config';
-import { protectedResources } from './protected-resource';
+import { METADATA_ROOT_PATH, protectedResources, rootRefusal } from './protected-resource';
 
 const configFor = (resource: string, extra: Record<string, string> = {}) =>
   parseConfig({
@@ -34,28 +35,42 @@ describe('protectedResources', () => {
     expect(resources.sse.resources).toEqual(['https://mcp.example.com/sse', 'https://mcp.example.com/mcp']);
   });
 
-  it('serves the /mcp document at the root and path-suffixed well-known paths', () => {
+  /** RFC 9728 §3.3: the `resource` a client finds at a well-known URL is the resource that URL was made from. */
+  function expectEachDocumentAtItsOwnUrl(served: ReturnType<typeof protectedResources>) {
+    for (const [path, document] of served.byPath) {
+      const wellKnown = new URL(path, document.resource).href;
+      expect(getOAuthProtectedResourceMetadataUrl(new URL(document.resource))).toBe(wellKnown);
+    }
+  }
+
+  it("serves each document at its own resource's path-suffixed well-known path, and the root not at all", () => {
     expect([...resources.byPath.keys()].sort()).toEqual([
-      '/.well-known/oauth-protected-resource',
       '/.well-known/oauth-protected-resource/mcp',
       '/.well-known/oauth-protected-resource/sse',
     ]);
-    expect(resources.byPath.get('/.well-known/oauth-protected-resource')).toBe(resources.mcp.document);
+    // The root well-known URL is the origin's: the /mcp document there would name another resource.
+    expect(resources.byPath.has(METADATA_ROOT_PATH)).toBe(false);
+    expectEachDocumentAtItsOwnUrl(resources);
+    expect(rootRefusal(resources).error_description).toContain(resources.mcp.metadataUrl);
   });
 
-  it('gives a resource under a path prefix its own well-known path, and still serves /mcp', () => {
+  it('gives a resource under a path prefix its own well-known paths, and serves no document for /mcp', () => {
     const prefixed = protectedResources(configFor('https://mcp.example.com/tenant/mcp'));
     expect(prefixed.mcp.metadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource/tenant/mcp');
-    expect(prefixed.byPath.has('/.well-known/oauth-protected-resource/tenant/mcp')).toBe(true);
-    expect(prefixed.byPath.has('/.well-known/oauth-protected-resource/tenant/sse')).toBe(true);
-    expect(prefixed.byPath.has('/.well-known/oauth-protected-resource/mcp')).toBe(true);
+    expect([...prefixed.byPath.keys()].sort()).toEqual([
+      '/.well-known/oauth-protected-resource/tenant/mcp',
+      '/.well-known/oauth-protected-resource/tenant/sse',
+    ]);
+    expectEachDocumentAtItsOwnUrl(prefixed);
   });
 
-  it('uses one document for both transports when the resource is the origin', () => {
+  it('uses one document for both transports when the resource is the origin, served at the root', () => {
     const origin = protectedResources(configFor('https://mcp.example.com'));
     expect(origin.sse).toBe(origin.mcp);
     expect(origin.mcp.metadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource');
     expect(origin.mcp.document.resource).toBe('https://mcp.example.com');
     expect(origin.mcp.document.scopes_supported).toBeUndefined();
+    expect([...origin.byPath.keys()]).toEqual([METADATA_ROOT_PATH]);
+    expectEachDocumentAtItsOwnUrl(origin);
   });
 });

@@ -9,7 +9,7 @@
  */
 import { freePort } from '../../devtools/local-stack/free-port';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { JWKS_COOLDOWN_FLOOR_MS } from '../../lib/auth/auth-config';
+import { JWKS_COOLDOWN_FLOOR_MS, sseResourceOf } from '../../lib/auth/auth-config';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from './authorization-server';
 import { startTestService, type TestService } from './test-service';
 
@@ -52,11 +52,15 @@ export interface OAuthStack {
 
 export async function startOAuthStack(
   env: Record<string, string> = {},
-  options: { handlers?: HandlerSet } = {},
+  options: {
+    handlers?: HandlerSet;
+    /** MCP_RESOURCE_URL's path: `/mcp` unless told (`''`: the origin itself is the protected resource). */
+    resourcePath?: string;
+  } = {},
 ): Promise<OAuthStack> {
   const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const sseResource = `http://127.0.0.1:${port}/sse`;
+  const resource = `http://127.0.0.1:${port}${options.resourcePath ?? '/mcp'}`;
+  const sseResource = sseResourceOf(resource);
   const as = await startAuthorizationServer({
     clients: Object.values(CLIENTS),
     resources: { [resource]: 'mcp files:read', [sseResource]: 'mcp', [ELSEWHERE]: 'mcp' },
@@ -79,7 +83,7 @@ export async function startOAuthStack(
         OAUTH_INTROSPECTION_CLIENT_SECRET: CLIENTS.rs.client_secret,
         ...env,
       },
-      options,
+      options.handlers ? { handlers: options.handlers } : {},
     );
   } catch (error) {
     await as.stop();
