@@ -53,7 +53,8 @@ describe('admin API', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService(
-      { ADMIN_TOKEN: TEST_ADMIN_TOKEN, TEMPORAL_UI_URL: `${UI}/` },
+      // Its refusal tests send more wrong tokens than ADMIN_TOKEN_MAX_FAILURES lets one address send.
+      { ADMIN_TOKEN: TEST_ADMIN_TOKEN, TEMPORAL_UI_URL: `${UI}/`, ADMIN_TOKEN_MAX_FAILURES: '1000' },
       { handlers, handlerVersion: HANDLER_VERSION },
     );
   });
@@ -365,6 +366,59 @@ describe('admin API', () => {
       expect(reply.body.error).toMatchObject({ code: 'invalid_parameter', parameter });
       expect(reply.body.error.message).toContain(parameter);
     });
+  });
+});
+
+describe('guesses at the admin token', () => {
+  const WINDOW_MS = 2_000;
+  let service: TestService;
+  beforeAll(async () => {
+    // No TRUST_PROXY: nothing a client writes in X-Forwarded-For is believed.
+    service = await startTestService(
+      {
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        ADMIN_TOKEN_MAX_FAILURES: '3',
+        ADMIN_TOKEN_FAILURE_WINDOW_MS: String(WINDOW_MS),
+      },
+      { handlers },
+    );
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('locks the address out after ADMIN_TOKEN_MAX_FAILURES wrong tokens, forged X-Forwarded-For or not: 429 with Retry-After', async () => {
+    // A request without a token is no guess.
+    for (let i = 0; i < 5; i += 1) expect((await admin(service.url, '/exchanges', { token: null })).status).toBe(401);
+    expect((await admin(service.url, '/exchanges?limit=1')).status).toBe(200);
+
+    // Each guess claims another client address; the API counts the connection's.
+    for (let i = 0; i < 3; i += 1) {
+      const guess = await admin(service.url, '/exchanges', {
+        token: `guess-${i}-${'x'.repeat(40)}`,
+        headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      });
+      expect(guess.status).toBe(401);
+    }
+    const locked = await admin(service.url, '/exchanges?limit=1');
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe('too_many_attempts');
+    expect(locked.body).not.toHaveProperty('exchanges');
+    const retryAfterS = Number(locked.headers.get('retry-after'));
+    expect(retryAfterS).toBeGreaterThanOrEqual(1);
+    expect(retryAfterS).toBeLessThanOrEqual(WINDOW_MS / 1000);
+    // The budget is the address's on every route that takes the admin token.
+    const signIn = await fetch(`${service.url.replace(/\/mcp$/, '/codec')}/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: TEST_ADMIN_TOKEN }).toString(),
+    });
+    expect(signIn.status).toBe(429);
+    expect(signIn.headers.get('set-cookie')).toBeNull();
+
+    // Once the window has passed, the right token is let through again.
+    await new Promise((resolve) => setTimeout(resolve, retryAfterS * 1000 + 100));
+    expect((await admin(service.url, '/exchanges?limit=1')).status).toBe(200);
   });
 });
 

@@ -179,8 +179,13 @@ describe('docker-compose.yml', () => {
 
 /** Names of secrets: what compose must never give a default value. */
 const SECRET = /PASSWORD|SECRET|TOKEN|_KEYS?$/;
-/** Names that look like a secret's and are not one: a switch, and a list of token types. */
-const SWITCHES = new Set(['TEMPORAL_CODEC_PASS_ACCESS_TOKEN', 'OAUTH_TOKEN_TYPES']);
+/** Names that look like a secret's and are not one: a switch, a list of token types, the budget of wrong tokens. */
+const SWITCHES = new Set([
+  'TEMPORAL_CODEC_PASS_ACCESS_TOKEN',
+  'OAUTH_TOKEN_TYPES',
+  'ADMIN_TOKEN_MAX_FAILURES',
+  'ADMIN_TOKEN_FAILURE_WINDOW_MS',
+]);
 /** A compose file's text without its comment lines (which show `${VAR:?...}` as an example). */
 const withoutComments = (file: string) =>
   readFileSync(path.join(ROOT, file), 'utf8')

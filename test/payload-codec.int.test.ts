@@ -33,6 +33,8 @@ import { accept, rawCall } from './support/raw-mcp';
 import { startTestService, TEST_CODEC_KEY_RING, type TestService } from './support/test-service';
 
 const ENCODE_TOKEN = `test-encode-${randomBytes(24).toString('hex')}`;
+/** Wrong admin tokens one client address may send before it is locked out (ADMIN_TOKEN_MAX_FAILURES). */
+const GUESS_BUDGET = 5;
 
 const run = promisify(execFile);
 const UI_ORIGIN = 'http://ui.example.test:8233';
@@ -106,6 +108,9 @@ describe('payloads in Temporal', () => {
         CODEC_ENCODE_TOKEN: ENCODE_TOKEN,
         TEMPORAL_UI_URL: `${UI_ORIGIN}/`,
         CODEC_MAX_BODY_BYTES: '65536',
+        // The tests stand for a TLS-terminating proxy on loopback: its X-Forwarded-* are believed.
+        TRUST_PROXY: 'loopback',
+        ADMIN_TOKEN_MAX_FAILURES: String(GUESS_BUDGET),
       },
       { handlers },
     );
@@ -261,6 +266,16 @@ describe('payloads in Temporal', () => {
     });
   });
 
+  /** A browser's sign-in form, posted with `token` (and `headers`, a proxy's, say). */
+  function signIn(token: string, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${codecUrl()}/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ token }).toString(),
+      redirect: 'manual',
+    });
+  }
+
   /** A request to the codec endpoint: the admin token and the namespace unless told otherwise. */
   async function codec(path: string, body: unknown, headers: Record<string, string | null> = {}): Promise<AdminReply> {
     const sent: Record<string, string> = {
@@ -391,21 +406,16 @@ describe('payloads in Temporal', () => {
       expect(form.status).toBe(200);
       expect(await form.text()).toContain('name="token"');
       expect(form.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-      const signIn = (token: string) =>
-        fetch(`${codecUrl()}/sign-in`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ token }).toString(),
-          redirect: 'manual',
-        });
       const refused = await signIn('not-the-admin-token');
       expect(refused.status).toBe(401);
       expect(refused.headers.get('set-cookie')).toBeNull();
       const signedIn = await signIn(TEST_ADMIN_TOKEN);
       expect(signedIn.status).toBe(200);
+      expect(await signedIn.text()).toContain('For 1 hour this browser may decode');
       const setCookie = signedIn.headers.get('set-cookie')!;
+      // An hour by default (CODEC_SESSION_TTL_MS); not Secure over plain http.
       expect(setCookie).toMatch(
-        /^durable_mcp_codec=\d+\.[\w-]+; Max-Age=28800; Path=\/codec; Expires=[^;]+; HttpOnly; SameSite=Strict$/,
+        /^durable_mcp_codec=\d+\.[\w-]+; Max-Age=3600; Path=\/codec; Expires=[^;]+; HttpOnly; SameSite=Strict$/,
       );
       const cookie = setCookie.split(';')[0]!;
       const withCookie = await codec('/decode', sample, { authorization: null, cookie, origin: UI_ORIGIN });
@@ -418,6 +428,62 @@ describe('payloads in Temporal', () => {
       expect(signedOut.headers.get('set-cookie')).toMatch(
         /^durable_mcp_codec=; Path=\/codec; Expires=Thu, 01 Jan 1970/,
       );
+    });
+
+    it('marks the cookie Secure when the sign-in came over https through the trusted proxy (X-Forwarded-Proto)', async () => {
+      const overTls = await signIn(TEST_ADMIN_TOKEN, { 'x-forwarded-proto': 'https' });
+      expect(overTls.status).toBe(200);
+      expect(overTls.headers.get('set-cookie')).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
+    });
+
+    it('locks out a client address that guesses the admin token, at sign-in and on decode alike: 429 with Retry-After', async () => {
+      const guesser = { 'x-forwarded-for': '198.51.100.23' };
+      for (let i = 0; i < GUESS_BUDGET; i += 1) {
+        const guess = await signIn(`guess-${i}-${randomBytes(16).toString('hex')}`, guesser);
+        expect(guess.status).toBe(401);
+      }
+      // Past the budget, even the right token is not looked at: the answer tells the guesser nothing.
+      const locked = await signIn(TEST_ADMIN_TOKEN, guesser);
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(locked.headers.get('set-cookie')).toBeNull();
+      expect(await locked.text()).toContain('Too many wrong tokens came from this address');
+      const decode = await codec('/decode', sample, guesser);
+      expect(decode.status).toBe(429);
+      expect(decode.body.error.code).toBe('too_many_attempts');
+      expect(decode.body).not.toHaveProperty('payloads');
+      // Another client behind the same proxy is not held to it, nor is the proxy itself.
+      expect((await signIn(TEST_ADMIN_TOKEN, { 'x-forwarded-for': '198.51.100.24' })).status).toBe(200);
+      expect((await codec('/decode', sample)).status).toBe(200);
+    });
+
+    it('refuses every cookie issued before CODEC_SESSION_EPOCH changed, on every replica', async () => {
+      const cookie = (await signIn(TEST_ADMIN_TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
+      expect((await codec('/decode', sample, { authorization: null, cookie })).status).toBe(200);
+      // A replica of the same deployment, its epoch changed (as every replica's is, to revoke).
+      const revoked = await startTestService(
+        { ADMIN_TOKEN: TEST_ADMIN_TOKEN, CODEC_SESSION_EPOCH: 'revoked-1' },
+        { handlers },
+      );
+      try {
+        const decodeThere = (headers: Record<string, string>) =>
+          fetch(`${revoked.url.replace(/\/mcp$/, '/codec')}/decode`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-namespace': revoked.config.temporal.namespace,
+              ...headers,
+            },
+            body: JSON.stringify(sample),
+          });
+        const stale = await decodeThere({ cookie });
+        expect(stale.status).toBe(401);
+        expect(stale.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+        // The admin token itself still decodes there.
+        expect((await decodeThere({ authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).status).toBe(200);
+      } finally {
+        await revoked.close();
+      }
     });
 
     it('has no /codec/encode without CODEC_ENCODE_TOKEN (404 saying how to turn it on), and still decodes', async () => {

@@ -160,18 +160,18 @@ describe('parseConfig', () => {
 
   it('keeps the admin API off, readiness at 2 s and worker metrics on 127.0.0.1:9464 by default', () => {
     const config = parseConfig(minimal());
-    expect(config.admin).toEqual({});
+    expect(config.admin).toEqual({ tokenGuesses: { maxFailures: 10, windowMs: 300_000 } });
     expect(config.http.readyCheckTimeoutMs).toBe(2000);
     expect(config.workerMetrics).toEqual({ host: '127.0.0.1', port: 9464 });
   });
 
   it('reads the admin token and the Temporal UI URL; an empty value is the same as none', () => {
     const token = 'a'.repeat(32);
-    expect(parseConfig({ ...minimal(), ADMIN_TOKEN: token, TEMPORAL_UI_URL: 'http://ui:8080/' }).admin).toEqual({
+    expect(parseConfig({ ...minimal(), ADMIN_TOKEN: token, TEMPORAL_UI_URL: 'http://ui:8080/' }).admin).toMatchObject({
       token,
       temporalUiUrl: 'http://ui:8080',
     });
-    expect(parseConfig({ ...minimal(), ADMIN_TOKEN: '', TEMPORAL_UI_URL: '' }).admin).toEqual({});
+    expect(parseConfig({ ...minimal(), ADMIN_TOKEN: '', TEMPORAL_UI_URL: '' }).admin).not.toHaveProperty('token');
   });
 
   it('refuses a short or spaced admin token and a UI URL that is not http(s), naming the variable', () => {
@@ -265,7 +265,7 @@ describe('parseConfig', () => {
     expect(parseConfig(minimal()).codecEndpoint).toEqual({
       allowedOrigins: [],
       maxBodyBytes: 4_194_304,
-      sessionTtlMs: 28_800_000,
+      sessionTtlMs: 3_600_000,
     });
     const config = parseConfig({
       ...minimal(),
@@ -281,6 +281,45 @@ describe('parseConfig', () => {
       /CODEC_ALLOWED_ORIGINS is malformed/,
     );
     expect(configError({ ...minimal(), CODEC_MAX_BODY_BYTES: '10' }).message).toMatch(/CODEC_MAX_BODY_BYTES/);
+  });
+
+  it('signs a codec browser in for an hour by default, under CODEC_SESSION_EPOCH when set', () => {
+    expect(parseConfig(minimal()).codecEndpoint.sessionEpoch).toBeUndefined();
+    expect(parseConfig({ ...minimal(), CODEC_SESSION_EPOCH: '2026-08-01' }).codecEndpoint.sessionEpoch).toBe(
+      '2026-08-01',
+    );
+    expect(parseConfig({ ...minimal(), CODEC_SESSION_EPOCH: '' }).codecEndpoint.sessionEpoch).toBeUndefined();
+    expect(configError({ ...minimal(), CODEC_SESSION_EPOCH: 'two words' }).message).toMatch(
+      /CODEC_SESSION_EPOCH is malformed/,
+    );
+    expect(configError({ ...minimal(), CODEC_SESSION_TTL_MS: '1000' }).message).toMatch(/CODEC_SESSION_TTL_MS/);
+  });
+
+  it('reads the budget of wrong admin tokens per client address, and refuses none at all', () => {
+    expect(
+      parseConfig({ ...minimal(), ADMIN_TOKEN_MAX_FAILURES: '3', ADMIN_TOKEN_FAILURE_WINDOW_MS: '2000' }).admin
+        .tokenGuesses,
+    ).toEqual({ maxFailures: 3, windowMs: 2000 });
+    expect(configError({ ...minimal(), ADMIN_TOKEN_MAX_FAILURES: '0' }).message).toMatch(
+      /ADMIN_TOKEN_MAX_FAILURES is malformed/,
+    );
+    expect(configError({ ...minimal(), ADMIN_TOKEN_FAILURE_WINDOW_MS: '10' }).message).toMatch(
+      /ADMIN_TOKEN_FAILURE_WINDOW_MS is malformed/,
+    );
+  });
+
+  it('believes no forwarded header by default; TRUST_PROXY names the proxies or their hops, never everyone', () => {
+    expect(parseConfig(minimal()).http.trustProxy).toBe(false);
+    expect(parseConfig({ ...minimal(), TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+    expect(parseConfig({ ...minimal(), TRUST_PROXY: '1' }).http.trustProxy).toBe(1);
+    expect(
+      parseConfig({ ...minimal(), TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.10,uniquelocal' }).http
+        .trustProxy,
+    ).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.10', 'uniquelocal']);
+    // Trusting every hop lets any client write its own address and scheme.
+    for (const value of ['true', '0', '11', 'proxy.example.com', '10.0.0.0/33', '10.0.0.0/8/1', '*']) {
+      expect(configError({ ...minimal(), TRUST_PROXY: value }).message).toMatch(/TRUST_PROXY is malformed/);
+    }
   });
 
   it('refuses a key-set cooldown under 1 s and a key-set cache under a minute, naming each and why', () => {

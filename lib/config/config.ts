@@ -14,6 +14,7 @@ import { parseTracingConfig } from '../tracing/tracing-config';
 import { ConfigError } from './errors';
 import { parseKeyRing } from './key-ring';
 import { EnvSchema } from './schema';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /** Validates an environment-shaped object and returns a frozen, grouped config. */
 export function parseConfig(source: Record<string, string | undefined>) {
@@ -60,11 +61,15 @@ export function parseConfig(source: Record<string, string | undefined>) {
       readyCheckTimeoutMs: env.READY_CHECK_TIMEOUT_MS,
       drainGraceMs: env.API_DRAIN_GRACE_MS,
       allowUnauthenticated: env.ALLOW_UNAUTHENTICATED,
+      /** TRUST_PROXY, as Express's `trust proxy` takes it (the schema has checked it parses). */
+      trustProxy: parseTrustProxy(env.TRUST_PROXY) as TrustProxy,
     },
     auth,
     admin: {
       ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
       ...(env.TEMPORAL_UI_URL !== undefined ? { temporalUiUrl: env.TEMPORAL_UI_URL } : {}),
+      /** Wrong tokens one client address may send at /admin and /codec within a window before it gets 429. */
+      tokenGuesses: { maxFailures: env.ADMIN_TOKEN_MAX_FAILURES, windowMs: env.ADMIN_TOKEN_FAILURE_WINDOW_MS },
     },
     codecEndpoint: {
       allowedOrigins: [
@@ -75,6 +80,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
       ],
       maxBodyBytes: env.CODEC_MAX_BODY_BYTES,
       sessionTtlMs: env.CODEC_SESSION_TTL_MS,
+      /** CODEC_SESSION_EPOCH: changed, every sign-in cookie issued before is refused. */
+      ...(env.CODEC_SESSION_EPOCH !== undefined ? { sessionEpoch: env.CODEC_SESSION_EPOCH } : {}),
       ...(env.CODEC_ENCODE_TOKEN !== undefined ? { encodeToken: env.CODEC_ENCODE_TOKEN } : {}),
     },
     ...(tracing ? { tracing } : {}),
@@ -148,3 +155,5 @@ export type Limits = Config['limits'];
  * version (`deploymentName`, `buildId`; without one, the handler version it serves).
  */
 export type WorkerVersioningConfig = NonNullable<Config['temporal']['versioning']>;
+/** Wrong tokens one client address may send within a window before it is refused (429) until the window ends. */
+export type TokenGuessLimit = Config['admin']['tokenGuesses'];

@@ -15,10 +15,17 @@ export const adminBase = (mcpUrl: string) => mcpUrl.replace(/\/mcp$/, '/admin');
 export async function admin(
   mcpUrl: string,
   path: string,
-  options: { method?: 'GET' | 'POST'; token?: string | null; body?: unknown; authorization?: string } = {},
+  options: {
+    method?: 'GET' | 'POST';
+    token?: string | null;
+    body?: unknown;
+    authorization?: string;
+    /** More headers to send (a proxy's X-Forwarded-For, say). */
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<AdminReply> {
   const token = options.token === undefined ? TEST_ADMIN_TOKEN : options.token;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   else if (token !== null) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { documented } from '../documented';
 import { hostNames, integer, origins, secretToken, unsetWhenEmpty } from '../kinds';
+import { trustProxy } from '../trust-proxy';
 
 /** The process */
 export const PROCESS_VARIABLES = {
@@ -33,6 +34,11 @@ export const HTTP_VARIABLES = {
     "host names clients reach `/mcp`, `/sse` and `/messages` by, besides loopback, `HOST` itself, `MCP_RESOURCE_URL`'s host and `ALLOWED_ORIGINS`' hosts: on every listener, a `Host` naming none of them (a DNS name rebound to this server) gets 403, `Forbidden host`",
     '(none)',
   ),
+  TRUST_PROXY: documented(
+    trustProxy(),
+    "the proxies in front of the API (a TLS-terminating load balancer): their addresses or networks, comma-separated (`10.0.0.0/8`, `fd00::/8`, or the ranges `loopback`, `linklocal`, `uniquelocal`), or how many hops of them there are (`1`); Express's `trust proxy`. From those hops only, `X-Forwarded-For` gives the client's address (what `ADMIN_TOKEN_MAX_FAILURES` counts per) and `X-Forwarded-Proto` whether it came over https (the codec sign-in cookie is then `Secure`). `true` is refused: every client could then claim any address",
+    '(none: no forwarded header is believed)',
+  ),
   READY_CHECK_TIMEOUT_MS: documented(
     integer(100, 60_000).default(2000),
     'how long each check of `GET /readyz` may take before it counts as failed',
@@ -49,6 +55,14 @@ export const OPERATING_VARIABLES = {
     secretToken(),
     'the bearer token of the [admin API](operators.md#admin-api-and-npm-run-exchanges) (`/admin`) and of the [codec endpoint](security.md#the-codec-endpoint-codec) (`/codec`); at least 32 printable characters (`openssl rand -hex 32`); unset or empty, every `/admin` and `/codec` route answers 404, and the API logs which at start',
     '(none: the admin API is off; `npm run dev` makes a development one)',
+  ),
+  ADMIN_TOKEN_MAX_FAILURES: documented(
+    integer(1, 10_000).default(10),
+    "wrong tokens one client address may send at `/admin`, `/codec/sign-in`, `/codec/decode` and `/codec/encode` within `ADMIN_TOKEN_FAILURE_WINDOW_MS` of its first; past it that address gets **429** with `Retry-After` on those routes until the window ends, whatever it sends (the right token included). A request without a token, or with an expired or revoked sign-in cookie, is no guess. In memory, per API process; behind a proxy set `TRUST_PROXY`, or the proxy's address stands for all its clients",
+  ),
+  ADMIN_TOKEN_FAILURE_WINDOW_MS: documented(
+    integer(1_000, 86_400_000).default(300_000),
+    'the window `ADMIN_TOKEN_MAX_FAILURES` counts in, from the first wrong token: how long a client address that used it up is refused',
   ),
   TEMPORAL_UI_URL: documented(
     unsetWhenEmpty(
@@ -74,8 +88,17 @@ export const OPERATING_VARIABLES = {
     '(none: `/codec/encode` off)',
   ),
   CODEC_SESSION_TTL_MS: documented(
-    integer(60_000, 604_800_000).default(28_800_000),
-    'how long a browser signed in at `/codec/sign-in` stays signed in',
+    integer(60_000, 604_800_000).default(3_600_000),
+    'how long a browser signed in at `/codec/sign-in` stays signed in: an hour by default, so a sign-in cookie that leaves the browser is of use no longer',
+  ),
+  CODEC_SESSION_EPOCH: documented(
+    unsetWhenEmpty(
+      z
+        .string()
+        .max(64)
+        .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+    ),
+    'any text (up to 64 printable characters) the sign-in cookies are signed under beside `ADMIN_TOKEN`: change it on every replica to revoke every sign-in issued, without changing the admin token',
   ),
   METRICS_TOKEN: documented(
     secretToken(),

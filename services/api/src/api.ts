@@ -29,6 +29,7 @@ import { adminTokenCredential, encodeTokenCredential, signInCookieCredential } f
 import { codecRouter } from './codec/codec-router';
 import { createCodecSessions } from './codec/codec-session';
 import { codecSignInRouter } from './codec/codec-sign-in';
+import { createTokenGuesses, type TokenGuesses } from './admin/token-guesses';
 import { createApp } from './app';
 import { createExchangeGateway } from './exchange-gateway';
 import { createExchangeLegs } from './exchange-legs';
@@ -159,8 +160,11 @@ export async function startApi(
     log,
   });
   const shutdown = createShutdown();
+  // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
+  const guesses = createTokenGuesses(config.admin.tokenGuesses);
   const app = createApp({
     shutdown,
+    trustProxy: config.http.trustProxy,
     dispatch: createModernMethods({
       handlers,
       legs,
@@ -235,6 +239,7 @@ export async function startApi(
       ? {
           admin: adminRouter({
             token: config.admin.token,
+            guesses,
             admin,
             store,
             gateway,
@@ -258,7 +263,7 @@ export async function startApi(
           }),
         }
       : {}),
-    ...(config.admin.token ? { codec: codecEndpoint(config, config.admin.token, log) } : {}),
+    ...(config.admin.token ? { codec: codecEndpoint(config, config.admin.token, guesses, log) } : {}),
   });
   logAuthMode(config.auth, config.http, log);
   if (config.admin.token) log.info('admin API on at /admin (bearer token from ADMIN_TOKEN)');
@@ -317,8 +322,8 @@ export async function startApi(
  * service put into Temporal through it. Another credential (an OAuth scope) is one more entry of
  * `credentials`.
  */
-function codecEndpoint(config: Config, token: string, log: Logger) {
-  const sessions = createCodecSessions(token, config.codecEndpoint.sessionTtlMs);
+function codecEndpoint(config: Config, token: string, guesses: TokenGuesses, log: Logger) {
+  const sessions = createCodecSessions(token, config.codecEndpoint.sessionTtlMs, config.codecEndpoint.sessionEpoch);
   return codecRouter({
     // For display: a payload recorded before the codec was on is shown as it is, and one encrypted
     // before payloads were bound opens. The UI names the namespace only (X-Namespace, checked to be
@@ -341,8 +346,10 @@ function codecEndpoint(config: Config, token: string, log: Logger) {
       sessions,
       sessionTtlMs: config.codecEndpoint.sessionTtlMs,
       temporalUiUrl: config.admin.temporalUiUrl,
+      guesses,
       log,
     }),
+    guesses,
     log,
   });
 }

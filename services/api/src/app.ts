@@ -5,6 +5,7 @@ import { AsyncResource } from 'node:async_hooks';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { AuthConfig } from '../../../lib/auth/auth-config';
+import type { TrustProxy } from '../../../lib/config';
 import type { Logger } from '../../../lib/log';
 import {
   bodyTooLarge,
@@ -52,12 +53,18 @@ export interface AppDeps {
   listenHost: string;
   /** ALLOWED_HOSTS (origin-guard.ts). */
   allowedHosts: ReadonlyArray<string>;
+  /**
+   * TRUST_PROXY: the proxies whose X-Forwarded-For and X-Forwarded-Proto express believes for
+   * `req.ip` (what wrong tokens are counted per) and `req.secure` (the codec cookie's Secure).
+   */
+  trustProxy: TrustProxy;
   log: Logger;
 }
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy);
   app.use(requestIds());
   app.use(accessLog(deps.log));
   app.use(drainGuard(deps.shutdown.draining));

@@ -12,6 +12,7 @@ export type AdminErrorCode =
   | 'not_found'
   | 'already_ended'
   | 'undecodable'
+  | 'too_many_attempts'
   | 'unavailable';
 
 export function adminError(

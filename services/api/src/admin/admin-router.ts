@@ -15,6 +15,7 @@
  *   (those pinned to it, from Temporal's visibility): a version no longer current whose count is 0
  *   can stop its workers. 404 with versioning off.
  *
+ * A client address that sends too many wrong tokens gets 429 for a while (token-guesses.ts).
  * Errors are `{ error: { code, message, parameter? } }` (admin-errors.ts). This module reads
  * through the admin store and acts through the gateway; it imports neither protocol era.
  */
@@ -28,9 +29,12 @@ import { bearerAuth } from './bearer-auth';
 import { cancelExchange, type CancelDeps } from './cancel-exchange';
 import { detailView, summaryView, type ViewContext } from './exchange-view';
 import { encodeCursor, parseListQuery } from './list-query';
+import type { TokenGuesses } from './token-guesses';
 
 export interface AdminRouterDeps extends Omit<CancelDeps, 'admin'> {
   token: string;
+  /** Wrong tokens per client address (token-guesses.ts), shared with the codec endpoint. */
+  guesses: TokenGuesses;
   admin: AdminStore;
   gateway: ExchangeGateway;
   temporal: { namespace: string; uiUrl?: string };
@@ -77,7 +81,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
     now: Date.now(),
     ui: { baseUrl: deps.temporal.uiUrl, namespace: deps.temporal.namespace },
   });
-  router.use(bearerAuth(deps.token));
+  router.use(bearerAuth(deps.token, deps.guesses, deps.log));
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();

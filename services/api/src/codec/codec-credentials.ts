@@ -6,13 +6,20 @@
  *
  * A request no credential grants gets 401 with `WWW-Authenticate: Bearer`: "invalid" when it
  * carried a credential that was refused, "missing" otherwise. What was presented is never logged.
+ * A refused bearer token is a guess (`onGuess`, token-guesses.ts); a refused sign-in cookie is not
+ * (an expired or revoked one is no guess, and a browser sends it with every request).
  */
 import type { Request, RequestHandler } from 'express';
 import { bearerTokenCheck, refuseBearer } from '../admin/bearer-auth';
 import { cookieValue, SESSION_COOKIE, type CodecSessions } from './codec-session';
 
-/** One way to be let in: `granted` (and how, for the log), `refused` (presented but wrong), or `absent`. */
-export type CodecCredential = (req: Request) => { verdict: 'granted'; by: string } | { verdict: 'refused' | 'absent' };
+/**
+ * One way to be let in: `granted` (and how, for the log), `refused` (presented but wrong; `guess`
+ * when it was a token someone may be guessing), or `absent`.
+ */
+export type CodecCredential = (
+  req: Request,
+) => { verdict: 'granted'; by: string } | { verdict: 'refused'; guess?: boolean } | { verdict: 'absent' };
 
 const REALM = 'durable-mcp codec';
 
@@ -22,7 +29,7 @@ function bearerCredential(token: string, by: string): CodecCredential {
   return (req) => {
     const verdict = check(req.get('authorization'));
     if (verdict === 'valid') return { verdict: 'granted', by };
-    return { verdict: verdict === 'invalid' ? 'refused' : 'absent' };
+    return verdict === 'invalid' ? { verdict: 'refused', guess: true } : { verdict: 'absent' };
   };
 }
 
@@ -39,21 +46,30 @@ export function signInCookieCredential(sessions: CodecSessions): CodecCredential
   };
 }
 
-/** Lets a request through when one of `credentials` grants it (`res.locals.codecCredential` says which); 401 otherwise. */
+/**
+ * Lets a request through when one of `credentials` grants it (`res.locals.codecCredential` says
+ * which); 401 otherwise, after `onGuess` when a token it carried was refused.
+ */
 export function codecAuthorization(
   credentials: ReadonlyArray<CodecCredential>,
+  onGuess: (req: Request) => void,
   missing = 'An Authorization: Bearer <ADMIN_TOKEN> header, or a browser signed in at /codec/sign-in, is required',
 ): RequestHandler {
   return (req, res, next) => {
     let refused = false;
+    let guess = false;
     for (const credential of credentials) {
       const result = credential(req);
       if (result.verdict === 'granted') {
         res.locals.codecCredential = result.by;
         return next();
       }
-      refused ||= result.verdict === 'refused';
+      if (result.verdict === 'refused') {
+        refused = true;
+        guess ||= result.guess === true;
+      }
     }
+    if (guess) onGuess(req);
     refuseBearer(
       res,
       REALM,

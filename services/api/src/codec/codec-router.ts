@@ -15,17 +15,20 @@
  * - CORS for the Temporal Web UI's origin (codec-cors.ts), then authorization (codec-credentials.ts):
  *   decoding takes the admin token as a bearer header, or a browser's sign-in cookie
  *   (codec-sign-in.ts); encoding, which forges payloads, only CODEC_ENCODE_TOKEN, and is off
- *   without it.
+ *   without it. A wrong token is a guess: a client address past ADMIN_TOKEN_MAX_FAILURES gets 429
+ *   before its credential is read (admin/token-guesses.ts, shared with /admin and the sign-in).
  *
  * Errors are `{ error: { code, message } }`, as on /admin. Every decode and encode is logged with
  * its payload count and the credential that granted it, never with what the payloads hold.
  */
-import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { PayloadCodec } from '@temporalio/common';
 import type { Logger } from '../../../../lib/log';
 import { PayloadCodecError } from '../../../../lib/payload-codec/payload-codec';
 import { payloadsFromJson, PayloadsJsonError, payloadsToJson } from '../../../../lib/payload-codec/payloads-json';
 import { adminError } from '../admin/admin-errors';
+import { countGuess, refuseGuesses } from '../admin/bearer-auth';
+import { tokenGuessLockout, type TokenGuesses } from '../admin/token-guesses';
 import { codecAuthorization, type CodecCredential } from './codec-credentials';
 import { codecCors } from './codec-cors';
 
@@ -40,6 +43,8 @@ export interface CodecRouterDeps {
   encodeCredential?: CodecCredential;
   /** The browser sign-in pages (codec-sign-in.ts). */
   signIn?: Router;
+  /** Wrong tokens per client address, shared with /admin and the sign-in. */
+  guesses: TokenGuesses;
   log: Logger;
 }
 
@@ -66,12 +71,25 @@ export function codecRouter(deps: CodecRouterDeps): Router {
       }
     };
   const checks = [namespaceCheck(deps.namespace), jsonBody(deps.maxBodyBytes)];
-  router.post('/decode', codecAuthorization(deps.credentials), ...checks, handle('decode'));
+  const lockout = tokenGuessLockout(deps.guesses, refuseGuesses);
+  const guessAt = (where: string) => (req: Request) => countGuess(deps.guesses, deps.log, req, where);
+  router.post(
+    '/decode',
+    lockout,
+    codecAuthorization(deps.credentials, guessAt('codec/decode')),
+    ...checks,
+    handle('decode'),
+  );
   // Encoding mints payloads the workers take as the service's own: its own credential, off without one.
   if (deps.encodeCredential)
     router.post(
       '/encode',
-      codecAuthorization([deps.encodeCredential], 'An Authorization: Bearer <CODEC_ENCODE_TOKEN> header is required'),
+      lockout,
+      codecAuthorization(
+        [deps.encodeCredential],
+        guessAt('codec/encode'),
+        'An Authorization: Bearer <CODEC_ENCODE_TOKEN> header is required',
+      ),
       ...checks,
       handle('encode'),
     );

@@ -26,6 +26,24 @@ describe('codec sign-in sessions', () => {
     expect(sessions.verify('garbage', now)).toBe(false);
   });
 
+  it('refuses every cookie issued before CODEC_SESSION_EPOCH changed, and takes those issued after', () => {
+    const before = sessions.mint(now);
+    const rotated = createCodecSessions(TOKEN, TTL, '2026-08-01');
+    expect(rotated.verify(before, now)).toBe(false);
+    const after = rotated.mint(now);
+    expect(rotated.verify(after, now)).toBe(true);
+    expect(sessions.verify(after, now)).toBe(false);
+    expect(createCodecSessions(TOKEN, TTL, '2026-08-02').verify(after, now)).toBe(false);
+    // No epoch is the one cookies had before there was a setting for it.
+    expect(createCodecSessions(TOKEN, TTL, '').verify(before, now)).toBe(true);
+  });
+
+  it('marks the cookie Secure exactly when the request came over https', () => {
+    const over = (secure: boolean) => sessions.cookieOptions({ secure } as Request);
+    expect(over(true)).toMatchObject({ secure: true, httpOnly: true, sameSite: 'strict', path: '/codec', maxAge: TTL });
+    expect(over(false).secure).toBe(false);
+  });
+
   it('refuses a cookie that claims to last longer than a sign-in may', () => {
     const longer = createCodecSessions(TOKEN, TTL * 10).mint(now);
     expect(sessions.verify(longer, now)).toBe(false);

@@ -4,10 +4,12 @@
  * header of ours, decodes payloads for an operator who signed in once at /codec/sign-in.
  *
  * The cookie is stateless, so any API replica accepts it: its expiry and an HMAC-SHA256 of it
- * under a key derived from ADMIN_TOKEN (`<expiresAtMs>.<mac>`). Changing the token signs every
- * browser out; otherwise a cookie lasts CODEC_SESSION_TTL_MS. It is HttpOnly, SameSite=Strict and
- * scoped to /codec: sent only on requests from the same site (the UI and the API under one host
- * name or registrable domain), never readable by a script.
+ * under a key derived from ADMIN_TOKEN and CODEC_SESSION_EPOCH (`<expiresAtMs>.<mac>`). Changing
+ * either revokes every cookie issued (every browser is signed out); otherwise a cookie lasts
+ * CODEC_SESSION_TTL_MS (an hour by default). It is HttpOnly, SameSite=Strict and scoped to /codec:
+ * sent only on requests from the same site (the UI and the API under one host name or registrable
+ * domain), never readable by a script; and Secure when the sign-in came over https, which behind a
+ * TLS-terminating proxy the API knows from X-Forwarded-Proto once TRUST_PROXY names the proxy.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { CookieOptions, Request } from 'express';
@@ -20,12 +22,13 @@ export interface CodecSessions {
   mint(now?: number): string;
   /** Whether `value` is a cookie this token minted that has not expired. */
   verify(value: string, now?: number): boolean;
-  /** The cookie's attributes (Secure when the request came over https). */
+  /** The cookie's attributes (Secure when the request came over https, as express's `req.secure` says). */
   cookieOptions(req: Request): CookieOptions;
 }
 
-export function createCodecSessions(adminToken: string, ttlMs: number): CodecSessions {
-  const key = Buffer.from(hkdfSync('sha256', adminToken, Buffer.alloc(0), 'durable-mcp/codec-session', 32));
+export function createCodecSessions(adminToken: string, ttlMs: number, epoch = ''): CodecSessions {
+  // The epoch is the salt: none (the default) derives the key cookies had before there was one.
+  const key = Buffer.from(hkdfSync('sha256', adminToken, Buffer.from(epoch), 'durable-mcp/codec-session', 32));
   const mac = (expiresAt: string) => createHmac('sha256', key).update(`codec-session|${expiresAt}`).digest();
   return {
     mint(now = Date.now()) {

@@ -4,15 +4,18 @@
  *
  * - `GET /codec/sign-in`: a form asking for the admin token;
  * - `POST /codec/sign-in` (form field `token`): the token right, sets the sign-in cookie
- *   (codec-session.ts) and says where to go next; wrong, 401 and the form again;
- * - `POST /codec/sign-out`: clears the cookie.
+ *   (codec-session.ts) and says where to go next; wrong, 401 and the form again, and a guess of
+ *   its client counted (admin/token-guesses.ts): past ADMIN_TOKEN_MAX_FAILURES, 429 with
+ *   Retry-After before the token is read;
+ * - `POST /codec/sign-out`: clears this browser's cookie (CODEC_SESSION_EPOCH revokes every one).
  *
  * The pages load nothing and run no script (a Content-Security-Policy says so), and may not be
  * framed. The token is never logged; a refused sign-in is.
  */
 import express, { Router, type Response } from 'express';
 import type { Logger } from '../../../../lib/log';
-import { tokenMatcher } from '../admin/bearer-auth';
+import { countGuess, tokenMatcher } from '../admin/bearer-auth';
+import type { TokenGuesses } from '../admin/token-guesses';
 import { SESSION_COOKIE, type CodecSessions } from './codec-session';
 
 export interface CodecSignInDeps {
@@ -21,6 +24,8 @@ export interface CodecSignInDeps {
   sessionTtlMs: number;
   /** The Temporal Web UI to go back to, when known (TEMPORAL_UI_URL). */
   temporalUiUrl?: string;
+  /** Wrong tokens per client address, shared with /admin and the codec's routes. */
+  guesses: TokenGuesses;
   log: Logger;
 }
 
@@ -46,6 +51,14 @@ function page(res: Response, status: number, title: string, body: string): void 
     );
 }
 
+/** A sign-in's lifetime as the pages say it: `45 minutes`, `1 hour`, `8 hours`. */
+function spelledDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.round(minutes / 6) / 10;
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
 const FORM =
   '<form method="post" action="sign-in"><label for="token">Admin token (ADMIN_TOKEN)</label>' +
   '<input id="token" name="token" type="password" autocomplete="current-password" required autofocus>' +
@@ -54,7 +67,7 @@ const FORM =
 export function codecSignInRouter(deps: CodecSignInDeps): Router {
   const router = Router();
   const matches = tokenMatcher(deps.token);
-  const hours = Math.round((deps.sessionTtlMs / 3_600_000) * 10) / 10;
+  const lifetime = spelledDuration(deps.sessionTtlMs);
   const back = deps.temporalUiUrl
     ? `<p><a href="${escapeHtml(deps.temporalUiUrl)}">Back to the Temporal Web UI</a>.</p>`
     : '<p>Go back to the Temporal Web UI.</p>';
@@ -65,14 +78,26 @@ export function codecSignInRouter(deps: CodecSignInDeps): Router {
       200,
       'Decode payloads in the Temporal Web UI',
       '<p>What this service puts into Temporal is encrypted. Signed in, this browser lets the Temporal Web UI ' +
-        `decode it through this codec endpoint, for ${hours} hours.</p>${FORM}`,
+        `decode it through this codec endpoint, for ${lifetime}.</p>${FORM}`,
     ),
   );
 
   router.post('/sign-in', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
+    const waitMs = deps.guesses.retryAfterMs(req);
+    if (waitMs > 0) {
+      const retryAfterS = Math.max(1, Math.ceil(waitMs / 1000));
+      res.set('Retry-After', String(retryAfterS));
+      return page(
+        res,
+        429,
+        'Too many attempts',
+        `<p>Too many wrong tokens came from this address. Try again in ${retryAfterS} seconds.</p>`,
+      );
+    }
     const token = (req.body as Record<string, unknown> | undefined)?.token;
     if (typeof token !== 'string' || !matches(token)) {
-      deps.log.warn('codec sign-in refused: not the admin token');
+      deps.log.warn({ client: req.ip }, 'codec sign-in refused: not the admin token');
+      countGuess(deps.guesses, deps.log, req, 'codec/sign-in');
       return page(res, 401, 'Sign-in refused', `<p>That is not the admin token.</p>${FORM}`);
     }
     res.cookie(SESSION_COOKIE, deps.sessions.mint(), deps.sessions.cookieOptions(req));
@@ -81,7 +106,7 @@ export function codecSignInRouter(deps: CodecSignInDeps): Router {
       res,
       200,
       'Signed in',
-      `<p>For ${hours} hours this browser may decode payloads through this endpoint. In the Temporal Web UI, ` +
+      `<p>For ${lifetime} this browser may decode payloads through this endpoint. In the Temporal Web UI, ` +
         'the codec endpoint must be this one with "Include cross-origin credentials" on (docker compose sets both; ' +
         "with <code>npm run dev</code> turn the switch on in the UI's codec settings).</p>" +
         `${back}<form method="post" action="sign-out"><button type="submit">Sign out</button></form>`,
