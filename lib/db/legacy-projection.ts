@@ -16,7 +16,7 @@ import { streamKeys } from '../protocol/legacy-stream-keys';
 import { toNotification } from '../protocol/notifications';
 import { reverseRequestId } from '../protocol/reverse-request-id';
 import type { NewStreamMessage } from './legacy-store';
-import { appendStreamMessage } from './legacy-store-pg';
+import { appendStreamMessage } from './legacy-stream-pg';
 
 interface CallRow {
   session_id: string;
