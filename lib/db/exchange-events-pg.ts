@@ -4,9 +4,9 @@
  * (legacy-projection.ts), and read back after the last id a listener sent. One part of the exchange
  * store (exchange-store-pg.ts).
  */
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { ExchangeEvent } from '../exchange/types';
-import { createExchange } from './exchange-rows-pg';
+import { createExchange, elseCreatingExchangeRow } from './exchange-rows-pg';
 import { EVENT_CHANNEL, type ExchangeEventStore } from './exchange-store';
 import { projectEvent } from './legacy-projection';
 import { inTransaction } from './pool';
@@ -15,8 +15,7 @@ import { inTransaction } from './pool';
 export function createExchangeEventsPg(pool: Pool, legacyStreamMaxEvents: number): ExchangeEventStore {
   return {
     async appendEvent(exchange, workflowId, round, event) {
-      await inTransaction(pool, async (client) => {
-        await createExchange(client, exchange, workflowId);
+      const append = async (client: PoolClient) => {
         const { rows } = await client.query<{ id: string }>({
           text: 'INSERT INTO exchange_events (exchange_id, round, kind, payload) VALUES ($1, $2, $3, $4) RETURNING id',
           values: [exchange.exchangeId, round, event.kind, JSON.stringify(event)],
@@ -24,7 +23,15 @@ export function createExchangeEventsPg(pool: Pool, legacyStreamMaxEvents: number
         if (exchange.era === 'legacy')
           await projectEvent(client, exchange.exchangeId, Number(rows[0]!.id), event, legacyStreamMaxEvents);
         await client.query('SELECT pg_notify($1, $2)', [EVENT_CHANNEL, `${exchange.exchangeId}:${round}`]);
-      });
+      };
+      await elseCreatingExchangeRow(
+        () => inTransaction(pool, append),
+        () =>
+          inTransaction(pool, async (client) => {
+            await createExchange(client, exchange, workflowId);
+            await append(client);
+          }),
+      );
     },
 
     async readEvents(exchangeId, round, afterId) {

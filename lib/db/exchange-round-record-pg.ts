@@ -9,7 +9,7 @@ import type { Pool, PoolClient } from 'pg';
 import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { RoundOutcome } from '../exchange/types';
 import { placeholders, READ_ROUND, ROUND_COLUMNS, toRecord, type RoundRow } from './exchange-round-rows';
-import { createExchange, EXCHANGE_COLUMNS, exchangeValues } from './exchange-rows-pg';
+import { elseCreatingExchangeRow, EXCHANGE_COLUMNS, exchangeValues } from './exchange-rows-pg';
 import type { NewRound, RoundRecord, RoundRecordStore } from './exchange-store';
 import { OUTCOME_CHANNEL } from './exchange-store';
 import { projectRound } from './legacy-projection';
@@ -61,37 +61,45 @@ const announcement = (row: string) => `(
   )::text AS carried) AS c)`;
 
 /**
- * The round inserted unless it stands (`$1`-`$8`, newRoundValues) and announced on `$9`, delivered
- * at commit: the two CTEs every record of a round starts with.
+ * What a recorded round does to its exchange (`$2` the round, `$5` the outcome's kind, `$10` the
+ * status it leaves): the status moves, never out of a final one; the rounds and asks are counted.
+ * The one status transition: both statements below apply it, to the row a round finds (an UPDATE)
+ * or to the row it creates (an INSERT's conflict).
  */
-const ROUND_RECORDED = `
-  inserted AS (${INSERT_ROUND}),
-  announced AS (SELECT pg_notify($9, ${announcement('inserted')}) FROM inserted)`;
-
-/** A round recorded and announced, in a transaction that moves its exchange next. No row back when it stood already. */
-const RECORD_ROUND = `WITH ${ROUND_RECORDED}
-  SELECT inserted.*, (SELECT count(*) FROM announced) AS announced FROM inserted`;
+const MOVE_EXCHANGE = `
+  status = CASE WHEN exchanges.status = 'running' THEN $10 ELSE exchanges.status END,
+  rounds = GREATEST(exchanges.rounds, $2),
+  asks = exchanges.asks + CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END,
+  updated_at = now()`;
 
 /**
- * A modern exchange's round in one statement (one round trip, instead of a transaction's): the
- * round recorded and announced as RECORD_ROUND does, and the exchange row (`$10`-`$16`,
- * exchangeValues) created or moved to the outcome's status (`$17`), never out of a final one. No
- * row back when the round was recorded already.
+ * A round's record in one statement: the round inserted unless it stands (`$1`-`$8`,
+ * newRoundValues), announced on `$9` (delivered at commit), and its exchange moved (`moved`, one of
+ * the two below). No row back, and nothing changed, when the round stood already.
  */
-const RECORD_MODERN_ROUND = `
-  WITH ${ROUND_RECORDED},
-  moved AS (
-    INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status, rounds, asks)
-    SELECT ${placeholders(10, 7)}, $17, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
-    ON CONFLICT (id) DO UPDATE SET
-      status = CASE WHEN exchanges.status = 'running' THEN EXCLUDED.status ELSE exchanges.status END,
-      rounds = GREATEST(exchanges.rounds, EXCLUDED.rounds),
-      asks = exchanges.asks + EXCLUDED.asks,
-      updated_at = now()
-    RETURNING 1
-  )
+const recordRoundSql = (moved: string) => `
+  WITH inserted AS (${INSERT_ROUND}),
+  announced AS (SELECT pg_notify($9, ${announcement('inserted')}) FROM inserted),
+  moved AS (${moved} RETURNING 1)
   SELECT inserted.*, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM announced) AS announced
   FROM inserted`;
+
+/** A round's record that writes only what it changes: the exchange's row, which its first leg wrote, moved. */
+const RECORD_ROUND = recordRoundSql(
+  `UPDATE exchanges SET ${MOVE_EXCHANGE} FROM inserted WHERE exchanges.id = inserted.exchange_id`,
+);
+
+/**
+ * A round's record that creates its exchange's row too (`$11`-`$17`, exchangeValues), for the rare
+ * exchange whose row is missing (elseCreatingExchangeRow): created as the round leaves it, or moved
+ * like RECORD_ROUND's when another write created it meanwhile. The round is inserted before the
+ * row, as in RECORD_ROUND, so two writes of a round take their locks in one order: the second waits
+ * on the round, never on a row the first holds.
+ */
+const RECORD_FIRST_ROUND = recordRoundSql(`
+  INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status, rounds, asks)
+  SELECT ${placeholders(11, 7)}, $10, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
+  ON CONFLICT (id) DO UPDATE SET ${MOVE_EXCHANGE}`);
 
 /** What stands for a round another write recorded first, read with a snapshot that sees it. */
 async function standingRound(client: Pool | PoolClient, exchangeId: string, round: number): Promise<RoundRecord> {
@@ -99,63 +107,60 @@ async function standingRound(client: Pool | PoolClient, exchangeId: string, roun
   return toRecord(rows[0]!);
 }
 
+/** The exchange a round's record creates the row of, when it has none. */
+type Creating = Pick<NewRound, 'exchange' | 'workflowId'>;
+
 /**
  * Records a round unless it is recorded already (first write wins, and what stands is returned),
- * then moves the exchange to the outcome's status (never out of a final one); the announcement
- * goes out at commit.
+ * with RECORD_ROUND, or RECORD_FIRST_ROUND given the exchange to create (`creating`); then, when
+ * this wrote it, runs `project` (what the round means to a handshake-era call's stream, in the
+ * caller's transaction). Without it (a modern round) the statement is the whole record.
  */
-/** `projection`: the cap of the stream to project into, or undefined when the exchange has no handshake-era call (modern era). */
-async function insertRound(
-  client: PoolClient,
+async function recordIn(
+  client: Pool | PoolClient,
   entry: NewRoundRow,
-  projection: { legacyStreamMaxEvents: number } | undefined,
+  creating?: Creating,
+  project?: () => Promise<void>,
 ): Promise<RoundRecord> {
-  const { exchangeId, round, outcome } = entry;
-  const { rows } = await client.query<RoundRow>({
-    text: RECORD_ROUND,
-    values: [...newRoundValues(entry), OUTCOME_CHANNEL],
-  });
+  const values = [...newRoundValues(entry), OUTCOME_CHANNEL, statusAfter(entry.outcome)];
+  const { rows } = await client.query<RoundRow>(
+    creating
+      ? {
+          name: 'record-first-round',
+          text: RECORD_FIRST_ROUND,
+          values: [...values, ...exchangeValues(creating.exchange, creating.workflowId)],
+        }
+      : { name: 'record-round', text: RECORD_ROUND, values },
+  );
   const row = rows[0];
-  if (!row) return standingRound(client, exchangeId, round);
-  await client.query({
-    text: `UPDATE exchanges SET status = CASE WHEN status = 'running' THEN $2 ELSE status END,
-             rounds = GREATEST(rounds, $3), asks = asks + (CASE WHEN $4 = 'ask' THEN 1 ELSE 0 END), updated_at = now()
-           WHERE id = $1`,
-    values: [exchangeId, statusAfter(outcome), round, outcome.kind],
-  });
-  // A handshake-era call's stream gets what this round means to it, in this same transaction.
-  if (projection) await projectRound(client, { exchangeId, round, outcome }, projection.legacyStreamMaxEvents);
+  if (!row) return standingRound(client, entry.exchangeId, entry.round);
+  await project?.();
   return { ...toRecord(row), recordedNow: true };
 }
 
 /** `legacyStreamMaxEvents`: the cap of the handshake-era streams rounds are projected into. */
 export function createRoundRecordPg(pool: Pool, legacyStreamMaxEvents: number): RoundRecordStore {
+  // A handshake-era call's stream gets what the round means to it in the transaction that records it.
+  const recordProjected = (entry: NewRoundRow, creating?: Creating) =>
+    inTransaction(pool, (client) =>
+      recordIn(client, entry, creating, () => projectRound(client, entry, legacyStreamMaxEvents)),
+    );
   return {
-    async recordRound({ exchange, workflowId, ...entry }: NewRound) {
+    recordRound({ exchange, workflowId, ...entry }: NewRound) {
       const row: NewRoundRow = { ...entry, exchangeId: exchange.exchangeId };
-      if (exchange.era === 'modern') {
-        const { rows } = await pool.query<RoundRow>({
-          name: 'record-modern-round',
-          text: RECORD_MODERN_ROUND,
-          values: [
-            ...newRoundValues(row),
-            OUTCOME_CHANNEL,
-            ...exchangeValues(exchange, workflowId),
-            statusAfter(entry.outcome),
-          ],
-        });
-        return rows[0]
-          ? { ...toRecord(rows[0]), recordedNow: true }
-          : standingRound(pool, exchange.exchangeId, entry.round);
-      }
-      return inTransaction(pool, async (client) => {
-        await createExchange(client, exchange, workflowId);
-        // A handshake-era call's stream gets what this round means to it, in the same transaction.
-        return insertRound(client, row, { legacyStreamMaxEvents });
-      });
+      // A modern round is one statement: one round trip, no transaction.
+      if (exchange.era === 'modern')
+        return elseCreatingExchangeRow(
+          () => recordIn(pool, row),
+          () => recordIn(pool, row, { exchange, workflowId }),
+        );
+      return elseCreatingExchangeRow(
+        () => recordProjected(row),
+        () => recordProjected(row, { exchange, workflowId }),
+      );
     },
 
     // The API records endings without the exchange's input at hand: the projection looks for a call itself.
-    recordEnding: (entry) => inTransaction(pool, (client) => insertRound(client, entry, { legacyStreamMaxEvents })),
+    recordEnding: (entry) => recordProjected(entry),
   };
 }

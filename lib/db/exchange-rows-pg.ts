@@ -72,6 +72,33 @@ export async function createExchange(
   return !ok ? 'full' : principal_ok ? 'room' : 'full-for-principal';
 }
 
+/** The foreign keys by which a round or an event refuses an exchange that has no row. */
+const EXCHANGE_ROW_KEYS = new Set(['exchange_rounds_exchange_id_fkey', 'exchange_events_exchange_id_fkey']);
+
+/** Whether `error` is Postgres refusing a round's or an event's insert because its exchange has no row. */
+const missingExchangeRow = (error: unknown) =>
+  (error as { code?: unknown }).code === '23503' &&
+  EXCHANGE_ROW_KEYS.has((error as { constraint?: unknown }).constraint as string);
+
+/**
+ * Runs `write`, which writes only what it changes and counts on the exchange's row being there
+ * (its first leg wrote it). When it is not (the exchange was started by a release that did not
+ * write it, or its first leg gave up on a start that went through after all and forgot the row),
+ * the foreign key refuses the write, which then changed nothing, and `writeCreatingRow` runs
+ * instead: the same write, creating the row.
+ */
+export async function elseCreatingExchangeRow<T>(
+  write: () => Promise<T>,
+  writeCreatingRow: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!missingExchangeRow(error)) throw error;
+  }
+  return writeCreatingRow();
+}
+
 export function createExchangeRowsPg(pool: Pool): ExchangeRowStore {
   return {
     createExchange: (exchange, workflowId, maxRunning, maxRunningOfPrincipal, trace) =>
