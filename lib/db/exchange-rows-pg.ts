@@ -2,8 +2,9 @@
  * Exchange rows in Postgres (`exchanges`): opened by the API's first leg under the running budgets
  * (the deployment's and a principal's, read in the statement that inserts), with the trace context
  * of that leg; forgotten when the workflow could not start; counted and swept when idle. The row's
- * status, rounds and asks move with each recorded round (exchange-round-record-pg.ts). One part of
- * the exchange store (exchange-store-pg.ts).
+ * status, rounds and asks move with each recorded round (exchange-round-record-pg.ts), which writes
+ * nothing else of it: a round or a notification creates the row only when it is missing
+ * (elseCreatingExchangeRow). One part of the exchange store (exchange-store-pg.ts).
  */
 import type { Pool, PoolClient } from 'pg';
 import type { ExchangeInput } from '../exchange/types';

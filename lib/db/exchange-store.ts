@@ -128,7 +128,8 @@ export interface RoundReadStore {
 export interface RoundRecordStore {
   /**
    * Records a round outcome and announces it on `OUTCOME_CHANNEL` (the record itself in the
-   * payload when it fits: `decodeAnnouncedRound`), creating the exchange row on its first round.
+   * payload when it fits: `decodeAnnouncedRound`), and moves its exchange's row (status, rounds,
+   * asks), writing nothing else of it; creates the row when the round finds none.
    * If the round is already recorded, changes nothing and returns what stands.
    */
   recordRound(entry: NewRound): Promise<RoundRecord>;
