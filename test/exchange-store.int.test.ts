@@ -1,7 +1,8 @@
 /**
- * The exchange store's round records against the real Postgres: first write wins, the exchange row
- * follows the outcome (never out of a final status), the announcement goes out once and carries
- * the record when it fits, a local round's start is counted only while its round has no record,
+ * The exchange store's round records against the real Postgres: first write wins (also between two
+ * writes racing to create a missing exchange row), the exchange row follows the outcome (never out
+ * of a final status) and keeps the columns its first leg wrote, the announcement goes out once and
+ * carries the record when it fits, a notification creates a missing row too, a local round's start is counted only while its round has no record,
  * and the running-exchange budgets (the deployment's, a principal's) are checked in the statement
  * that opens one.
  */
@@ -98,6 +99,39 @@ describe('recordRound (modern era, one statement)', () => {
     const exchange = exchangeInput();
     await store.recordRound({ exchange, workflowId: workflowIdFor(exchange.exchangeId), round: 1, outcome: ask });
     expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'running', rounds: 1, asks: 1 });
+  });
+
+  it("writes only what a round changes: the exchange's own columns stay as its first leg wrote them", async () => {
+    for (const era of ['modern', 'legacy'] as const) {
+      const exchange = { ...exchangeInput(era), handlerVersion: 'tools@1' };
+      const workflowId = workflowIdFor(exchange.exchangeId);
+      await store.createExchange(exchange, workflowId);
+      const later = { ...exchange, handlerVersion: 'tools@2', principal: 'someone-else' };
+      await store.recordRound({ exchange: later, workflowId, round: 1, outcome: done });
+      const { rows } = await pool.query('SELECT handler_version, principal, status FROM exchanges WHERE id = $1', [
+        exchange.exchangeId,
+      ]);
+      expect(rows).toEqual([{ handler_version: 'tools@1', principal: 'anonymous', status: 'completed' }]);
+    }
+  });
+
+  it('keeps the first of two writes racing to be the first of an exchange with no row, and announces it once', async () => {
+    for (const era of ['modern', 'legacy'] as const) {
+      const exchange = exchangeInput(era);
+      const workflowId = workflowIdFor(exchange.exchangeId);
+      const error = { kind: 'error' as const, error: { code: -32001, message: 'expired' } };
+      let records: RoundRecord[] = [];
+      const heard = await announcementsOf(exchange.exchangeId, async () => {
+        records = await Promise.all([
+          store.recordRound({ exchange, workflowId, round: 1, outcome: done }),
+          store.recordRound({ exchange, workflowId, round: 1, outcome: error }),
+        ]);
+      });
+      expect(records.filter((record) => record.recordedNow)).toHaveLength(1);
+      expect(records[0]!.outcome).toEqual(records[1]!.outcome);
+      expect(heard).toHaveLength(1);
+      expect(await exchangeRow(exchange.exchangeId)).toMatchObject({ rounds: 1, asks: 0 });
+    }
   });
 
   it('announces a recorded round once, at commit, carrying its record, and a repeated write not at all', async () => {
@@ -258,6 +292,21 @@ describe('the running-exchange budget', () => {
     await store.recordRound({ exchange: a!, workflowId: workflowIdFor(a!.exchangeId), round: 1, outcome: done });
     expect(await room(c!)).toBe('room');
     for (const x of [b!, c!, other]) await store.forgetUnstarted(x.exchangeId);
+  });
+});
+
+describe('appendEvent', () => {
+  it("appends a round's notifications in order, creating the exchange row when one is its first write", async () => {
+    const exchange = exchangeInput();
+    const workflowId = workflowIdFor(exchange.exchangeId);
+    await store.appendEvent(exchange, workflowId, 1, { kind: 'progress', progress: 1 });
+    expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'running', rounds: 0, asks: 0 });
+    await store.appendEvent(exchange, workflowId, 1, { kind: 'progress', progress: 2 });
+    const events = await store.readEvents(exchange.exchangeId, 1, 0);
+    expect(events.map(({ event }) => event)).toEqual([
+      { kind: 'progress', progress: 1 },
+      { kind: 'progress', progress: 2 },
+    ]);
   });
 });
 

@@ -6,7 +6,8 @@
  */
 import { connect, type Socket } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { createLegacyStorePg, OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/legacy-store-pg';
+import { OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/legacy-requests-pg';
+import { createLegacyStorePg } from '../lib/db/legacy-store-pg';
 import { sessionRef } from '../lib/log';
 import { serviceDataConverter } from '../lib/payload-codec/data-converter';
 import { SERVER_BUSY } from '../lib/protocol/rpc-error';

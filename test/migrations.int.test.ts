@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { migrate, MIGRATIONS_DIR } from '../lib/db/migrate';
-import { OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/legacy-store-pg';
+import { OPEN_REQUESTS_OF_SESSION_SQL } from '../lib/db/legacy-requests-pg';
 import { createLogger } from '../lib/log';
 import { readStackInfo } from './support/stack-info';
 

@@ -74,7 +74,14 @@ export interface NewEnding {
 /** Whether a new exchange had room (and its row is written), or which budget was full. */
 export type ExchangeRoom = 'room' | 'full' | 'full-for-principal';
 
-export interface ExchangeStore {
+/**
+ * The exchange store, one part per job: each part has a Postgres room of its own
+ * (`exchange-<part>-pg.ts`), and `createExchangeStorePg` (exchange-store-pg.ts) puts them together.
+ */
+export type ExchangeStore = ExchangeRowStore & RoundReadStore & RoundRecordStore & ExchangeEventStore;
+
+/** Exchange rows: opened under the running budgets, forgotten, counted, found idle (exchange-rows-pg.ts). */
+export interface ExchangeRowStore {
   /**
    * Creates the exchange's row (status running) before its workflow starts; a repeat changes
    * nothing. With `maxRunning`, only while fewer exchanges than that run across the deployment, and
@@ -93,22 +100,20 @@ export interface ExchangeStore {
   readTraceContext(exchangeId: string): Promise<ExchangeTraceContext | undefined>;
   /** Removes the row of an exchange whose workflow could not be started (unless a round was recorded after all). */
   forgetUnstarted(exchangeId: string): Promise<void>;
+  /** Exchanges still running, across the deployment (the open-exchanges gauge reads it). */
+  countRunning(): Promise<number>;
+  /** Up to `limit` running exchanges nothing was recorded for since `idleMs` ago, oldest first. */
+  idleRunning(idleMs: number, limit: number): Promise<string[]>;
+}
+
+/** Rounds as the API and the worker read them, and the starts of their handlers (exchange-round-reads-pg.ts). */
+export interface RoundReadStore {
   /** The recorded outcome of a round, if any. */
   readRound(exchangeId: string, round: number): Promise<RoundRecord | undefined>;
   /** The recorded outcomes of a round and of the round after it (what an answer to its ask turns on), in one read. */
   readRoundAndNext(exchangeId: string, round: number): Promise<[RoundRecord | undefined, RoundRecord | undefined]>;
   /** The last recorded round of an exchange, if any. */
   lastRound(exchangeId: string): Promise<RoundRecord | undefined>;
-  /** Exchanges still running, across the deployment (the open-exchanges gauge reads it). */
-  countRunning(): Promise<number>;
-  /** Up to `limit` running exchanges nothing was recorded for since `idleMs` ago, oldest first. */
-  idleRunning(idleMs: number, limit: number): Promise<string[]>;
-  /**
-   * Records a round outcome and announces it on `OUTCOME_CHANNEL` (the record itself in the
-   * payload when it fits: `decodeAnnouncedRound`), creating the exchange row on its first round.
-   * If the round is already recorded, changes nothing and returns what stands.
-   */
-  recordRound(entry: NewRound): Promise<RoundRecord>;
   /** Counts one more retried attempt of a round starting its handler; returns the count so far. */
   countHandlerStart(exchangeId: string, round: number): Promise<number>;
   /**
@@ -117,8 +122,23 @@ export interface ExchangeStore {
    * first, since it cannot tell a retry by its attempt number.
    */
   startRound(exchangeId: string, round: number): Promise<{ recorded: RoundRecord } | { starts: number }>;
+}
+
+/** A round's record: first write wins, announced, its exchange moved on (exchange-round-record-pg.ts). */
+export interface RoundRecordStore {
+  /**
+   * Records a round outcome and announces it on `OUTCOME_CHANNEL` (the record itself in the
+   * payload when it fits: `decodeAnnouncedRound`), and moves its exchange's row (status, rounds,
+   * asks), writing nothing else of it; creates the row when the round finds none.
+   * If the round is already recorded, changes nothing and returns what stands.
+   */
+  recordRound(entry: NewRound): Promise<RoundRecord>;
   /** Records an ending for an existing exchange, like `recordRound` (first write wins). */
   recordEnding(entry: NewEnding): Promise<RoundRecord>;
+}
+
+/** A round's handler notifications (exchange-events-pg.ts). */
+export interface ExchangeEventStore {
   /** Appends a handler notification to a round and announces it on `EVENT_CHANNEL`. */
   appendEvent(exchange: ExchangeInput, workflowId: string, round: number, event: ExchangeEvent): Promise<void>;
   /** A round's notifications after `afterId`, oldest first. */

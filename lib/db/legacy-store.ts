@@ -86,7 +86,18 @@ export interface LegacyStoreLimits {
   maxRepeatedAnswers: number;
 }
 
-export interface LegacyStore {
+/**
+ * The handshake-era store, one part per job: each part has a Postgres room of its own
+ * (`legacy-<part>-pg.ts`), and `createLegacyStorePg` (legacy-store-pg.ts) puts them together.
+ */
+export type LegacyStore = LegacySessionStore &
+  LegacyCallStore &
+  LegacyLeaseStore &
+  LegacyRequestStore &
+  LegacyStreamStore;
+
+/** Sessions: their handshake, log level, liveness, counts and end (legacy-sessions-pg.ts). */
+export interface LegacySessionStore {
   createSession(session: Omit<LegacySession, 'closed'>): Promise<void>;
   updateSessionHandshake(
     id: string,
@@ -102,7 +113,10 @@ export interface LegacyStore {
   countOpenSessionsFor(principal: string): Promise<{ all: number; principal: number }>;
   /** Ends a session; false if it was unknown or already ended. */
   closeSession(id: string): Promise<boolean>;
+}
 
+/** Calls: the exchanges a session started, and how they are found (legacy-calls-pg.ts). */
+export interface LegacyCallStore {
   /** Records a call, its delivery leased to `owner`; false when the session already made a call with this request id. */
   recordCall(call: LegacyCall, owner: string): Promise<boolean>;
   /** Forgets a call whose exchange could not be started. */
@@ -116,6 +130,10 @@ export interface LegacyStore {
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
   /** The session's calls whose exchange still runs (not finished, nor ended without its response delivered). */
   countRunningCalls(sessionId: string): Promise<number>;
+}
+
+/** The leases on a call's delivery: which connection delivers it, for how long (legacy-leases-pg.ts). */
+export interface LegacyLeaseStore {
   /**
    * Atomically takes the delivery of the session's running calls that no connection delivers
    * (announcing each on DELIVERY_TAKEN_CHANNEL, for a holder whose lease lapsed while it lived).
@@ -134,7 +152,10 @@ export interface LegacyStore {
   renewLease(exchangeId: string, owner: string, forMs: number, force?: boolean): Promise<boolean>;
   /** Gives up `owner`'s lease and announces it on DELIVERY_FREED_CHANNEL; another owner's lease is left alone. */
   releaseLease(exchangeId: string, owner: string): Promise<void>;
+}
 
+/** Server-to-client requests: open, answered, repeated, withdrawn (legacy-requests-pg.ts). */
+export interface LegacyRequestStore {
   /** A session's server-to-client request, whatever its status. */
   findRequest(
     sessionId: string,
@@ -150,7 +171,10 @@ export interface LegacyStore {
   reopenRequest(id: string): Promise<void>;
   /** The session's open requests, with the event ids they were first written under. */
   openRequestsOfSession(sessionId: string): Promise<Array<OpenRequest & { eventId?: number }>>;
+}
 
+/** The ordered messages of each stream (the SSE event log), kept under its cap (legacy-stream-pg.ts). */
+export interface LegacyStreamStore {
   /** Writes a message once; past the stream's event cap, its oldest droppable events go. */
   appendMessage(message: NewStreamMessage): Promise<void>;
   /** The next page (at most `legacyReplayPageSize`) of a stream's messages after `afterId`. */

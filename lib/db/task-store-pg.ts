@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { ExchangeStatus, RoundOutcome } from '../exchange/types';
-import { toRecord } from './exchange-store-pg';
+import { toRecord } from './exchange-round-rows';
 import type { AnsweredKey, NewTask, TaskRecord, TaskSnapshot, TaskStore } from './task-store';
 
 interface TaskRow {
