@@ -70,6 +70,7 @@ import {
   type AheadPolicy,
 } from './exchange-state';
 import { answersSignal, answerStandingQuery, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
+import { awaitedDeadline, waitingSinceOf } from '../lib/exchange/round-deadline';
 import { EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
 import {
   deadlineTimerSummary,
@@ -297,11 +298,10 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       // The deadline was set when the ask was recorded; answers signalled after it were refused by
       // the signal handlers, so whichever of timer and signal an activation applies first, only
       // answers in time are pending here.
-      const deadlineAt = summary.deadlineAt ?? Date.now() + input.roundTimeoutMs;
+      const deadlineAt = awaitedDeadline(summary.deadlineAt, Date.now(), input.roundTimeoutMs);
       // The wait began when the ask was recorded (an ask recorded before descriptions existed: its
       // deadline less the round timeout).
-      const waitingSince =
-        summary.ask?.askedAt ?? (summary.deadlineAt ?? Date.now() + input.roundTimeoutMs) - input.roundTimeoutMs;
+      const waitingSince = waitingSinceOf(summary.ask?.askedAt, deadlineAt, input.roundTimeoutMs);
       publish(round, summary, waitingSince);
       waiting = {
         request: input.request,
