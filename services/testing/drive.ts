@@ -28,7 +28,7 @@ import { applyAskRules, openHandlerState, roundResponses, summarize } from '../.
 import { executeHandler } from '../../activities/handler-execution';
 import { createArgumentChecks, type ArgumentChecks } from '../api/src/methods/argument-checks';
 import { readOriginalRequest } from '../api/src/methods/original-request';
-import { answeredDifferently, classifyAnswer, requestDigestOf } from '../api/src/leg-decisions';
+import { answeredDifferently, classifyAnswer, requestDigestOf } from '../api/src/legs/leg-decisions';
 import { checkHandlerSet } from '../stack/handler-set-check';
 import { CONFIG_VARIABLES } from '../../lib/config';
 import type { RoundRecord } from '../../lib/db/exchange-store';

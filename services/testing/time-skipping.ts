@@ -42,8 +42,8 @@ import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { fromOutcome } from '../../lib/protocol/error-catalog';
 import type { ExchangeResult } from '../../workflows/exchange-workflow';
 import { workflowIdFor } from '../../workflows/messages';
-import { answersTo } from '../api/src/leg-decisions';
-import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-gateway';
+import { answersTo } from '../api/src/legs/leg-decisions';
+import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-client/exchange-gateway';
 import { createExchangeWorker } from '../worker/src/worker';
 import type { JsonRpcError } from './drive';
 import { startWithRetries } from './server-start';
@@ -274,7 +274,7 @@ async function startExchange(
   const exchangeId = randomUUID();
   const workflowId = workflowIdFor(exchangeId);
   const capabilities = (start.capabilities ?? {}) as Record<string, unknown>;
-  // The exchange's input as the API builds it for a first leg (exchange-legs.ts).
+  // The exchange's input as the API builds it for a first leg (services/api/src/legs/start-leg.ts).
   const input: ExchangeInput = {
     exchangeId,
     era: 'modern',

@@ -24,7 +24,7 @@ import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { isLegacyTaskMethod, LEGACY_TASKS_CAPABILITY, servesLegacyTasks } from '../../../../lib/protocol/legacy-tasks';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
 import { methodNotFound } from '../../../../lib/protocol/error-catalog';
-import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
+import type { ExchangeLeg, ExchangeLegs } from '../legs/exchange-legs';
 import { createCatalogMethods, listedTools, serverCapabilities } from '../methods/catalog-methods';
 import { readOriginalRequest } from '../methods/original-request';
 import type { ArgumentChecks } from '../methods/argument-checks';
@@ -130,7 +130,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
           ? legacyTaskRequest(findTool(handlers, request.target), params, servesLegacyTasks(session))
           : undefined;
       const leg: ExchangeLeg = {
-        ...request,
+        request,
         clientCapabilities: session.clientCapabilities,
         principal: caller,
         era: 'legacy',

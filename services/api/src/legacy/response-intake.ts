@@ -18,8 +18,8 @@ import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { tooLarge } from '../../../../lib/protocol/error-catalog';
 import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
-import type { ExchangeGateway } from '../exchange-gateway';
-import type { ExchangeReconciler } from '../exchange-reconciler';
+import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
 import { callLogger } from './call-log';
 import type { IncomingMessage } from './incoming-message';
 

@@ -1,6 +1,6 @@
 /**
  * The decisions a leg of a multi-round-trip call turns on, as pure functions of what Postgres and
- * the verified requestState say (exchange-legs.ts does the reading, signalling and waiting):
+ * the verified requestState say (the other files of this folder do the reading, signalling and waiting):
  *
  * - what a leg is: a first leg, an answer, or a visit that comes back for an outcome;
  * - what identifies the call (its request digest), and the sizes it must stay under;
@@ -9,15 +9,15 @@
  *   answer past the round's deadline, or fresh answers to signal;
  * - what a leg that waited gets: the round's outcome, or "come back".
  */
-import type { RoundRecord } from '../../../lib/db/exchange-store';
-import { repeatOf } from '../../../lib/exchange/answer-repeats';
-import { digestJson } from '../../../lib/exchange/digest';
-import { isLate, roundTimeoutOf } from '../../../lib/exchange/round-deadline';
-import { overRoundInputBudget, roundInputBytes, type RoundInput } from '../../../lib/exchange/round-input-size';
-import type { ExchangeMethod, OriginalRequest } from '../../../lib/exchange/types';
-import { invalidParams, tooLarge } from '../../../lib/protocol/error-catalog';
-import type { RpcError } from '../../../lib/protocol/rpc-error';
-import type { RequestStateClaims } from '../../../lib/state/request-state';
+import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import { repeatOf } from '../../../../lib/exchange/answer-repeats';
+import { digestJson } from '../../../../lib/exchange/digest';
+import { isLate, roundTimeoutOf } from '../../../../lib/exchange/round-deadline';
+import { overRoundInputBudget, roundInputBytes, type RoundInput } from '../../../../lib/exchange/round-input-size';
+import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
+import { invalidParams, tooLarge } from '../../../../lib/protocol/error-catalog';
+import type { RpcError } from '../../../../lib/protocol/rpc-error';
+import type { RequestStateClaims } from '../../../../lib/state/request-state';
 
 /** What a leg's round resolves to: its recorded outcome, or "not yet" with the round to come back for. */
 export type RoundResult =
