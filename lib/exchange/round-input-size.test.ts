@@ -1,4 +1,11 @@
-import { answerBytes, overRoundInputBudget, roundAnswersBytes, roundInputBytes } from './round-input-size';
+import { INVALID_PARAMS } from '../protocol/json-rpc-codes';
+import {
+  answerBytes,
+  overRoundInputBudget,
+  roundAnswersBytes,
+  roundInputBytes,
+  roundInputTooLarge,
+} from './round-input-size';
 
 describe('round input size', () => {
   it("counts a round's input as arguments, answers and capabilities together, absent parts as nothing", () => {
@@ -7,6 +14,14 @@ describe('round input size', () => {
     expect(roundInputBytes({ ...input, answers: undefined })).toBe(12);
     expect(overRoundInputBudget(19, 19)).toBe(false);
     expect(overRoundInputBudget(19, 18)).toBe(true);
+  });
+
+  it('refuses a round over the budget, naming its size and the limit', () => {
+    const input = { params: { a: 'xx' }, answers: { k: 1 }, clientCapabilities: {} };
+    expect(roundInputTooLarge(input, 19)).toBeUndefined();
+    const refusal = roundInputTooLarge(input, 18);
+    expect(refusal?.kind).toBe('tooLarge');
+    expect(refusal?.toJson()).toMatchObject({ code: INVALID_PARAMS, data: { path: 'params', limit: 18, size: 19 } });
   });
 
   it('counts UTF-8 bytes, and an absent answer as null', () => {

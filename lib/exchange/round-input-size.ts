@@ -5,9 +5,11 @@
  * or the round could never be scheduled. Sizes are the UTF-8 bytes of the JSON as it travels.
  *
  * Its callers refuse what is over the budget before anything reaches Temporal: a 2026-07-28 leg
- * (services/api/src/legs/leg-decisions.ts, `roundInputTooLarge`), tasks/update, and a handshake-era
- * response (each answers one key, so the answers already taken for the round count).
+ * and tasks/update (`roundInputTooLarge`), and a handshake-era response (each answers one key, so
+ * the answers already taken for the round count: `roundAnswersBytes`).
  */
+import { tooLarge } from '../protocol/error-catalog';
+import type { RpcError } from '../protocol/rpc-error';
 
 /** The UTF-8 bytes of a value's JSON. */
 export function jsonBytes(value: unknown): number {
@@ -49,4 +51,11 @@ export function roundAnswersBytes(
 /** Whether `size` bytes are over the round-input budget `limit`. */
 export function overRoundInputBudget(size: number, limit: number): boolean {
   return size > limit;
+}
+
+/** The refusal (-32602, path `params`) of a round whose input is over the budget, or undefined when it fits. */
+export function roundInputTooLarge(input: RoundInput, limit: number): RpcError | undefined {
+  const size = roundInputBytes(input);
+  if (!overRoundInputBudget(size, limit)) return undefined;
+  return tooLarge("this round's input (arguments, inputResponses and client capabilities)", 'params', limit, size);
 }

@@ -3,7 +3,7 @@
  * the verified requestState say (the other files of this folder do the reading, signalling and waiting):
  *
  * - what a leg is: a first leg, an answer, or a visit that comes back for an outcome;
- * - what identifies the call (its request digest), and the sizes it must stay under;
+ * - what identifies the call (its request digest), and the size its target must stay under;
  * - what an answering leg is: a stale requestState (no ask at its round), a retry of a round that
  *   was already answered (with the same answers: its outcome; with different ones: refused), a late
  *   answer past the round's deadline, or fresh answers to signal;
@@ -13,9 +13,8 @@ import type { RoundRecord } from '../../../../lib/db/exchange-store';
 import { repeatOf } from '../../../../lib/exchange/answer-repeats';
 import { digestJson } from '../../../../lib/exchange/digest';
 import { isLate, roundTimeoutOf } from '../../../../lib/exchange/round-deadline';
-import { overRoundInputBudget, roundInputBytes, type RoundInput } from '../../../../lib/exchange/round-input-size';
 import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
-import { invalidParams, tooLarge } from '../../../../lib/protocol/error-catalog';
+import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../../lib/protocol/rpc-error';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
 
@@ -51,17 +50,6 @@ export function targetTooLong(method: ExchangeMethod, target: string, limit: num
   const path = method === 'resources/read' ? 'params.uri' : 'params.name';
   if (size <= limit) return undefined;
   return invalidParams(`Invalid params: ${path} is ${size} bytes, over the limit of ${limit}`, { path, limit, size });
-}
-
-/**
- * What one round's activity carries (arguments, answers, capabilities) must stay under Temporal's
- * payload limit with a margin, or the round could never be scheduled: refused before anything
- * reaches Temporal (the rule: lib/exchange/round-input-size.ts).
- */
-export function roundInputTooLarge(input: RoundInput, limit: number): RpcError | undefined {
-  const size = roundInputBytes(input);
-  if (!overRoundInputBudget(size, limit)) return undefined;
-  return tooLarge("this round's input (arguments, inputResponses and client capabilities)", 'params', limit, size);
 }
 
 /**

@@ -24,7 +24,7 @@
  */
 import { z } from 'zod';
 import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
-import { answerBytes } from '../../../../lib/exchange/round-input-size';
+import { answerBytes, roundInputTooLarge } from '../../../../lib/exchange/round-input-size';
 import type { Logger } from '../../../../lib/log';
 import { taskNotFound, tooLarge } from '../../../../lib/protocol/error-catalog';
 import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
@@ -32,7 +32,6 @@ import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../li
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import { redeliverIfMissing } from '../exchange-client/answer-redelivery';
 import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
-import { roundInputTooLarge } from '../legs/leg-decisions';
 import { parseParams } from '../methods/parse-params';
 import type { CallContext } from '../modern/call-context';
 import { complete } from '../modern/render';
