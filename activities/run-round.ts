@@ -9,6 +9,7 @@
 import { workflowIdFor } from '../workflows/messages';
 import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
+import { deadlineOf } from '../lib/exchange/round-deadline';
 import { roundCrashed } from '../lib/protocol/exchange-errors';
 import { SealError } from '../lib/state/sealer';
 import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
@@ -132,7 +133,7 @@ export function createRunRound(deps: RoundDeps) {
       outcome,
       durationMs: Date.now() - started,
       // The round's clock starts when the client can see the ask, which is now.
-      ...(outcome.kind === 'ask' ? { deadlineAt: new Date(Date.now() + exchange.roundTimeoutMs) } : {}),
+      ...(outcome.kind === 'ask' ? { deadlineAt: new Date(deadlineOf(Date.now(), exchange.roundTimeoutMs)) } : {}),
     });
     observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');

@@ -12,6 +12,8 @@
  * answers, in one activation. Such answers are held (`ahead`) and applied once their round's ask
  * is folded in, by the same rules as any other: never dropped for arriving early.
  */
+import { deliveryTo } from '../lib/exchange/answer-repeats';
+import { isLate } from '../lib/exchange/round-deadline';
 import type { ExchangeStatus, KeyAnswer, RoundAnswers, RoundSummary } from '../lib/exchange/types';
 
 export interface ExchangeState {
@@ -52,9 +54,12 @@ export interface AheadPolicy {
  */
 export type AnswerVerdict = 'accepted' | 'held' | 'duplicate' | 'unexpected' | 'late';
 
-/** Answers signalled after the awaited ask's deadline. Answers from before deadlines existed count as in time. */
-function isLate(state: ExchangeState, sentAt: number | undefined): boolean {
-  return state.deadlineAt !== undefined && sentAt !== undefined && sentAt > state.deadlineAt;
+/**
+ * Answers signalled after the awaited ask's deadline. The workflow is the authority on the deadline
+ * rule (lib/exchange/round-deadline.ts); answers from before deadlines existed count as in time.
+ */
+function signalledLate(state: ExchangeState, sentAt: number | undefined): boolean {
+  return isLate(state.deadlineAt, sentAt);
 }
 
 export function initialState(): ExchangeState {
@@ -69,11 +74,11 @@ export function initialState(): ExchangeState {
  */
 export function acceptAnswers(state: ExchangeState, answers: RoundAnswers, ahead?: AheadPolicy): AnswerVerdict {
   if (state.status !== 'running') return 'duplicate';
-  const expected = expectedRound(state);
-  if (answers.round < expected) return 'duplicate';
-  if (answers.round > expected) return holdAhead(state, answers, ahead);
-  if (state.pending) return 'duplicate';
-  if (state.awaiting === answers.round && isLate(state, answers.sentAt)) return 'late';
+  // The duplicate rule (lib/exchange/answer-repeats.ts), of which the workflow is the authority.
+  const delivery = deliveryTo(answers.round, expectedRound(state), state.pending !== undefined);
+  if (delivery === 'ahead') return holdAhead(state, answers, ahead);
+  if (delivery === 'repeat') return 'duplicate';
+  if (state.awaiting === answers.round && signalledLate(state, answers.sentAt)) return 'late';
   state.pending = answers;
   return 'accepted';
 }
@@ -84,12 +89,11 @@ export function acceptAnswers(state: ExchangeState, answers: RoundAnswers, ahead
  */
 export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer, ahead?: AheadPolicy): AnswerVerdict {
   if (state.status !== 'running') return 'duplicate';
-  const expected = expectedRound(state);
-  if (answer.round < expected) return 'duplicate';
-  if (answer.round > expected) return holdAhead(state, answer, ahead);
-  if (state.pending) return 'duplicate';
+  const delivery = deliveryTo(answer.round, expectedRound(state), state.pending !== undefined);
+  if (delivery === 'ahead') return holdAhead(state, answer, ahead);
+  if (delivery === 'repeat') return 'duplicate';
   if (state.awaiting === answer.round && !state.askKeys?.includes(answer.key)) return 'unexpected';
-  if (state.awaiting === answer.round && isLate(state, answer.sentAt)) return 'late';
+  if (state.awaiting === answer.round && signalledLate(state, answer.sentAt)) return 'late';
   if (state.partial?.round !== answer.round) state.partial = { round: answer.round, responses: {} };
   if (Object.hasOwn(state.partial.responses, answer.key)) return 'duplicate';
   state.partial.responses[answer.key] = answer.response;
@@ -169,8 +173,8 @@ export function recordRound(state: ExchangeState, summary: RoundSummary): void {
     state.askKeys = summary.askKeys ?? [];
     state.deadlineAt = summary.deadlineAt;
     // Answers held while the ask was being recorded may have been signalled after its deadline.
-    if (state.pending && isLate(state, state.pending.sentAt)) state.pending = undefined;
-    if (state.partial && isLate(state, state.partial.sentAt)) state.partial = undefined;
+    if (state.pending && signalledLate(state, state.pending.sentAt)) state.pending = undefined;
+    if (state.partial && signalledLate(state, state.partial.sentAt)) state.partial = undefined;
     // Key answers held before the ask was known count only for the keys it asked.
     if (state.partial?.round === summary.round) {
       const asked = state.askKeys;

@@ -9,6 +9,7 @@
  */
 
 import type { RoundActivity } from '@durable-mcp/handlers';
+import type { EXCHANGE_METHODS } from './exchange-methods';
 
 /** A principal without its key: subject, client, issuer and scopes (lib/exchange/principal.ts). */
 export interface PrincipalDetails {
@@ -18,7 +19,8 @@ export interface PrincipalDetails {
   scopes: string[];
 }
 
-export type ExchangeMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+/** `tools/call`, `prompts/get` or `resources/read`: the one list is `EXCHANGE_METHODS` (exchange-methods.ts). */
+export type ExchangeMethod = (typeof EXCHANGE_METHODS)[number];
 export type Era = 'modern' | 'legacy';
 
 /** The originating request, with the MRTR fields (`inputResponses`, `requestState`, `_meta`) stripped. */

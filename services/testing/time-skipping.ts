@@ -18,150 +18,43 @@
  * the environment, while each ask's deadline is set by the round activity from the worker's own
  * clock. So skip time in one exchange per environment: create a fresh one (`beforeEach`) in each
  * test that skips time; `startTool` refuses to start an exchange once the clocks have parted.
+ *
+ * Its options and results are time-skipping-types.ts's; finding and quieting the test server,
+ * time-skipping-server.ts's.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 // Types only at the top: `@temporalio/testing` is loaded when a helper is created, so importing
 // `durable-mcp/testing` for `driveTool` alone does not need it installed.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import { temporal } from '@temporalio/proto';
+import type { Worker } from '@temporalio/worker';
 import { Pool } from 'pg';
 import { parseConfig } from '../../lib/config';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
 import type { ExchangeStore, RoundRecord } from '../../lib/db/exchange-store';
 import { migrate } from '../../lib/db/migrate';
-import { ANONYMOUS_PRINCIPAL, detailsOf, type Principal } from '../../lib/exchange/principal';
+import { ANONYMOUS_PRINCIPAL, detailsOf } from '../../lib/exchange/principal';
 import { SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
-import type { ExchangeInput, ExchangeStatus, OriginalRequest } from '../../lib/exchange/types';
-import type { HandlerSet } from '@durable-mcp/handlers';
-import { createLogger, type Logger } from '../../lib/log';
+import type { ExchangeInput, OriginalRequest } from '../../lib/exchange/types';
+import { createLogger } from '../../lib/log';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { fromOutcome } from '../../lib/protocol/error-catalog';
 import type { ExchangeResult } from '../../workflows/exchange-workflow';
 import { workflowIdFor } from '../../workflows/messages';
-import { answersTo } from '../api/src/leg-decisions';
-import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-gateway';
+import { answersTo } from '../api/src/legs/leg-decisions';
+import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-client/exchange-gateway';
 import { createExchangeWorker } from '../worker/src/worker';
-import type { JsonRpcError } from './drive';
+import { findTestServer, INDEXED_TYPES, quietTemporalRuntime } from './time-skipping-server';
+import type { StartOptions, TestExchange, TimeSkippingExchanges, TimeSkippingOptions } from './time-skipping-types';
+
+export { findTestServer, TEST_SERVER_PATH_VARIABLE } from './time-skipping-server';
+export type {
+  ExchangeEnding,
+  StartOptions,
+  TestExchange,
+  TimeSkippingExchanges,
+  TimeSkippingOptions,
+} from './time-skipping-types';
 import { startWithRetries } from './server-start';
-
-/** The environment variable naming the test server binary. */
-export const TEST_SERVER_PATH_VARIABLE = 'TEMPORAL_TEST_SERVER_PATH';
-const TEST_SERVER_BINARY = 'temporal-test-server';
-
-export interface TimeSkippingOptions {
-  /** The handler set the worker serves. */
-  handlers: HandlerSet;
-  /** The Postgres the rounds are recorded in. Default: `DATABASE_URL`. */
-  databaseUrl?: string;
-  /** A pool to use instead of `databaseUrl` (left open by `teardown`). */
-  pool?: Pool;
-  /** ROUND_TIMEOUT_MS of every exchange started. Default: the service's, 600 000 ms. */
-  roundTimeoutMs?: number;
-  /** MAX_ROUNDS of every exchange started. Default: the service's, 8. */
-  maxRounds?: number;
-  /** The test server binary. Default: `TEMPORAL_TEST_SERVER_PATH`, else `temporal-test-server` on PATH, else downloaded. */
-  testServerPath?: string;
-  /**
-   * A prebuilt workflow bundle (`bundleWorkflowCode` of the service's workflows, with its failure
-   * converter), to save the few seconds of bundling them at start.
-   */
-  workflowBundle?: WorkerOptions['workflowBundle'];
-  /** Where the service's logs go. Default: nowhere. */
-  log?: Logger;
-}
-
-export interface StartOptions {
-  /** What the client declares. Default: nothing (an ask is then refused with -32021). */
-  capabilities?: ClientCapabilities;
-  /** Who calls. Default: the anonymous principal. */
-  principal?: Principal;
-}
-
-/** How an exchange ended: the workflow's result, and the outcome the service recorded for its last round. */
-export interface ExchangeEnding {
-  status: ExchangeStatus;
-  /** The round whose outcome ended it. */
-  round: number;
-  asks: number;
-  /** The final result, when it completed. */
-  result?: Record<string, unknown>;
-  /** The JSON-RPC error a client gets, when it did not (an expiry: -32001). */
-  error?: JsonRpcError;
-}
-
-export interface TestExchange {
-  readonly exchangeId: string;
-  readonly workflowId: string;
-  /** Waits (in real time, with no time skipped) until round `round`'s outcome is recorded, and returns it. */
-  round(round: number): Promise<RoundRecord>;
-  /** Sends answers to round `round`'s ask, as the API does for a client's retry (only the keys asked are kept). */
-  answer(round: number, responses: Record<string, unknown>): Promise<void>;
-  /** Waits for the exchange to end, skipping time while nothing else can happen: a round's timeout passes at once. */
-  ending(): Promise<ExchangeEnding>;
-}
-
-export interface TimeSkippingExchanges {
-  /** The test environment: `env.sleep(ms)` skips time, `env.client` is a client of its server. */
-  readonly env: TestWorkflowEnvironment;
-  readonly taskQueue: string;
-  /** Calls tool `name` with `args`: starts its exchange the way the API starts one. */
-  startTool(name: string, args?: Record<string, unknown>, options?: StartOptions): Promise<TestExchange>;
-  /** Stops the worker and the server, and closes the pool it opened. */
-  teardown(): Promise<void>;
-}
-
-/** The test server binary: the option, `TEMPORAL_TEST_SERVER_PATH`, or `temporal-test-server` on PATH; undefined when none is there. */
-export function findTestServer(explicit?: string): string | undefined {
-  const configured = explicit ?? process.env[TEST_SERVER_PATH_VARIABLE];
-  if (configured) return configured;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, TEST_SERVER_BINARY);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
-
-const INDEXED_TYPES: Record<string, temporal.api.enums.v1.IndexedValueType> = {
-  KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  TEXT: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-  INT: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
-  DOUBLE: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
-  BOOL: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
-  DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
-  KEYWORD_LIST: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
-};
-
-let runtimeQuieted = false;
-/**
- * The SDK's process-wide runtime prints to the console, its native side too (the test server does
- * not advertise every capability a worker looks for, and the worker warns of it): here everything
- * it says at WARN or above goes to `log` instead, which is silent unless the test passed its own.
- */
-function quietTemporalRuntime(log: Logger): void {
-  if (runtimeQuieted) return;
-  runtimeQuieted = true;
-  const temporalLog = log.child({ component: 'temporal' });
-  try {
-    Runtime.install({
-      logger: new DefaultLogger('WARN', (entry) =>
-        temporalLog[entry.level === 'ERROR' ? 'error' : 'warn']({ ...entry.meta }, entry.message),
-      ),
-      telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } },
-    });
-  } catch {
-    // Someone installed the runtime already: theirs stays.
-  }
-}
 
 const key = (kid: string) => `${kid}:${randomBytes(32).toString('base64')}`;
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -279,7 +172,7 @@ async function startExchange(
   const exchangeId = randomUUID();
   const workflowId = workflowIdFor(exchangeId);
   const capabilities = (start.capabilities ?? {}) as Record<string, unknown>;
-  // The exchange's input as the API builds it for a first leg (exchange-legs.ts).
+  // The exchange's input as the API builds it for a first leg (services/api/src/legs/start-leg.ts).
   const input: ExchangeInput = {
     exchangeId,
     era: 'modern',

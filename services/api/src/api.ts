@@ -1,18 +1,19 @@
 /**
  * Wires the API's dependencies (Postgres pool, LISTEN hub and outcome waiter, Temporal client)
  * into the app and starts listening. `main.ts`, the dev launcher and the tests all start the API
- * through here.
+ * through here. Beside it: what it logs as it starts (startup-log.ts), what `/readyz` checks
+ * (readiness-checks.ts), and the admin API and codec endpoint built from the configuration
+ * (admin/admin-endpoint.ts, codec/codec-endpoint.ts).
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client } from '@temporalio/client';
-import { checkApiExposure, isLoopbackHost, type Config } from '../../../lib/config';
-import { describeDeployment } from '../../../lib/worker-deployment';
+import { checkApiExposure, type Config } from '../../../lib/config';
 import { connectTemporalClient } from '../../../lib/temporal-connection';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import { createTaskStorePg } from '../../../lib/db/task-store-pg';
-import { checkMigrationsCurrent, migrationFiles } from '../../../lib/db/migrate';
+import { migrationFiles } from '../../../lib/db/migrate';
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
 import { createPool } from '../../../lib/db/pool';
@@ -21,21 +22,17 @@ import type { Logger } from '../../../lib/log';
 import { tracingClientInterceptors, type Tracing } from '../../../lib/tracing';
 import { apiMetrics, apiRegistry } from '../../../lib/metrics/api-metrics';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
-import { createPayloadCodec } from '../../../lib/payload-codec/payload-codec';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
-import { adminRouter } from './admin/admin-router';
-import { adminTokenCredential, encodeTokenCredential, signInCookieCredential } from './codec/codec-credentials';
-import { codecRouter } from './codec/codec-router';
-import { createCodecSessions } from './codec/codec-session';
-import { codecSignInRouter } from './codec/codec-sign-in';
-import { createTokenGuesses, type TokenGuesses } from './admin/token-guesses';
+import { adminEndpoint } from './admin/admin-endpoint';
+import { createTokenGuesses } from './admin/token-guesses';
+import { codecEndpoint } from './codec/codec-endpoint';
 import { createApp } from './app';
-import { createExchangeGateway } from './exchange-gateway';
-import { createExchangeLegs } from './exchange-legs';
-import { createExchangeReconciler } from './exchange-reconciler';
+import { createExchangeGateway } from './exchange-client/exchange-gateway';
+import { createExchangeLegs } from './legs/exchange-legs';
+import { createExchangeReconciler } from './exchange-client/exchange-reconciler';
 import { createShutdown } from './http/shutdown';
-import { startIdleExchangeSweeper } from './idle-exchange-sweeper';
+import { startIdleExchangeSweeper } from './exchange-client/idle-exchange-sweeper';
 import { createModernMethods } from './modern/modern-methods';
 import { createArgumentChecks } from './methods/argument-checks';
 import { toolParamHeaders } from './modern/tool-param-headers';
@@ -43,36 +40,8 @@ import { createLegacyEndpoint } from './legacy/legacy-endpoint';
 import { createLegacyTaskMethods } from './legacy/legacy-task-methods';
 import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
-
-/** Says at start who may call: loudly when nobody is asked, since every caller is then one principal. */
-function logAuthMode(auth: Config['auth'], http: Config['http'], log: Logger): void {
-  if (auth.mode === 'off') {
-    log.warn(
-      'AUTH_MODE=off: /mcp, /sse and /messages accept every caller as the one anonymous principal; ' +
-        'any holder of a requestState or session id can answer for it. Set AUTH_MODE=oauth outside local development',
-    );
-    if (!isLoopbackHost(http.host)) {
-      log.warn(
-        { host: http.host },
-        'ALLOW_UNAUTHENTICATED=true: serving unauthenticated on an address that is not loopback; ' +
-          'only trusted callers may reach it',
-      );
-    }
-    return;
-  }
-  log.info(
-    {
-      resource: auth.resource,
-      issuers: auth.issuers,
-      requiredScopes: auth.requiredScopes,
-      introspection: auth.introspection !== undefined,
-    },
-    'OAuth resource server on: every request to /mcp, /sse and /messages needs a bearer token',
-  );
-  if (new URL(auth.resource).protocol !== 'https:') {
-    log.warn({ resource: auth.resource }, 'MCP_RESOURCE_URL is not https: tokens travel in clear to this server');
-  }
-}
+import { logStartup } from './startup-log';
+import { readinessChecks } from './readiness-checks';
 
 /** How often a draining API closes the connections whose responses have ended. */
 const IDLE_CONNECTION_SWEEP_MS = 100;
@@ -219,61 +188,27 @@ export async function startApi(
     readiness: {
       checkTimeoutMs: config.http.readyCheckTimeoutMs,
       log,
-      checks: [
-        { name: 'postgres', check: async () => void (await pool.query('SELECT 1')) },
-        {
-          name: 'temporal',
-          // With a deadline, so a server that stops answering does not leave calls piling up.
-          check: () =>
-            connection.withDeadline(Date.now() + config.http.readyCheckTimeoutMs, async () => {
-              await connection.healthService.check({});
-            }),
-        },
-        { name: 'migrations', check: () => checkMigrationsCurrent(pool, migrations) },
-      ],
+      checks: readinessChecks(pool, connection, migrations, config.http.readyCheckTimeoutMs),
     },
     metrics: apiRegistry,
     ...(config.metricsToken !== undefined ? { metricsToken: config.metricsToken } : {}),
     auth: config.auth,
     ...(config.admin.token
       ? {
-          admin: adminRouter({
-            token: config.admin.token,
+          admin: adminEndpoint(config, config.admin.token, connection, {
             guesses,
             admin,
             store,
             gateway,
             reconciler,
             waiter,
-            waitMs: config.http.waitMs,
-            temporal: { namespace: config.temporal.namespace, uiUrl: config.admin.temporalUiUrl },
-            describeTimeoutMs: config.http.readyCheckTimeoutMs,
-            // WORKER_VERSIONING=pinned: which worker versions still hold exchanges.
-            ...(config.temporal.versioning
-              ? {
-                  describeDeployment: () =>
-                    describeDeployment(
-                      connection.workflowService,
-                      config.temporal.namespace,
-                      config.temporal.versioning!.deploymentName,
-                    ),
-                }
-              : {}),
             log,
           }),
         }
       : {}),
     ...(config.admin.token ? { codec: codecEndpoint(config, config.admin.token, guesses, log) } : {}),
   });
-  logAuthMode(config.auth, config.http, log);
-  if (config.admin.token) log.info('admin API on at /admin (bearer token from ADMIN_TOKEN)');
-  else log.info('admin API off: ADMIN_TOKEN is not set, /admin answers 404');
-  if (config.admin.token)
-    log.info(
-      { allowedOrigins: config.codecEndpoint.allowedOrigins },
-      'codec endpoint on at /codec (admin token, or a browser signed in at /codec/sign-in)',
-    );
-  else log.info('codec endpoint off: ADMIN_TOKEN is not set, /codec answers 404');
+  logStartup(config, log);
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));
@@ -315,41 +250,4 @@ export async function startApi(
       await pool.end();
     },
   };
-}
-
-/**
- * The codec endpoint (/codec) behind the admin token: the Temporal Web UI and CLI decode what the
- * service put into Temporal through it. Another credential (an OAuth scope) is one more entry of
- * `credentials`.
- */
-function codecEndpoint(config: Config, token: string, guesses: TokenGuesses, log: Logger) {
-  const sessions = createCodecSessions(token, config.codecEndpoint.sessionTtlMs, config.codecEndpoint.sessionEpoch);
-  return codecRouter({
-    // For display: a payload recorded before the codec was on is shown as it is, and one encrypted
-    // before payloads were bound opens. The UI names the namespace only (X-Namespace, checked to be
-    // the one served), never the workflow: decoding checks a payload's namespace alone, and what
-    // /codec/encode mints is bound to the namespace alone (unbound while the deployment writes so).
-    codec: createPayloadCodec({
-      ...config.payloadCodec,
-      acceptPlaintext: true,
-      unbound: config.payloadCodec.unbound === 'write' ? 'write' : 'accept',
-    }),
-    namespace: config.temporal.namespace,
-    allowedOrigins: config.codecEndpoint.allowedOrigins,
-    maxBodyBytes: config.codecEndpoint.maxBodyBytes,
-    credentials: [adminTokenCredential(token), signInCookieCredential(sessions)],
-    ...(config.codecEndpoint.encodeToken
-      ? { encodeCredential: encodeTokenCredential(config.codecEndpoint.encodeToken) }
-      : {}),
-    signIn: codecSignInRouter({
-      token,
-      sessions,
-      sessionTtlMs: config.codecEndpoint.sessionTtlMs,
-      temporalUiUrl: config.admin.temporalUiUrl,
-      guesses,
-      log,
-    }),
-    guesses,
-    log,
-  });
 }

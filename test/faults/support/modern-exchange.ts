@@ -6,7 +6,7 @@
  */
 import { createSealer } from '../../../lib/state/sealer';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
-import { requestDigestOf } from '../../../services/api/src/leg-decisions';
+import { requestDigestOf } from '../../../services/api/src/legs/leg-decisions';
 import { accept, rawCall, type RpcReply } from '../../support/raw-mcp';
 import { sleep } from './wait-for';
 

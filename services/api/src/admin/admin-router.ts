@@ -23,7 +23,7 @@ import express, { type ErrorRequestHandler, Router } from 'express';
 import type { AdminStore } from '../../../../lib/db/admin-store';
 import { logExchange, type Logger } from '../../../../lib/log';
 import type { DeploymentView } from '../../../../lib/worker-deployment';
-import type { ExchangeGateway } from '../exchange-gateway';
+import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import { adminError, InvalidParameter } from './admin-errors';
 import { bearerAuth } from './bearer-auth';
 import { cancelExchange, type CancelDeps } from './cancel-exchange';

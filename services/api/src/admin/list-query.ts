@@ -16,6 +16,7 @@
  * | `cursor` | the `nextCursor` of the previous page |
  */
 import type { ExchangeFilter, ListPosition } from '../../../../lib/db/admin-store';
+import { EXCHANGE_METHODS } from '../../../../lib/exchange/exchange-methods';
 import type { Era, ExchangeMethod, ExchangeStatus } from '../../../../lib/exchange/types';
 import { MAX_PRINCIPAL_ID_LENGTH } from '../../../../lib/exchange/principal';
 import { MAX_KEYWORD_CHARS } from '../../../../lib/exchange/search-attributes';
@@ -36,7 +37,7 @@ const STATUSES: readonly ExchangeStatus[] = [
   'cancelled',
   'terminated',
 ];
-const METHODS: readonly ExchangeMethod[] = ['tools/call', 'prompts/get', 'resources/read'];
+const METHODS: readonly ExchangeMethod[] = EXCHANGE_METHODS;
 const ERAS: readonly Era[] = ['modern', 'legacy'];
 const FILTERS = [
   'status',

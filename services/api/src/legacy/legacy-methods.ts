@@ -14,7 +14,8 @@ import {
 } from '@modelcontextprotocol/core';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { TaskStore } from '../../../../lib/db/task-store';
-import type { ExchangeMethod, ExchangeOrigin, Listening } from '../../../../lib/exchange/types';
+import { isExchangeMethod } from '../../../../lib/exchange/exchange-methods';
+import type { ExchangeOrigin, Listening } from '../../../../lib/exchange/types';
 import { clientOf } from '../../../../lib/exchange/exchange-details';
 import { sessionRef } from '../../../../lib/log';
 import { type HandlerSet } from '@durable-mcp/handlers';
@@ -23,7 +24,7 @@ import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { isLegacyTaskMethod, LEGACY_TASKS_CAPABILITY, servesLegacyTasks } from '../../../../lib/protocol/legacy-tasks';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
 import { methodNotFound } from '../../../../lib/protocol/error-catalog';
-import type { ExchangeLeg, ExchangeLegs } from '../exchange-legs';
+import type { ExchangeLeg, ExchangeLegs } from '../legs/exchange-legs';
 import { createCatalogMethods, listedTools, serverCapabilities } from '../methods/catalog-methods';
 import { readOriginalRequest } from '../methods/original-request';
 import type { ArgumentChecks } from '../methods/argument-checks';
@@ -41,8 +42,6 @@ function originOf(session: LegacySession): ExchangeOrigin {
     protocolVersion: session.protocolVersion,
   };
 }
-
-const EXCHANGE_METHODS = new Set<string>(['tools/call', 'prompts/get', 'resources/read']);
 
 export interface LegacyMethodsDeps {
   handlers: HandlerSet;
@@ -114,9 +113,8 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     method: string,
     params: unknown,
   ): Promise<LegacyOutcome> {
-    if (EXCHANGE_METHODS.has(method)) {
-      const exchangeMethod = method as ExchangeMethod;
-      const request = readOriginalRequest(exchangeMethod, params);
+    if (isExchangeMethod(method)) {
+      const request = readOriginalRequest(method, params);
       requireHandler(handlers, request);
       // Arguments the tool's inputSchema refuses are the call's answer: no call row, no exchange.
       const refusal = deps.argumentChecks.refusal(request);
@@ -128,11 +126,11 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
           : undefined;
       const listening: Listening = { progressToken, logLevel: session.logLevel };
       const task =
-        exchangeMethod === 'tools/call'
+        method === 'tools/call'
           ? legacyTaskRequest(findTool(handlers, request.target), params, servesLegacyTasks(session))
           : undefined;
       const leg: ExchangeLeg = {
-        ...request,
+        request,
         clientCapabilities: session.clientCapabilities,
         principal: caller,
         era: 'legacy',
@@ -170,7 +168,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     initialize,
     call,
     /** Whether `method` starts an exchange (and so answers on a stream of its own). */
-    startsExchange: (method: string | undefined) => method !== undefined && EXCHANGE_METHODS.has(method),
+    startsExchange: (method: string | undefined) => method !== undefined && isExchangeMethod(method),
     start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId),
     /** Starts a call's exchange as a task (its row written before the workflow starts). */
     startTask: (leg: ExchangeLeg, exchangeId: string, task: LegacyTaskRequest) =>
@@ -179,7 +177,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     taskOfCall: (exchangeId: string) => deps.taskStore.readOfExchange(exchangeId),
     /** Whether `method` answers on a stream: a call's exchange, or a running task's tasks/result. */
     answersOnStream: (method: string | undefined) =>
-      method !== undefined && (EXCHANGE_METHODS.has(method) || method === 'tasks/result'),
+      method !== undefined && (isExchangeMethod(method) || method === 'tasks/result'),
     newSessionId: () => randomUUID(),
   };
 }

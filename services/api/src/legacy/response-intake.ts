@@ -11,16 +11,17 @@ import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { Limits } from '../../../../lib/config';
 import { canonicalJson } from '../../../../lib/exchange/digest';
+import { isLate } from '../../../../lib/exchange/round-deadline';
+import { overRoundInputBudget, roundAnswersBytes } from '../../../../lib/exchange/round-input-size';
 import { logExchange, sessionRef, type Logger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { tooLarge } from '../../../../lib/protocol/error-catalog';
 import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
-import type { ExchangeGateway } from '../exchange-gateway';
-import type { ExchangeReconciler } from '../exchange-reconciler';
+import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
 import { callLogger } from './call-log';
 import type { IncomingMessage } from './incoming-message';
-import { roundInputBytes } from './round-input-size';
 
 export interface ResponseIntakeDeps {
   legacy: LegacyStore;
@@ -54,10 +55,11 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
     logExchange(request.exchangeId);
     tagLegExchange(request.exchangeId, request.round + 1);
     await linkToExchangeTrace(() => exchanges.readTraceContext(request.exchangeId));
-    // The deadline is a rule: an answer after it is refused before anything is settled or signalled;
-    // the stream carries the expiry (and withdraws this request) once the workflow records it.
+    // The deadline's fast pre-check (the workflow is its authority, lib/exchange/round-deadline.ts):
+    // an answer after it is refused before anything is settled or signalled; the stream carries the
+    // expiry (and withdraws this request) once the workflow records it.
     const ask = await exchanges.readRound(request.exchangeId, request.round);
-    if (ask?.deadlineAt && Date.now() > ask.deadlineAt.getTime()) {
+    if (isLate(ask?.deadlineAt?.getTime(), Date.now())) {
       callLogger(log, request.exchangeId, request.round).info(
         { ...sessionRef(session.id), key: request.key },
         'response dropped: the round deadline has passed',
@@ -81,12 +83,12 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
     // One round's answers travel to the workflow together: refuse the one that would make them too
     // large before anything is settled, so the request stays open for a smaller answer.
     if (!repeat) {
-      const size = roundInputBytes(
+      const size = roundAnswersBytes(
         response,
         await legacy.answersOfRound(request.exchangeId, request.round),
         request.key,
       );
-      if (size > limits.maxRoundInputBytes)
+      if (overRoundInputBudget(size, limits.maxRoundInputBytes))
         throw tooLarge("this round's answers", 'result', limits.maxRoundInputBytes, size);
     }
     // Settle first, so the request can no longer be withdrawn (nor answered twice); then signal.

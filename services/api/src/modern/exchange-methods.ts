@@ -2,7 +2,6 @@
  * `tools/call`, `prompts/get` and `resources/read`: each leg of these runs on the durable exchange
  * engine, and these are the only methods that may answer with an `InputRequiredResult`.
  */
-import { z } from 'zod';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { type HandlerSet } from '@durable-mcp/handlers';
@@ -10,9 +9,8 @@ import { findTool, requireHandler } from '../../../../lib/handler-set/lookup';
 import { taskBeginsFor } from '../tasks/task-policy';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import type { ExchangeLegs } from '../exchange-legs';
-import { readOriginalRequest } from '../methods/original-request';
-import { parseParams } from '../methods/parse-params';
+import type { ExchangeLegs } from '../legs/exchange-legs';
+import { readModernCall } from './modern-call';
 import { forwardRoundNotifications } from './round-notifications';
 import type { CallContext } from './call-context';
 import { complete, renderLeg } from './render';
@@ -25,11 +23,6 @@ import type { ModernEnvelope } from './validate-request';
  */
 const LEG_ENDED = new Error('the leg ended');
 
-const RetryFieldsSchema = z.object({
-  inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-  requestState: z.string().min(1).optional(),
-});
-
 export interface ExchangeMethodsDeps {
   handlers: HandlerSet;
   argumentChecks: ArgumentChecks;
@@ -40,8 +33,9 @@ export interface ExchangeMethodsDeps {
 
 export function createExchangeMethods(deps: ExchangeMethodsDeps) {
   const run = async (method: ExchangeMethod, params: unknown, envelope: ModernEnvelope, call: CallContext) => {
-    const request = readOriginalRequest(method, params);
-    const retry = parseParams(RetryFieldsSchema, params);
+    // Read once: every step below receives this value (the leg, all of it).
+    const parsed = readModernCall(method, params);
+    const { request } = parsed;
     requireHandler(deps.handlers, request);
     // Arguments the tool's inputSchema refuses are answered here: no exchange, no workflow.
     const refusal = deps.argumentChecks.refusal(request);
@@ -60,8 +54,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const leg = await deps.legs
       .run(
         {
-          ...request,
-          ...retry,
+          ...parsed,
           clientCapabilities: envelope.clientCapabilities,
           principal: call.caller,
           era: 'modern',

@@ -9,7 +9,7 @@ import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import type { ExchangeLegs } from '../exchange-legs';
+import type { ExchangeLegs } from '../legs/exchange-legs';
 import type { CallContext } from './call-context';
 import { createCatalogMethods } from '../methods/catalog-methods';
 import { createExchangeMethods } from './exchange-methods';

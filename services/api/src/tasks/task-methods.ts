@@ -24,14 +24,14 @@
  */
 import { z } from 'zod';
 import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
+import { answerBytes, roundInputTooLarge } from '../../../../lib/exchange/round-input-size';
 import type { Logger } from '../../../../lib/log';
 import { taskNotFound, tooLarge } from '../../../../lib/protocol/error-catalog';
 import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import { declaresTasks, tasksNotDeclared, type TaskMethod } from '../../../../lib/protocol/tasks';
-import type { ExchangeGateway } from '../exchange-gateway';
-import { redeliverIfMissing } from '../answer-redelivery';
-import type { ExchangeReconciler } from '../exchange-reconciler';
-import { roundInputTooLarge } from '../leg-decisions';
+import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import { redeliverIfMissing } from '../exchange-client/answer-redelivery';
+import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
 import { parseParams } from '../methods/parse-params';
 import type { CallContext } from '../modern/call-context';
 import { complete } from '../modern/render';
@@ -39,8 +39,6 @@ import type { ModernEnvelope } from '../modern/validate-request';
 import { createQuietTaskCheck } from './quiet-task-check';
 import { outstandingRequests } from './task-phase';
 import { detailedTask } from './task-view';
-
-const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 
 const TaskIdSchema = z.string().min(1);
 const GetTaskParamsSchema = z.object({ taskId: TaskIdSchema });
@@ -113,7 +111,7 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
       const outstanding = outstandingRequests(asked, task.answeredKeys);
       const fresh = Object.keys(inputResponses)
         .filter((key) => Object.hasOwn(outstanding, key))
-        .map((key) => ({ key, bytes: jsonBytes(inputResponses[key]) }));
+        .map((key) => ({ key, bytes: answerBytes(inputResponses[key]) }));
       // The round's answers reach its handler together, in one payload: those taken before count.
       // The keys are claimed before they are signalled, under the task's row lock, so two updates
       // at once cannot both take a key or both fit the budget. Claimed but not signalled (this
@@ -147,7 +145,7 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
         (key) =>
           Object.hasOwn(asked, key) &&
           task.answeredKeys.includes(key) &&
-          jsonBytes(inputResponses[key]) <= (task.answeredKeyBytes[key] ?? 0),
+          answerBytes(inputResponses[key]) <= (task.answeredKeyBytes[key] ?? 0),
       );
       for (const key of retried)
         await redeliverIfMissing(deps.gateway, deps.log, {

@@ -1,12 +1,12 @@
 // Pins the decisions a leg of a multi-round-trip call turns on (leg-decisions.ts), with no Postgres
 // or Temporal: what a leg is, what an answering leg is given the round's records, and what a leg
 // that waited gets.
-import type { RoundRecord } from '../../../lib/db/exchange-store';
-import { digestJson } from '../../../lib/exchange/digest';
-import type { RoundOutcome } from '../../../lib/exchange/types';
-import { INVALID_PARAMS } from '../../../lib/protocol/json-rpc-codes';
-import { RpcError } from '../../../lib/protocol/rpc-error';
-import type { RequestStateClaims } from '../../../lib/state/request-state';
+import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import { digestJson } from '../../../../lib/exchange/digest';
+import type { RoundOutcome } from '../../../../lib/exchange/types';
+import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
+import { RpcError } from '../../../../lib/protocol/rpc-error';
+import type { RequestStateClaims } from '../../../../lib/state/request-state';
 import {
   afterWait,
   answeredWith,
@@ -15,7 +15,6 @@ import {
   classifyAnswer,
   classifyLeg,
   requestDigestOf,
-  roundInputTooLarge,
   targetTooLong,
 } from './leg-decisions';
 
@@ -94,15 +93,6 @@ describe('size budgets', () => {
     expect(targetTooLong('resources/read', 'a://toolong', 8)?.toJson()).toMatchObject({
       data: { path: 'params.uri' },
     });
-  });
-
-  it("bounds a round's input as arguments, answers and capabilities together", () => {
-    const input = { params: { a: 'xx' }, answers: { k: 1 }, clientCapabilities: {} }; // 10 + 7 + 2 bytes
-    expect(roundInputTooLarge(input, 19)).toBeUndefined();
-    const refusal = roundInputTooLarge(input, 18);
-    expect(refusal?.kind).toBe('tooLarge');
-    expect(refusal?.toJson()).toMatchObject({ code: INVALID_PARAMS, data: { path: 'params', limit: 18, size: 19 } });
-    expect(roundInputTooLarge({ ...input, answers: undefined }, 12)).toBeUndefined();
   });
 });
 

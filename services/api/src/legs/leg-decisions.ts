@@ -1,20 +1,22 @@
 /**
  * The decisions a leg of a multi-round-trip call turns on, as pure functions of what Postgres and
- * the verified requestState say (exchange-legs.ts does the reading, signalling and waiting):
+ * the verified requestState say (the other files of this folder do the reading, signalling and waiting):
  *
  * - what a leg is: a first leg, an answer, or a visit that comes back for an outcome;
- * - what identifies the call (its request digest), and the sizes it must stay under;
+ * - what identifies the call (its request digest), and the size its target must stay under;
  * - what an answering leg is: a stale requestState (no ask at its round), a retry of a round that
  *   was already answered (with the same answers: its outcome; with different ones: refused), a late
  *   answer past the round's deadline, or fresh answers to signal;
  * - what a leg that waited gets: the round's outcome, or "come back".
  */
-import type { RoundRecord } from '../../../lib/db/exchange-store';
-import { digestJson } from '../../../lib/exchange/digest';
-import type { ExchangeMethod, OriginalRequest } from '../../../lib/exchange/types';
-import { invalidParams, tooLarge } from '../../../lib/protocol/error-catalog';
-import type { RpcError } from '../../../lib/protocol/rpc-error';
-import type { RequestStateClaims } from '../../../lib/state/request-state';
+import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import { repeatOf } from '../../../../lib/exchange/answer-repeats';
+import { digestJson } from '../../../../lib/exchange/digest';
+import { isLate, roundTimeoutOf } from '../../../../lib/exchange/round-deadline';
+import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
+import { invalidParams } from '../../../../lib/protocol/error-catalog';
+import type { RpcError } from '../../../../lib/protocol/rpc-error';
+import type { RequestStateClaims } from '../../../../lib/state/request-state';
 
 /** What a leg's round resolves to: its recorded outcome, or "not yet" with the round to come back for. */
 export type RoundResult =
@@ -50,28 +52,13 @@ export function targetTooLong(method: ExchangeMethod, target: string, limit: num
   return invalidParams(`Invalid params: ${path} is ${size} bytes, over the limit of ${limit}`, { path, limit, size });
 }
 
-const jsonBytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
-
 /**
- * What one round's activity carries (arguments, answers, capabilities) must stay under Temporal's
- * payload limit with a margin, or the round could never be scheduled: refused before anything
- * reaches Temporal.
- */
-export function roundInputTooLarge(
-  input: { params: unknown; answers: unknown; clientCapabilities: unknown },
-  limit: number,
-): RpcError | undefined {
-  const size = jsonBytes(input.params) + jsonBytes(input.answers) + jsonBytes(input.clientCapabilities);
-  if (size <= limit) return undefined;
-  return tooLarge("this round's input (arguments, inputResponses and client capabilities)", 'params', limit, size);
-}
-
-/**
- * Whether a recorded round was reached by answers other than this leg's (`digest`). Endings recorded
- * without answers (an expiry, a cancel) carry no digest and stand for every leg.
+ * Whether a recorded round was reached by answers other than this leg's (`digest`): the duplicate
+ * rule's fast pre-check (lib/exchange/answer-repeats.ts). Endings recorded without answers (an
+ * expiry, a cancel) carry no digest and stand for every leg.
  */
 export function reachedByOtherAnswers(record: RoundRecord, digest: string | undefined): boolean {
-  return digest !== undefined && record.answersDigest !== undefined && record.answersDigest !== digest;
+  return repeatOf(record.answersDigest, digest) === 'different';
 }
 
 /** The refusal (-32602) of answers to `round` that differ from the ones it already took. */
@@ -117,11 +104,12 @@ export function classifyAnswer(facts: {
   if (!ask || ask.outcome.kind !== 'ask') return { kind: 'stale' };
   const { responses, digest } = answersTo(ask.outcome.inputRequests, facts.inputResponses);
   if (next) return reachedByOtherAnswers(next, digest) ? { kind: 'mismatch' } : { kind: 'retry', record: next };
-  if (ask.deadlineAt && facts.now > ask.deadlineAt.getTime())
+  // The deadline's fast pre-check: the workflow is its authority (lib/exchange/round-deadline.ts).
+  if (ask.deadlineAt && isLate(ask.deadlineAt.getTime(), facts.now))
     return {
       kind: 'late',
       deadlineAt: ask.deadlineAt,
-      roundTimeoutMs: ask.deadlineAt.getTime() - ask.recordedAt.getTime(),
+      roundTimeoutMs: roundTimeoutOf(ask.deadlineAt.getTime(), ask.recordedAt.getTime()),
     };
   return { kind: 'fresh', responses, digest };
 }

@@ -10,10 +10,10 @@
  * workflow says it is missing. History gains a signal only for an answer the workflow lacks; a
  * workflow that cannot be asked now (no worker) is left to apply what its history holds.
  */
-import type { Era } from '../../../lib/exchange/types';
-import { exchangeLogger, type Logger } from '../../../lib/log';
-import { apiMetrics } from '../../../lib/metrics/api-metrics';
-import { workflowIdFor } from '../../../workflows/messages';
+import type { Era } from '../../../../lib/exchange/types';
+import { exchangeLogger, type Logger } from '../../../../lib/log';
+import { apiMetrics } from '../../../../lib/metrics/api-metrics';
+import { workflowIdFor } from '../../../../workflows/messages';
 import type { ExchangeGateway } from './exchange-gateway';
 
 export interface Redelivery {

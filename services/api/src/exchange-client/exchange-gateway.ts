@@ -16,7 +16,7 @@ import type {
   OriginalRequest,
   RoundActivity,
   RoundAnswers,
-} from '../../../lib/exchange/types';
+} from '../../../../lib/exchange/types';
 import {
   answersSignal,
   answerStandingQuery,
@@ -24,7 +24,7 @@ import {
   keyAnswerSignal,
   WORKFLOW_TYPE,
   workflowIdFor,
-} from '../../../workflows/messages';
+} from '../../../../workflows/messages';
 import {
   EXCHANGE_ROUND,
   EXCHANGE_STATUS,
@@ -36,15 +36,15 @@ import {
   MCP_PRINCIPAL,
   MCP_SESSION,
   MCP_TARGET,
-} from '../../../lib/exchange/search-attributes';
-import { clip } from '../../../lib/exchange/ask-description';
-import { exchangeStaticDetails, exchangeSummary } from '../../../lib/exchange/exchange-details';
+} from '../../../../lib/exchange/search-attributes';
+import { clip } from '../../../../lib/exchange/ask-description';
+import { exchangeStaticDetails, exchangeSummary } from '../../../../lib/exchange/exchange-details';
 import { type HandlerSet } from '@durable-mcp/handlers';
-import { roundActivityFor } from '../../../lib/handler-set/lookup';
-import type { CancelledBy } from '../../../lib/protocol/exchange-errors';
-import type { AnswerStanding } from '../../../workflows/exchange-state';
-import { apiMetrics, type SignalName } from '../../../lib/metrics/api-metrics';
-import type { Logger } from '../../../lib/log';
+import { roundActivityFor } from '../../../../lib/handler-set/lookup';
+import type { CancelledBy } from '../../../../lib/protocol/exchange-errors';
+import type { AnswerStanding } from '../../../../workflows/exchange-state';
+import { apiMetrics, type SignalName } from '../../../../lib/metrics/api-metrics';
+import type { Logger } from '../../../../lib/log';
 
 export interface ExchangeGateway {
   /** Starts the exchange's workflow, named in Temporal by what it is and by `origin` (who sent it). */

@@ -1,0 +1,114 @@
+/**
+ * Maps the legs of a multi-round-trip call onto its durable exchange: the entry the API's methods
+ * call, which wires the jobs of the other files of this folder.
+ *
+ * - A first leg (no requestState) starts a workflow (start-leg.ts) and waits for round 1.
+ * - A retry carrying `inputResponses` and an `ask` requestState answers that round (answer-leg.ts):
+ *   the answers are signalled once and the API waits for the next round.
+ * - When an outcome is not ready within the HTTP wait budget (round-wait.ts), the client gets a
+ *   state-only `InputRequiredResult` (a `wait` requestState) and comes back for it, instead of the
+ *   API holding the connection for the whole round.
+ * - A call that runs as a task (the Tasks extension, SEP-2663) is answered with its task instead of
+ *   a round's outcome: a first leg whose task begins at the call starts the exchange in task mode;
+ *   a retry whose answers begin it signals them with the task mode (task ids and TTL: tasks/task-ids.ts).
+ *
+ * Every requestState is verified first (request-state-check.ts); the capacity budgets are
+ * capacity.ts's. What each leg is and gets is decided by the pure functions of leg-decisions.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import type { TaskRecord } from '../../../../lib/db/task-store';
+import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
+import { logExchange } from '../../../../lib/log';
+import { fromOutcome } from '../../../../lib/protocol/error-catalog';
+import type { RpcError } from '../../../../lib/protocol/rpc-error';
+import { createTaskRows } from '../tasks/task-ids';
+import { createAnswerLeg } from './answer-leg';
+import { createInflightGate } from './capacity';
+import { awaitedWith, classifyLeg, requestDigestOf } from './leg-decisions';
+import type { ExchangeLeg, ExchangeLegsDeps, LegBinding, LegOptions, LegOutcome, LegResult } from './leg-types';
+import { createRequestStateCheck } from './request-state-check';
+import { createRoundWait } from './round-wait';
+import { createStart } from './start-leg';
+
+export type { ExchangeLeg, ExchangeLegsDeps, LegBinding, LegLimits, LegOptions, LegResult } from './leg-types';
+
+export function createExchangeLegs(deps: ExchangeLegsDeps) {
+  const { store } = deps;
+  const taskFor = createTaskRows(deps.tasks, deps.limits);
+  const start = createStart(deps, taskFor);
+  const wait = createRoundWait(deps);
+  const { answerLeg, redeliverAnswers } = createAnswerLeg(deps, taskFor, wait);
+  const verified = createRequestStateCheck(deps.requestState, deps.log);
+  const inflight = createInflightGate(deps.limits);
+
+  /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
+  async function runLeg(leg: ExchangeLeg, requestDigest: string, options: LegOptions): Promise<LegOutcome> {
+    const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
+    const kind = classifyLeg(claims);
+    if (claims) {
+      logExchange(claims.exchangeId);
+      tagLegExchange(claims.exchangeId, claims.round + 1);
+      await linkToExchangeTrace(() => store.readTraceContext(claims.exchangeId));
+    }
+    switch (kind.kind) {
+      case 'first': {
+        // A task is answered with itself at once: nothing waits for its rounds.
+        if (leg.taskBegins === 'at-call') return { kind: 'task', task: (await start(leg, randomUUID(), true))! };
+        // Watched before the workflow exists, so nothing can record round 1 before the watch hears it.
+        const exchangeId = randomUUID();
+        return wait.watching(exchangeId, 1, async (watch) => {
+          await start(leg, exchangeId);
+          return wait.awaitRound(watch, exchangeId, 1, options, true);
+        });
+      }
+      case 'answer': {
+        const { exchangeId, round } = kind.claims;
+        return wait.watching(exchangeId, round + 1, (watch) => answerLeg(leg, kind.claims, options, watch));
+      }
+      case 'come-back': {
+        const { exchangeId, round, afterEvent, answersDigest } = kind.claims;
+        options.onRound?.(exchangeId, round, afterEvent);
+        const result = await wait.watching(exchangeId, round, (watch) =>
+          wait.awaitRound(watch, exchangeId, round, { ...options, onRound: undefined }, false),
+        );
+        // Still nothing after a whole wait: the answers this client sent may never have reached the
+        // round (the workflow says), and this leg carries them again.
+        if (result.kind === 'pending' && answersDigest !== undefined && !options.signal?.aborted)
+          await redeliverAnswers(leg, exchangeId, round - 1, answersDigest);
+        return awaitedWith(result, answersDigest);
+      }
+    }
+  }
+
+  return {
+    /** Starts the exchange of a first leg that answers elsewhere (a handshake-era call's stream). */
+    start: async (leg: ExchangeLeg, exchangeId: string = randomUUID()) => {
+      await start(leg, exchangeId);
+      return exchangeId;
+    },
+
+    /**
+     * Starts the exchange of a handshake-era call that runs as a task (2025-11-25 `params.task`),
+     * its task row written before the workflow starts; `requestedTtlMs` may shorten its TTL.
+     */
+    startTask: async (leg: ExchangeLeg, exchangeId: string, requestedTtlMs?: number): Promise<TaskRecord> =>
+      (await start(leg, exchangeId, true, requestedTtlMs))!,
+
+    /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
+    run: (leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> =>
+      inflight(async () => {
+        // Digested once: the requestState is verified against it, and the requestState minted for
+        // this leg's answer is bound to it.
+        const binding: LegBinding = { requestDigest: requestDigestOf(leg.request), principal: leg.principal.id };
+        return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
+      }),
+  };
+}
+
+export type ExchangeLegs = ReturnType<typeof createExchangeLegs>;
+
+/** Ends the leg with the exchange's error, if its outcome is one. */
+export function errorOf(record: RoundRecord): RpcError | undefined {
+  return record.outcome.kind === 'error' ? fromOutcome(record.outcome.error) : undefined;
+}

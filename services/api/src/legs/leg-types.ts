@@ -1,0 +1,90 @@
+/**
+ * What the legs of an exchange are made of: the leg a method hands over (its original request
+ * parsed once, with what identifies and bounds it), the options of one leg's wait, the limits the
+ * legs keep, and what the leg modules depend on. Types only.
+ */
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
+import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
+import type { TaskRecord, TaskStore } from '../../../../lib/db/task-store';
+import type { Principal } from '../../../../lib/exchange/principal';
+import type { Era, ExchangeOrigin, Listening, OriginalRequest } from '../../../../lib/exchange/types';
+import type { Logger } from '../../../../lib/log';
+import type { RequestStateCodec } from '../../../../lib/state/request-state';
+import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { RoundResult } from './leg-decisions';
+
+export interface ExchangeLeg {
+  /**
+   * The original request, as the method read it once against the SDK's schema: its method, its
+   * target and the params that define it (without `_meta`, `inputResponses` and `requestState`).
+   */
+  request: OriginalRequest;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  clientCapabilities: Record<string, unknown>;
+  /** Who sends the leg: a retry's requestState must have been minted for the same principal. */
+  principal: Principal;
+  era: Era;
+  /** What this leg listens for while its round runs (progress token, log level). */
+  listening?: Listening;
+  /** Who sent it (client, session tag, protocol version), for what operators see in Temporal. */
+  origin?: ExchangeOrigin;
+  /**
+   * When this call runs as a task (its tool supports tasks and this leg's client declared the
+   * extension): at its first leg, or at the retry that answers its first ask.
+   */
+  taskBegins?: 'at-call' | 'after-input';
+}
+
+export interface LegOptions {
+  signal?: AbortSignal;
+  /**
+   * Called once the round this leg waits for is known, so the caller can follow its notifications
+   * (after `afterEvent`, the last one an earlier leg of this client was sent).
+   */
+  onRound?: (exchangeId: string, round: number, afterEvent?: number) => void;
+}
+
+/** What a requestState is bound to besides its exchange and round: the call, by its digest, and the caller. */
+export interface LegBinding {
+  requestDigest: string;
+  principal: string;
+}
+
+/** What a leg's round resolves to, or, for a call that is a task, its task. */
+export type LegOutcome = RoundResult | { kind: 'task'; task: TaskRecord };
+
+/**
+ * What a leg resolves to, with the binding it was verified or started with, so the requestState
+ * minted for its answer is bound to the same digest (computed once per leg).
+ */
+export type LegResult = LegOutcome & { binding: LegBinding };
+
+export interface LegLimits {
+  roundTimeoutMs: number;
+  maxRounds: number;
+  httpWaitMs: number;
+  maxRoundInputBytes: number;
+  maxTargetLength: number;
+  maxRunningExchanges: number;
+  maxRunningExchangesPerPrincipal: number;
+  maxInflightLegs: number;
+  capacityRetryAfterS: number;
+  /** Every task's TTL (TASK_TTL_MS) and the poll interval its client is given (TASK_POLL_INTERVAL_MS). */
+  taskTtlMs: number;
+  taskPollIntervalMs: number;
+}
+
+export interface ExchangeLegsDeps {
+  gateway: ExchangeGateway;
+  store: ExchangeStore;
+  waiter: OutcomeWaiter;
+  reconciler: ExchangeReconciler;
+  requestState: RequestStateCodec;
+  tasks: TaskStore;
+  limits: LegLimits;
+  log: Logger;
+  /** The version of the handlers this API serves, recorded with every exchange it starts (its row, its workflow). */
+  handlerVersion?: string;
+}

@@ -1,0 +1,92 @@
+/**
+ * Starts an exchange from its first leg: bounds its target and round input, writes its row (under
+ * the capacity budgets), for a task its task row, then starts its workflow; the first round runs as
+ * soon as a worker takes it. If Temporal refuses or cannot be reached, the row is forgotten, so no
+ * half-started exchange stays behind.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TaskRecord } from '../../../../lib/db/task-store';
+import { detailsOf } from '../../../../lib/exchange/principal';
+import { roundInputTooLarge } from '../../../../lib/exchange/round-input-size';
+import type { ExchangeInput } from '../../../../lib/exchange/types';
+import { exchangeLogger, logExchange } from '../../../../lib/log';
+import { activeTraceContext, tagLegExchange } from '../../../../lib/tracing';
+import { workflowIdFor } from '../../../../workflows/messages';
+import { taskModeOf, type TaskRows } from '../tasks/task-ids';
+import { principalBudget, refuseFullRoom } from './capacity';
+import { targetTooLong } from './leg-decisions';
+import type { ExchangeLeg, ExchangeLegsDeps } from './leg-types';
+
+/** Refuses a round whose input (this leg's arguments and capabilities, and `answers`) is over the budget. */
+export function checkRoundInput(leg: ExchangeLeg, answers: unknown, limit: number): void {
+  const refusal = roundInputTooLarge(
+    { params: leg.request.params, answers, clientCapabilities: leg.clientCapabilities },
+    limit,
+  );
+  if (refusal) throw refusal;
+}
+
+export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
+  const { gateway, store, limits, log } = deps;
+
+  /**
+   * Starts the exchange's workflow. As a task (`asTask`), its task row is written between the
+   * exchange's row and the workflow; `requestedTtlMs` may shorten its TTL.
+   */
+  return async function start(
+    leg: ExchangeLeg,
+    exchangeId: string = randomUUID(),
+    asTask = false,
+    requestedTtlMs?: number,
+  ): Promise<TaskRecord | undefined> {
+    const { request } = leg;
+    logExchange(exchangeId);
+    tagLegExchange(exchangeId, 1);
+    const tooLong = targetTooLong(request.method, request.target, limits.maxTargetLength);
+    if (tooLong) throw tooLong;
+    checkRoundInput(leg, leg.inputResponses, limits.maxRoundInputBytes);
+    const input: ExchangeInput = {
+      exchangeId,
+      era: leg.era,
+      request,
+      principal: leg.principal.id,
+      principalDetails: detailsOf(leg.principal),
+      clientCapabilities: leg.clientCapabilities,
+      ...(leg.listening ? { listening: leg.listening } : {}),
+      // Answers sent before any ask are carried to round 1: the handler reads what it knows.
+      ...(leg.inputResponses ? { initialResponses: leg.inputResponses } : {}),
+      roundTimeoutMs: limits.roundTimeoutMs,
+      maxRounds: limits.maxRounds,
+      ...(deps.handlerVersion !== undefined ? { handlerVersion: deps.handlerVersion } : {}),
+    };
+    // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
+    // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an
+    // authenticated principal fewer than its own (capacity.ts).
+    // With the trace context of this leg, which holds the workflow's trace: later legs link to it.
+    const room = await store.createExchange(
+      input,
+      workflowIdFor(exchangeId),
+      limits.maxRunningExchanges,
+      principalBudget(leg.principal, limits),
+      activeTraceContext(),
+    );
+    refuseFullRoom(room, limits);
+    let task: TaskRecord | undefined;
+    try {
+      if (asTask) {
+        task = await taskFor(exchangeId, leg.principal.id, requestedTtlMs);
+        input.task = taskModeOf(task);
+      }
+      await gateway.start(input, leg.origin);
+    } catch (error) {
+      // Temporal refused or could not be reached: the client is told, and no half-started exchange stays behind.
+      await store.forgetUnstarted(exchangeId).catch(() => undefined);
+      throw error;
+    }
+    exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round: 1 }).info(
+      { method: request.method, target: request.target, era: leg.era },
+      'exchange started',
+    );
+    return task;
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * What an exchange's workflow says of itself in the Temporal UI: its current details (Markdown,
+ * lib/exchange/exchange-details.ts) say which round runs, or what the exchange waits for and since
+ * when, or how it ended; its search attributes (`ExchangeRound`, `ExchangeStatus`, `WaitingSince`)
+ * make it findable. Current details are no command; the search attributes are upserted once per
+ * recorded round, as every exchange's history has it, and `WaitingSince` is cleared when a regular
+ * round's answers arrive, which compat.ts gates (`CLEAR_WAIT_ON_ANSWERS`).
+ */
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { endedDetails, runningDetails, waitingDetails, type WaitingView } from '../lib/exchange/exchange-details';
+import { EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
+import type { ExchangeInput, RoundSummary } from '../lib/exchange/types';
+import type { CancelledBy } from '../lib/protocol/exchange-errors';
+import type { ExchangeState } from './exchange-state';
+
+/** What the current details say of a wait, besides the keys answered so far (they change as answers arrive). */
+export type Waiting = Omit<WaitingView, 'answeredKeys'>;
+
+export function createVisibility(input: ExchangeInput, state: ExchangeState) {
+  let waiting: Waiting | undefined;
+  /** Shows the wait, with the keys answered so far. */
+  const showWaiting = () => {
+    if (!waiting) return;
+    const answered = state.partial?.round === waiting.round ? Object.keys(state.partial.responses) : [];
+    setCurrentDetails(waitingDetails({ ...waiting, ...(answered.length ? { answeredKeys: answered } : {}) }));
+  };
+
+  return {
+    /** Round `round` runs. */
+    running(round: number): void {
+      setCurrentDetails(runningDetails(input.request, round, Date.now()));
+    },
+
+    /** The exchange waits for the answers to an ask. */
+    waitFor(view: Waiting): void {
+      waiting = view;
+      showWaiting();
+    },
+
+    /** The wait ended (answered, expired, cancelled). */
+    stopWaiting(): void {
+      waiting = undefined;
+    },
+
+    /** One key's answer arrived: the wait shows it. */
+    showWaiting,
+
+    /** A regular round's handler may run for minutes: the exchange no longer waits on anyone. */
+    clearWaitingSince(): void {
+      upsertSearchAttributes([{ key: WAITING_SINCE, value: null }]);
+    },
+
+    /**
+     * Tells Temporal where the exchange stands after round `round`: its search attributes (one
+     * upsert, as every exchange's history has it here; `WaitingSince` set while an ask waits,
+     * removed otherwise) and, once it has ended, current details that say how.
+     */
+    publish(round: number, summary: RoundSummary, waitingSince?: number, cancelled?: CancelledBy): void {
+      upsertSearchAttributes([
+        { key: EXCHANGE_ROUND, value: round },
+        { key: EXCHANGE_STATUS, value: state.status },
+        { key: WAITING_SINCE, value: waitingSince === undefined ? null : new Date(waitingSince) },
+      ]);
+      if (summary.kind === 'ask') return;
+      setCurrentDetails(
+        endedDetails({
+          request: input.request,
+          status: state.status,
+          round,
+          asks: state.asks,
+          maxRounds: input.maxRounds,
+          roundTimeoutMs: input.roundTimeoutMs,
+          ...(summary.errorCode !== undefined ? { errorCode: summary.errorCode } : {}),
+          ...(cancelled ? { cancelledBy: cancelled } : {}),
+          at: Date.now(),
+        }),
+      );
+    },
+  };
+}
