@@ -20,37 +20,26 @@
  * test that skips time; `startTool` refuses to start an exchange once the clocks have parted.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 // Types only at the top: `@temporalio/testing` is loaded when a helper is created, so importing
 // `durable-mcp/testing` for `driveTool` alone does not need it installed.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import { temporal } from '@temporalio/proto';
+import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { Pool } from 'pg';
 import { parseConfig } from '../../lib/config';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
-import type { ExchangeStore, RoundRecord } from '../../lib/db/exchange-store';
 import { migrate } from '../../lib/db/migrate';
-import { ANONYMOUS_PRINCIPAL, detailsOf, type Principal } from '../../lib/exchange/principal';
 import { SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
-import type { ExchangeInput, ExchangeStatus, OriginalRequest } from '../../lib/exchange/types';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { createLogger, type Logger } from '../../lib/log';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
-import { fromOutcome } from '../../lib/protocol/error-catalog';
-import type { ExchangeResult } from '../../workflows/exchange-workflow';
-import { workflowIdFor } from '../../workflows/messages';
-import { answersTo } from '../api/src/leg-decisions';
-import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-gateway';
+import { createExchangeGateway } from '../api/src/exchange-gateway';
 import { createExchangeWorker } from '../worker/src/worker';
-import type { JsonRpcError } from './drive';
 import { startWithRetries } from './server-start';
+import { INDEXED_TYPES, findTestServer, quietTemporalRuntime } from './test-server';
+import { startExchange, type StartOptions, type TestExchange } from './test-exchange';
 
-/** The environment variable naming the test server binary. */
-export const TEST_SERVER_PATH_VARIABLE = 'TEMPORAL_TEST_SERVER_PATH';
-const TEST_SERVER_BINARY = 'temporal-test-server';
+export { TEST_SERVER_PATH_VARIABLE, findTestServer } from './test-server';
+export type { ExchangeEnding, StartOptions, TestExchange } from './test-exchange';
 
 export interface TimeSkippingOptions {
   /** The handler set the worker serves. */
@@ -74,36 +63,6 @@ export interface TimeSkippingOptions {
   log?: Logger;
 }
 
-export interface StartOptions {
-  /** What the client declares. Default: nothing (an ask is then refused with -32021). */
-  capabilities?: ClientCapabilities;
-  /** Who calls. Default: the anonymous principal. */
-  principal?: Principal;
-}
-
-/** How an exchange ended: the workflow's result, and the outcome the service recorded for its last round. */
-export interface ExchangeEnding {
-  status: ExchangeStatus;
-  /** The round whose outcome ended it. */
-  round: number;
-  asks: number;
-  /** The final result, when it completed. */
-  result?: Record<string, unknown>;
-  /** The JSON-RPC error a client gets, when it did not (an expiry: -32001). */
-  error?: JsonRpcError;
-}
-
-export interface TestExchange {
-  readonly exchangeId: string;
-  readonly workflowId: string;
-  /** Waits (in real time, with no time skipped) until round `round`'s outcome is recorded, and returns it. */
-  round(round: number): Promise<RoundRecord>;
-  /** Sends answers to round `round`'s ask, as the API does for a client's retry (only the keys asked are kept). */
-  answer(round: number, responses: Record<string, unknown>): Promise<void>;
-  /** Waits for the exchange to end, skipping time while nothing else can happen: a round's timeout passes at once. */
-  ending(): Promise<ExchangeEnding>;
-}
-
 export interface TimeSkippingExchanges {
   /** The test environment: `env.sleep(ms)` skips time, `env.client` is a client of its server. */
   readonly env: TestWorkflowEnvironment;
@@ -114,57 +73,7 @@ export interface TimeSkippingExchanges {
   teardown(): Promise<void>;
 }
 
-/** The test server binary: the option, `TEMPORAL_TEST_SERVER_PATH`, or `temporal-test-server` on PATH; undefined when none is there. */
-export function findTestServer(explicit?: string): string | undefined {
-  const configured = explicit ?? process.env[TEST_SERVER_PATH_VARIABLE];
-  if (configured) return configured;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, TEST_SERVER_BINARY);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
-
-const INDEXED_TYPES: Record<string, temporal.api.enums.v1.IndexedValueType> = {
-  KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  TEXT: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-  INT: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
-  DOUBLE: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
-  BOOL: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
-  DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
-  KEYWORD_LIST: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
-};
-
-let runtimeQuieted = false;
-/**
- * The SDK's process-wide runtime prints to the console, its native side too (the test server does
- * not advertise every capability a worker looks for, and the worker warns of it): here everything
- * it says at WARN or above goes to `log` instead, which is silent unless the test passed its own.
- */
-function quietTemporalRuntime(log: Logger): void {
-  if (runtimeQuieted) return;
-  runtimeQuieted = true;
-  const temporalLog = log.child({ component: 'temporal' });
-  try {
-    Runtime.install({
-      logger: new DefaultLogger('WARN', (entry) =>
-        temporalLog[entry.level === 'ERROR' ? 'error' : 'warn']({ ...entry.meta }, entry.message),
-      ),
-      telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } },
-    });
-  } catch {
-    // Someone installed the runtime already: theirs stays.
-  }
-}
-
 const key = (kid: string) => `${kid}:${randomBytes(32).toString('base64')}`;
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts a time-skipping test server, registers the service's search attributes on it, and runs
@@ -261,73 +170,4 @@ export async function createTimeSkippingExchanges(options: TimeSkippingOptions):
     if (ownPool) await pool.end().catch(() => undefined);
     throw error;
   }
-}
-
-async function startExchange(
-  env: TestWorkflowEnvironment,
-  store: ExchangeStore,
-  gateway: ExchangeGateway,
-  start: StartOptions & { request: OriginalRequest; roundTimeoutMs: number; maxRounds: number },
-): Promise<TestExchange> {
-  // Deadlines are set on the worker's clock and timed on the server's: once time was skipped, they part.
-  const skew = (await env.currentTimeMs()) - Date.now();
-  if (skew > 1_000)
-    throw new Error(
-      `time was skipped ${skew} ms in this environment already: start each exchange that skips time in a fresh one`,
-    );
-  const principal = start.principal ?? ANONYMOUS_PRINCIPAL;
-  const exchangeId = randomUUID();
-  const workflowId = workflowIdFor(exchangeId);
-  const capabilities = (start.capabilities ?? {}) as Record<string, unknown>;
-  // The exchange's input as the API builds it for a first leg (exchange-legs.ts).
-  const input: ExchangeInput = {
-    exchangeId,
-    era: 'modern',
-    request: start.request,
-    principal: principal.id,
-    principalDetails: detailsOf(principal),
-    clientCapabilities: capabilities,
-    roundTimeoutMs: start.roundTimeoutMs,
-    maxRounds: start.maxRounds,
-  };
-  await store.createExchange(input, workflowId);
-  await gateway.start(input);
-
-  async function round(n: number): Promise<RoundRecord> {
-    for (;;) {
-      const record = await store.readRound(exchangeId, n);
-      if (record) return record;
-      await delay(20);
-    }
-  }
-
-  return {
-    exchangeId,
-    workflowId,
-    round,
-    async answer(n, responses) {
-      const ask = await round(n);
-      if (ask.outcome.kind !== 'ask') throw new Error(`round ${n} did not ask (its outcome: ${ask.outcome.kind})`);
-      const answers = answersTo(ask.outcome.inputRequests, responses);
-      const delivered = await gateway.sendAnswers(exchangeId, {
-        round: n,
-        ...answers,
-        clientCapabilities: capabilities,
-      });
-      if (!delivered) throw new Error(`the exchange had ended before round ${n} was answered`);
-    },
-    async ending() {
-      const result = await env.client.workflow.getHandle(workflowId).result();
-      const { status, rounds, asks } = result as ExchangeResult;
-      const last = await round(rounds);
-      const { outcome } = last;
-      return {
-        status,
-        round: rounds,
-        asks,
-        ...(outcome.kind === 'complete' ? { result: outcome.result } : {}),
-        ...(outcome.kind === 'error' ? { error: fromOutcome(outcome.error).toJson() } : {}),
-      };
-    },
-  };
 }
