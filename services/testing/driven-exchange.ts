@@ -1,0 +1,230 @@
+/**
+ * One driven exchange: each round's handler run as the worker's round activity runs it, its outcome
+ * recorded as Postgres would hold it, the workflow's own bookkeeping, a clock a test moves with
+ * `afterMs`, and each answer passed through the API's checks and then the workflow's.
+ */
+import { randomBytes } from 'node:crypto';
+import type { InputRequest } from '@modelcontextprotocol/server';
+import { applyAskRules, summarize } from '../../activities/round-rules';
+import { answeredDifferently, classifyAnswer, requestDigestOf } from '../api/src/leg-decisions';
+import type { RoundRecord } from '../../lib/db/exchange-store';
+import { ANONYMOUS_PRINCIPAL, detailsOf, type Principal } from '../../lib/exchange/principal';
+import type { ExchangeInput, OriginalRequest, RoundOutcome } from '../../lib/exchange/types';
+import type { HandlerSet } from '@durable-mcp/handlers';
+import { roundActivityFor } from '../../lib/handler-set/lookup';
+import { fromOutcome, invalidRequestState } from '../../lib/protocol/error-catalog';
+import { exchangeExpired } from '../../lib/protocol/exchange-errors';
+import { createHandlerStateCodec, type HandlerStateCodec } from '../../lib/state/handler-state';
+import { createRequestStateCodec, RequestStateError, type RequestStateCodec } from '../../lib/state/request-state';
+import { createSealer } from '../../lib/state/sealer';
+import {
+  acceptAnswers,
+  initialState,
+  mayAsk,
+  recordRound,
+  takeAnswers,
+  type ExchangeState,
+} from '../../workflows/exchange-state';
+import { DEFAULT_MAX_ROUNDS, DEFAULT_ROUND_TIMEOUT_MS, REQUEST_STATE_TTL_MS } from './drive-defaults';
+import { ended, refusal, toJson } from './drive-steps';
+import type { AnswerOptions, DriveOptions, HandlerNotification, Step } from './drive-types';
+import { runHandler } from './driven-round';
+
+/** One exchange: its rounds' records (what Postgres would hold), the workflow's state and a clock. */
+export class Exchange {
+  private readonly state: ExchangeState = initialState();
+  private readonly records = new Map<number, RoundRecord>();
+  private readonly steps = new Map<number, Step<unknown>>();
+  private readonly requestState: RequestStateCodec;
+  private readonly handlerState: HandlerStateCodec;
+  private readonly input: ExchangeInput;
+  private readonly principal: Principal;
+  private readonly binding: { requestDigest: string; principal: string };
+  /** The harness's clock: real time when the exchange started, plus every `afterMs` since. */
+  private elapsedMs = 0;
+  private readonly startedAt = Date.now();
+  private sealedHandlerState: string | undefined;
+
+  constructor(
+    private readonly set: HandlerSet,
+    request: OriginalRequest,
+    exchangeId: string,
+    options: DriveOptions,
+  ) {
+    // A throwaway key: what a test's state can be opened with lives and dies with this exchange.
+    const sealer = createSealer([{ kid: 'test', key: randomBytes(32) }]);
+    this.requestState = createRequestStateCodec(sealer, REQUEST_STATE_TTL_MS, () => this.now());
+    this.handlerState = createHandlerStateCodec(sealer);
+    this.principal = options.principal ?? ANONYMOUS_PRINCIPAL;
+    this.input = {
+      exchangeId,
+      era: 'modern',
+      request,
+      principal: this.principal.id,
+      principalDetails: detailsOf(this.principal),
+      clientCapabilities: (options.capabilities ?? {}) as Record<string, unknown>,
+      ...(options.inputResponses ? { initialResponses: options.inputResponses } : {}),
+      roundTimeoutMs: options.roundTimeoutMs ?? DEFAULT_ROUND_TIMEOUT_MS,
+      maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+      roundActivity: roundActivityFor(set, request),
+    };
+    this.binding = { requestDigest: requestDigestOf(request), principal: this.principal.id };
+  }
+
+  private now(): number {
+    return this.startedAt + this.elapsedMs;
+  }
+
+  start<R>(): Promise<Step<R>> {
+    return this.runRound<R>(1, undefined, this.input.clientCapabilities, []);
+  }
+
+  /** Runs round `round`'s handler as the worker's round activity does, and records its outcome. */
+  private async runRound<R>(
+    round: number,
+    answers: { responses: Record<string, unknown>; digest: string } | undefined,
+    capabilities: Record<string, unknown>,
+    ignoredKeys: string[],
+  ): Promise<Step<R>> {
+    const { exchangeId } = this.input;
+    const notifications: HandlerNotification[] = [];
+    const run = await runHandler(this.set, this.input, {
+      round,
+      answers: answers?.responses,
+      capabilities,
+      principal: this.principal,
+      handlerState: this.handlerState,
+      sealedHandlerState: this.sealedHandlerState,
+      notifications,
+    });
+    let outcome = run.outcome;
+    const handlerState = run.handlerState;
+    outcome = applyAskRules(outcome, {
+      exchangeId,
+      round,
+      maxRounds: this.input.maxRounds,
+      capabilities,
+      mayAsk: mayAsk(this.state, this.input.maxRounds),
+      handlerState: this.handlerState,
+    });
+    const recordedAt = new Date(this.now());
+    const record: RoundRecord = {
+      exchangeId,
+      round,
+      outcome,
+      ...(answers ? { answersDigest: answers.digest } : {}),
+      recordedAt,
+      ...(outcome.kind === 'ask' ? { deadlineAt: new Date(recordedAt.getTime() + this.input.roundTimeoutMs) } : {}),
+    };
+    this.records.set(round, record);
+    const summary = summarize(record, outcome);
+    recordRound(this.state, summary);
+    this.sealedHandlerState = summary.sealedHandlerState;
+    const step = this.stepOf<R>(record, notifications, ignoredKeys, handlerState);
+    this.steps.set(round, step as Step<unknown>);
+    return step;
+  }
+
+  private stepOf<R>(
+    record: RoundRecord,
+    notifications: HandlerNotification[],
+    ignoredKeys: string[],
+    handlerState?: string,
+  ): Step<R> {
+    const { outcome, round } = record;
+    if (outcome.kind !== 'ask')
+      return ended<R>(record.exchangeId, round, this.state.asks, outcome, notifications, ignoredKeys);
+    const requestState = this.requestState.mint({ exchangeId: record.exchangeId, round, kind: 'ask', ...this.binding });
+    return {
+      exchangeId: record.exchangeId,
+      round,
+      kind: 'ask',
+      ask: {
+        inputRequests: outcome.inputRequests as Record<string, InputRequest>,
+        requestState,
+        ...(handlerState !== undefined ? { handlerState } : {}),
+      },
+      refused: false,
+      ended: false,
+      ignoredKeys,
+      notifications,
+      asks: this.state.asks,
+      answer: (responses, options = {}) =>
+        this.answer<R>(responses, { ...options, requestState: options.requestState ?? requestState }),
+    };
+  }
+
+  /** The round timer: an ask whose deadline has passed with no answers ends the exchange as expired. */
+  private fireTimers(): void {
+    const round = this.state.awaiting;
+    if (round === undefined || this.state.deadlineAt === undefined || this.now() <= this.state.deadlineAt) return;
+    const outcome: RoundOutcome = {
+      kind: 'error',
+      error: exchangeExpired(this.input.exchangeId, round, this.input.roundTimeoutMs),
+    };
+    const record: RoundRecord = {
+      exchangeId: this.input.exchangeId,
+      round: round + 1,
+      outcome,
+      recordedAt: new Date(this.now()),
+    };
+    this.records.set(round + 1, record);
+    recordRound(this.state, summarize(record));
+  }
+
+  /** A retry that answers an ask, through the API's checks, then the workflow's. */
+  private async answer<R>(
+    responses: Record<string, unknown>,
+    options: AnswerOptions & { requestState: string },
+  ): Promise<Step<R>> {
+    this.elapsedMs += Math.max(0, options.afterMs ?? 0);
+    let round: number;
+    try {
+      const claims = this.requestState.verify(options.requestState, this.binding);
+      // A requestState of another exchange opens only with that exchange's key: here, it cannot.
+      if (claims.exchangeId !== this.input.exchangeId || claims.kind !== 'ask') throw new RequestStateError('claims');
+      round = claims.round;
+    } catch (error) {
+      if (!(error instanceof RequestStateError)) throw error;
+      return refusal<R>(this.input.exchangeId, this.state.round, this.state.asks, toJson(invalidRequestState()));
+    }
+    this.fireTimers();
+    const ask = this.records.get(round);
+    const next = this.records.get(round + 1);
+    const asked = ask?.outcome.kind === 'ask' ? Object.keys(ask.outcome.inputRequests) : [];
+    const ignoredKeys = Object.keys(responses).filter((key) => !asked.includes(key));
+    const verdict = classifyAnswer({ ask, next, inputResponses: responses, now: this.now() });
+    switch (verdict.kind) {
+      case 'stale':
+        return refusal<R>(this.input.exchangeId, round, this.state.asks, toJson(invalidRequestState()));
+      case 'mismatch':
+        return refusal<R>(this.input.exchangeId, round, this.state.asks, toJson(answeredDifferently(round)));
+      case 'retry': {
+        // The same leg again: the outcome it had, without running anything twice.
+        const step = this.steps.get(round + 1) as Step<R> | undefined;
+        return step ? { ...step, ignoredKeys, notifications: [] } : this.stepOf<R>(verdict.record, [], ignoredKeys);
+      }
+      case 'late':
+        return refusal<R>(
+          this.input.exchangeId,
+          round,
+          this.state.asks,
+          toJson(fromOutcome(exchangeExpired(this.input.exchangeId, round, verdict.roundTimeoutMs))),
+        );
+      case 'fresh':
+        break;
+    }
+    const capabilities = (options.capabilities ?? this.input.clientCapabilities) as Record<string, unknown>;
+    const accepted = acceptAnswers(this.state, {
+      round,
+      responses: verdict.responses,
+      digest: verdict.digest,
+      clientCapabilities: capabilities,
+      sentAt: this.now(),
+    });
+    if (accepted !== 'accepted')
+      throw new Error(`round ${round}: the exchange did not take these answers (${accepted})`);
+    const taken = takeAnswers(this.state);
+    return this.runRound<R>(round + 1, taken, capabilities, ignoredKeys);
+  }
+}
