@@ -7,7 +7,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import { type Logger } from '../../lib/log';
+import type { Logger } from '../../lib/log';
 
 /** The environment variable naming the test server binary. */
 export const TEST_SERVER_PATH_VARIABLE = 'TEMPORAL_TEST_SERVER_PATH';

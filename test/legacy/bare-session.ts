@@ -12,7 +12,7 @@ import {
   type MessageStream,
 } from '../support/legacy-client';
 import { exchangeOfSession } from '../support/exchange-rows';
-import { type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
 
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 

@@ -5,7 +5,7 @@
  */
 import { SERVER_BUSY } from '../../lib/protocol/rpc-error';
 import { isRequest, isResponseTo, LegacySession, openSseSession, type JsonRpcMessage } from '../support/legacy-client';
-import { type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
 
 export const DEPLOY_ARGS = { service: 'checkout', version: '2.1.0', environment: 'production' };
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });

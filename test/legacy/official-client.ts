@@ -17,7 +17,7 @@ import {
   type ElicitResult,
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type JsonRpcId } from '../support/legacy-client';
+import type { JsonRpcId } from '../support/legacy-client';
 
 export const CALL_TIMEOUT = { timeout: 30_000 };
 export const DEPLOY_ARGS = { service: 'checkout', version: '2.1.0', environment: 'production' };
