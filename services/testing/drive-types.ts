@@ -11,7 +11,7 @@ import type {
   LoggingLevel,
   ReadResourceResult,
 } from '@modelcontextprotocol/server';
-import { type Principal } from '../../lib/exchange/principal';
+import type { Principal } from '../../lib/exchange/principal';
 import type { HandlerSet, ToolHandler } from '@durable-mcp/handlers';
 
 /** A JSON-RPC error, as the client would receive it: the service's own code, message and data. */
