@@ -22,7 +22,7 @@
 #
 # Node 24 LTS, pinned to a release on Debian 12 (the official image's <version>-bookworm-slim
 # tag): the same release the tests run on (package.json's `node` dev dependency), and the major
-# `engines` names; test/compose-file.unit.test.ts fails if the three part. Move them together.
+# `engines` names; test/operating/compose-file.unit.test.ts fails if the three part. Move them together.
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------

@@ -1,113 +1,17 @@
 /**
- * The bench's results and how they are printed: one table per scenario (leg latency at
+ * How the bench's results are printed: one table per scenario (leg latency at
  * concurrency 1, exchanges/s and CPU per 100 exchanges at the bench's concurrency), the ratios of
  * each service row to the baselines, and one exchange's history by event type. Pure: it formats
  * what it is given.
  */
 import { DEV_SERVER_DYNAMIC_CONFIG_FLAGS, DEV_SERVER_SQLITE_FLAGS } from '../devtools/local-stack/temporal-dev-server';
-import type { HistoryStats } from './history';
-import type { ScenarioName, TargetName } from './options';
+import type { ScenarioName } from './options';
 import { SCENARIO_SPECS } from './scenarios';
-import { round, type LatencySummary } from './stats';
-import { TARGET_SPECS, type Role } from './targets';
+import { TARGET_SPECS } from './targets';
+import { ratios, ROLES, type RunInfo, type TargetResult } from './results';
 
-export const ROLES: readonly Role[] = ['temporal', 'api', 'worker', 'postgres'];
-
-export interface PhaseResult {
-  concurrency: number;
-  completed: number;
-  failed: number;
-  wallMs: number;
-  exchangesPerSec: number;
-  /** One summary per leg. */
-  legs: LatencySummary[];
-  exchange: LatencySummary;
-  requests: number;
-  stateOnlyResends: number;
-  /** CPU seconds per 100 completed exchanges, by role, `total` (the roles) and `client` (the bench itself). */
-  cpuPer100: Partial<Record<Role | 'total' | 'client', number>>;
-}
-
-export interface ScenarioResult {
-  target: TargetName;
-  scenario: ScenarioName;
-  serial?: PhaseResult;
-  loaded?: PhaseResult;
-  history?: HistoryStats;
-  failures: string[];
-}
-
-export interface TargetResult {
-  target: TargetName;
-  startupMs?: number;
-  error?: string;
-  scenarios: ScenarioResult[];
-}
-
-export interface RunInfo {
-  date: string;
-  nproc: number;
-  cpuModel: string;
-  node: string;
-  platform: string;
-  loadAverageStart: number[];
-  loadAverageEnd: number[];
-  n: number;
-  nConcurrent: number;
-  concurrency: number;
-  warmup: number;
-  temporalFlags: string[];
-}
-
-export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'compose'];
-/**
- * Each service row against the baselines it is measured by: the in-memory SDK (no durability) for
- * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres).
- */
-export const BASELINES_OF: Record<string, readonly TargetName[]> = {
-  dev: ['sdk', 'bare-local'],
-  prod: ['sdk', 'bare-local'],
-  compose: ['sdk', 'bare-compose'],
-};
-
-export interface Ratio {
-  scenario: ScenarioName;
-  service: TargetName;
-  baseline: TargetName;
-  legP50: Array<number | null>;
-  legP99: Array<number | null>;
-  exchangesPerSec: number | null;
-  cpuPerExchange: number | null;
-}
-
-const ratio = (a: number | undefined, b: number | undefined) =>
-  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? null : round(a / b, 2);
-
-export function ratios(results: readonly TargetResult[]): Ratio[] {
-  const find = (target: TargetName, scenario: ScenarioName) =>
-    results.find((t) => t.target === target)?.scenarios.find((s) => s.scenario === scenario && s.failures.length === 0);
-  const out: Ratio[] = [];
-  for (const scenario of Object.keys(SCENARIO_SPECS) as ScenarioName[]) {
-    for (const service of SERVICE_ROWS) {
-      const s = find(service, scenario);
-      if (!s?.serial || !s.loaded) continue;
-      for (const baseline of BASELINES_OF[service] ?? []) {
-        const b = find(baseline, scenario);
-        if (!b?.serial || !b.loaded) continue;
-        out.push({
-          scenario,
-          service,
-          baseline,
-          legP50: s.serial.legs.map((leg, i) => ratio(leg.p50, b.serial!.legs[i]?.p50)),
-          legP99: s.serial.legs.map((leg, i) => ratio(leg.p99, b.serial!.legs[i]?.p99)),
-          exchangesPerSec: ratio(s.loaded.exchangesPerSec, b.loaded.exchangesPerSec),
-          cpuPerExchange: ratio(s.loaded.cpuPer100.total, b.loaded.cpuPer100.total),
-        });
-      }
-    }
-  }
-  return out;
-}
+export * from './results';
+export { summaryJson } from './summary-json';
 
 /** Aligned columns: the first left-aligned, the rest right-aligned, two spaces apart. */
 export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
@@ -225,48 +129,4 @@ export function render(info: RunInfo, results: readonly TargetResult[], scenario
     out.push('');
   }
   return out.join('\n') + '\n';
-}
-
-export function summaryJson(info: RunInfo, results: readonly TargetResult[], exitCode: number): string {
-  const latency = (s: LatencySummary) => ({
-    n: s.count,
-    p50: round(s.p50, 2),
-    p90: round(s.p90, 2),
-    p99: round(s.p99, 2),
-    max: round(s.max, 2),
-    mean: round(s.mean, 2),
-  });
-  const phase = (p: PhaseResult | undefined) =>
-    p && {
-      concurrency: p.concurrency,
-      completed: p.completed,
-      failed: p.failed,
-      wallMs: round(p.wallMs),
-      exchangesPerSec: round(p.exchangesPerSec, 2),
-      legsMs: p.legs.map(latency),
-      exchangeMs: latency(p.exchange),
-      requests: p.requests,
-      stateOnlyResends: p.stateOnlyResends,
-      cpuSecondsPer100: Object.fromEntries(Object.entries(p.cpuPer100).map(([k, v]) => [k, round(v, 3)])),
-    };
-  return (
-    JSON.stringify({
-      bench: 'compare',
-      ...info,
-      exitCode,
-      targets: results.map((t) => ({
-        target: t.target,
-        startupMs: t.startupMs === undefined ? undefined : round(t.startupMs),
-        error: t.error,
-        scenarios: t.scenarios.map((s) => ({
-          scenario: s.scenario,
-          failures: s.failures.slice(0, 5),
-          serial: phase(s.serial),
-          loaded: phase(s.loaded),
-          history: s.history,
-        })),
-      })),
-      ratios: ratios(results),
-    }) + '\n'
-  );
 }

@@ -1,6 +1,6 @@
 /**
  * What `npm run exchanges` prints: plain-text tables of the admin API's answers. Pure (answers in,
- * lines out), so it is unit-tested (test/exchanges-cli.unit.test.ts).
+ * lines out), so it is unit-tested (test/operating/exchanges-cli.unit.test.ts).
  */
 
 export interface ExchangeRow {

@@ -4,7 +4,7 @@
  * API process gets the open request once that lease lapses (at most DELIVERY_LEASE_MS after its
  * last renewal), not sooner (the dead stream might still have been alive) and not much later (the
  * GET waits for the lapse itself rather than for its next look). Contrast: a call stream the
- * client closes on a live process is given up at once (test/stream-lease.int.test.ts).
+ * client closes on a live process is given up at once (test/legacy/stream-lease.int.test.ts).
  */
 import { DELIVERY_LEASE_MS } from '../../lib/db/legacy-store';
 import { isRequest, isResponseTo, LegacySession, type JsonRpcId, type MessageStream } from '../support/legacy-client';

@@ -1,0 +1,108 @@
+/**
+ * What a bench run measures, as data: each target's result per scenario and phase (latency per leg,
+ * exchanges/s, CPU per 100 exchanges by role, the history), the run's own facts, and the ratios of each
+ * service row to the baselines it is measured against.
+ */
+import type { HistoryStats } from './history';
+import type { ScenarioName, TargetName } from './options';
+import { SCENARIO_SPECS } from './scenarios';
+import { round, type LatencySummary } from './stats';
+import type { Role } from './targets';
+
+export const ROLES: readonly Role[] = ['temporal', 'api', 'worker', 'postgres'];
+
+export interface PhaseResult {
+  concurrency: number;
+  completed: number;
+  failed: number;
+  wallMs: number;
+  exchangesPerSec: number;
+  /** One summary per leg. */
+  legs: LatencySummary[];
+  exchange: LatencySummary;
+  requests: number;
+  stateOnlyResends: number;
+  /** CPU seconds per 100 completed exchanges, by role, `total` (the roles) and `client` (the bench itself). */
+  cpuPer100: Partial<Record<Role | 'total' | 'client', number>>;
+}
+
+export interface ScenarioResult {
+  target: TargetName;
+  scenario: ScenarioName;
+  serial?: PhaseResult;
+  loaded?: PhaseResult;
+  history?: HistoryStats;
+  failures: string[];
+}
+
+export interface TargetResult {
+  target: TargetName;
+  startupMs?: number;
+  error?: string;
+  scenarios: ScenarioResult[];
+}
+
+export interface RunInfo {
+  date: string;
+  nproc: number;
+  cpuModel: string;
+  node: string;
+  platform: string;
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+  n: number;
+  nConcurrent: number;
+  concurrency: number;
+  warmup: number;
+  temporalFlags: string[];
+}
+
+export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'compose'];
+/**
+ * Each service row against the baselines it is measured by: the in-memory SDK (no durability) for
+ * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres).
+ */
+export const BASELINES_OF: Record<string, readonly TargetName[]> = {
+  dev: ['sdk', 'bare-local'],
+  prod: ['sdk', 'bare-local'],
+  compose: ['sdk', 'bare-compose'],
+};
+
+export interface Ratio {
+  scenario: ScenarioName;
+  service: TargetName;
+  baseline: TargetName;
+  legP50: Array<number | null>;
+  legP99: Array<number | null>;
+  exchangesPerSec: number | null;
+  cpuPerExchange: number | null;
+}
+
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? null : round(a / b, 2);
+
+export function ratios(results: readonly TargetResult[]): Ratio[] {
+  const find = (target: TargetName, scenario: ScenarioName) =>
+    results.find((t) => t.target === target)?.scenarios.find((s) => s.scenario === scenario && s.failures.length === 0);
+  const out: Ratio[] = [];
+  for (const scenario of Object.keys(SCENARIO_SPECS) as ScenarioName[]) {
+    for (const service of SERVICE_ROWS) {
+      const s = find(service, scenario);
+      if (!s?.serial || !s.loaded) continue;
+      for (const baseline of BASELINES_OF[service] ?? []) {
+        const b = find(baseline, scenario);
+        if (!b?.serial || !b.loaded) continue;
+        out.push({
+          scenario,
+          service,
+          baseline,
+          legP50: s.serial.legs.map((leg, i) => ratio(leg.p50, b.serial!.legs[i]?.p50)),
+          legP99: s.serial.legs.map((leg, i) => ratio(leg.p99, b.serial!.legs[i]?.p99)),
+          exchangesPerSec: ratio(s.loaded.exchangesPerSec, b.loaded.exchangesPerSec),
+          cpuPerExchange: ratio(s.loaded.cpuPer100.total, b.loaded.cpuPer100.total),
+        });
+      }
+    }
+  }
+  return out;
+}
