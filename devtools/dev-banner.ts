@@ -22,7 +22,7 @@ export function devBanner(facts: DevBannerFacts): string {
   const at = (route: string) => facts.url.replace(/\/mcp$/, route);
   return [
     '',
-    `  MCP endpoint     ${facts.url}   (2026-07-28 and handshake-era clients; handler set "${facts.handlerSet}", ${facts.handlerVersion})`,
+    `  MCP endpoint     ${facts.url}   (2026-07-28 and legacy clients; handler set "${facts.handlerSet}", ${facts.handlerVersion})`,
     `  2024-11-05 SSE   ${at('/sse')}`,
     `  Health           ${at('/healthz')}   readiness ${at('/readyz')}`,
     `  Metrics          ${at('/metrics')}   worker ${facts.workerMetrics}`,

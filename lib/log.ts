@@ -98,7 +98,7 @@ export function exchangeLogger(parent: Logger, fields: ExchangeLogFields): Logge
 }
 
 /**
- * How a log line names a handshake-era session: a short digest, never the id itself. The session
+ * How a log line names a legacy session: a short digest, never the id itself. The session
  * id is the client's bearer credential on the wire (whoever knows it can act in the session), so
  * logs must not carry it; the digest still lets an operator follow one session across lines.
  */

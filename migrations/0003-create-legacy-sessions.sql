@@ -1,4 +1,4 @@
--- Handshake-era (2024-11-05 .. 2025-11-25) clients: their sessions, the calls they made, the
+-- Legacy (2024-11-05 .. 2025-11-25) clients: their sessions, the calls they made, the
 -- server-to-client requests the service sent them, and every message written to their streams.
 -- All of it lives here, not in an API process, so any replica can take any POST and a session
 -- survives an API restart.

@@ -5,7 +5,7 @@
 CREATE INDEX IF NOT EXISTS exchanges_created_idx ON exchanges (created_at, id);
 CREATE INDEX IF NOT EXISTS exchanges_running_created_idx ON exchanges (created_at, id) WHERE status = 'running';
 
--- Logs name a handshake-era session by a tag (the first 12 hex digits of the SHA-256 of its id,
+-- Logs name a legacy session by a tag (the first 12 hex digits of the SHA-256 of its id,
 -- lib/log.ts sessionRef), never by the id, which is the client's credential. The admin view shows
 -- and filters by that same tag. convert_to is only STABLE in general, but with a fixed target
 -- encoding it always gives the same bytes, so the tag may be indexed.

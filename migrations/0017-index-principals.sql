@@ -1,4 +1,4 @@
--- Principals (the caller a bearer token names) own exchanges and handshake-era sessions. Each new
+-- Principals (the caller a bearer token names) own exchanges and legacy sessions. Each new
 -- exchange counts the running ones of its principal (MAX_RUNNING_EXCHANGES_PER_PRINCIPAL), each new
 -- session the open ones of its principal (MAX_OPEN_SESSIONS_PER_PRINCIPAL), and the admin view
 -- filters by principal, newest first: partial indexes keep the counts to what is open, and the

@@ -24,7 +24,7 @@ commands:
     --method M         tools/call, prompts/get, resources/read
     --target NAME      a tool or prompt name, or a resource URI
     --era E            modern or legacy
-    --session TAG      a handshake-era session's tag (as logs name it) or id
+    --session TAG      a legacy session's tag (as logs name it) or id
     --principal KEY    who the exchanges belong to: a principal's key (anonymous, or issuer|subject[|client])
     --handler-version V
                        started by this version of the handlers, exactly (demo@0.1.0, acme-tools@1.2.0)

@@ -218,7 +218,7 @@ describe('round deadlines', () => {
     expect(state.pending?.round).toBe(1);
   });
 
-  it('refuses a late handshake-era key answer, so the round cannot complete', () => {
+  it('refuses a late legacy key answer, so the round cannot complete', () => {
     const state = initialState();
     recordRound(state, { ...askWithDeadline(1), askKeys: ['a', 'b'] });
     expect(acceptKeyAnswer(state, { round: 1, key: 'a', response: 1, sentAt: DEADLINE - 1 })).toBe('accepted');
@@ -249,7 +249,7 @@ describe('round deadlines', () => {
   });
 });
 
-describe('acceptKeyAnswer (handshake-era answers, one key at a time)', () => {
+describe('acceptKeyAnswer (legacy answers, one key at a time)', () => {
   const twoKeyAsk = (round: number): RoundSummary => ({ round, kind: 'ask', askKeys: ['roots', 'summary'] });
 
   it('makes the round pending only once every asked key is answered', () => {
@@ -428,7 +428,7 @@ describe('answerStanding (what the API asks before delivering answers again)', (
     expect(answerStanding(state, 1)).toBe('taken');
   });
 
-  it('tells one key of a handshake-era ask from another', () => {
+  it('tells one key of a legacy ask from another', () => {
     const state = initialState();
     recordRound(state, { round: 1, kind: 'ask', askKeys: ['a', 'b'] });
     acceptKeyAnswer(state, { round: 1, key: 'a', response: 1 });

@@ -27,7 +27,7 @@ export interface ExchangeState {
   pending?: RoundAnswers;
   /** Keys of the last ask; a round's answers are complete when every one is in. */
   askKeys?: string[];
-  /** Handshake-era answers arrive one key at a time; they gather here until the ask is complete. */
+  /** Legacy answers arrive one key at a time; they gather here until the ask is complete. */
   partial?: { round: number; responses: Record<string, unknown>; sentAt?: number };
   /** The client withdrew the originating request. */
   cancelRequested?: boolean;
@@ -84,7 +84,7 @@ export function acceptAnswers(state: ExchangeState, answers: RoundAnswers, ahead
 }
 
 /**
- * Takes one key's answer (a handshake-era client answers each server-to-client request on its
+ * Takes one key's answer (a legacy client answers each server-to-client request on its
  * own). When every key of the awaited ask is in, the round's answers become pending.
  */
 export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer, ahead?: AheadPolicy): AnswerVerdict {
@@ -193,7 +193,7 @@ export function recordRound(state: ExchangeState, summary: RoundSummary): void {
 }
 
 /**
- * Where answers to `round` stand in the workflow (with `key`, one key's answer of a handshake-era
+ * Where answers to `round` stand in the workflow (with `key`, one key's answer of a legacy
  * client or a task): `taken` (handed to a round, or the round is past), `held` (in, waiting for
  * their round), `missing` (never reached the workflow, or refused), or `ended`. The API asks this
  * before it delivers a retried answer again: the workflow is the one authority on what it has.

@@ -84,7 +84,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
       else if (state.pending === undefined) visibility.showWaiting();
     },
-    { description: "One answer of a handshake-era client: its response to one of the ask's server-to-client requests" },
+    { description: "One answer of a legacy client: its response to one of the ask's server-to-client requests" },
   );
   let cancelReason: string | undefined;
   let cancelBy: CancelledBy = 'client';

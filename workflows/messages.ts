@@ -10,7 +10,7 @@ import type { AnswerStanding } from './exchange-state';
 /** Answers to an ask. Durable the moment Temporal records it, even with no worker running. */
 export const answersSignal = defineSignal<[RoundAnswers]>('answers');
 
-/** One key's answer from a handshake-era client's response to a server-to-client request. */
+/** One key's answer from a legacy client's response to a server-to-client request. */
 export const keyAnswerSignal = defineSignal<[KeyAnswer]>('keyAnswer');
 
 /** The client cancelled the originating request, or an operator cancelled the exchange through the admin API. */

@@ -1,6 +1,6 @@
 /**
  * The sampling and elicitation tools of the 2025-era scenarios. The suite drives them with a
- * handshake-era client, so the service fulfils each ask as a real server-to-client request; the
+ * legacy client, so the service fulfils each ask as a real server-to-client request; the
  * handlers are written in the same ask-and-re-run style as every other. Each reports whatever the
  * client answered, so the suite can see its answer came back; only a missing answer is asked again.
  */

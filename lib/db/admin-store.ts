@@ -3,7 +3,7 @@
  * paged, and one exchange with its rounds. Read-only: what an operator changes goes through
  * Temporal (a cancel is a signal), never into these rows.
  *
- * A handshake-era session is named by its tag (the first 12 hex digits of the SHA-256 of its id,
+ * A legacy session is named by its tag (the first 12 hex digits of the SHA-256 of its id,
  * as logs name it), never by its id, which is the client's credential.
  */
 import type { Era, ExchangeMethod, ExchangeStatus, OutcomeKind } from '../exchange/types';
@@ -15,7 +15,7 @@ export interface ExchangeFilter {
   /** The exact tool or prompt name, or resource URI. */
   target?: string;
   era?: Era;
-  /** A handshake-era session's tag. */
+  /** A legacy session's tag. */
   sessionTag?: string;
   /** The principal's stable key, exactly (lib/exchange/principal.ts). */
   principal?: string;
@@ -49,7 +49,7 @@ export interface ExchangeSummary {
   asks: number;
   createdAt: Date;
   updatedAt: Date;
-  /** The handshake-era session's tag. */
+  /** The legacy session's tag. */
   session?: string;
   /** What the last recorded round was. */
   lastOutcome?: OutcomeKind;
@@ -85,7 +85,7 @@ export interface ExchangeDetail {
   exchange: ExchangeSummary;
   /** Every recorded round, oldest first. */
   history: RoundDetail[];
-  /** The handshake-era session the exchange's call came from, while it is kept. */
+  /** The legacy session the exchange's call came from, while it is kept. */
   session?: SessionDetail;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A round's handler notifications in Postgres (`exchange_events`): appended in order and announced
- * on EVENT_CHANNEL, projected into a handshake-era call's stream in the same transaction
+ * on EVENT_CHANNEL, projected into a legacy call's stream in the same transaction
  * (legacy-projection.ts), and read back after the last id a listener sent. One part of the exchange
  * store (exchange-store-pg.ts).
  */
@@ -11,7 +11,7 @@ import { EVENT_CHANNEL, type ExchangeEventStore } from './exchange-store';
 import { projectEvent } from './legacy-projection';
 import { inTransaction } from './pool';
 
-/** `legacyStreamMaxEvents`: the cap of the handshake-era streams the events are projected into. */
+/** `legacyStreamMaxEvents`: the cap of the legacy streams the events are projected into. */
 export function createExchangeEventsPg(pool: Pool, legacyStreamMaxEvents: number): ExchangeEventStore {
   return {
     async appendEvent(exchange, workflowId, round, event) {

@@ -1,7 +1,7 @@
 /**
  * A round's record in Postgres: the round inserted unless it stands (first write wins, and what
  * stands is returned), announced on OUTCOME_CHANNEL at commit, its exchange moved to the outcome's
- * status (never out of a final one), and for a handshake-era call its stream's messages written in
+ * status (never out of a final one), and for a legacy call its stream's messages written in
  * the same transaction (legacy-projection.ts). A modern round is all of that in one statement. One
  * part of the exchange store (exchange-store-pg.ts).
  */
@@ -113,7 +113,7 @@ type Creating = Pick<NewRound, 'exchange' | 'workflowId'>;
 /**
  * Records a round unless it is recorded already (first write wins, and what stands is returned),
  * with RECORD_ROUND, or RECORD_FIRST_ROUND given the exchange to create (`creating`); then, when
- * this wrote it, runs `project` (what the round means to a handshake-era call's stream, in the
+ * this wrote it, runs `project` (what the round means to a legacy call's stream, in the
  * caller's transaction). Without it (a modern round) the statement is the whole record.
  */
 async function recordIn(
@@ -138,9 +138,9 @@ async function recordIn(
   return { ...toRecord(row), recordedNow: true };
 }
 
-/** `legacyStreamMaxEvents`: the cap of the handshake-era streams rounds are projected into. */
+/** `legacyStreamMaxEvents`: the cap of the legacy streams rounds are projected into. */
 export function createRoundRecordPg(pool: Pool, legacyStreamMaxEvents: number): RoundRecordStore {
-  // A handshake-era call's stream gets what the round means to it in the transaction that records it.
+  // A legacy call's stream gets what the round means to it in the transaction that records it.
   const recordProjected = (entry: NewRoundRow, creating?: Creating) =>
     inTransaction(pool, (client) =>
       recordIn(client, entry, creating, () => projectRound(client, entry, legacyStreamMaxEvents)),

@@ -12,7 +12,7 @@ import { createRoundRecordPg } from './exchange-round-record-pg';
 import { createExchangeRowsPg } from './exchange-rows-pg';
 import type { ExchangeStore } from './exchange-store';
 
-/** `legacyStreamMaxEvents`: the cap of the handshake-era streams this store projects into. */
+/** `legacyStreamMaxEvents`: the cap of the legacy streams this store projects into. */
 export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {

@@ -1,5 +1,5 @@
 /**
- * Handshake-era calls in Postgres: the exchanges a session started (one per request id of the
+ * Legacy calls in Postgres: the exchanges a session started (one per request id of the
  * session), found by request id, by exchange or by stream, and the counts the call budget reads.
  * The connection that records a call holds its delivery lease from the start (legacy-leases-pg.ts
  * keeps the lease afterwards). One part of the legacy store (legacy-store-pg.ts).

@@ -1,5 +1,5 @@
 /**
- * Delivery leases on handshake-era calls in Postgres: which connection delivers a running call's
+ * Delivery leases on legacy calls in Postgres: which connection delivers a running call's
  * messages, and until when. A GET stream claims the calls nobody delivers, the holder renews its
  * hold and gives it up when it stops, and a take-over or a release is announced so the other
  * connection acts at once (DELIVERY_TAKEN_CHANNEL, DELIVERY_FREED_CHANNEL). One part of the legacy

@@ -1,12 +1,12 @@
 /**
- * Writes what a handshake-era client must see of an exchange into its call's stream, in the
+ * Writes what a legacy client must see of an exchange into its call's stream, in the
  * transaction that records it: for an ask, one server-to-client request per key, each also kept as
  * an open request; for an ending, the requests still open withdrawn, then the call's response and
  * the call finished; for a handler's notification, the MCP notification its client listens for.
  * The messages are built by lib/protocol/legacy-stream-messages.ts; this stores them. Whoever
  * records (the worker, or the API recording an ending Temporal left unrecorded) projects, so a
  * stream is complete the moment its round is recorded, whether or not a client is connected; API
- * replicas only deliver the rows. Exchanges with no handshake-era call (the modern era) project
+ * replicas only deliver the rows. Exchanges with no legacy call (the modern era) project
  * nothing.
  */
 import type { PoolClient } from 'pg';
@@ -20,7 +20,7 @@ import {
 } from '../protocol/legacy-stream-messages';
 import { appendStreamMessage } from './legacy-stream-pg';
 
-/** An exchange's call as its stream's messages need it, or undefined when no handshake-era call started it. */
+/** An exchange's call as its stream's messages need it, or undefined when no legacy call started it. */
 async function callOf(
   client: PoolClient,
   exchangeId: string,

@@ -1,5 +1,5 @@
 /**
- * Handshake-era server-to-client requests in Postgres, as the API sees them: found by id, answered
+ * Legacy server-to-client requests in Postgres, as the API sees them: found by id, answered
  * once (and reopened when the answer could not reach the exchange), a repeated answer counted, the
  * answers a round already took, and a session's open requests for replay after a reconnect. The
  * worker opens and withdraws them, in the transaction that records a round (legacy-projection.ts).

@@ -1,5 +1,5 @@
 /**
- * Handshake-era sessions in Postgres: created at `initialize`, their negotiated handshake and log
+ * Legacy sessions in Postgres: created at `initialize`, their negotiated handshake and log
  * level, when they were last used (retention reads it), the counts the session budgets read, and
  * their end. One part of the legacy store (legacy-store-pg.ts puts the parts together).
  */

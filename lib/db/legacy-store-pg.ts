@@ -1,5 +1,5 @@
 /**
- * The handshake-era store in Postgres, put together from its parts, one room per job: sessions
+ * The legacy store in Postgres, put together from its parts, one room per job: sessions
  * (legacy-sessions-pg.ts), calls (legacy-calls-pg.ts), their delivery leases
  * (legacy-leases-pg.ts), server-to-client requests (legacy-requests-pg.ts) and the streams' event
  * log with its pruning (legacy-stream-pg.ts).

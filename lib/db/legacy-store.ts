@@ -1,5 +1,5 @@
 /**
- * Handshake-era state in Postgres: sessions, their calls, the server-to-client requests sent to
+ * Legacy state in Postgres: sessions, their calls, the server-to-client requests sent to
  * them, and the ordered messages of their streams (the SSE event log).
  */
 export const LEGACY_STREAM_CHANNEL = 'legacy_stream';
@@ -87,7 +87,7 @@ export interface LegacyStoreLimits {
 }
 
 /**
- * The handshake-era store, one part per job: each part has a Postgres room of its own
+ * The legacy store, one part per job: each part has a Postgres room of its own
  * (`legacy-<part>-pg.ts`), and `createLegacyStorePg` (legacy-store-pg.ts) puts them together.
  */
 export type LegacyStore = LegacySessionStore &
@@ -122,7 +122,7 @@ export interface LegacyCallStore {
   /** Forgets a call whose exchange could not be started. */
   deleteCall(exchangeId: string): Promise<void>;
   findCall(sessionId: string, requestId: string): Promise<LegacyCall | undefined>;
-  /** The call that started an exchange, if a handshake-era call did. */
+  /** The call that started an exchange, if a legacy call did. */
   callOfExchange(exchangeId: string): Promise<LegacyCall | undefined>;
   /** Ids of the session's unexpired tasks after `afterTaskId`, in id order, at most `limit`. */
   taskIdsOfSession(sessionId: string, afterTaskId: string | undefined, limit: number): Promise<string[]>;

@@ -1,5 +1,5 @@
 /**
- * Handshake-era streams in Postgres (the SSE event log): messages appended once each, in commit
+ * Legacy streams in Postgres (the SSE event log): messages appended once each, in commit
  * order, each stream pruned to its cap (never its response nor a request still open) with the
  * dropped range noted so a Last-Event-ID inside it still resumes the stream; pages of a stream for
  * delivery and replay. `appendStreamMessage` is also how the projection writes, in the transaction

@@ -1,6 +1,6 @@
 /**
  * Keeps the service's own records from growing without end: finished exchanges (with their rounds
- * and notifications) and ended or abandoned handshake-era sessions (with their calls, requests and
+ * and notifications) and ended or abandoned legacy sessions (with their calls, requests and
  * stream events) are deleted once older than the retention period, and tasks (with their
  * exchanges) once past their TTL. Running exchanges and sessions
  * with a running call are never touched. Temporal keeps its own history per its namespace retention.

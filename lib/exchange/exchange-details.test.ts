@@ -21,7 +21,7 @@ describe('static summary', () => {
       'tools/call deploy_service · modern · Claude Code 2.1.0',
     );
     expect(exchangeSummary(request, 'legacy', { client: { name: 'inspector' } })).toBe(
-      'tools/call deploy_service · handshake era · inspector',
+      'tools/call deploy_service · legacy era · inspector',
     );
     expect(exchangeSummary(request, 'modern')).toBe('tools/call deploy_service · modern');
   });
@@ -32,7 +32,7 @@ describe('static summary', () => {
     });
     expect(Buffer.byteLength(summary, 'utf8')).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
     expect(summary.startsWith('resources/read file:///é')).toBe(true);
-    expect(summary).toContain(' · handshake era · 客');
+    expect(summary).toContain(' · legacy era · 客');
   });
 
   it('escapes what a client could turn into a link, an image or HTML', () => {
@@ -59,7 +59,7 @@ describe('static details', () => {
       [
         '**tools/call** deploy_service',
         '',
-        '- Era: handshake era (2025-06-18)',
+        '- Era: legacy era (2025-06-18)',
         '- Client: Inspector 0.9',
         '- Session: 3fa9c0d1e2b4',
         '- Handler version: acme-tools@1.2.0',

@@ -56,7 +56,7 @@ export function clientOf(clientInfo: unknown): ExchangeOrigin['client'] {
   return typeof version === 'string' && version !== '' ? { name, version } : { name };
 }
 
-export const eraLabel = (era: Era): string => (era === 'modern' ? 'modern' : 'handshake era');
+export const eraLabel = (era: Era): string => (era === 'modern' ? 'modern' : 'legacy era');
 
 /** The client as people name it: `name version`, or undefined when it sent no `clientInfo`. */
 export function clientLabel(origin: ExchangeOrigin): string | undefined {
@@ -134,7 +134,7 @@ export interface WaitingView {
   /** The ask, when its round described it; exchanges that predate descriptions have only its keys. */
   ask?: AskDescription;
   askKeys?: string[];
-  /** Keys answered so far (a handshake-era client answers each request on its own). */
+  /** Keys answered so far (a legacy client answers each request on its own). */
   answeredKeys?: string[];
 }
 

@@ -1,6 +1,6 @@
 /**
  * The exchange methods: the only requests that run as a durable exchange and may answer with an
- * ask. The one list of them: the `ExchangeMethod` type (types.ts), the handshake era's dispatch and
+ * ask. The one list of them: the `ExchangeMethod` type (types.ts), the legacy era's dispatch and
  * the admin API's filter read it. Pure, with no import, so any layer (the workflow bundle too) may.
  */
 export const EXCHANGE_METHODS = ['tools/call', 'prompts/get', 'resources/read'] as const;

@@ -2,7 +2,7 @@
  * Who an exchange belongs to: the caller a bearer token names (its issuer, subject and client), or
  * one anonymous principal for every caller when the service runs without authorization
  * (AUTH_MODE=off). A principal's `id` is the stable key everything is bound to: sealed into each
- * requestState, stored on the exchange and the handshake-era session, the `McpPrincipal` search
+ * requestState, stored on the exchange and the legacy session, the `McpPrincipal` search
  * attribute and the admin filter. It names the caller, never carries a credential.
  */
 import { createHash } from 'node:crypto';

@@ -9,7 +9,7 @@
  *   answers sent after it (`isLate`, workflows/exchange-state.ts), whatever order an activation
  *   applies them in;
  * - the API uses the same `isLate` as a fast pre-check, so a late answer is refused with a clear
- *   error before anything is signalled (the 2026-07-28 leg, a handshake-era response).
+ *   error before anything is signalled (the 2026-07-28 leg, a legacy response).
  */
 
 /** The deadline of an ask recorded at `askedAt` (epoch ms). */

@@ -5,7 +5,7 @@
  * or the round could never be scheduled. Sizes are the UTF-8 bytes of the JSON as it travels.
  *
  * Its callers refuse what is over the budget before anything reaches Temporal: a 2026-07-28 leg
- * and tasks/update (`roundInputTooLarge`), and a handshake-era response (each answers one key, so
+ * and tasks/update (`roundInputTooLarge`), and a legacy response (each answers one key, so
  * the answers already taken for the round count: `roundAnswersBytes`).
  */
 import { tooLarge } from '../protocol/error-catalog';

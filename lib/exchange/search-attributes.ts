@@ -14,11 +14,11 @@ export const MCP_METHOD = defineSearchAttributeKey('McpMethod', 'KEYWORD');
 export const MCP_TARGET = defineSearchAttributeKey('McpTarget', 'KEYWORD');
 export const EXCHANGE_STATUS = defineSearchAttributeKey('ExchangeStatus', 'KEYWORD');
 export const EXCHANGE_ROUND = defineSearchAttributeKey('ExchangeRound', 'INT');
-/** `modern` (2026-07-28) or `legacy` (a handshake-era session). */
+/** `modern` (2026-07-28) or `legacy` (a legacy session). */
 export const MCP_ERA = defineSearchAttributeKey('McpEra', 'KEYWORD');
 /** The client's own name (`clientInfo.name`), when it sent one. */
 export const MCP_CLIENT_NAME = defineSearchAttributeKey('McpClientName', 'KEYWORD');
-/** A handshake-era exchange's session, by its tag (12 hex digits of the SHA-256 of its id, as logs name it). */
+/** A legacy exchange's session, by its tag (12 hex digits of the SHA-256 of its id, as logs name it). */
 export const MCP_SESSION = defineSearchAttributeKey('McpSession', 'KEYWORD');
 /** The principal's stable key (lib/exchange/principal.ts, at most `MAX_PRINCIPAL_ID_LENGTH` characters): who the exchange belongs to; it names a caller, never carries a credential. */
 export const MCP_PRINCIPAL = defineSearchAttributeKey('McpPrincipal', 'KEYWORD');

@@ -136,7 +136,7 @@ export interface AskDescription {
 export interface ExchangeOrigin {
   /** The client's `clientInfo`, when it sent one (name and version only). */
   client?: { name: string; version?: string };
-  /** A handshake-era exchange's session, by its tag (`sessionRef`), never by its id. */
+  /** A legacy exchange's session, by its tag (`sessionRef`), never by its id. */
   session?: string;
   /** The protocol version the client speaks. */
   protocolVersion?: string;
@@ -182,7 +182,7 @@ export type ExchangeEvent =
   | { kind: 'log'; level: string; data: unknown; logger?: string }
   | { kind: 'close-stream' };
 
-/** One key's answer, as a handshake-era client sends it: the raw result, or `{ error }`. */
+/** One key's answer, as a legacy client sends it: the raw result, or `{ error }`. */
 export interface KeyAnswer {
   round: number;
   key: string;

@@ -63,7 +63,7 @@ export const METRICS = {
   humanWait: define({
     name: 'mcp_human_wait_seconds',
     kind: 'histogram',
-    help: 'How long an ask waited for its answer: from the ask being recorded to the answer being signalled (one per answered round on 2026-07-28, one per answered server-to-client request on the handshake era).',
+    help: 'How long an ask waited for its answer: from the ask being recorded to the answer being signalled (one per answered round on 2026-07-28, one per answered server-to-client request on the legacy era).',
     labelNames: ['era'],
     processes: ['api'],
     buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600],
@@ -78,7 +78,7 @@ export const METRICS = {
   answersRedelivered: define({
     name: 'mcp_answers_redelivered_total',
     kind: 'counter',
-    help: 'Retried answers the API signalled again because the exchange workflow said it lacked them, by era (modern for 2026-07-28 legs and tasks/update, legacy for handshake-era responses). Above zero, look for an operator reset, or workflows that ran on a release that dropped answers.',
+    help: 'Retried answers the API signalled again because the exchange workflow said it lacked them, by era (modern for 2026-07-28 legs and tasks/update, legacy for legacy responses). Above zero, look for an operator reset, or workflows that ran on a release that dropped answers.',
     labelNames: ['era'],
     processes: ['api'],
   }),
@@ -113,7 +113,7 @@ export const METRICS = {
   legacyStreamsOpen: define({
     name: 'mcp_legacy_streams_open',
     kind: 'gauge',
-    help: 'Handshake-era SSE streams this API process holds open (GET /mcp, call streams of POST /mcp, GET /sse).',
+    help: 'Legacy SSE streams this API process holds open (GET /mcp, call streams of POST /mcp, GET /sse).',
     labelNames: [],
     processes: ['api'],
   }),

@@ -36,7 +36,7 @@ export const requestIdTooLong = (limit: number) =>
 export const sessionAlreadyInitialized = () => invalidRequest('This session is already initialized');
 export const requestInProgress = () => invalidRequest('A request with this id is already in progress');
 
-// -32600 that the handshake era answers as an HTTP 400: the request's headers, not its body, are wrong.
+// -32600 that the legacy era answers as an HTTP 400: the request's headers, not its body, are wrong.
 export const sessionHeaderRequired = () =>
   new RpcError('sessionHeaderRequired', INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
 export const sessionVersionMismatch = (version: string, sessionVersion: string) =>
@@ -128,7 +128,7 @@ export const unsupportedProtocolVersion = (requested: string, supported: readonl
     requested,
   });
 
-// -32001 on the handshake era (HTTP 404): the session is unknown or ended.
+// -32001 on the legacy era (HTTP 404): the session is unknown or ended.
 export const sessionNotFound = () => new RpcError('sessionNotFound', SESSION_NOT_FOUND, 'Session not found');
 
 // -32000: at a configured capacity (429, Retry-After) or draining (503). data: `{ limit, retryAfterS }`.

@@ -3,7 +3,7 @@
  * the headers it implies and the JSON-RPC error envelope.
  *
  * - `modern`: 2026-07-28 clients get the status the spec gives the code.
- * - `legacy`: handshake-era clients get 200 for JSON-RPC-level errors (their SDKs turn any other
+ * - `legacy`: legacy clients get 200 for JSON-RPC-level errors (their SDKs turn any other
  *   non-2xx into a transport error that hides the code); only transport-level refusals keep a
  *   status of their own (parse 400, a header-level bad request 400, session gone 404, size 413,
  *   capacity 429, draining 503, an unexpected failure 500).

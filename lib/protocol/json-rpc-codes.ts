@@ -9,5 +9,5 @@ export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 /** Implementation-defined: the server is at a configured capacity (429) or draining (503). */
 export const SERVER_BUSY = -32000;
-/** Implementation-defined: the handshake-era session is unknown or ended (HTTP 404). */
+/** Implementation-defined: the legacy session is unknown or ended (HTTP 404). */
 export const SESSION_NOT_FOUND = -32001;

@@ -1,5 +1,5 @@
 /**
- * The keys of a handshake-era stream's entries in the event log, one per message, so writing a
+ * The keys of a legacy stream's entries in the event log, one per message, so writing a
  * message is idempotent (a stream holds each key once). Control entries carry no JSON-RPC message:
  * the priming event that opens a resumable stream, and a handler's request to close it (SEP-1699).
  */

@@ -1,4 +1,4 @@
-// Pins the messages a handshake-era call's stream carries of its exchange, and the keys they go under.
+// Pins the messages a legacy call's stream carries of its exchange, and the keys they go under.
 import { RELATED_TASK_META_KEY } from './legacy-tasks';
 import { askRequestEntries, endingEntries, eventEntry, type StreamCall } from './legacy-stream-messages';
 import { streamKeys } from './legacy-stream-keys';

@@ -1,5 +1,5 @@
 /**
- * What a handshake-era call's stream carries of its exchange, as JSON-RPC messages under the keys
+ * What a legacy call's stream carries of its exchange, as JSON-RPC messages under the keys
  * they are written with (legacy-stream-keys.ts): for an ask, one server-to-client request per key
  * (its task named in the related-task `_meta` when the call runs as a task); for an ending, one
  * `notifications/cancelled` per request it withdraws, then the call's response; for a handler's

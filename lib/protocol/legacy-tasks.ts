@@ -1,5 +1,5 @@
 /**
- * Tasks on the 2025-11-25 wire (the revision's experimental `tasks` utility), as the handshake era
+ * Tasks on the 2025-11-25 wire (the revision's experimental `tasks` utility), as the legacy era
  * knows them: negotiated at `initialize` by the server's `tasks` capability, asked for per call by
  * `params.task` on `tools/call`, followed by `tasks/get`, `tasks/result` and `tasks/cancel`. The
  * 2026-07-28 Tasks extension (tasks.ts) is another wire for the same exchanges.

@@ -1,4 +1,4 @@
-// Pins handshake-era version negotiation: a supported request is echoed, anything else gets the latest.
+// Pins legacy version negotiation: a supported request is echoed, anything else gets the latest.
 import { LATEST_LEGACY_VERSION, negotiateVersion } from './legacy';
 
 describe('negotiateVersion', () => {
@@ -6,10 +6,7 @@ describe('negotiateVersion', () => {
     expect(negotiateVersion(version)).toBe(version);
   });
 
-  it.each(['2026-07-28', '1999-01-01', undefined, 42])(
-    'answers %p with the latest handshake-era version',
-    (requested) => {
-      expect(negotiateVersion(requested)).toBe(LATEST_LEGACY_VERSION);
-    },
-  );
+  it.each(['2026-07-28', '1999-01-01', undefined, 42])('answers %p with the latest legacy version', (requested) => {
+    expect(negotiateVersion(requested)).toBe(LATEST_LEGACY_VERSION);
+  });
 });

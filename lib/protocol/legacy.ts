@@ -1,4 +1,4 @@
-/** The handshake-era revisions this server negotiates, newest first. */
+/** The legacy revisions this server negotiates, newest first. */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export const LATEST_LEGACY_VERSION = LEGACY_PROTOCOL_VERSIONS[0];
 

@@ -1,6 +1,6 @@
 /**
  * A handler's progress and log events as the MCP notifications a listening client receives. Both
- * eras render them here: the modern leg's SSE response and the handshake-era stream projection.
+ * eras render them here: the modern leg's SSE response and the legacy stream projection.
  * Which events a client gets is decided once, when the worker stores them (activities/
  * round-notifier.ts: progress only for a leg with a progress token, logs at or above the leg's
  * level); rendering only puts the delivering request's progress token on progress.

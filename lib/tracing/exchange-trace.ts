@@ -3,7 +3,7 @@
  * workflow and every round (Temporal's interceptors carry that leg's context into the workflow, so
  * later rounds stay under the same run span). Its trace context is written with the exchange's row
  * in Postgres (migration 0020), and every later leg of the exchange (a 2026-07-28 retry with
- * answers, a handshake-era response on its session, tasks/update) adds a span link to it.
+ * answers, a legacy response on its session, tasks/update) adds a span link to it.
  *
  * Why Postgres, not the workflow's input or memo: every later leg reads the exchange's rows anyway
  * and may reach any API replica, and the workflow's input or memo could only be read back with a

@@ -1,5 +1,5 @@
 /**
- * The span of one HTTP leg (`mcp tools/call`, or `mcp response` for a handshake-era client's
+ * The span of one HTTP leg (`mcp tools/call`, or `mcp response` for a legacy client's
  * answer to the server's request): a child of the trace the client sent, read from the
  * request's `params._meta.traceparent` (and `tracestate`), as the MCP specification's `_meta`
  * trace context carries it, else from the W3C `traceparent` HTTP header; a new trace otherwise.
@@ -66,7 +66,7 @@ export async function withLegSpan<T>(
     ...(target ? { 'mcp.target': target } : {}),
   };
   const parent = clientTraceContext(message.params, header);
-  // A message with an id and no method is a client's response (a handshake-era answer).
+  // A message with an id and no method is a client's response (a legacy answer).
   return serviceTracer().startActiveSpan(
     method !== undefined ? `mcp ${method}` : 'mcp response',
     { kind: SpanKind.SERVER, attributes },

@@ -86,7 +86,7 @@ describe('end to end on the compose topology', () => {
     }
   });
 
-  it('a handshake-era exchange with the official 1.x client, asked on its session', async () => {
+  it('a legacy exchange with the official 1.x client, asked on its session', async () => {
     const legacy = await connectElicitingLegacyClient(stack.url, { action: 'accept', content: { name: 'Grace' } });
     try {
       expect(await legacy.client.callTool(ELICIT)).toMatchObject(hello('Grace'));

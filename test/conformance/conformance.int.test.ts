@@ -1,7 +1,7 @@
 /**
  * The official MCP conformance suite (0.2.0-alpha.12) against the service on its real engine,
  * serving the conformance handler set: the 2026-07-28 requirement set (modern clients) and the
- * 2025-11-25 set (handshake-era clients, served by the same handlers through the durable shim)
+ * 2025-11-25 set (legacy clients, served by the same handlers through the durable shim)
  * must pass, but for the entries in conformance/expected-failures-<set>.yml (each with a reason),
  * and so must the not-scored scenarios conformance/required-not-scored-<set>.yml requires (the
  * Tasks extension's, on 2026-07-28).

@@ -1,7 +1,7 @@
 /**
  * The table of the windows (docs/architecture.md) a fast path opens promises a fault scenario for each window in
  * each era: every scenario it names must exist, in the window file of every era (2026-07-28, a
- * handshake-era session, a task), or in a file of its own. Reads the table and the fault files; no
+ * legacy session, a task), or in a file of its own. Reads the table and the fault files; no
  * services are started.
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -201,7 +201,7 @@ describe('a task whose client sends an answered key again', () => {
   }, 60_000);
 });
 
-describe('a handshake-era client that repeats its response', () => {
+describe('a legacy client that repeats its response', () => {
   const answer = (name: string) => accept({ name });
 
   async function greetAsked(session: LegacySession) {

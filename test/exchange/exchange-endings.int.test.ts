@@ -241,7 +241,7 @@ describe('round deadlines are a rule', () => {
   });
 });
 
-describe('exchange endings reach handshake-era streams', () => {
+describe('exchange endings reach legacy streams', () => {
   const ROUND_TIMEOUT_MS = 3000;
   let service: TestService;
   beforeAll(async () => {
@@ -304,7 +304,7 @@ describe('exchange endings reach handshake-era streams', () => {
   });
 });
 
-describe('the worker writes what a handshake-era client must see', () => {
+describe('the worker writes what a legacy client must see', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService({ HTTP_WAIT_MS: '1500', ROUND_TIMEOUT_MS: '2000' });

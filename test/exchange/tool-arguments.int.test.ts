@@ -1,6 +1,6 @@
 /**
  * Tool arguments checked against the tool's inputSchema end to end, on both eras: the official
- * 2026-07-28 client (2.x) and a handshake-era client (1.x) calling `request_access` without its
+ * 2026-07-28 client (2.x) and a legacy client (1.x) calling `request_access` without its
  * required fields get an isError result naming each field, and no exchange is recorded or started.
  * A prompt without a required argument is -32602 naming it.
  */
@@ -37,7 +37,7 @@ describe('tools/call arguments against the inputSchema', () => {
 
   it.each([
     ['2026-07-28', () => modern.callTool({ name: TOOL, arguments: { hours: 48 } })],
-    ['handshake era', () => legacy.callTool({ name: TOOL, arguments: { hours: 48 } })],
+    ['legacy era', () => legacy.callTool({ name: TOOL, arguments: { hours: 48 } })],
   ])('answers invalid arguments with isError naming each field, starting nothing (%s)', async (_era, call) => {
     const before = await exchangesOfTool();
     const calls = await count('legacy_calls');

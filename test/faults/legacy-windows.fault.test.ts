@@ -1,5 +1,5 @@
 /**
- * The windows of round-windows.fault.test.ts for a handshake-era (2025-11-25) session: there each
+ * The windows of round-windows.fault.test.ts for a legacy (2025-11-25) session: there each
  * answer is the client's response to a server-to-client request, POSTed on its own and signalled
  * one key at a time, and every ask reaches the client on the call's stream, written by the worker
  * in the transaction that records the round, so before Temporal knows the round's result.
@@ -21,7 +21,7 @@ import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client
 const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv: { ADMIN_TOKEN: TEST_ADMIN_TOKEN } });
 
 scenario(
-  'local-ask window: (handshake era) local round 2 recorded its request, the client responded, then the worker SIGKILLed before the workflow task completed: the response is kept',
+  'local-ask window: (legacy era) local round 2 recorded its request, the client responded, then the worker SIGKILLed before the workflow task completed: the response is kept',
   () => suite.stack,
   suite.run,
   async () => {
@@ -65,7 +65,7 @@ scenario(
 );
 
 scenario(
-  'local-result window: (handshake era) local final round recorded its result (on the stream; the client responds again), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
+  'local-result window: (legacy era) local final round recorded its result (on the stream; the client responds again), then the worker SIGKILLed before the workflow task completed: the exchange closes completed',
   () => suite.stack,
   suite.run,
   async () => {
@@ -102,7 +102,7 @@ scenario(
 );
 
 scenario(
-  'local-ending window: (handshake era) the ending (an operator cancel) recorded by its local activity, the client responding meanwhile, then the worker SIGKILLed before the workflow task completed: the call ends cancelled',
+  'local-ending window: (legacy era) the ending (an operator cancel) recorded by its local activity, the client responding meanwhile, then the worker SIGKILLed before the workflow task completed: the call ends cancelled',
   () => suite.stack,
   suite.run,
   async () => {
@@ -151,7 +151,7 @@ scenario(
 );
 
 scenario(
-  'regular-round window: (handshake era) a response signalled while a regular round (deploy_service) runs, after it sent its request, then the worker SIGKILLed: the retried round finds its record and the response is applied',
+  'regular-round window: (legacy era) a response signalled while a regular round (deploy_service) runs, after it sent its request, then the worker SIGKILLed: the retried round finds its record and the response is applied',
   () => suite.stack,
   suite.run,
   async () => {
@@ -208,7 +208,7 @@ scenario(
 );
 
 scenario(
-  'signal-to-task window: (handshake era) Temporal SIGKILLed after it accepted a response and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the response is kept',
+  'signal-to-task window: (legacy era) Temporal SIGKILLed after it accepted a response and before any worker ran its workflow task (the worker SIGSTOPped), restarted on its file: the response is kept',
   () => suite.stack,
   suite.run,
   async () => {

@@ -1,5 +1,5 @@
 /**
- * Who holds a handshake-era call's delivery when the API process delivering it goes away. A
+ * Who holds a legacy call's delivery when the API process delivering it goes away. A
  * process that is SIGKILLed cannot give its delivery lease up: the client's plain GET on the other
  * API process gets the open request once that lease lapses (at most DELIVERY_LEASE_MS after its
  * last renewal), not sooner (the dead stream might still have been alive) and not much later (the

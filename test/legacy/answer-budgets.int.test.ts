@@ -1,5 +1,5 @@
 /**
- * The budgets on a handshake-era client's answers: repeats of an answer its workflow has are dropped
+ * The budgets on a legacy client's answers: repeats of an answer its workflow has are dropped
  * (no second signal, no repeat counted), and an answer that would take the round's answers past
  * MAX_ROUND_INPUT_BYTES is refused with HTTP 413, its request left open.
  */
@@ -10,7 +10,7 @@ import { isRequest, LegacySession, type JsonRpcMessage } from '../support/legacy
 import { startTestService, type TestService } from '../support/test-service';
 import { BUDGETS, DEPLOY_ARGS, assistant, legacyCallOf } from './budgets-support';
 
-describe('handshake-era budgets', () => {
+describe('legacy budgets', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService(BUDGETS);

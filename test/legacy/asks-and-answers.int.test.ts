@@ -1,5 +1,5 @@
 /**
- * What a handshake-era exchange sends and takes, on one API replica: an ask the client never declared
+ * What a legacy exchange sends and takes, on one API replica: an ask the client never declared
  * the capability for is refused (-32021) before any request goes out; a duplicate response, another
  * answer to an answered request and unknown ids change nothing (202); the client's
  * notifications/cancelled withdraws the open request and ends the originating call.
@@ -27,7 +27,7 @@ import {
   startGreet,
 } from './bare-session';
 
-describe('handshake-era clients on one API replica', () => {
+describe('legacy clients on one API replica', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();

@@ -1,5 +1,5 @@
 /**
- * What the handshake-era tests do with a bare session (support/legacy-client) and read back from the
+ * What the legacy tests do with a bare session (support/legacy-client) and read back from the
  * database: start `greet` up to its elicitation, read a call's stream, the exchange and rounds a session
  * started, and polling.
  */
@@ -35,7 +35,7 @@ export function expectText(message: JsonRpcMessage, text: string): void {
 export const cancellationsIn = (stream: MessageStream) =>
   stream.messages.filter((m) => isNotification(m.message, 'notifications/cancelled')).map((m) => m.message.params);
 
-/** The exchange a raw handshake-era session started (each of these tests starts one per session). */
+/** The exchange a raw legacy session started (each of these tests starts one per session). */
 export const exchangeOf = (service: TestService, session: LegacySession) =>
   exchangeOfSession(service.pool, session.sessionId);
 

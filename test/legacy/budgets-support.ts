@@ -1,5 +1,5 @@
 /**
- * What the handshake-era budget tests share: the tight budgets their service runs with, the answers and
+ * What the legacy budget tests share: the tight budgets their service runs with, the answers and
  * sampling results they send, the 429 they expect, a 2024-11-05 session opened by hand, `greet` started
  * up to its elicitation, and a stream's events and a session's call read back from Postgres.
  */

@@ -1,5 +1,5 @@
 /**
- * Handshake-era capacity across the deployment, on two API replicas sharing one worker: initialize and
+ * Legacy capacity across the deployment, on two API replicas sharing one worker: initialize and
  * GET /sse refused once MAX_OPEN_SESSIONS sessions are open (counted in Postgres), and a stream refused
  * past MAX_OPEN_STREAMS on one API process, whichever session asks, while another process has room.
  */
@@ -7,7 +7,7 @@ import { LegacySession } from '../support/legacy-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { expectBusy, sleep } from './budgets-support';
 
-describe('handshake-era capacity across the deployment', () => {
+describe('legacy capacity across the deployment', () => {
   let main: TestService;
   let tight: TestService;
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { rawPost } from '../support/raw-mcp';
 import { startTestService, type TestService } from '../support/test-service';
 import { BUDGETS } from './budgets-support';
 
-describe('handshake-era budgets', () => {
+describe('legacy budgets', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService(BUDGETS);

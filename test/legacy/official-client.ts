@@ -1,5 +1,5 @@
 /**
- * The official 1.x client (`@modelcontextprotocol/sdk`) as the handshake-era tests drive it: connected
+ * The official 1.x client (`@modelcontextprotocol/sdk`) as the legacy tests drive it: connected
  * over Streamable HTTP or the 2024-11-05 HTTP+SSE transport, with the peers it declares (elicitation,
  * sampling, roots), recording every server-to-client request it was sent and what it could not take.
  */

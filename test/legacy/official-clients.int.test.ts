@@ -1,5 +1,5 @@
 /**
- * Handshake-era clients (2024-11-05 … 2025-11-25) end to end with the official 1.x client
+ * Legacy clients (2024-11-05 … 2025-11-25) end to end with the official 1.x client
  * (`@modelcontextprotocol/sdk`), on one API replica: over Streamable HTTP (a session at 2025-11-25,
  * lists, ping and log level; greet and deploy_service with every kind of server-to-client request; a
  * decline; progress and logs; a prompt and a resource) and over the 2024-11-05 HTTP+SSE transport.
@@ -11,7 +11,7 @@ import { startTestService, type TestService } from '../support/test-service';
 import { CALL_TIMEOUT, DEPLOY_ARGS, assistant, connectOfficialClient } from './official-client';
 import { roundsOf } from './bare-session';
 
-describe('handshake-era clients on one API replica', () => {
+describe('legacy clients on one API replica', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();

@@ -1,5 +1,5 @@
 /**
- * A handshake-era client that loses its stream loses nothing, on one API replica: a dropped call stream
+ * A legacy client that loses its stream loses nothing, on one API replica: a dropped call stream
  * resumes from the last event id it saw (the replay, then the next rounds and the result), and a
  * still-open request is delivered again on a new GET stream, where answering it completes the exchange.
  */
@@ -8,7 +8,7 @@ import { startTestService, type TestService } from '../support/test-service';
 import { DEPLOY_ARGS, assistant } from './official-client';
 import { accept, eventually, exchangeOf, expectText, roundsOf, sleep, startGreet } from './bare-session';
 
-describe('handshake-era clients on one API replica', () => {
+describe('legacy clients on one API replica', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();

@@ -1,5 +1,5 @@
 /**
- * A handshake-era round nobody answers: when its timeout passes, the open request is withdrawn with one
+ * A legacy round nobody answers: when its timeout passes, the open request is withdrawn with one
  * notifications/cancelled, the call fails with -32001, and a late answer is dropped.
  */
 import { EXCHANGE_EXPIRED } from '../../lib/protocol/exchange-errors';
@@ -7,7 +7,7 @@ import { isNotification, isResponseTo, LegacySession } from '../support/legacy-c
 import { startTestService, type TestService } from '../support/test-service';
 import { accept, cancellationsIn, exchangeOf, roundsOf, sleep, startGreet } from './bare-session';
 
-describe('handshake-era round timeout', () => {
+describe('legacy round timeout', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService({ ROUND_TIMEOUT_MS: '2000' });

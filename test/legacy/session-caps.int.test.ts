@@ -1,5 +1,5 @@
 /**
- * A handshake-era session's caps: -32000 with HTTP 429 and Retry-After for a stream past
+ * A legacy session's caps: -32000 with HTTP 429 and Retry-After for a stream past
  * MAX_STREAMS_PER_SESSION and an exchange past MAX_RUNNING_EXCHANGES_PER_SESSION (a retried request id
  * re-attaches); on the 2024-11-05 transport the refused call's error goes on the stream.
  */
@@ -8,7 +8,7 @@ import { isRequest, isResponseTo, LegacySession, openSseSession } from '../suppo
 import { startTestService, type TestService } from '../support/test-service';
 import { BUDGETS, accept, expectBusy, initializeOverSse, sleep, startGreet } from './budgets-support';
 
-describe('handshake-era budgets', () => {
+describe('legacy budgets', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService(BUDGETS);

@@ -1,5 +1,5 @@
 /**
- * What an API process logs about a handshake-era session: a digest of its id (initialized, ended by
+ * What an API process logs about a legacy session: a digest of its id (initialized, ended by
  * the client), never the id itself.
  */
 import { sessionRef } from '../../lib/log';
@@ -8,7 +8,7 @@ import { isResponseTo, LegacySession } from '../support/legacy-client';
 import { startTestService, TEST_KEY_RINGS, type TestService } from '../support/test-service';
 import { accept, eventually, startGreet } from './budgets-support';
 
-describe('handshake-era session logs', () => {
+describe('legacy session logs', () => {
   let main: TestService;
   beforeAll(async () => {
     main = await startTestService();

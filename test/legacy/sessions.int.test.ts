@@ -1,5 +1,5 @@
 /**
- * Handshake-era sessions on one API replica: each version negotiated when asked for, an unknown one
+ * Legacy sessions on one API replica: each version negotiated when asked for, an unknown one
  * answered with the latest, an unsupported MCP-Protocol-Version refused (400), an id never issued and
  * a deleted session answered with 404.
  */
@@ -8,7 +8,7 @@ import { startTestService, type TestService } from '../support/test-service';
 
 const HANDSHAKE_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 
-describe('handshake-era clients on one API replica', () => {
+describe('legacy clients on one API replica', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();
@@ -32,7 +32,7 @@ describe('handshake-era clients on one API replica', () => {
       }
     });
 
-    it('answers an unknown version with the latest handshake-era version', async () => {
+    it('answers an unknown version with the latest legacy version', async () => {
       const session = await LegacySession.open(service.url, { protocolVersion: '2099-01-01' });
       try {
         expect(session.protocolVersion).toBe('2025-11-25');

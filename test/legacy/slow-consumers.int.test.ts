@@ -1,5 +1,5 @@
 /**
- * SSE_MAX_BUFFERED_BYTES on a handshake-era stream: a consumer that reads is paced and gets everything,
+ * SSE_MAX_BUFFERED_BYTES on a legacy stream: a consumer that reads is paced and gets everything,
  * its stream open; one that stopped reading has its stream closed once it left more unread, and its
  * session ended.
  */
@@ -9,7 +9,7 @@ import { openSseSession } from '../support/legacy-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { eventually } from './budgets-support';
 
-describe('handshake-era streams', () => {
+describe('legacy streams', () => {
   let main: TestService;
   beforeAll(async () => {
     main = await startTestService({ SSE_MAX_BUFFERED_BYTES: '65536' });

@@ -1,5 +1,5 @@
 /**
- * A handshake-era client whose call stream closed while a server-to-client request was open gets
+ * A legacy client whose call stream closed while a server-to-client request was open gets
  * that request again on a plain `GET /mcp` (no Last-Event-ID) within a second, from either
  * replica: the connection that delivered the call gives its delivery lease up as it closes, and
  * the session's GET streams, woken by that release's NOTIFY, claim the call at once. Nothing waits

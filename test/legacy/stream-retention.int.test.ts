@@ -1,5 +1,5 @@
 /**
- * What a handshake-era session's stream keeps (LEGACY_STREAM_MAX_EVENTS) and how it is replayed: the
+ * What a legacy session's stream keeps (LEGACY_STREAM_MAX_EVENTS) and how it is replayed: the
  * oldest events of a 2024-11-05 stream dropped past the cap, a still-open request kept, a dropped
  * Last-Event-ID replayed from the oldest kept, page by page; and the lookup of a session's open
  * requests served by its index. Real API, worker, Temporal and Postgres.
@@ -10,7 +10,7 @@ import { isResponseTo, LegacySession, openSseSession } from '../support/legacy-c
 import { startTestService, type TestService } from '../support/test-service';
 import { BUDGETS, accept, legacyCallOf, startGreet, streamEvents } from './budgets-support';
 
-describe('handshake-era budgets', () => {
+describe('legacy budgets', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService(BUDGETS);

@@ -1,5 +1,5 @@
 /**
- * Handshake-era clients across two API replicas, sharing one worker: a session opened on one is served
+ * Legacy clients across two API replicas, sharing one worker: a session opened on one is served
  * by the other, a response POSTed to either (or to a separate API process) reaches the call whose
  * stream the other holds, a dropped stream resumes on the other, and a call finishes after the API
  * process holding its stream stopped or was killed. A JSON-RPC error answer is an answer the handler sees.
@@ -9,7 +9,7 @@ import { startApiProcess } from '../support/service-processes';
 import { startTestService, TEST_KEY_RINGS, type TestService } from '../support/test-service';
 import { accept, exchangeOf, expectText, roundsOf, sleep, startGreet } from './bare-session';
 
-describe('handshake-era clients across two API replicas', () => {
+describe('legacy clients across two API replicas', () => {
   let replicaA: TestService;
   let replicaB: TestService;
   beforeAll(async () => {
@@ -40,7 +40,7 @@ describe('handshake-era clients across two API replicas', () => {
       expect(await session.respond(askId, accept({ name: 'Grace' }), { url: replicaB.url })).toBe(202);
       const final = await stream.until((m) => isResponseTo(m, callId), 'the result of greet on replica A');
       expectText(final.message, 'Hello, Grace!');
-      // A handshake-era client never sees the modern era's retry artifacts.
+      // A legacy client never sees the modern era's retry artifacts.
       expect(final.message.result).not.toHaveProperty('requestState');
       expect(final.message.result).not.toHaveProperty('inputRequests');
     } finally {

@@ -235,7 +235,7 @@ describe('admin API', () => {
     });
   });
 
-  describe('a handshake-era exchange', () => {
+  describe('a legacy exchange', () => {
     it('is found by its session tag and cancelled like a client cancel: one notifications/cancelled, then -32012', async () => {
       const session = await LegacySession.open(service.url, {
         capabilities: { elicitation: {} },

@@ -220,7 +220,7 @@ describe('the API gauges, state-only results and endings it records', () => {
     );
   });
 
-  it('follows the handshake-era streams this process holds open', async () => {
+  it('follows the legacy streams this process holds open', async () => {
     const session = await LegacySession.open(service.url);
     try {
       const before = valueOf(await metrics(), 'mcp_legacy_streams_open');

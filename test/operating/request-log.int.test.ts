@@ -116,7 +116,7 @@ describe('request ids on the log lines of a leg', () => {
     expect(ofExchange.filter((line) => typeof line.round !== 'number')).toEqual([]);
   });
 
-  it('tags the response POST of a handshake-era session with its reqId and the exchange it answers', async () => {
+  it('tags the response POST of a legacy session with its reqId and the exchange it answers', async () => {
     const session = await LegacySession.open(api.url, { capabilities: { elicitation: {} } });
     try {
       const { id, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });

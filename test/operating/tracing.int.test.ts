@@ -2,7 +2,7 @@
  * Traces (docs/operators.md "Traces"): with an OTLP endpoint set, one exchange is one trace that continues the
  * client's (`params._meta.traceparent`): the HTTP leg, Temporal's workflow start and run, each
  * round's activity and the handler's run, each the child of the one before, in both eras. Every
- * later leg of an exchange (a retry with answers, a handshake-era response) links to the span of
+ * later leg of an exchange (a retry with answers, a legacy response) links to the span of
  * the leg that started it, whatever trace the later leg is in. With none set, nothing is sent. The collector is a tiny OTLP/HTTP JSON receiver in this test.
  */
 import { randomBytes } from 'node:crypto';
@@ -202,7 +202,7 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     trace.one(/^SignalWorkflow:/, answering);
   }, 60_000);
 
-  it('continues the client trace of a handshake-era exchange in a session', async () => {
+  it('continues the client trace of a legacy exchange in a session', async () => {
     const client = clientSpan();
     await greetInSession(service.url, client.traceparent, 'Lin');
 
@@ -262,7 +262,7 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     60_000,
   );
 
-  it('links a handshake-era answer on the session to the trace of the exchange', async () => {
+  it('links a legacy answer on the session to the trace of the exchange', async () => {
     const client = clientSpan();
     // The answer carries no trace context: a JSON-RPC response has no _meta of its own.
     await greetInSession(service.url, client.traceparent, 'Noor');
@@ -347,7 +347,7 @@ describe('OTEL_TRACES_SAMPLER=parentbased_always_off', () => {
   }, 60_000);
 });
 
-/** A handshake-era greet in a session at `url`, its first request carrying `traceparent`, answered with `name`. */
+/** A legacy greet in a session at `url`, its first request carrying `traceparent`, answered with `name`. */
 async function greetInSession(url: string, traceparent: string, name: string): Promise<void> {
   const session = await LegacySession.open(url, { capabilities: { elicitation: {} } });
   try {

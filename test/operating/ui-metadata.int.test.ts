@@ -315,7 +315,7 @@ describe('exchanges in the Temporal UI', () => {
     });
   });
 
-  describe('a handshake-era exchange', () => {
+  describe('a legacy exchange', () => {
     it("names its session by its tag, never its id, and says which of the ask's requests are answered", async () => {
       const session = await LegacySession.open(service.url, {
         protocolVersion: '2025-06-18',
@@ -341,8 +341,8 @@ describe('exchanges in the Temporal UI', () => {
           (s) => !!s.current?.includes('- Answered so far: roots') && s.attributes.ExchangeRound === 1,
         );
         expect(seen.current).toContain('- Answered so far: roots');
-        expect(seen.summary).toBe('tools/call approve_rollout · handshake era · legacy-ui-client 0.0.7');
-        expect(seen.details).toContain('- Era: handshake era (2025-06-18)');
+        expect(seen.summary).toBe('tools/call approve_rollout · legacy era · legacy-ui-client 0.0.7');
+        expect(seen.details).toContain('- Era: legacy era (2025-06-18)');
         expect(seen.details).toContain('- Client: legacy-ui-client 0.0.7');
         expect(seen.details).toContain(`- Session: ${tag}`);
         expect(seen.details).toContain(`- Handler version: ${HANDLER_VERSION}`);
@@ -377,7 +377,7 @@ describe('exchanges in the Temporal UI', () => {
         expect(ended.current).toContain('- cancelled by the client (error -32012)');
         const summaries = await historySummaries(service, handle);
         expect(summaries).toEqual([
-          ['WORKFLOW_EXECUTION_STARTED', 'tools/call approve_rollout · handshake era · legacy-ui-client 0.0.7'],
+          ['WORKFLOW_EXECUTION_STARTED', 'tools/call approve_rollout · legacy era · legacy-ui-client 0.0.7'],
           ['MARKER_RECORDED', 'round 1: approve_rollout'],
           ['TIMER_STARTED', 'round 1 deadline'],
           ['TIMER_CANCELED', 'round 1 deadline'],

@@ -208,7 +208,7 @@ describe('capacity', () => {
   });
 });
 
-describe('hostile input on the handshake era', () => {
+describe('hostile input on the legacy era', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();

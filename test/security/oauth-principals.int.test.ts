@@ -2,7 +2,7 @@
  * Principals bound end to end, with real tokens from a real authorization server
  * (test/support/oauth-stack.ts): the caller a token names is the principal the handler sees, the
  * exchange is recorded under (Postgres, the `McpPrincipal` search attribute, the admin filter and
- * `npm run exchanges -- list --principal`), and the only one its requestState and its handshake-era
+ * `npm run exchanges -- list --principal`), and the only one its requestState and its legacy
  * session work for: principal A's requestState under principal B's token is refused exactly like a
  * tampered one (-32602), and A's session under B is not found (404), on Streamable HTTP and on the
  * 2024-11-05 transport, whose official 1.x client also completes an exchange with its own OAuth
@@ -146,7 +146,7 @@ describe("principal A's requestState under principal B", () => {
   });
 });
 
-describe("principal A's handshake-era session under principal B", () => {
+describe("principal A's legacy session under principal B", () => {
   it('is not found (404) on Streamable HTTP, for requests, responses, its stream and its end', async () => {
     const session = await LegacySession.open(stack.service.url, { headers: { authorization: await bearer('alice') } });
     try {
@@ -183,7 +183,7 @@ describe("principal A's handshake-era session under principal B", () => {
   });
 });
 
-describe('the official 1.x client with its OAuth support (handshake era)', () => {
+describe('the official 1.x client with its OAuth support (legacy era)', () => {
   it.each(['streamable-http', 'sse'] as const)('completes an exchange over %s', async (kind) => {
     // The 1.x client asks for the scope it is configured with (2.x reads the challenge's `scope`).
     const authProvider = new LegacyClientCredentialsProvider({

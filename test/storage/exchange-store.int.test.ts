@@ -90,7 +90,7 @@ describe('recordRound (modern era, one statement)', () => {
     const exchange = { ...exchangeInput(), requestDigest: 'digest' } as ExchangeInput;
     const workflowId = workflowIdFor(exchange.exchangeId);
     await store.recordRound({ exchange, workflowId, round: 1, outcome: ask });
-    // The transaction path too (a handshake-era round creates the row the same way).
+    // The transaction path too (a legacy round creates the row the same way).
     await store.recordRound({ exchange: { ...exchange, era: 'legacy' }, workflowId, round: 2, outcome: done });
     expect(await exchangeRow(exchange.exchangeId)).toEqual({ status: 'completed', rounds: 2, asks: 1 });
   });
@@ -173,7 +173,7 @@ function expectCarried(payload: string, read: RoundRecord): void {
 }
 
 describe('announcements', () => {
-  it('carry the record of a round recorded in a transaction (handshake era, an ending) too', async () => {
+  it('carry the record of a round recorded in a transaction (legacy era, an ending) too', async () => {
     const exchange = exchangeInput('legacy');
     const workflowId = workflowIdFor(exchange.exchangeId);
     const heard = await announcementsOf(exchange.exchangeId, async () => {

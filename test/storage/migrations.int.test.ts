@@ -58,7 +58,7 @@ describe('0013-name-stream-event-requests', () => {
        VALUES ($1, 's1', $2, 1, 'name', '{}')`,
       [requestId, randomUUID()],
     );
-    // Keys as the handshake-era projection wrote them before the column existed.
+    // Keys as the legacy projection wrote them before the column existed.
     for (const key of [`request:${requestId}`, `cancel:${requestId}`, 'event:7', 'prime'])
       await pool.query(
         `INSERT INTO legacy_stream_events (session_id, stream_id, message_key, message) VALUES ('s1', 'call:x', $1, '{}')`,

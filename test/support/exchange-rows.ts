@@ -10,7 +10,7 @@ export interface ExchangeRow {
 
 const EXCHANGE_COLUMNS = 'e.id, e.status, e.era, e.workflow_id';
 
-/** The one exchange a handshake-era session started for `requestId` (its JSON-RPC id), or its only one. */
+/** The one exchange a legacy session started for `requestId` (its JSON-RPC id), or its only one. */
 export async function exchangeOfSession(
   pool: Pool,
   sessionId: string,

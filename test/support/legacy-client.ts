@@ -1,5 +1,5 @@
 /**
- * A bare handshake-era (2024-11-05 … 2025-11-25) Streamable HTTP client, for tests that need exact
+ * A bare legacy (2024-11-05 … 2025-11-25) Streamable HTTP client, for tests that need exact
  * control over each message: which replica a response is POSTed to, a response sent twice, a
  * stream dropped and resumed with Last-Event-ID, a request never answered. End-to-end behaviour is
  * tested with the official 1.x client (`@modelcontextprotocol/sdk`) instead.

@@ -1,5 +1,5 @@
 /**
- * Tasks for handshake-era clients on the 2025-11-25 wire, served by the same exchanges as the
+ * Tasks for legacy clients on the 2025-11-25 wire, served by the same exchanges as the
  * 2026-07-28 Tasks extension: a 2025-11-25 session is offered the `tasks` capability and each
  * tool's taskSupport; a tools/call with `params.task` is answered with its CreateTaskResult at
  * once and is readable by tasks/get (from another API replica too); the task's requests reach the

@@ -21,7 +21,7 @@ export const BUDGET_VARIABLES = {
   ),
   MAX_ROUND_INPUT_BYTES: documented(
     integer(1024, 917_504).default(524_288),
-    "serialized arguments + answers + client capabilities of one round, at most 917504 (a round's activity carries the first leg's input and the latest answers, and twice the budget must stay under Temporal's 2 MB payload limit); past it HTTP 413, `-32602`, `data.path` `params`. Handshake era: one round's answers (this answer plus those already taken), `data.path` `result`, nothing settled, the request stays open. Tasks: one round's answers across its `tasks/update` calls, `data.path` `params.inputResponses`, nothing taken, the keys stay outstanding",
+    "serialized arguments + answers + client capabilities of one round, at most 917504 (a round's activity carries the first leg's input and the latest answers, and twice the budget must stay under Temporal's 2 MB payload limit); past it HTTP 413, `-32602`, `data.path` `params`. Legacy era: one round's answers (this answer plus those already taken), `data.path` `result`, nothing settled, the request stays open. Tasks: one round's answers across its `tasks/update` calls, `data.path` `params.inputResponses`, nothing taken, the keys stay outstanding",
   ),
   MAX_REPEATED_ANSWERS: documented(
     integer(0, 100).default(3),
@@ -37,7 +37,7 @@ export const BUDGET_VARIABLES = {
   ),
   SSE_MAX_BUFFERED_BYTES: documented(
     integer(1024).default(1_048_576),
-    "bytes an SSE consumer may leave unread in the API process (handshake-era streams, and a 2026-07-28 leg's notification stream); when reached: delivery waits for `drain` (up to 1 s per page); past the budget the stream is closed and logged (a 2024-11-05 session ends with it; a 2026-07-28 client retries its leg)",
+    "bytes an SSE consumer may leave unread in the API process (legacy streams, and a 2026-07-28 leg's notification stream); when reached: delivery waits for `drain` (up to 1 s per page); past the budget the stream is closed and logged (a 2024-11-05 session ends with it; a 2026-07-28 client retries its leg)",
   ),
   MAX_OPEN_STREAMS: documented(
     integer(1).default(1000),
@@ -65,7 +65,7 @@ export const BUDGET_VARIABLES = {
   ),
   MAX_OPEN_SESSIONS_PER_PRINCIPAL: documented(
     integer(1).default(100),
-    'handshake-era sessions not ended of one authenticated principal (not applied with `AUTH_MODE=off`); when reached: `initialize` and `GET /sse` get `-32000` / 429',
+    'legacy sessions not ended of one authenticated principal (not applied with `AUTH_MODE=off`); when reached: `initialize` and `GET /sse` get `-32000` / 429',
   ),
   MAX_INFLIGHT_LEGS: documented(
     integer(1).default(1000),

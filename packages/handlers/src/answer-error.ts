@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC error a handshake-era client answered a server-to-client request with (for
+ * The JSON-RPC error a legacy client answered a server-to-client request with (for
  * example -32601 when it cannot elicit), if that is what came back under `key`. An error is an
  * answer: the handler decides what it means, typically to stop asking for it.
  */

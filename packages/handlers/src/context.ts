@@ -60,7 +60,7 @@ export interface HandlerContext {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /**
    * Sends a log message to the client (`notifications/message`), if it asked for logs at this
-   * level or above (2026-07-28: `_meta` logLevel; handshake era: `logging/setLevel`).
+   * level or above (2026-07-28: `_meta` logLevel; legacy era: `logging/setLevel`).
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /**

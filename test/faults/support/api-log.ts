@@ -1,6 +1,6 @@
 /**
  * What the API processes say they did, from their log files. An API logs `answers signalled`
- * (2026-07-28), `answer signalled` (a handshake-era response) or `task answers signalled`
+ * (2026-07-28), `answer signalled` (a legacy response) or `task answers signalled`
  * (`tasks/update`) once Temporal accepted the signal: from then on the answer is durable, even
  * while Temporal still buffers it behind a workflow task in flight (and so not yet in the history).
  */

@@ -1,5 +1,5 @@
 /**
- * The onboarding wizard as a handshake-era (2025-11-25) client drives it over the bare client:
+ * The onboarding wizard as a legacy (2025-11-25) client drives it over the bare client:
  * the call's stream carries each round's `elicitation/create` request, and each answer is the
  * client's response, POSTed on its own (the API turns it into the workflow's `keyAnswer` signal).
  */

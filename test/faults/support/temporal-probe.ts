@@ -55,7 +55,7 @@ const EVENT = temporal.api.enums.v1.EventType;
 export interface HistoryCounts {
   /** `answers` signals (a 2026-07-28 retry's answers). */
   answerSignals: number;
-  /** `keyAnswer` signals (one handshake-era response, or one key of a `tasks/update`). */
+  /** `keyAnswer` signals (one legacy response, or one key of a `tasks/update`). */
   keyAnswerSignals: number;
   /** Results of local activities (rounds and endings run inside a workflow task). */
   localResults: number;

@@ -370,7 +370,7 @@ describe('an SDK-style module on durable-mcp', () => {
       ).toEqual(expected);
     });
 
-    it("ends with the SDK's error when a handshake-era client answered the ask with an error", async () => {
+    it("ends with the SDK's error when a legacy client answered the ask with an error", async () => {
       const failed = await round(
         deploy,
         { env: 'prod' },

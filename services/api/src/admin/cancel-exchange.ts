@@ -1,5 +1,5 @@
 /**
- * An operator's cancel from the admin API: the same `cancel` signal a handshake-era client's
+ * An operator's cancel from the admin API: the same `cancel` signal a legacy client's
  * `notifications/cancelled` sends, so the exchange ends exactly as a client cancel ends it (the
  * workflow records `-32012`, withdraws open server-to-client requests, answers the next leg). The
  * API then waits, up to its HTTP wait budget, for that ending to be recorded.

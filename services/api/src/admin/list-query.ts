@@ -8,7 +8,7 @@
  * | `method` | tools/call, prompts/get or resources/read |
  * | `target` | the exact tool or prompt name, or resource URI |
  * | `era` | modern or legacy |
- * | `session` | a handshake-era session's tag (12 hex digits, as logs name it) or its id |
+ * | `session` | a legacy session's tag (12 hex digits, as logs name it) or its id |
  * | `principal` | the principal's key, exactly (`anonymous` without authorization; `<issuer>|<subject>[|<client>]` with it) |
  * | `handlerVersion` | the version of the handlers that started it, exactly (`demo@0.1.0`, `acme-tools@1.2.0`) |
  * | `olderThan` / `newerThan` | created more / less than this many seconds ago |

@@ -22,7 +22,7 @@ export interface Redelivery {
   round: number;
   /** One key of that ask (a task's answer), or the round's answers as a whole (an MRTR leg). */
   key?: string;
-  /** Who retried it: a 2026-07-28 leg or tasks/update (`modern`), or a handshake-era response (`legacy`). */
+  /** Who retried it: a 2026-07-28 leg or tasks/update (`modern`), or a legacy response (`legacy`). */
   era: Era;
   /** Signals the answer again; false when the workflow has ended. */
   deliver: () => Promise<boolean>;

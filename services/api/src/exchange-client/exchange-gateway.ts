@@ -51,7 +51,7 @@ export interface ExchangeGateway {
   start(input: ExchangeInput, origin?: ExchangeOrigin): Promise<string>;
   /** Delivers answers; false when the exchange's workflow has already ended. */
   sendAnswers(exchangeId: string, answers: RoundAnswers): Promise<boolean>;
-  /** Delivers one key's answer (handshake era); false when the workflow has ended. */
+  /** Delivers one key's answer (legacy era); false when the workflow has ended. */
   sendKeyAnswer(exchangeId: string, answer: KeyAnswer): Promise<boolean>;
   /** Asks the exchange to end because the client cancelled; false when it has already ended. */
   cancel(exchangeId: string, reason?: string, by?: CancelledBy): Promise<boolean>;

@@ -1,5 +1,5 @@
 /**
- * While a handshake-era stream is delivered, asks Temporal every `everyMs` whether the workflows of
+ * While a legacy stream is delivered, asks Temporal every `everyMs` whether the workflows of
  * its running calls still run. One that Temporal closed without recording an ending (terminated,
  * timed out, removed) gets it recorded by the reconciler, which projects the withdrawals and the
  * response into the stream like any other ending; so a client never waits on a dead call for ever.

@@ -1,5 +1,5 @@
 /**
- * The handshake-era side of the API (2024-11-05 .. 2025-11-25), wired from its parts; api.ts builds
+ * The legacy side of the API (2024-11-05 .. 2025-11-25), wired from its parts; api.ts builds
  * it and routes/mcp.ts calls it. Each part has one job:
  *
  * - sessions.ts: open on `initialize` or GET /sse, look up, keep fresh, end; the open-sessions budget
@@ -86,7 +86,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   });
 
   return {
-    /** POST /mcp of a handshake-era client (it sends `initialize` or names its session). */
+    /** POST /mcp of a legacy client (it sends `initialize` or names its session). */
     post: streamable.post,
     /** GET /mcp: resumes a stream after Last-Event-ID, or re-delivers the session's open requests. */
     get: streamable.get,

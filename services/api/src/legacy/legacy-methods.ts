@@ -1,5 +1,5 @@
 /**
- * What a handshake-era session can ask: the lifecycle (`initialize`, `ping`), `logging/setLevel`,
+ * What a legacy session can ask: the lifecycle (`initialize`, `ping`), `logging/setLevel`,
  * lists and completion (answered from the handler set), resource subscriptions (accepted; these
  * resources never change), and the three exchange methods, which start a durable exchange whose
  * asks go back to the client as real server-to-client requests. A 2025-11-25 session is also

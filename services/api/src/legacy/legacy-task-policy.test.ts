@@ -1,4 +1,4 @@
-// Pins which handshake-era tools/call runs as a task: only on a session offered tasks, only with
+// Pins which legacy tools/call runs as a task: only on a session offered tasks, only with
 // params.task, within the tool's taskSupport; the refusals are -32601 (-32602 for a malformed task).
 import type { ToolHandler } from '@durable-mcp/handlers';
 import { legacyTaskRequest } from './legacy-task-policy';

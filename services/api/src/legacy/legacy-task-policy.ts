@@ -1,5 +1,5 @@
 /**
- * Whether a handshake-era `tools/call` runs as a task (2025-11-25): the client asks for one with
+ * Whether a legacy `tools/call` runs as a task (2025-11-25): the client asks for one with
  * `params.task`, within what the tool declares (the same `taskSupport` the 2026-07-28 wire reads).
  * Sessions of older revisions were offered no tasks: `params.task` means nothing to them, and a
  * tool whose task is required runs for them as an ordinary call, as it always did.

@@ -1,5 +1,5 @@
 /**
- * A session's JSON-RPC requests, for both handshake-era transports: a method that starts no
+ * A session's JSON-RPC requests, for both legacy transports: a method that starts no
  * exchange is answered at once; `tools/call`, `prompts/get` and `resources/read` are recorded as
  * the session's call (its stream named by the transport) before their exchange starts, so the same
  * request id sent again re-attaches to that call instead of starting a second exchange. Owns the

@@ -1,5 +1,5 @@
 /**
- * What a handshake-era client sends that is not a request, on either transport: its JSON-RPC
+ * What a legacy client sends that is not a request, on either transport: its JSON-RPC
  * responses to the server's requests (each one key's answer, settled in Postgres and then signalled
  * to its exchange's workflow), and `notifications/cancelled` for one of its own calls (which cancels
  * that exchange). A response that cannot apply (unknown id, already settled, after the round's

@@ -1,5 +1,5 @@
 /**
- * Handshake-era sessions: opened by `initialize` on /mcp (Streamable HTTP) or by GET /sse
+ * Legacy sessions: opened by `initialize` on /mcp (Streamable HTTP) or by GET /sse
  * (2024-11-05), looked up on every request that names one, kept fresh while one of their streams is
  * open, and ended by DELETE /mcp or when a 2024-11-05 session's stream closes (ending the exchanges
  * they still run). A session belongs to the principal that opened it: a request or response

@@ -1,5 +1,5 @@
 /**
- * Opens a handshake-era SSE stream on an HTTP response and writes to it: JSON-RPC messages with
+ * Opens a legacy SSE stream on an HTTP response and writes to it: JSON-RPC messages with
  * their event ids, resumption marks, the 2024-11-05 `endpoint` event and keep-alive comments, within
  * the unread-bytes budget (SSE_MAX_BUFFERED_BYTES), and tells delivery when the consumer has caught
  * up. The framing itself is http/sse.ts, shared with the modern era.

@@ -63,7 +63,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
   const { legacy, sessions, requests, responses, deliverCall, serveGetStream, slots, sseOptions, shutdown } = deps;
 
   return {
-    /** POST /mcp of a handshake-era client (it sends `initialize` or names its session). */
+    /** POST /mcp of a legacy client (it sends `initialize` or names its session). */
     async post(req: Request, res: Response, message: IncomingMessage): Promise<void> {
       const caller = callerOf(res);
       const sessionId = req.get(SESSION_HEADER);

@@ -82,14 +82,14 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   return {
-    /** Starts the exchange of a first leg that answers elsewhere (a handshake-era call's stream). */
+    /** Starts the exchange of a first leg that answers elsewhere (a legacy call's stream). */
     start: async (leg: ExchangeLeg, exchangeId: string = randomUUID()) => {
       await start(leg, exchangeId);
       return exchangeId;
     },
 
     /**
-     * Starts the exchange of a handshake-era call that runs as a task (2025-11-25 `params.task`),
+     * Starts the exchange of a legacy call that runs as a task (2025-11-25 `params.task`),
      * its task row written before the workflow starts; `requestedTtlMs` may shorten its TTL.
      */
     startTask: async (leg: ExchangeLeg, exchangeId: string, requestedTtlMs?: number): Promise<TaskRecord> =>

@@ -28,7 +28,7 @@ export function serverCapabilities(handlers: HandlerSet): Record<string, Record<
 
 /**
  * The tools as `tools/list` describes them. Where tasks are served (the 2026-07-28 wire, and
- * handshake-era sessions of 2025-11-25), a tool that may run as a task says so in
+ * legacy sessions of 2025-11-25), a tool that may run as a task says so in
  * `execution.taskSupport`; older revisions have no tasks, so they are not told.
  */
 export function listedTools(handlers: HandlerSet, withTaskSupport: boolean) {

@@ -2,9 +2,9 @@
  * The MCP endpoint for both eras.
  *
  * POST /mcp carries one JSON-RPC message. Era detection follows the spec: a request with the
- * 2026-07-28 `_meta` envelope is modern; `initialize`, an `Mcp-Session-Id` or a handshake-era
- * `MCP-Protocol-Version` header is handshake-era (the legacy endpoint). GET and DELETE /mcp exist
- * only for handshake-era sessions; /sse and /messages are the 2024-11-05 HTTP+SSE transport.
+ * 2026-07-28 `_meta` envelope is modern; `initialize`, an `Mcp-Session-Id` or a legacy
+ * `MCP-Protocol-Version` header is legacy (the legacy endpoint). GET and DELETE /mcp exist
+ * only for legacy sessions; /sse and /messages are the 2024-11-05 HTTP+SSE transport.
  *
  * The body is read raw so malformed JSON gets -32700 and an oversized body 413, rather than
  * express's HTML error pages; its envelope is checked against the SDK's JSON-RPC schemas
@@ -49,7 +49,7 @@ function isLegacy(req: Request, message: IncomingMessage): boolean {
 /**
  * Answers with a JSON-RPC error rendered for `era` (see error-response.ts for the statuses). The
  * modern and pre-era answers go through the response channel, which also handles a response
- * already streaming; a handshake-era stream already open is just ended.
+ * already streaming; a legacy stream already open is just ended.
  */
 function sendError(
   res: Response,

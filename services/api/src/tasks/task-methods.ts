@@ -5,7 +5,7 @@
  *
  * - tasks/get answers the task's `DetailedTask` (task-view.ts).
  * - tasks/update answers keys of the current ask: each key still outstanding is signalled to the
- *   workflow on its own (the `keyAnswer` signal the handshake era's answers use, so several
+ *   workflow on its own (the `keyAnswer` signal the legacy era's answers use, so several
  *   questions may be outstanding and answered one at a time), then recorded as answered, so the
  *   next tasks/get leaves it out. Keys not outstanding (never asked, answered already, an ask
  *   that is over) are ignored, as the extension says. A key recorded only after its signal means

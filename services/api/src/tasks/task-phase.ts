@@ -24,7 +24,7 @@ export function outstandingRequests(
   return Object.fromEntries(Object.entries(inputRequests).filter(([key]) => !answeredKeys.includes(key)));
 }
 
-/** `answeredKeys`: keys of the last ask answered beyond those the snapshot records (the handshake era's responses). */
+/** `answeredKeys`: keys of the last ask answered beyond those the snapshot records (the legacy era's responses). */
 export function taskPhase(snapshot: TaskSnapshot, answeredKeys: readonly string[] = []): TaskPhase {
   const outcome = snapshot.lastRound?.outcome;
   if (!outcome) return { kind: 'working' };
