@@ -1,5 +1,5 @@
 /**
- * Child processes of the dev tooling (`npm run stack:prod`), the bench and the tests: each in its
+ * Child processes of the dev tooling (`npm run prod:local`), the bench and the tests: each in its
  * own process group (a Ctrl-C reaches the parent, which stops them in order), its output in a log
  * file and, for the tests, kept in memory as well; waited on until it prints that it is ready;
  * stopped with a signal (SIGTERM unless told) and then, after a grace time, SIGKILL to its whole

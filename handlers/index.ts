@@ -1,6 +1,6 @@
 /**
  * The handler sets the service ships, by the name HANDLERS (or HANDLER_SET) gives them. They are
- * loaded and checked like a user's module (services/stack/handler-module.ts); this is only the
+ * loaded and checked like a user's module (services/runtime/handler-module.ts); this is only the
  * table of names.
  */
 import type { BuiltInHandlerSetName } from '../lib/config';

@@ -21,7 +21,7 @@ import { temporalImage } from '../devtools/compose-native/native-images';
 import { ensureTemporalServer, imageVersion } from '../devtools/compose-native/temporal-server-build';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
-import { stopOnSignal } from '../services/stack/stop-on-signal';
+import { stopOnSignal } from '../services/runtime/stop-on-signal';
 
 const ROOT = projectRoot();
 const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(ROOT, '.data', 'compose-native'));

@@ -17,9 +17,9 @@ import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
 import { installTemporalRuntime } from '../lib/temporal-logging';
-import { HandlerModuleError, loadHandlers } from '../services/stack/handler-module';
-import { startService, type RunningService } from '../services/stack/start-service';
-import { stopOnSignal } from '../services/stack/stop-on-signal';
+import { HandlerModuleError, loadHandlers } from '../services/runtime/handler-module';
+import { startService, type RunningService } from '../services/runtime/start-service';
+import { stopOnSignal } from '../services/runtime/stop-on-signal';
 import {
   freeLoopbackPort,
   startWorkerMetricsListener,

@@ -25,8 +25,8 @@ import { devKeyRings } from '../devtools/dev-key-ring';
 import { freePort } from '../devtools/local-stack/free-port';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { rawCall } from '../devtools/raw-mcp-call';
-import { loadHandlers } from '../services/stack/handler-module';
-import { startService, type RunningService } from '../services/stack/start-service';
+import { loadHandlers } from '../services/runtime/handler-module';
+import { startService, type RunningService } from '../services/runtime/start-service';
 
 const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -3,7 +3,7 @@
  * API and the worker do at start-up (SDK schemas, unique names, schemas that compile, `x-mcp-header`
  * rules, task support, no unknown keys), without starting anything: for an author's CI.
  */
-import { HandlerModuleError, loadHandlers } from '../stack/handler-module';
+import { HandlerModuleError, loadHandlers } from '../runtime/handler-module';
 import { allowTypeScriptModule } from './typescript-modules';
 
 /** Exit code of a handler module that cannot be served (EX_CONFIG), as the service's mains use. */

@@ -1,5 +1,5 @@
 /** What a `durable-mcp` command line asks for, or why it cannot be run (a usage error). */
-import type { ServiceRole } from '../stack/service-process';
+import type { ServiceRole } from '../runtime/service-process';
 
 export const SERVICE_ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
 

@@ -7,8 +7,8 @@
  */
 import { loadConfigOrExit } from '../../lib/config';
 import { createLogger } from '../../lib/log';
-import { loadHandlersOrExit } from '../stack/handler-module';
-import { runServiceProcess, type ServiceRole } from '../stack/service-process';
+import { loadHandlersOrExit } from '../runtime/handler-module';
+import { runServiceProcess, type ServiceRole } from '../runtime/service-process';
 import { allowTypeScriptModule } from './typescript-modules';
 
 /** What `start` tells the `dev` process that spawned it. */

@@ -1,7 +1,7 @@
 import { demoHandlers } from '../../handlers/demo';
 import { greet } from '../../handlers/demo/greet';
 import { defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
-import { InvalidHandlerSet } from '../stack/handler-set-check';
+import { InvalidHandlerSet } from '../runtime/handler-set-check';
 import {
   EXCHANGE_EXPIRED,
   INVALID_PARAMS,

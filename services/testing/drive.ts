@@ -23,7 +23,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@model
 import type { HandlerSet, PromptHandler, ToolHandler } from '@durable-mcp/handlers';
 import { createArgumentChecks, type ArgumentChecks } from '../api/src/methods/argument-checks';
 import { readOriginalRequest } from '../api/src/methods/original-request';
-import { checkHandlerSet } from '../stack/handler-set-check';
+import { checkHandlerSet } from '../runtime/handler-set-check';
 import type { ExchangeMethod, OriginalRequest } from '../../lib/exchange/types';
 import { requireHandler } from '../../lib/handler-set/lookup';
 import { RpcError } from '../../lib/protocol/rpc-error';

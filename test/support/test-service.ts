@@ -10,9 +10,9 @@ import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { connectTemporalClient } from '../../lib/temporal-connection';
 import { createLogger } from '../../lib/log';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { loadHandlers } from '../../services/stack/handler-module';
-import { builtInHandlerVersion } from '../../services/stack/handler-version';
-import { startService } from '../../services/stack/start-service';
+import { loadHandlers } from '../../services/runtime/handler-module';
+import { builtInHandlerVersion } from '../../services/runtime/handler-version';
+import { startService } from '../../services/runtime/start-service';
 import { installTemporalLogger } from '../../lib/temporal-logging';
 import { readStackInfo } from './stack-info';
 

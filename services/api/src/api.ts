@@ -53,7 +53,7 @@ export interface RunningApi {
 }
 
 /**
- * `served`: the handler set and its version (services/stack/handler-module.ts `loadHandlers`); each
+ * `served`: the handler set and its version (services/runtime/handler-module.ts `loadHandlers`); each
  * exchange this API starts records that version.
  */
 export async function startApi(

@@ -4,8 +4,8 @@
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
 import { startFailure } from '../../../lib/temporal-connection';
-import { loadHandlersOrExit } from '../../stack/handler-module';
-import { runServiceProcess } from '../../stack/service-process';
+import { loadHandlersOrExit } from '../../runtime/handler-module';
+import { runServiceProcess } from '../../runtime/service-process';
 
 export async function main(): Promise<void> {
   const config = loadConfigOrExit('api');

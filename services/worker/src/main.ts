@@ -6,9 +6,9 @@
 import { loadConfigOrExit } from '../../../lib/config';
 import { createLogger } from '../../../lib/log';
 import { startFailure } from '../../../lib/temporal-connection';
-import { loadHandlersOrExit } from '../../stack/handler-module';
-import { runServiceProcess } from '../../stack/service-process';
-import type { WorkerRunOptions } from '../../stack/start-service';
+import { loadHandlersOrExit } from '../../runtime/handler-module';
+import { runServiceProcess } from '../../runtime/service-process';
+import type { WorkerRunOptions } from '../../runtime/start-service';
 
 /** `options` are for a process that embeds this main (a test entry adding an interceptor, say). */
 export async function main(options: WorkerRunOptions = {}): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The production topology as local processes, for `npm run stack:prod` and its test: a Temporal
+ * The production topology as local processes, for `npm run prod:local` and its test: a Temporal
  * server on a database file (the CLI's dev server, with its Web UI), Postgres in a process of its
  * own, and the built worker and API from dist/ as two processes, started in dependency order and
  * stopped in reverse (API first, so no leg is taken that no worker would serve). The same
@@ -15,7 +15,7 @@ import { startPostgresChild } from './local-stack/postgres-child';
 import { startTemporalDevServer } from './local-stack/temporal-dev-server';
 import { waitForHealth, waitForPollers } from './readiness';
 
-export interface ProdStackOptions {
+export interface ProdTopologyOptions {
   /** Temporal's database file, Postgres's data and every process's log. */
   dataDir: string;
   /** Keep Temporal history and Postgres data across runs (the command), or throw them away (a test). */
@@ -29,7 +29,7 @@ export interface ProdStackOptions {
   onStart?(what: string): void;
 }
 
-export interface ProdStack {
+export interface ProdTopology {
   apiUrl: string;
   temporalAddress: string;
   temporalUiUrl?: string;
@@ -44,7 +44,7 @@ export interface ProdStack {
 const ROOT = projectRoot(__dirname);
 const DIST_MAINS = { worker: 'dist/services/worker/src/main.js', api: 'dist/services/api/src/main.js' };
 
-export async function startProdStack(options: ProdStackOptions): Promise<ProdStack> {
+export async function startProdTopology(options: ProdTopologyOptions): Promise<ProdTopology> {
   for (const main of Object.values(DIST_MAINS))
     if (!existsSync(path.join(ROOT, main))) throw new Error(`${main} is missing: run npm run build first`);
   mkdirSync(options.dataDir, { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * `npm run stack:prod`, the production topology as local processes (built API and worker from
+ * `npm run prod:local`, the production topology as local processes (built API and worker from
  * dist/, a Temporal server on a database file, Postgres), runs an exchange end to end with the
  * official client and stops every process it started on SIGTERM. Its own Temporal and Postgres:
  * the shared ones of the other integration tests are not used.
@@ -24,7 +24,7 @@ function alive(pid: number): boolean {
   }
 }
 
-describe('npm run stack:prod', () => {
+describe('npm run prod:local', () => {
   let dataDir: string;
   let stack: ChildProcess;
   let output = '';
@@ -34,10 +34,10 @@ describe('npm run stack:prod', () => {
   beforeAll(async () => {
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-stack-prod-'));
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-prod-local-'));
     chmodSync(dataDir, 0o755); // as root, the embedded Postgres runs as a `postgres` user that must reach it
     const [apiPort, temporalPort] = [await freePort(), await freePort()];
-    stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/stack-prod.ts'], {
+    stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/prod-local.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -55,8 +55,8 @@ describe('npm run stack:prod', () => {
     stack.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 150_000;
     while (!/Ctrl-C stops everything/.test(output)) {
-      if (stack.exitCode !== null) throw new Error(`stack:prod exited ${stack.exitCode}: ${output}`);
-      if (Date.now() > deadline) throw new Error(`stack:prod did not start: ${output}`);
+      if (stack.exitCode !== null) throw new Error(`prod:local exited ${stack.exitCode}: ${output}`);
+      if (Date.now() > deadline) throw new Error(`prod:local did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     url = /MCP endpoint\s+(\S+)/.exec(output)![1]!;

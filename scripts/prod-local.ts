@@ -1,7 +1,7 @@
 /**
- * `npm run stack:prod`: the service as production runs it, as local processes (no Docker): the
+ * `npm run prod:local`: the service as production runs it, as local processes (no Docker): the
  * built API and worker from dist/ as two processes, a Temporal server on a database file with its
- * Web UI, and Postgres (devtools/prod-stack.ts): the topology of docker-compose.yml. The npm script
+ * Web UI, and Postgres (devtools/prod-topology.ts): the topology of docker-compose.yml. The npm script
  * builds first. History and data are kept in .data/prod (STACK_DATA_DIR) across runs.
  *
  * Ports: PORT (API, 3000), TEMPORAL_DEV_PORT (7233), TEMPORAL_DEV_UI_PORT (8080, as compose; 0 for
@@ -12,10 +12,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { devKeyRings, devSecret } from '../devtools/dev-key-ring';
-import { startProdStack, type ProdStack } from '../devtools/prod-stack';
+import { startProdTopology, type ProdTopology } from '../devtools/prod-topology';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
-import { stopOnSignal } from '../services/stack/stop-on-signal';
+import { stopOnSignal } from '../services/runtime/stop-on-signal';
 
 const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(projectRoot(), '.data', 'prod'));
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -23,7 +23,7 @@ const port = (name: string, fallback: number) => Number(process.env[name] ?? fal
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   const log = createLogger('stack', process.env.LOG_LEVEL ?? 'info');
-  let stack: ProdStack | undefined;
+  let stack: ProdTopology | undefined;
   let watch: NodeJS.Timeout | undefined;
   stopOnSignal({
     log,
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   });
   try {
     const uiPort = port('TEMPORAL_DEV_UI_PORT', 8080);
-    stack = await startProdStack({
+    stack = await startProdTopology({
       dataDir: DATA_DIR,
       persistent: process.env.STACK_PERSISTENT !== 'false',
       apiPort: port('PORT', 3000),
