@@ -60,10 +60,13 @@
  * refused: the `PayloadCodecError` names why (and, for a binding, the two workflows or namespaces),
  * never what the payload holds.
  */
-import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
+import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { UnboundPayloads } from '../config/variables/temporal';
 import { createSealer, SealError, type KeyRingEntry, type SealFailure } from '../state/sealer';
+import { bindingFor, bindingText, misbinding, parseBinding, type PayloadBinding } from './payload-binding';
+
+export { bindingFor, type PayloadBinding, type PayloadRole } from './payload-binding';
 
 /** What the codec is built from: PAYLOAD_CODEC_KEYS, PAYLOAD_CODEC_ACCEPT_PLAINTEXT, PAYLOAD_CODEC_UNBOUND, TEMPORAL_NAMESPACE. */
 export interface PayloadCodecConfig {
@@ -81,20 +84,6 @@ export const KEY_ID_METADATA = 'encryption-key-id';
 /** What a sealed payload is bound to (JSON of a `PayloadBinding`), authenticated with it. */
 export const BINDING_METADATA = 'encryption-bound-to';
 
-/**
- * What a sealed payload belongs to. `namespace` always; the rest as far as the SDK's context on
- * encoding said: the workflow, whether the payload is the workflow's own or an activity's, and
- * which activity.
- */
-export interface PayloadBinding {
-  namespace: string;
-  workflowId?: string;
-  role?: PayloadRole;
-  activityId?: string;
-}
-
-export type PayloadRole = 'workflow' | 'activity' | 'local-activity';
-
 /** Why a payload was refused on decode. */
 export type PayloadCodecFailure = SealFailure | 'plaintext-refused' | 'unbound-refused' | 'bound-elsewhere';
 
@@ -111,67 +100,10 @@ export class PayloadCodecError extends Error {
 const ProtoPayload = temporal.api.common.v1.Payload;
 const utf8 = new TextDecoder();
 const text = (value: Uint8Array | null | undefined) => (value ? utf8.decode(value) : undefined);
-const ROLES: ReadonlyArray<PayloadRole> = ['workflow', 'activity', 'local-activity'];
 
 /** Whether `payload` says it is sealed by this codec (or one like it). */
 export function isEncrypted(payload: Payload): boolean {
   return text(payload.metadata?.encoding) === ENCRYPTED_ENCODING;
-}
-
-/** What a payload converted under `context` is bound to; without one, the codec's namespace alone. */
-export function bindingFor(context: SerializationContext | undefined, namespace: string): PayloadBinding {
-  if (!context) return { namespace };
-  if (context.type === 'workflow')
-    return { namespace: context.namespace, workflowId: context.workflowId, role: 'workflow' };
-  return {
-    namespace: context.namespace,
-    ...(context.workflowId ? { workflowId: context.workflowId } : {}),
-    role: context.isLocal ? 'local-activity' : 'activity',
-    ...(context.activityId ? { activityId: context.activityId } : {}),
-  };
-}
-
-/** The binding as recorded and authenticated: JSON with its keys in one order, absent ones left out. */
-function bindingText(binding: PayloadBinding): string {
-  const { namespace, workflowId, role, activityId } = binding;
-  return JSON.stringify({ namespace, workflowId, role, activityId });
-}
-
-/** The recorded binding, or undefined when it is not one (only a payload this codec did not write). */
-function parseBinding(recorded: string): PayloadBinding | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(recorded);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { namespace, workflowId, role, activityId, ...rest } = value as Record<string, unknown>;
-  const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
-  if (Object.keys(rest).length > 0 || typeof namespace !== 'string') return undefined;
-  if (!optionalString(workflowId) || !optionalString(activityId)) return undefined;
-  if (role !== undefined && !ROLES.includes(role as PayloadRole)) return undefined;
-  return value as PayloadBinding;
-}
-
-/**
- * Why a payload bound to `recorded` does not belong where it is decoded, or undefined when it does.
- * With the SDK's context (`expected`), every part the payload was bound to must be the context's; a
- * part it was not bound to (a payload sealed without a context: namespace only) matches anything.
- * Without one, only the namespace is known, and checked.
- */
-function misbinding(recorded: PayloadBinding, namespace: string, expected?: PayloadBinding): string | undefined {
-  const parts = [
-    ['namespace', recorded.namespace, expected ? expected.namespace : namespace],
-    ['workflow', recorded.workflowId, expected?.workflowId],
-    ['role', recorded.role, expected?.role],
-    ['activity', recorded.activityId, expected?.activityId],
-  ] as const;
-  for (const [part, bound, here] of parts) {
-    if (bound === undefined || bound === here || (!expected && part !== 'namespace')) continue;
-    return `it is bound to ${part} "${bound}", ${here === undefined ? 'and is decoded for none' : `not "${here}"`}`;
-  }
-  return undefined;
 }
 
 export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {

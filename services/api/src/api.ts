@@ -131,6 +131,7 @@ export async function startApi(
   const shutdown = createShutdown();
   // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
   const guesses = createTokenGuesses(config.admin.tokenGuesses);
+  const adminDeps = { admin, store, gateway, reconciler, waiter, log };
   const app = createApp({
     shutdown,
     trustProxy: config.http.trustProxy,
@@ -195,18 +196,10 @@ export async function startApi(
     auth: config.auth,
     ...(config.admin.token
       ? {
-          admin: adminEndpoint(config, config.admin.token, connection, {
-            guesses,
-            admin,
-            store,
-            gateway,
-            reconciler,
-            waiter,
-            log,
-          }),
+          admin: adminEndpoint(config, config.admin.token, connection, { guesses, ...adminDeps }),
+          codec: codecEndpoint(config, config.admin.token, guesses, log),
         }
       : {}),
-    ...(config.admin.token ? { codec: codecEndpoint(config, config.admin.token, guesses, log) } : {}),
   });
   logStartup(config, log);
 
