@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { ExchangeStatus, RoundOutcome } from '../exchange/types';
 import { toRecord } from './exchange-round-rows';
 import type { AnsweredKey, NewTask, TaskRecord, TaskSnapshot, TaskStore } from './task-store';
+import { overRoundInputBudget } from '../exchange/round-input-size';
 
 interface TaskRow {
   task_id: string;
@@ -149,7 +150,7 @@ export function createTaskStorePg(pool: Pool): TaskStore {
           [exchangeId, round],
         );
         const size = Number(rows[0]!.bytes);
-        if (size > maxBytes) {
+        if (overRoundInputBudget(size, maxBytes)) {
           await client.query('ROLLBACK');
           return { overBudget: size };
         }
