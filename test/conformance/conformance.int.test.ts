@@ -10,16 +10,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runConformance } from '../../conformance/run-conformance';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 describe('official conformance suite', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HANDLER_SET: 'conformance' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ HANDLER_SET: 'conformance' });
 
   it.each(['2026-07-28', '2025-11-25'])(
     'passes the %s requirement set',

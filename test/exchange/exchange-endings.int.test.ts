@@ -23,7 +23,7 @@ import { startIdleExchangeSweeper } from '../../services/api/src/exchange-client
 import { eventually, exchangeOfSession, exchangeStartedBy, exchangeStatus } from '../support/exchange-rows';
 import { isNotification, isRequest, isResponseTo, LegacySession, type JsonRpcId } from '../support/legacy-client';
 import { accept, callUntilAnswered, rawCall, type RpcReply } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 
 const askForever = defineTool({
   tool: { name: 'ask_forever', inputSchema: { type: 'object' } },
@@ -69,13 +69,7 @@ async function searchStatus(handle: WorkflowHandle): Promise<unknown> {
 }
 
 describe('exchange endings decided in Temporal', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HTTP_WAIT_MS: '1500', MAX_ROUNDS: '2' }, { handlers });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ HTTP_WAIT_MS: '1500', MAX_ROUNDS: '2' }, { handlers });
 
   it("ends with -32012 (cancelled by an operator) when the Web UI's Request Cancellation cancels the workflow", async () => {
     const { exchange, retry, handle } = await askGreet(service);
@@ -189,13 +183,7 @@ describe('exchange endings decided in Temporal', () => {
 
 describe('round deadlines are a rule', () => {
   const ROUND_TIMEOUT_MS = 3000;
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HTTP_WAIT_MS: '1000', ROUND_TIMEOUT_MS: String(ROUND_TIMEOUT_MS) });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ HTTP_WAIT_MS: '1000', ROUND_TIMEOUT_MS: String(ROUND_TIMEOUT_MS) });
 
   const pastDeadline = async (exchangeId: string) => {
     const { rows } = await service.pool.query<{ deadline_at: Date }>(
@@ -243,13 +231,7 @@ describe('round deadlines are a rule', () => {
 
 describe('exchange endings reach legacy streams', () => {
   const ROUND_TIMEOUT_MS = 3000;
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HTTP_WAIT_MS: '1500', ROUND_TIMEOUT_MS: String(ROUND_TIMEOUT_MS) });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ HTTP_WAIT_MS: '1500', ROUND_TIMEOUT_MS: String(ROUND_TIMEOUT_MS) });
 
   async function startLegacyGreet() {
     const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
@@ -305,13 +287,7 @@ describe('exchange endings reach legacy streams', () => {
 });
 
 describe('the worker writes what a legacy client must see', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HTTP_WAIT_MS: '1500', ROUND_TIMEOUT_MS: '2000' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ HTTP_WAIT_MS: '1500', ROUND_TIMEOUT_MS: '2000' });
 
   it('has the withdrawal and the expiry in the stream before a disconnected client reconnects', async () => {
     const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });

@@ -7,7 +7,7 @@ import { INVALID_PARAMS } from '../../lib/protocol/json-rpc-codes';
 import { exchangeStartedBy } from '../support/exchange-rows';
 import { connectModernClient } from '../support/modern-client';
 import { accept, rawCall, type RpcReply } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useTestService, type TestService } from '../support/test-service';
 
 async function roundsOf(service: TestService, exchangeId: string) {
   const { rows } = await service.pool.query<{ round: number; outcome_kind: string }>(
@@ -164,13 +164,7 @@ describe('durable exchange engine', () => {
 });
 
 describe('round timeout', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ ROUND_TIMEOUT_MS: '2000' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ ROUND_TIMEOUT_MS: '2000' });
 
   it('ends an unanswered exchange with an expiry error for whoever comes next', async () => {
     let first!: RpcReply;

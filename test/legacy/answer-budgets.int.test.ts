@@ -7,17 +7,11 @@ import { Client, Connection } from '@temporalio/client';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { workflowIdFor } from '../../workflows/messages';
 import { isRequest, LegacySession, type JsonRpcMessage } from '../support/legacy-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { BUDGETS, DEPLOY_ARGS, assistant, legacyCallOf } from './budgets-support';
 
 describe('legacy budgets', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService(BUDGETS);
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService(BUDGETS);
 
   describe('answers', () => {
     async function startDeploy(session: LegacySession) {

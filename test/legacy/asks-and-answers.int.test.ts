@@ -8,7 +8,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY } from '../../lib/protocol/json-rpc-codes';
 import { isNotification, isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import {
   CALL_TIMEOUT,
   DEPLOY_ARGS,
@@ -28,13 +28,7 @@ import {
 } from './bare-session';
 
 describe('legacy clients on one API replica', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService();
 
   describe('asks the client never declared', () => {
     it('refuses deploy_service to a client with neither sampling nor roots: -32021, and nothing is sent', async () => {

@@ -4,17 +4,11 @@
  */
 import { isResponseTo, LegacySession, openSseSession } from '../support/legacy-client';
 import { rawPost } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { BUDGETS } from './budgets-support';
 
 describe('legacy budgets', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService(BUDGETS);
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService(BUDGETS);
 
   describe('error messages echo at most 128 characters of a client string', () => {
     const longMethod = `x/${'m'.repeat(750_000)}`;

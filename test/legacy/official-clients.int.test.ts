@@ -7,18 +7,12 @@
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { exchangeById, exchangeStartedBy } from '../support/exchange-rows';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { CALL_TIMEOUT, DEPLOY_ARGS, assistant, connectOfficialClient } from './official-client';
 import { roundsOf } from './bare-session';
 
 describe('legacy clients on one API replica', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService();
 
   describe('the official 1.x client over Streamable HTTP', () => {
     it('initializes a session at 2025-11-25, then lists tools, pings and sets the log level', async () => {

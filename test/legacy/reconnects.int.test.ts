@@ -4,18 +4,12 @@
  * still-open request is delivered again on a new GET stream, where answering it completes the exchange.
  */
 import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { DEPLOY_ARGS, assistant } from './official-client';
 import { accept, eventually, exchangeOf, expectText, roundsOf, sleep, startGreet } from './bare-session';
 
 describe('legacy clients on one API replica', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService();
 
   describe('reconnects', () => {
     it('resumes a dropped call stream from the last event id it saw: the result follows on the resumed stream', async () => {

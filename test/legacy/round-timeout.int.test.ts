@@ -4,17 +4,11 @@
  */
 import { EXCHANGE_EXPIRED } from '../../lib/protocol/exchange-errors';
 import { isNotification, isResponseTo, LegacySession } from '../support/legacy-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { accept, cancellationsIn, exchangeOf, roundsOf, sleep, startGreet } from './bare-session';
 
 describe('legacy round timeout', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ ROUND_TIMEOUT_MS: '2000' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ ROUND_TIMEOUT_MS: '2000' });
 
   it('withdraws the unanswered request with one notifications/cancelled, then fails the call with -32001', async () => {
     const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });

@@ -5,17 +5,11 @@
  */
 import { SERVER_BUSY } from '../../lib/protocol/rpc-error';
 import { isRequest, isResponseTo, LegacySession, openSseSession } from '../support/legacy-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { BUDGETS, accept, expectBusy, initializeOverSse, sleep, startGreet } from './budgets-support';
 
 describe('legacy budgets', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService(BUDGETS);
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService(BUDGETS);
 
   describe('stream and exchange caps: -32000 with HTTP 429 and Retry-After', () => {
     it('refuses a GET stream, and a call (which opens a stream), past MAX_STREAMS_PER_SESSION', async () => {

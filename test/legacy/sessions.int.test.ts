@@ -4,18 +4,12 @@
  * a deleted session answered with 404.
  */
 import { LegacySession } from '../support/legacy-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 const HANDSHAKE_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 
 describe('legacy clients on one API replica', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService();
 
   describe('sessions', () => {
     it.each(HANDSHAKE_VERSIONS)('negotiates %s when the client asks for it', async (version) => {

@@ -7,17 +7,11 @@
 import { createLegacyStorePg } from '../../lib/db/legacy-store-pg';
 import { OPEN_REQUESTS_OF_SESSION_SQL } from '../../lib/db/legacy-requests-pg';
 import { isResponseTo, LegacySession, openSseSession } from '../support/legacy-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { BUDGETS, accept, legacyCallOf, startGreet, streamEvents } from './budgets-support';
 
 describe('legacy budgets', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService(BUDGETS);
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService(BUDGETS);
 
   describe('a stream keeps at most LEGACY_STREAM_MAX_EVENTS events', () => {
     it('drops the oldest events of a 2024-11-05 session stream past the cap, keeping the newest', async () => {

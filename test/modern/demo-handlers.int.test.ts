@@ -9,7 +9,7 @@ import { createSealer } from '../../lib/state/sealer';
 import { exchangeStartedBy } from '../support/exchange-rows';
 import { connectModernClient } from '../support/modern-client';
 import { accept, rawCall } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 const assistant = (text: string) => ({
   role: 'assistant',
@@ -19,13 +19,7 @@ const assistant = (text: string) => ({
 });
 
 describe('demo handlers with the official client', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService();
 
   it('approves a deployment in three rounds: roots and sampling, then a person', async () => {
     const asked: string[] = [];
@@ -142,13 +136,7 @@ describe('demo handlers with the official client', () => {
 });
 
 describe('requestState that must be refused', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ REQUEST_STATE_TTL_MS: '1500' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ REQUEST_STATE_TTL_MS: '1500' });
 
   const refused = { code: -32602, message: 'Invalid or expired requestState' };
   const greetAsk = async () =>

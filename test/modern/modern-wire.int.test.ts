@@ -3,16 +3,10 @@
  * their order, the request id echoed on every error, and the shapes of non-exchange results.
  */
 import { rawCall, rawPost, MODERN_HEADERS, MODERN_META } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 describe('modern wire contract', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ MAX_BODY_BYTES: '4096' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ MAX_BODY_BYTES: '4096' });
 
   const request = (method: string, params: Record<string, unknown> = {}, id: number | string = 7) => ({
     jsonrpc: '2.0',

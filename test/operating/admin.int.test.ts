@@ -11,7 +11,7 @@ import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { eventually, exchangeOfSession, exchangeStatus } from '../support/exchange-rows';
 import { isNotification, isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
 import { accept, rawCall } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useTestService, type TestService } from '../support/test-service';
 
 const UI = 'http://ui.example.test:8233';
 
@@ -423,13 +423,7 @@ describe('guesses at the admin token', () => {
 });
 
 describe('admin API without ADMIN_TOKEN', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService();
 
   it('is off: every /admin route answers 404, with or without a token', async () => {
     for (const token of [null, TEST_ADMIN_TOKEN]) {

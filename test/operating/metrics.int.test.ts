@@ -19,7 +19,7 @@ import { exchangeStatus } from '../support/exchange-rows';
 import { LegacySession } from '../support/legacy-client';
 import { parsePrometheusText, scrape, valueOf, type Exposition } from '../support/prometheus-text';
 import { accept, callUntilAnswered, isComeBack, rawCall } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /** Scrapes until `done` holds for the exposition (or 15 s pass), and returns the last one. */
 async function scrapeUntil(url: string, done: (e: Exposition) => boolean): Promise<Exposition> {
@@ -160,13 +160,7 @@ describe('metrics of the API and worker processes', () => {
 });
 
 describe('the API gauges, state-only results and endings it records', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HTTP_WAIT_MS: '300' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ HTTP_WAIT_MS: '300' });
   const metrics = () => scrape(metricsOf(service.url));
 
   it('counts a state-only result, and the running exchange in mcp_exchanges_open', async () => {

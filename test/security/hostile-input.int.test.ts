@@ -12,7 +12,7 @@ import { SERVER_BUSY } from '../../lib/protocol/rpc-error';
 import { countExchanges, exchangeOfSession } from '../support/exchange-rows';
 import { isRequest, isResponseTo, LegacySession, type JsonRpcId } from '../support/legacy-client';
 import { accept, rawCall, rawPost } from '../support/raw-mcp';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useTestService, type TestService } from '../support/test-service';
 
 /** A whole 2026-07-28 `tools/call` of greet as a body, for tests that choose every header themselves. */
 const GREET_CALL = JSON.stringify({
@@ -31,13 +31,7 @@ const GREET_CALL = JSON.stringify({
 const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' };
 
 describe('hostile input on the modern era', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ MAX_ROUND_INPUT_BYTES: '4096', MAX_JSON_DEPTH: '32' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ MAX_ROUND_INPUT_BYTES: '4096', MAX_JSON_DEPTH: '32' });
 
   it.each([
     [
@@ -209,13 +203,7 @@ describe('capacity', () => {
 });
 
 describe('hostile input on the legacy era', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService();
 
   it('refuses a NUL in a call and in a response with 400 -32602, and the open request still takes a good answer', async () => {
     const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
@@ -307,13 +295,7 @@ describe('a 2026-07-28 client that stops reading its notification stream', () =>
 });
 
 describe('DNS rebinding against an API on all interfaces (HOST=0.0.0.0)', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true', ALLOWED_HOSTS: 'mcp.lan' });
-  });
-  afterAll(async () => {
-    await service?.close();
-  });
+  const service = useTestService({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true', ALLOWED_HOSTS: 'mcp.lan' });
 
   /** A `GET /sse` with this Host header: what a page on a rebound name opens, no Origin needed. */
   const openSse = (host: string) =>

@@ -49,6 +49,8 @@ function quietTemporalRuntime(log: ReturnType<typeof createLogger>): void {
  * exchange; it is versioned as a built-in set is (`<name>@<service version>`) unless
  * `handlerVersion` says otherwise.
  */
+export type TestServiceOptions = Parameters<typeof startTestService>[1];
+
 export async function startTestService(
   env: Record<string, string> = {},
   options: {
@@ -105,4 +107,25 @@ export async function startTestService(
       await service.stop();
     },
   };
+}
+
+/**
+ * The test service of one describe block (or file): started before its tests, closed after them.
+ * What it returns stands for the started service (reading it before then throws).
+ */
+export function useTestService(env: Record<string, string> = {}, options?: TestServiceOptions): TestService {
+  let started: TestService | undefined;
+  beforeAll(async () => {
+    started = await startTestService(env, options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TestService, {
+    get(_target, key) {
+      if (!started) throw new Error('the test service is not started yet: use it inside a test or a hook');
+      const value = started[key as keyof TestService];
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
 }
