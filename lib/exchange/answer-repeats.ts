@@ -7,7 +7,9 @@
  *   it has not seen ask yet, or a repeat it ignores (workflows/exchange-state.ts).
  * - The API's fast pre-check reads what Postgres recorded: once a round is answered (the next round
  *   is recorded), `repeatOf` says whether a leg's answers are the ones that answered it (the same
- *   outcome for it, a retry) or different ones (refused before anything is signalled).
+ *   outcome for it, a retry) or different ones (refused before anything is signalled). A legacy
+ *   response to a request already answered is compared the same way, on its canonical JSON
+ *   (services/api/src/legacy/response-intake.ts).
  */
 
 /** Where a delivery to `round` stands, when answers to `expected` are taken next and `taken` says it has some. */

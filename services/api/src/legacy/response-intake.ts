@@ -10,6 +10,7 @@
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { Limits } from '../../../../lib/config';
+import { repeatOf } from '../../../../lib/exchange/answer-repeats';
 import { canonicalJson } from '../../../../lib/exchange/digest';
 import { isLate } from '../../../../lib/exchange/round-deadline';
 import { overRoundInputBudget, roundAnswersBytes } from '../../../../lib/exchange/round-input-size';
@@ -43,8 +44,9 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
     // An error answer is an answer too (a -32601 says the client cannot do it): the handler decides.
     const response = message.error !== undefined ? { error: message.error } : message.result;
     // The same answer again (a client retrying its POST) may be delivered again (below). Anything
-    // else settled is dropped.
-    const repeat = request?.status === 'answered' && canonicalJson(request.response) === canonicalJson(response);
+    // else settled is dropped. The duplicate-answer rule's pre-check, on the answer's canonical form.
+    const repeat =
+      request?.status === 'answered' && repeatOf(canonicalJson(request.response), canonicalJson(response)) === 'same';
     if (!request || (request.status !== 'open' && !repeat)) {
       log.info(
         { ...sessionRef(session.id), responseId: id },
