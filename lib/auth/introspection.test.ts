@@ -33,19 +33,23 @@ beforeEach(() => {
   delayMs = 0;
 });
 
-function introspector(maxConcurrent: number, now: () => number = Date.now) {
+function introspector(
+  maxConcurrent: number,
+  now: () => number = Date.now,
+  issuers: string[] = [ISSUER],
+  metadata = { get: async (issuer: string) => ({ issuer, introspection_endpoint: url }) },
+) {
   const auth = parseConfig({
     DATABASE_URL: 'postgres://x',
     REQUEST_STATE_KEYS: `k:${Buffer.alloc(32, 1).toString('base64')}`,
     PAYLOAD_CODEC_KEYS: `c:${Buffer.alloc(32, 2).toString('base64')}`,
     AUTH_MODE: 'oauth',
     MCP_RESOURCE_URL: RESOURCE,
-    OAUTH_ISSUERS: ISSUER,
+    OAUTH_ISSUERS: issuers.join(','),
     OAUTH_INTROSPECTION_CLIENT_ID: 'rs',
     OAUTH_INTROSPECTION_CLIENT_SECRET: 'secret',
     OAUTH_INTROSPECTION_MAX_CONCURRENT: String(maxConcurrent),
   }).auth as OAuthConfig & { introspection: NonNullable<OAuthConfig['introspection']> };
-  const metadata = { get: async () => ({ issuer: ISSUER, introspection_endpoint: url }) };
   return createIntrospector(auth, metadata, now);
 }
 
@@ -81,5 +85,21 @@ describe('introspection traffic', () => {
     expect(answers.filter((a) => a instanceof AuthorizationServerUnavailable)).toHaveLength(2);
     expect(answers.filter((a) => a instanceof TokenRefused)).toHaveLength(2);
     expect(requests).toBe(2);
+  });
+
+  it('asks the next issuer when one cannot be read (down, or backing off): one issuer out does not stop the others', async () => {
+    const DOWN = 'https://down.example.com';
+    const metadata = {
+      get: async (issuer: string) => {
+        if (issuer === DOWN) throw new AuthorizationServerUnavailable('backing off', DOWN);
+        return { issuer, introspection_endpoint: url };
+      },
+    };
+    const introspect = introspector(8, Date.now, [DOWN, ISSUER], metadata);
+    expect(await refusal(introspect('opaque', [RESOURCE]))).toBeInstanceOf(TokenRefused);
+    expect(requests).toBe(1);
+    // With every issuer out, the caller gets the outage (503), not a refusal.
+    const allDown = introspector(8, Date.now, [DOWN], metadata);
+    expect(await refusal(allDown('opaque-2', [RESOURCE]))).toBeInstanceOf(AuthorizationServerUnavailable);
   });
 });

@@ -53,10 +53,18 @@ export function createIntrospector(
   const inFlight = new Map<string, Promise<{ issuer: string; answer: Answer }>>();
 
   async function endpoint(): Promise<{ issuer: string; url: string }> {
+    // An issuer whose metadata cannot be read now (down, or backing off after a failure) does not
+    // keep the others from being asked: the first that names an endpoint serves.
+    let unavailable: unknown;
     for (const issuer of config.issuers) {
-      const url = (await metadata.get(issuer)).introspection_endpoint;
-      if (url) return { issuer, url };
+      try {
+        const url = (await metadata.get(issuer)).introspection_endpoint;
+        if (url) return { issuer, url };
+      } catch (error) {
+        unavailable ??= error;
+      }
     }
+    if (unavailable !== undefined) throw unavailable;
     throw new AuthorizationServerUnavailable('no trusted issuer names an introspection endpoint', config.issuers[0]!);
   }
 

@@ -57,17 +57,18 @@ describe('parseConfig', () => {
     expect(config.http.waitMs).toBe(100);
   });
 
-  it('reads ALLOWED_ORIGINS and ALLOWED_HOSTS as lists, and refuses an origin with a path or a host with a port, naming them', () => {
+  it('reads ALLOWED_ORIGINS as origins in the form browsers send them and ALLOWED_HOSTS as lists; refuses an origin with a path, null or a host with a port, naming them', () => {
     const config = parseConfig({
       ...minimal(),
-      ALLOWED_ORIGINS: 'https://app.example.com/, http://127.0.0.1:8080',
+      ALLOWED_ORIGINS: 'https://App.Example.com:443/, http://127.0.0.1:8080',
       ALLOWED_HOSTS: 'MCP.example.com,10.0.0.5',
     });
     expect(config.http.allowedOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:8080']);
     expect(config.http.allowedHosts).toEqual(['mcp.example.com', '10.0.0.5']);
-    expect(configError({ ...minimal(), ALLOWED_ORIGINS: 'https://app.example.com/ui' }).message).toMatch(
-      /ALLOWED_ORIGINS is malformed: must be comma-separated origins/,
-    );
+    for (const bad of ['https://app.example.com/ui', 'null', 'https://app.example.com/?x=1', 'app.example.com'])
+      expect(configError({ ...minimal(), ALLOWED_ORIGINS: bad }).message).toMatch(
+        /ALLOWED_ORIGINS is malformed: must be comma-separated origins/,
+      );
     expect(configError({ ...minimal(), ALLOWED_HOSTS: 'mcp.example.com:443' }).message).toMatch(
       /ALLOWED_HOSTS is malformed: must be host names or addresses/,
     );

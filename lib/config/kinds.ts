@@ -49,7 +49,18 @@ export const keyRing = () =>
       'must be comma-separated kid:base64key pairs',
     );
 
-/** Comma-separated browser origins (`scheme://host[:port]`, nothing after it), as a list. */
+/**
+ * An origin as browsers send it (`scheme://host[:port]`: lower case, no default port), or undefined
+ * when the text is not one (a path, a query, `null`, not a URL).
+ */
+function originOf(text: string): string | undefined {
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.origin === 'null' || url.username || url.password || url.search || url.hash) return undefined;
+  return url.pathname === '/' ? url.origin : undefined;
+}
+
+/** Comma-separated browser origins (`scheme://host[:port]`, nothing after it), as a list in the form browsers send. */
 export const origins = () =>
   z
     .string()
@@ -57,13 +68,14 @@ export const origins = () =>
     .transform((list) =>
       list
         .split(',')
-        .map((o) => o.trim().replace(/\/+$/, ''))
+        .map((o) => o.trim())
         .filter(Boolean),
     )
     .refine(
-      (list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o),
+      (list) => list.every((o) => originOf(o) !== undefined),
       'must be comma-separated origins such as http://127.0.0.1:8080 (scheme, host and port only)',
-    );
+    )
+    .transform((list) => list.map((o) => originOf(o)!));
 
 const HOST_NAME = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/;
 

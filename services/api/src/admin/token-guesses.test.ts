@@ -44,14 +44,30 @@ describe('token guesses', () => {
     expect(guesses.retryAfterMs(from('2001:db8:1:3::1'))).toBe(0);
   });
 
-  it(`keeps at most ${MAX_TRACKED_CLIENTS} addresses, dropping windows that ended first, then the oldest`, () => {
+  it(`keeps at most ${MAX_TRACKED_CLIENTS} addresses: made-up ones filling the table cannot end a lockout`, () => {
     let clock = 0;
     const guesses = createTokenGuesses(LIMIT, () => clock);
     const address = (i: number) => from(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
     for (let i = 0; i < 3; i += 1) guesses.failed(address(0));
     clock += 1;
     for (let i = 1; i < MAX_TRACKED_CLIENTS + 5; i += 1) guesses.failed(address(i));
-    // The oldest (the locked-out one) went first, to make room: memory stays bounded.
+    // The locked-out address stays locked; the oldest that were not went, to make room.
+    expect(guesses.retryAfterMs(address(0))).toBeGreaterThan(0);
+    expect([guesses.failed(address(1)), guesses.failed(address(1))]).toEqual([false, false]);
+    expect(guesses.retryAfterMs(address(1))).toBe(0); // its first failure was dropped: two is under the budget
+  });
+
+  it('drops the oldest lockout only when the table holds nothing but lockouts', () => {
+    const guesses = createTokenGuesses({ maxFailures: 1, windowMs: 60_000 }, () => 0);
+    const address = (i: number) => from(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    for (let i = 0; i < MAX_TRACKED_CLIENTS + 1; i += 1) guesses.failed(address(i));
     expect(guesses.retryAfterMs(address(0))).toBe(0);
+    expect(guesses.retryAfterMs(address(MAX_TRACKED_CLIENTS))).toBeGreaterThan(0);
+  });
+
+  it('does not count a request with no client address (its connection is gone)', () => {
+    const guesses = createTokenGuesses({ maxFailures: 1, windowMs: 60_000 });
+    expect(guesses.failed({ ip: undefined } as Request)).toBe(false);
+    expect(guesses.retryAfterMs({ ip: undefined } as Request)).toBe(0);
   });
 });

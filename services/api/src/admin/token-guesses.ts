@@ -12,7 +12,7 @@
  * X-Forwarded-For to believe (without it, the proxy's own address stands for all its clients, and
  * a forged X-Forwarded-For changes nothing). IPv6 addresses count per /64, the block one host is
  * usually given. Each replica counts on its own; at most MAX_TRACKED_CLIENTS addresses are kept,
- * the oldest dropped first.
+ * the oldest that is not locked out dropped first.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
@@ -58,7 +58,13 @@ export function createTokenGuesses(limit: TokenGuessLimit, now: () => number = (
   function makeRoom(): void {
     if (windows.size < MAX_TRACKED_CLIENTS) return;
     for (const [key, window] of windows) if (now() - window.startedAt >= limit.windowMs) windows.delete(key);
-    // Still full: the oldest goes (a Map iterates in insertion order).
+    // Still full: the oldest that is not locked out goes (a Map iterates in insertion order), so
+    // addresses made up to fill the table cannot end a lockout before its Retry-After; only a table
+    // of nothing but lockouts loses its oldest one.
+    for (const [key, window] of windows) {
+      if (windows.size < MAX_TRACKED_CLIENTS) return;
+      if (window.failures < limit.maxFailures) windows.delete(key);
+    }
     while (windows.size >= MAX_TRACKED_CLIENTS) windows.delete(windows.keys().next().value!);
   }
 
@@ -69,6 +75,8 @@ export function createTokenGuesses(limit: TokenGuessLimit, now: () => number = (
       return window.startedAt + limit.windowMs - now();
     },
     failed(req) {
+      // No address: the connection is gone, and nothing can be answered to it anyway.
+      if (req.ip === undefined) return false;
       const key = clientKey(req.ip);
       let window = current(key);
       if (!window) {
