@@ -12,7 +12,7 @@ import os from 'node:os';
 import { isRequest, isResponseTo, LegacySession, type JsonRpcId, type MessageStream } from '../support/legacy-client';
 import { startBusyCpus } from '../support/busy-cpus';
 import { exchangeOfSession } from '../support/exchange-rows';
-import { startTestService, type TestService } from '../support/test-service';
+import { useReplicaPair } from '../support/test-service';
 
 /** What the issue promises: the open request is re-sent within a second of the GET. */
 const RESEND_BOUND_MS = 1_000;
@@ -36,18 +36,8 @@ async function elicitationAfter(stream: MessageStream, since: number) {
 const elicitationsIn = (stream: MessageStream) => stream.messages.filter((m) => isElicitation(m.message));
 
 describe('a call stream that closed while its request was open', () => {
-  let replicaA: TestService;
-  let replicaB: TestService;
+  const [replicaA, replicaB] = useReplicaPair();
   const urls = () => ({ 'the other replica': replicaB.url, 'the same replica': replicaA.url });
-  beforeAll(async () => {
-    replicaA = await startTestService();
-    replicaB = await startTestService({ TEMPORAL_TASK_QUEUE: replicaA.config.temporal.taskQueue });
-    await replicaB.stopWorker(); // one worker (A's) serves the shared queue
-  });
-  afterAll(async () => {
-    await replicaB?.close();
-    await replicaA?.close();
-  });
 
   /**
    * Closes the call stream and at once (no pause: the GET may reach the server before it has seen

@@ -6,21 +6,11 @@
  */
 import { isResponseTo, LegacySession } from '../support/legacy-client';
 import { startApiProcess } from '../support/service-processes';
-import { startTestService, TEST_KEY_RINGS, type TestService } from '../support/test-service';
+import { startTestService, TEST_KEY_RINGS, useReplicaPair } from '../support/test-service';
 import { accept, exchangeOf, expectText, roundsOf, sleep, startGreet } from './bare-session';
 
 describe('legacy clients across two API replicas', () => {
-  let replicaA: TestService;
-  let replicaB: TestService;
-  beforeAll(async () => {
-    replicaA = await startTestService();
-    replicaB = await startTestService({ TEMPORAL_TASK_QUEUE: replicaA.config.temporal.taskQueue });
-    await replicaB.stopWorker(); // one worker (A's) serves the shared queue
-  });
-  afterAll(async () => {
-    await replicaB?.close();
-    await replicaA?.close();
-  });
+  const [replicaA, replicaB] = useReplicaPair();
 
   it('serves a session created on replica A from replica B', async () => {
     const session = await LegacySession.open(replicaA.url, { capabilities: { elicitation: {} } });

@@ -109,6 +109,18 @@ export async function startTestService(
   };
 }
 
+/** Stands for the service `get` returns once started; reading it before then throws. */
+function standIn(get: () => TestService | undefined): TestService {
+  return new Proxy({} as TestService, {
+    get(_target, key) {
+      const started = get();
+      if (!started) throw new Error('the test service is not started yet: use it inside a test or a hook');
+      const value = started[key as keyof TestService];
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
+}
+
 /**
  * The test service of one describe block (or file): started before its tests, closed after them.
  * What it returns stands for the started service (reading it before then throws).
@@ -121,11 +133,24 @@ export function useTestService(env: Record<string, string> = {}, options?: TestS
   afterAll(async () => {
     await started?.close();
   });
-  return new Proxy({} as TestService, {
-    get(_target, key) {
-      if (!started) throw new Error('the test service is not started yet: use it inside a test or a hook');
-      const value = started[key as keyof TestService];
-      return typeof value === 'function' ? value.bind(started) : value;
-    },
+  return standIn(() => started);
+}
+
+/**
+ * Two API replicas of one deployment for a describe block: both on one task queue, served by one
+ * worker (the first's), as two API processes behind a load balancer would be.
+ */
+export function useReplicaPair(): [TestService, TestService] {
+  let first: TestService | undefined;
+  let second: TestService | undefined;
+  beforeAll(async () => {
+    first = await startTestService();
+    second = await startTestService({ TEMPORAL_TASK_QUEUE: first.config.temporal.taskQueue });
+    await second.stopWorker(); // one worker (the first's) serves the shared queue
   });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+  return [standIn(() => first), standIn(() => second)];
 }
