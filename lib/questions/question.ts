@@ -1,0 +1,91 @@
+/**
+ * A question: one elicitation a handler addressed to someone other than the caller (an approver,
+ * the on-call engineer, a data owner), as the service records, shows and answers it. Types only:
+ * the workflow bundle imports this file, so it stays free of runtime code.
+ *
+ * A question is one key of one round's ask. It is answered through the answer page or the answer
+ * API (never by the caller's MCP client), by a principal its addressing admits, before its round's
+ * deadline; the first admitted answer decides it ("any one of"), or every group of an "each of"
+ * must accept.
+ */
+
+/** Who may answer: one named principal, the holders of a scope, or the members of a group. */
+export type Answerer =
+  | { issuer: string; subject: string }
+  | { scope: string }
+  | { group: string };
+
+/**
+ * Who a question is addressed to. `anyOf`: one answer from any of them decides. `eachOf`: one
+ * accepting answer from each (a different principal each time); the first decline or cancel
+ * decides at once. `excludeCaller`: the exchange's own caller may not answer even when admitted
+ * (separation of duties). `remindAfterMs`: a reminder goes out (a webhook event) that long after
+ * the question starts waiting, if it is still waiting. `escalate`: after `afterMs`, `to` may
+ * answer as well (and receives the question).
+ */
+export interface Addressing {
+  anyOf?: Answerer[];
+  eachOf?: Answerer[];
+  excludeCaller?: boolean;
+  remindAfterMs?: number;
+  escalate?: { afterMs: number; to: Answerer[] };
+}
+
+/** Who answered, as the service verified it (a token at the API, a sign-in at the page). */
+export interface AnswererIdentity {
+  /** The stable principal key (lib/exchange/principal.ts `principalId`). */
+  id: string;
+  issuer?: string;
+  subject: string;
+  scopes: string[];
+  groups: string[];
+  /** A display name for pages and audit (the ID token's `name` or `email`), when known. */
+  name?: string;
+}
+
+/** Through what an answer came. */
+export type AnswerChannel = 'page' | 'api' | 'harness';
+
+/** An elicitation result as it is carried (raw, as MCP defines `ElicitResult`). */
+export interface ElicitAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** One answer a question took. */
+export interface TakenAnswer {
+  by: AnswererIdentity;
+  /** When the service accepted it (epoch ms). */
+  at: number;
+  via: AnswerChannel;
+  action: ElicitAnswer['action'];
+}
+
+export type QuestionStatus = 'waiting' | 'answered' | 'expired' | 'cancelled';
+
+/** What an answerer is shown of a question, on the page or through the API. */
+export interface QuestionView {
+  /** Opaque, random; in the question's URL. Carries no credential. */
+  id: string;
+  exchangeId: string;
+  round: number;
+  key: string;
+  /** `tools/call`, `prompts/get` or `resources/read`, and the tool, prompt or resource it runs. */
+  method: string;
+  target: string;
+  /** The call's arguments, as the caller sent them. */
+  arguments: Record<string, unknown>;
+  /** Who made the call. */
+  caller: { id: string; subject: string; issuer?: string };
+  message: string;
+  /** The elicitation's `requestedSchema` (a flat object of primitive properties, MCP's restricted JSON Schema). */
+  requestedSchema: Record<string, unknown>;
+  addressing: Addressing;
+  askedAt: number;
+  deadlineAt: number;
+  /** The digest of what an answerer is shown (method, target, arguments, caller, message, schema): an answer names it. */
+  shownDigest: string;
+  status: QuestionStatus;
+  /** The answers it took, in order. */
+  answers: TakenAnswer[];
+}
