@@ -9,27 +9,10 @@
  * must accept.
  */
 
-/** Who may answer: one named principal, the holders of a scope, or the members of a group. */
-export type Answerer =
-  | { issuer: string; subject: string }
-  | { scope: string }
-  | { group: string };
+import type { Addressing, Answerer } from '@durable-mcp/handlers';
 
-/**
- * Who a question is addressed to. `anyOf`: one answer from any of them decides. `eachOf`: one
- * accepting answer from each (a different principal each time); the first decline or cancel
- * decides at once. `excludeCaller`: the exchange's own caller may not answer even when admitted
- * (separation of duties). `remindAfterMs`: a reminder goes out (a webhook event) that long after
- * the question starts waiting, if it is still waiting. `escalate`: after `afterMs`, `to` may
- * answer as well (and receives the question).
- */
-export interface Addressing {
-  anyOf?: Answerer[];
-  eachOf?: Answerer[];
-  excludeCaller?: boolean;
-  remindAfterMs?: number;
-  escalate?: { afterMs: number; to: Answerer[] };
-}
+/** Who may answer, and who a question is addressed to: the handler API's own words (`elicitFrom`). */
+export type { Addressing, Answerer };
 
 /** Who answered, as the service verified it (a token at the API, a sign-in at the page). */
 export interface AnswererIdentity {

@@ -4,6 +4,7 @@
  * while it runs.
  */
 import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/server';
+import type { AnsweredBy } from './addressed';
 
 /**
  * Who an exchange belongs to. `subject` is the token's `sub` (its client id when it has none),
@@ -41,6 +42,11 @@ export interface HandlerContext {
   round: number;
   /** The answers to the previous ask, raw, keyed as asked; empty on round 1. */
   inputResponses: Record<string, unknown>;
+  /**
+   * Who answered each addressed question of the previous ask (`elicitFrom`), by key, in the order
+   * their answers were taken; absent for keys the caller answered.
+   */
+  answeredBy?: Record<string, AnsweredBy[]>;
   /** The state this handler returned with its previous ask, verified and unsealed. */
   requestState?: string;
   clientCapabilities: ClientCapabilities;

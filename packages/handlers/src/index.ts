@@ -13,5 +13,6 @@ export { acceptedContent, inputRequired, inputResponse, isInputRequiredResult } 
 export type { InputResponseView } from '@modelcontextprotocol/server';
 export * from './context';
 export * from './definitions';
+export * from './addressed';
 export { answerError, type AnswerError } from './answer-error';
 export { isProtocolError, ProtocolError } from './protocol-error';

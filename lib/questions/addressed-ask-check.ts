@@ -1,0 +1,89 @@
+/**
+ * What a handler may address to someone, checked when its ask is recorded: a handler's mistake in
+ * an addressing ends its exchange with a clear error (`-32603`, the reason in the message) instead
+ * of a question nobody can answer. Pure; the round rules (activities/round-rules.ts) apply it.
+ */
+import { addressingOf, isAddressedAsk, MAX_ANSWERER_STRING, MAX_ANSWERERS } from './addressing';
+import type { Addressing, Answerer } from './question';
+
+const isText = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_ANSWERER_STRING;
+
+function answererProblem(answerer: unknown, path: string): string | undefined {
+  if (typeof answerer !== 'object' || answerer === null) return `${path} must be an answerer`;
+  const a = answerer as Record<string, unknown>;
+  const shape = Object.keys(a).sort().join(',');
+  if (shape === 'issuer,subject') return isText(a.issuer) && isText(a.subject) ? undefined : `${path}: ${texts}`;
+  if (shape === 'scope') return isText(a.scope) ? undefined : `${path}.scope: ${texts}`;
+  if (shape === 'group') return isText(a.group) ? undefined : `${path}.group: ${texts}`;
+  return `${path} must be one of { issuer, subject }, { scope } or { group }`;
+}
+const texts = `strings of 1 to ${MAX_ANSWERER_STRING} characters`;
+
+function listProblem(list: unknown, path: string): string | undefined {
+  if (!Array.isArray(list) || list.length === 0) return `${path} must list at least one answerer`;
+  if (list.length > MAX_ANSWERERS) return `${path} lists more than ${MAX_ANSWERERS} answerers`;
+  for (const [index, answerer] of list.entries()) {
+    const problem = answererProblem(answerer as Answerer, `${path}[${index}]`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+const positive = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value > 0;
+
+function addressingProblem(addressing: Addressing, path: string, waitMs: number): string | undefined {
+  if ((addressing.anyOf === undefined) === (addressing.eachOf === undefined))
+    return `${path} must have exactly one of anyOf and eachOf`;
+  const list = addressing.anyOf ? 'anyOf' : 'eachOf';
+  const listed = listProblem(addressing[list], `${path}.${list}`);
+  if (listed) return listed;
+  if (addressing.excludeCaller !== undefined && typeof addressing.excludeCaller !== 'boolean')
+    return `${path}.excludeCaller must be a boolean`;
+  if (addressing.waitMs !== undefined && !positive(addressing.waitMs))
+    return `${path}.waitMs must be a positive whole number of milliseconds`;
+  if (
+    addressing.remindAfterMs !== undefined &&
+    !(positive(addressing.remindAfterMs) && addressing.remindAfterMs < waitMs)
+  )
+    return `${path}.remindAfterMs must be positive and within the question's wait (${waitMs} ms)`;
+  const escalate = addressing.escalate;
+  if (escalate === undefined) return undefined;
+  if (!(positive(escalate.afterMs) && escalate.afterMs < waitMs))
+    return `${path}.escalate.afterMs must be positive and within the question's wait (${waitMs} ms)`;
+  return listProblem(escalate.to, `${path}.escalate.to`);
+}
+
+function requestProblem(request: Record<string, unknown>, path: string): string | undefined {
+  if (request.method !== 'elicitation/create') return `${path}: only an elicitation can be addressed to someone`;
+  const params = request.params as Record<string, unknown> | undefined;
+  if (params?.mode !== undefined && params.mode !== 'form')
+    return `${path}: an addressed elicitation is a form (URL mode is for the caller alone)`;
+  if (typeof params?.message !== 'string') return `${path}.params.message must be a string`;
+  const schema = params.requestedSchema as Record<string, unknown> | undefined;
+  if (schema?.type !== 'object') return `${path}.params.requestedSchema must be an object schema`;
+  return undefined;
+}
+
+/**
+ * Why an ask cannot be recorded as addressed questions, if it cannot: it mixes questions for the
+ * caller with addressed ones, or an addressing is malformed. `waitMs` is each question's wait, as
+ * `questionWaitMs` gives it.
+ */
+export function addressedAskProblem(
+  inputRequests: Record<string, unknown>,
+  waitMsOf: (addressing: Addressing) => number,
+): string | undefined {
+  if (!isAddressedAsk(inputRequests)) return undefined;
+  for (const [key, request] of Object.entries(inputRequests)) {
+    const path = `inputRequests.${key}`;
+    const addressing = addressingOf(request);
+    if (!addressing)
+      return `${path} asks the caller in an ask addressed to someone else: ask the caller in a round of its own`;
+    const problem =
+      requestProblem(request as Record<string, unknown>, path) ??
+      addressingProblem(addressing, `${path}.addressedTo`, waitMsOf(addressing));
+    if (problem) return problem;
+  }
+  return undefined;
+}

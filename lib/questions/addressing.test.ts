@@ -1,0 +1,139 @@
+import { elicitFrom } from '@durable-mcp/handlers';
+import { addressedAskProblem } from './addressed-ask-check';
+import { addressedKeys, admission, decisionOf, identityKeys, answererKey, type SlottedAnswer } from './addressing';
+import type { Addressing, AnswererIdentity } from './question';
+
+const ISSUER = 'https://id.example.com';
+const person = (subject: string, extra: Partial<AnswererIdentity> = {}): AnswererIdentity => ({
+  id: `${ISSUER}|${subject}`,
+  issuer: ISSUER,
+  subject,
+  scopes: [],
+  groups: [],
+  ...extra,
+});
+const manager = person('manager');
+const caller = person('caller', { groups: ['finance'] });
+const context = (taken: SlottedAnswer[] = [], at = 1_000) => ({ callerId: caller.id, askedAt: 0, at, taken });
+const accept: SlottedAnswer['response'] = { action: 'accept', content: {} };
+const decline: SlottedAnswer['response'] = { action: 'decline' };
+
+describe('who may answer an addressed question', () => {
+  const toManager: Addressing = { anyOf: [{ issuer: ISSUER, subject: 'manager' }] };
+
+  it('admits a named principal and nobody else', () => {
+    expect(admission(toManager, manager, context())).toEqual({ admitted: true, slot: 0 });
+    expect(admission(toManager, person('intruder'), context())).toEqual({ admitted: false, reason: 'not-addressed' });
+    // Same subject at another issuer is another person.
+    expect(admission(toManager, { ...manager, issuer: 'https://evil.example' }, context()).admitted).toBe(false);
+  });
+
+  it('admits holders of a scope or members of a group', () => {
+    const addressing: Addressing = { anyOf: [{ scope: 'refunds:approve' }, { group: 'finance' }] };
+    expect(admission(addressing, person('a', { scopes: ['refunds:approve'] }), context()).admitted).toBe(true);
+    expect(admission(addressing, person('b', { groups: ['finance'] }), context()).admitted).toBe(true);
+    expect(admission(addressing, person('c', { groups: ['sales'] }), context()).admitted).toBe(false);
+  });
+
+  it('keeps the caller out when the question excludes it, even when a group admits it', () => {
+    const addressing: Addressing = { anyOf: [{ group: 'finance' }], excludeCaller: true };
+    expect(admission(addressing, caller, context())).toEqual({ admitted: false, reason: 'caller-excluded' });
+    expect(admission({ anyOf: [{ group: 'finance' }] }, caller, context()).admitted).toBe(true);
+  });
+
+  it('admits the escalation only once it is due', () => {
+    const addressing: Addressing = { ...toManager, escalate: { afterMs: 5_000, to: [{ group: 'oncall' }] } };
+    const oncall = person('oncall', { groups: ['oncall'] });
+    expect(admission(addressing, oncall, context([], 4_999)).admitted).toBe(false);
+    expect(admission(addressing, oncall, context([], 5_000)).admitted).toBe(true);
+  });
+
+  it('refuses every answer once the question is decided', () => {
+    const taken = [{ slot: 0, by: manager, response: accept }];
+    expect(admission(toManager, person('manager'), context(taken))).toEqual({ admitted: false, reason: 'decided' });
+  });
+});
+
+describe('each of: two approvals', () => {
+  const twoApprovals: Addressing = { eachOf: [{ group: 'finance' }, { group: 'legal' }] };
+  const fin = person('fin', { groups: ['finance'] });
+  const both = person('both', { groups: ['finance', 'legal'] });
+  const legal = person('legal', { groups: ['legal'] });
+
+  it('needs one accepting answer per slot, from different principals', () => {
+    expect(admission(twoApprovals, both, context())).toEqual({ admitted: true, slot: 0 });
+    const taken = [{ slot: 0, by: both, response: accept }];
+    expect(decisionOf(twoApprovals, taken)).toBeUndefined();
+    expect(admission(twoApprovals, both, context(taken))).toEqual({ admitted: false, reason: 'already-answered' });
+    expect(admission(twoApprovals, fin, context(taken))).toEqual({ admitted: false, reason: 'not-addressed' });
+    expect(admission(twoApprovals, legal, context(taken))).toEqual({ admitted: true, slot: 1 });
+    expect(decisionOf(twoApprovals, [...taken, { slot: 1, by: legal, response: accept }])).toEqual(accept);
+  });
+
+  it('is decided by the first decline', () => {
+    expect(decisionOf(twoApprovals, [{ slot: 1, by: legal, response: decline }])).toEqual(decline);
+  });
+
+  it('lets an escalation fill an open slot', () => {
+    const addressing: Addressing = { ...twoApprovals, escalate: { afterMs: 10, to: [{ group: 'cfo' }] } };
+    const cfo = person('cfo', { groups: ['cfo'] });
+    expect(admission(addressing, cfo, context([{ slot: 0, by: fin, response: accept }], 10))).toEqual({
+      admitted: true,
+      slot: 1,
+    });
+  });
+});
+
+describe('keys an identity is found by', () => {
+  it('match the keys of the answerers that name it', () => {
+    const keys = identityKeys(person('a', { scopes: ['s'], groups: ['g'] }));
+    expect(keys).toContain(answererKey({ issuer: ISSUER, subject: 'a' }));
+    expect(keys).toContain(answererKey({ scope: 's' }));
+    expect(keys).toContain(answererKey({ group: 'g' }));
+    // A subject that looks like a scope is not one.
+    expect(keys).not.toContain(answererKey({ scope: 'a' }));
+  });
+});
+
+describe('what a handler may address', () => {
+  const waitMs = () => 600_000;
+  const question = (to: Addressing) =>
+    elicitFrom(to, { message: 'Approve?', requestedSchema: { type: 'object', properties: {} } });
+
+  it('accepts a well-formed addressed ask and finds its keys', () => {
+    const asks = { approval: question({ anyOf: [{ scope: 'x' }] }) };
+    expect(addressedAskProblem(asks, waitMs)).toBeUndefined();
+    expect(addressedKeys(asks)).toEqual(['approval']);
+  });
+
+  it('refuses a mix of the caller and someone else', () => {
+    const asks = {
+      approval: question({ anyOf: [{ scope: 'x' }] }),
+      reason: { method: 'elicitation/create', params: { message: 'Why?', requestedSchema: { type: 'object' } } },
+    };
+    expect(addressedAskProblem(asks, waitMs)).toMatch(/inputRequests\.reason asks the caller/);
+  });
+
+  it.each([
+    [{}, /exactly one of anyOf and eachOf/],
+    [{ anyOf: [] }, /anyOf must list at least one answerer/],
+    [{ anyOf: [{ scope: '' }] }, /anyOf\[0\]\.scope/],
+    [{ anyOf: [{ subject: 'x' }] }, /anyOf\[0\] must be one of/],
+    [{ eachOf: [{ scope: 'a' }], anyOf: [{ scope: 'b' }] }, /exactly one/],
+    [{ anyOf: [{ scope: 'a' }], remindAfterMs: 700_000 }, /remindAfterMs/],
+    [{ anyOf: [{ scope: 'a' }], escalate: { afterMs: 10, to: [] } }, /escalate\.to must list/],
+  ])('refuses the addressing %j', (to, problem) => {
+    expect(addressedAskProblem({ approval: question(to as Addressing) }, waitMs)).toMatch(problem);
+  });
+
+  it('refuses an addressed URL elicitation or another kind of request', () => {
+    const url = {
+      method: 'elicitation/create',
+      params: { mode: 'url', message: 'm', url: 'https://x' },
+      addressedTo: { anyOf: [{ scope: 'a' }] },
+    };
+    expect(addressedAskProblem({ k: url }, waitMs)).toMatch(/URL mode is for the caller/);
+    const roots = { method: 'roots/list', addressedTo: { anyOf: [{ scope: 'a' }] } };
+    expect(addressedAskProblem({ k: roots }, waitMs)).toMatch(/only an elicitation/);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Questions addressed to someone other than the caller: an elicitation that an approver, the
+ * on-call engineer or a data owner answers, from the service's answer page or its answer API, while
+ * the caller's client waits. A handler asks one with `elicitFrom(to, { message, requestedSchema })`
+ * inside `inputRequired({ inputRequests })`, and reads the answer under its key as it reads any
+ * other (`inputResponse(ctx.inputResponses, key)`); `ctx.answeredBy[key]` says who answered, when
+ * and through what.
+ *
+ * An ask that addresses someone holds only addressed questions: ask the caller in a round of its
+ * own. Nobody outside the addressed set can answer, the caller's client included.
+ */
+import { inputRequired, type ElicitInputParams, type InputRequest } from '@modelcontextprotocol/server';
+
+/** One named principal (the issuer and subject of their token or sign-in), the holders of a scope, or the members of a group. */
+export type Answerer = { issuer: string; subject: string } | { scope: string } | { group: string };
+
+/** Builders for `Answerer`s, so an addressing reads as a sentence. */
+export const answerer = {
+  principal: (issuer: string, subject: string): Answerer => ({ issuer, subject }),
+  scope: (scope: string): Answerer => ({ scope }),
+  group: (group: string): Answerer => ({ group }),
+};
+
+/**
+ * Who a question is addressed to, and how long it waits.
+ *
+ * - `anyOf`: the first answer from any of them decides. `eachOf`: one accepting answer from each
+ *   (each from a different principal; two approvals are `eachOf: [a, b]`); the first decline or
+ *   cancel decides at once. Exactly one of the two.
+ * - `excludeCaller`: the exchange's own caller may not answer even when admitted (separation of duties).
+ * - `waitMs`: how long the question waits before its exchange ends as expired (the round's deadline);
+ *   the service's round timeout when absent, at most `MAX_QUESTION_WAIT_MS`.
+ * - `remindAfterMs`: a reminder goes out (the `question.reminder` webhook) that long after the
+ *   question starts waiting, if it still waits.
+ * - `escalate`: after `afterMs`, `to` may answer as well (`question.escalated`).
+ */
+export interface Addressing {
+  anyOf?: Answerer[];
+  eachOf?: Answerer[];
+  excludeCaller?: boolean;
+  waitMs?: number;
+  remindAfterMs?: number;
+  escalate?: { afterMs: number; to: Answerer[] };
+}
+
+/** The field of an embedded request that addresses it. */
+export const ADDRESSED_TO = 'addressedTo';
+
+/** An elicitation addressed to someone: the request as `inputRequired.elicit` builds it, and who answers it. */
+export type AddressedRequest = InputRequest & { [ADDRESSED_TO]: Addressing };
+
+/** An elicitation (form mode) addressed to `to` instead of the caller. */
+export function elicitFrom(to: Addressing, params: ElicitInputParams): AddressedRequest {
+  return { ...inputRequired.elicit(params), [ADDRESSED_TO]: to };
+}
+
+/** Who answered one addressed question, as the service verified it. */
+export interface AnsweredBy {
+  principal: { id: string; subject: string; issuer?: string; name?: string };
+  /** When the service accepted the answer (epoch ms). */
+  at: number;
+  /** The answer page, the answer API, or the test harness. */
+  via: 'page' | 'api' | 'harness';
+  action: 'accept' | 'decline' | 'cancel';
+}
