@@ -12,6 +12,8 @@ const rules = {
   capabilities: { elicitation: {} },
   mayAsk: true,
   handlerState,
+  roundTimeoutMs: 600_000,
+  maxQuestionWaitMs: 604_800_000,
 };
 
 describe('applyAskRules', () => {

@@ -16,6 +16,16 @@ import type { ExchangeInput, OutcomeError, RoundOutcome, RoundSummary } from '..
 import { missingClientCapabilities, roundCapExceeded } from '../lib/protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import type { HandlerStateCodec } from '../lib/state/handler-state';
+import { addressedAskWaitMs, addressedKeys, addressingOf, questionWaitMs } from '../lib/questions/addressing';
+import { addressedAskProblem } from '../lib/questions/addressed-ask-check';
+import type { Addressing } from '../lib/questions/question';
+
+/** An addressed ask's questions, for the workflow (who may answer each key), or nothing. */
+function questionsOfAsk(inputRequests: Record<string, unknown>): { questions?: Record<string, Addressing> } {
+  const keys = addressedKeys(inputRequests);
+  if (keys.length === 0) return {};
+  return { questions: Object.fromEntries(keys.map((key) => [key, addressingOf(inputRequests[key])!])) };
+}
 
 export interface AskRules {
   exchangeId: string;
@@ -26,12 +36,24 @@ export interface AskRules {
   /** False once the exchange has used its asks: another ask ends it. */
   mayAsk: boolean;
   handlerState: HandlerStateCodec;
+  /** The longest a question addressed to someone else may wait (MAX_QUESTION_WAIT_MS). */
+  maxQuestionWaitMs: number;
+  roundTimeoutMs: number;
 }
 
 /** The outcome to record for what the handler returned: an ask checked against the rules, its state sealed. */
 export function applyAskRules(outcome: RoundOutcome, rules: AskRules): RoundOutcome {
   if (outcome.kind !== 'ask') return outcome;
-  const missing = missingCapabilities(outcome.inputRequests, rules.capabilities);
+  const addressed = addressedAskProblem(outcome.inputRequests, (addressing) =>
+    questionWaitMs(addressing, rules.roundTimeoutMs, rules.maxQuestionWaitMs),
+  );
+  if (addressed)
+    return { kind: 'error', error: { code: INTERNAL_ERROR, message: `The handler's ask is invalid: ${addressed}` } };
+  // Questions addressed to someone else never reach the caller's client: they need none of its capabilities.
+  const forCaller = Object.fromEntries(
+    Object.entries(outcome.inputRequests).filter(([, request]) => addressingOf(request) === undefined),
+  );
+  const missing = missingCapabilities(forCaller, rules.capabilities);
   if (Object.keys(missing).length > 0) return { kind: 'error', error: missingClientCapabilities(missing) };
   if (!rules.mayAsk) return { kind: 'error', error: roundCapExceeded(rules.exchangeId, rules.maxRounds) };
   if (outcome.sealedHandlerState === undefined) return outcome;
@@ -42,6 +64,14 @@ export function applyAskRules(outcome: RoundOutcome, rules: AskRules): RoundOutc
       round: rules.round,
     }),
   };
+}
+
+/** How long an ask waits for its answers: the round timeout, or an addressed ask's own wait. */
+export function askWaitMs(
+  inputRequests: Record<string, unknown>,
+  rules: Pick<AskRules, 'roundTimeoutMs' | 'maxQuestionWaitMs'>,
+): number {
+  return addressedAskWaitMs(inputRequests, rules.roundTimeoutMs, rules.maxQuestionWaitMs) ?? rules.roundTimeoutMs;
 }
 
 /** The handler state sealed with the previous round's ask, opened for `round` (throws `SealError`). */
@@ -90,6 +120,7 @@ export function summarize(record: RoundRecord, written?: RoundOutcome): RoundSum
         sealedHandlerState: outcome.sealedHandlerState,
         status: 'running',
         ...(record.deadlineAt ? { deadlineAt: record.deadlineAt.getTime() } : {}),
+        ...questionsOfAsk(outcome.inputRequests),
       };
     case 'complete':
       return { round, kind: 'complete', status: 'completed' };

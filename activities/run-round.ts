@@ -13,12 +13,19 @@ import { deadlineOf } from '../lib/exchange/round-deadline';
 import { roundCrashed } from '../lib/protocol/exchange-errors';
 import { SealError } from '../lib/state/sealer';
 import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
-import type { HandlerSet } from '@durable-mcp/handlers';
+import type { AnsweredBy, HandlerSet } from '@durable-mcp/handlers';
 import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { classifyFailure } from './failure-class';
 import { executeHandler } from './handler-execution';
-import { applyAskRules, openHandlerState, roundResponses, summarize, unverifiableHandlerState } from './round-rules';
+import {
+  applyAskRules,
+  askWaitMs,
+  openHandlerState,
+  roundResponses,
+  summarize,
+  unverifiableHandlerState,
+} from './round-rules';
 import { activityAttempt, cancellationSignal, isLocalActivity, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
 import { observeRound } from '../lib/metrics/worker-metrics';
@@ -31,6 +38,8 @@ export interface RunRoundInput {
   round: number;
   answers?: Record<string, unknown>;
   answersDigest?: string;
+  /** Who answered each addressed question of the previous ask (the handler's `ctx.answeredBy`). */
+  answeredBy?: Record<string, AnsweredBy[]>;
   /** Capabilities declared by the leg that answered the previous ask, if it declared any. */
   clientCapabilities?: Record<string, unknown>;
   /** What the answering leg listens for during this round. */
@@ -54,6 +63,8 @@ export interface RoundDeps {
   localHandlerTimeoutMs: number;
   /** Retried attempts that may start a round's handler before the round ends its exchange. */
   maxHandlerAttempts: number;
+  /** The longest a question addressed to someone else may wait. */
+  maxQuestionWaitMs: number;
 }
 
 export { summarize } from './round-rules';
@@ -122,6 +133,8 @@ export function createRunRound(deps: RoundDeps) {
       capabilities,
       mayAsk: input.mayAsk,
       handlerState: deps.handlerState,
+      roundTimeoutMs: exchange.roundTimeoutMs,
+      maxQuestionWaitMs: deps.maxQuestionWaitMs,
     });
 
     const record = await deps.store.recordRound({
@@ -133,7 +146,19 @@ export function createRunRound(deps: RoundDeps) {
       outcome,
       durationMs: Date.now() - started,
       // The round's clock starts when the client can see the ask, which is now.
-      ...(outcome.kind === 'ask' ? { deadlineAt: new Date(deadlineOf(Date.now(), exchange.roundTimeoutMs)) } : {}),
+      ...(outcome.kind === 'ask'
+        ? {
+            deadlineAt: new Date(
+              deadlineOf(
+                Date.now(),
+                askWaitMs(outcome.inputRequests, {
+                  roundTimeoutMs: exchange.roundTimeoutMs,
+                  maxQuestionWaitMs: deps.maxQuestionWaitMs,
+                }),
+              ),
+            ),
+          }
+        : {}),
     });
     observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
@@ -175,6 +200,7 @@ export function createRunRound(deps: RoundDeps) {
           exchangeId: exchange.exchangeId,
           round,
           inputResponses: roundResponses(exchange, round, input.answers),
+          ...(input.answeredBy ? { answeredBy: input.answeredBy } : {}),
           requestState,
           clientCapabilities: capabilities,
           principal: principalOf(exchange.principal, exchange.principalDetails),

@@ -15,6 +15,14 @@
 import { deliveryTo } from '../lib/exchange/answer-repeats';
 import { isLate } from '../lib/exchange/round-deadline';
 import type { ExchangeStatus, KeyAnswer, RoundAnswers, RoundSummary } from '../lib/exchange/types';
+import type { QuestionAnswer } from '../lib/questions/question';
+import {
+  acceptQuestionAnswer,
+  answeredByOf,
+  foldQuestions,
+  type QuestionsState,
+  type QuestionVerdict,
+} from './question-state';
 
 export interface ExchangeState {
   /** The round whose outcome was recorded last (0 before the first). */
@@ -35,6 +43,12 @@ export interface ExchangeState {
   deadlineAt?: number;
   /** Answers to rounds past the one whose answers are taken next, in arrival order, until their ask is folded in. */
   ahead?: Array<RoundAnswers | KeyAnswer>;
+  /** The awaited ask's questions addressed to someone other than the caller (question-state.ts). */
+  questions?: QuestionsState;
+  /** Answers to questions of a round the workflow has not yet seen ask. */
+  questionsAhead?: QuestionAnswer[];
+  /** The caller's principal key: a question that excludes the caller refuses its answers. */
+  callerId?: string;
   status: ExchangeStatus;
 }
 
@@ -62,8 +76,18 @@ function signalledLate(state: ExchangeState, sentAt: number | undefined): boolea
   return isLate(state.deadlineAt, sentAt);
 }
 
-export function initialState(): ExchangeState {
-  return { round: 0, asks: 0, status: 'running' };
+export function initialState(callerId?: string): ExchangeState {
+  return { round: 0, asks: 0, status: 'running', ...(callerId !== undefined ? { callerId } : {}) };
+}
+
+/**
+ * Takes one answer to an addressed question (question-state.ts); a question it decides is its
+ * key's answer, taken as a legacy client's one-key answer is.
+ */
+export function acceptQuestion(state: ExchangeState, answer: QuestionAnswer): QuestionVerdict {
+  return acceptQuestionAnswer(state, answer, state.callerId ?? '', (decided, response) =>
+    acceptKeyAnswer(state, { round: decided.round, key: decided.key, response, sentAt: decided.sentAt }),
+  );
 }
 
 /**
@@ -144,11 +168,13 @@ function completePartial(state: ExchangeState): void {
   const partial = state.partial;
   if (!partial || state.awaiting !== partial.round || !state.askKeys) return;
   if (!state.askKeys.every((key) => Object.hasOwn(partial.responses, key))) return;
+  const answeredBy = state.questions?.round === partial.round ? answeredByOf(state.questions) : undefined;
   state.pending = {
     round: partial.round,
     responses: partial.responses,
     digest: `keys:${state.askKeys.join(',')}`,
     ...(partial.sentAt !== undefined ? { sentAt: partial.sentAt } : {}),
+    ...(answeredBy ? { answeredBy } : {}),
   };
   state.partial = undefined;
 }
@@ -184,8 +210,10 @@ export function recordRound(state: ExchangeState, summary: RoundSummary): void {
     }
     completePartial(state);
     applyHeld(state, summary.round);
+    foldQuestions(state, summary, (answer) => acceptQuestion(state, answer));
     return;
   }
+  foldQuestions(state, summary, () => undefined);
   state.ahead = undefined;
   state.awaiting = undefined;
   state.deadlineAt = undefined;

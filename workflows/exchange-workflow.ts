@@ -30,6 +30,7 @@ import { cancelledByOf, clearsWaitOnAnswers, holdsAnswersAhead } from './compat'
 import {
   acceptAnswers,
   acceptKeyAnswer,
+  acceptQuestion,
   answerStanding,
   initialState,
   mayAsk,
@@ -38,7 +39,14 @@ import {
   takeAnswers,
   type AheadPolicy,
 } from './exchange-state';
-import { answersSignal, answerStandingQuery, cancelSignal, keyAnswerSignal, progressQuery } from './messages';
+import {
+  answersSignal,
+  answerStandingQuery,
+  cancelSignal,
+  keyAnswerSignal,
+  progressQuery,
+  questionAnswerSignal,
+} from './messages';
 import { isUnrecordable, roundActivities, roundFailure } from './round-activities';
 import { createTaskMode } from './task-mode';
 import { createVisibility } from './visibility';
@@ -50,7 +58,7 @@ export interface ExchangeResult {
 }
 
 export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeResult> {
-  const state = initialState();
+  const state = initialState(input.principal);
   const { roundKind, runRound, recordOutcome } = roundActivities(input);
   const visibility = createVisibility(input, state);
   visibility.running(1);
@@ -85,6 +93,17 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       else if (state.pending === undefined) visibility.showWaiting();
     },
     { description: "One answer of a legacy client: its response to one of the ask's server-to-client requests" },
+  );
+  setHandler(
+    questionAnswerSignal,
+    (answer) => {
+      const verdict = acceptQuestion(state, answer);
+      const fields = { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict };
+      if (verdict === 'decided' || verdict === 'taken' || verdict === 'held') log.info('question answer taken', fields);
+      else log.info('question answer ignored', fields);
+      if (verdict === 'decided' && state.pending === undefined) visibility.showWaiting();
+    },
+    { description: 'One answer to a question addressed to someone other than the caller (the answer page or API)' },
   );
   let cancelReason: string | undefined;
   let cancelBy: CancelledBy = 'client';
@@ -133,6 +152,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
             round,
             answers: answers?.responses,
             answersDigest: answers?.digest,
+            ...(answers?.answeredBy ? { answeredBy: answers.answeredBy } : {}),
             clientCapabilities: answers?.clientCapabilities,
             listening: answers?.listening,
             sealedHandlerState,

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { KeyAnswer, RoundAnswers } from '../lib/exchange/types';
+import type { QuestionAnswer } from '../lib/questions/question';
 import type { CancelledBy } from '../lib/protocol/exchange-errors';
 import type { AnswerStanding } from './exchange-state';
 
@@ -12,6 +13,9 @@ export const answersSignal = defineSignal<[RoundAnswers]>('answers');
 
 /** One key's answer from a legacy client's response to a server-to-client request. */
 export const keyAnswerSignal = defineSignal<[KeyAnswer]>('keyAnswer');
+
+/** One answer to a question addressed to someone other than the caller, from the answer page or API. */
+export const questionAnswerSignal = defineSignal<[QuestionAnswer]>('questionAnswer');
 
 /** The client cancelled the originating request, or an operator cancelled the exchange through the admin API. */
 export const cancelSignal = defineSignal<[{ reason?: string; by?: CancelledBy }]>('cancel');

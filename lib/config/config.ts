@@ -110,6 +110,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
     exchange: {
       roundTimeoutMs: env.ROUND_TIMEOUT_MS,
       maxRounds: env.MAX_ROUNDS,
+      maxQuestionWaitMs: env.MAX_QUESTION_WAIT_MS,
       handlerTimeoutMs: env.HANDLER_TIMEOUT_MS,
       localHandlerTimeoutMs: env.LOCAL_HANDLER_TIMEOUT_MS,
       maxHandlerAttempts: env.MAX_HANDLER_ATTEMPTS,

@@ -14,6 +14,9 @@ import type { NewRound, RoundRecord, RoundRecordStore } from './exchange-store';
 import { OUTCOME_CHANNEL } from './exchange-store';
 import { projectRound } from './legacy-projection';
 import { inTransaction } from './pool';
+import { CLOSE_WAITING_QUESTIONS, insertQuestions } from './question-rows-pg';
+import { isAddressedAsk } from '../questions/addressing';
+import { questionsOfAsk } from '../questions/new-questions';
 
 type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: string };
 
@@ -80,8 +83,10 @@ const MOVE_EXCHANGE = `
 const recordRoundSql = (moved: string) => `
   WITH inserted AS (${INSERT_ROUND}),
   announced AS (SELECT pg_notify($9, ${announcement('inserted')}) FROM inserted),
+  closed AS (${CLOSE_WAITING_QUESTIONS} RETURNING 1),
   moved AS (${moved} RETURNING 1)
-  SELECT inserted.*, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM announced) AS announced
+  SELECT inserted.*, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM announced) AS announced,
+    (SELECT count(*) FROM closed) AS closed
   FROM inserted`;
 
 /** A round's record that writes only what it changes: the exchange's row, which its first leg wrote, moved. */
@@ -120,7 +125,7 @@ async function recordIn(
   client: Pool | PoolClient,
   entry: NewRoundRow,
   creating?: Creating,
-  project?: () => Promise<void>,
+  project?: (record: RoundRecord) => Promise<void>,
 ): Promise<RoundRecord> {
   const values = [...newRoundValues(entry), OUTCOME_CHANNEL, statusAfter(entry.outcome)];
   const { rows } = await client.query<RoundRow>(
@@ -134,29 +139,45 @@ async function recordIn(
   );
   const row = rows[0];
   if (!row) return standingRound(client, entry.exchangeId, entry.round);
-  await project?.();
-  return { ...toRecord(row), recordedNow: true };
+  const record = toRecord(row);
+  await project?.(record);
+  return { ...record, recordedNow: true };
 }
 
 /** `legacyStreamMaxEvents`: the cap of the legacy streams rounds are projected into. */
 export function createRoundRecordPg(pool: Pool, legacyStreamMaxEvents: number): RoundRecordStore {
-  // A legacy call's stream gets what the round means to it in the transaction that records it.
-  const recordProjected = (entry: NewRoundRow, creating?: Creating) =>
+  // A legacy call's stream gets what the round means to it in the transaction that records it, and
+  // an addressed ask its questions.
+  const recordProjected = (entry: NewRoundRow, creating?: Creating, exchange?: NewRound['exchange']) =>
     inTransaction(pool, (client) =>
-      recordIn(client, entry, creating, () => projectRound(client, entry, legacyStreamMaxEvents)),
+      recordIn(client, entry, creating, async (record) => {
+        if (exchange?.era !== 'modern') await projectRound(client, entry, legacyStreamMaxEvents);
+        if (exchange && entry.outcome.kind === 'ask' && isAddressedAsk(entry.outcome.inputRequests))
+          await insertQuestions(
+            client,
+            questionsOfAsk(
+              exchange,
+              entry.round,
+              entry.outcome.inputRequests,
+              record.recordedAt.getTime(),
+              (record.deadlineAt ?? record.recordedAt).getTime(),
+            ),
+          );
+      }),
     );
   return {
     recordRound({ exchange, workflowId, ...entry }: NewRound) {
       const row: NewRoundRow = { ...entry, exchangeId: exchange.exchangeId };
-      // A modern round is one statement: one round trip, no transaction.
-      if (exchange.era === 'modern')
+      const addressed = entry.outcome.kind === 'ask' && isAddressedAsk(entry.outcome.inputRequests);
+      // A modern round is one statement: one round trip, no transaction (an addressed ask writes its questions too).
+      if (exchange.era === 'modern' && !addressed)
         return elseCreatingExchangeRow(
           () => recordIn(pool, row),
           () => recordIn(pool, row, { exchange, workflowId }),
         );
       return elseCreatingExchangeRow(
-        () => recordProjected(row),
-        () => recordProjected(row, { exchange, workflowId }),
+        () => recordProjected(row, undefined, exchange),
+        () => recordProjected(row, { exchange, workflowId }, exchange),
       );
     },
 

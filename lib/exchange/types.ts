@@ -8,7 +8,7 @@
  * error. The answers to the ask of round N are the input of round N + 1.
  */
 
-import type { RoundActivity } from '@durable-mcp/handlers';
+import type { Addressing, AnsweredBy, RoundActivity } from '@durable-mcp/handlers';
 import type { EXCHANGE_METHODS } from './exchange-methods';
 
 /** A principal without its key: subject, client, issuer and scopes (lib/exchange/principal.ts). */
@@ -155,6 +155,8 @@ export interface RoundSummary {
   status?: ExchangeStatus;
   /** An ask's deadline (epoch ms): answers the API signals after it are refused. */
   deadlineAt?: number;
+  /** An addressed ask's questions: who may answer each key (lib/questions). */
+  questions?: Record<string, Addressing>;
 }
 
 /** Answers to the ask of `round`, carried raw and keyed as they were asked. */
@@ -174,6 +176,8 @@ export interface RoundAnswers {
   sentAt?: number;
   /** Set when these answers turn an MRTR exchange into a task (a tool whose task begins after its first input). */
   task?: TaskMode;
+  /** Who answered each addressed question of the ask, by key (absent when the caller answered). */
+  answeredBy?: Record<string, AnsweredBy[]>;
 }
 
 /** A notification a handler sent during a round, as stored and forwarded. */

@@ -37,7 +37,7 @@ gaugeOf(apiRegistry, METRICS.exchangesOpen, async (gauge) => {
   if (count !== undefined) gauge.set(count);
 });
 
-export type SignalName = 'answers' | 'keyAnswer' | 'cancel';
+export type SignalName = 'answers' | 'keyAnswer' | 'questionAnswer' | 'cancel';
 export type SignalResult = 'delivered' | 'workflow_closed' | 'failed';
 
 export const apiMetrics = {

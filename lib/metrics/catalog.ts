@@ -71,7 +71,7 @@ export const METRICS = {
   signalsSent: define({
     name: 'mcp_signals_sent_total',
     kind: 'counter',
-    help: 'Signals the API sent to exchange workflows (answers, keyAnswer, cancel), by result: delivered, workflow_closed (no running workflow took it), failed (Temporal refused or was unreachable).',
+    help: 'Signals the API sent to exchange workflows (answers, keyAnswer, questionAnswer, cancel), by result: delivered, workflow_closed (no running workflow took it), failed (Temporal refused or was unreachable).',
     labelNames: ['signal', 'result'],
     processes: ['api'],
   }),

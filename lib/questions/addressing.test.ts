@@ -50,7 +50,7 @@ describe('who may answer an addressed question', () => {
 
   it('refuses every answer once the question is decided', () => {
     const taken = [{ slot: 0, by: manager, response: accept }];
-    expect(admission(toManager, person('manager'), context(taken))).toEqual({ admitted: false, reason: 'decided' });
+    expect(admission(toManager, person('manager'), context(taken))).toEqual({ admitted: false, reason: 'closed' });
   });
 });
 

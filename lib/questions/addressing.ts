@@ -73,7 +73,7 @@ export interface SlottedAnswer {
 
 export type Admission =
   | { admitted: true; slot: number }
-  | { admitted: false; reason: 'not-addressed' | 'caller-excluded' | 'already-answered' | 'decided' };
+  | { admitted: false; reason: 'not-addressed' | 'caller-excluded' | 'already-answered' | 'closed' };
 
 /**
  * Whether `identity` may answer now (`at`), given what the question took so far. An `anyOf` has
@@ -85,7 +85,7 @@ export function admission(
   identity: AnswererIdentity,
   context: { callerId: string; askedAt: number; at: number; taken: SlottedAnswer[] },
 ): Admission {
-  if (decisionOf(addressing, context.taken)) return { admitted: false, reason: 'decided' };
+  if (decisionOf(addressing, context.taken)) return { admitted: false, reason: 'closed' };
   if (addressing.excludeCaller && identity.id === context.callerId)
     return { admitted: false, reason: 'caller-excluded' };
   if (context.taken.some((answer) => answer.by.id === identity.id))

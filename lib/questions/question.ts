@@ -72,3 +72,19 @@ export interface QuestionView {
   /** The answers it took, in order. */
   answers: TakenAnswer[];
 }
+
+/**
+ * One answer to one question, as the API signals it to the exchange's workflow after claiming it
+ * in Postgres: the raw elicitation result, who gave it (verified), through what, and when the API
+ * took it (`sentAt`: the deadline rule compares it). `answerId` makes a repeated signal (a retry,
+ * the re-signal of an answer whose first signal was lost with its API) a duplicate.
+ */
+export interface QuestionAnswer {
+  round: number;
+  key: string;
+  answerId: string;
+  response: ElicitAnswer;
+  by: AnswererIdentity;
+  via: AnswerChannel;
+  sentAt: number;
+}

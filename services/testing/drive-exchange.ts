@@ -9,6 +9,7 @@ import type { InputRequest } from '@modelcontextprotocol/server';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import {
   applyAskRules,
+  askWaitMs,
   openHandlerState,
   roundResponses,
   summarize,
@@ -34,6 +35,7 @@ import {
   type ExchangeState,
 } from '../../workflows/exchange-state';
 import {
+  DEFAULT_MAX_QUESTION_WAIT_MS,
   driveInput,
   ended,
   handlerTimeoutOf,
@@ -47,7 +49,8 @@ import type { AnswerOptions, DriveOptions, HandlerNotification, Step } from './d
 
 /** One exchange: its rounds' records (what Postgres would hold), the workflow's state and a clock. */
 export class Exchange {
-  private readonly state: ExchangeState = initialState();
+  private readonly state: ExchangeState;
+  private readonly maxQuestionWaitMs: number;
   private readonly records = new Map<number, RoundRecord>();
   private readonly steps = new Map<number, Step<unknown>>();
   private readonly requestState: RequestStateCodec;
@@ -71,6 +74,8 @@ export class Exchange {
     this.requestState = createRequestStateCodec(sealer, REQUEST_STATE_TTL_MS, () => this.now());
     this.handlerState = createHandlerStateCodec(sealer);
     this.principal = options.principal ?? ANONYMOUS_PRINCIPAL;
+    this.state = initialState(this.principal.id);
+    this.maxQuestionWaitMs = options.maxQuestionWaitMs ?? DEFAULT_MAX_QUESTION_WAIT_MS;
     this.input = driveInput(set, request, exchangeId, options, this.principal);
     this.binding = { requestDigest: requestDigestOf(request), principal: this.principal.id };
   }
@@ -124,6 +129,8 @@ export class Exchange {
       capabilities,
       mayAsk: mayAsk(this.state, this.input.maxRounds),
       handlerState: this.handlerState,
+      roundTimeoutMs: this.input.roundTimeoutMs,
+      maxQuestionWaitMs: this.maxQuestionWaitMs,
     });
     const recordedAt = new Date(this.now());
     const record: RoundRecord = {
@@ -133,7 +140,17 @@ export class Exchange {
       ...(answers ? { answersDigest: answers.digest } : {}),
       recordedAt,
       ...(outcome.kind === 'ask'
-        ? { deadlineAt: new Date(deadlineOf(recordedAt.getTime(), this.input.roundTimeoutMs)) }
+        ? {
+            deadlineAt: new Date(
+              deadlineOf(
+                recordedAt.getTime(),
+                askWaitMs(outcome.inputRequests, {
+                  roundTimeoutMs: this.input.roundTimeoutMs,
+                  maxQuestionWaitMs: this.maxQuestionWaitMs,
+                }),
+              ),
+            ),
+          }
         : {}),
     };
     this.records.set(round, record);

@@ -15,6 +15,7 @@ import type { DriveOptions, HandlerNotification, JsonRpcError, Step } from './dr
 const defaultOf = (name: string): number => Number(CONFIG_VARIABLES.find((v) => v.name === name)?.default);
 /** The service's defaults (lib/config.ts). */
 export const DEFAULT_ROUND_TIMEOUT_MS = defaultOf('ROUND_TIMEOUT_MS');
+export const DEFAULT_MAX_QUESTION_WAIT_MS = defaultOf('MAX_QUESTION_WAIT_MS');
 export const DEFAULT_MAX_ROUNDS = defaultOf('MAX_ROUNDS');
 export const REQUEST_STATE_TTL_MS = defaultOf('REQUEST_STATE_TTL_MS');
 export const LOCAL_HANDLER_TIMEOUT_MS = defaultOf('LOCAL_HANDLER_TIMEOUT_MS');

@@ -5,4 +5,5 @@ export const defaultHandlerBounds = () => ({
   handlerTimeoutMs: defaultValueOf('HANDLER_TIMEOUT_MS'),
   localHandlerTimeoutMs: defaultValueOf('LOCAL_HANDLER_TIMEOUT_MS'),
   maxHandlerAttempts: defaultValueOf('MAX_HANDLER_ATTEMPTS'),
+  maxQuestionWaitMs: defaultValueOf('MAX_QUESTION_WAIT_MS'),
 });

@@ -16,6 +16,10 @@ export const EXCHANGE_VARIABLES = {
     integer(1).default(600000),
     'how long a round waits for its answers; past it the exchange ends expired (`-32001`)',
   ),
+  MAX_QUESTION_WAIT_MS: documented(
+    integer(1).default(604_800_000),
+    "the longest a question addressed to someone else may wait (its handler's `waitMs`; the round timeout when it names none) before its exchange ends expired; 7 days by default",
+  ),
   MAX_ROUNDS: documented(
     integer(1).default(8),
     'the most asks one exchange may make; one more ends it capped (`-32011`)',

@@ -80,6 +80,7 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     handlerTimeoutMs: config.exchange.handlerTimeoutMs,
     localHandlerTimeoutMs: config.exchange.localHandlerTimeoutMs,
     maxHandlerAttempts: config.exchange.maxHandlerAttempts,
+    maxQuestionWaitMs: config.exchange.maxQuestionWaitMs,
   });
   const { interceptors, sinks } = workerInterceptors(deps);
   return Worker.create({

@@ -22,9 +22,11 @@ import {
   answerStandingQuery,
   cancelSignal,
   keyAnswerSignal,
+  questionAnswerSignal,
   WORKFLOW_TYPE,
   workflowIdFor,
 } from '../../../../workflows/messages';
+import type { QuestionAnswer } from '../../../../lib/questions/question';
 import {
   EXCHANGE_ROUND,
   EXCHANGE_STATUS,
@@ -53,6 +55,8 @@ export interface ExchangeGateway {
   sendAnswers(exchangeId: string, answers: RoundAnswers): Promise<boolean>;
   /** Delivers one key's answer (legacy era); false when the workflow has ended. */
   sendKeyAnswer(exchangeId: string, answer: KeyAnswer): Promise<boolean>;
+  /** Delivers one answer to an addressed question (sentAt is when it was claimed); false when the workflow has ended. */
+  sendQuestionAnswer(exchangeId: string, answer: QuestionAnswer): Promise<boolean>;
   /** Asks the exchange to end because the client cancelled; false when it has already ended. */
   cancel(exchangeId: string, reason?: string, by?: CancelledBy): Promise<boolean>;
   /** The workflow's execution status, or NOT_FOUND when Temporal no longer has it. */
@@ -144,6 +148,8 @@ export function createExchangeGateway(
       signal('answers', exchangeId, answersSignal, { ...answers, sentAt: Date.now() }),
     sendKeyAnswer: (exchangeId, answer) =>
       signal('keyAnswer', exchangeId, keyAnswerSignal, { ...answer, sentAt: Date.now() }),
+    // A question's answer keeps the time it was claimed: its re-signal is judged as the first was.
+    sendQuestionAnswer: (exchangeId, answer) => signal('questionAnswer', exchangeId, questionAnswerSignal, answer),
     cancel: (exchangeId, reason, by = 'client') => signal('cancel', exchangeId, cancelSignal, { reason, by }),
 
     async answerStanding(exchangeId, round, key) {

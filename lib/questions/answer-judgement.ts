@@ -1,0 +1,61 @@
+/**
+ * Whether an attempt to answer a question is taken, judged under the question's row lock before
+ * anything is signalled (the workflow judges again, by the same rules, as the authority): first
+ * valid answer wins; an answer after the deadline, against a stale digest, from someone the
+ * question is not addressed to (the caller, where excluded), or to a decided question is refused
+ * with a reason that is recorded and shown.
+ */
+import { admission, decisionOf, type SlottedAnswer } from './addressing';
+import type { AnswererIdentity, ElicitAnswer, QuestionView } from './question';
+
+export type Refusal =
+  'not-addressed' | 'caller-excluded' | 'already-answered' | 'closed' | 'late' | 'stale' | 'expired' | 'cancelled';
+
+export type Judgement = { taken: true; slot: number; decided: boolean } | { taken: false; refusal: Refusal };
+
+type Judged = Pick<QuestionView, 'status' | 'deadlineAt' | 'askedAt' | 'addressing' | 'shownDigest' | 'caller'>;
+
+export function judgeAnswer(
+  question: Judged,
+  taken: SlottedAnswer[],
+  attempt: { identity: AnswererIdentity; shownDigest: string; response: ElicitAnswer; now: number },
+): Judgement {
+  if (question.status === 'expired' || question.status === 'cancelled')
+    return { taken: false, refusal: question.status };
+  if (question.status === 'answered') return { taken: false, refusal: 'closed' };
+  if (attempt.now > question.deadlineAt) return { taken: false, refusal: 'late' };
+  if (attempt.shownDigest !== question.shownDigest) return { taken: false, refusal: 'stale' };
+  const admitted = admission(question.addressing, attempt.identity, {
+    callerId: question.caller.id,
+    askedAt: question.askedAt,
+    at: attempt.now,
+    taken,
+  });
+  if (!admitted.admitted) return { taken: false, refusal: admitted.reason };
+  const after = [...taken, { slot: admitted.slot, by: attempt.identity, response: attempt.response }];
+  return { taken: true, slot: admitted.slot, decided: decisionOf(question.addressing, after) !== undefined };
+}
+
+/** What an answerer is told of a refusal (the page and the API say the same). */
+export function refusalMessage(refusal: Refusal, question: Pick<QuestionView, 'answers' | 'deadlineAt'>): string {
+  switch (refusal) {
+    case 'not-addressed':
+      return 'This question is not addressed to you.';
+    case 'caller-excluded':
+      return 'You made this call, and this question must be answered by someone else.';
+    case 'already-answered':
+      return 'You have answered this question already.';
+    case 'closed': {
+      const first = question.answers[0];
+      const by = first ? ` by ${first.by.name ?? first.by.subject} at ${new Date(first.at).toISOString()}` : '';
+      return `This question was already answered${by}.`;
+    }
+    case 'late':
+    case 'expired':
+      return `This question expired at ${new Date(question.deadlineAt).toISOString()}.`;
+    case 'stale':
+      return 'This question changed since it was shown to you: read it again before you answer.';
+    case 'cancelled':
+      return 'This question was withdrawn: its call ended.';
+  }
+}
