@@ -5,6 +5,7 @@
  */
 import { addressingOf, isAddressedAsk, MAX_ANSWERER_STRING, MAX_ANSWERERS } from './addressing';
 import type { Addressing, Answerer } from './question';
+import { checkRequestedSchema } from './requested-schema';
 
 const isText = (value: unknown): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= MAX_ANSWERER_STRING;
@@ -60,9 +61,8 @@ function requestProblem(request: Record<string, unknown>, path: string): string 
   if (params?.mode !== undefined && params.mode !== 'form')
     return `${path}: an addressed elicitation is a form (URL mode is for the caller alone)`;
   if (typeof params?.message !== 'string') return `${path}.params.message must be a string`;
-  const schema = params.requestedSchema as Record<string, unknown> | undefined;
-  if (schema?.type !== 'object') return `${path}.params.requestedSchema must be an object schema`;
-  return undefined;
+  const problem = checkRequestedSchema(params.requestedSchema)[0];
+  return problem ? `${path}.params.${problem.path}: ${problem.message}` : undefined;
 }
 
 /**

@@ -45,7 +45,8 @@ export function identityKeys(identity: AnswererIdentity): string[] {
   ];
 }
 
-function names(answerer: Answerer, identity: AnswererIdentity): boolean {
+/** Whether `answerer` names `identity` (its principal, a scope it holds, a group it is in). */
+export function answererNames(answerer: Answerer, identity: AnswererIdentity): boolean {
   if ('scope' in answerer) return identity.scopes.includes(answerer.scope);
   if ('group' in answerer) return identity.groups.includes(answerer.group);
   return identity.issuer === answerer.issuer && identity.subject === answerer.subject;
@@ -92,14 +93,14 @@ export function admission(
     return { admitted: false, reason: 'already-answered' };
   const filled = new Set(context.taken.map((answer) => answer.slot));
   if (!addressing.eachOf) {
-    const admitted = addresseesAt(addressing, context.askedAt, context.at).some((a) => names(a, identity));
+    const admitted = addresseesAt(addressing, context.askedAt, context.at).some((a) => answererNames(a, identity));
     return admitted ? { admitted: true, slot: 0 } : { admitted: false, reason: 'not-addressed' };
   }
   const open = addressing.eachOf.map((_, slot) => slot).filter((slot) => !filled.has(slot));
-  const own = open.find((slot) => names(addressing.eachOf![slot]!, identity));
+  const own = open.find((slot) => answererNames(addressing.eachOf![slot]!, identity));
   if (own !== undefined) return { admitted: true, slot: own };
   const escalated = addresseesAt(addressing, context.askedAt, context.at).slice(addressing.eachOf.length);
-  if (open.length > 0 && escalated.some((a) => names(a, identity))) return { admitted: true, slot: open[0]! };
+  if (open.length > 0 && escalated.some((a) => answererNames(a, identity))) return { admitted: true, slot: open[0]! };
   return { admitted: false, reason: 'not-addressed' };
 }
 

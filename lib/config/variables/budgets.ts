@@ -23,6 +23,18 @@ export const BUDGET_VARIABLES = {
     integer(1024, 917_504).default(524_288),
     "serialized arguments + answers + client capabilities of one round, at most 917504 (a round's activity carries the first leg's input and the latest answers, and twice the budget must stay under Temporal's 2 MB payload limit); past it HTTP 413, `-32602`, `data.path` `params`. Legacy era: one round's answers (this answer plus those already taken), `data.path` `result`, nothing settled, the request stays open. Tasks: one round's answers across its `tasks/update` calls, `data.path` `params.inputResponses`, nothing taken, the keys stay outstanding",
   ),
+  MAX_ANSWER_BODY_BYTES: documented(
+    integer(1024, 1_048_576).default(65_536),
+    'bytes of one answer to a question (the answer page\'s form or the answer API\'s JSON); when reached: HTTP 413',
+  ),
+  MAX_RECORDED_REFUSALS: documented(
+    integer(0, 10_000).default(50),
+    "refused attempts recorded per question (who, when, why); past it they are only counted (`refused_unrecorded`), so one answerer cannot grow a question's audit without bound",
+  ),
+  MAX_LISTED_QUESTIONS: documented(
+    integer(1, 1000).default(100),
+    'questions one inbox read returns (the answer page and `GET /answers/api/questions`), soonest deadline first',
+  ),
   MAX_REPEATED_ANSWERS: documented(
     integer(0, 100).default(3),
     "times a repeated answer to an answered request is signalled again, each time because its exchange's workflow said it lacked it (counted in Postgres); when reached: a repeat the workflow has, and any past the budget, is dropped and logged (HTTP 202)",

@@ -20,6 +20,10 @@ export const EXCHANGE_VARIABLES = {
     integer(1).default(604_800_000),
     "the longest a question addressed to someone else may wait (its handler's `waitMs`; the round timeout when it names none) before its exchange ends expired; 7 days by default",
   ),
+  QUESTION_RESIGNAL_AFTER_MS: documented(
+    integer(1_000).default(10_000),
+    "how long a claimed answer to a question may stay unsignalled (its API died between the claim and the signal) before another API replica signals it; each replica looks this often",
+  ),
   MAX_ROUNDS: documented(
     integer(1).default(8),
     'the most asks one exchange may make; one more ends it capped (`-32011`)',

@@ -1,0 +1,63 @@
+/**
+ * The questions as the API reads and answers them (the worker writes them with their ask,
+ * question-rows-pg.ts): an answerer's inbox, one question, the claim of an answer under the
+ * question's lock (first admitted answer wins), and the answers whose signal is not yet confirmed.
+ */
+import type { SlottedAnswer } from '../questions/addressing';
+import type { Judgement, Refusal } from '../questions/answer-judgement';
+import type {
+  AnswerChannel,
+  AnswererIdentity,
+  ElicitAnswer,
+  QuestionAnswer,
+  QuestionView,
+} from '../questions/question';
+
+/** One attempt to answer, as the audit keeps it. */
+export interface AnswerAttempt {
+  id: string;
+  questionId: string;
+  by: AnswererIdentity;
+  via: AnswerChannel;
+  at: number;
+  action?: ElicitAnswer['action'];
+  taken: boolean;
+  refusal?: Refusal;
+}
+
+export interface NewAttempt {
+  questionId: string;
+  by: AnswererIdentity;
+  via: AnswerChannel;
+  response: ElicitAnswer;
+  shownDigest: string;
+  /** When the API takes the attempt (epoch ms): judged against the deadline, and the answer's `sentAt`. */
+  at: number;
+}
+
+export type ClaimOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'refused'; refusal: Refusal; question: QuestionView }
+  | { kind: 'taken'; decided: boolean; question: QuestionView; answer: QuestionAnswer };
+
+export interface QuestionStore {
+  /** The waiting questions any of `keys` (lib/questions/addressing.ts `identityKeys`) is addressed by at `now`, soonest deadline first. */
+  waitingFor(keys: string[], now: number, limit: number): Promise<QuestionView[]>;
+  read(id: string): Promise<QuestionView | undefined>;
+  /**
+   * Judges an attempt under the question's row lock (`judge`: answer-judgement.ts) and records it:
+   * a taken answer with its result (and the question answered once it decides), a refusal with its
+   * reason (past `maxRecordedRefusals` for the question, only counted).
+   */
+  claim(
+    attempt: NewAttempt,
+    judge: (question: QuestionView, taken: SlottedAnswer[]) => Judgement,
+    maxRecordedRefusals: number,
+  ): Promise<ClaimOutcome>;
+  /** The taken answer's signal reached Temporal (or its workflow is gone): it is not signalled again. */
+  markSignalled(answerId: string): Promise<void>;
+  /** Taken answers whose signal is unconfirmed after `olderThanMs`, oldest first: an API died between claim and signal. */
+  unsignalled(olderThanMs: number, limit: number): Promise<Array<{ exchangeId: string; answer: QuestionAnswer }>>;
+  /** Every attempt on the questions of an exchange, in order (the admin API's audit). */
+  attemptsOf(exchangeId: string): Promise<AnswerAttempt[]>;
+}

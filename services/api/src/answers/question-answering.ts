@@ -1,0 +1,98 @@
+/**
+ * Answering a question, the same way from every entry point (the answer page, the answer API): the
+ * answer is checked against the question's schema, judged and claimed under the question's row
+ * lock (first admitted answer wins; every refusal is recorded with its reason), then signalled to
+ * the exchange's workflow, which judges it again as the authority. The claim is durable before the
+ * signal: an API that dies between them leaves an unsignalled answer that any replica's
+ * re-signaller delivers (answer-resignal.ts), and the workflow takes it once whatever the repeats.
+ */
+import type { QuestionStore } from '../../../../lib/db/question-store';
+import type { Logger } from '../../../../lib/log';
+import type { AnswerProblem } from '../../../../lib/questions/answer-problem';
+import { checkAnswerContent } from '../../../../lib/questions/answer-content';
+import { judgeAnswer, refusalMessage, type Refusal } from '../../../../lib/questions/answer-judgement';
+import { addresseesAt, answererNames } from '../../../../lib/questions/addressing';
+import type { AnswerChannel, AnswererIdentity, ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
+import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+
+export interface AnswerAttemptInput {
+  questionId: string;
+  by: AnswererIdentity;
+  via: AnswerChannel;
+  response: ElicitAnswer;
+  shownDigest: string;
+}
+
+export type AnswerReply =
+  | { kind: 'not-found' }
+  | { kind: 'invalid'; question: QuestionView; problems: AnswerProblem[] }
+  | { kind: 'refused'; question: QuestionView; refusal: Refusal; message: string }
+  | { kind: 'taken'; question: QuestionView; decided: boolean };
+
+export interface QuestionAnsweringDeps {
+  questions: QuestionStore;
+  gateway: Pick<ExchangeGateway, 'sendQuestionAnswer'>;
+  log: Logger;
+  /** Refused attempts recorded per question; beyond it they are only counted. */
+  maxRecordedRefusals: number;
+  now?: () => number;
+}
+
+/**
+ * Whether `identity` may see a question: it is addressed to them now (or was answered by them).
+ * A question's URL grants nothing; nobody else learns what it asks, or that it exists.
+ */
+export function mayView(question: QuestionView, identity: AnswererIdentity, now: number): boolean {
+  if (question.answers.some((answer) => answer.by.id === identity.id)) return true;
+  const until = Math.min(now, question.deadlineAt);
+  return addresseesAt(question.addressing, question.askedAt, until).some((a) => answererNames(a, identity));
+}
+
+export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
+  const now = deps.now ?? Date.now;
+
+  async function answer(input: AnswerAttemptInput): Promise<AnswerReply> {
+    const question = await deps.questions.read(input.questionId);
+    if (!question || !mayView(question, input.by, now())) return { kind: 'not-found' };
+    const problems = checkAnswerContent(question.requestedSchema, input.response);
+    if (problems.length > 0) return { kind: 'invalid', question, problems };
+    const claimed = await deps.questions.claim(
+      { ...input, at: now() },
+      (current, taken) =>
+        judgeAnswer(current, taken, {
+          identity: input.by,
+          shownDigest: input.shownDigest,
+          response: input.response,
+          now: now(),
+        }),
+      deps.maxRecordedRefusals,
+    );
+    const log = deps.log.child({ exchangeId: question.exchangeId, round: question.round, key: question.key });
+    if (claimed.kind === 'not-found') return { kind: 'not-found' };
+    if (claimed.kind === 'refused') {
+      log.info({ answerer: input.by.id, via: input.via, refusal: claimed.refusal }, 'question answer refused');
+      return {
+        kind: 'refused',
+        question: claimed.question,
+        refusal: claimed.refusal,
+        message: refusalMessage(claimed.refusal, claimed.question),
+      };
+    }
+    log.info({ answerer: input.by.id, via: input.via, decided: claimed.decided }, 'question answer taken');
+    // Claimed, so durable: a failed signal is retried by the re-signaller, never lost.
+    await deliver(question.exchangeId, claimed.answer).catch((error: unknown) =>
+      log.warn({ err: error }, 'question answer claimed; its signal failed and will be sent again'),
+    );
+    return { kind: 'taken', question: claimed.question, decided: claimed.decided };
+  }
+
+  /** Signals a claimed answer and marks it signalled (also when its workflow is gone: there is no one to tell). */
+  async function deliver(exchangeId: string, claimed: Parameters<ExchangeGateway['sendQuestionAnswer']>[1]) {
+    await deps.gateway.sendQuestionAnswer(exchangeId, claimed);
+    await deps.questions.markSignalled(claimed.answerId);
+  }
+
+  return { answer, deliver };
+}
+
+export type QuestionAnswering = ReturnType<typeof createQuestionAnswering>;
