@@ -15,6 +15,7 @@ import { ConfigError } from './errors';
 import { parseKeyRing } from './key-ring';
 import { EnvSchema } from './schema';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
+import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
 
 /** Validates an environment-shaped object and returns a frozen, grouped config. */
 export function parseConfig(source: Record<string, string | undefined>) {
@@ -47,6 +48,12 @@ export function parseConfig(source: Record<string, string | undefined>) {
     throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
   }
   const tracing = parseTracingConfig(env);
+  let webhooks: WebhookConfig;
+  try {
+    webhooks = parseWebhookConfig(env);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
   return Object.freeze({
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
@@ -126,6 +133,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
       namespace: env.TEMPORAL_NAMESPACE,
     } satisfies PayloadCodecConfig,
     handlers: env.HANDLERS ?? env.HANDLER_SET,
+    webhooks,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
       maxJsonDepth: env.MAX_JSON_DEPTH,

@@ -11,6 +11,7 @@ import { BUDGET_VARIABLES } from './variables/budgets';
 import { EXCHANGE_VARIABLES, RETENTION_VARIABLES, TASK_VARIABLES } from './variables/exchanges';
 import { HTTP_VARIABLES, OPERATING_VARIABLES, PROCESS_VARIABLES } from './variables/service';
 import { POSTGRES_VARIABLES, TEMPORAL_VARIABLES } from './variables/temporal';
+import { WEBHOOK_VARIABLES } from './variables/webhooks';
 
 /** The groups, titled and in the order the docs show them. */
 export const CONFIG_GROUPS = [
@@ -21,6 +22,7 @@ export const CONFIG_GROUPS = [
   { title: 'Tasks (the Tasks extension, SEP-2663)', variables: TASK_VARIABLES },
   { title: 'HTTP', variables: HTTP_VARIABLES },
   { title: 'Authorization', variables: AUTHORIZATION_VARIABLES },
+  { title: 'Webhooks', variables: WEBHOOK_VARIABLES },
   { title: 'Operating: the admin API, the codec endpoint, metrics', variables: OPERATING_VARIABLES },
   { title: 'Traces', variables: TRACING_ENV },
   { title: "Retention of the service's records", variables: RETENTION_VARIABLES },
@@ -41,6 +43,7 @@ export const EnvSchema = z.object({
   ...TASK_VARIABLES,
   ...BUDGET_VARIABLES,
   ...RETENTION_VARIABLES,
+  ...WEBHOOK_VARIABLES,
 });
 
 export type Env = z.input<typeof EnvSchema>;

@@ -117,6 +117,21 @@ export const METRICS = {
     labelNames: [],
     processes: ['api'],
   }),
+  webhookDeliveries: define({
+    name: 'mcp_webhook_deliveries_total',
+    kind: 'counter',
+    help: 'Webhook delivery attempts and their ends, per receiver and event: delivered (a 2xx), failed_attempt (every attempt that did not deliver, the last included), given_up (an event a receiver never got: attempts used up, or refused by a 4xx).',
+    labelNames: ['outcome'],
+    processes: ['worker'],
+  }),
+  webhookDeliveryDuration: define({
+    name: 'mcp_webhook_delivery_duration_seconds',
+    kind: 'histogram',
+    help: "One webhook delivery attempt, from the request to the receiver's status (or the failure), by outcome: delivered or failed_attempt.",
+    labelNames: ['outcome'],
+    processes: ['worker'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  }),
 } as const;
 
 export type MetricKey = keyof typeof METRICS;

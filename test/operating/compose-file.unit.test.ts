@@ -201,6 +201,7 @@ const OPTIONAL_SECRETS = [
   'METRICS_TOKEN',
   'OAUTH_INTROSPECTION_CLIENT_SECRET',
   'TEMPORAL_API_KEY',
+  'WEBHOOK_SECRETS',
 ];
 
 /** Published ports not on 127.0.0.1 (or on a variable whose default is 127.0.0.1). */

@@ -12,6 +12,7 @@ import type { Logger } from '../../../lib/log';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createHandlerStateCodec } from '../../../lib/state/handler-state';
 import { createSealer } from '../../../lib/state/sealer';
+import { servicePackageVersion } from '../../runtime/handler-version';
 import { tracingWorkerOptions, type Tracing } from '../../../lib/tracing';
 import { workerDeploymentOptions, workerVersion, type DeploymentVersion } from '../../../lib/worker-deployment';
 
@@ -81,6 +82,8 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
     localHandlerTimeoutMs: config.exchange.localHandlerTimeoutMs,
     maxHandlerAttempts: config.exchange.maxHandlerAttempts,
     maxQuestionWaitMs: config.exchange.maxQuestionWaitMs,
+    webhooks: config.webhooks,
+    userAgent: `durable-mcp-webhooks/${servicePackageVersion()}`,
   });
   const { interceptors, sinks } = workerInterceptors(deps);
   return Worker.create({
