@@ -1,0 +1,47 @@
+/**
+ * The signed-in answerer's inbox: the questions waiting for them, soonest deadline first, each
+ * with its tool, caller, message (cut short: the question's page shows it whole), deadline and
+ * link; or a plain sentence when nothing waits.
+ */
+import type { AnswererIdentity, QuestionView } from '../../../../../lib/questions/question';
+import { questionPath } from './answer-paths';
+import { callerText, capped } from './call-summary';
+import { html, type Html } from './html';
+import { renderPage } from './layout';
+import { renderPageHeader } from './page-header';
+import { timeLeft, utcTime } from './time-text';
+
+/** At most this many characters of a message in the list. */
+export const MAX_LISTED_MESSAGE_CHARS = 200;
+
+export interface InboxPage {
+  answerer: AnswererIdentity;
+  questions: QuestionView[];
+  /** The anti-forgery token of the sign-out button. */
+  signOutCsrf: string;
+  /** The time the page is rendered at (epoch ms), for "in N minutes"; now when not given. */
+  now?: number;
+}
+
+function listed(question: QuestionView, now: number): Html {
+  return html`<li>
+<a href="${questionPath(question.id)}"><code>${question.target}</code></a>
+<p>${capped(question.message, MAX_LISTED_MESSAGE_CHARS)}</p>
+<p class="hint">From ${callerText(question.caller)}. Deadline ${utcTime(question.deadlineAt)} (${timeLeft(question.deadlineAt, now)}).</p>
+</li>`;
+}
+
+/** The whole inbox page. */
+export function renderInbox(page: InboxPage): string {
+  const now = page.now ?? Date.now();
+  const questions = [...page.questions].sort((a, b) => a.deadlineAt - b.deadlineAt);
+  const list =
+    questions.length === 0
+      ? html`<p class="empty">Nothing is waiting for you.</p>`
+      : html`<ul class="questions">${questions.map((question) => listed(question, now))}</ul>`;
+  return renderPage({
+    title: 'Questions for you',
+    header: renderPageHeader(page.answerer, page.signOutCsrf),
+    body: list,
+  });
+}

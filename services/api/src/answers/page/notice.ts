@@ -1,0 +1,31 @@
+/**
+ * The short pages in place of a question: sign-in needed (with the way to sign in), a question
+ * addressed to someone else, and one that does not exist. Each says only that: nothing of the
+ * question itself is shown to someone it is not for.
+ */
+import { INBOX_PATH } from './answer-paths';
+import { html, type Html } from './html';
+import { renderPage } from './layout';
+
+export type Notice = { kind: 'signInNeeded'; signInHref: string } | { kind: 'notAddressed' } | { kind: 'notFound' };
+
+const back = html`<p><a href="${INBOX_PATH}">Your questions</a></p>`;
+
+function content(notice: Notice): { title: string; body: Html } {
+  switch (notice.kind) {
+    case 'signInNeeded':
+      return {
+        title: 'Sign in to answer',
+        body: html`<p>This page is for the people a question is addressed to.</p><p><a href="${notice.signInHref}">Sign in</a></p>`,
+      };
+    case 'notAddressed':
+      return { title: 'Not addressed to you', body: html`<p>This question is for someone else.</p>${back}` };
+    case 'notFound':
+      return { title: 'No such question', body: html`<p>There is no question at this address.</p>${back}` };
+  }
+}
+
+/** The whole notice page. */
+export function renderNotice(notice: Notice): string {
+  return renderPage(content(notice));
+}
