@@ -86,9 +86,18 @@ export function initialState(callerId?: string): ExchangeState {
  */
 export function acceptQuestion(state: ExchangeState, answer: QuestionAnswer): QuestionVerdict {
   return acceptQuestionAnswer(state, answer, state.callerId ?? '', (decided, response) =>
-    acceptKeyAnswer(state, { round: decided.round, key: decided.key, response, sentAt: decided.sentAt }),
+    acceptKeyAnswer(
+      state,
+      { round: decided.round, key: decided.key, response, sentAt: decided.sentAt },
+      undefined,
+      true,
+    ),
   );
 }
+
+/** Whether the awaited ask of `round` is addressed to someone other than the caller. */
+const asksSomeoneElse = (state: ExchangeState, round: number): boolean =>
+  state.awaiting === round && state.questions?.round === round;
 
 /**
  * Takes the first answers to the awaited round. Answers may also arrive for the round whose
@@ -102,6 +111,8 @@ export function acceptAnswers(state: ExchangeState, answers: RoundAnswers, ahead
   const delivery = deliveryTo(answers.round, expectedRound(state), state.pending !== undefined);
   if (delivery === 'ahead') return holdAhead(state, answers, ahead);
   if (delivery === 'repeat') return 'duplicate';
+  // Questions addressed to someone else are answered through the answer page or API only.
+  if (asksSomeoneElse(state, answers.round)) return 'unexpected';
   if (state.awaiting === answers.round && signalledLate(state, answers.sentAt)) return 'late';
   state.pending = answers;
   return 'accepted';
@@ -111,11 +122,18 @@ export function acceptAnswers(state: ExchangeState, answers: RoundAnswers, ahead
  * Takes one key's answer (a legacy client answers each server-to-client request on its
  * own). When every key of the awaited ask is in, the round's answers become pending.
  */
-export function acceptKeyAnswer(state: ExchangeState, answer: KeyAnswer, ahead?: AheadPolicy): AnswerVerdict {
+export function acceptKeyAnswer(
+  state: ExchangeState,
+  answer: KeyAnswer,
+  ahead?: AheadPolicy,
+  decidedQuestion = false,
+): AnswerVerdict {
   if (state.status !== 'running') return 'duplicate';
   const delivery = deliveryTo(answer.round, expectedRound(state), state.pending !== undefined);
   if (delivery === 'ahead') return holdAhead(state, answer, ahead);
   if (delivery === 'repeat') return 'duplicate';
+  // A question's key takes only the answer its question decided (acceptQuestion), never a client's.
+  if (!decidedQuestion && asksSomeoneElse(state, answer.round)) return 'unexpected';
   if (state.awaiting === answer.round && !state.askKeys?.includes(answer.key)) return 'unexpected';
   if (state.awaiting === answer.round && signalledLate(state, answer.sentAt)) return 'late';
   if (state.partial?.round !== answer.round) state.partial = { round: answer.round, responses: {} };
@@ -208,9 +226,18 @@ export function recordRound(state: ExchangeState, summary: RoundSummary): void {
         Object.entries(state.partial.responses).filter(([key]) => asked.includes(key)),
       );
     }
+    // An ask addressed to someone else takes no answer but its questions': whatever a client sent
+    // for it before it was known is dropped, and the answers held for its questions are applied.
+    if (summary.questions) {
+      if (state.pending?.round === summary.round) state.pending = undefined;
+      if (state.partial?.round === summary.round) state.partial = undefined;
+      state.ahead = state.ahead?.filter((held) => held.round !== summary.round);
+      foldQuestions(state, summary, (answer) => acceptQuestion(state, answer));
+      return;
+    }
+    foldQuestions(state, summary, () => undefined);
     completePartial(state);
     applyHeld(state, summary.round);
-    foldQuestions(state, summary, (answer) => acceptQuestion(state, answer));
     return;
   }
   foldQuestions(state, summary, () => undefined);

@@ -61,6 +61,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
       host: env.HOST,
       port: env.PORT,
       waitMs: env.HTTP_WAIT_MS,
+      questionHoldMs: env.QUESTION_HOLD_MS,
+      questionProgressEveryMs: env.QUESTION_PROGRESS_EVERY_MS,
       maxBodyBytes: env.MAX_BODY_BYTES,
       allowedOrigins: env.ALLOWED_ORIGINS,
       /** The Host names /mcp, /sse and /messages answer besides the implied ones, lower case. */

@@ -15,10 +15,13 @@ import {
   askRequestEntries,
   endingEntries,
   eventEntry,
+  questionWaitEntries,
   type StreamCall,
   type StreamEntry,
 } from '../protocol/legacy-stream-messages';
 import { appendStreamMessage } from './legacy-stream-pg';
+import { isAddressedAsk } from '../questions/addressing';
+import { waitingMessage } from '../questions/waiting-message';
 
 /** An exchange's call as its stream's messages need it, or undefined when no legacy call started it. */
 async function callOf(
@@ -75,13 +78,18 @@ async function write(
 
 export async function projectRound(
   client: PoolClient,
-  entry: { exchangeId: string; round: number; outcome: RoundOutcome },
+  entry: { exchangeId: string; round: number; outcome: RoundOutcome; deadlineAt?: Date },
   maxEvents: number,
 ): Promise<void> {
   const { exchangeId, round, outcome } = entry;
   const call = await callOf(client, exchangeId);
   if (!call) return;
 
+  if (outcome.kind === 'ask' && isAddressedAsk(outcome.inputRequests)) {
+    const message = waitingMessage(outcome.inputRequests, entry.deadlineAt?.getTime());
+    await write(client, call, questionWaitEntries(call, exchangeId, round, message), maxEvents);
+    return;
+  }
   if (outcome.kind === 'ask') {
     for (const request of askRequestEntries(call, exchangeId, round, outcome)) {
       await client.query({

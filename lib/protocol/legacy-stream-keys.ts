@@ -14,6 +14,8 @@ export const streamKeys = {
   /** A handler's progress or log notification, by its event id. */
   notification: (eventId: number) => `event:${eventId}`,
   closeStream: (eventId: number) => `${CLOSE_STREAM_KEY}${eventId}`,
+  /** The progress notification that says a round waits on questions addressed to someone else. */
+  questionWait: (exchangeId: string, round: number) => `questions:${exchangeId}:${round}`,
   /** The originating call's response (the stream's final message). */
   response: (exchangeId: string) => `response:${exchangeId}`,
   /** A reply on a 2024-11-05 session stream to a request that started no exchange, by its request id. */

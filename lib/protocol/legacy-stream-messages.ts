@@ -62,6 +62,30 @@ export function askRequestEntries(
 }
 
 /**
+ * What an ask addressed to someone else puts on the caller's stream: no request (the caller has
+ * nothing to answer), but a progress notification saying who the call waits for, when the call
+ * sent a progress token; its `progress` is the round, so later waits count up.
+ */
+export function questionWaitEntries(
+  call: StreamCall,
+  exchangeId: string,
+  round: number,
+  message: string,
+): StreamEntry[] {
+  if (call.progressToken === undefined) return [];
+  return [
+    {
+      messageKey: streamKeys.questionWait(exchangeId, round),
+      message: {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: call.progressToken, progress: round, message },
+      },
+    },
+  ];
+}
+
+/**
  * An ending's entries: one `notifications/cancelled` for each request it withdraws (`withdrawnIds`,
  * exactly once each), then the call's response, the stream's final message.
  */

@@ -25,7 +25,7 @@ export const BUDGET_VARIABLES = {
   ),
   MAX_ANSWER_BODY_BYTES: documented(
     integer(1024, 1_048_576).default(65_536),
-    'bytes of one answer to a question (the answer page\'s form or the answer API\'s JSON); when reached: HTTP 413',
+    "bytes of one answer to a question (the answer page's form or the answer API's JSON); when reached: HTTP 413",
   ),
   MAX_RECORDED_REFUSALS: documented(
     integer(0, 10_000).default(50),

@@ -22,7 +22,7 @@ export const EXCHANGE_VARIABLES = {
   ),
   QUESTION_RESIGNAL_AFTER_MS: documented(
     integer(1_000).default(10_000),
-    "how long a claimed answer to a question may stay unsignalled (its API died between the claim and the signal) before another API replica signals it; each replica looks this often",
+    'how long a claimed answer to a question may stay unsignalled (its API died between the claim and the signal) before another API replica signals it; each replica looks this often',
   ),
   MAX_ROUNDS: documented(
     integer(1).default(8),

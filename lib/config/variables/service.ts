@@ -27,6 +27,14 @@ export const HTTP_VARIABLES = {
   ),
   PORT: documented(integer(0, 65535).default(3000), "the API's listen port"),
   HTTP_WAIT_MS: documented(integer(1).default(25000), 'how long a leg waits before a state-only "come back" result'),
+  QUESTION_HOLD_MS: documented(
+    integer(1).default(50_000),
+    'how long a 2026-07-28 leg without a task waits on a question addressed to someone else before a state-only "come back" result (under the official client\'s 60 s request timeout by default); see [What the caller sees](protocol.md#questions-addressed-to-someone-else)',
+  ),
+  QUESTION_PROGRESS_EVERY_MS: documented(
+    integer(1_000).default(15_000),
+    "while a leg waits on someone else's answer, how often a leg that sent a progress token is told so (`notifications/progress` naming who it waits for)",
+  ),
   MAX_BODY_BYTES: documented(integer(1024).default(1048576), 'the largest HTTP body; past it HTTP 413, `-32600`'),
   ALLOWED_ORIGINS: documented(origins(), 'browser origins allowed besides loopback', '(none)'),
   ALLOWED_HOSTS: documented(

@@ -13,6 +13,8 @@ import { connectTemporalClient } from '../../../lib/temporal-connection';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import { createTaskStorePg } from '../../../lib/db/task-store-pg';
+import { createQuestionStorePg } from '../../../lib/db/question-store-pg';
+import { answerEndpoint } from './answers/answer-endpoint';
 import { migrationFiles } from '../../../lib/db/migrate';
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
@@ -119,6 +121,7 @@ export async function startApi(
     limits: {
       ...config.exchange,
       httpWaitMs: config.http.waitMs,
+      questionHoldMs: config.http.questionHoldMs,
       maxRoundInputBytes: config.limits.maxRoundInputBytes,
       maxTargetLength: config.limits.maxTargetLength,
       maxRunningExchanges: config.limits.maxRunningExchanges,
@@ -128,6 +131,8 @@ export async function startApi(
     },
     log,
   });
+  const questions = createQuestionStorePg(pool);
+  const answers = answerEndpoint(config, { questions, gateway, log });
   const shutdown = createShutdown();
   // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
   const guesses = createTokenGuesses(config.admin.tokenGuesses);
@@ -142,6 +147,7 @@ export async function startApi(
       waiter,
       paramHeaders,
       argumentChecks,
+      questionProgressEveryMs: config.http.questionProgressEveryMs,
       tasks: {
         tasks,
         gateway,
@@ -194,6 +200,7 @@ export async function startApi(
     metrics: apiRegistry,
     ...(config.metricsToken !== undefined ? { metricsToken: config.metricsToken } : {}),
     auth: config.auth,
+    answers: answers.router,
     ...(config.admin.token
       ? {
           admin: adminEndpoint(config, config.admin.token, connection, { guesses, ...adminDeps }),
@@ -227,6 +234,7 @@ export async function startApi(
       const endShutdown = shutdown.begin(graceMs);
       log.info({ graceMs }, 'API draining');
       idleSweeper.stop();
+      answers.stop();
       stopReadingOpenExchanges();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A connection whose last response ended is closed at once, not after its keep-alive timeout.

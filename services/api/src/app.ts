@@ -16,6 +16,7 @@ import {
 } from '../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { bearerGate, GUARDED_PATHS } from './auth/bearer-gate';
+import { ANSWER_API_PATH } from './answers/answer-endpoint';
 import { knownCallerOf } from './auth/caller';
 import { metadataRoutes } from './auth/metadata-routes';
 import { replyWithError } from './http/error-reply';
@@ -42,6 +43,8 @@ export interface AppDeps {
   admin?: Router;
   /** The codec endpoint, mounted at /codec when configured (ADMIN_TOKEN); absent, /codec is 404. */
   codec?: Router;
+  /** The answer API and pages (`/answers`), for the people and bots questions are addressed to. */
+  answers?: Router;
   /** Who may call the MCP routes (AUTH_MODE): with OAuth, their metadata is served and every request carries a token. */
   auth: AuthConfig;
   maxBodyBytes: number;
@@ -82,6 +85,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(GUARDED_PATHS, guard);
   // Before any body is read: a request without a valid token costs nothing more.
   app.use(GUARDED_PATHS, bearerGate(deps.auth, deps.log));
+  // The answer API: the same Host and Origin rules and the same tokens as /mcp (answer-endpoint.ts).
+  if (deps.answers) app.use(ANSWER_API_PATH, guard, bearerGate(deps.auth, deps.log));
+  if (deps.answers) app.use('/answers', deps.answers);
   app.use(
     mcpRouter({
       dispatch: deps.dispatch,

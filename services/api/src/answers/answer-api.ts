@@ -50,7 +50,7 @@ function answerBody(body: unknown): { response: ElicitAnswer; shownDigest: strin
   const { action, content, shownDigest, ...rest } = body as Record<string, unknown>;
   const unknown = Object.keys(rest)[0];
   if (unknown !== undefined) return `${unknown}: not a field of an answer (action, content, shownDigest)`;
-  if (typeof shownDigest !== 'string') return 'shownDigest: the question\'s shownDigest, as it was read, is required';
+  if (typeof shownDigest !== 'string') return "shownDigest: the question's shownDigest, as it was read, is required";
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return 'action: accept, decline or cancel';
   return {
     response: { action, ...(content !== undefined ? { content: content as ElicitAnswer['content'] } : {}) },
@@ -100,14 +100,19 @@ export function answerApiRouter(deps: {
             question: questionJson(reply.question, deps.pageUrl),
           });
         case 'taken':
-          return res.json({ taken: true, decided: reply.decided, question: questionJson(reply.question, deps.pageUrl) });
+          return res.json({
+            taken: true,
+            decided: reply.decided,
+            question: questionJson(reply.question, deps.pageUrl),
+          });
       }
     },
   );
 
   // A body too large or not JSON: said as this API says everything else.
   router.use((error: { status?: number; type?: string }, _req: Request, res: Response, next: express.NextFunction) => {
-    if (error.type === 'entity.too.large') return problem(res, 413, 'too-large', `An answer is at most ${deps.maxBodyBytes} bytes.`);
+    if (error.type === 'entity.too.large')
+      return problem(res, 413, 'too-large', `An answer is at most ${deps.maxBodyBytes} bytes.`);
     if (error.status === 400) return problem(res, 400, 'invalid', 'The body is not JSON.');
     next(error);
   });

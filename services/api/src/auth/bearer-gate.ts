@@ -32,6 +32,7 @@ export const OUTAGE_RETRY_AFTER_S = 5;
 
 /** The routes the gate guards. */
 export const GUARDED_PATHS = ['/mcp', '/sse', '/messages'];
+const SSE_PATHS = ['/sse', '/messages'];
 
 export function bearerGate(auth: AuthConfig, log: Logger): RequestHandler {
   if (auth.mode === 'off') {
@@ -50,7 +51,8 @@ export function bearerGate(auth: AuthConfig, log: Logger): RequestHandler {
   // Mounted on GUARDED_PATHS: the base URL says which route this is. Express matches paths without
   // regard to case, so `POST /MCP` is served by /mcp: it must be held to /mcp's audience too, not
   // fall through to the /sse gate's.
-  const gateFor = (req: Request) => (req.baseUrl.toLowerCase() === '/mcp' ? gates.mcp : gates.sse);
+  // The answer API takes the tokens /mcp does (one resource, one audience).
+  const gateFor = (req: Request) => (SSE_PATHS.includes(req.baseUrl.toLowerCase()) ? gates.sse : gates.mcp);
 
   async function refusalFor(req: Request, gate: (typeof gates)['mcp'], error: unknown): Promise<Refusal> {
     if (error instanceof AuthorizationServerUnavailable) {

@@ -52,7 +52,7 @@ export function legacyTask(snapshot: TaskSnapshot, answeredKeys: readonly string
   const phase = taskPhase(snapshot, answeredKeys);
   switch (phase.kind) {
     case 'working':
-      return envelope(snapshot, 'working', at);
+      return envelope(snapshot, 'working', at, phase.waitingOn);
     case 'input_required': {
       const open = Object.keys(phase.outstanding).length;
       const what = open === 1 ? 'an answer' : `${open} answers`;

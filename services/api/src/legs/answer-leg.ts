@@ -17,7 +17,8 @@ import type { Watch } from '../../../../lib/db/outcome-waiter';
 import { exchangeLogger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { exchangeExpired } from '../../../../lib/protocol/exchange-errors';
-import { fromOutcome, invalidRequestState } from '../../../../lib/protocol/error-catalog';
+import { fromOutcome, invalidRequestState, questionsNotForCaller } from '../../../../lib/protocol/error-catalog';
+import { asksSomeoneElse } from './round-wait';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
 import { workflowIdFor } from '../../../../workflows/messages';
 import { redeliverIfMissing } from '../exchange-client/answer-redelivery';
@@ -43,6 +44,7 @@ export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait:
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const [ask, next] = await store.readRoundAndNext(exchangeId, round);
+    if (ask && asksSomeoneElse(ask)) throw questionsNotForCaller();
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
     // Answers that begin the call's task (its tool's task begins after its input): the task's row
     // is written once they are known to be signalled, before they are; a repeat of the same leg

@@ -57,21 +57,24 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
         if (leg.taskBegins === 'at-call') return { kind: 'task', task: (await start(leg, randomUUID(), true))! };
         // Watched before the workflow exists, so nothing can record round 1 before the watch hears it.
         const exchangeId = randomUUID();
-        return wait.watching(exchangeId, 1, async (watch) => {
+        const first = await wait.watching(exchangeId, 1, async (watch) => {
           await start(leg, exchangeId);
           return wait.awaitRound(watch, exchangeId, 1, options, true);
         });
+        return wait.pastQuestions(first, options);
       }
       case 'answer': {
         const { exchangeId, round } = kind.claims;
-        return wait.watching(exchangeId, round + 1, (watch) => answerLeg(leg, kind.claims, options, watch));
+        const answered = await wait.watching(exchangeId, round + 1, (watch) =>
+          answerLeg(leg, kind.claims, options, watch),
+        );
+        // Answers that lead to an ask addressed to someone else: the leg waits on past it.
+        return answered.kind === 'task' ? answered : wait.pastQuestions(answered, options);
       }
       case 'come-back': {
         const { exchangeId, round, afterEvent, answersDigest } = kind.claims;
         options.onRound?.(exchangeId, round, afterEvent);
-        const result = await wait.watching(exchangeId, round, (watch) =>
-          wait.awaitRound(watch, exchangeId, round, { ...options, onRound: undefined }, false),
-        );
+        const result = await wait.comeBack(exchangeId, round, { ...options, onRound: undefined });
         // Still nothing after a whole wait: the answers this client sent may never have reached the
         // round (the workflow says), and this leg carries them again.
         if (result.kind === 'pending' && answersDigest !== undefined && !options.signal?.aborted)

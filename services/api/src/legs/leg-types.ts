@@ -3,7 +3,7 @@
  * parsed once, with what identifies and bounds it), the options of one leg's wait, the limits the
  * legs keep, and what the leg modules depend on. Types only.
  */
-import type { ExchangeStore } from '../../../../lib/db/exchange-store';
+import type { ExchangeStore, RoundRecord } from '../../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { TaskRecord, TaskStore } from '../../../../lib/db/task-store';
 import type { Principal } from '../../../../lib/exchange/principal';
@@ -44,6 +44,11 @@ export interface LegOptions {
    * (after `afterEvent`, the last one an earlier leg of this client was sent).
    */
   onRound?: (exchangeId: string, round: number, afterEvent?: number) => void;
+  /**
+   * Called when the leg goes on waiting past an ask addressed to someone else (`record`): the caller
+   * has nothing to answer, and can be told who the call waits for.
+   */
+  onQuestions?: (record: RoundRecord) => void;
 }
 
 /** What a requestState is bound to besides its exchange and round: the call, by its digest, and the caller. */
@@ -65,6 +70,8 @@ export interface LegLimits {
   roundTimeoutMs: number;
   maxRounds: number;
   httpWaitMs: number;
+  /** How long a leg waits on a question addressed to someone else (QUESTION_HOLD_MS). */
+  questionHoldMs: number;
   maxRoundInputBytes: number;
   maxTargetLength: number;
   maxRunningExchanges: number;

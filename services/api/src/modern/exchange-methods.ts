@@ -12,6 +12,7 @@ import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeLegs } from '../legs/exchange-legs';
 import { readModernCall } from './modern-call';
 import { forwardRoundNotifications } from './round-notifications';
+import { questionProgress } from './question-progress';
 import type { CallContext } from './call-context';
 import { complete, renderLeg } from './render';
 import type { ArgumentChecks } from '../methods/argument-checks';
@@ -29,6 +30,8 @@ export interface ExchangeMethodsDeps {
   legs: ExchangeLegs;
   requestState: RequestStateCodec;
   waiter: OutcomeWaiter;
+  /** How often a leg waiting on someone else's answer is told so (QUESTION_PROGRESS_EVERY_MS). */
+  questionProgressEveryMs: number;
 }
 
 export function createExchangeMethods(deps: ExchangeMethodsDeps) {
@@ -49,6 +52,11 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const listens =
       call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
     const stopForwarding = new AbortController();
+    // Waiting on someone else's answer: a leg that can be told so is told who it waits for.
+    const waitingOn =
+      call.channel.canStream && listening.progressToken !== undefined
+        ? questionProgress(call.channel.notify, listening.progressToken, deps.questionProgressEveryMs)
+        : undefined;
     // Notifications are best effort on this era: a failure to forward them loses no result.
     let forwarding: Promise<{ lastId: number }> | undefined;
     const leg = await deps.legs
@@ -79,9 +87,13 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
                 );
               }
             : undefined,
+          ...(waitingOn ? { onQuestions: waitingOn.onQuestions } : {}),
         },
       )
-      .finally(() => stopForwarding.abort(LEG_ENDED));
+      .finally(() => {
+        stopForwarding.abort(LEG_ENDED);
+        waitingOn?.stop();
+      });
     const lastEvent = (await forwarding)?.lastId;
     const rendered = renderLeg(leg, deps.requestState, lastEvent);
     if (leg.kind === 'pending') apiMetrics.stateOnlyResult(deps.handlers, method, request.target);

@@ -30,6 +30,8 @@ export interface ModernMethodsDeps {
   argumentChecks: ArgumentChecks;
   /** What tasks/get, tasks/update and tasks/cancel read and signal (the Tasks extension). */
   tasks: TaskMethodsDeps;
+  /** How often a leg waiting on someone else's answer is told so (QUESTION_PROGRESS_EVERY_MS). */
+  questionProgressEveryMs: number;
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {

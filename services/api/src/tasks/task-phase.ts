@@ -8,20 +8,30 @@
 import type { TaskSnapshot } from '../../../../lib/db/task-store';
 import type { OutcomeError } from '../../../../lib/exchange/types';
 import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
+import { addressingOf, isAddressedAsk } from '../../../../lib/questions/addressing';
+import { waitingMessage } from '../../../../lib/questions/waiting-message';
 
 export type TaskPhase =
-  | { kind: 'working' }
+  /** `waitingOn`: who the task waits for, while its questions are addressed to someone else. */
+  | { kind: 'working'; waitingOn?: string }
   | { kind: 'input_required'; outstanding: Record<string, unknown> }
   | { kind: 'complete'; result: Record<string, unknown> }
   | { kind: 'cancelled'; error: OutcomeError }
   | { kind: 'failed'; error: OutcomeError };
 
-/** The keys of an ask that are still outstanding: asked, and not answered yet. */
+/**
+ * The keys of an ask that are still outstanding for the caller: asked of it, and not answered yet.
+ * A question addressed to someone else is never the caller's to answer.
+ */
 export function outstandingRequests(
   inputRequests: Record<string, unknown>,
   answeredKeys: readonly string[],
 ): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(inputRequests).filter(([key]) => !answeredKeys.includes(key)));
+  return Object.fromEntries(
+    Object.entries(inputRequests).filter(
+      ([key, request]) => !answeredKeys.includes(key) && addressingOf(request) === undefined,
+    ),
+  );
 }
 
 /** `answeredKeys`: keys of the last ask answered beyond those the snapshot records (the legacy era's responses). */
@@ -30,6 +40,11 @@ export function taskPhase(snapshot: TaskSnapshot, answeredKeys: readonly string[
   if (!outcome) return { kind: 'working' };
   switch (outcome.kind) {
     case 'ask': {
+      if (isAddressedAsk(outcome.inputRequests) && snapshot.exchangeStatus === 'running')
+        return {
+          kind: 'working',
+          waitingOn: waitingMessage(outcome.inputRequests, snapshot.lastRound?.deadlineAt?.getTime()),
+        };
       const outstanding = outstandingRequests(outcome.inputRequests, [...snapshot.answeredKeys, ...answeredKeys]);
       // Every key answered: the next round is on its way.
       if (Object.keys(outstanding).length === 0 || snapshot.exchangeStatus !== 'running') return { kind: 'working' };

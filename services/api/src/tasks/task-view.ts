@@ -28,7 +28,9 @@ export function detailedTask(snapshot: TaskSnapshot): WireTask {
   const phase = taskPhase(snapshot);
   switch (phase.kind) {
     case 'working':
-      return envelope(snapshot, 'working', at);
+      return phase.waitingOn !== undefined
+        ? { ...envelope(snapshot, 'working', at), statusMessage: phase.waitingOn }
+        : envelope(snapshot, 'working', at);
     case 'input_required':
       return { ...envelope(snapshot, 'input_required', at), inputRequests: phase.outstanding };
     case 'complete':

@@ -1,0 +1,28 @@
+/**
+ * What the caller is told while its call waits on questions addressed to someone else: who it
+ * waits for and until when, in one bounded line. The same words reach every era: a task's
+ * `statusMessage`, a progress notification on a stream, the Temporal UI's details.
+ */
+import { clip } from '../exchange/ask-description';
+import { addressedKeys, addressingOf, firstAddressees } from './addressing';
+import type { Answerer } from './question';
+
+/** The longest a waiting message gets. */
+export const MAX_WAITING_MESSAGE = 200;
+
+function describeAnswerer(answerer: Answerer): string {
+  if ('scope' in answerer) return `a holder of ${answerer.scope}`;
+  if ('group' in answerer) return `a member of ${answerer.group}`;
+  return answerer.subject;
+}
+
+/** "Waiting for an answer from manager-7 or a member of finance (until 2026-12-03T10:00:00.000Z)". */
+export function waitingMessage(inputRequests: Record<string, unknown>, deadlineAt: number | undefined): string {
+  const who = addressedKeys(inputRequests).map((key) => {
+    const addressing = addressingOf(inputRequests[key])!;
+    const names = firstAddressees(addressing).map(describeAnswerer);
+    return addressing.eachOf ? `each of ${names.join(' and ')}` : names.join(' or ');
+  });
+  const until = deadlineAt !== undefined ? ` (until ${new Date(deadlineAt).toISOString()})` : '';
+  return clip(`Waiting for an answer from ${who.join('; ')}${until}`, MAX_WAITING_MESSAGE);
+}
