@@ -7,6 +7,7 @@
  * dev launcher build a config from a plain object with `parseConfig` instead of editing
  * `process.env`.
  */
+import { parseAnswerSignInConfig, type AnswerSignInConfig } from '../auth/answer-sign-in-config';
 import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
 import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from '../temporal-security-config';
 import type { PayloadCodecConfig } from '../payload-codec/payload-codec';
@@ -36,6 +37,12 @@ export function parseConfig(source: Record<string, string | undefined>) {
   let auth: AuthConfig;
   try {
     auth = parseAuthConfig(env);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
+  let answerSignIn: AnswerSignInConfig | undefined;
+  try {
+    answerSignIn = parseAnswerSignInConfig(env);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
@@ -74,6 +81,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
       trustProxy: parseTrustProxy(env.TRUST_PROXY) as TrustProxy,
     },
     auth,
+    /** Answering questions: the answer page's sign-in, absent when ANSWER_OIDC_ISSUER is unset (the page is off). */
+    answers: { ...(answerSignIn ? { signIn: answerSignIn } : {}) },
     admin: {
       ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
       ...(env.TEMPORAL_UI_URL !== undefined ? { temporalUiUrl: env.TEMPORAL_UI_URL } : {}),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GRPC_META_DOC, TEMPORAL_SECURITY_ENV } from '../temporal-security-config';
 import { TRACING_ENV } from '../tracing/tracing-config';
+import { ANSWER_VARIABLES } from './variables/answers';
 import { AUTHORIZATION_VARIABLES } from './variables/authorization';
 import { BUDGET_VARIABLES } from './variables/budgets';
 import { EXCHANGE_VARIABLES, RETENTION_VARIABLES, TASK_VARIABLES } from './variables/exchanges';
@@ -22,6 +23,7 @@ export const CONFIG_GROUPS = [
   { title: 'Tasks (the Tasks extension, SEP-2663)', variables: TASK_VARIABLES },
   { title: 'HTTP', variables: HTTP_VARIABLES },
   { title: 'Authorization', variables: AUTHORIZATION_VARIABLES },
+  { title: 'Answering questions', variables: ANSWER_VARIABLES },
   { title: 'Webhooks', variables: WEBHOOK_VARIABLES },
   { title: 'Operating: the admin API, the codec endpoint, metrics', variables: OPERATING_VARIABLES },
   { title: 'Traces', variables: TRACING_ENV },
@@ -35,6 +37,7 @@ export const EnvSchema = z.object({
   ...HTTP_VARIABLES,
   ...OPERATING_VARIABLES,
   ...AUTHORIZATION_VARIABLES,
+  ...ANSWER_VARIABLES,
   ...TRACING_ENV,
   ...POSTGRES_VARIABLES,
   ...TEMPORAL_VARIABLES,

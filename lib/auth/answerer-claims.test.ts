@@ -1,0 +1,45 @@
+// Claims to an answerer's identity: the key a bearer token gets, groups from a string or a list.
+import { principalId } from '../exchange/principal';
+import { answererFromClaims, groupsOf, lacksProfile, MAX_GROUPS, withUserinfo } from './answerer-claims';
+
+const ISSUER = 'https://id.example.com';
+
+describe('answerer claims', () => {
+  it('keys the answerer as a bearer token of the same issuer and subject, with no client', () => {
+    const identity = answererFromClaims(ISSUER, { sub: 'a|b', name: 'Alice', groups: ['x', 'y'] }, 'groups');
+    expect(identity).toEqual({
+      id: principalId(ISSUER, 'a|b', undefined),
+      issuer: ISSUER,
+      subject: 'a|b',
+      scopes: [],
+      groups: ['x', 'y'],
+      name: 'Alice',
+    });
+    expect(identity.id).toBe(`${ISSUER}|a%7Cb`);
+  });
+
+  it('reads groups from the configured claim, a string or a list, strings only, bounded', () => {
+    expect(answererFromClaims(ISSUER, { sub: 's', roles: 'ops' }, 'roles').groups).toEqual(['ops']);
+    expect(groupsOf(['a', 1, null, 'a', '', { g: 1 }, 'b'])).toEqual(['a', 'b']);
+    expect(groupsOf(undefined)).toEqual([]);
+    expect(groupsOf(Array.from({ length: 500 }, (_, i) => `g${i}`))).toHaveLength(MAX_GROUPS);
+  });
+
+  it('names the answerer by name, else email, else not at all', () => {
+    expect(answererFromClaims(ISSUER, { sub: 's', email: 'e@x' }, 'groups').name).toBe('e@x');
+    expect(answererFromClaims(ISSUER, { sub: 's', name: '  ', email: 'e@x' }, 'groups').name).toBe('e@x');
+    expect(answererFromClaims(ISSUER, { sub: 's' }, 'groups')).not.toHaveProperty('name');
+  });
+
+  it('asks userinfo only for what the ID token lacks, and takes it only for the same subject', () => {
+    expect(lacksProfile({ sub: 's', groups: [], name: 'n' }, 'groups')).toBe(false);
+    expect(lacksProfile({ sub: 's', name: 'n' }, 'groups')).toBe(true);
+    expect(lacksProfile({ sub: 's', groups: [] }, 'groups')).toBe(true);
+    expect(withUserinfo({ sub: 's', name: 'token' }, { sub: 's', name: 'userinfo', groups: ['g'] })).toEqual({
+      sub: 's',
+      name: 'token',
+      groups: ['g'],
+    });
+    expect(withUserinfo({ sub: 's' }, { sub: 't', groups: ['g'] })).toBeUndefined();
+  });
+});

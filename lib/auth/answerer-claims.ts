@@ -1,0 +1,61 @@
+/**
+ * A signed-in answerer's identity from what the provider says of them: the verified ID token's
+ * claims, with the userinfo answer's beside them when the token lacks the groups or a name. The
+ * key is `principalId(issuer, sub)`, the one a bearer token from the same issuer for the same
+ * subject gets, so a question addressed to that person (`{ issuer, subject }`) admits them at the
+ * page and through the API alike. Groups come from the configured claim, a string or a list;
+ * what is not a string is dropped, and lists, names and groups are bounded so the identity fits
+ * the session cookie. Pure, and unit-tested beside it.
+ */
+import { principalId } from '../exchange/principal';
+import type { AnswererIdentity } from '../questions/question';
+
+/** Groups kept at most, and the longest group name and display name kept. */
+export const MAX_GROUPS = 100;
+export const MAX_GROUP_LENGTH = 256;
+export const MAX_NAME_LENGTH = 256;
+
+export type Claims = Record<string, unknown> & { sub: string };
+
+/** The groups a claim's value names: a string is one group, a list is each of its strings. */
+export function groupsOf(value: unknown): string[] {
+  const items = Array.isArray(value) ? (value as unknown[]) : [value];
+  const groups = items.filter(
+    (item): item is string => typeof item === 'string' && item.length > 0 && item.length <= MAX_GROUP_LENGTH,
+  );
+  return [...new Set(groups)].slice(0, MAX_GROUPS);
+}
+
+function nameOf(claims: Claims): string | undefined {
+  for (const claim of ['name', 'email']) {
+    const value = claims[claim];
+    if (typeof value === 'string' && value.trim().length > 0) return value.trim().slice(0, MAX_NAME_LENGTH);
+  }
+  return undefined;
+}
+
+/** Whether the ID token leaves out what userinfo may say: the groups claim, or both name and email. */
+export const lacksProfile = (claims: Claims, groupsClaim: string): boolean =>
+  claims[groupsClaim] === undefined || (claims.name === undefined && claims.email === undefined);
+
+/**
+ * The ID token's claims with userinfo's beside them; the token's win. Userinfo about another
+ * subject is not this person's (OpenID Connect Core §5.3.2), so undefined is returned for it.
+ */
+export function withUserinfo(claims: Claims, userinfo: Record<string, unknown>): Claims | undefined {
+  if (userinfo.sub !== claims.sub) return undefined;
+  return { ...userinfo, ...claims };
+}
+
+export function answererFromClaims(issuer: string, claims: Claims, groupsClaim: string): AnswererIdentity {
+  const name = nameOf(claims);
+  return {
+    id: principalId(issuer, claims.sub, undefined),
+    issuer,
+    subject: claims.sub,
+    // A sign-in grants no API scopes: a question addressed to a scope is for bearer tokens.
+    scopes: [],
+    groups: groupsOf(claims[groupsClaim]),
+    ...(name !== undefined ? { name } : {}),
+  };
+}

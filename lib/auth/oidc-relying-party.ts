@@ -1,0 +1,91 @@
+/**
+ * The answer page's OpenID Connect relying party: the authorization code flow with PKCE (S256),
+ * as a confidential client (a secret, `client_secret_basic`) or a public one. `begin` makes a
+ * sign-in's secrets and the URL to send the browser to; `complete` trades the code that came back
+ * for tokens, verifies the ID token against those secrets, and says who signed in. The browser
+ * keeps the secrets in between (sealed, in a cookie), so any API replica can finish the sign-in.
+ * Each part is a file of its own: discovery, the request, the exchange, the ID token, userinfo,
+ * the claims.
+ */
+import type { AnswererIdentity } from '../questions/question';
+import type { AnswerSignInConfig } from './answer-sign-in-config';
+import { answererFromClaims, lacksProfile, withUserinfo, type Claims } from './answerer-claims';
+import { createIdTokenVerifier } from './id-token';
+import { authorizationUrl, newPendingSignIn, type PendingSignIn } from './oidc-authorization-request';
+import { createOidcDiscovery } from './oidc-discovery';
+import { exchangeCode } from './oidc-token-exchange';
+import { fetchUserinfo } from './oidc-userinfo';
+import { SignInRefused } from './sign-in-refused';
+
+export type RelyingPartyConfig = Pick<
+  AnswerSignInConfig,
+  | 'issuer'
+  | 'clientId'
+  | 'clientSecret'
+  | 'redirectUri'
+  | 'scopes'
+  | 'groupsClaim'
+  | 'requestTimeoutMs'
+  | 'clockToleranceS'
+>;
+
+export interface OidcRelyingParty {
+  /** A new sign-in: its secrets (to keep until the callback) and the issuer's URL for the browser. */
+  begin(): Promise<{ pending: PendingSignIn; url: string }>;
+  /**
+   * The identity the callback's `code` proves, for the sign-in `pending` began. Throws
+   * `SignInRefused` (the code or the token is not good) or `AuthorizationServerUnavailable`.
+   */
+  complete(code: string, pending: PendingSignIn): Promise<AnswererIdentity>;
+}
+
+export function createOidcRelyingParty(config: RelyingPartyConfig): OidcRelyingParty {
+  const { issuer, requestTimeoutMs: timeoutMs } = config;
+  const discovery = createOidcDiscovery(issuer, timeoutMs);
+  const verifyIdToken = createIdTokenVerifier({
+    issuer,
+    clientId: config.clientId,
+    clockToleranceS: config.clockToleranceS,
+    timeoutMs,
+    discovery,
+  });
+
+  return {
+    async begin() {
+      const metadata = await discovery.get();
+      const pending = newPendingSignIn();
+      const url = authorizationUrl(
+        {
+          authorizationEndpoint: metadata.authorization_endpoint,
+          clientId: config.clientId,
+          redirectUri: config.redirectUri,
+          scopes: config.scopes,
+        },
+        pending,
+      );
+      return { pending, url };
+    },
+
+    async complete(code, pending) {
+      const metadata = await discovery.get();
+      const tokens = await exchangeCode({
+        issuer,
+        tokenEndpoint: metadata.token_endpoint,
+        clientId: config.clientId,
+        ...(config.clientSecret !== undefined ? { clientSecret: config.clientSecret } : {}),
+        redirectUri: config.redirectUri,
+        code,
+        verifier: pending.verifier,
+        timeoutMs,
+      });
+      let claims: Claims = await verifyIdToken(tokens.idToken, pending.nonce);
+      if (lacksProfile(claims, config.groupsClaim) && metadata.userinfo_endpoint && tokens.accessToken) {
+        const userinfo = await fetchUserinfo(issuer, metadata.userinfo_endpoint, tokens.accessToken, timeoutMs);
+        const merged = withUserinfo(claims, userinfo);
+        if (!merged) throw new SignInRefused('userinfo names another subject than the ID token');
+        claims = merged;
+      }
+      return answererFromClaims(issuer, claims, config.groupsClaim);
+    },
+  };
+}

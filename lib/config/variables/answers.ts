@@ -1,0 +1,49 @@
+/**
+ * Answering questions: how an answerer signs in at the answer page (OpenID Connect, authorization
+ * code flow with PKCE, through the deployment's issuer). Declared here one by one; checked
+ * together (an issuer without a client id, say) by lib/auth/answer-sign-in-config.ts.
+ */
+import { z } from 'zod';
+import { documented } from '../documented';
+import { integer, unsetWhenEmpty } from '../kinds';
+
+const URL_PATTERN = /^https?:\/\/[^\s]+$/;
+
+/** Answering questions */
+export const ANSWER_VARIABLES = {
+  ANSWER_OIDC_ISSUER: documented(
+    unsetWhenEmpty(z.string().regex(URL_PATTERN, 'must be an http:// or https:// URL')),
+    'the OpenID Connect issuer answerers sign in at, exactly as its discovery document (`<issuer>/.well-known/openid-configuration`) spells `issuer`; https, or http on loopback. Each request to it gives up after `OAUTH_REQUEST_TIMEOUT_MS`. Unset, the answer page is off: `/answers/sign-in` is not served',
+    '(none: the answer page is off)',
+  ),
+  ANSWER_OIDC_CLIENT_ID: documented(
+    unsetWhenEmpty(z.string().min(1).max(256)),
+    "this service's client at the issuer, registered with the redirect URI `<ANSWER_PUBLIC_URL>/answers/callback` and the authorization code grant (PKCE S256 is always sent); the ID token's audience",
+    '(required with `ANSWER_OIDC_ISSUER`)',
+  ),
+  ANSWER_OIDC_CLIENT_SECRET: documented(
+    unsetWhenEmpty(z.string().min(1).max(1024)),
+    "the client's secret, sent to the token endpoint as HTTP Basic (`client_secret_basic`); unset, the client is public and sends only its `client_id` (and the PKCE verifier)",
+    '(none: a public client)',
+  ),
+  ANSWER_PUBLIC_URL: documented(
+    unsetWhenEmpty(z.string().regex(URL_PATTERN, 'must be an http:// or https:// URL')),
+    "the API's public origin as answerers' browsers reach it (`https://mcp.example.com`; https, or http on loopback): the redirect URI is `<origin>/answers/callback`, and a form posted to the answer page must come from this origin",
+    '(required with `ANSWER_OIDC_ISSUER`)',
+  ),
+  ANSWER_OIDC_SCOPES: documented(
+    z.string().default('openid profile email'),
+    'the scopes the sign-in asks for, space- or comma-separated; must include `openid`',
+  ),
+  ANSWER_GROUPS_CLAIM: documented(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,128}$/, 'must be a claim name (printable ASCII, no spaces)')
+      .default('groups'),
+    "the claim of the ID token (or, when it lacks it, of the issuer's userinfo answer) whose values are the answerer's groups, a string or a list of strings: what a question addressed to `{ group }` admits",
+  ),
+  ANSWER_SESSION_TTL_MS: documented(
+    integer(60_000, 86_400_000).default(3_600_000),
+    'how long an answerer stays signed in at the answer page (an hour by default; at most a day). The session cookie is sealed under `REQUEST_STATE_KEYS` (a key of its own derived from each), so rotating that ring as it says keeps sessions open, and dropping a key ends those it sealed',
+  ),
+};

@@ -1,0 +1,118 @@
+/**
+ * What the sign-in tests run: a real OpenID provider (oidc-issuer-child.mjs) on a loopback port,
+ * and bare express apps with the answer sign-in mounted at `/answers`, one per registered client,
+ * beside two routes that show what the page would ask of a request (`/answers/whoami`: the
+ * answerer and the CSRF token; `POST /answers/act`: the CSRF check).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import express from 'express';
+import pino from 'pino';
+import { spawnChild, type Child } from '../../devtools/child-processes';
+import { freePort } from '../../devtools/local-stack/free-port';
+import type { AnswerSignInConfig } from '../../lib/auth/answer-sign-in-config';
+import { projectRoot } from '../../lib/paths';
+import { createAnswerSignIn, type AnswerSignIn } from '../../services/api/src/answers/sign-in/answer-sign-in';
+import { newSigningKey } from '../support/authorization-server';
+
+export interface TestApp {
+  origin: string;
+  signIn: AnswerSignIn;
+  config: AnswerSignInConfig;
+  server: Server;
+  /** The sign-in's log lines, parsed. */
+  logs: Array<Record<string, unknown>>;
+}
+
+export interface AppSpec {
+  clientId: string;
+  /** Absent: a public client (`token_endpoint_auth_method: none`). */
+  clientSecret?: string;
+  sessionTtlMs: number;
+}
+
+const KEYS = [{ kid: 't1', key: randomBytes(32) }];
+
+async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
+  const app = express();
+  // Built once the app listens: its config needs the app's origin.
+  const mounted: { signIn?: AnswerSignIn } = {};
+  app.use('/answers', (req, res, next) => mounted.signIn!.router(req, res, next));
+  app.get('/answers/whoami', (req, res) =>
+    res.json({ answerer: mounted.signIn!.answererOf(req) ?? null, csrf: mounted.signIn!.csrfTokenFor(req) ?? null }),
+  );
+  app.post('/answers/act', express.urlencoded({ extended: false }), (req, res) => {
+    res.status(mounted.signIn!.checkCsrf(req, (req.body as Record<string, unknown>).csrf) ? 200 : 403).end();
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config: AnswerSignInConfig = {
+    issuer,
+    clientId: spec.clientId,
+    ...(spec.clientSecret !== undefined ? { clientSecret: spec.clientSecret } : {}),
+    publicOrigin: origin,
+    redirectUri: `${origin}/answers/callback`,
+    scopes: ['openid', 'profile', 'email'],
+    groupsClaim: 'groups',
+    sessionTtlMs: spec.sessionTtlMs,
+    requestTimeoutMs: 5_000,
+    clockToleranceS: 5,
+  };
+  const logs: Array<Record<string, unknown>> = [];
+  const log = pino(
+    { level: 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  const signIn = (mounted.signIn = createAnswerSignIn(config, { keys: KEYS, log }));
+  return { origin, signIn, config, server, logs };
+}
+
+function nodeBinary(): string {
+  const local = path.join(projectRoot(), 'node_modules', '.bin', 'node');
+  return existsSync(local) ? local : process.execPath;
+}
+
+export interface SignInStack {
+  issuer: string;
+  apps: TestApp[];
+  stop(): Promise<void>;
+}
+
+/** The provider with one registered client per `specs` entry, and an app for each. */
+export async function startSignInStack(
+  specs: AppSpec[],
+  accounts: Record<string, Record<string, unknown>>,
+): Promise<SignInStack> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const apps = await Promise.all(specs.map((spec) => startApp(issuer, spec)));
+  const clients = apps.map(({ config }) => ({
+    client_id: config.clientId,
+    ...(config.clientSecret !== undefined
+      ? { client_secret: config.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
+      : { token_endpoint_auth_method: 'none' }),
+    redirect_uris: [config.redirectUri],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+  }));
+  const ISSUER_CONFIG = JSON.stringify({ port, keys: [await newSigningKey('s1')], clients, accounts });
+  const child: Child = spawnChild('answer-issuer', nodeBinary(), [path.join(__dirname, 'oidc-issuer-child.mjs')], {
+    cwd: projectRoot(),
+    env: { ...process.env, ISSUER_CONFIG, NODE_ENV: 'test' },
+    keepOutput: true,
+  });
+  await child.waitForOutput(/^\{"issuer".*\}$/m, 20_000);
+  return {
+    issuer,
+    apps,
+    async stop() {
+      await child.stop(5_000);
+      await Promise.all(apps.map((app) => new Promise((resolve) => app.server.close(resolve))));
+    },
+  };
+}
