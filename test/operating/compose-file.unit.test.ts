@@ -197,6 +197,7 @@ const REQUIRED_SECRETS = ['POSTGRES_PASSWORD', 'MCP_DB_PASSWORD', 'REQUEST_STATE
 /** Secrets whose absence turns a feature off (the admin API, token introspection, a Temporal API key). */
 const OPTIONAL_SECRETS = [
   'ADMIN_TOKEN',
+  'ANSWER_OIDC_CLIENT_SECRET',
   'CODEC_ENCODE_TOKEN',
   'METRICS_TOKEN',
   'OAUTH_INTROSPECTION_CLIENT_SECRET',
