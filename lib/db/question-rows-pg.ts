@@ -49,5 +49,5 @@ export async function insertQuestions(client: PoolClient, questions: NewQuestion
 export const CLOSE_WAITING_QUESTIONS = `UPDATE questions SET status = CASE
     WHEN (inserted.outcome->'error'->>'code')::integer = ${EXCHANGE_EXPIRED} THEN 'expired' ELSE 'cancelled' END
   FROM inserted
-  WHERE inserted.outcome_kind = 'error' AND questions.exchange_id = inserted.exchange_id
+  WHERE inserted.outcome->>'kind' = 'error' AND questions.exchange_id = inserted.exchange_id
     AND questions.round < inserted.round AND questions.status = 'waiting'`;

@@ -5,7 +5,7 @@
  * `mcp`, with no clock tolerance and the shortest JWKS cooldown the service accepts (a test of a
  * rotated key waits it out: JWKS_COOLDOWN_MS), and introspecting opaque tokens as the client `rs`.
  * The test clients are principals: alice, bob and carol get JWTs; olga gets opaque tokens; brief
- * gets tokens that live one second.
+ * gets tokens that live one second; dana may be granted `refunds:approve`.
  */
 import { freePort } from '../../devtools/local-stack/free-port';
 import type { HandlerSet } from '@durable-mcp/handlers';
@@ -25,6 +25,8 @@ export const CLIENTS = {
   carol: client('carol', 'mcp'),
   olga: client('olga', 'mcp'),
   brief: client('brief', 'mcp'),
+  /** An approver: may be granted `refunds:approve`, which questions can be addressed to. */
+  dana: client('dana', 'mcp refunds:approve'),
   /** The resource server's own client, for introspection. */
   rs: client('rs'),
 } as const;
@@ -63,7 +65,7 @@ export async function startOAuthStack(
   const sseResource = sseResourceOf(resource);
   const as = await startAuthorizationServer({
     clients: Object.values(CLIENTS),
-    resources: { [resource]: 'mcp files:read', [sseResource]: 'mcp', [ELSEWHERE]: 'mcp' },
+    resources: { [resource]: 'mcp files:read refunds:approve', [sseResource]: 'mcp', [ELSEWHERE]: 'mcp' },
     opaqueClients: ['olga'],
     shortLivedClients: ['brief'],
   });

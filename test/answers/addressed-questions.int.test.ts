@@ -1,0 +1,236 @@
+/**
+ * Questions addressed to someone other than the caller, end to end with real tokens from a real
+ * authorization server, a real Temporal and Postgres, and the official clients: the caller's
+ * client waits as its era does (a held 2026-07-28 leg, a task that is `working` with who it waits
+ * for, a 1.x session's stream); the approver answers through the answer API; the caller gets the
+ * result, and the handler knows who answered. Everyone outside the addressed set, the caller
+ * where excluded, a stale digest, a second answer and a late one are refused, change nothing and
+ * are in the audit.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
+import { startOAuthStack, type ClientName, type OAuthStack } from '../support/oauth-stack';
+import { createdTaskId, taskClient } from '../support/task-client';
+import { until } from '../support/until';
+
+let issuer = '';
+const APPROVAL = { type: 'object', properties: { note: { type: 'string', maxLength: 40 } } } as const;
+
+const refund = (name: string, waitMs?: number, taskSupport?: 'optional') =>
+  defineTool({
+    tool: { name, inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
+    ...(taskSupport ? { taskSupport } : {}),
+    run(args, ctx) {
+      const approval = inputResponse(ctx.inputResponses, 'approval');
+      if (approval.kind === 'elicit') {
+        const by = ctx.answeredBy?.approval?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
+        const note = approval.action === 'accept' ? ` (${String(approval.content?.note ?? '')})` : '';
+        return { content: [{ type: 'text', text: `${approval.action} for ${String(args.order)} by ${by}${note}` }] };
+      }
+      return inputRequired({
+        inputRequests: {
+          approval: elicitFrom(
+            {
+              anyOf: [answerer.scope('refunds:approve'), answerer.principal(issuer, 'carol')],
+              excludeCaller: true,
+              ...(waitMs ? { waitMs } : {}),
+            },
+            { message: `Refund ${String(args.order)}?`, requestedSchema: APPROVAL },
+          ),
+        },
+      });
+    },
+  });
+
+const handlers: HandlerSet = {
+  name: 'refunds',
+  tools: [refund('refund'), refund('refund_quick', 1_500), refund('refund_task', undefined, 'optional')],
+};
+
+let stack: OAuthStack;
+beforeAll(async () => {
+  stack = await startOAuthStack({ QUESTION_HOLD_MS: '4000', QUESTION_PROGRESS_EVERY_MS: '1000' }, { handlers });
+  issuer = stack.as.issuer;
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+const answersUrl = () => stack.service.url.replace(/\/mcp$/, '/answers/api/questions');
+
+/** The answer API as `name` (dana holds refunds:approve when she asks for it). */
+async function answerApi(name: ClientName) {
+  const authorization = await stack.bearer(name, name === 'dana' ? { scope: 'mcp refunds:approve' } : {});
+  const headers = { authorization, 'content-type': 'application/json' };
+  return {
+    list: async () =>
+      (await (await fetch(answersUrl(), { headers })).json()) as { questions: Array<Record<string, any>> },
+    read: async (id: string) => fetch(`${answersUrl()}/${id}`, { headers }),
+    answer: async (id: string, body: Record<string, unknown>) => {
+      const res = await fetch(`${answersUrl()}/${id}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    },
+  };
+}
+
+/** The question waiting on `order`, as dana's inbox lists it. */
+async function questionFor(order: string) {
+  const dana = await answerApi('dana');
+  return until(`the question on ${order}`, async () =>
+    (await dana.list()).questions.find((q) => q.message === `Refund ${order}?`),
+  );
+}
+
+async function modernClient(name: ClientName) {
+  const client = new Client(
+    { name: 'desk', version: '1.0.0' },
+    { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const authorization = await stack.bearer(name);
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
+  );
+  return client;
+}
+
+const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+
+describe('a question addressed to an approver', () => {
+  it('is answered through the answer API while a 2026-07-28 client without tasks waits, and the client gets the result', async () => {
+    const alice = await modernClient('alice');
+    const progress: string[] = [];
+    const call = alice.callTool(
+      { name: 'refund', arguments: { order: 'A-1' } },
+      { onprogress: (p) => progress.push(String(p.message)), resetTimeoutOnProgress: true, timeout: 60_000 },
+    );
+    const question = await questionFor('A-1');
+    expect(question).toMatchObject({ target: 'refund', arguments: { order: 'A-1' }, status: 'waiting' });
+    expect(question.caller.id).toBe(stack.principal('alice'));
+    // Held legs have come back at least once (QUESTION_HOLD_MS is 4 s here) and been told who they wait for.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+
+    // Alice's token is not addressed: she does not see the question.
+    expect((await (await answerApi('alice')).read(question.id)).status).toBe(404);
+    const dana = await answerApi('dana');
+    const invalid = await dana.answer(question.id, {
+      action: 'accept',
+      content: { note: 'x'.repeat(41) },
+      shownDigest: question.shownDigest,
+    });
+    expect(invalid).toMatchObject({ status: 422, body: { error: { problems: [{ path: 'content.note' }] } } });
+    const stale = await dana.answer(question.id, { action: 'accept', content: {}, shownDigest: 'not-what-was-shown' });
+    expect(stale).toMatchObject({ status: 409, body: { error: { code: 'stale' } } });
+
+    const taken = await dana.answer(question.id, {
+      action: 'accept',
+      content: { note: 'ok' },
+      shownDigest: question.shownDigest,
+    });
+    expect(taken).toMatchObject({ status: 200, body: { taken: true, decided: true } });
+    const result = await call;
+    expect(textOf(result)).toBe('accept for A-1 by dana via api (ok)');
+    expect(progress.some((m) => m.includes('Waiting for an answer from a holder of refunds:approve'))).toBe(true);
+
+    // Carol is addressed by name, but the question is decided: a clear refusal, nothing changes.
+    const late = await (
+      await answerApi('carol')
+    ).answer(question.id, { action: 'decline', shownDigest: question.shownDigest });
+    expect(late).toMatchObject({ status: 409, body: { error: { code: 'closed' } } });
+    expect(late.body.error.message).toMatch(/already answered by dana/);
+
+    const { rows } = await stack.service.pool.query<{
+      answerer_id: string;
+      taken: boolean;
+      refusal: string | null;
+      via: string;
+    }>(
+      `SELECT a.answerer_id, a.taken, a.refusal, a.via FROM question_answers a WHERE a.question_id = $1 ORDER BY a.at`,
+      [question.id],
+    );
+    expect(rows).toEqual([
+      { answerer_id: stack.principal('dana'), taken: false, refusal: 'stale', via: 'api' },
+      { answerer_id: stack.principal('dana'), taken: true, refusal: null, via: 'api' },
+      { answerer_id: stack.principal('carol'), taken: false, refusal: 'closed', via: 'api' },
+    ]);
+    const status = await stack.service.pool.query(`SELECT status FROM questions WHERE id = $1`, [question.id]);
+    expect(status.rows[0]).toEqual({ status: 'answered' });
+    await alice.close();
+  }, 60_000);
+
+  it('refuses the caller where excluded, even when its scope admits it', async () => {
+    const carol = await modernClient('carol');
+    const call = carol.callTool({ name: 'refund', arguments: { order: 'C-1' } }, { timeout: 60_000 });
+    const question = await questionFor('C-1');
+    const own = await (
+      await answerApi('carol')
+    ).answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest });
+    expect(own).toMatchObject({ status: 403, body: { error: { code: 'caller-excluded' } } });
+    const dana = await answerApi('dana');
+    expect(await dana.answer(question.id, { action: 'decline', shownDigest: question.shownDigest })).toMatchObject({
+      status: 200,
+    });
+    expect(textOf(await call)).toBe('decline for C-1 by dana via api');
+    await carol.close();
+  }, 60_000);
+
+  it('expires at its own deadline: a later answer is refused, and the caller gets the expiry', async () => {
+    const alice = await modernClient('alice');
+    const call = alice.callTool({ name: 'refund_quick', arguments: { order: 'Q-1' } }, { timeout: 60_000 }).then(
+      () => undefined,
+      (error: { code?: number }) => error,
+    );
+    const question = await questionFor('Q-1');
+    expect((await call)?.code).toBe(-32001);
+    const dana = await answerApi('dana');
+    const late = await dana.answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest });
+    expect([410]).toContain(late.status);
+    const status = await until('the question expired', async () => {
+      const { rows } = await stack.service.pool.query<{ status: string }>(
+        `SELECT status FROM questions WHERE id = $1`,
+        [question.id],
+      );
+      return rows[0]?.status === 'expired' ? rows[0].status : undefined;
+    });
+    expect(status).toBe('expired');
+    await alice.close();
+  }, 60_000);
+
+  it('keeps a task working, with who it waits for, until the approver answers', async () => {
+    const alice = taskClient(() => stack.service.url, { authorization: await stack.bearer('alice') });
+    const taskId = createdTaskId(await alice.call('refund_task', { order: 'T-1' }));
+    const working = await alice.until(taskId, (task) => task.status === 'working' && task.statusMessage !== undefined);
+    expect(working.statusMessage).toMatch(/^Waiting for an answer from a holder of refunds:approve or carol \(until /);
+    // The caller's tasks/update of the question's key takes nothing.
+    await alice.update(taskId, { approval: { action: 'accept', content: {} } });
+    const question = await questionFor('T-1');
+    expect(question.status).toBe('waiting');
+    await (
+      await answerApi('carol')
+    ).answer(question.id, { action: 'accept', content: { note: 'fine' }, shownDigest: question.shownDigest });
+    const done = await alice.until(taskId, (task) => task.status === 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'accept for T-1 by carol via api (fine)' }] });
+  }, 60_000);
+
+  it('is answered while a 1.x client waits in a 2025-11-25 session', async () => {
+    const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: {} });
+    const authorization = await stack.bearer('alice');
+    await client.connect(
+      new LegacyTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
+    );
+    const progress: string[] = [];
+    const call = client.callTool({ name: 'refund', arguments: { order: 'L-1' } }, CallToolResultSchema, {
+      onprogress: (p) => progress.push(String(p.message)),
+      timeout: 60_000,
+    });
+    const question = await questionFor('L-1');
+    await (
+      await answerApi('dana')
+    ).answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest });
+    expect(textOf(await call)).toBe('accept for L-1 by dana via api ()');
+    expect(progress[0]).toMatch(/^Waiting for an answer from a holder of refunds:approve/);
+    await client.close();
+  }, 60_000);
+});
