@@ -25,7 +25,7 @@ export const answererOfPrincipal = (principal: Principal): AnswererIdentity => (
 });
 
 /** The HTTP status of each refusal: a conflict with what stands, gone once the question is over, forbidden for who asks. */
-const REFUSAL_STATUS: Record<Refusal, number> = {
+export const REFUSAL_STATUS: Record<Refusal, number> = {
   'not-addressed': 403,
   'caller-excluded': 403,
   'already-answered': 409,

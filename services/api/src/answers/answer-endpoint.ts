@@ -1,7 +1,8 @@
 /**
  * The answer endpoint built from the configuration: the answering of questions (one for every
  * entry point), its re-signaller, and the router `/answers` mounts: the answer API at
- * `/answers/api` (its bearer gate is the app's, as /mcp's is).
+ * `/answers/api` (its bearer gate is the app's, as /mcp's is), and, when ANSWER_OIDC_ISSUER is
+ * set, the answer page with its sign-in (answer-pages.ts); without it, the page's paths are 404.
  */
 import express, { type Router } from 'express';
 import type { Config } from '../../../../lib/config';
@@ -9,13 +10,24 @@ import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import { answerApiRouter } from './answer-api';
+import { answerPagesOff, answerPagesRouter } from './answer-pages';
 import { startAnswerResignal } from './answer-resignal';
 import { createQuestionAnswering } from './question-answering';
+import { createAnswerSignIn } from './sign-in/answer-sign-in';
 
 export const ANSWER_API_PATH = '/answers/api';
 
 /** Where a question's page is: the same origin as the API, `/answers/q/<id>`. */
 export const questionPagePath = (id: string): string => `/answers/q/${encodeURIComponent(id)}`;
+
+/**
+ * A question's page as the API's JSON and the webhooks name it: absolute under ANSWER_PUBLIC_URL
+ * when the page is on, else the path on the API's own origin.
+ */
+export function questionPageUrl(config: Pick<Config, 'answers'>): (id: string) => string {
+  const origin = config.answers.signIn?.publicOrigin;
+  return origin === undefined ? questionPagePath : (id) => `${origin}${questionPagePath(id)}`;
+}
 
 export function answerEndpoint(
   config: Config,
@@ -40,8 +52,21 @@ export function answerEndpoint(
       answering,
       maxBodyBytes: config.limits.maxAnswerBodyBytes,
       maxListed: config.limits.maxListedQuestions,
-      pageUrl: questionPagePath,
+      pageUrl: questionPageUrl(config),
     }),
   );
+  const signInConfig = config.answers.signIn;
+  if (signInConfig === undefined) router.use(answerPagesOff());
+  else
+    router.use(
+      answerPagesRouter({
+        signIn: createAnswerSignIn(signInConfig, { keys: config.requestState.keys, log }),
+        questions: deps.questions,
+        answering,
+        maxBodyBytes: config.limits.maxAnswerBodyBytes,
+        maxListed: config.limits.maxListedQuestions,
+        log,
+      }),
+    );
   return { router, stop: resignal.stop };
 }

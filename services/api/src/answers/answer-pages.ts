@@ -1,0 +1,180 @@
+/**
+ * The answer page's routes, mounted at `/answers` beside the sign-in's (sign-in/): the inbox of
+ * the signed-in answerer (`GET /`), a question's page (`GET /q/:id`) and its form (`POST /q/:id`).
+ * A question that is not the answerer's to see is the same "no such question" as a missing id, so
+ * a leaked link says nothing; signed out, a question's page is only the way to sign in. A post is
+ * refused without the session's CSRF token; what it holds becomes an answer through the one
+ * answering every entry point shares (question-answering.ts), with `via: 'page'`. Every response
+ * carries the page's security headers (no script, no framing, no cache, no Referer).
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { QuestionStore } from '../../../../lib/db/question-store';
+import type { Logger } from '../../../../lib/log';
+import { identityKeys } from '../../../../lib/questions/addressing';
+import { answerFromForm, type FormFields } from '../../../../lib/questions/form-answer';
+import { CSRF_FIELD, SHOWN_FIELD } from '../../../../lib/questions/form-field-names';
+import type { AnswererIdentity, QuestionView } from '../../../../lib/questions/question';
+import { REFUSAL_STATUS } from './answer-api';
+import { INBOX_PATH, questionPath } from './page/answer-paths';
+import { html } from './page/html';
+import { renderInbox } from './page/inbox';
+import { renderPage } from './page/layout';
+import { renderNotice, type Notice } from './page/notice';
+import { renderQuestion, type QuestionPage } from './page/question-page';
+import { mayView, type QuestionAnswering } from './question-answering';
+import type { AnswerSignIn } from './sign-in/answer-sign-in';
+
+/** The headers of every answer page, redirects included. */
+export const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+} as const;
+
+export interface AnswerPagesDeps {
+  signIn: AnswerSignIn;
+  questions: QuestionStore;
+  answering: QuestionAnswering;
+  maxBodyBytes: number;
+  maxListed: number;
+  log: Logger;
+  now?: () => number;
+}
+
+const send = (res: Response, status: number, page: string) => res.status(status).type('html').send(page);
+
+/** Where the sign-in starts, coming back to `path`. */
+export const signInHref = (path: string) => `/answers/sign-in?return=${encodeURIComponent(path)}`;
+
+/** A short page of the page's own words (a refused post, a body too large). */
+const plainPage = (title: string, text: string) => renderPage({ title, body: html`<p>${text}</p>` });
+
+/** The form as posted: every value a string, a repeated field a list (urlencoded, not extended). */
+function postedFields(body: unknown): FormFields {
+  const fields: FormFields = {};
+  if (typeof body !== 'object' || body === null) return fields;
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value === 'string') fields[name] = value;
+    else if (Array.isArray(value)) fields[name] = value.filter((item): item is string => typeof item === 'string');
+  }
+  return fields;
+}
+
+export function answerPagesRouter(deps: AnswerPagesDeps): Router {
+  const now = deps.now ?? Date.now;
+  const { signIn, log } = deps;
+  const router = express.Router();
+  router.use((_req, res, next) => {
+    res.set(PAGE_HEADERS);
+    next();
+  });
+  router.use(signIn.router);
+
+  const notice = (res: Response, status: number, shown: Notice) => send(res, status, renderNotice(shown));
+  const notFound = (res: Response) => notice(res, 404, { kind: 'notFound' });
+  const questionPage = (res: Response, status: number, page: Omit<QuestionPage, 'now'>) =>
+    send(res, status, renderQuestion({ ...page, now: now() }));
+
+  /** The question `id` as `answerer` may see it, or undefined (missing, or not theirs to see). */
+  async function viewable(id: string, answerer: AnswererIdentity): Promise<QuestionView | undefined> {
+    const question = await deps.questions.read(id);
+    return question && mayView(question, answerer, now()) ? question : undefined;
+  }
+
+  /** One line for an answerer who already answered a question that still waits for others. */
+  const answeredNotice = (question: QuestionView, answerer: AnswererIdentity) =>
+    question.status === 'waiting' && question.answers.some((answer) => answer.by.id === answerer.id)
+      ? 'Your answer was taken; the question waits for the other answers it needs.'
+      : undefined;
+
+  router.get('/', async (req, res) => {
+    const answerer = signIn.answererOf(req);
+    if (!answerer) return res.redirect(303, signInHref(INBOX_PATH));
+    const questions = await deps.questions.waitingFor(identityKeys(answerer), now(), deps.maxListed);
+    send(res, 200, renderInbox({ answerer, questions, signOutCsrf: signIn.csrfTokenFor(req)!, now: now() }));
+  });
+
+  router.get('/q/:id', async (req: Request<{ id: string }>, res) => {
+    const answerer = signIn.answererOf(req);
+    if (!answerer)
+      return notice(res, 200, { kind: 'signInNeeded', signInHref: signInHref(questionPath(req.params.id)) });
+    const question = await viewable(req.params.id, answerer);
+    if (!question) return notFound(res);
+    const shown = answeredNotice(question, answerer);
+    questionPage(res, 200, {
+      question,
+      answerer,
+      csrf: signIn.csrfTokenFor(req)!,
+      ...(shown ? { notice: shown } : {}),
+    });
+  });
+
+  router.post(
+    '/q/:id',
+    express.urlencoded({ extended: false, limit: deps.maxBodyBytes }),
+    async (req: Request<{ id: string }>, res) => {
+      const { id } = req.params;
+      const answerer = signIn.answererOf(req);
+      if (!answerer) return notice(res, 403, { kind: 'signInNeeded', signInHref: signInHref(questionPath(id)) });
+      const fields = postedFields(req.body);
+      if (!signIn.checkCsrf(req, fields[CSRF_FIELD])) {
+        log.warn({ answerer: answerer.id }, 'answer page post refused: cross-site or without the CSRF token');
+        return send(res, 403, plainPage('Answer refused', 'This answer did not come from the answer page.'));
+      }
+      const question = await viewable(id, answerer);
+      if (!question) return notFound(res);
+      const csrf = signIn.csrfTokenFor(req)!;
+      const form = answerFromForm(question.requestedSchema, fields);
+      if ('problems' in form)
+        return questionPage(res, 422, { question, answerer, csrf, values: fields, problems: form.problems });
+      const shownDigest = typeof fields[SHOWN_FIELD] === 'string' ? fields[SHOWN_FIELD] : '';
+      const reply = await deps.answering.answer({
+        questionId: id,
+        by: answerer,
+        via: 'page',
+        response: form.answer,
+        shownDigest,
+      });
+      switch (reply.kind) {
+        case 'not-found':
+          return notFound(res);
+        case 'invalid':
+          return questionPage(res, 422, { question, answerer, csrf, values: fields, problems: reply.problems });
+        case 'refused':
+          return questionPage(res, REFUSAL_STATUS[reply.refusal], {
+            question: reply.question,
+            answerer,
+            csrf,
+            notice: reply.message,
+            ...(reply.refusal === 'stale' ? { values: fields } : {}),
+          });
+        case 'taken':
+          return res.redirect(303, questionPath(id));
+      }
+    },
+  );
+
+  // A body too large or unreadable: said on a page, as the rest is.
+  router.use((error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) => {
+    if (error.type === 'entity.too.large')
+      return send(res, 413, plainPage('Answer too large', `An answer is at most ${deps.maxBodyBytes} bytes.`));
+    if (error.status === 400) return send(res, 400, plainPage('Answer unreadable', 'The form could not be read.'));
+    next(error);
+  });
+  return router;
+}
+
+/** `/answers` when the answer page is off (ANSWER_OIDC_ISSUER unset): every page is 404, saying so. */
+export function answerPagesOff(): Router {
+  const router = express.Router();
+  router.use((_req, res) => {
+    res
+      .status(404)
+      .set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
+      .type('text/plain')
+      .send('The answer page is off: set ANSWER_OIDC_ISSUER (and its ANSWER_* variables) to serve it.\n');
+  });
+  return router;
+}
