@@ -25,7 +25,7 @@ import {
   roundUnrecordable,
   type CancelledBy,
 } from '../lib/protocol/exchange-errors';
-import { deadlineTimerSummary } from '../lib/exchange/exchange-details';
+import { deadlineTimerSummary, questionMilestoneSummary } from '../lib/exchange/exchange-details';
 import { cancelledByOf, clearsWaitOnAnswers, holdsAnswersAhead } from './compat';
 import {
   acceptAnswers,
@@ -48,6 +48,7 @@ import {
   questionAnswerSignal,
 } from './messages';
 import { isUnrecordable, roundActivities, roundFailure } from './round-activities';
+import { createQuestionEvents } from './question-events';
 import { createTaskMode } from './task-mode';
 import { createVisibility } from './visibility';
 
@@ -63,6 +64,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   const visibility = createVisibility(input, state);
   visibility.running(1);
   const taskMode = createTaskMode(input, state);
+  const questionEvents = createQuestionEvents(input, state);
 
   const ahead: AheadPolicy = { allowed: holdsAnswersAhead, lastRound: input.maxRounds };
   setHandler(
@@ -133,9 +135,14 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
     // An operator's cancel (the Web UI's Request Cancellation, `temporal workflow cancel`): record
     // the ending where no second cancel can interrupt it, then close as cancelled.
     if (!isCancellation(error)) throw error;
-    await CancellationScope.nonCancellable(() => recordEnding(state.round + 1, cancelledBy('operator')));
+    await CancellationScope.nonCancellable(async () => {
+      questionEvents.ended('question.cancelled');
+      await recordEnding(state.round + 1, cancelledBy('operator'));
+      await questionEvents.settled();
+    });
     throw error;
   }
+  await questionEvents.settled();
   return { status: state.status, rounds: state.round, asks: state.asks };
 
   async function runRounds(): Promise<void> {
@@ -203,20 +210,32 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         deadlineAt,
         ...(summary.ask ? { ask: summary.ask } : { askKeys: summary.askKeys ?? [] }),
       });
-      await condition(
-        () => state.pending !== undefined || state.cancelRequested === true || taskMode.ttlReached(),
-        Math.max(1, deadlineAt - Date.now()),
-        { summary: deadlineTimerSummary(round) },
-      );
+      const answered = () => state.pending !== undefined || state.cancelRequested === true || taskMode.ttlReached();
+      // A question's reminder and escalation come due while it waits (none for an ask of the caller).
+      let done = false;
+      for (const milestone of questionEvents.asked(summary)) {
+        if (milestone.at >= deadlineAt) break;
+        done = await condition(answered, Math.max(1, milestone.at - Date.now()), {
+          summary: questionMilestoneSummary(milestone.type, milestone.key),
+        });
+        if (done) break;
+        questionEvents.due(milestone);
+      }
+      if (!done)
+        await condition(answered, Math.max(1, deadlineAt - Date.now()), { summary: deadlineTimerSummary(round) });
       visibility.stopWaiting();
+      if (state.cancelRequested || taskMode.expired()) questionEvents.ended('question.cancelled');
       if (state.cancelRequested) return recordEnding(round + 1, cancelledBy(cancelBy));
       if (taskMode.expired())
         return recordEnding(
           round + 1,
           taskMode.ending(() => cancelledBy(cancelBy)),
         );
-      if (state.pending === undefined)
+      if (state.pending === undefined) {
+        questionEvents.ended('question.expired');
         return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
+      }
+      questionEvents.ended('question.answered');
       answers = takeAnswers(state);
       // Held answers that begin the call's task were applied by the state, not by the signal handler.
       taskMode.begin(answers.task);

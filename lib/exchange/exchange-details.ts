@@ -114,6 +114,10 @@ const at = (epochMs: number) => new Date(epochMs).toISOString();
 /** The summary of the timer that bounds the wait for round `round`'s answers. */
 export const deadlineTimerSummary = (round: number): string => `round ${round} deadline`;
 
+/** The summary of the timer a question's reminder or escalation waits on. */
+export const questionMilestoneSummary = (type: 'question.reminder' | 'question.escalated', key: string): string =>
+  `${type === 'question.reminder' ? 'reminder' : 'escalation'} of ${inline(key)}`;
+
 /** The summary of round `round`'s activity (the handler's run and the record of its outcome). */
 export const roundActivitySummary = (round: number, target: string): string => `round ${round}: ${inline(target)}`;
 

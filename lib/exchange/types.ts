@@ -77,6 +77,12 @@ export interface ExchangeInput {
    * before versions were recorded.
    */
   handlerVersion?: string;
+  /**
+   * Set when the API that started the exchange sends question webhooks (WEBHOOK_URLS): the workflow
+   * starts a delivery for each moment of its questions; `pageBase` is the origin of their pages
+   * (ANSWER_PUBLIC_URL), empty for a path only.
+   */
+  questionEvents?: { pageBase: string };
 }
 
 /**

@@ -29,6 +29,16 @@ export function addressedKeys(inputRequests: Record<string, unknown>): string[] 
 export const isAddressedAsk = (inputRequests: Record<string, unknown>): boolean =>
   addressedKeys(inputRequests).length > 0;
 
+/**
+ * A question's id: its exchange, its round and its place among the ask's addressed keys (sorted,
+ * since Postgres keeps an object's keys in an order of its own), so the worker that records it and
+ * the workflow that announces it name it alike. It is in the question's URL and grants nothing:
+ * reading and answering need a sign-in the question admits (and the exchange id is a random UUID).
+ */
+export function questionIdOf(exchangeId: string, round: number, key: string, keys: readonly string[]): string {
+  return `${exchangeId}.${round}.${[...keys].sort().indexOf(key)}`;
+}
+
 /** One answerer's kind and value, as a key Postgres can match an answerer's identity against. */
 export function answererKey(answerer: Answerer): string {
   if ('scope' in answerer) return JSON.stringify(['scope', answerer.scope]);

@@ -1,16 +1,12 @@
 /**
  * The questions an addressed ask becomes, as the worker records them with the ask: one per key,
  * with what its answerers are shown and the digest of that (an answer names the digest it was
- * given, so a question changed underneath is never approved blind). Pure but for the ids.
+ * given, so a question changed underneath is never approved blind). Pure.
  */
-import { randomBytes } from 'node:crypto';
 import { digestJson } from '../exchange/digest';
 import type { ExchangeInput } from '../exchange/types';
-import { addressedKeys, addressingOf, answererKey, escalatesAt, firstAddressees } from './addressing';
+import { addressedKeys, addressingOf, answererKey, escalatesAt, firstAddressees, questionIdOf } from './addressing';
 import type { Addressing, QuestionView } from './question';
-
-/** A question's id: 128 random bits, in its URL. It names the question and grants nothing. */
-export const newQuestionId = (): string => randomBytes(16).toString('base64url');
 
 /** What an answerer is shown, whose digest an answer must name. */
 export function shownDigestOf(
@@ -54,7 +50,8 @@ export function questionsOfAsk(
     subject: exchange.principalDetails?.subject ?? exchange.principal,
     ...(exchange.principalDetails?.issuer !== undefined ? { issuer: exchange.principalDetails.issuer } : {}),
   };
-  return addressedKeys(inputRequests).map((key) => {
+  const keys = addressedKeys(inputRequests);
+  return keys.map((key) => {
     const request = inputRequests[key] as { params: { message: string; requestedSchema: Record<string, unknown> } };
     const addressing: Addressing = addressingOf(request)!;
     const shown = {
@@ -67,7 +64,7 @@ export function questionsOfAsk(
     };
     const escalateAt = escalatesAt(addressing, askedAt);
     return {
-      id: newQuestionId(),
+      id: questionIdOf(exchange.exchangeId, round, key, keys),
       exchangeId: exchange.exchangeId,
       round,
       key,

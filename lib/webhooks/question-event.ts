@@ -66,9 +66,15 @@ const iso = (epochMs: number) => new Date(epochMs).toISOString();
  * The event of `type` for `view`. `occurredAt` is epoch ms (the workflow's clock, in a workflow);
  * `url` is the question's page. Answers are listed only for the events that follow them.
  */
+/** What an event tells of a question. */
+export type EventQuestion = Pick<
+  QuestionView,
+  'id' | 'exchangeId' | 'round' | 'key' | 'method' | 'target' | 'message' | 'addressing' | 'deadlineAt' | 'answers'
+>;
+
 export function questionEvent(
   type: QuestionEventType,
-  view: QuestionView,
+  view: EventQuestion,
   at: { url: string; occurredAt: number },
 ): QuestionEvent {
   const answeredBy = view.answers.map((answer): QuestionEventAnswer => ({

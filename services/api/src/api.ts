@@ -113,6 +113,9 @@ export async function startApi(
   const legs = createExchangeLegs({
     gateway,
     handlerVersion: served.version,
+    ...(config.webhooks.urls.length > 0
+      ? { questionEvents: { pageBase: config.answers.signIn?.publicOrigin ?? '' } }
+      : {}),
     store,
     waiter,
     reconciler,

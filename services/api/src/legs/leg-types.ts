@@ -94,4 +94,6 @@ export interface ExchangeLegsDeps {
   log: Logger;
   /** The version of the handlers this API serves, recorded with every exchange it starts (its row, its workflow). */
   handlerVersion?: string;
+  /** Question webhooks are on (WEBHOOK_URLS), with the origin of the questions' pages. */
+  questionEvents?: { pageBase: string };
 }

@@ -58,6 +58,7 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       roundTimeoutMs: limits.roundTimeoutMs,
       maxRounds: limits.maxRounds,
       ...(deps.handlerVersion !== undefined ? { handlerVersion: deps.handlerVersion } : {}),
+      ...(deps.questionEvents ? { questionEvents: deps.questionEvents } : {}),
     };
     // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
     // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an
