@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { InputRequest } from '@modelcontextprotocol/server';
-import type { HandlerSet } from '@durable-mcp/handlers';
+import type { AnsweredBy, HandlerSet } from '@durable-mcp/handlers';
 import {
   applyAskRules,
   askWaitMs,
@@ -45,7 +45,10 @@ import {
   silent,
   toJson,
 } from './drive-steps';
-import type { AnswerOptions, DriveOptions, HandlerNotification, Step } from './drive-types';
+import type { Answerer, AnswerOptions, DriveOptions, HandlerNotification, Step } from './drive-types';
+import { answerQuestions } from './driven-questions';
+import { principalId } from '../../lib/exchange/principal';
+import type { ElicitAnswer } from '../../lib/questions/question';
 
 /** One exchange: its rounds' records (what Postgres would hold), the workflow's state and a clock. */
 export class Exchange {
@@ -91,7 +94,8 @@ export class Exchange {
   /** Runs round `round`'s handler as the worker's round activity does, and records its outcome. */
   private async runRound<R>(
     round: number,
-    answers: { responses: Record<string, unknown>; digest: string } | undefined,
+    answers:
+      { responses: Record<string, unknown>; digest: string; answeredBy?: Record<string, AnsweredBy[]> } | undefined,
     capabilities: Record<string, unknown>,
     ignoredKeys: string[],
   ): Promise<Step<R>> {
@@ -108,6 +112,7 @@ export class Exchange {
           exchangeId,
           round,
           inputResponses: roundResponses(this.input, round, answers?.responses),
+          ...(answers?.answeredBy ? { answeredBy: answers.answeredBy } : {}),
           requestState,
           clientCapabilities: capabilities,
           principal: this.principal,
@@ -188,7 +193,39 @@ export class Exchange {
       asks: this.state.asks,
       answer: (responses, options = {}) =>
         this.answer<R>(responses, { ...options, requestState: options.requestState ?? requestState }),
+      answerAs: (answerer, responses, options = {}) => this.answerAs<R>(record, answerer, responses, options),
     };
+  }
+
+  /** Answers the questions of `ask` as `answerer` (driven-questions.ts), then runs the next round once they are decided. */
+  private async answerAs<R>(
+    ask: RoundRecord,
+    answerer: Answerer,
+    responses: Record<string, unknown>,
+    options: { afterMs?: number },
+  ): Promise<Step<R>> {
+    this.elapsedMs += Math.max(0, options.afterMs ?? 0);
+    this.fireTimers();
+    const by = {
+      id: principalId(answerer.issuer, answerer.subject, undefined),
+      issuer: answerer.issuer,
+      subject: answerer.subject,
+      scopes: answerer.scopes ?? [],
+      groups: answerer.groups ?? [],
+      ...(answerer.name !== undefined ? { name: answerer.name } : {}),
+    };
+    const error = answerQuestions(
+      this.state,
+      this.input,
+      ask,
+      by,
+      responses as Record<string, ElicitAnswer>,
+      this.now(),
+    );
+    if (error) return refusal<R>(this.input.exchangeId, ask.round, this.state.asks, error);
+    if (this.state.pending === undefined) return this.steps.get(ask.round) as Step<R>;
+    const taken = takeAnswers(this.state);
+    return this.runRound<R>(ask.round + 1, taken, this.input.clientCapabilities, []);
   }
 
   /** The round timer: an ask whose deadline has passed with no answers ends the exchange as expired. */

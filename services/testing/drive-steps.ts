@@ -38,6 +38,8 @@ export function refusal<R>(exchangeId: string, round: number, asks: number, erro
     asks,
     answer: () =>
       Promise.reject(new Error(`round ${round}: this step was refused (${error.message}); nothing to answer`)),
+    answerAs: () =>
+      Promise.reject(new Error(`round ${round}: this step was refused (${error.message}); answer the step before it`)),
   };
 }
 
@@ -62,6 +64,7 @@ export function ended<R>(
     notifications,
     asks,
     answer: () => Promise.reject(new Error(`round ${round}: the exchange has ended; nothing to answer`)),
+    answerAs: () => Promise.reject(new Error(`round ${round}: the exchange has ended; nothing to answer`)),
   };
 }
 

@@ -10,6 +10,7 @@ import type {
   InputRequest,
   LoggingLevel,
   ReadResourceResult,
+  ElicitResult,
 } from '@modelcontextprotocol/server';
 import type { HandlerSet, ToolHandler } from '@durable-mcp/handlers';
 import type { Principal } from '../../lib/exchange/principal';
@@ -75,6 +76,27 @@ export interface Step<R> {
    * throws only when there is nothing to answer (the step is not an ask).
    */
   answer(responses: Record<string, unknown>, options?: AnswerOptions): Promise<Step<R>>;
+  /**
+   * Answers this step's questions addressed to someone else (`elicitFrom`) as `answerer`, as the
+   * answer page or API would: each elicitation result under its key. Resolves to the next step once
+   * every question is decided (the same step while an `eachOf` waits for others), or to a refused
+   * step whose `error.data.refusal` says why (`not-addressed`, `caller-excluded`, `closed`,
+   * `late`, ...; `data.problems` for content the schema refuses).
+   */
+  answerAs(
+    answerer: Answerer,
+    responses: Record<string, ElicitResult>,
+    options?: { afterMs?: number },
+  ): Promise<Step<R>>;
+}
+
+/** Who answers a question in a test: an issuer and subject, with the scopes and groups that admit them. */
+export interface Answerer {
+  issuer: string;
+  subject: string;
+  scopes?: string[];
+  groups?: string[];
+  name?: string;
 }
 
 export type ToolStep = Step<CallToolResult>;

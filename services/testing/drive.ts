@@ -32,6 +32,7 @@ import { ended, refusal, toJson } from './drive-steps';
 import type { DriveOptions, Handlers, PromptStep, ResourceStep, Step, ToolStep } from './drive-types';
 
 export type {
+  Answerer,
   AnswerOptions,
   Ask,
   DriveOptions,

@@ -16,6 +16,7 @@ export {
   drivePrompt,
   driveResource,
   driveTool,
+  type Answerer,
   type AnswerOptions,
   type Ask,
   type DriveOptions,

@@ -1,0 +1,63 @@
+import { answerer, defineTool, elicitFrom, inputRequired, inputResponse } from '@durable-mcp/handlers';
+import { driveTool } from './drive';
+
+const ISSUER = 'https://id.example.com';
+const caller = { id: `${ISSUER}|caller`, issuer: ISSUER, subject: 'caller', scopes: [] };
+const approve = defineTool({
+  tool: { name: 'approve', inputSchema: { type: 'object' } },
+  run(_args, ctx) {
+    const approval = inputResponse(ctx.inputResponses, 'approval');
+    if (approval.kind === 'elicit') {
+      const who = ctx.answeredBy?.approval?.map((a) => `${a.principal.subject}:${a.action}:${a.via}`).join(',');
+      return { content: [{ type: 'text', text: `${approval.action} (${who})` }] };
+    }
+    return inputRequired({
+      inputRequests: {
+        approval: elicitFrom(
+          { eachOf: [answerer.group('finance'), answerer.group('legal')], excludeCaller: true, waitMs: 60_000 },
+          { message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+        ),
+      },
+    });
+  },
+});
+const fin = { issuer: ISSUER, subject: 'fin', groups: ['finance'] };
+const lee = { issuer: ISSUER, subject: 'lee', groups: ['legal'] };
+
+describe('driveTool answering questions as their answerers', () => {
+  it('runs the next round once each of two approvals is in, and tells the handler who answered', async () => {
+    const asked = await driveTool(approve, 'approve', {}, { principal: caller });
+    expect(asked.kind).toBe('ask');
+    const half = await asked.answerAs(fin, { approval: { action: 'accept', content: { ok: true } } });
+    expect(half.kind).toBe('ask');
+    const done = await half.answerAs(lee, { approval: { action: 'accept', content: { ok: true } } });
+    expect(done.result?.content).toEqual([{ type: 'text', text: 'accept (fin:accept:harness,lee:accept:harness)' }]);
+  });
+
+  it('refuses the caller, an unaddressed answerer, bad content, a second answer and a late one', async () => {
+    const asked = await driveTool(approve, 'approve', {}, { principal: caller });
+    const refusalOf = async (step: Promise<{ refused: boolean; error?: { data?: unknown } }>) => {
+      const s = await step;
+      expect(s.refused).toBe(true);
+      return s.error?.data as { refusal?: string; problems?: unknown[] };
+    };
+    const theCaller = { issuer: ISSUER, subject: 'caller', groups: ['finance'] };
+    expect((await refusalOf(asked.answerAs(theCaller, { approval: { action: 'accept', content: {} } }))).refusal).toBe(
+      'caller-excluded',
+    );
+    const outsider = { issuer: ISSUER, subject: 'sam', groups: ['sales'] };
+    expect((await refusalOf(asked.answerAs(outsider, { approval: { action: 'accept', content: {} } }))).refusal).toBe(
+      'not-addressed',
+    );
+    expect(
+      (await refusalOf(asked.answerAs(fin, { approval: { action: 'accept', content: { ok: 'yes' } } }))).problems,
+    ).toHaveLength(1);
+    await asked.answerAs(fin, { approval: { action: 'accept', content: {} } });
+    expect((await refusalOf(asked.answerAs(fin, { approval: { action: 'accept', content: {} } }))).refusal).toBe(
+      'already-answered',
+    );
+    const late = await asked.answerAs(lee, { approval: { action: 'accept', content: {} } }, { afterMs: 61_000 });
+    expect(late.refused).toBe(true);
+    expect((late.error?.data as { refusal?: string }).refusal).toMatch(/late|expired/);
+  });
+});
