@@ -6,13 +6,14 @@ import { greet } from './greet';
 import { guessNumber } from './guess-number';
 import { incidentBrief } from './incident-brief';
 import { onboardingWizard } from './onboarding-wizard';
+import { refundOrder } from './refund-order';
 import { runbook, runbookIndex } from './runbooks';
 
 export const demoHandlers: HandlerSet = {
   name: 'demo',
   instructions:
     'Operations helpers that ask a person before they act: deployment approvals, onboarding, incident briefs.',
-  tools: [greet, guessNumber, deployService, onboardingWizard, accessRequest],
+  tools: [greet, guessNumber, deployService, onboardingWizard, accessRequest, refundOrder],
   prompts: [incidentBrief],
   resources: [runbookIndex],
   resourceTemplates: [runbook],

@@ -2,9 +2,10 @@
  * What the time-skipping helper (time-skipping.ts) takes and hands back: its options, the options
  * of one exchange's start, and the exchange a test drives and reads. Types only.
  */
+import type { Answerer } from './drive-types';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkerOptions } from '@temporalio/worker';
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/server';
 import type { Pool } from 'pg';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import type { RoundRecord } from '../../lib/db/exchange-store';
@@ -61,6 +62,16 @@ export interface TestExchange {
   round(round: number): Promise<RoundRecord>;
   /** Sends answers to round `round`'s ask, as the API does for a client's retry (only the keys asked are kept). */
   answer(round: number, responses: Record<string, unknown>): Promise<void>;
+  /**
+   * Answers round `round`'s questions addressed to someone else (`elicitFrom`) as `answerer`, the way
+   * the answer page and API do (checked, claimed in Postgres, signalled): what each key's answer got,
+   * `taken` or the refusal (`not-addressed`, `caller-excluded`, `closed`, `late`, ...).
+   */
+  answerAs(
+    round: number,
+    answerer: Answerer,
+    responses: Record<string, ElicitResult>,
+  ): Promise<Array<{ key: string; reply: string }>>;
   /** Waits for the exchange to end, skipping time while nothing else can happen: a round's timeout passes at once. */
   ending(): Promise<ExchangeEnding>;
 }

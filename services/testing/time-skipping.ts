@@ -32,7 +32,7 @@ import { parseConfig } from '../../lib/config';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
 import type { ExchangeStore, RoundRecord } from '../../lib/db/exchange-store';
 import { migrate } from '../../lib/db/migrate';
-import { ANONYMOUS_PRINCIPAL, detailsOf } from '../../lib/exchange/principal';
+import { ANONYMOUS_PRINCIPAL, detailsOf, principalId } from '../../lib/exchange/principal';
 import { SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
 import type { ExchangeInput, OriginalRequest } from '../../lib/exchange/types';
 import { createLogger } from '../../lib/log';
@@ -43,6 +43,11 @@ import { workflowIdFor } from '../../workflows/messages';
 import { answersTo } from '../api/src/legs/leg-decisions';
 import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-client/exchange-gateway';
 import { createExchangeWorker } from '../worker/src/worker';
+import { createQuestionAnswering, type QuestionAnswering } from '../api/src/answers/question-answering';
+import { createQuestionStorePg } from '../../lib/db/question-store-pg';
+import type { QuestionStore } from '../../lib/db/question-store';
+import { addressedKeys, questionIdOf } from '../../lib/questions/addressing';
+import type { ElicitAnswer } from '../../lib/questions/question';
 import { findTestServer, INDEXED_TYPES, quietTemporalRuntime } from './time-skipping-server';
 import type { StartOptions, TestExchange, TimeSkippingExchanges, TimeSkippingOptions } from './time-skipping-types';
 
@@ -129,17 +134,31 @@ export async function createTimeSkippingExchanges(options: TimeSkippingOptions):
     running = worker.run();
     const store = createExchangeStorePg(pool);
     const gateway = createExchangeGateway(env.client, taskQueue, { handlers: options.handlers });
+    // Answers to questions take the service's own path: checked, claimed in Postgres, then signalled.
+    const questions = createQuestionStorePg(pool);
+    const answering = createQuestionAnswering({
+      questions,
+      gateway,
+      log,
+      maxRecordedRefusals: config.limits.maxRecordedRefusals,
+    });
     const started = env;
     return {
       env,
       taskQueue,
       startTool: (name, args = {}, start = {}) =>
-        startExchange(started, store, gateway, {
-          request: { method: 'tools/call', target: name, params: { name, arguments: args } },
-          roundTimeoutMs: config.exchange.roundTimeoutMs,
-          maxRounds: config.exchange.maxRounds,
-          ...start,
-        }),
+        startExchange(
+          started,
+          store,
+          gateway,
+          { answering, questions },
+          {
+            request: { method: 'tools/call', target: name, params: { name, arguments: args } },
+            roundTimeoutMs: config.exchange.roundTimeoutMs,
+            maxRounds: config.exchange.maxRounds,
+            ...start,
+          },
+        ),
       async teardown() {
         worker?.shutdown();
         await running?.catch(() => undefined);
@@ -160,6 +179,7 @@ async function startExchange(
   env: TestWorkflowEnvironment,
   store: ExchangeStore,
   gateway: ExchangeGateway,
+  answers: { answering: QuestionAnswering; questions: QuestionStore },
   start: StartOptions & { request: OriginalRequest; roundTimeoutMs: number; maxRounds: number },
 ): Promise<TestExchange> {
   // Deadlines are set on the worker's clock and timed on the server's: once time was skipped, they part.
@@ -208,6 +228,31 @@ async function startExchange(
         clientCapabilities: capabilities,
       });
       if (!delivered) throw new Error(`the exchange had ended before round ${n} was answered`);
+    },
+    async answerAs(n, answerer, responses) {
+      const ask = await round(n);
+      if (ask.outcome.kind !== 'ask') throw new Error(`round ${n} did not ask (its outcome: ${ask.outcome.kind})`);
+      const by = {
+        id: principalId(answerer.issuer, answerer.subject, undefined),
+        issuer: answerer.issuer,
+        subject: answerer.subject,
+        scopes: answerer.scopes ?? [],
+        groups: answerer.groups ?? [],
+        ...(answerer.name !== undefined ? { name: answerer.name } : {}),
+      };
+      const replies = [];
+      for (const [key, response] of Object.entries(responses)) {
+        const id = questionIdOf(exchangeId, n, key, addressedKeys(ask.outcome.inputRequests));
+        const question = await answers.answering.answer({
+          questionId: id,
+          by,
+          via: 'harness',
+          response: response as ElicitAnswer,
+          shownDigest: (await answers.questions.read(id))?.shownDigest ?? '',
+        });
+        replies.push({ key, reply: question.kind === 'refused' ? question.refusal : question.kind });
+      }
+      return replies;
     },
     async ending() {
       const result = await env.client.workflow.getHandle(workflowId).result();

@@ -4,6 +4,7 @@
  * passes in a short wall time, and the exchange ends expired with the service's -32001.
  */
 import { greet } from '../../handlers/demo/greet';
+import { refundOrder } from '../../handlers/demo/refund-order';
 import {
   EXCHANGE_EXPIRED,
   createTimeSkippingExchanges,
@@ -94,4 +95,51 @@ it('takes answers sent after 599 of the 600 s have been skipped', async () => {
 it('refuses to start an exchange once time was skipped in its environment', async () => {
   await exchanges.env.sleep(60_000);
   await expect(exchanges.startTool('greet', {}, elicitation)).rejects.toThrow(/fresh one/);
+});
+
+describe('a question addressed to an approver, in the time-skipping helper', () => {
+  const ISSUER = 'https://id.example.com';
+  const caller = { id: `${ISSUER}|ann`, subject: 'ann', issuer: ISSUER, scopes: [] };
+  const approver = { issuer: ISSUER, subject: 'pat', groups: ['refund-approvers'], name: 'Pat' };
+
+  beforeEach(async () => {
+    await exchanges.teardown();
+    created = false;
+    const stack = readStackInfo();
+    exchanges = await createTimeSkippingExchanges({
+      handlers: { name: 'refunds', tools: [refundOrder] },
+      databaseUrl: stack.databaseUrl,
+      workflowBundle: { codePath: stack.workflowBundlePath },
+    });
+    created = true;
+  });
+  const args = { order: 'A-7', amount: 30, reason: 'damaged' };
+
+  it('waits hours for the approver, refuses the caller and an outsider, and takes the approver', async () => {
+    const exchange = await exchanges.startTool('refund_order', args, { principal: caller });
+    await exchange.round(1);
+    await exchanges.env.sleep(3 * 3_600_000);
+    const asCaller = { issuer: ISSUER, subject: 'ann', groups: ['refund-approvers'] };
+    expect(await exchange.answerAs(1, asCaller, { approval: { action: 'accept', content: {} } })).toEqual([
+      { key: 'approval', reply: 'caller-excluded' },
+    ]);
+    const outsider = { issuer: ISSUER, subject: 'sam', groups: ['sales'] };
+    expect(await exchange.answerAs(1, outsider, { approval: { action: 'accept', content: {} } })).toEqual([
+      { key: 'approval', reply: 'not-found' },
+    ]);
+    expect(
+      await exchange.answerAs(1, approver, { approval: { action: 'accept', content: { note: 'sorry' } } }),
+    ).toEqual([{ key: 'approval', reply: 'taken' }]);
+    expect(await exchange.ending()).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Refunded 30 on order A-7, approved by Pat. Note: sorry' }] },
+    });
+  });
+
+  it('expires at the question wait (4 h) when nobody answers', async () => {
+    const exchange = await exchanges.startTool('refund_order', args, { principal: caller });
+    const ask = await exchange.round(1);
+    expect(ask.deadlineAt!.getTime() - ask.recordedAt.getTime()).toBeGreaterThan(4 * 3_600_000 - 1_000);
+    expect(await exchange.ending()).toMatchObject({ status: 'expired', error: { code: EXCHANGE_EXPIRED } });
+  });
 });
