@@ -103,7 +103,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       const fields = { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict };
       if (verdict === 'decided' || verdict === 'taken' || verdict === 'held') log.info('question answer taken', fields);
       else log.info('question answer ignored', fields);
-      if (verdict === 'decided' && state.pending === undefined) visibility.showWaiting();
+      if (verdict === 'decided' || verdict === 'taken') visibility.questionAnswered(answer.by.id);
     },
     { description: 'One answer to a question addressed to someone other than the caller (the answer page or API)' },
   );

@@ -8,7 +8,7 @@
  */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import { endedDetails, runningDetails, waitingDetails, type WaitingView } from '../lib/exchange/exchange-details';
-import { EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
+import { ANSWERED_BY, EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
 import type { ExchangeInput, RoundSummary } from '../lib/exchange/types';
 import type { CancelledBy } from '../lib/protocol/exchange-errors';
 import type { ExchangeState } from './exchange-state';
@@ -22,8 +22,24 @@ export function createVisibility(input: ExchangeInput, state: ExchangeState) {
   const showWaiting = () => {
     if (!waiting) return;
     const answered = state.partial?.round === waiting.round ? Object.keys(state.partial.responses) : [];
-    setCurrentDetails(waitingDetails({ ...waiting, ...(answered.length ? { answeredKeys: answered } : {}) }));
+    const questionAnswers = Object.entries(state.questions?.taken ?? {}).flatMap(([key, taken]) =>
+      taken.map(({ answer }) => ({
+        key,
+        by: answer.by.name ?? answer.by.subject,
+        via: answer.via,
+        action: answer.response.action,
+        at: answer.sentAt,
+      })),
+    );
+    setCurrentDetails(
+      waitingDetails({
+        ...waiting,
+        ...(answered.length ? { answeredKeys: answered } : {}),
+        ...(questionAnswers.length ? { questionAnswers } : {}),
+      }),
+    );
   };
+  const answeredBy = new Set<string>();
 
   return {
     /** Round `round` runs. */
@@ -44,6 +60,14 @@ export function createVisibility(input: ExchangeInput, state: ExchangeState) {
 
     /** One key's answer arrived: the wait shows it. */
     showWaiting,
+
+    /** A question took an answer: the wait shows who gave it, and `AnsweredBy` lists them. */
+    questionAnswered(principalId: string): void {
+      showWaiting();
+      if (answeredBy.has(principalId)) return;
+      answeredBy.add(principalId);
+      upsertSearchAttributes([{ key: ANSWERED_BY, value: [...answeredBy] }]);
+    },
 
     /** A regular round's handler may run for minutes: the exchange no longer waits on anyone. */
     clearWaitingSince(): void {

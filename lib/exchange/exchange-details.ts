@@ -140,6 +140,8 @@ export interface WaitingView {
   askKeys?: string[];
   /** Keys answered so far (a legacy client answers each request on its own). */
   answeredKeys?: string[];
+  /** Who answered the ask's questions so far (addressed to someone else): key, who, through what, when. */
+  questionAnswers?: Array<{ key: string; by: string; via: string; action: string; at: number }>;
 }
 
 /** Whom each kind of request asks, for a request with no message of its own. */
@@ -183,6 +185,10 @@ export function waitingDetails(view: WaitingView): string {
     const keys = view.answeredKeys.slice(0, MAX_REQUESTS).map((key) => inline(key, MAX_NAME_CHARS));
     lines.push(`- Answered so far: ${keys.join(', ')}${view.answeredKeys.length > MAX_REQUESTS ? ', …' : ''}`);
   }
+  for (const answer of (view.questionAnswers ?? []).slice(0, MAX_REQUESTS))
+    lines.push(
+      `- ${inline(answer.key, MAX_NAME_CHARS)}: ${answer.action} by ${inline(answer.by, MAX_NAME_CHARS)} via ${answer.via} at ${at(answer.at)}`,
+    );
   return lines.join('\n');
 }
 

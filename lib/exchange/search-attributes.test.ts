@@ -22,6 +22,7 @@ describe('search attributes', () => {
       'WaitingSince=Datetime',
       'McpPrincipal=Keyword',
       'HandlerVersion=Keyword',
+      'AnsweredBy=KeywordList',
     ]);
   });
 

@@ -30,6 +30,12 @@ export const HANDLER_VERSION = defineSearchAttributeKey('HandlerVersion', 'KEYWO
 /** When the exchange began waiting for the answers to its current ask; absent while it is not waiting. */
 export const WAITING_SINCE = defineSearchAttributeKey('WaitingSince', 'DATETIME');
 
+/**
+ * Who answered the exchange's questions addressed to someone other than the caller (their
+ * principal keys, as the answer page or API verified them), every answer it took so far.
+ */
+export const ANSWERED_BY = defineSearchAttributeKey('AnsweredBy', 'KEYWORD_LIST');
+
 export const SEARCH_ATTRIBUTES = [
   MCP_METHOD,
   MCP_TARGET,
@@ -41,6 +47,7 @@ export const SEARCH_ATTRIBUTES = [
   WAITING_SINCE,
   MCP_PRINCIPAL,
   HANDLER_VERSION,
+  ANSWERED_BY,
 ];
 
 /**
