@@ -38,11 +38,14 @@ export interface RoundRow {
   error?: { code: number; message: string };
 }
 
+import { questionLines, type QuestionRow } from './exchanges-questions';
+
 export interface ExchangeDetailView {
   exchange: ExchangeRow;
   workflow: { id: string; status: string; temporalUiUrl?: string };
   session?: { tag: string; transport: string; protocolVersion: string; clientInfo?: Record<string, unknown> };
   rounds: RoundRow[];
+  questions?: QuestionRow[];
 }
 
 /** A duration in seconds, as people read it: 42s, 3m05s, 2h07m, 3d04h. */
@@ -179,6 +182,7 @@ export function detailLines(view: ExchangeDetailView, now = Date.now()): string[
       ]),
     ),
   );
+  lines.push(...questionLines(view.questions, table));
   return lines;
 }
 

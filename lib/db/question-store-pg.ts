@@ -111,6 +111,23 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
       );
     },
 
+    async ofExchange(exchangeId) {
+      const { rows } = await pool.query<QuestionRow>(
+        `SELECT ${COLUMNS} FROM questions WHERE exchange_id = $1 ORDER BY round, key`,
+        [exchangeId],
+      );
+      const answers = await answersOf(
+        pool,
+        rows.map((r) => r.id),
+      );
+      return rows.map((row) =>
+        viewOf(
+          row,
+          answers.filter((a) => a.question_id === row.id),
+        ),
+      );
+    },
+
     async read(id) {
       const { rows } = await pool.query<QuestionRow>(`SELECT ${COLUMNS} FROM questions WHERE id = $1`, [id]);
       return rows[0] ? viewOf(rows[0], await answersOf(pool, [id])) : undefined;

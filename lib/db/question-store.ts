@@ -60,4 +60,6 @@ export interface QuestionStore {
   unsignalled(olderThanMs: number, limit: number): Promise<Array<{ exchangeId: string; answer: QuestionAnswer }>>;
   /** Every attempt on the questions of an exchange, in order (the admin API's audit). */
   attemptsOf(exchangeId: string): Promise<AnswerAttempt[]>;
+  /** The questions of an exchange, in round and key order, with the answers each took. */
+  ofExchange(exchangeId: string): Promise<QuestionView[]>;
 }

@@ -15,6 +15,9 @@ import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type Ha
 import { startOAuthStack, type ClientName, type OAuthStack } from '../support/oauth-stack';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
+import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
+import { ANSWERED_BY } from '../../lib/exchange/search-attributes';
+import { workflowIdFor } from '../../workflows/messages';
 
 let issuer = '';
 const APPROVAL = { type: 'object', properties: { note: { type: 'string', maxLength: 40 } } } as const;
@@ -52,7 +55,10 @@ const handlers: HandlerSet = {
 
 let stack: OAuthStack;
 beforeAll(async () => {
-  stack = await startOAuthStack({ QUESTION_HOLD_MS: '4000', QUESTION_PROGRESS_EVERY_MS: '1000' }, { handlers });
+  stack = await startOAuthStack(
+    { QUESTION_HOLD_MS: '4000', QUESTION_PROGRESS_EVERY_MS: '1000', ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+    { handlers },
+  );
   issuer = stack.as.issuer;
 }, 120_000);
 afterAll(async () => {
@@ -157,6 +163,23 @@ describe('a question addressed to an approver', () => {
     ]);
     const status = await stack.service.pool.query(`SELECT status FROM questions WHERE id = $1`, [question.id]);
     expect(status.rows[0]).toEqual({ status: 'answered' });
+
+    // The admin API and Temporal name the approver, and the admin API lists the refusals.
+    const detail = await admin(stack.service.url, `/exchanges/${question.exchangeId}`);
+    expect(detail.body.questions).toEqual([
+      expect.objectContaining({
+        key: 'approval',
+        status: 'answered',
+        answers: [expect.objectContaining({ by: stack.principal('dana'), via: 'api', action: 'accept' })],
+        attempts: [
+          expect.objectContaining({ taken: false, refusal: 'stale' }),
+          expect.objectContaining({ taken: true }),
+          expect.objectContaining({ by: stack.principal('carol'), taken: false, refusal: 'closed' }),
+        ],
+      }),
+    ]);
+    const described = await stack.service.temporal.workflow.getHandle(workflowIdFor(question.exchangeId)).describe();
+    expect(described.typedSearchAttributes.get(ANSWERED_BY)).toEqual([stack.principal('dana')]);
     await alice.close();
   }, 60_000);
 

@@ -139,7 +139,7 @@ export async function startApi(
   const shutdown = createShutdown();
   // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
   const guesses = createTokenGuesses(config.admin.tokenGuesses);
-  const adminDeps = { admin, store, gateway, reconciler, waiter, log };
+  const adminDeps = { admin, questions, store, gateway, reconciler, waiter, log };
   const app = createApp({
     shutdown,
     trustProxy: config.http.trustProxy,

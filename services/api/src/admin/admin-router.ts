@@ -21,6 +21,8 @@
  */
 import express, { type ErrorRequestHandler, Router } from 'express';
 import type { AdminStore } from '../../../../lib/db/admin-store';
+import type { QuestionStore } from '../../../../lib/db/question-store';
+import { questionsView } from './questions-view';
 import { logExchange, type Logger } from '../../../../lib/log';
 import type { DeploymentView } from '../../../../lib/worker-deployment';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
@@ -36,6 +38,8 @@ export interface AdminRouterDeps extends Omit<CancelDeps, 'admin'> {
   /** Wrong tokens per client address (token-guesses.ts), shared with the codec endpoint. */
   guesses: TokenGuesses;
   admin: AdminStore;
+  /** The exchanges' questions addressed to someone else, and every attempt to answer them. */
+  questions: Pick<QuestionStore, 'ofExchange' | 'attemptsOf'>;
   gateway: ExchangeGateway;
   temporal: { namespace: string; uiUrl?: string };
   /** How long the show route waits for Temporal's view of the workflow before saying `unavailable`. */
@@ -105,7 +109,14 @@ export function adminRouter(deps: AdminRouterDeps): Router {
     if (!detail) return adminError(res, 404, 'not_found', `No exchange ${req.params.id}`);
     logExchange(detail.exchange.id);
     const status = await workflowStatusOf(deps.gateway, detail.exchange.id, deps.describeTimeoutMs);
-    res.json(detailView(detail, status, context()));
+    const [questions, attempts] = await Promise.all([
+      deps.questions.ofExchange(detail.exchange.id),
+      deps.questions.attemptsOf(detail.exchange.id),
+    ]);
+    res.json({
+      ...detailView(detail, status, context()),
+      ...(questions.length > 0 ? { questions: questionsView(questions, attempts) } : {}),
+    });
   });
 
   router.post('/exchanges/:id/cancel', express.json({ limit: '4kb', strict: false }), async (req, res) => {

@@ -1,0 +1,32 @@
+/**
+ * `npm run exchanges show`'s table of an exchange's questions addressed to someone else: each
+ * attempt to answer one, taken or refused (and why), with who and through what.
+ */
+export interface QuestionRow {
+  key: string;
+  round: number;
+  status: string;
+  attempts: Array<{ by: string; at: string; via: string; action?: string; taken: boolean; refusal?: string }>;
+}
+
+export function questionLines(
+  questions: QuestionRow[] | undefined,
+  table: (head: string[], rows: string[][]) => string[],
+): string[] {
+  if (!questions?.length) return [];
+  const rows = questions.flatMap((q) =>
+    q.attempts.length === 0
+      ? [[String(q.round), q.key, q.status, '-', '-', '-', '-', 'no answer yet']]
+      : q.attempts.map((a) => [
+          String(q.round),
+          q.key,
+          q.status,
+          a.by,
+          a.via,
+          a.at,
+          a.action ?? '-',
+          a.taken ? 'taken' : `refused: ${a.refusal ?? '?'}`,
+        ]),
+  );
+  return ['', ...table(['ROUND', 'QUESTION', 'STATUS', 'BY', 'VIA', 'AT', 'ACTION', 'OUTCOME'], rows)];
+}
