@@ -57,6 +57,8 @@ export interface HistoryCounts {
   answerSignals: number;
   /** `keyAnswer` signals (one legacy response, or one key of a `tasks/update`). */
   keyAnswerSignals: number;
+  /** `questionAnswer` signals (an answer to a question addressed to someone else, from the answer page or API). */
+  questionAnswerSignals: number;
   /** Results of local activities (rounds and endings run inside a workflow task). */
   localResults: number;
   /** Results of regular activities. */
@@ -75,6 +77,7 @@ export async function historyCounts(stack: FaultStack, workflowId: string): Prom
   return {
     answerSignals: signals('answers'),
     keyAnswerSignals: signals('keyAnswer'),
+    questionAnswerSignals: signals('questionAnswer'),
     localResults: events.filter(
       (e) =>
         e.eventType === EVENT.EVENT_TYPE_MARKER_RECORDED &&

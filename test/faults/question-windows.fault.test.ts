@@ -1,0 +1,144 @@
+/**
+ * The window a question's answer opens: the answer API (or page) claims the answer in Postgres,
+ * then signals it. Here the API's connection to Temporal is held shut after the claim and the API
+ * is SIGKILLed: the answerer got no reply, yet the claimed answer is signalled by the replica that
+ * lives (its re-signaller, QUESTION_RESIGNAL_AFTER_MS), applied once, and the caller, who waited on
+ * the other replica, gets the result. Real tokens from a real authorization server.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { workflowIdFor } from '../../workflows/messages';
+import { startAuthorizationServer, type AuthorizationServer, type TestClient } from '../support/authorization-server';
+import { faultSuite, scenario } from './support/scenario';
+import { historyCounts } from './support/temporal-probe';
+import { openTemporalGate } from './support/temporal-gate';
+import { waitFor } from './support/wait-for';
+
+/** The audience tokens carry: the service checks it, not the port each API process happens to listen on. */
+const RESOURCE = 'http://127.0.0.1:3999/mcp';
+const client = (name: string, scope: string): TestClient => ({
+  client_id: name,
+  client_secret: `${name}-secret`,
+  scope,
+});
+const ALICE = client('alice', 'mcp');
+const DANA = client('dana', 'mcp refunds:approve');
+
+const apiEnv: Record<string, string> = {};
+let as: AuthorizationServer | undefined;
+beforeAll(async () => {
+  as = await startAuthorizationServer({ clients: [ALICE, DANA], resources: { [RESOURCE]: 'mcp refunds:approve' } });
+  Object.assign(apiEnv, {
+    AUTH_MODE: 'oauth',
+    MCP_RESOURCE_URL: RESOURCE,
+    OAUTH_ISSUERS: as.issuer,
+    OAUTH_REQUIRED_SCOPES: 'mcp',
+    QUESTION_RESIGNAL_AFTER_MS: '1000',
+    QUESTION_HOLD_MS: '20000',
+  });
+}, 60_000);
+afterAll(async () => as?.stop());
+const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv });
+
+const bearer = async (who: TestClient, scope = 'mcp') =>
+  `Bearer ${await as!.token(who, { resource: RESOURCE, scope })}`;
+
+async function callRefund(url: string, order: string): Promise<string> {
+  const caller = new Client(
+    { name: 'desk', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const authorization = await bearer(ALICE);
+  await caller.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } } }),
+  );
+  try {
+    // Come-backs go on until the approver's answer lands (each leg held up to QUESTION_HOLD_MS).
+    const result = await caller.callTool(
+      { name: 'refund_order', arguments: { order, amount: 12, reason: 'fault window' } },
+      { timeout: 60_000, maxTotalTimeout: 120_000 },
+    );
+    return (result as { content: Array<{ text: string }> }).content[0]!.text;
+  } finally {
+    await caller.close();
+  }
+}
+
+const answersOf = (url: string) => url.replace(/\/mcp$/, '/answers/api/questions');
+
+scenario(
+  'claim-to-signal window: (question) the answer API claimed an answer in Postgres, then SIGKILLed before Temporal took its signal (its connection to Temporal held shut): another replica signals it, once',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const gate = await openTemporalGate(stack.temporalAddress);
+    let throughGate = false;
+    try {
+      await stack.stopApi(0, 'SIGTERM');
+      await stack.startApi(0, { TEMPORAL_ADDRESS: gate.address });
+      throughGate = true;
+      // The caller waits on API 1, which reaches Temporal directly.
+      const result = callRefund(stack.apiUrl(1), 'F-1');
+      const dana = { authorization: await bearer(DANA, 'mcp refunds:approve'), 'content-type': 'application/json' };
+      const question = await waitFor("the question in the approver's inbox", async () => {
+        const listed = (await (await fetch(answersOf(stack.apiUrl(1)), { headers: dana })).json()) as {
+          questions: Array<{ id: string; exchangeId: string; shownDigest: string; message: string }>;
+        };
+        return listed.questions.find((q) => q.message.includes('order F-1'));
+      });
+      const workflowId = workflowIdFor(question.exchangeId);
+
+      gate.hold();
+      const answered = fetch(`${answersOf(stack.apiUrl(0))}/${encodeURIComponent(question.id)}`, {
+        method: 'POST',
+        headers: dana,
+        body: JSON.stringify({ action: 'accept', content: { note: 'ok' }, shownDigest: question.shownDigest }),
+      }).then(
+        (reply) => reply.status,
+        () => 'no reply',
+      );
+      await waitFor('the answer claimed', async () => (await claimed(question.id)).length === 1);
+      await stack.stopApi(0, 'SIGKILL');
+      throughGate = false;
+      const reply = await answered;
+      const atKill = await historyCounts(stack, workflowId);
+      await gate.close();
+      await stack.startApi(0);
+
+      const text = await result;
+      const final = await historyCounts(stack, workflowId);
+      const rows = await claimed(question.id);
+      const rounds = await stack.query<{ round: number }>(
+        'SELECT round FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
+        [question.exchangeId],
+      );
+      expect({
+        reply,
+        signalsAtKill: atKill.questionAnswerSignals,
+        text,
+        signalled: rows.map((row) => row.signalled),
+        rounds: rounds.map((row) => row.round),
+        signalsAtEnd: final.questionAnswerSignals >= 1,
+      }).toEqual({
+        reply: 'no reply',
+        signalsAtKill: 0,
+        text: 'Refunded 12 on order F-1, approved by dana. Note: ok',
+        signalled: [true],
+        rounds: [1, 2],
+        signalsAtEnd: true,
+      });
+    } finally {
+      await gate.close();
+      if (throughGate) await stack.stopApi(0, 'SIGKILL');
+      if (!stack.apiRunning(0)) await stack.startApi(0);
+    }
+  },
+);
+
+/** The question's taken answers, and whether each one's signal was confirmed. */
+async function claimed(questionId: string): Promise<Array<{ signalled: boolean }>> {
+  return suite.stack.query<{ signalled: boolean }>(
+    'SELECT signalled_at IS NOT NULL AS signalled FROM question_answers WHERE question_id = $1 AND taken',
+    [questionId],
+  );
+}
