@@ -135,7 +135,12 @@ export async function startApi(
     log,
   });
   const questions = createQuestionStorePg(pool);
-  const answers = answerEndpoint(config, { questions, gateway, log });
+  const answers = answerEndpoint(config, {
+    questions,
+    gateway,
+    log,
+    traceOf: (exchangeId) => store.readTraceContext(exchangeId),
+  });
   const shutdown = createShutdown();
   // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
   const guesses = createTokenGuesses(config.admin.tokenGuesses);

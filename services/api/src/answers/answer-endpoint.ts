@@ -8,6 +8,7 @@ import express, { type Router } from 'express';
 import type { Config } from '../../../../lib/config';
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
+import type { ExchangeTraceContext } from '../../../../lib/tracing/exchange-trace';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import { answerApiRouter } from './answer-api';
 import { answerPagesOff, answerPagesRouter } from './answer-pages';
@@ -31,7 +32,12 @@ export function questionPageUrl(config: Pick<Config, 'answers'>): (id: string) =
 
 export function answerEndpoint(
   config: Config,
-  deps: { questions: QuestionStore; gateway: ExchangeGateway; log: Logger },
+  deps: {
+    questions: QuestionStore;
+    gateway: ExchangeGateway;
+    log: Logger;
+    traceOf?: (exchangeId: string) => Promise<ExchangeTraceContext | undefined>;
+  },
 ): { router: Router; stop(): void } {
   const log = deps.log.child({ component: 'answers' });
   const answering = createQuestionAnswering({
@@ -39,6 +45,7 @@ export function answerEndpoint(
     gateway: deps.gateway,
     log,
     maxRecordedRefusals: config.limits.maxRecordedRefusals,
+    ...(deps.traceOf ? { traceOf: deps.traceOf } : {}),
   });
   const resignal = startAnswerResignal(
     { questions: deps.questions, answering, log },

@@ -14,6 +14,8 @@ import { judgeAnswer, refusalMessage, type Refusal } from '../../../../lib/quest
 import { addresseesAt, answererNames } from '../../../../lib/questions/addressing';
 import type { AnswerChannel, AnswererIdentity, ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import type { ExchangeTraceContext } from '../../../../lib/tracing/exchange-trace';
+import { withAnswerSpan } from './answer-span';
 
 export interface AnswerAttemptInput {
   questionId: string;
@@ -35,6 +37,8 @@ export interface QuestionAnsweringDeps {
   log: Logger;
   /** Refused attempts recorded per question; beyond it they are only counted. */
   maxRecordedRefusals: number;
+  /** The exchange's trace context, so an answer's span links to the exchange it answers. */
+  traceOf?: (exchangeId: string) => Promise<ExchangeTraceContext | undefined>;
   now?: () => number;
 }
 
@@ -54,6 +58,17 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
   async function answer(input: AnswerAttemptInput): Promise<AnswerReply> {
     const question = await deps.questions.read(input.questionId);
     if (!question || !mayView(question, input.by, now())) return { kind: 'not-found' };
+    return withAnswerSpan(
+      { questionId: question.id, answerer: input.by.id, via: input.via },
+      () => deps.traceOf?.(question.exchangeId) ?? Promise.resolve(undefined),
+      async () => {
+        const reply = await answerViewable(input, question);
+        return reply.kind === 'refused' ? { ...reply, refusal: reply.refusal } : reply;
+      },
+    );
+  }
+
+  async function answerViewable(input: AnswerAttemptInput, question: QuestionView): Promise<AnswerReply> {
     const problems = checkAnswerContent(question.requestedSchema, input.response);
     if (problems.length > 0) return { kind: 'invalid', question, problems };
     const claimed = await deps.questions.claim(
