@@ -46,8 +46,7 @@ import {
   toJson,
 } from './drive-steps';
 import type { Answerer, AnswerOptions, DriveOptions, HandlerNotification, Step } from './drive-types';
-import { answerQuestions } from './driven-questions';
-import { principalId } from '../../lib/exchange/principal';
+import { answererIdentity, answerQuestions } from './driven-questions';
 import type { ElicitAnswer } from '../../lib/questions/question';
 
 /** One exchange: its rounds' records (what Postgres would hold), the workflow's state and a clock. */
@@ -206,19 +205,11 @@ export class Exchange {
   ): Promise<Step<R>> {
     this.elapsedMs += Math.max(0, options.afterMs ?? 0);
     this.fireTimers();
-    const by = {
-      id: principalId(answerer.issuer, answerer.subject, undefined),
-      issuer: answerer.issuer,
-      subject: answerer.subject,
-      scopes: answerer.scopes ?? [],
-      groups: answerer.groups ?? [],
-      ...(answerer.name !== undefined ? { name: answerer.name } : {}),
-    };
     const error = answerQuestions(
       this.state,
       this.input,
       ask,
-      by,
+      answererIdentity(answerer),
       responses as Record<string, ElicitAnswer>,
       this.now(),
     );

@@ -14,7 +14,20 @@ import { questionsOfAsk } from '../../lib/questions/new-questions';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from '../../lib/questions/question';
 import { INVALID_PARAMS } from '../../lib/protocol/json-rpc-codes';
 import { acceptQuestion, type ExchangeState } from '../../workflows/exchange-state';
-import type { JsonRpcError } from './drive-types';
+import type { Answerer, JsonRpcError } from './drive-types';
+import { principalId } from '../../lib/exchange/principal';
+
+/** A test's answerer as the service would verify them: their principal key, scopes and groups. */
+export function answererIdentity(answerer: Answerer): AnswererIdentity {
+  return {
+    id: principalId(answerer.issuer, answerer.subject, undefined),
+    issuer: answerer.issuer,
+    subject: answerer.subject,
+    scopes: answerer.scopes ?? [],
+    groups: answerer.groups ?? [],
+    ...(answerer.name !== undefined ? { name: answerer.name } : {}),
+  };
+}
 
 /** Takes `responses` (elicitation results by key) from `by`, or says why one of them was refused (nothing is taken then). */
 export function answerQuestions(

@@ -32,7 +32,8 @@ import { parseConfig } from '../../lib/config';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
 import type { ExchangeStore, RoundRecord } from '../../lib/db/exchange-store';
 import { migrate } from '../../lib/db/migrate';
-import { ANONYMOUS_PRINCIPAL, detailsOf, principalId } from '../../lib/exchange/principal';
+import { ANONYMOUS_PRINCIPAL, detailsOf } from '../../lib/exchange/principal';
+import { answererIdentity } from './driven-questions';
 import { SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
 import type { ExchangeInput, OriginalRequest } from '../../lib/exchange/types';
 import { createLogger } from '../../lib/log';
@@ -232,14 +233,7 @@ async function startExchange(
     async answerAs(n, answerer, responses) {
       const ask = await round(n);
       if (ask.outcome.kind !== 'ask') throw new Error(`round ${n} did not ask (its outcome: ${ask.outcome.kind})`);
-      const by = {
-        id: principalId(answerer.issuer, answerer.subject, undefined),
-        issuer: answerer.issuer,
-        subject: answerer.subject,
-        scopes: answerer.scopes ?? [],
-        groups: answerer.groups ?? [],
-        ...(answerer.name !== undefined ? { name: answerer.name } : {}),
-      };
+      const by = answererIdentity(answerer);
       const replies = [];
       for (const [key, response] of Object.entries(responses)) {
         const id = questionIdOf(exchangeId, n, key, addressedKeys(ask.outcome.inputRequests));
