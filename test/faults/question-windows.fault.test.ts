@@ -8,8 +8,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { workflowIdFor } from '../../workflows/messages';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from '../support/authorization-server';
-import { faultSuite, scenario } from './support/scenario';
-import { historyCounts } from './support/temporal-probe';
+import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
+import { faultSuite, pausedWorker, scenario } from './support/scenario';
+import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
 import { openTemporalGate } from './support/temporal-gate';
 import { waitFor } from './support/wait-for';
 
@@ -64,6 +65,70 @@ async function callRefund(url: string, order: string): Promise<string> {
 }
 
 const answersOf = (url: string) => url.replace(/\/mcp$/, '/answers/api/questions');
+
+type Listed = { id: string; exchangeId: string; shownDigest: string; message: string };
+
+/** The question on `order` as the approver's inbox at `url` lists it. */
+async function listedQuestion(url: string, headers: Record<string, string>, order: string): Promise<Listed> {
+  return waitFor(`the question on ${order} in the approver's inbox`, async () => {
+    const listed = (await (await fetch(answersOf(url), { headers })).json()) as { questions: Listed[] };
+    return listed.questions.find((q) => q.message.includes(`order ${order} `));
+  });
+}
+
+const approverHeaders = async () => ({
+  authorization: await bearer(DANA, 'mcp refunds:approve'),
+  'content-type': 'application/json',
+});
+
+scenario(
+  'local-ask window: (question) local round 1 recorded its question, the approver answered through the API, then the worker SIGKILLed before the workflow task completed: the answer is kept and applied once',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const paused = await pausedWorker(stack, 'activity=runRound,round=1,outcome=ask,target=refund_order');
+    const result = callRefund(stack.apiUrl(1), 'W-1');
+    const window = await waitForWindow(paused);
+    const workflowId = workflowIdFor(window.exchangeId);
+    const headers = await approverHeaders();
+    // The question is in Postgres (recorded with its ask) while the workflow task that ran it is held open.
+    const question = await listedQuestion(stack.apiUrl(0), headers, 'W-1');
+    const taken = await fetch(`${answersOf(stack.apiUrl(0))}/${encodeURIComponent(question.id)}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ action: 'accept', content: {}, shownDigest: question.shownDigest }),
+    });
+    await waitFor('the answer signalled', async () => (await claimed(question.id))[0]?.signalled === true);
+    await stack.stopWorker('SIGKILL');
+    const killedAfterMs = Date.now() - window.openedAt;
+    const atKill = await historyCounts(stack, workflowId);
+    await stack.startWorker();
+
+    const text = await result;
+    const rounds = await stack.query<{ round: number }>(
+      'SELECT round FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
+      [window.exchangeId],
+    );
+    expect({
+      taken: taken.status,
+      window,
+      inTime: killedAfterMs < LOCAL_WINDOW_MS,
+      resultsAtKill: atKill.localResults,
+      answerBeforeItsRound: answerBeforeResult(await answersAndResults(stack, workflowId), 1, 1),
+      text,
+      rounds: rounds.map((row) => row.round),
+    }).toEqual({
+      taken: 200,
+      window: expect.objectContaining({ round: 1, local: true, outcome: 'ask' }),
+      inTime: true,
+      resultsAtKill: 0,
+      answerBeforeItsRound: true,
+      text: 'Refunded 12 on order W-1, approved by dana.',
+      rounds: [1, 2],
+    });
+  },
+);
 
 scenario(
   'claim-to-signal window: (question) the answer API claimed an answer in Postgres, then SIGKILLed before Temporal took its signal (its connection to Temporal held shut): another replica signals it, once',

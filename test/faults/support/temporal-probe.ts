@@ -116,7 +116,7 @@ export async function answersAndResults(stack: FaultStack, workflowId: string): 
       const signal = e.workflowExecutionSignaledEventAttributes?.signalName;
       if (
         e.eventType === EVENT.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED &&
-        (signal === 'answers' || signal === 'keyAnswer')
+        (signal === 'answers' || signal === 'keyAnswer' || signal === 'questionAnswer')
       )
         return 'A';
       if (
