@@ -67,17 +67,34 @@ afterAll(async () => {
 
 const answersUrl = () => stack.service.url.replace(/\/mcp$/, '/answers/api/questions');
 
+/** A question as the answer API lists it (the fields these tests read). */
+interface ListedQuestion {
+  id: string;
+  exchangeId: string;
+  message: string;
+  target: string;
+  status: string;
+  shownDigest: string;
+  caller: { id: string };
+  arguments: Record<string, unknown>;
+}
+/** What the answer API replies to an answer. */
+interface AnswerReplyBody {
+  taken?: boolean;
+  decided?: boolean;
+  error?: { code: string; message: string; problems?: unknown[] };
+}
+
 /** The answer API as `name` (dana holds refunds:approve when she asks for it). */
 async function answerApi(name: ClientName) {
   const authorization = await stack.bearer(name, name === 'dana' ? { scope: 'mcp refunds:approve' } : {});
   const headers = { authorization, 'content-type': 'application/json' };
   return {
-    list: async () =>
-      (await (await fetch(answersUrl(), { headers })).json()) as { questions: Array<Record<string, any>> },
+    list: async () => (await (await fetch(answersUrl(), { headers })).json()) as { questions: ListedQuestion[] },
     read: async (id: string) => fetch(`${answersUrl()}/${id}`, { headers }),
     answer: async (id: string, body: Record<string, unknown>) => {
       const res = await fetch(`${answersUrl()}/${id}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
+      return { status: res.status, body: (await res.json()) as AnswerReplyBody };
     },
   };
 }
@@ -145,7 +162,7 @@ describe('a question addressed to an approver', () => {
       await answerApi('carol')
     ).answer(question.id, { action: 'decline', shownDigest: question.shownDigest });
     expect(late).toMatchObject({ status: 409, body: { error: { code: 'closed' } } });
-    expect(late.body.error.message).toMatch(/already answered by dana/);
+    expect(late.body.error?.message).toMatch(/already answered by dana/);
 
     const { rows } = await stack.service.pool.query<{
       answerer_id: string;
