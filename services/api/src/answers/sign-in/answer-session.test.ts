@@ -94,6 +94,9 @@ describe('CSRF', () => {
     expect(crossSiteReason({ secFetchSite: 'cross-site', origin }, origin)).toBeDefined();
     expect(crossSiteReason({ origin: 'https://evil.example' }, origin)).toBeDefined();
     expect(crossSiteReason({ origin: 'null' }, origin)).toBeDefined();
+    expect(crossSiteReason({ origin: 'null', secFetchSite: 'same-site' }, origin)).toBeDefined();
+    // A form post from a page with Referrer-Policy: no-referrer, as a browser sends it.
+    expect(crossSiteReason({ origin: 'null', secFetchSite: 'same-origin' }, origin)).toBeUndefined();
     expect(crossSiteReason({ origin, secFetchSite: 'same-origin' }, origin)).toBeUndefined();
     expect(crossSiteReason({}, origin)).toBeUndefined();
   });

@@ -22,9 +22,15 @@ export interface RequestSite {
   secFetchSite?: string;
 }
 
-/** Why a request's site is refused, or undefined when it may be the answer page's own. */
+/**
+ * Why a request's site is refused, or undefined when it may be the answer page's own. The page's
+ * `Referrer-Policy: no-referrer` makes a browser send `Origin: null` with its own form posts, so
+ * `null` is taken only when `Sec-Fetch-Site` says the post came from this very origin.
+ */
 export function crossSiteReason(site: RequestSite, publicOrigin: string): string | undefined {
-  if (site.secFetchSite?.toLowerCase() === 'cross-site') return 'Sec-Fetch-Site: cross-site';
+  const fetchSite = site.secFetchSite?.toLowerCase();
+  if (fetchSite === 'cross-site') return 'Sec-Fetch-Site: cross-site';
+  if (site.origin === 'null' && fetchSite === 'same-origin') return undefined;
   if (site.origin !== undefined && site.origin !== publicOrigin) return 'Origin is not ANSWER_PUBLIC_URL';
   return undefined;
 }
