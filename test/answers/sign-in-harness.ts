@@ -83,6 +83,48 @@ export interface SignInStack {
   stop(): Promise<void>;
 }
 
+/** A client the issuer knows, as the service's ANSWER_OIDC_* variables name it. */
+export type IssuerClient = Pick<AnswerSignInConfig, 'clientId' | 'clientSecret' | 'redirectUri'>;
+
+export interface AnswerIssuer {
+  issuer: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real OpenID provider (oidc-issuer-child.mjs) on a loopback port, with `clients` registered
+ * for the authorization code flow and `accounts`' claims (any login is accepted, and becomes `sub`).
+ */
+export async function startAnswerIssuer(
+  clients: IssuerClient[],
+  accounts: Record<string, Record<string, unknown>>,
+  port?: number,
+): Promise<AnswerIssuer> {
+  const issuerPort = port ?? (await freePort());
+  const registered = clients.map((client) => ({
+    client_id: client.clientId,
+    ...(client.clientSecret !== undefined
+      ? { client_secret: client.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
+      : { token_endpoint_auth_method: 'none' }),
+    redirect_uris: [client.redirectUri],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+  }));
+  const ISSUER_CONFIG = JSON.stringify({
+    port: issuerPort,
+    keys: [await newSigningKey('s1')],
+    clients: registered,
+    accounts,
+  });
+  const child: Child = spawnChild('answer-issuer', nodeBinary(), [path.join(__dirname, 'oidc-issuer-child.mjs')], {
+    cwd: projectRoot(),
+    env: { ...process.env, ISSUER_CONFIG, NODE_ENV: 'test' },
+    keepOutput: true,
+  });
+  await child.waitForOutput(/^\{"issuer".*\}$/m, 20_000);
+  return { issuer: `http://127.0.0.1:${issuerPort}`, stop: () => child.stop(5_000) };
+}
+
 /** The provider with one registered client per `specs` entry, and an app for each. */
 export async function startSignInStack(
   specs: AppSpec[],
@@ -91,27 +133,16 @@ export async function startSignInStack(
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const apps = await Promise.all(specs.map((spec) => startApp(issuer, spec)));
-  const clients = apps.map(({ config }) => ({
-    client_id: config.clientId,
-    ...(config.clientSecret !== undefined
-      ? { client_secret: config.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
-      : { token_endpoint_auth_method: 'none' }),
-    redirect_uris: [config.redirectUri],
-    grant_types: ['authorization_code'],
-    response_types: ['code'],
-  }));
-  const ISSUER_CONFIG = JSON.stringify({ port, keys: [await newSigningKey('s1')], clients, accounts });
-  const child: Child = spawnChild('answer-issuer', nodeBinary(), [path.join(__dirname, 'oidc-issuer-child.mjs')], {
-    cwd: projectRoot(),
-    env: { ...process.env, ISSUER_CONFIG, NODE_ENV: 'test' },
-    keepOutput: true,
-  });
-  await child.waitForOutput(/^\{"issuer".*\}$/m, 20_000);
+  const provider = await startAnswerIssuer(
+    apps.map(({ config }) => config),
+    accounts,
+    port,
+  );
   return {
     issuer,
     apps,
     async stop() {
-      await child.stop(5_000);
+      await provider.stop();
       await Promise.all(apps.map((app) => new Promise((resolve) => app.server.close(resolve))));
     },
   };

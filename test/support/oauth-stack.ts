@@ -58,9 +58,11 @@ export async function startOAuthStack(
     handlers?: HandlerSet;
     /** MCP_RESOURCE_URL's path: `/mcp` unless told (`''`: the origin itself is the protected resource). */
     resourcePath?: string;
+    /** The API's port, when something must know it before the service starts (an issuer's redirect URI). */
+    port?: number;
   } = {},
 ): Promise<OAuthStack> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const resource = `http://127.0.0.1:${port}${options.resourcePath ?? '/mcp'}`;
   const sseResource = sseResourceOf(resource);
   const as = await startAuthorizationServer({

@@ -1,0 +1,295 @@
+/**
+ * The answer page in a real browser (Debian's Chromium, driven by puppeteer-core), end to end: the
+ * service with real bearer tokens (oauth-stack) and the answer page signed in at a real OpenID
+ * provider (oidc-issuer-child.mjs, its login form filled in by the browser); a tool asks a
+ * question of a group, excluding its caller; the caller's official 2.x client waits while the
+ * approver signs in, finds the question in the inbox, is told what is wrong with a first answer,
+ * then accepts; the caller gets the result naming the approver, the page says who answered, and
+ * the audit says it came through the page. Signed out, the question's URL shows only the way to
+ * sign in; signed in outside the group, it is not found; a post without the CSRF token is refused.
+ *
+ * CHROMIUM_PATH names the browser (default /usr/bin/chromium). Without one, and outside CI, the
+ * test is skipped, saying so; in CI (`CI` set) it must run. UPDATE_SCREENSHOTS=1 writes the
+ * operator's guide's pictures of the page, at a phone's width, to docs/images/answer-page-*.png.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import puppeteer, { type Browser, type BrowserContext, type HTTPResponse, type Page } from 'puppeteer-core';
+import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
+import { freePort } from '../../devtools/local-stack/free-port';
+import { projectRoot } from '../../lib/paths';
+import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
+import { until } from '../support/until';
+import { startAnswerIssuer, type AnswerIssuer } from './sign-in-harness';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
+const PHONE = { width: 390, height: 844, deviceScaleFactor: 2 };
+
+const CLIENT = { clientId: 'answer-page', clientSecret: 'answer-page-secret-for-the-tests-only' };
+const ACCOUNTS = {
+  approver: { name: 'Rita Approver', email: 'rita@example.com', groups: ['refund-approvers', 'finance'] },
+  outsider: { name: 'Otto Outsider', email: 'otto@example.com', groups: ['support'] },
+};
+
+const REFUND_FORM = {
+  type: 'object',
+  properties: {
+    note: { type: 'string', title: 'Note to the customer', maxLength: 20 },
+    amount: { type: 'number', title: 'Amount to refund (EUR)', minimum: 1 },
+    notify: { type: 'boolean', title: 'Email the customer' },
+    reason: {
+      type: 'string',
+      title: 'Reason',
+      oneOf: [
+        { const: 'damaged', title: 'Arrived damaged' },
+        { const: 'late', title: 'Arrived late' },
+        { const: 'other', title: 'Something else' },
+      ],
+    },
+  },
+  required: ['amount', 'reason'] as string[],
+} as const;
+
+const refund = defineTool({
+  tool: { name: 'refund_page', inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
+  run(args, ctx) {
+    const approval = inputResponse(ctx.inputResponses, 'approval');
+    if (approval.kind === 'elicit') {
+      const by = ctx.answeredBy?.approval?.map((a) => `${a.principal.name ?? a.principal.subject} via ${a.via}`);
+      const content = JSON.stringify(approval.content ?? {});
+      return { content: [{ type: 'text', text: `${approval.action} for ${String(args.order)} by ${by}: ${content}` }] };
+    }
+    return inputRequired({
+      inputRequests: {
+        approval: elicitFrom(
+          { anyOf: [answerer.group('refund-approvers')], excludeCaller: true },
+          {
+            message: `Refund order ${String(args.order)}? The customer says the box arrived crushed.`,
+            requestedSchema: REFUND_FORM,
+          },
+        ),
+      },
+    });
+  },
+});
+const handlers: HandlerSet = { name: 'refund-page', tools: [refund] };
+
+let issuer: AnswerIssuer | undefined;
+let stack: OAuthStack | undefined;
+let browser: Browser | undefined;
+let origin = '';
+
+if (!HAVE_CHROMIUM && !process.env.CI)
+  console.warn(
+    `answer-page.browser.int.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
+const describeWithBrowser = HAVE_CHROMIUM || process.env.CI ? describe : describe.skip;
+
+beforeAll(async () => {
+  if (!HAVE_CHROMIUM && !process.env.CI) return;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  issuer = await startAnswerIssuer([{ ...CLIENT, redirectUri: `${origin}/answers/callback` }], ACCOUNTS);
+  stack = await startOAuthStack(
+    {
+      QUESTION_HOLD_MS: '4000',
+      ANSWER_OIDC_ISSUER: issuer.issuer,
+      ANSWER_OIDC_CLIENT_ID: CLIENT.clientId,
+      ANSWER_OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+      ANSWER_PUBLIC_URL: origin,
+    },
+    { handlers, port },
+  );
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await issuer?.stop();
+});
+
+/** A fresh browser profile (no cookies) with one page at a phone's width. */
+async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser!.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport(PHONE);
+  return { context, page };
+}
+
+/** Fills in the issuer's login (any password) and consent pages, until the browser is back at the service. */
+async function signInAtIssuer(page: Page, login: string): Promise<void> {
+  for (let step = 0; step < 5 && new URL(page.url()).origin === issuer!.issuer; step++) {
+    const prompt = await page.$eval('input[name=prompt]', (input) => (input as unknown as { value: string }).value);
+    if (prompt === 'login') {
+      await page.type('input[name=login]', login);
+      await page.type('input[name=password]', 'any');
+    }
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  }
+  expect(new URL(page.url()).origin).toBe(origin);
+}
+
+/** A page as text a person reads, and as the markup sent. */
+const textOf = (page: Page) => page.$eval('body', (body) => (body as unknown as { innerText: string }).innerText);
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) await page.screenshot({ path: path.join(IMAGES_DIR, `answer-page-${name}.png`), fullPage: true });
+}
+
+async function caller() {
+  const client = new Client(
+    { name: 'desk', version: '1.0.0' },
+    { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const authorization = await stack!.bearer('alice');
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(stack!.service.url), { requestInit: { headers: { authorization } } }),
+  );
+  return client;
+}
+
+const expectPageHeaders = (response: HTTPResponse | null) =>
+  expect(response?.headers()).toMatchObject({
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+
+/** Clicks the form's Accept button and waits for the page it leads to. */
+async function accept(page: Page): Promise<HTTPResponse | null> {
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('button[value=accept]')]);
+  return response;
+}
+
+describeWithBrowser('the answer page in Chromium', () => {
+  it('signs the approver in, shows the question, refuses an invalid answer, takes a valid one, and the caller gets it', async () => {
+    const alice = await caller();
+    const call = alice.callTool(
+      { name: 'refund_page', arguments: { order: 'R-7' } },
+      { onprogress: () => undefined, resetTimeoutOnProgress: true, timeout: 90_000 },
+    );
+    call.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+    const questionId = await until('the question on R-7', async () => {
+      const { rows } = await stack!.service.pool.query<{ id: string }>(
+        `SELECT id FROM questions WHERE target = 'refund_page' AND arguments->>'order' = 'R-7'`,
+      );
+      return rows[0]?.id;
+    });
+    const questionUrl = `${origin}/answers/q/${encodeURIComponent(questionId)}`;
+
+    // Signed out: the question's URL is only the way to sign in; nothing of the question is in the HTML.
+    const stranger = await freshPage();
+    const signedOut = await stranger.page.goto(questionUrl);
+    expectPageHeaders(signedOut);
+    const strangerHtml = await stranger.page.content();
+    expect(strangerHtml).toContain('Sign in to answer');
+    expect(strangerHtml).toContain(`/answers/sign-in?return=${encodeURIComponent(`/answers/q/${questionId}`)}`);
+    for (const secret of ['refund_page', 'R-7', 'crushed', 'Amount', 'alice'])
+      expect(strangerHtml).not.toContain(secret);
+
+    // Signed in outside the group: the same page as a question that does not exist.
+    await stranger.page.goto(`${origin}/answers`);
+    await signInAtIssuer(stranger.page, 'outsider');
+    expect(await textOf(stranger.page)).toContain('Nothing is waiting for you.');
+    const foreign = await stranger.page.goto(questionUrl);
+    expect(foreign?.status()).toBe(404);
+    const foreignHtml = await stranger.page.content();
+    expect(foreignHtml).toContain('No such question');
+    for (const secret of ['refund_page', 'R-7', 'crushed']) expect(foreignHtml).not.toContain(secret);
+    const missing = await stranger.page.goto(`${origin}/answers/q/no-such-question`);
+    expect(missing?.status()).toBe(404);
+    expect(await stranger.page.content()).toBe(foreignHtml);
+    await stranger.context.close();
+
+    // The approver opens the inbox, is sent to the issuer's login, and comes back to it.
+    const { context, page } = await freshPage();
+    await page.goto(`${origin}/answers`);
+    expect(new URL(page.url()).origin).toBe(issuer!.issuer);
+    await signInAtIssuer(page, 'approver');
+    expect(new URL(page.url()).pathname).toBe('/answers');
+    const inbox = await textOf(page);
+    expect(inbox).toContain('Signed in as Rita Approver');
+    expect(inbox).toContain('refund_page');
+    expect(inbox).toContain('Refund order R-7?');
+    await screenshot(page, 'inbox');
+
+    await Promise.all([page.waitForNavigation(), page.click(`a[href="/answers/q/${questionId}"]`)]);
+    expect(page.url()).toBe(questionUrl);
+    expect(await textOf(page)).toContain('The customer says the box arrived crushed.');
+
+    // A post without the CSRF token, with the approver's own session cookie: refused, nothing recorded.
+    const cookies = (await context.cookies())
+      .filter((c) => c.domain === '127.0.0.1')
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+    const shown = await page.$eval('input[name=shown]', (input) => (input as unknown as { value: string }).value);
+    const forged = await fetch(questionUrl, {
+      method: 'POST',
+      headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ action: 'accept', shown, 'content.amount': '5', 'content.reason': 'other' }),
+      redirect: 'manual',
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('This answer did not come from the answer page.');
+
+    // A first answer the browser would stop (its own checks off, as an old browser's): the server says why.
+    await page.$eval('form[method=post][action^="/answers/q/"]', (form) => {
+      (form as unknown as { noValidate: boolean }).noValidate = true;
+    });
+    await page.type('input[name="content.note"]', 'Sorry!');
+    await page.type('input[name="content.amount"]', '0');
+    await page.click('input[name="content.reason"][value="damaged"]');
+    const refused = await accept(page);
+    expect(refused?.status()).toBe(422);
+    expectPageHeaders(refused);
+    const withError = await textOf(page);
+    expect(withError).toContain('The answer was not taken.');
+    expect(await page.$eval('input[name="content.amount"]', (input) => input.getAttribute('aria-invalid'))).toBe(
+      'true',
+    );
+    expect(
+      await page.$eval('input[name="content.amount"]', (input) => (input as unknown as { value: string }).value),
+    ).toBe('0');
+    expect(
+      await page.$eval('input[name="content.note"]', (input) => (input as unknown as { value: string }).value),
+    ).toBe('Sorry!');
+    await screenshot(page, 'question-error');
+
+    // The answer as a person gives it.
+    const amount = await page.$('input[name="content.amount"]');
+    await amount!.click({ count: 3 });
+    await amount!.type('25.5');
+    await page.click('input[name="content.notify"]');
+    const taken = await accept(page);
+    expect(taken?.status()).toBe(200);
+    expect(page.url()).toBe(questionUrl);
+
+    const result = (await call) as { content: Array<{ text: string }> };
+    expect(result.content[0]!.text).toBe(
+      'accept for R-7 by Rita Approver via page: {"note":"Sorry!","amount":25.5,"notify":true,"reason":"damaged"}',
+    );
+    await page.reload();
+    const answered = await textOf(page);
+    expect(answered).toMatch(/Answered by Rita Approver at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC \(accepted\)\./);
+    expect(await page.$('button[value=accept]')).toBeNull();
+    await screenshot(page, 'answered');
+
+    const { rows } = await stack!.service.pool.query<{
+      answerer_id: string;
+      via: string;
+      taken: boolean;
+      refusal: string | null;
+    }>(`SELECT answerer_id, via, taken, refusal FROM question_answers WHERE question_id = $1 ORDER BY at`, [
+      questionId,
+    ]);
+    expect(rows).toEqual([{ answerer_id: `${issuer!.issuer}|approver`, via: 'page', taken: true, refusal: null }]);
+    await context.close();
+    await alice.close();
+  }, 120_000);
+});
