@@ -11,10 +11,11 @@
  * exchange with an error instead. Which answers it takes is exchange-state.ts's, by the rules of
  * lib/exchange (the deadline, duplicates), of which the workflow is the authority.
  *
- * Beside it: what it shows in the Temporal UI (visibility.ts), task mode (task-mode.ts), and the
- * list of every compatibility gate that keeps older histories replaying (compat.ts).
+ * Beside it: its signal and query handlers (exchange-handlers.ts), what it shows in the Temporal UI
+ * (visibility.ts), task mode (task-mode.ts), and the list of every compatibility gate that keeps
+ * older histories replaying (compat.ts).
  */
-import { CancellationScope, condition, isCancellation, log, setHandler } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, log } from '@temporalio/workflow';
 import { awaitedDeadline, waitingSinceOf } from '../lib/exchange/round-deadline';
 import type { ExchangeInput, ExchangeStatus, OutcomeError, RoundAnswers, RoundSummary } from '../lib/exchange/types';
 import {
@@ -26,27 +27,9 @@ import {
   type CancelledBy,
 } from '../lib/protocol/exchange-errors';
 import { deadlineTimerSummary, questionMilestoneSummary } from '../lib/exchange/exchange-details';
-import { cancelledByOf, clearsWaitOnAnswers, holdsAnswersAhead } from './compat';
-import {
-  acceptAnswers,
-  acceptKeyAnswer,
-  acceptQuestion,
-  answerStanding,
-  initialState,
-  mayAsk,
-  recordRound,
-  requestCancel,
-  takeAnswers,
-  type AheadPolicy,
-} from './exchange-state';
-import {
-  answersSignal,
-  answerStandingQuery,
-  cancelSignal,
-  keyAnswerSignal,
-  progressQuery,
-  questionAnswerSignal,
-} from './messages';
+import { clearsWaitOnAnswers } from './compat';
+import { setUpExchangeHandlers } from './exchange-handlers';
+import { initialState, mayAsk, recordRound, takeAnswers } from './exchange-state';
 import { isUnrecordable, roundActivities, roundFailure } from './round-activities';
 import { createQuestionEvents } from './question-events';
 import { createTaskMode } from './task-mode';
@@ -66,68 +49,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   const taskMode = createTaskMode(input, state);
   const questionEvents = createQuestionEvents(input, state);
 
-  const ahead: AheadPolicy = { allowed: holdsAnswersAhead, lastRound: input.maxRounds };
-  setHandler(
-    answersSignal,
-    (answers: RoundAnswers) => {
-      const verdict = acceptAnswers(state, answers, ahead);
-      // Answers to an MRTR round whose tool's task begins after its input: the rest is a task.
-      if (verdict === 'accepted') taskMode.begin(answers.task);
-      if (verdict === 'held')
-        log.info('answers held until their round asks', { exchangeId: input.exchangeId, round: answers.round });
-      else if (verdict !== 'accepted')
-        log.info('answers ignored', { exchangeId: input.exchangeId, round: answers.round, verdict });
-    },
-    { description: 'The answers to an ask (a 2026-07-28 retry with inputResponses)' },
-  );
-  setHandler(
-    keyAnswerSignal,
-    (answer) => {
-      const verdict = acceptKeyAnswer(state, answer, ahead);
-      if (verdict === 'held')
-        log.info('answer held until its round asks', {
-          exchangeId: input.exchangeId,
-          round: answer.round,
-          key: answer.key,
-        });
-      else if (verdict !== 'accepted')
-        log.info('answer ignored', { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict });
-      else if (state.pending === undefined) visibility.showWaiting();
-    },
-    { description: "One answer of a legacy client: its response to one of the ask's server-to-client requests" },
-  );
-  setHandler(
-    questionAnswerSignal,
-    (answer) => {
-      const verdict = acceptQuestion(state, answer);
-      const fields = { exchangeId: input.exchangeId, round: answer.round, key: answer.key, verdict };
-      if (verdict === 'decided' || verdict === 'taken' || verdict === 'held') log.info('question answer taken', fields);
-      else log.info('question answer ignored', fields);
-      if (verdict === 'decided' || verdict === 'taken') visibility.questionAnswered(answer.by.id);
-    },
-    { description: 'One answer to a question addressed to someone other than the caller (the answer page or API)' },
-  );
-  let cancelReason: string | undefined;
-  let cancelBy: CancelledBy = 'client';
-  setHandler(
-    cancelSignal,
-    ({ reason, by }) => {
-      cancelReason = reason;
-      cancelBy = cancelledByOf(by);
-      requestCancel(state);
-    },
-    { description: 'The client withdrew its request, or an operator cancelled the exchange through the admin API' },
-  );
-  setHandler(progressQuery, () => ({
-    round: state.round,
-    asks: state.asks,
-    waitingForRound: state.awaiting,
-    status: state.status,
-  }));
-  setHandler(answerStandingQuery, ({ round, key }) => answerStanding(state, round, key), {
-    description:
-      'Whether the answers to a round (or one key of its ask) reached the exchange: the API asks before delivering them again',
-  });
+  const cancel = setUpExchangeHandlers(input, state, { taskMode, visibility });
 
   try {
     await runRounds();
@@ -172,7 +94,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         if (taskMode.interrupts(error))
           return recordEnding(
             round,
-            taskMode.ending(() => cancelledBy(cancelBy)),
+            taskMode.ending(() => cancelledBy(cancel.by)),
           );
         const cause = roundFailure(error);
         if (!cause) throw error;
@@ -225,11 +147,11 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         await condition(answered, Math.max(1, deadlineAt - Date.now()), { summary: deadlineTimerSummary(round) });
       visibility.stopWaiting();
       if (state.cancelRequested || taskMode.expired()) questionEvents.ended('question.cancelled');
-      if (state.cancelRequested) return recordEnding(round + 1, cancelledBy(cancelBy));
+      if (state.cancelRequested) return recordEnding(round + 1, cancelledBy(cancel.by));
       if (taskMode.expired())
         return recordEnding(
           round + 1,
-          taskMode.ending(() => cancelledBy(cancelBy)),
+          taskMode.ending(() => cancelledBy(cancel.by)),
         );
       if (state.pending === undefined) {
         questionEvents.ended('question.expired');
@@ -247,7 +169,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
 
   /** The ending of a cancel: signalled ones carry their reason; the Temporal UI's cancel has none. */
   function cancelledBy(by: CancelledBy): OutcomeError {
-    return exchangeCancelled(input.exchangeId, cancelReason, by);
+    return exchangeCancelled(input.exchangeId, cancel.reason, by);
   }
 
   /**
