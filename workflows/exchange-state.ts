@@ -9,13 +9,14 @@
  * as a local activity records its ask (and the client sees it) inside the workflow task that runs
  * it; if the worker dies before that task completes, the client's answers are in history before
  * the round's result, and the retried task applies them together with the previous round's
- * answers, in one activation. Such answers are held (`ahead`) and applied once their round's ask
- * is folded in, by the same rules as any other: never dropped for arriving early.
+ * answers, in one activation. Such answers are held (`ahead`, answers-ahead.ts) and applied once
+ * their round's ask is folded in, by the same rules as any other: never dropped for arriving early.
  */
 import { deliveryTo } from '../lib/exchange/answer-repeats';
 import { isLate } from '../lib/exchange/round-deadline';
 import type { ExchangeStatus, KeyAnswer, RoundAnswers, RoundSummary } from '../lib/exchange/types';
 import type { QuestionAnswer } from '../lib/questions/question';
+import { holdAhead, isKeyAnswer, releaseHeld, sameDelivery, type AheadPolicy } from './answers-ahead';
 import {
   acceptQuestionAnswer,
   answeredByOf,
@@ -23,6 +24,9 @@ import {
   type QuestionsState,
   type QuestionVerdict,
 } from './question-state';
+
+// The held-answers policy is part of this module's API for the workflow and its tests.
+export type { AheadPolicy } from './answers-ahead';
 
 export interface ExchangeState {
   /** The round whose outcome was recorded last (0 before the first). */
@@ -50,16 +54,6 @@ export interface ExchangeState {
   /** The caller's principal key: a question that excludes the caller refuses its answers. */
   callerId?: string;
   status: ExchangeStatus;
-}
-
-/**
- * Whether answers to a round the workflow has not yet seen ask may be held for it, and up to which
- * round (no exchange asks past its round cap). `allowed` is asked only when such answers arrive, so
- * a workflow can gate the behaviour (`patched`) without marking every history.
- */
-export interface AheadPolicy {
-  allowed: () => boolean;
-  lastRound: number;
 }
 
 /**
@@ -149,34 +143,9 @@ function expectedRound(state: ExchangeState): number {
   return state.awaiting ?? state.round + 1;
 }
 
-const isKeyAnswer = (answer: RoundAnswers | KeyAnswer): answer is KeyAnswer => 'key' in answer;
-
-/** Whether `held` is the same delivery as `answer`: the round's answers, or the same key's answer, again. */
-function sameDelivery(held: RoundAnswers | KeyAnswer, answer: RoundAnswers | KeyAnswer): boolean {
-  if (held.round !== answer.round || isKeyAnswer(held) !== isKeyAnswer(answer)) return false;
-  return !isKeyAnswer(answer) || (held as KeyAnswer).key === answer.key;
-}
-
-/** Holds answers to a round past the expected one, when the policy allows it (once per round, or per key). */
-function holdAhead(
-  state: ExchangeState,
-  answer: RoundAnswers | KeyAnswer,
-  ahead: AheadPolicy | undefined,
-): AnswerVerdict {
-  if (!ahead || answer.round > ahead.lastRound) return 'unexpected';
-  if (state.ahead?.some((held) => sameDelivery(held, answer))) return 'duplicate';
-  if (!ahead.allowed()) return 'unexpected';
-  (state.ahead ??= []).push(answer);
-  return 'held';
-}
-
-/** Applies the answers held for the round whose ask was just folded in; drops those no round can take now. */
+/** Applies the answers held for the round whose ask was just folded in (answers-ahead.ts). */
 function applyHeld(state: ExchangeState, round: number): void {
-  const held = state.ahead;
-  if (!held) return;
-  state.ahead = held.filter((answer) => answer.round > round);
-  if (state.ahead.length === 0) state.ahead = undefined;
-  for (const answer of held.filter((a) => a.round === round)) {
+  for (const answer of releaseHeld(state, round)) {
     if (isKeyAnswer(answer)) acceptKeyAnswer(state, answer);
     else acceptAnswers(state, answer);
   }
