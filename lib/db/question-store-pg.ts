@@ -1,90 +1,14 @@
 /**
  * The question store in Postgres (question-store.ts). A claim runs in one transaction holding the
- * question's row lock, so two answerers on two API replicas cannot both be first.
+ * question's row lock, so two answerers on two API replicas cannot both be first. How its rows read
+ * back as questions and answers is question-rows-read-pg.ts.
  */
 import { randomBytes } from 'node:crypto';
-import type { Pool, PoolClient } from 'pg';
-import type { SlottedAnswer } from '../questions/addressing';
-import type { Refusal } from '../questions/answer-judgement';
-import type {
-  AnswerChannel,
-  AnswererIdentity,
-  ElicitAnswer,
-  QuestionAnswer,
-  QuestionView,
-} from '../questions/question';
+import type { Pool } from 'pg';
+import type { QuestionAnswer } from '../questions/question';
 import { inTransaction } from './pool';
+import { answersOf, COLUMNS, takenOf, viewOf, type AnswerRow, type QuestionRow } from './question-rows-read-pg';
 import type { AnswerAttempt, QuestionStore } from './question-store';
-
-interface QuestionRow {
-  id: string;
-  exchange_id: string;
-  round: number;
-  key: string;
-  method: string;
-  target: string;
-  arguments: Record<string, unknown>;
-  caller: QuestionView['caller'];
-  message: string;
-  requested_schema: Record<string, unknown>;
-  addressing: QuestionView['addressing'];
-  asked_at: Date;
-  deadline_at: Date;
-  shown_digest: string;
-  status: QuestionView['status'];
-}
-
-interface AnswerRow {
-  id: string;
-  question_id: string;
-  answerer: AnswererIdentity;
-  via: AnswerChannel;
-  at: Date;
-  action: ElicitAnswer['action'] | null;
-  taken: boolean;
-  refusal: Refusal | null;
-  slot: number | null;
-  response: ElicitAnswer | null;
-}
-
-const COLUMNS = `id, exchange_id, round, key, method, target, arguments, caller, message, requested_schema,
-  addressing, asked_at, deadline_at, shown_digest, status`;
-const ANSWER_COLUMNS = 'id, question_id, answerer, via, at, action, taken, refusal, slot, response';
-
-function viewOf(row: QuestionRow, answers: AnswerRow[]): QuestionView {
-  return {
-    id: row.id,
-    exchangeId: row.exchange_id,
-    round: row.round,
-    key: row.key,
-    method: row.method,
-    target: row.target,
-    arguments: row.arguments,
-    caller: row.caller,
-    message: row.message,
-    requestedSchema: row.requested_schema,
-    addressing: row.addressing,
-    askedAt: row.asked_at.getTime(),
-    deadlineAt: row.deadline_at.getTime(),
-    shownDigest: row.shown_digest,
-    status: row.status,
-    answers: answers
-      .filter((a) => a.taken)
-      .map((a) => ({ by: a.answerer, at: a.at.getTime(), via: a.via, action: a.action ?? 'accept' })),
-  };
-}
-
-const takenOf = (answers: AnswerRow[]): SlottedAnswer[] =>
-  answers.filter((a) => a.taken).map((a) => ({ slot: a.slot ?? 0, by: a.answerer, response: a.response! }));
-
-async function answersOf(client: Pool | PoolClient, questionIds: string[]): Promise<AnswerRow[]> {
-  if (questionIds.length === 0) return [];
-  const { rows } = await client.query<AnswerRow>(
-    `SELECT ${ANSWER_COLUMNS} FROM question_answers WHERE question_id = ANY($1) AND taken ORDER BY at, id`,
-    [questionIds],
-  );
-  return rows;
-}
 
 const answerId = () => randomBytes(12).toString('base64url');
 
