@@ -2,8 +2,8 @@
  * Wires the API's dependencies (Postgres pool, LISTEN hub and outcome waiter, Temporal client)
  * into the app and starts listening. `main.ts`, the dev launcher and the tests all start the API
  * through here. Beside it: what it logs as it starts (startup-log.ts), what `/readyz` checks
- * (readiness-checks.ts), and the admin API and codec endpoint built from the configuration
- * (admin/admin-endpoint.ts, codec/codec-endpoint.ts).
+ * (readiness-checks.ts), and the answer endpoint, admin API and codec endpoint built from the
+ * configuration (endpoints-beside-mcp.ts).
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -13,8 +13,6 @@ import { connectTemporalClient } from '../../../lib/temporal-connection';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import { createTaskStorePg } from '../../../lib/db/task-store-pg';
-import { createQuestionStorePg } from '../../../lib/db/question-store-pg';
-import { answerEndpoint } from './answers/answer-endpoint';
 import { migrationFiles } from '../../../lib/db/migrate';
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
@@ -26,10 +24,8 @@ import { apiMetrics, apiRegistry } from '../../../lib/metrics/api-metrics';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
-import { adminEndpoint } from './admin/admin-endpoint';
-import { createTokenGuesses } from './admin/token-guesses';
-import { codecEndpoint } from './codec/codec-endpoint';
 import { createApp } from './app';
+import { endpointsBesideMcp } from './endpoints-beside-mcp';
 import { createExchangeGateway } from './exchange-client/exchange-gateway';
 import { createExchangeLegs } from './legs/exchange-legs';
 import { createExchangeReconciler } from './exchange-client/exchange-reconciler';
@@ -134,17 +130,8 @@ export async function startApi(
     },
     log,
   });
-  const questions = createQuestionStorePg(pool);
-  const answers = answerEndpoint(config, {
-    questions,
-    gateway,
-    log,
-    traceOf: (exchangeId) => store.readTraceContext(exchangeId),
-  });
+  const besideMcp = endpointsBesideMcp(config, { pool, connection, admin, store, gateway, reconciler, waiter, log });
   const shutdown = createShutdown();
-  // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
-  const guesses = createTokenGuesses(config.admin.tokenGuesses);
-  const adminDeps = { admin, questions, store, gateway, reconciler, waiter, log };
   const app = createApp({
     shutdown,
     trustProxy: config.http.trustProxy,
@@ -208,13 +195,7 @@ export async function startApi(
     metrics: apiRegistry,
     ...(config.metricsToken !== undefined ? { metricsToken: config.metricsToken } : {}),
     auth: config.auth,
-    answers: answers.router,
-    ...(config.admin.token
-      ? {
-          admin: adminEndpoint(config, config.admin.token, connection, { guesses, ...adminDeps }),
-          codec: codecEndpoint(config, config.admin.token, guesses, log),
-        }
-      : {}),
+    ...besideMcp.routers,
   });
   logStartup(config, log);
 
@@ -242,7 +223,7 @@ export async function startApi(
       const endShutdown = shutdown.begin(graceMs);
       log.info({ graceMs }, 'API draining');
       idleSweeper.stop();
-      answers.stop();
+      besideMcp.stop();
       stopReadingOpenExchanges();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A connection whose last response ended is closed at once, not after its keep-alive timeout.

@@ -1,0 +1,65 @@
+/**
+ * Builds the endpoints the API serves beside /mcp (api.ts): the answer API and pages (`/answers`),
+ * for the people and bots questions are addressed to, and, when ADMIN_TOKEN is set, the admin API
+ * and the codec endpoint for operators. Both read the questions from the same store, and the admin
+ * and codec endpoints count wrong tokens together, so they are built in one place.
+ */
+import type { Connection } from '@temporalio/client';
+import type { Router } from 'express';
+import type { Pool } from 'pg';
+import type { Config } from '../../../lib/config';
+import type { AdminStore } from '../../../lib/db/admin-store';
+import type { ExchangeStore } from '../../../lib/db/exchange-store';
+import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
+import { createQuestionStorePg } from '../../../lib/db/question-store-pg';
+import type { Logger } from '../../../lib/log';
+import { adminEndpoint } from './admin/admin-endpoint';
+import { createTokenGuesses } from './admin/token-guesses';
+import { answerEndpoint } from './answers/answer-endpoint';
+import { codecEndpoint } from './codec/codec-endpoint';
+import type { ExchangeGateway } from './exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from './exchange-client/exchange-reconciler';
+
+export interface EndpointsBesideMcpDeps {
+  pool: Pool;
+  connection: Connection;
+  admin: AdminStore;
+  store: ExchangeStore;
+  gateway: ExchangeGateway;
+  reconciler: ExchangeReconciler;
+  waiter: OutcomeWaiter;
+  log: Logger;
+}
+
+export interface EndpointsBesideMcp {
+  /** The routers the app mounts (app.ts); admin and codec only when ADMIN_TOKEN is set. */
+  routers: { answers: Router; admin?: Router; codec?: Router };
+  /** Stops the answers' re-signaller, as the API drains. */
+  stop(): void;
+}
+
+export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps): EndpointsBesideMcp {
+  const { pool, connection, admin, store, gateway, reconciler, waiter, log } = deps;
+  const questions = createQuestionStorePg(pool);
+  const answers = answerEndpoint(config, {
+    questions,
+    gateway,
+    log,
+    traceOf: (exchangeId) => store.readTraceContext(exchangeId),
+  });
+  // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
+  const guesses = createTokenGuesses(config.admin.tokenGuesses);
+  const adminDeps = { admin, questions, store, gateway, reconciler, waiter, log };
+  return {
+    routers: {
+      answers: answers.router,
+      ...(config.admin.token
+        ? {
+            admin: adminEndpoint(config, config.admin.token, connection, { guesses, ...adminDeps }),
+            codec: codecEndpoint(config, config.admin.token, guesses, log),
+          }
+        : {}),
+    },
+    stop: () => answers.stop(),
+  };
+}
