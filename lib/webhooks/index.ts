@@ -1,17 +1,16 @@
 /**
- * Question webhooks: the event bots receive and what a receiver needs to trust it
- * (`verifyWebhook`, Standard Webhooks signatures). Delivery itself is the worker's
- * (workflows/webhook-delivery.ts, activities/deliver-webhook.ts).
+ * What a webhook receiver needs, and nothing more (the package's `durable-mcp/webhooks` export):
+ * the event a question webhook carries, and `verifyWebhook` (Standard Webhooks signatures) to
+ * trust it before acting on it. Building, signing and delivering events is the service's own
+ * (question-event.ts, signature.ts; workflows/webhook-delivery.ts, activities/deliver-webhook.ts),
+ * imported from those modules, not from here.
  */
 export {
   QUESTION_EVENT_TYPES,
-  questionEvent,
-  questionEventId,
   type QuestionEvent,
   type QuestionEventAnswer,
   type QuestionEventType,
 } from './question-event';
-export { signWebhook, type WebhookSignatureHeaders } from './signature';
 export {
   verifyWebhook,
   WebhookVerificationError,
@@ -20,4 +19,3 @@ export {
   type WebhookHeaders,
   type WebhookRefusal,
 } from './verify';
-export { SECRET_PREFIX } from './webhook-secret';

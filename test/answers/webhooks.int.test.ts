@@ -10,7 +10,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { temporal } from '@temporalio/proto';
 import { workerRegistry } from '../../lib/metrics/worker-metrics';
-import { questionEvent, verifyWebhook, type QuestionEvent } from '../../lib/webhooks';
+import { verifyWebhook, type QuestionEvent } from '../../lib/webhooks';
+import { questionEvent } from '../../lib/webhooks/question-event';
 import { TEST_QUESTION } from '../../lib/webhooks/test-question';
 import {
   webhookDeliveryWorkflow,
