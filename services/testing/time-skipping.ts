@@ -20,7 +20,8 @@
  * test that skips time; `startTool` refuses to start an exchange once the clocks have parted.
  *
  * Its options and results are time-skipping-types.ts's; finding and quieting the test server,
- * time-skipping-server.ts's.
+ * time-skipping-server.ts's; each exchange a test starts, and how it is read and answered,
+ * test-exchange.ts's.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 // Types only at the top: `@temporalio/testing` is loaded when a helper is created, so importing
@@ -30,27 +31,17 @@ import type { Worker } from '@temporalio/worker';
 import { Pool } from 'pg';
 import { parseConfig } from '../../lib/config';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
-import type { ExchangeStore, RoundRecord } from '../../lib/db/exchange-store';
 import { migrate } from '../../lib/db/migrate';
-import { ANONYMOUS_PRINCIPAL, detailsOf } from '../../lib/exchange/principal';
-import { answererIdentity } from './driven-questions';
 import { SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
-import type { ExchangeInput, OriginalRequest } from '../../lib/exchange/types';
 import { createLogger } from '../../lib/log';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
-import { fromOutcome } from '../../lib/protocol/error-catalog';
-import type { ExchangeResult } from '../../workflows/exchange-workflow';
-import { workflowIdFor } from '../../workflows/messages';
-import { answersTo } from '../api/src/legs/leg-decisions';
-import { createExchangeGateway, type ExchangeGateway } from '../api/src/exchange-client/exchange-gateway';
+import { createExchangeGateway } from '../api/src/exchange-client/exchange-gateway';
 import { createExchangeWorker } from '../worker/src/worker';
-import { createQuestionAnswering, type QuestionAnswering } from '../api/src/answers/question-answering';
+import { createQuestionAnswering } from '../api/src/answers/question-answering';
 import { createQuestionStorePg } from '../../lib/db/question-store-pg';
-import type { QuestionStore } from '../../lib/db/question-store';
-import { addressedKeys, questionIdOf } from '../../lib/questions/addressing';
-import type { ElicitAnswer } from '../../lib/questions/question';
 import { findTestServer, INDEXED_TYPES, quietTemporalRuntime } from './time-skipping-server';
-import type { StartOptions, TestExchange, TimeSkippingExchanges, TimeSkippingOptions } from './time-skipping-types';
+import type { TimeSkippingExchanges, TimeSkippingOptions } from './time-skipping-types';
+import { startExchange } from './test-exchange';
 
 export { findTestServer, TEST_SERVER_PATH_VARIABLE } from './time-skipping-server';
 export type {
@@ -63,7 +54,6 @@ export type {
 import { startWithRetries } from './server-start';
 
 const key = (kid: string) => `${kid}:${randomBytes(32).toString('base64')}`;
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts a time-skipping test server, registers the service's search attributes on it, and runs
@@ -174,92 +164,4 @@ export async function createTimeSkippingExchanges(options: TimeSkippingOptions):
     if (ownPool) await pool.end().catch(() => undefined);
     throw error;
   }
-}
-
-async function startExchange(
-  env: TestWorkflowEnvironment,
-  store: ExchangeStore,
-  gateway: ExchangeGateway,
-  answers: { answering: QuestionAnswering; questions: QuestionStore },
-  start: StartOptions & { request: OriginalRequest; roundTimeoutMs: number; maxRounds: number },
-): Promise<TestExchange> {
-  // Deadlines are set on the worker's clock and timed on the server's: once time was skipped, they part.
-  const skew = (await env.currentTimeMs()) - Date.now();
-  if (skew > 1_000)
-    throw new Error(
-      `time was skipped ${skew} ms in this environment already: start each exchange that skips time in a fresh one`,
-    );
-  const principal = start.principal ?? ANONYMOUS_PRINCIPAL;
-  const exchangeId = randomUUID();
-  const workflowId = workflowIdFor(exchangeId);
-  const capabilities = (start.capabilities ?? {}) as Record<string, unknown>;
-  // The exchange's input as the API builds it for a first leg (services/api/src/legs/start-leg.ts).
-  const input: ExchangeInput = {
-    exchangeId,
-    era: 'modern',
-    request: start.request,
-    principal: principal.id,
-    principalDetails: detailsOf(principal),
-    clientCapabilities: capabilities,
-    roundTimeoutMs: start.roundTimeoutMs,
-    maxRounds: start.maxRounds,
-  };
-  await store.createExchange(input, workflowId);
-  await gateway.start(input);
-
-  async function round(n: number): Promise<RoundRecord> {
-    for (;;) {
-      const record = await store.readRound(exchangeId, n);
-      if (record) return record;
-      await delay(20);
-    }
-  }
-
-  return {
-    exchangeId,
-    workflowId,
-    round,
-    async answer(n, responses) {
-      const ask = await round(n);
-      if (ask.outcome.kind !== 'ask') throw new Error(`round ${n} did not ask (its outcome: ${ask.outcome.kind})`);
-      const answers = answersTo(ask.outcome.inputRequests, responses);
-      const delivered = await gateway.sendAnswers(exchangeId, {
-        round: n,
-        ...answers,
-        clientCapabilities: capabilities,
-      });
-      if (!delivered) throw new Error(`the exchange had ended before round ${n} was answered`);
-    },
-    async answerAs(n, answerer, responses) {
-      const ask = await round(n);
-      if (ask.outcome.kind !== 'ask') throw new Error(`round ${n} did not ask (its outcome: ${ask.outcome.kind})`);
-      const by = answererIdentity(answerer);
-      const replies = [];
-      for (const [key, response] of Object.entries(responses)) {
-        const id = questionIdOf(exchangeId, n, key, addressedKeys(ask.outcome.inputRequests));
-        const question = await answers.answering.answer({
-          questionId: id,
-          by,
-          via: 'harness',
-          response: response as ElicitAnswer,
-          shownDigest: (await answers.questions.read(id))?.shownDigest ?? '',
-        });
-        replies.push({ key, reply: question.kind === 'refused' ? question.refusal : question.kind });
-      }
-      return replies;
-    },
-    async ending() {
-      const result = await env.client.workflow.getHandle(workflowId).result();
-      const { status, rounds, asks } = result as ExchangeResult;
-      const last = await round(rounds);
-      const { outcome } = last;
-      return {
-        status,
-        round: rounds,
-        asks,
-        ...(outcome.kind === 'complete' ? { result: outcome.result } : {}),
-        ...(outcome.kind === 'error' ? { error: fromOutcome(outcome.error).toJson() } : {}),
-      };
-    },
-  };
 }
