@@ -2,7 +2,7 @@
  * One exchange driven in process (drive.ts): its rounds' records (what Postgres would hold), the
  * workflow's own state (workflows/exchange-state.ts) and a clock a test moves with `afterMs`. Each
  * round runs through the worker's execution and rules; each answer passes the API's checks, then
- * the workflow's, and the round deadline is lib/exchange/round-deadline.ts's.
+ * the workflow's (drive-answers.ts), and the round deadline is lib/exchange/round-deadline.ts's.
  */
 import { randomBytes } from 'node:crypto';
 import type { InputRequest } from '@modelcontextprotocol/server';
@@ -16,38 +16,27 @@ import {
   unverifiableHandlerState,
 } from '../../activities/round-rules';
 import { executeHandler } from '../../activities/handler-execution';
-import { answeredDifferently, classifyAnswer, requestDigestOf } from '../api/src/legs/leg-decisions';
+import { requestDigestOf } from '../api/src/legs/leg-decisions';
 import type { RoundRecord } from '../../lib/db/exchange-store';
 import { ANONYMOUS_PRINCIPAL, type Principal } from '../../lib/exchange/principal';
 import { deadlineOf, isLate } from '../../lib/exchange/round-deadline';
 import type { ExchangeInput, OriginalRequest, RoundOutcome } from '../../lib/exchange/types';
-import { fromOutcome, invalidRequestState } from '../../lib/protocol/error-catalog';
 import { exchangeExpired } from '../../lib/protocol/exchange-errors';
 import { createHandlerStateCodec, type HandlerStateCodec } from '../../lib/state/handler-state';
-import { createRequestStateCodec, RequestStateError, type RequestStateCodec } from '../../lib/state/request-state';
+import { createRequestStateCodec, type RequestStateCodec } from '../../lib/state/request-state';
 import { SealError, createSealer } from '../../lib/state/sealer';
-import {
-  acceptAnswers,
-  initialState,
-  mayAsk,
-  recordRound,
-  takeAnswers,
-  type ExchangeState,
-} from '../../workflows/exchange-state';
+import { initialState, mayAsk, recordRound, type ExchangeState } from '../../workflows/exchange-state';
+import { answerAsAddressee, answerRetry, type AnsweredExchange } from './drive-answers';
 import {
   DEFAULT_MAX_QUESTION_WAIT_MS,
   driveInput,
   ended,
   handlerTimeoutOf,
   notifyInto,
-  refusal,
   REQUEST_STATE_TTL_MS,
   silent,
-  toJson,
 } from './drive-steps';
-import type { Answerer, AnswerOptions, DriveOptions, HandlerNotification, Step } from './drive-types';
-import { answererIdentity, answerQuestions } from './driven-questions';
-import type { ElicitAnswer } from '../../lib/questions/question';
+import type { DriveOptions, HandlerNotification, Step } from './drive-types';
 
 /** One exchange: its rounds' records (what Postgres would hold), the workflow's state and a clock. */
 export class Exchange {
@@ -191,32 +180,10 @@ export class Exchange {
       notifications,
       asks: this.state.asks,
       answer: (responses, options = {}) =>
-        this.answer<R>(responses, { ...options, requestState: options.requestState ?? requestState }),
-      answerAs: (answerer, responses, options = {}) => this.answerAs<R>(record, answerer, responses, options),
+        answerRetry<R>(this.answering(), responses, { ...options, requestState: options.requestState ?? requestState }),
+      answerAs: (answerer, responses, options = {}) =>
+        answerAsAddressee<R>(this.answering(), record, answerer, responses, options),
     };
-  }
-
-  /** Answers the questions of `ask` as `answerer` (driven-questions.ts), then runs the next round once they are decided. */
-  private async answerAs<R>(
-    ask: RoundRecord,
-    answerer: Answerer,
-    responses: Record<string, unknown>,
-    options: { afterMs?: number },
-  ): Promise<Step<R>> {
-    this.elapsedMs += Math.max(0, options.afterMs ?? 0);
-    this.fireTimers();
-    const error = answerQuestions(
-      this.state,
-      this.input,
-      ask,
-      answererIdentity(answerer),
-      responses as Record<string, ElicitAnswer>,
-      this.now(),
-    );
-    if (error) return refusal<R>(this.input.exchangeId, ask.round, this.state.asks, error);
-    if (this.state.pending === undefined) return this.steps.get(ask.round) as Step<R>;
-    const taken = takeAnswers(this.state);
-    return this.runRound<R>(ask.round + 1, taken, this.input.clientCapabilities, []);
   }
 
   /** The round timer: an ask whose deadline has passed with no answers ends the exchange as expired. */
@@ -237,59 +204,20 @@ export class Exchange {
     recordRound(this.state, summarize(record));
   }
 
-  /** A retry that answers an ask, through the API's checks, then the workflow's. */
-  private async answer<R>(
-    responses: Record<string, unknown>,
-    options: AnswerOptions & { requestState: string },
-  ): Promise<Step<R>> {
-    this.elapsedMs += Math.max(0, options.afterMs ?? 0);
-    let round: number;
-    try {
-      const claims = this.requestState.verify(options.requestState, this.binding);
-      // A requestState of another exchange opens only with that exchange's key: here, it cannot.
-      if (claims.exchangeId !== this.input.exchangeId || claims.kind !== 'ask') throw new RequestStateError('claims');
-      round = claims.round;
-    } catch (error) {
-      if (!(error instanceof RequestStateError)) throw error;
-      return refusal<R>(this.input.exchangeId, this.state.round, this.state.asks, toJson(invalidRequestState()));
-    }
-    this.fireTimers();
-    const ask = this.records.get(round);
-    const next = this.records.get(round + 1);
-    const asked = ask?.outcome.kind === 'ask' ? Object.keys(ask.outcome.inputRequests) : [];
-    const ignoredKeys = Object.keys(responses).filter((key) => !asked.includes(key));
-    const verdict = classifyAnswer({ ask, next, inputResponses: responses, now: this.now() });
-    switch (verdict.kind) {
-      case 'stale':
-        return refusal<R>(this.input.exchangeId, round, this.state.asks, toJson(invalidRequestState()));
-      case 'mismatch':
-        return refusal<R>(this.input.exchangeId, round, this.state.asks, toJson(answeredDifferently(round)));
-      case 'retry': {
-        // The same leg again: the outcome it had, without running anything twice.
-        const step = this.steps.get(round + 1) as Step<R> | undefined;
-        return step ? { ...step, ignoredKeys, notifications: [] } : this.stepOf<R>(verdict.record, [], ignoredKeys);
-      }
-      case 'late':
-        return refusal<R>(
-          this.input.exchangeId,
-          round,
-          this.state.asks,
-          toJson(fromOutcome(exchangeExpired(this.input.exchangeId, round, verdict.roundTimeoutMs))),
-        );
-      case 'fresh':
-        break;
-    }
-    const capabilities = (options.capabilities ?? this.input.clientCapabilities) as Record<string, unknown>;
-    const accepted = acceptAnswers(this.state, {
-      round,
-      responses: verdict.responses,
-      digest: verdict.digest,
-      clientCapabilities: capabilities,
-      sentAt: this.now(),
-    });
-    if (accepted !== 'accepted')
-      throw new Error(`round ${round}: the exchange did not take these answers (${accepted})`);
-    const taken = takeAnswers(this.state);
-    return this.runRound<R>(round + 1, taken, capabilities, ignoredKeys);
+  /** What the answer legs (drive-answers.ts) read and move of this exchange. */
+  private answering(): AnsweredExchange {
+    return {
+      input: this.input,
+      state: this.state,
+      requestState: this.requestState,
+      binding: this.binding,
+      records: this.records,
+      steps: this.steps,
+      now: () => this.now(),
+      advance: (ms) => (this.elapsedMs += ms),
+      fireTimers: () => this.fireTimers(),
+      stepOf: (record, ignoredKeys) => this.stepOf(record, [], ignoredKeys),
+      runRound: (round, answers, capabilities, ignoredKeys) => this.runRound(round, answers, capabilities, ignoredKeys),
+    };
   }
 }
