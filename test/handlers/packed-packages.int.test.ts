@@ -4,9 +4,10 @@
  * person, `durable-mcp check` on it, then `durable-mcp dev` serving it on its own embedded stack,
  * and the exchange completed by the official 2.x client and, in a 2025-11-25 session, by the 1.x
  * client. A change to the module restarts the service while an exchange waits for its answer, and
- * the answer still completes it. And the example project, examples/refund-desk, installed from the
- * same tarballs, passes its own tests (a type check against the packed declarations, then its
- * harness tests).
+ * the answer still completes it. And the example projects, examples/refund-desk and
+ * examples/approval-bot, installed from the same tarballs, pass their own tests (a type check
+ * against the packed declarations, then their tests: refund-desk's harness tests, the bot's doors
+ * on `durable-mcp/webhooks`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -74,19 +75,20 @@ function quickstartBlocks(): Array<{ lang: string; code: string }> {
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
 }
-const EXAMPLE = path.join(ROOT, 'examples', 'refund-desk');
+const EXAMPLES = ['refund-desk', 'approval-bot'];
 
-// `npm run pack` builds both packages and packs them into .packs/, where the example depends on them.
+// `npm run pack` builds both packages and packs them into .packs/, where the examples depend on them.
 beforeAll(() => {
   mustRun('npm', ['run', 'pack', '--silent'], ROOT);
 }, SETUP_MS);
 
-describe('the example project, installed from the tarballs', () => {
-  it(
-    'passes its own tests',
-    () => {
-      mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], EXAMPLE);
-      const tests = run('npm', ['test'], EXAMPLE);
+describe('the example projects, installed from the tarballs', () => {
+  it.each(EXAMPLES)(
+    'examples/%s passes its own tests',
+    (name) => {
+      const example = path.join(ROOT, 'examples', name);
+      mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], example);
+      const tests = run('npm', ['test'], example);
       // node --test's summary: `ℹ pass 5` from the spec reporter (the default since Node 23), `# pass 5` in TAP.
       expect(tests.output).toMatch(/^\s*[ℹ#] pass [1-9]/m);
       expect(tests.output).toMatch(/^\s*[ℹ#] fail 0\s*$/m);

@@ -10,6 +10,8 @@ module.exports = {
   moduleNameMapper: {
     '^@durable-mcp/handlers$': '<rootDir>/packages/handlers/src/index.ts',
     '^@durable-mcp/handlers/(.*)$': '<rootDir>/packages/handlers/src/$1.ts',
+    // The service's own receiver export, as examples/approval-bot imports it (tsconfig.json's `paths` too).
+    '^durable-mcp/webhooks$': '<rootDir>/lib/webhooks/index.ts',
   },
   transform: {
     '^.+\\.ts$': swc(),
