@@ -15,6 +15,7 @@ const DOCS = [
   'bench/README.md',
   'packages/handlers/README.md',
   'examples/refund-desk/README.md',
+  'examples/approval-bot/README.md',
   ...readdirSync(path.join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
