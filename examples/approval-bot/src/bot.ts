@@ -10,7 +10,7 @@
  *   form post carrying the shared COMMAND_TOKEN. Acknowledged at once (a chat waits 3 s at most);
  *   the bot then answers through the answer API as its own principal and posts the outcome.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook, WebhookVerificationError, type QuestionEvent } from 'durable-mcp/webhooks';
@@ -57,11 +57,10 @@ function reply(res: ServerResponse, status: number, body: object, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-/** Whether the command's token is the configured one, in time that does not tell where they differ. */
+/** Whether the command's token is the configured one, in time that tells neither where they differ nor its length. */
 function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 const outcomeText = (command: Command, user: string, outcome: Outcome) => {
