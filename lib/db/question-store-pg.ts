@@ -5,12 +5,26 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { QuestionAnswer } from '../questions/question';
+import type { QuestionAnswer, QuestionView } from '../questions/question';
 import { inTransaction } from './pool';
 import { answersOf, COLUMNS, takenOf, viewOf, type AnswerRow, type QuestionRow } from './question-rows-read-pg';
 import type { AnswerAttempt, QuestionStore } from './question-store';
 
 const answerId = () => randomBytes(12).toString('base64url');
+
+/** Question rows as views, each with its taken answers (one read for all of them). */
+async function viewsOf(pool: Pool, rows: QuestionRow[]): Promise<QuestionView[]> {
+  const answers = await answersOf(
+    pool,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) =>
+    viewOf(
+      row,
+      answers.filter((a) => a.question_id === row.id),
+    ),
+  );
+}
 
 export function createQuestionStorePg(pool: Pool): QuestionStore {
   return {
@@ -23,16 +37,7 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
           ORDER BY deadline_at, id LIMIT $3`,
         [keys, new Date(now), limit],
       );
-      const answers = await answersOf(
-        pool,
-        rows.map((r) => r.id),
-      );
-      return rows.map((row) =>
-        viewOf(
-          row,
-          answers.filter((a) => a.question_id === row.id),
-        ),
-      );
+      return viewsOf(pool, rows);
     },
 
     async ofExchange(exchangeId) {
@@ -40,16 +45,7 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
         `SELECT ${COLUMNS} FROM questions WHERE exchange_id = $1 ORDER BY round, key`,
         [exchangeId],
       );
-      const answers = await answersOf(
-        pool,
-        rows.map((r) => r.id),
-      );
-      return rows.map((row) =>
-        viewOf(
-          row,
-          answers.filter((a) => a.question_id === row.id),
-        ),
-      );
+      return viewsOf(pool, rows);
     },
 
     async read(id) {
