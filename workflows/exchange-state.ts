@@ -53,6 +53,8 @@ export interface ExchangeState {
   questionsAhead?: QuestionAnswer[];
   /** The caller's principal key: a question that excludes the caller refuses its answers. */
   callerId?: string;
+  /** The key of the person behind the caller (lib/questions/question.ts `QuestionCaller`), when the exchange recorded it. */
+  callerPersonId?: string;
   status: ExchangeStatus;
 }
 
@@ -70,8 +72,14 @@ function signalledLate(state: ExchangeState, sentAt: number | undefined): boolea
   return isLate(state.deadlineAt, sentAt);
 }
 
-export function initialState(callerId?: string): ExchangeState {
-  return { round: 0, asks: 0, status: 'running', ...(callerId !== undefined ? { callerId } : {}) };
+export function initialState(callerId?: string, callerPersonId?: string): ExchangeState {
+  return {
+    round: 0,
+    asks: 0,
+    status: 'running',
+    ...(callerId !== undefined ? { callerId } : {}),
+    ...(callerPersonId !== undefined ? { callerPersonId } : {}),
+  };
 }
 
 /**
@@ -79,7 +87,8 @@ export function initialState(callerId?: string): ExchangeState {
  * key's answer, taken as a legacy client's one-key answer is.
  */
 export function acceptQuestion(state: ExchangeState, answer: QuestionAnswer): QuestionVerdict {
-  return acceptQuestionAnswer(state, answer, state.callerId ?? '', (decided, response) =>
+  const caller = { id: state.callerId ?? '', ...(state.callerPersonId !== undefined ? { personId: state.callerPersonId } : {}) };
+  return acceptQuestionAnswer(state, answer, caller, (decided, response) =>
     acceptKeyAnswer(
       state,
       { round: decided.round, key: decided.key, response, sentAt: decided.sentAt },

@@ -42,7 +42,7 @@ export interface ExchangeResult {
 }
 
 export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeResult> {
-  const state = initialState(input.principal);
+  const state = initialState(input.principal, input.callerPersonId);
   const { roundKind, runRound, recordOutcome } = roundActivities(input);
   const visibility = createVisibility(input, state);
   visibility.running(1);

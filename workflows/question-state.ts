@@ -11,7 +11,7 @@
  */
 import type { AnsweredBy } from '@durable-mcp/handlers';
 import { admission, decisionOf, type Admission, type SlottedAnswer } from '../lib/questions/addressing';
-import type { Addressing, QuestionAnswer } from '../lib/questions/question';
+import type { Addressing, QuestionAnswer, QuestionCaller } from '../lib/questions/question';
 import { isLate } from '../lib/exchange/round-deadline';
 import type { RoundSummary } from '../lib/exchange/types';
 
@@ -56,7 +56,7 @@ export function questionsOf(summary: RoundSummary): QuestionsState | undefined {
 export function acceptQuestionAnswer(
   state: WithQuestions,
   answer: QuestionAnswer,
-  callerId: string,
+  caller: QuestionCaller,
   decide: (answer: QuestionAnswer, decision: QuestionAnswer['response']) => void,
 ): QuestionVerdict {
   if (state.status !== 'running') return 'duplicate';
@@ -70,7 +70,7 @@ export function acceptQuestionAnswer(
   if (taken.some((t) => t.answerId === answer.answerId)) return 'duplicate';
   if (isLate(state.deadlineAt, answer.sentAt)) return 'late';
   const admitted = admission(addressing, answer.by, {
-    callerId,
+    caller,
     askedAt: questions.askedAt,
     at: answer.sentAt,
     taken,

@@ -1,5 +1,12 @@
 // Pins the principal's stable key: readable, one per caller, bounded, and the anonymous one.
-import { ANONYMOUS_PRINCIPAL, MAX_PRINCIPAL_ID_LENGTH, detailsOf, principalId, principalOf } from './principal';
+import {
+  ANONYMOUS_PRINCIPAL,
+  MAX_PRINCIPAL_ID_LENGTH,
+  detailsOf,
+  principalId,
+  personIdOf,
+  principalOf,
+} from './principal';
 
 const ISSUER = 'https://auth.example.com';
 
@@ -46,5 +53,23 @@ describe('principalOf', () => {
 
   it('gives an exchange recorded with a key only that key as its subject', () => {
     expect(principalOf('anonymous')).toEqual(ANONYMOUS_PRINCIPAL);
+  });
+});
+
+describe('personIdOf', () => {
+  const issuer = 'https://id.example.com';
+  it('keys a caller as the person a sign-in of theirs is keyed by, whatever its client', () => {
+    const viaClient = { id: principalId(issuer, 'alice', 'mcp-app'), issuer, subject: 'alice', clientId: 'mcp-app' };
+    expect(personIdOf(viaClient)).toBe(principalId(issuer, 'alice', undefined));
+    expect(personIdOf({ ...viaClient, id: principalId(issuer, 'alice', 'other'), clientId: 'other' })).toBe(
+      personIdOf(viaClient),
+    );
+  });
+
+  it('keeps a client acting for itself, and a caller without an issuer, as their own key', () => {
+    const client = { id: principalId(issuer, 'bot', 'bot', true), issuer, subject: 'bot', clientId: 'bot' };
+    expect(personIdOf(client)).toBe(client.id);
+    expect(personIdOf(client)).not.toBe(principalId(issuer, 'bot', undefined));
+    expect(personIdOf({ id: 'anonymous', subject: 'anonymous' })).toBe('anonymous');
   });
 });

@@ -60,3 +60,15 @@ export function detailsOf(principal: Principal): PrincipalDetails {
   const { id: _id, ...details } = principal;
   return details;
 }
+
+/**
+ * The key of the person behind a caller, as a sign-in or a token of theirs through any client is
+ * keyed (`principalId(issuer, subject)`, lib/auth/answerer-claims.ts): a caller's own key names
+ * its client too, and the rules of a question (who is the caller, who answered already) are about
+ * people. A client acting for itself (no subject) and a caller without an issuer are their own key.
+ */
+export function personIdOf(principal: Pick<Principal, 'id' | 'issuer' | 'subject' | 'clientId'>): string {
+  const { id, issuer, subject, clientId } = principal;
+  if (issuer === undefined || id === principalId(issuer, subject, clientId, true)) return id;
+  return principalId(issuer, subject, undefined);
+}

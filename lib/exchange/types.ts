@@ -51,6 +51,11 @@ export interface ExchangeInput {
    * exchange started before principals had details (its handler sees the key as the subject).
    */
   principalDetails?: PrincipalDetails;
+  /**
+   * The key of the person behind the caller (lib/exchange/principal.ts `personIdOf`), which the
+   * workflow compares answerers to; absent in an exchange started before it was recorded.
+   */
+  callerPersonId?: string;
   clientCapabilities: Record<string, unknown>;
   /** What the first leg listens for: progress with this token, logs at this level or above. */
   listening?: Listening;

@@ -17,7 +17,8 @@ function answererProblem(answerer: unknown, path: string): string | undefined {
   if (shape === 'issuer,subject') return isText(a.issuer) && isText(a.subject) ? undefined : `${path}: ${texts}`;
   if (shape === 'scope') return isText(a.scope) ? undefined : `${path}.scope: ${texts}`;
   if (shape === 'group') return isText(a.group) ? undefined : `${path}.group: ${texts}`;
-  return `${path} must be one of { issuer, subject }, { scope } or { group }`;
+  if (shape === 'caller') return a.caller === true ? undefined : `${path}.caller must be true`;
+  return `${path} must be one of { issuer, subject }, { scope }, { group } or { caller: true }`;
 }
 const texts = `strings of 1 to ${MAX_ANSWERER_STRING} characters`;
 
@@ -41,6 +42,8 @@ function addressingProblem(addressing: Addressing, path: string, waitMs: number)
   if (listed) return listed;
   if (addressing.excludeCaller !== undefined && typeof addressing.excludeCaller !== 'boolean')
     return `${path}.excludeCaller must be a boolean`;
+  if (addressing.excludeCaller && addressing[list]!.some((a) => 'caller' in a))
+    return `${path} addresses the caller and excludes the caller`;
   if (addressing.waitMs !== undefined && !positive(addressing.waitMs))
     return `${path}.waitMs must be a positive whole number of milliseconds`;
   if (
@@ -52,6 +55,8 @@ function addressingProblem(addressing: Addressing, path: string, waitMs: number)
   if (escalate === undefined) return undefined;
   if (!(positive(escalate.afterMs) && escalate.afterMs < waitMs))
     return `${path}.escalate.afterMs must be positive and within the question's wait (${waitMs} ms)`;
+  if (Array.isArray(escalate.to) && escalate.to.some((a) => typeof a === 'object' && a !== null && 'caller' in a))
+    return `${path}.escalate.to: the caller is asked from the start, never escalated to`;
   return listProblem(escalate.to, `${path}.escalate.to`);
 }
 
@@ -59,7 +64,7 @@ function requestProblem(request: Record<string, unknown>, path: string): string 
   if (request.method !== 'elicitation/create') return `${path}: only an elicitation can be addressed to someone`;
   const params = request.params as Record<string, unknown> | undefined;
   if (params?.mode !== undefined && params.mode !== 'form')
-    return `${path}: an addressed elicitation is a form (URL mode is for the caller alone)`;
+    return `${path}: an addressed elicitation is a form (send the caller to a page of your own with inputRequired.elicitUrl, in a round of its own)`;
   if (typeof params?.message !== 'string') return `${path}.params.message must be a string`;
   const problem = checkRequestedSchema(params.requestedSchema)[0];
   return problem ? `${path}.params.${problem.path}: ${problem.message}` : undefined;

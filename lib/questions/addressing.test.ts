@@ -14,7 +14,9 @@ const person = (subject: string, extra: Partial<AnswererIdentity> = {}): Answere
 });
 const manager = person('manager');
 const caller = person('caller', { groups: ['finance'] });
-const context = (taken: SlottedAnswer[] = [], at = 1_000) => ({ callerId: caller.id, askedAt: 0, at, taken });
+// The caller's own key names its client; a sign-in of the same person is keyed without it.
+const callerOfExchange = { id: `${caller.id}|mcp-client`, personId: caller.id };
+const context = (taken: SlottedAnswer[] = [], at = 1_000) => ({ caller: callerOfExchange, askedAt: 0, at, taken });
 const accept: SlottedAnswer['response'] = { action: 'accept', content: {} };
 const decline: SlottedAnswer['response'] = { action: 'decline' };
 
@@ -39,6 +41,37 @@ describe('who may answer an addressed question', () => {
     const addressing: Addressing = { anyOf: [{ group: 'finance' }], excludeCaller: true };
     expect(admission(addressing, caller, context())).toEqual({ admitted: false, reason: 'caller-excluded' });
     expect(admission({ anyOf: [{ group: 'finance' }] }, caller, context()).admitted).toBe(true);
+  });
+
+  it('knows the caller through its client and through any other: the exclusion holds for both', () => {
+    const addressing: Addressing = { anyOf: [{ group: 'finance' }], excludeCaller: true };
+    const throughItsClient = { ...caller, id: callerOfExchange.id };
+    expect(admission(addressing, throughItsClient, context()).admitted).toBe(false);
+    expect(admission(addressing, caller, context()).admitted).toBe(false);
+    // An exchange recorded before the person's key existed knows its client's key only.
+    expect(
+      admission(addressing, throughItsClient, { ...context(), caller: { id: callerOfExchange.id } }).admitted,
+    ).toBe(false);
+  });
+
+  it('admits the caller, and only the caller, to a question addressed to it', () => {
+    const toCaller: Addressing = { anyOf: [{ caller: true }] };
+    expect(admission(toCaller, caller, context())).toEqual({ admitted: true, slot: 0 });
+    expect(admission(toCaller, { ...caller, id: callerOfExchange.id }, context()).admitted).toBe(true);
+    // The same subject at another issuer, or anyone else, is someone else.
+    expect(
+      admission(
+        toCaller,
+        person('caller', { issuer: 'https://evil.example', id: 'https://evil.example|caller' }),
+        context(),
+      ),
+    ).toEqual({
+      admitted: false,
+      reason: 'not-addressed',
+    });
+    expect(admission(toCaller, manager, context()).admitted).toBe(false);
+    expect(identityKeys(caller)).toContain(answererKey({ caller: true }, callerOfExchange));
+    expect(identityKeys(manager)).not.toContain(answererKey({ caller: true }, callerOfExchange));
   });
 
   it('admits the escalation only once it is due', () => {
@@ -122,6 +155,9 @@ describe('what a handler may address', () => {
     [{ eachOf: [{ scope: 'a' }], anyOf: [{ scope: 'b' }] }, /exactly one/],
     [{ anyOf: [{ scope: 'a' }], remindAfterMs: 700_000 }, /remindAfterMs/],
     [{ anyOf: [{ scope: 'a' }], escalate: { afterMs: 10, to: [] } }, /escalate\.to must list/],
+    [{ anyOf: [{ caller: true }], excludeCaller: true }, /addresses the caller and excludes the caller/],
+    [{ anyOf: [{ caller: 'yes' }] }, /anyOf\[0\]\.caller must be true/],
+    [{ anyOf: [{ scope: 'a' }], escalate: { afterMs: 10, to: [{ caller: true }] } }, /never escalated to/],
   ])('refuses the addressing %j', (to, problem) => {
     expect(addressedAskProblem({ approval: question(to as Addressing) }, waitMs)).toMatch(problem);
   });
@@ -132,7 +168,7 @@ describe('what a handler may address', () => {
       params: { mode: 'url', message: 'm', url: 'https://x' },
       addressedTo: { anyOf: [{ scope: 'a' }] },
     };
-    expect(addressedAskProblem({ k: url }, waitMs)).toMatch(/URL mode is for the caller/);
+    expect(addressedAskProblem({ k: url }, waitMs)).toMatch(/an addressed elicitation is a form/);
     const roots = { method: 'roots/list', addressedTo: { anyOf: [{ scope: 'a' }] } };
     expect(addressedAskProblem({ k: roots }, waitMs)).toMatch(/only an elicitation/);
   });

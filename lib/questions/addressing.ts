@@ -4,7 +4,7 @@
  * harness all apply: who may answer it and when, and when its answers decide it. No Temporal, pg
  * or express import: the workflow bundle imports this file.
  */
-import type { Addressing, Answerer, AnswererIdentity, ElicitAnswer } from './question';
+import type { Addressing, Answerer, AnswererIdentity, ElicitAnswer, QuestionCaller } from './question';
 
 /** The field of an embedded request that addresses it (`@durable-mcp/handlers` `ADDRESSED_TO`). */
 export const ADDRESSED_TO = 'addressedTo';
@@ -39,8 +39,16 @@ export function questionIdOf(exchangeId: string, round: number, key: string, key
   return `${exchangeId}.${round}.${[...keys].sort().indexOf(key)}`;
 }
 
-/** One answerer's kind and value, as a key Postgres can match an answerer's identity against. */
-export function answererKey(answerer: Answerer): string {
+/** Whether `identity` is the exchange's caller: its own principal, or the same person through another client. */
+export const isCaller = (identity: Pick<AnswererIdentity, 'id'>, caller: QuestionCaller): boolean =>
+  identity.id === caller.id || (caller.personId !== undefined && identity.id === caller.personId);
+
+/**
+ * One answerer's kind and value, as a key Postgres can match an answerer's identity against. The
+ * caller is keyed as the person (`personId`) a sign-in or a token of theirs is keyed by.
+ */
+export function answererKey(answerer: Answerer, caller?: QuestionCaller): string {
+  if ('caller' in answerer) return JSON.stringify(['person', caller?.personId ?? caller?.id ?? '']);
   if ('scope' in answerer) return JSON.stringify(['scope', answerer.scope]);
   if ('group' in answerer) return JSON.stringify(['group', answerer.group]);
   return JSON.stringify(['principal', answerer.issuer, answerer.subject]);
@@ -49,18 +57,24 @@ export function answererKey(answerer: Answerer): string {
 /** Every key an identity is admitted by (`answererKey` of each answerer that names it). */
 export function identityKeys(identity: AnswererIdentity): string[] {
   return [
+    JSON.stringify(['person', identity.id]),
     ...(identity.issuer !== undefined ? [answererKey({ issuer: identity.issuer, subject: identity.subject })] : []),
     ...identity.scopes.map((scope) => answererKey({ scope })),
     ...identity.groups.map((group) => answererKey({ group })),
   ];
 }
 
-/** Whether `answerer` names `identity` (its principal, a scope it holds, a group it is in). */
-export function answererNames(answerer: Answerer, identity: AnswererIdentity): boolean {
+/** Whether `answerer` names `identity` (its principal, a scope it holds, a group it is in, the caller it is). */
+export function answererNames(answerer: Answerer, identity: AnswererIdentity, caller: QuestionCaller): boolean {
+  if ('caller' in answerer) return isCaller(identity, caller);
   if ('scope' in answerer) return identity.scopes.includes(answerer.scope);
   if ('group' in answerer) return identity.groups.includes(answerer.group);
   return identity.issuer === answerer.issuer && identity.subject === answerer.subject;
 }
+
+/** Whether a question's first addressees include its caller: the caller's client may be sent it in URL mode. */
+export const addressesCaller = (addressing: Addressing): boolean =>
+  firstAddressees(addressing).some((answerer) => 'caller' in answerer);
 
 /** The answerers a question is addressed to first (`anyOf` or `eachOf`). */
 export const firstAddressees = (addressing: Addressing): Answerer[] => addressing.anyOf ?? addressing.eachOf ?? [];
@@ -94,23 +108,24 @@ export type Admission =
 export function admission(
   addressing: Addressing,
   identity: AnswererIdentity,
-  context: { callerId: string; askedAt: number; at: number; taken: SlottedAnswer[] },
+  context: { caller: QuestionCaller; askedAt: number; at: number; taken: SlottedAnswer[] },
 ): Admission {
   if (decisionOf(addressing, context.taken)) return { admitted: false, reason: 'closed' };
-  if (addressing.excludeCaller && identity.id === context.callerId)
+  if (addressing.excludeCaller && isCaller(identity, context.caller))
     return { admitted: false, reason: 'caller-excluded' };
+  const names = (answerer: Answerer) => answererNames(answerer, identity, context.caller);
   if (context.taken.some((answer) => answer.by.id === identity.id))
     return { admitted: false, reason: 'already-answered' };
   const filled = new Set(context.taken.map((answer) => answer.slot));
   if (!addressing.eachOf) {
-    const admitted = addresseesAt(addressing, context.askedAt, context.at).some((a) => answererNames(a, identity));
+    const admitted = addresseesAt(addressing, context.askedAt, context.at).some(names);
     return admitted ? { admitted: true, slot: 0 } : { admitted: false, reason: 'not-addressed' };
   }
   const open = addressing.eachOf.map((_, slot) => slot).filter((slot) => !filled.has(slot));
-  const own = open.find((slot) => answererNames(addressing.eachOf![slot]!, identity));
+  const own = open.find((slot) => names(addressing.eachOf![slot]!));
   if (own !== undefined) return { admitted: true, slot: own };
   const escalated = addresseesAt(addressing, context.askedAt, context.at).slice(addressing.eachOf.length);
-  if (open.length > 0 && escalated.some((a) => answererNames(a, identity))) return { admitted: true, slot: open[0]! };
+  if (open.length > 0 && escalated.some(names)) return { admitted: true, slot: open[0]! };
   return { admitted: false, reason: 'not-addressed' };
 }
 

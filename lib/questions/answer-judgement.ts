@@ -26,7 +26,7 @@ export function judgeAnswer(
   if (attempt.now > question.deadlineAt) return { taken: false, refusal: 'late' };
   if (attempt.shownDigest !== question.shownDigest) return { taken: false, refusal: 'stale' };
   const admitted = admission(question.addressing, attempt.identity, {
-    callerId: question.caller.id,
+    caller: question.caller,
     askedAt: question.askedAt,
     at: attempt.now,
     taken,

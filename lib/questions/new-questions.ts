@@ -4,6 +4,7 @@
  * given, so a question changed underneath is never approved blind). Pure.
  */
 import { digestJson } from '../exchange/digest';
+import { personIdOf, principalOf } from '../exchange/principal';
 import type { ExchangeInput } from '../exchange/types';
 import { addressedKeys, addressingOf, answererKey, escalatesAt, firstAddressees, questionIdOf } from './addressing';
 import type { Addressing, QuestionView } from './question';
@@ -47,6 +48,7 @@ export function questionsOfAsk(
 ): NewQuestion[] {
   const caller = {
     id: exchange.principal,
+    personId: exchange.callerPersonId ?? personIdOf(principalOf(exchange.principal, exchange.principalDetails)),
     subject: exchange.principalDetails?.subject ?? exchange.principal,
     ...(exchange.principalDetails?.issuer !== undefined ? { issuer: exchange.principalDetails.issuer } : {}),
   };
@@ -73,8 +75,8 @@ export function questionsOfAsk(
       askedAt,
       deadlineAt,
       shownDigest: shownDigestOf(shown),
-      addresseeKeys: firstAddressees(addressing).map(answererKey),
-      escalationKeys: (addressing.escalate?.to ?? []).map(answererKey),
+      addresseeKeys: firstAddressees(addressing).map((a) => answererKey(a, caller)),
+      escalationKeys: (addressing.escalate?.to ?? []).map((a) => answererKey(a, caller)),
       ...(escalateAt !== undefined ? { escalateAt } : {}),
     };
   });

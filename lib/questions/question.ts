@@ -26,8 +26,20 @@ export interface AnswererIdentity {
   name?: string;
 }
 
+/**
+ * The caller as the rules compare an answerer to it: its principal key (`id`: issuer, subject and
+ * client), and the key of the same person signed in through any other client (`personId`:
+ * lib/exchange/principal.ts `personIdOf`), so a caller excluded from its own question cannot
+ * answer it from the answer page either, and a question addressed to the caller admits them there.
+ * An exchange recorded before `personId` existed has its `id` only.
+ */
+export interface QuestionCaller {
+  id: string;
+  personId?: string;
+}
+
 /** Through what an answer came. */
-export type AnswerChannel = 'page' | 'api' | 'harness';
+export type AnswerChannel = 'page' | 'api' | 'client' | 'harness';
 
 /** An elicitation result as it is carried (raw, as MCP defines `ElicitResult`). */
 export interface ElicitAnswer {
@@ -58,8 +70,8 @@ export interface QuestionView {
   target: string;
   /** The call's arguments, as the caller sent them. */
   arguments: Record<string, unknown>;
-  /** Who made the call. */
-  caller: { id: string; subject: string; issuer?: string };
+  /** Who made the call (`personId`: see `QuestionCaller`). */
+  caller: QuestionCaller & { subject: string; issuer?: string };
   message: string;
   /** The elicitation's `requestedSchema` (a flat object of primitive properties, MCP's restricted JSON Schema). */
   requestedSchema: Record<string, unknown>;

@@ -11,6 +11,7 @@ import type { Answerer } from './question';
 export const MAX_WAITING_MESSAGE = 200;
 
 function describeAnswerer(answerer: Answerer): string {
+  if ('caller' in answerer) return 'you, on the answer page';
   if ('scope' in answerer) return `a holder of ${answerer.scope}`;
   if ('group' in answerer) return `a member of ${answerer.group}`;
   return answerer.subject;

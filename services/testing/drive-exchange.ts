@@ -18,7 +18,7 @@ import {
 import { executeHandler } from '../../activities/handler-execution';
 import { requestDigestOf } from '../api/src/legs/leg-decisions';
 import type { RoundRecord } from '../../lib/db/exchange-store';
-import { ANONYMOUS_PRINCIPAL, type Principal } from '../../lib/exchange/principal';
+import { ANONYMOUS_PRINCIPAL, personIdOf, type Principal } from '../../lib/exchange/principal';
 import { deadlineOf, isLate } from '../../lib/exchange/round-deadline';
 import type { ExchangeInput, OriginalRequest, RoundOutcome } from '../../lib/exchange/types';
 import { exchangeExpired } from '../../lib/protocol/exchange-errors';
@@ -65,7 +65,7 @@ export class Exchange {
     this.requestState = createRequestStateCodec(sealer, REQUEST_STATE_TTL_MS, () => this.now());
     this.handlerState = createHandlerStateCodec(sealer);
     this.principal = options.principal ?? ANONYMOUS_PRINCIPAL;
-    this.state = initialState(this.principal.id);
+    this.state = initialState(this.principal.id, personIdOf(this.principal));
     this.maxQuestionWaitMs = options.maxQuestionWaitMs ?? DEFAULT_MAX_QUESTION_WAIT_MS;
     this.input = driveInput(set, request, exchangeId, options, this.principal);
     this.binding = { requestDigest: requestDigestOf(request), principal: this.principal.id };

@@ -4,7 +4,7 @@
  */
 import type { HandlerContext, HandlerSet } from '@durable-mcp/handlers';
 import { CONFIG_VARIABLES } from '../../lib/config';
-import { detailsOf, type Principal } from '../../lib/exchange/principal';
+import { detailsOf, personIdOf, type Principal } from '../../lib/exchange/principal';
 import type { ExchangeInput, OriginalRequest, RoundOutcome } from '../../lib/exchange/types';
 import { roundActivityFor } from '../../lib/handler-set/lookup';
 import { createLogger } from '../../lib/log';
@@ -82,6 +82,7 @@ export function driveInput(
     request,
     principal: principal.id,
     principalDetails: detailsOf(principal),
+    callerPersonId: personIdOf(principal),
     clientCapabilities: (options.capabilities ?? {}) as Record<string, unknown>,
     ...(options.inputResponses ? { initialResponses: options.inputResponses } : {}),
     roundTimeoutMs: options.roundTimeoutMs ?? DEFAULT_ROUND_TIMEOUT_MS,

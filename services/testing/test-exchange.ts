@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ExchangeStore, RoundRecord } from '../../lib/db/exchange-store';
 import type { QuestionStore } from '../../lib/db/question-store';
-import { ANONYMOUS_PRINCIPAL, detailsOf } from '../../lib/exchange/principal';
+import { ANONYMOUS_PRINCIPAL, detailsOf, personIdOf } from '../../lib/exchange/principal';
 import type { ExchangeInput, OriginalRequest } from '../../lib/exchange/types';
 import { fromOutcome } from '../../lib/protocol/error-catalog';
 import { addressedKeys, questionIdOf } from '../../lib/questions/addressing';
@@ -48,6 +48,7 @@ export async function startExchange(
     request: start.request,
     principal: principal.id,
     principalDetails: detailsOf(principal),
+    callerPersonId: personIdOf(principal),
     clientCapabilities: capabilities,
     roundTimeoutMs: start.roundTimeoutMs,
     maxRounds: start.maxRounds,

@@ -23,7 +23,13 @@ export const escapeChat = (text: string) => text.replace(/&/g, '&amp;').replace(
 function addresseesOf(event: QuestionEvent): string {
   const { anyOf, eachOf } = event.question.addressees;
   const named = (anyOf ?? eachOf ?? []).map((a) =>
-    'scope' in a ? `holders of ${a.scope}` : 'group' in a ? `group ${a.group}` : a.subject,
+    'scope' in a
+      ? `holders of ${a.scope}`
+      : 'group' in a
+        ? `group ${a.group}`
+        : 'caller' in a
+          ? 'the caller'
+          : a.subject,
   );
   return `${eachOf ? 'each of' : 'any of'} ${named.join(', ')}`;
 }

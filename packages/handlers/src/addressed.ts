@@ -11,14 +11,24 @@
  */
 import { inputRequired, type ElicitInputParams, type InputRequest } from '@modelcontextprotocol/server';
 
-/** One named principal (the issuer and subject of their token or sign-in), the holders of a scope, or the members of a group. */
-export type Answerer = { issuer: string; subject: string } | { scope: string } | { group: string };
+/**
+ * One named principal (the issuer and subject of their token or sign-in), the holders of a scope,
+ * the members of a group, or the exchange's own caller: the same person (issuer and subject)
+ * signed in elsewhere, on another device, through another client.
+ */
+export type Answerer = { issuer: string; subject: string } | { scope: string } | { group: string } | { caller: true };
 
 /** Builders for `Answerer`s, so an addressing reads as a sentence. */
 export const answerer = {
   principal: (issuer: string, subject: string): Answerer => ({ issuer, subject }),
   scope: (scope: string): Answerer => ({ scope }),
   group: (group: string): Answerer => ({ group }),
+  /**
+   * The person who made the call, answering on the service's answer page (from another device,
+   * say: a phone with the approval app). A client that takes URL-mode elicitations is sent one
+   * pointing at the question's page; the page takes the answer only from the same person.
+   */
+  caller: (): Answerer => ({ caller: true }),
 };
 
 /**
@@ -59,7 +69,7 @@ export interface AnsweredBy {
   principal: { id: string; subject: string; issuer?: string; name?: string };
   /** When the service accepted the answer (epoch ms). */
   at: number;
-  /** The answer page, the answer API, or the test harness. */
-  via: 'page' | 'api' | 'harness';
+  /** The answer page, the answer API, the caller's own MCP client (declining a URL-mode question), or the test harness. */
+  via: 'page' | 'api' | 'client' | 'harness';
   action: 'accept' | 'decline' | 'cancel';
 }

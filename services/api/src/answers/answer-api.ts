@@ -8,16 +8,19 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { QuestionStore } from '../../../../lib/db/question-store';
-import type { Principal } from '../../../../lib/exchange/principal';
+import { personIdOf, type Principal } from '../../../../lib/exchange/principal';
 import { identityKeys } from '../../../../lib/questions/addressing';
 import type { Refusal } from '../../../../lib/questions/answer-judgement';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
 import { callerOf } from '../auth/caller';
 import { mayView, type QuestionAnswering } from './question-answering';
 
-/** An API caller as an answerer: its token's principal (groups come from a sign-in only). */
+/**
+ * An API caller as an answerer: the person its token names, keyed as a sign-in of theirs is
+ * (`personIdOf`), so one person is one answerer through the page and every client.
+ */
 export const answererOfPrincipal = (principal: Principal): AnswererIdentity => ({
-  id: principal.id,
+  id: personIdOf(principal),
   ...(principal.issuer !== undefined ? { issuer: principal.issuer } : {}),
   subject: principal.subject,
   scopes: principal.scopes,

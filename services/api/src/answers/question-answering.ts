@@ -49,7 +49,9 @@ export interface QuestionAnsweringDeps {
 export function mayView(question: QuestionView, identity: AnswererIdentity, now: number): boolean {
   if (question.answers.some((answer) => answer.by.id === identity.id)) return true;
   const until = Math.min(now, question.deadlineAt);
-  return addresseesAt(question.addressing, question.askedAt, until).some((a) => answererNames(a, identity));
+  return addresseesAt(question.addressing, question.askedAt, until).some((a) =>
+    answererNames(a, identity, question.caller),
+  );
 }
 
 export function createQuestionAnswering(deps: QuestionAnsweringDeps) {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskRecord } from '../../../../lib/db/task-store';
-import { detailsOf } from '../../../../lib/exchange/principal';
+import { detailsOf, personIdOf } from '../../../../lib/exchange/principal';
 import { roundInputTooLarge } from '../../../../lib/exchange/round-input-size';
 import type { ExchangeInput } from '../../../../lib/exchange/types';
 import { exchangeLogger, logExchange } from '../../../../lib/log';
@@ -51,6 +51,7 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       request,
       principal: leg.principal.id,
       principalDetails: detailsOf(leg.principal),
+      callerPersonId: personIdOf(leg.principal),
       clientCapabilities: leg.clientCapabilities,
       ...(leg.listening ? { listening: leg.listening } : {}),
       // Answers sent before any ask are carried to round 1: the handler reads what it knows.
