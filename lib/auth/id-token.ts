@@ -10,6 +10,7 @@
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { AuthorizationServerUnavailable } from './auth-errors';
 import { boundedText } from './bounded-body';
+import { tokenFault } from './jose-faults';
 import type { OidcDiscovery } from './oidc-discovery';
 import { SignInRefused } from './sign-in-refused';
 
@@ -28,19 +29,6 @@ export const ID_TOKEN_ALGORITHMS = [
 ];
 /** A key set is a few kilobytes; past this it is not one. */
 export const MAX_JWKS_BYTES = 256 * 1024;
-
-/** jose's codes for what is wrong with the token itself; any other failure is the key set's. */
-const TOKEN_FAULTS = new Set([
-  'ERR_JWT_CLAIM_VALIDATION_FAILED',
-  'ERR_JWT_EXPIRED',
-  'ERR_JWT_INVALID',
-  'ERR_JWS_INVALID',
-  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-  'ERR_JOSE_ALG_NOT_ALLOWED',
-  'ERR_JOSE_NOT_SUPPORTED',
-  'ERR_JWKS_NO_MATCHING_KEY',
-  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
-]);
 
 export interface IdTokenOptions {
   issuer: string;
@@ -95,11 +83,8 @@ export function createIdTokenVerifier(options: IdTokenOptions): IdTokenVerifier 
       }));
     } catch (error) {
       if (error instanceof SignInRefused) throw error;
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && TOKEN_FAULTS.has(code)) {
-        const claim = (error as { claim?: unknown }).claim;
-        throw new SignInRefused(`the ID token: ${code}${typeof claim === 'string' ? ` (${claim})` : ''}`);
-      }
+      const fault = tokenFault(error);
+      if (fault) throw new SignInRefused(`the ID token: ${fault.reason}`);
       throw new AuthorizationServerUnavailable(`the key set of ${issuer} could not be used`, issuer, { cause: error });
     }
     if (payload.nonce !== nonce) throw new SignInRefused('the ID token: not this sign-in (nonce)');

@@ -18,24 +18,12 @@ import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, jwtV
 import { normalTokenType, type OAuthConfig } from './auth-config';
 import { AuthorizationServerUnavailable } from './auth-errors';
 import { createFetchBackoff } from './fetch-backoff';
+import { tokenFault } from './jose-faults';
 import type { IssuerMetadataSource } from './issuer-metadata';
 import { audienceForms, authInfoFromClaims } from './token-claims';
 import { REFUSAL, TokenRefused } from './token-refusal';
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>;
-
-/** jose's codes for what is wrong with the token itself; any other failure is the key set's. */
-const TOKEN_FAULTS = new Set([
-  'ERR_JWT_CLAIM_VALIDATION_FAILED',
-  'ERR_JWT_EXPIRED',
-  'ERR_JWT_INVALID',
-  'ERR_JWS_INVALID',
-  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-  'ERR_JOSE_ALG_NOT_ALLOWED',
-  'ERR_JOSE_NOT_SUPPORTED',
-  'ERR_JWKS_NO_MATCHING_KEY',
-  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
-]);
 
 /** A key-set fetch not sent: the last one failed, and its back-off has not passed. */
 class KeySetBackingOff extends Error {
@@ -77,12 +65,11 @@ function backedOffFetch(cooldownMs: number): typeof fetch {
 function classify(error: unknown, issuer: string): Error {
   if (error instanceof KeySetBackingOff)
     return new AuthorizationServerUnavailable(`the key set of ${issuer}: ${error.message}`, issuer);
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && TOKEN_FAULTS.has(code)) {
-    if (code === 'ERR_JWT_EXPIRED') return new TokenRefused(REFUSAL.expired, code);
-    const claim = (error as { claim?: unknown }).claim;
-    if (claim === 'aud') return new TokenRefused(REFUSAL.audience, `${code} (aud)`);
-    return new TokenRefused(REFUSAL.invalid, typeof claim === 'string' ? `${code} (${claim})` : code);
+  const fault = tokenFault(error);
+  if (fault) {
+    if (fault.code === 'ERR_JWT_EXPIRED') return new TokenRefused(REFUSAL.expired, fault.code);
+    if (fault.claim === 'aud') return new TokenRefused(REFUSAL.audience, fault.reason);
+    return new TokenRefused(REFUSAL.invalid, fault.reason);
   }
   return new AuthorizationServerUnavailable(`the key set of ${issuer} could not be used`, issuer, { cause: error });
 }
