@@ -13,11 +13,13 @@ const RESOURCE = 'https://mcp.example.com/mcp';
 let server: Server;
 let requests = 0;
 let delayMs = 0;
+let authorization: string | undefined;
 let url: string;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests += 1;
+    authorization = req.headers.authorization;
     req.resume();
     setTimeout(() => {
       res.setHeader('content-type', 'application/json');
@@ -68,6 +70,11 @@ describe('introspection traffic', () => {
     clock += INACTIVE_ANSWER_CACHE_MS + 1;
     await refusal(introspect('forged', [RESOURCE]));
     expect(requests).toBe(2);
+  });
+
+  it('authenticates as its client by HTTP Basic (client_secret_basic)', async () => {
+    await refusal(introspector(8)('opaque-basic', [RESOURCE]));
+    expect(authorization).toBe(`Basic ${Buffer.from('rs:secret').toString('base64')}`);
   });
 
   it('merges identical questions in flight into one request', async () => {

@@ -17,6 +17,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { OAuthConfig } from './auth-config';
 import { AuthorizationServerUnavailable } from './auth-errors';
+import { basicAuthorization } from './client-authentication';
 import type { IssuerMetadataSource } from './issuer-metadata';
 import { audienceForms, audiencesOf, authInfoFromClaims, type TokenClaims } from './token-claims';
 import { REFUSAL, TokenRefused } from './token-refusal';
@@ -35,12 +36,6 @@ const AnswerSchema = z.looseObject({
 type Answer = z.infer<typeof AnswerSchema> & TokenClaims;
 
 export type Introspector = (token: string, resources: readonly string[]) => Promise<AuthInfo>;
-
-/** An OAuth client's credentials for HTTP Basic (RFC 6749 §2.3.1: each form-encoded first). */
-function basicAuthorization(clientId: string, clientSecret: string): string {
-  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
-  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64')}`;
-}
 
 export function createIntrospector(
   config: OAuthConfig & { introspection: NonNullable<OAuthConfig['introspection']> },
