@@ -55,10 +55,11 @@ export const invalidParams = (message: string, data?: unknown) =>
   new RpcError('invalidParams', INVALID_PARAMS, message, data);
 /** The one answer to any requestState that fails verification; the reason goes to the log only. */
 /** Answers to questions a handler addressed to someone else: only they answer, through the answer page or API. */
-export const questionsNotForCaller = () =>
-  invalidParams('This ask is addressed to someone else: its answers come from the answer page or the answer API', {
-    path: 'params.inputResponses',
-  });
+export const questionsNotForCaller = (reason?: string) =>
+  invalidParams(
+    `This ask is addressed to someone else: its answers come from the answer page or the answer API${reason ? ` (${reason})` : ''}`,
+    { path: 'params.inputResponses' },
+  );
 
 export const invalidRequestState = () =>
   new RpcError('invalidRequestState', INVALID_PARAMS, 'Invalid or expired requestState');

@@ -7,6 +7,7 @@
  * The test clients are principals: alice, bob and carol get JWTs; olga gets opaque tokens; brief
  * gets tokens that live one second; dana may be granted `refunds:approve`.
  */
+import { importJWK, SignJWT } from 'jose';
 import { freePort } from '../../devtools/local-stack/free-port';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { JWKS_COOLDOWN_FLOOR_MS, sseResourceOf } from '../../lib/auth/auth-config';
@@ -47,6 +48,12 @@ export interface OAuthStack {
   sseResource: string;
   /** `Bearer <token>` for a client, issued for /mcp with the scope `mcp` (or as `request` says). */
   bearer(name: ClientName, request?: { resource?: string; scope?: string }): Promise<string>;
+  /**
+   * `Bearer <token>` for a person (`subject`) through an app of theirs (`clientId`), as an
+   * authorization-code grant would issue it: the server's own key signs it (the client-credentials
+   * grant the tests use names no person).
+   */
+  personBearer(subject: string, clientId: string, scope?: string): Promise<string>;
   /** The principal key a client's tokens make. */
   principal(name: ClientName): string;
   close(): Promise<void>;
@@ -100,6 +107,18 @@ export async function startOAuthStack(
     sseResource,
     async bearer(name, request = {}) {
       return `Bearer ${await as.token(CLIENTS[name], { resource, scope: 'mcp', ...request })}`;
+    },
+    async personBearer(subject, clientId, scope = 'mcp') {
+      const key = as.keys[0]!;
+      const token = await new SignJWT({ client_id: clientId, scope })
+        .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
+        .setIssuer(as.issuer)
+        .setAudience(resource)
+        .setSubject(subject)
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(await importJWK(key, 'RS256'));
+      return `Bearer ${token}`;
     },
     principal: (name) => `${as.issuer}|${name}`,
     async close() {

@@ -106,7 +106,9 @@ export async function startApi(
       everyMs: config.retention.sweepEveryMs,
     },
   );
+  const besideMcp = endpointsBesideMcp(config, { pool, connection, admin, store, gateway, reconciler, waiter, log });
   const legs = createExchangeLegs({
+    ...(besideMcp.callerPages ? { callerPages: besideMcp.callerPages } : {}),
     gateway,
     handlerVersion: served.version,
     ...(config.webhooks.urls.length > 0
@@ -130,7 +132,6 @@ export async function startApi(
     },
     log,
   });
-  const besideMcp = endpointsBesideMcp(config, { pool, connection, admin, store, gateway, reconciler, waiter, log });
   const shutdown = createShutdown();
   const app = createApp({
     shutdown,

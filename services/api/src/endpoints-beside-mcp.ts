@@ -19,6 +19,7 @@ import { answerEndpoint } from './answers/answer-endpoint';
 import { codecEndpoint } from './codec/codec-endpoint';
 import type { ExchangeGateway } from './exchange-client/exchange-gateway';
 import type { ExchangeReconciler } from './exchange-client/exchange-reconciler';
+import type { CallerPages } from './legs/leg-types';
 
 export interface EndpointsBesideMcpDeps {
   pool: Pool;
@@ -36,6 +37,8 @@ export interface EndpointsBesideMcp {
   routers: { answers: Router; admin?: Router; codec?: Router };
   /** Stops the answers' re-signaller, as the API drains. */
   stop(): void;
+  /** The answer page, when it is on: the legs send questions addressed to the caller to its client in URL mode. */
+  callerPages?: CallerPages;
 }
 
 export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps): EndpointsBesideMcp {
@@ -61,5 +64,6 @@ export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps)
         : {}),
     },
     stop: () => answers.stop(),
+    ...(answers.callerPages ? { callerPages: answers.callerPages } : {}),
   };
 }

@@ -10,7 +10,8 @@ import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
 import type { ExchangeTraceContext } from '../../../../lib/tracing/exchange-trace';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
-import { answerApiRouter } from './answer-api';
+import type { CallerPages } from '../legs/leg-types';
+import { answerApiRouter, answererOfPrincipal } from './answer-api';
 import { answerPagesOff, answerPagesRouter } from './answer-pages';
 import { startAnswerResignal } from './answer-resignal';
 import { createQuestionAnswering } from './question-answering';
@@ -38,7 +39,7 @@ export function answerEndpoint(
     log: Logger;
     traceOf?: (exchangeId: string) => Promise<ExchangeTraceContext | undefined>;
   },
-): { router: Router; stop(): void } {
+): { router: Router; stop(): void; callerPages?: CallerPages } {
   const log = deps.log.child({ component: 'answers' });
   const answering = createQuestionAnswering({
     questions: deps.questions,
@@ -75,5 +76,16 @@ export function answerEndpoint(
         log,
       }),
     );
-  return { router, stop: resignal.stop };
+  // With the page on, a question addressed to the caller can be sent to its client in URL mode.
+  const callerPages: CallerPages | undefined = signInConfig && {
+    pageUrl: questionPageUrl(config),
+    async refuseAsCaller(questionId, principal, action) {
+      const reply = await answering.answerForCaller(questionId, answererOfPrincipal(principal), action);
+      log.info(
+        { questionId, action, reply: reply.kind },
+        "the caller's client replied to a question's URL elicitation",
+      );
+    },
+  };
+  return { router, stop: resignal.stop, ...(callerPages ? { callerPages } : {}) };
 }

@@ -109,7 +109,17 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
     await deps.questions.markSignalled(claimed.answerId);
   }
 
-  return { answer, deliver };
+  /**
+   * A caller's client declining or cancelling a question it was sent in URL mode: the caller's
+   * answer, with no content to be shown first, so it is judged against what the question shows now.
+   */
+  async function answerForCaller(questionId: string, by: AnswererIdentity, action: 'decline' | 'cancel') {
+    const question = await deps.questions.read(questionId);
+    if (!question) return { kind: 'not-found' as const };
+    return answer({ questionId, by, via: 'client', response: { action }, shownDigest: question.shownDigest });
+  }
+
+  return { answer, deliver, answerForCaller };
 }
 
 export type QuestionAnswering = ReturnType<typeof createQuestionAnswering>;

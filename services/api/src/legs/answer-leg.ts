@@ -17,7 +17,7 @@ import type { Watch } from '../../../../lib/db/outcome-waiter';
 import { exchangeLogger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { exchangeExpired } from '../../../../lib/protocol/exchange-errors';
-import { fromOutcome, invalidRequestState, questionsNotForCaller } from '../../../../lib/protocol/error-catalog';
+import { fromOutcome, invalidRequestState } from '../../../../lib/protocol/error-catalog';
 import { asksSomeoneElse } from './round-wait';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
 import { workflowIdFor } from '../../../../workflows/messages';
@@ -27,6 +27,7 @@ import { answeredDifferently, answeredWith, awaitedWith, classifyAnswer } from '
 import type { ExchangeLeg, ExchangeLegsDeps, LegOptions, LegOutcome } from './leg-types';
 import type { RoundWait } from './round-wait';
 import { checkRoundInput } from './start-leg';
+import { takeUrlReplies } from './url-replies';
 
 export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait: RoundWait) {
   const { gateway, store, reconciler, limits, log } = deps;
@@ -44,7 +45,8 @@ export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait:
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
     const [ask, next] = await store.readRoundAndNext(exchangeId, round);
-    if (ask && asksSomeoneElse(ask)) throw questionsNotForCaller();
+    // Questions for someone else; replies to the URL elicitations of the caller's own, if any.
+    if (ask && asksSomeoneElse(ask)) return takeUrlReplies(leg, ask, deps.callerPages);
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
     // Answers that begin the call's task (its tool's task begins after its input): the task's row
     // is written once they are known to be signalled, before they are; a repeat of the same leg

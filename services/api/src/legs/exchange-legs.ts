@@ -61,20 +61,28 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
           await start(leg, exchangeId);
           return wait.awaitRound(watch, exchangeId, 1, options, true);
         });
-        return wait.pastQuestions(first, options);
+        return wait.pastQuestions(first, options, leg.clientCapabilities);
       }
       case 'answer': {
         const { exchangeId, round } = kind.claims;
         const answered = await wait.watching(exchangeId, round + 1, (watch) =>
           answerLeg(leg, kind.claims, options, watch),
         );
-        // Answers that lead to an ask addressed to someone else: the leg waits on past it.
-        return answered.kind === 'task' ? answered : wait.pastQuestions(answered, options);
+        // Answers that lead to an ask addressed to someone else: the leg waits on past it (and past
+        // the ask itself, when they were replies to its URL elicitations: url-replies.ts).
+        if (answered.kind === 'task') return answered;
+        const replied = answered.kind === 'recorded' && answered.record.round === round;
+        return wait.pastQuestions(answered, options, leg.clientCapabilities, replied);
       }
       case 'come-back': {
         const { exchangeId, round, afterEvent, answersDigest } = kind.claims;
         options.onRound?.(exchangeId, round, afterEvent);
-        const result = await wait.comeBack(exchangeId, round, { ...options, onRound: undefined });
+        const result = await wait.comeBack(
+          exchangeId,
+          round,
+          { ...options, onRound: undefined },
+          leg.clientCapabilities,
+        );
         // Still nothing after a whole wait: the answers this client sent may never have reached the
         // round (the workflow says), and this leg carries them again.
         if (result.kind === 'pending' && answersDigest !== undefined && !options.signal?.aborted)

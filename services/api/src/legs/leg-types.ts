@@ -51,6 +51,17 @@ export interface LegOptions {
   onQuestions?: (record: RoundRecord) => void;
 }
 
+/**
+ * The answer page, when it is on (ANSWER_OIDC_ISSUER): a question addressed to the caller is sent
+ * to a client that takes URL-mode elicitations as one pointing at its page.
+ */
+export interface CallerPages {
+  /** A question's page, absolute under ANSWER_PUBLIC_URL. */
+  pageUrl(questionId: string): string;
+  /** The caller's decline or cancel of a question it was sent in URL mode, taken as the page takes any answer. */
+  refuseAsCaller(questionId: string, principal: Principal, action: 'decline' | 'cancel'): Promise<void>;
+}
+
 /** What a requestState is bound to besides its exchange and round: the call, by its digest, and the caller. */
 export interface LegBinding {
   requestDigest: string;
@@ -94,6 +105,8 @@ export interface ExchangeLegsDeps {
   log: Logger;
   /** The version of the handlers this API serves, recorded with every exchange it starts (its row, its workflow). */
   handlerVersion?: string;
+  /** The answer page, when it is on: questions addressed to the caller go to its client in URL mode. */
+  callerPages?: CallerPages;
   /** Question webhooks are on (WEBHOOK_URLS), with the origin of the questions' pages. */
   questionEvents?: { pageBase: string };
 }

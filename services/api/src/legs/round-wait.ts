@@ -8,6 +8,7 @@
 import type { RoundRecord } from '../../../../lib/db/exchange-store';
 import type { Watch } from '../../../../lib/db/outcome-waiter';
 import { isAddressedAsk } from '../../../../lib/questions/addressing';
+import { callerUrlRequests, takesUrlElicitation } from '../../../../lib/questions/caller-url';
 import { afterWait, type RoundResult } from './leg-decisions';
 import type { ExchangeLegsDeps, LegOptions } from './leg-types';
 
@@ -15,8 +16,10 @@ import type { ExchangeLegsDeps, LegOptions } from './leg-types';
 export const asksSomeoneElse = (record: RoundRecord): boolean =>
   record.outcome.kind === 'ask' && isAddressedAsk(record.outcome.inputRequests);
 
-export function createRoundWait(deps: Pick<ExchangeLegsDeps, 'waiter' | 'reconciler' | 'limits' | 'store'>) {
-  const { waiter, reconciler, limits, store } = deps;
+export function createRoundWait(
+  deps: Pick<ExchangeLegsDeps, 'waiter' | 'reconciler' | 'limits' | 'store' | 'callerPages'>,
+) {
+  const { waiter, reconciler, limits, store, callerPages } = deps;
 
   /**
    * The round's outcome as `watch` hears or finds it (`absent`: nothing was there when the watch
@@ -51,14 +54,43 @@ export function createRoundWait(deps: Pick<ExchangeLegsDeps, 'waiter' | 'reconci
   }
 
   /**
+   * The ask of `record` as a client that takes URL-mode elicitations (`capabilities`) is sent it,
+   * when its questions include some addressed to the caller and the answer page is on: those
+   * questions as URL elicitations pointing at their pages (the others are someone else's).
+   */
+  function urlAskOf(record: RoundRecord, capabilities: Record<string, unknown> | undefined): RoundResult | undefined {
+    if (!callerPages || !capabilities || !takesUrlElicitation(capabilities) || record.outcome.kind !== 'ask')
+      return undefined;
+    const requests = callerUrlRequests(
+      record.exchangeId,
+      record.round,
+      record.outcome.inputRequests,
+      callerPages.pageUrl,
+    );
+    if (Object.keys(requests).length === 0) return undefined;
+    return { kind: 'recorded', record: { ...record, outcome: { ...record.outcome, inputRequests: requests } } };
+  }
+
+  /**
    * A round recorded as an ask addressed to someone else gives its caller nothing to answer: the
    * leg waits on for the round after it (answered from the answer page or API) for up to
-   * QUESTION_HOLD_MS in all, then is told to come back for that round.
+   * QUESTION_HOLD_MS in all, then is told to come back for that round. An ask with questions for
+   * the caller is the leg's answer instead when its client takes them in URL mode (`capabilities`),
+   * unless the leg already replied to it (`replied`: it waits past it).
    */
-  async function pastQuestions(result: RoundResult, options: LegOptions, holdMs = limits.questionHoldMs) {
-    const until = Date.now() + holdMs;
+  async function pastQuestions(
+    result: RoundResult,
+    options: LegOptions,
+    capabilities?: Record<string, unknown>,
+    replied = false,
+  ): Promise<RoundResult> {
+    const until = Date.now() + limits.questionHoldMs;
     let current = result;
+    let first = true;
     while (current.kind === 'recorded' && asksSomeoneElse(current.record)) {
+      const urlAsk = first && replied ? undefined : urlAskOf(current.record, capabilities);
+      if (urlAsk) return urlAsk;
+      first = false;
       const { exchangeId, round } = current.record;
       options.onQuestions?.(current.record);
       const remaining = until - Date.now();
@@ -72,12 +104,20 @@ export function createRoundWait(deps: Pick<ExchangeLegsDeps, 'waiter' | 'reconci
 
   /**
    * A leg that comes back for `round`: when the round before it asked someone else, it waits as
-   * long as a question is held (and is told who the call waits for), else the HTTP wait budget.
+   * long as a question is held (and is told who the call waits for), else the HTTP wait budget;
+   * a round it finds that asks someone else is waited past the same way.
    */
-  async function comeBack(exchangeId: string, round: number, options: LegOptions): Promise<RoundResult> {
+  async function comeBack(
+    exchangeId: string,
+    round: number,
+    options: LegOptions,
+    capabilities?: Record<string, unknown>,
+  ): Promise<RoundResult> {
     const before = round > 1 ? await store.readRound(exchangeId, round - 1) : undefined;
-    if (before && asksSomeoneElse(before)) return pastQuestions({ kind: 'recorded', record: before }, options);
-    return watching(exchangeId, round, (watch) => awaitRound(watch, exchangeId, round, options, false));
+    if (before && asksSomeoneElse(before))
+      return pastQuestions({ kind: 'recorded', record: before }, options, capabilities, true);
+    const found = await watching(exchangeId, round, (watch) => awaitRound(watch, exchangeId, round, options, false));
+    return pastQuestions(found, options, capabilities);
   }
 
   return { awaitRound, watching, pastQuestions, comeBack };

@@ -1,0 +1,175 @@
+/**
+ * A question addressed to the caller themself (`answerer.caller()`), answered on another device,
+ * end to end with real tokens, a real Temporal and Postgres and the official 2.x client at
+ * 2026-07-28: a client that takes URL-mode elicitations is sent one pointing at the question's
+ * page (no `elicitationId`: 2026-07-28 correlates through requestState), replies `accept`, and
+ * waits; the same person answers through another app of theirs; someone else cannot see or answer
+ * it. A `decline` from the client is the caller's answer. A client without URL mode waits as for
+ * anyone else's question, and the caller answers the same way.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
+import { freePort } from '../../devtools/local-stack/free-port';
+import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
+import { until } from '../support/until';
+import { startAnswerIssuer, type AnswerIssuer } from './sign-in-harness';
+
+const SIGNATURE = {
+  type: 'object',
+  properties: { initials: { type: 'string', maxLength: 4 } },
+  required: ['initials'] as string[],
+} as const;
+
+const signContract = defineTool({
+  tool: { name: 'sign_contract', inputSchema: { type: 'object', properties: { contract: { type: 'string' } } } },
+  run(args, ctx) {
+    const signature = inputResponse(ctx.inputResponses, 'signature');
+    if (signature.kind === 'elicit') {
+      const by = ctx.answeredBy?.signature?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
+      const content = JSON.stringify(signature.content ?? {});
+      return { content: [{ type: 'text', text: `${signature.action} ${String(args.contract)} by ${by}: ${content}` }] };
+    }
+    return inputRequired({
+      inputRequests: {
+        signature: elicitFrom(
+          { anyOf: [answerer.caller()] },
+          { message: `Sign contract ${String(args.contract)}`, requestedSchema: SIGNATURE },
+        ),
+      },
+    });
+  },
+});
+const handlers: HandlerSet = { name: 'contracts', tools: [signContract] };
+const CLIENT = { clientId: 'answer-page', clientSecret: 'answer-page-secret-for-the-tests-only' };
+
+let issuer: AnswerIssuer;
+let stack: OAuthStack;
+let origin = '';
+beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  issuer = await startAnswerIssuer([{ ...CLIENT, redirectUri: `${origin}/answers/callback` }], {});
+  stack = await startOAuthStack(
+    {
+      QUESTION_HOLD_MS: '4000',
+      ANSWER_OIDC_ISSUER: issuer.issuer,
+      ANSWER_OIDC_CLIENT_ID: CLIENT.clientId,
+      ANSWER_OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+      ANSWER_PUBLIC_URL: origin,
+    },
+    { handlers, port },
+  );
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+  await issuer?.stop();
+});
+
+interface UrlParams {
+  mode?: string;
+  message: string;
+  url?: string;
+  elicitationId?: string;
+}
+
+/** Pat's desk app, a 2.x client at 2026-07-28, replying `reply` to every elicitation (and recording it). */
+async function desk(takesUrl: boolean, reply: 'accept' | 'decline' = 'accept') {
+  const seen: UrlParams[] = [];
+  const client = new Client(
+    { name: 'desk', version: '1.0.0' },
+    {
+      capabilities: { elicitation: takesUrl ? { form: {}, url: {} } : { form: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    seen.push(request.params as UrlParams);
+    return { action: reply } as never;
+  });
+  const authorization = await stack.personBearer('pat', 'pat-desk');
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
+  );
+  return { client, seen };
+}
+
+const questionsUrl = () => `${origin}/answers/api/questions`;
+
+/** The answer API with `authorization`. */
+function answerApi(authorization: string) {
+  const headers = { authorization, 'content-type': 'application/json' };
+  return {
+    list: async () =>
+      (await (await fetch(questionsUrl(), { headers })).json()) as {
+        questions: Array<{ id: string; message: string; shownDigest: string; url: string }>;
+      },
+    read: (id: string) => fetch(`${questionsUrl()}/${encodeURIComponent(id)}`, { headers }),
+    answer: (id: string, body: Record<string, unknown>) =>
+      fetch(`${questionsUrl()}/${encodeURIComponent(id)}`, { method: 'POST', headers, body: JSON.stringify(body) }),
+  };
+}
+
+const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+const call = (client: Client, contract: string) =>
+  client.callTool({ name: 'sign_contract', arguments: { contract } }, { timeout: 60_000 });
+
+describe('a question addressed to the caller', () => {
+  it('is sent to a client that takes URL mode as a link to its page, and answered there by the same person through another app', async () => {
+    const { client, seen } = await desk(true);
+    const result = call(client, 'C-1');
+    const sent = await until('the URL elicitation', async () => seen[0]);
+    expect(sent).toMatchObject({ mode: 'url', message: 'Sign contract C-1' });
+    expect(sent.elicitationId).toBeUndefined();
+    expect(sent.url!.startsWith(`${origin}/answers/q/`)).toBe(true);
+    const id = decodeURIComponent(sent.url!.slice(`${origin}/answers/q/`.length));
+
+    // Someone else neither sees nor answers it; nor does the caller's form reply, which is consent only.
+    const carol = answerApi(await stack.bearer('carol'));
+    expect((await carol.list()).questions.some((q) => q.id === id)).toBe(false);
+    expect((await carol.read(id)).status).toBe(404);
+    expect((await carol.answer(id, { action: 'accept', content: { initials: 'CX' }, shownDigest: 'x' })).status).toBe(
+      404,
+    );
+
+    // Pat, on their phone: another app, the same person.
+    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
+    const listed = (await phone.list()).questions.find((q) => q.id === id);
+    expect(listed).toMatchObject({ message: 'Sign contract C-1', url: sent.url });
+    const answered = await phone.answer(id, {
+      action: 'accept',
+      content: { initials: 'PS' },
+      shownDigest: listed!.shownDigest,
+    });
+    expect(answered.status).toBe(200);
+    expect(textOf(await result)).toBe('accept C-1 by pat via api: {"initials":"PS"}');
+    expect(seen).toHaveLength(1);
+    await client.close();
+  }, 90_000);
+
+  it("takes the client's decline of the link as the caller's answer", async () => {
+    const { client, seen } = await desk(true, 'decline');
+    expect(textOf(await call(client, 'C-2'))).toBe('decline C-2 by pat via client: {}');
+    expect(seen[0]).toMatchObject({ mode: 'url' });
+    await client.close();
+  }, 90_000);
+
+  it('waits for a client without URL mode as for anyone else, and the caller answers from elsewhere', async () => {
+    const { client, seen } = await desk(false);
+    const result = call(client, 'C-3');
+    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
+    const listed = await until('the question', async () =>
+      (await phone.list()).questions.find((q) => q.message === 'Sign contract C-3'),
+    );
+    // Held past one QUESTION_HOLD_MS, so the client has come back at least once.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const answered = await phone.answer(listed.id, {
+      action: 'accept',
+      content: { initials: 'P3' },
+      shownDigest: listed.shownDigest,
+    });
+    expect(answered.status).toBe(200);
+    expect(textOf(await result)).toBe('accept C-3 by pat via api: {"initials":"P3"}');
+    expect(seen).toHaveLength(0);
+    await client.close();
+  }, 90_000);
+});
