@@ -1,6 +1,7 @@
 /**
  * `npm run exchanges show`'s table of an exchange's questions addressed to someone else: each
- * attempt to answer one, taken or refused (and why), with who and through what.
+ * attempt to answer one, taken or refused (and why), with who and through what. Pure (rows in,
+ * lines out), so it is unit-tested (test/operating/exchanges-questions.unit.test.ts).
  */
 export interface QuestionRow {
   key: string;
