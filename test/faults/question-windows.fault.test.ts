@@ -9,9 +9,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { workflowIdFor } from '../../workflows/messages';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from '../support/authorization-server';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
+import { NO_REPLY, withGatedApi } from './support/gated-api';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
-import { openTemporalGate } from './support/temporal-gate';
 import { waitFor } from './support/wait-for';
 
 /** The audience tokens carry: the service checks it, not the port each API process happens to listen on. */
@@ -136,12 +136,7 @@ scenario(
   suite.run,
   async () => {
     const { stack } = suite;
-    const gate = await openTemporalGate(stack.temporalAddress);
-    let throughGate = false;
-    try {
-      await stack.stopApi(0, 'SIGTERM');
-      await stack.startApi(0, { TEMPORAL_ADDRESS: gate.address });
-      throughGate = true;
+    await withGatedApi(stack, async (api) => {
       // The caller waits on API 1, which reaches Temporal directly.
       const result = callRefund(stack.apiUrl(1), 'F-1');
       const dana = { authorization: await bearer(DANA, 'mcp refunds:approve'), 'content-type': 'application/json' };
@@ -153,22 +148,18 @@ scenario(
       });
       const workflowId = workflowIdFor(question.exchangeId);
 
-      gate.hold();
-      const answered = fetch(`${answersOf(stack.apiUrl(0))}/${encodeURIComponent(question.id)}`, {
-        method: 'POST',
-        headers: dana,
-        body: JSON.stringify({ action: 'accept', content: { note: 'ok' }, shownDigest: question.shownDigest }),
-      }).then(
-        (reply) => reply.status,
-        () => 'no reply',
-      );
-      await waitFor('the answer claimed', async () => (await claimed(question.id)).length === 1);
-      await stack.stopApi(0, 'SIGKILL');
-      throughGate = false;
-      const reply = await answered;
-      const atKill = await historyCounts(stack, workflowId);
-      await gate.close();
-      await stack.startApi(0);
+      const { reply, atKill } = await api.claimThenKill({
+        workflowId,
+        send: async () =>
+          (
+            await fetch(`${answersOf(stack.apiUrl(0))}/${encodeURIComponent(question.id)}`, {
+              method: 'POST',
+              headers: dana,
+              body: JSON.stringify({ action: 'accept', content: { note: 'ok' }, shownDigest: question.shownDigest }),
+            })
+          ).status,
+        claimed: ['the answer claimed', async () => (await claimed(question.id)).length === 1],
+      });
 
       const text = await result;
       const final = await historyCounts(stack, workflowId);
@@ -185,18 +176,14 @@ scenario(
         rounds: rounds.map((row) => row.round),
         signalsAtEnd: final.questionAnswerSignals >= 1,
       }).toEqual({
-        reply: 'no reply',
+        reply: NO_REPLY,
         signalsAtKill: 0,
         text: 'Refunded 12 on order F-1, approved by dana. Note: ok',
         signalled: [true],
         rounds: [1, 2],
         signalsAtEnd: true,
       });
-    } finally {
-      await gate.close();
-      if (throughGate) await stack.stopApi(0, 'SIGKILL');
-      if (!stack.apiRunning(0)) await stack.startApi(0);
-    }
+    });
   },
 );
 

@@ -10,9 +10,9 @@ import { createdTaskId, taskClient } from '../support/task-client';
 import { signalAccepted } from './support/api-log';
 import { expectEnded } from './support/expectations';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
+import { NO_REPLY, withGatedApi } from './support/gated-api';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts, roundStillRunning } from './support/temporal-probe';
-import { openTemporalGate } from './support/temporal-gate';
 import { waitFor } from './support/wait-for';
 import { stepAnswers, wizardCompleted } from './support/wizard-exchange';
 import { approvalOf, approvedText, contextAnswers, DEPLOY, DEPLOY_ROUNDS } from './support/deploy-exchange';
@@ -317,32 +317,19 @@ scenario(
   async () => {
     const { stack } = suite;
     const service = 'e-task';
-    const gate = await openTemporalGate(stack.temporalAddress);
-    let throughGate = false;
-    try {
-      // API 0 reaches Temporal only through the gate; the worker and API 1 directly.
-      await stack.stopApi(0, 'SIGTERM');
-      await stack.startApi(0, { TEMPORAL_ADDRESS: gate.address });
-      throughGate = true;
+    await withGatedApi(stack, async (api) => {
       const client = taskClient(() => stack.apiUrl(0));
       const taskId = createdTaskId(await client.call('request_access', { service, reason: 'claim window' }));
       await client.until(taskId, (task) => task.status === 'input_required');
       const exchangeId = await exchangeOfTask(taskId);
       const workflowId = workflowIdFor(exchangeId);
 
-      gate.hold();
-      const update = client.update(taskId, APPROVALS).then(
-        (answered) => answered.body,
-        () => 'no reply',
-      );
       // Both keys claimed and committed; their signals are on their way to a Temporal that never gets them.
-      await waitFor('the update to claim both keys', async () => (await claimedKeys(exchangeId)).length === 2);
-      await stack.stopApi(0, 'SIGKILL');
-      throughGate = false;
-      const reply = await update;
-      const atKill = await historyCounts(stack, workflowId);
-      await gate.close();
-      await stack.startApi(0);
+      const { reply, atKill } = await api.claimThenKill({
+        workflowId,
+        send: async () => (await client.update(taskId, APPROVALS)).body,
+        claimed: ['the update to claim both keys', async () => (await claimedKeys(exchangeId)).length === 2],
+      });
 
       // The client got no answer, so it sends the same update again.
       const retried = await client.update(taskId, APPROVALS);
@@ -357,7 +344,7 @@ scenario(
         // Each key reached the workflow once: by the retry, since the first update's never left the gate.
         signalsAtEnd: final.keyAnswerSignals,
       }).toEqual({
-        firstReply: 'no reply',
+        firstReply: NO_REPLY,
         claimedAtKill: Object.keys(APPROVALS).sort(),
         signalsAtKill: 0,
         retried: 'ok',
@@ -369,12 +356,7 @@ scenario(
         status: 'completed',
         rounds: ACCESS_ROUNDS,
       });
-    } finally {
-      await gate.close();
-      // Later scenarios get an API 0 that reaches Temporal directly, whatever happened here.
-      if (throughGate) await stack.stopApi(0, 'SIGKILL');
-      if (!stack.apiRunning(0)) await stack.startApi(0);
-    }
+    });
   },
 );
 
