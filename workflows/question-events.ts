@@ -8,6 +8,7 @@
  */
 import { log } from '@temporalio/workflow';
 import { escalatesAt, questionIdOf } from '../lib/questions/addressing';
+import { questionPageUrl } from '../lib/questions/question-path';
 import type { ExchangeInput, RoundSummary } from '../lib/exchange/types';
 import type { QuestionEventType } from '../lib/webhooks/question-event';
 import { questionEvent } from '../lib/webhooks/question-event';
@@ -50,7 +51,7 @@ export function createQuestionEvents(input: ExchangeInput, state: ExchangeState)
       })),
     };
     const event = questionEvent(type, view, {
-      url: `${input.questionEvents.pageBase}/answers/q/${encodeURIComponent(id)}`,
+      url: questionPageUrl(input.questionEvents.pageBase, id),
       occurredAt: Date.now(),
     });
     starts.push(

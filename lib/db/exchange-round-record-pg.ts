@@ -151,7 +151,7 @@ export function createRoundRecordPg(pool: Pool, legacyStreamMaxEvents: number): 
   const recordProjected = (entry: NewRoundRow, creating?: Creating, exchange?: NewRound['exchange']) =>
     inTransaction(pool, (client) =>
       recordIn(client, entry, creating, async (record) => {
-        if (exchange?.era !== 'modern') await projectRound(client, entry, legacyStreamMaxEvents);
+        if (exchange?.era !== 'modern') await projectRound(client, entry, legacyStreamMaxEvents, exchange);
         if (exchange && entry.outcome.kind === 'ask' && isAddressedAsk(entry.outcome.inputRequests))
           await insertQuestions(
             client,

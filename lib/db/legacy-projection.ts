@@ -10,9 +10,12 @@
  * nothing.
  */
 import type { PoolClient } from 'pg';
-import type { ExchangeEvent, RoundOutcome } from '../exchange/types';
+import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
+import { callerUrlRequests, takesUrlElicitation } from '../questions/caller-url';
+import { questionPageUrl } from '../questions/question-path';
 import {
   askRequestEntries,
+  elicitationCompleteEntry,
   endingEntries,
   eventEntry,
   questionWaitEntries,
@@ -20,6 +23,7 @@ import {
   type StreamEntry,
 } from '../protocol/legacy-stream-messages';
 import { appendStreamMessage } from './legacy-stream-pg';
+import { completedUrlElicitations } from './legacy-url-elicitations-pg';
 import { isAddressedAsk } from '../questions/addressing';
 import { waitingMessage } from '../questions/waiting-message';
 
@@ -76,36 +80,78 @@ async function write(
   }
 }
 
+/**
+ * The URL-mode elicitations an addressed ask sends its caller's client for the questions addressed
+ * to the caller, when the answer page is on and the session takes URL mode (`exchange`: the
+ * exchange's input, known when the worker records the round).
+ */
+function urlAskOf(
+  exchange: ExchangeInput | undefined,
+  round: number,
+  inputRequests: Record<string, unknown>,
+): Extract<RoundOutcome, { kind: 'ask' }> | undefined {
+  const origin = exchange?.answerPageOrigin;
+  if (origin === undefined || !takesUrlElicitation(exchange!.clientCapabilities)) return undefined;
+  const requests = callerUrlRequests(
+    exchange!.exchangeId,
+    round,
+    inputRequests,
+    (id) => questionPageUrl(origin, id),
+    true,
+  );
+  return Object.keys(requests).length > 0 ? { kind: 'ask', inputRequests: requests } : undefined;
+}
+
+/** Writes an ask's server-to-client requests, each also kept as an open request. */
+async function writeRequests(
+  client: PoolClient,
+  call: StreamCall & { sessionId: string; streamId: string },
+  exchangeId: string,
+  round: number,
+  ask: Extract<RoundOutcome, { kind: 'ask' }>,
+  maxEvents: number,
+): Promise<void> {
+  for (const request of askRequestEntries(call, exchangeId, round, ask)) {
+    await client.query({
+      text: `INSERT INTO legacy_open_requests (id, session_id, exchange_id, round, key, message)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      values: [
+        request.serverRequestId,
+        call.sessionId,
+        exchangeId,
+        round,
+        request.key,
+        JSON.stringify(request.message),
+      ],
+    });
+    await write(client, call, [request], maxEvents);
+  }
+}
+
 export async function projectRound(
   client: PoolClient,
   entry: { exchangeId: string; round: number; outcome: RoundOutcome; deadlineAt?: Date },
   maxEvents: number,
+  exchange?: ExchangeInput,
 ): Promise<void> {
   const { exchangeId, round, outcome } = entry;
   const call = await callOf(client, exchangeId);
   if (!call) return;
+  // The URL-mode questions of the round before, answered on their pages, are complete.
+  if (round > 1) {
+    const completed = await completedUrlElicitations(client, exchangeId, round - 1);
+    await write(client, call, completed.map(elicitationCompleteEntry), maxEvents);
+  }
 
   if (outcome.kind === 'ask' && isAddressedAsk(outcome.inputRequests)) {
+    const urlAsk = urlAskOf(exchange, round, outcome.inputRequests);
+    if (urlAsk) await writeRequests(client, call, exchangeId, round, urlAsk, maxEvents);
     const message = waitingMessage(outcome.inputRequests, entry.deadlineAt?.getTime());
     await write(client, call, questionWaitEntries(call, exchangeId, round, message), maxEvents);
     return;
   }
   if (outcome.kind === 'ask') {
-    for (const request of askRequestEntries(call, exchangeId, round, outcome)) {
-      await client.query({
-        text: `INSERT INTO legacy_open_requests (id, session_id, exchange_id, round, key, message)
-               VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-        values: [
-          request.serverRequestId,
-          call.sessionId,
-          exchangeId,
-          round,
-          request.key,
-          JSON.stringify(request.message),
-        ],
-      });
-      await write(client, call, [request], maxEvents);
-    }
+    await writeRequests(client, call, exchangeId, round, outcome, maxEvents);
     return;
   }
 

@@ -56,6 +56,11 @@ export interface ExchangeInput {
    * workflow compares answerers to; absent in an exchange started before it was recorded.
    */
   callerPersonId?: string;
+  /**
+   * The answer page's origin (ANSWER_PUBLIC_URL) when the page is on: a question addressed to the
+   * caller is sent to a legacy client that takes URL mode as a link to its page.
+   */
+  answerPageOrigin?: string;
   clientCapabilities: Record<string, unknown>;
   /** What the first leg listens for: progress with this token, logs at this level or above. */
   listening?: Listening;

@@ -16,6 +16,8 @@ export const streamKeys = {
   closeStream: (eventId: number) => `${CLOSE_STREAM_KEY}${eventId}`,
   /** The progress notification that says a round waits on questions addressed to someone else. */
   questionWait: (exchangeId: string, round: number) => `questions:${exchangeId}:${round}`,
+  /** The `notifications/elicitation/complete` that says a URL-mode question was answered (2025-11-25). */
+  elicitationComplete: (elicitationId: string) => `complete:${elicitationId}`,
   /** The originating call's response (the stream's final message). */
   response: (exchangeId: string) => `response:${exchangeId}`,
   /** A reply on a 2024-11-05 session stream to a request that started no exchange, by its request id. */

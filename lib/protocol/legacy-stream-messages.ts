@@ -86,6 +86,17 @@ export function questionWaitEntries(
 }
 
 /**
+ * What tells a 2025-11-25 client that a URL-mode elicitation it was sent (a question addressed to
+ * the caller, answered on its page) is complete: `notifications/elicitation/complete` naming it.
+ */
+export function elicitationCompleteEntry(elicitationId: string): StreamEntry {
+  return {
+    messageKey: streamKeys.elicitationComplete(elicitationId),
+    message: { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } },
+  };
+}
+
+/**
  * An ending's entries: one `notifications/cancelled` for each request it withdraws (`withdrawnIds`,
  * exactly once each), then the call's response, the stream's final message.
  */

@@ -5,9 +5,18 @@
  * page (no `elicitationId`: 2026-07-28 correlates through requestState), replies `accept`, and
  * waits; the same person answers through another app of theirs; someone else cannot see or answer
  * it. A `decline` from the client is the caller's answer. A client without URL mode waits as for
- * anyone else's question, and the caller answers the same way.
+ * anyone else's question, and the caller answers the same way. A 1.x client in a 2025-11-25
+ * session is sent a real `elicitation/create` in URL mode with the question's id as its
+ * `elicitationId`, and `notifications/elicitation/complete` once the question is answered.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import { freePort } from '../../devtools/local-stack/free-port';
 import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
@@ -170,6 +179,61 @@ describe('a question addressed to the caller', () => {
     expect(answered.status).toBe(200);
     expect(textOf(await result)).toBe('accept C-3 by pat via api: {"initials":"P3"}');
     expect(seen).toHaveLength(0);
+    await client.close();
+  }, 90_000);
+
+  it('is sent to a 1.x client in a 2025-11-25 session as elicitation/create in URL mode, then completed', async () => {
+    const client = new LegacyClient(
+      { name: 'desk', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {}, url: {} } } },
+    );
+    const sent: UrlParams[] = [];
+    const completed: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      sent.push(request.params as UrlParams);
+      return { action: 'accept' };
+    });
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, async (notification) => {
+      completed.push(notification.params.elicitationId);
+    });
+    const authorization = await stack.personBearer('pat', 'pat-desk');
+    await client.connect(
+      new LegacyTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
+    );
+    const result = client.callTool({ name: 'sign_contract', arguments: { contract: 'L-1' } }, CallToolResultSchema, {
+      timeout: 60_000,
+    });
+    const params = await until('the URL elicitation', async () => sent[0]);
+    expect(params).toMatchObject({ mode: 'url', message: 'Sign contract L-1' });
+    const id = decodeURIComponent(params.url!.slice(`${origin}/answers/q/`.length));
+    expect(params.elicitationId).toBe(id);
+
+    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
+    const question = (await (await phone.read(id)).json()) as { shownDigest: string };
+    const answered = await phone.answer(id, {
+      action: 'accept',
+      content: { initials: 'L1' },
+      shownDigest: question.shownDigest,
+    });
+    expect(answered.status).toBe(200);
+    expect(textOf(await result)).toBe('accept L-1 by pat via api: {"initials":"L1"}');
+    expect(completed).toEqual([id]);
+    await client.close();
+  }, 90_000);
+
+  it("takes a 1.x client's decline of the link as the caller's answer", async () => {
+    const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
+    const authorization = await stack.personBearer('pat', 'pat-desk');
+    await client.connect(
+      new LegacyTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
+    );
+    const result = await client.callTool(
+      { name: 'sign_contract', arguments: { contract: 'L-2' } },
+      CallToolResultSchema,
+      { timeout: 60_000 },
+    );
+    expect(textOf(result)).toBe('decline L-2 by pat via client: {}');
     await client.close();
   }, 90_000);
 });

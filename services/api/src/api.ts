@@ -180,6 +180,7 @@ export async function startApi(
       log,
       limits: config.limits,
       shutdown,
+      ...(besideMcp.callerPages ? { callerPages: besideMcp.callerPages } : {}),
     }),
     maxBodyBytes: config.http.maxBodyBytes,
     budget: { maxJsonDepth: config.limits.maxJsonDepth, maxRequestIdLength: config.limits.maxRequestIdLength },

@@ -10,8 +10,9 @@ import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
 import type { ExchangeTraceContext } from '../../../../lib/tracing/exchange-trace';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import { questionPath, questionPageUrl as questionPageUrlOf } from '../../../../lib/questions/question-path';
 import type { CallerPages } from '../legs/leg-types';
-import { answerApiRouter, answererOfPrincipal } from './answer-api';
+import { answerApiRouter } from './answer-api';
 import { answerPagesOff, answerPagesRouter } from './answer-pages';
 import { startAnswerResignal } from './answer-resignal';
 import { createQuestionAnswering } from './question-answering';
@@ -19,16 +20,13 @@ import { createAnswerSignIn } from './sign-in/answer-sign-in';
 
 export const ANSWER_API_PATH = '/answers/api';
 
-/** Where a question's page is: the same origin as the API, `/answers/q/<id>`. */
-export const questionPagePath = (id: string): string => `/answers/q/${encodeURIComponent(id)}`;
-
 /**
  * A question's page as the API's JSON and the webhooks name it: absolute under ANSWER_PUBLIC_URL
  * when the page is on, else the path on the API's own origin.
  */
 export function questionPageUrl(config: Pick<Config, 'answers'>): (id: string) => string {
   const origin = config.answers.signIn?.publicOrigin;
-  return origin === undefined ? questionPagePath : (id) => `${origin}${questionPagePath(id)}`;
+  return origin === undefined ? questionPath : (id) => questionPageUrlOf(origin, id);
 }
 
 export function answerEndpoint(
@@ -78,9 +76,10 @@ export function answerEndpoint(
     );
   // With the page on, a question addressed to the caller can be sent to its client in URL mode.
   const callerPages: CallerPages | undefined = signInConfig && {
+    origin: signInConfig.publicOrigin,
     pageUrl: questionPageUrl(config),
-    async refuseAsCaller(questionId, principal, action) {
-      const reply = await answering.answerForCaller(questionId, answererOfPrincipal(principal), action);
+    async refuseAsCaller(questionId, action) {
+      const reply = await answering.answerForCaller(questionId, action);
       log.info(
         { questionId, action, reply: reply.kind },
         "the caller's client replied to a question's URL elicitation",

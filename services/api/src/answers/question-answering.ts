@@ -111,11 +111,20 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
 
   /**
    * A caller's client declining or cancelling a question it was sent in URL mode: the caller's
-   * answer, with no content to be shown first, so it is judged against what the question shows now.
+   * answer (the leg or session that carries it is bound to the exchange's caller), with no content
+   * to be shown first, so it is judged against what the question shows now.
    */
-  async function answerForCaller(questionId: string, by: AnswererIdentity, action: 'decline' | 'cancel') {
+  async function answerForCaller(questionId: string, action: 'decline' | 'cancel'): Promise<AnswerReply> {
     const question = await deps.questions.read(questionId);
-    if (!question) return { kind: 'not-found' as const };
+    if (!question) return { kind: 'not-found' };
+    const { caller } = question;
+    const by: AnswererIdentity = {
+      id: caller.personId ?? caller.id,
+      ...(caller.issuer !== undefined ? { issuer: caller.issuer } : {}),
+      subject: caller.subject,
+      scopes: [],
+      groups: [],
+    };
     return answer({ questionId, by, via: 'client', response: { action }, shownDigest: question.shownDigest });
   }
 

@@ -29,6 +29,7 @@ import { createHttpSse } from './http-sse';
 import type { LegacyMethods } from './legacy-methods';
 import { createRequestIntake } from './request-intake';
 import { createResponseIntake } from './response-intake';
+import type { CallerPages } from '../legs/leg-types';
 import { createSessions } from './sessions';
 import { createStreamSlots } from './stream-slots';
 import { createStreamableHttp } from './streamable-http';
@@ -49,6 +50,8 @@ export interface LegacyEndpointDeps {
   limits: Limits;
   /** The process's stop: what each stream does when it drains (streamable-http.ts, http-sse.ts). */
   shutdown: Shutdown;
+  /** The answer page, when it is on: it takes the caller's decline of a URL-mode question. */
+  callerPages?: Pick<CallerPages, 'refuseAsCaller'>;
 }
 
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
@@ -57,7 +60,15 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   const sseOptions = { maxBufferedBytes: limits.sseMaxBufferedBytes, log };
   const sessions = createSessions({ methods, legacy, gateway, limits, log });
   const requests = createRequestIntake({ methods, legacy, limits });
-  const responses = createResponseIntake({ legacy, exchanges, gateway, reconciler, limits, log });
+  const responses = createResponseIntake({
+    legacy,
+    exchanges,
+    gateway,
+    reconciler,
+    limits,
+    log,
+    ...(deps.callerPages ? { callerPages: deps.callerPages } : {}),
+  });
   const deliverCall = createCallDelivery({ legacy, waiter, reconciler, endingCheckMs });
   const serveGetStream = createGetStream({ legacy, waiter, deliverCall, log });
   const streamable = createStreamableHttp({

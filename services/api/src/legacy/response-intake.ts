@@ -7,7 +7,7 @@
  * anything is signalled; one that would make its round's answers too large (MAX_ROUND_INPUT_BYTES)
  * is refused and leaves the request open.
  */
-import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { LegacySession, LegacyStore, OpenRequest } from '../../../../lib/db/legacy-store';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { Limits } from '../../../../lib/config';
 import { repeatOf } from '../../../../lib/exchange/answer-repeats';
@@ -21,6 +21,8 @@ import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { CallerPages } from '../legs/leg-types';
+import { urlReplyAction } from '../../../../lib/questions/caller-url';
 import { callLogger } from './call-log';
 import type { IncomingMessage } from './incoming-message';
 
@@ -32,7 +34,15 @@ export interface ResponseIntakeDeps {
   reconciler: ExchangeReconciler;
   limits: Pick<Limits, 'maxRoundInputBytes' | 'maxRepeatedAnswers'>;
   log: Logger;
+  /** The answer page, when it is on: it takes the caller's decline of a URL-mode question. */
+  callerPages?: Pick<CallerPages, 'refuseAsCaller'>;
 }
+
+/** Whether a server-to-client request is the URL-mode elicitation of a question (it carries the question's id). */
+const isUrlQuestion = (message: Record<string, unknown>): boolean => {
+  const params = message.params as { mode?: unknown; elicitationId?: unknown } | undefined;
+  return message.method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string';
+};
 
 export function createResponseIntake(deps: ResponseIntakeDeps) {
   const { legacy, exchanges, gateway, reconciler, limits, log } = deps;
@@ -55,6 +65,7 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       return;
     }
     logExchange(request.exchangeId);
+    if (request.status === 'open' && isUrlQuestion(request.message)) return takeUrlReply(session, request, response);
     tagLegExchange(request.exchangeId, request.round + 1);
     await linkToExchangeTrace(() => exchanges.readTraceContext(request.exchangeId));
     // The deadline's fast pre-check (the workflow is its authority, lib/exchange/round-deadline.ts):
@@ -114,6 +125,22 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
     callLogger(log, request.exchangeId, request.round).info(
       { ...sessionRef(session.id), key: request.key },
       'answer signalled',
+    );
+  }
+
+  /**
+   * A reply to the URL-mode elicitation of a question addressed to the caller (legacy-projection.ts):
+   * settled, so it is not taken twice; `accept` is consent only (the answer comes from the page),
+   * a decline or cancel is the caller's answer to the question, taken as the page takes one.
+   */
+  async function takeUrlReply(session: LegacySession, request: OpenRequest, response: unknown): Promise<void> {
+    const action = urlReplyAction(response) ?? 'cancel';
+    if (!(await legacy.answerRequest(request.id, response))) return;
+    const questionId = String((request.message.params as { elicitationId?: unknown }).elicitationId);
+    if (action !== 'accept') await deps.callerPages?.refuseAsCaller(questionId, action);
+    callLogger(log, request.exchangeId, request.round).info(
+      { ...sessionRef(session.id), key: request.key, action },
+      "the caller's client replied to a question's URL elicitation",
     );
   }
 

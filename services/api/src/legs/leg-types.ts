@@ -56,10 +56,12 @@ export interface LegOptions {
  * to a client that takes URL-mode elicitations as one pointing at its page.
  */
 export interface CallerPages {
-  /** A question's page, absolute under ANSWER_PUBLIC_URL. */
+  /** The answer page's origin (ANSWER_PUBLIC_URL). */
+  origin: string;
+  /** A question's page, absolute under it. */
   pageUrl(questionId: string): string;
   /** The caller's decline or cancel of a question it was sent in URL mode, taken as the page takes any answer. */
-  refuseAsCaller(questionId: string, principal: Principal, action: 'decline' | 'cancel'): Promise<void>;
+  refuseAsCaller(questionId: string, action: 'decline' | 'cancel'): Promise<void>;
 }
 
 /** What a requestState is bound to besides its exchange and round: the call, by its digest, and the caller. */

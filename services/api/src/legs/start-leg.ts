@@ -52,6 +52,7 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       principal: leg.principal.id,
       principalDetails: detailsOf(leg.principal),
       callerPersonId: personIdOf(leg.principal),
+      ...(deps.callerPages ? { answerPageOrigin: deps.callerPages.origin } : {}),
       clientCapabilities: leg.clientCapabilities,
       ...(leg.listening ? { listening: leg.listening } : {}),
       // Answers sent before any ask are carried to round 1: the handler reads what it knows.

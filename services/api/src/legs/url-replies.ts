@@ -25,6 +25,6 @@ export async function takeUrlReplies(
   if (consent.kind === 'invalid') throw questionsNotForCaller(consent.reason);
   const keys = addressedKeys(inputRequests);
   for (const { key, action } of consent.refusals)
-    await pages.refuseAsCaller(questionIdOf(ask.exchangeId, ask.round, key, keys), leg.principal, action);
+    await pages.refuseAsCaller(questionIdOf(ask.exchangeId, ask.round, key, keys), action);
   return { kind: 'recorded', record: ask };
 }

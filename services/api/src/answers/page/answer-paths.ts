@@ -4,6 +4,4 @@ export const INBOX_PATH = '/answers';
 export const SIGN_OUT_PATH = '/answers/sign-out';
 
 /** A question's page, where its form also posts. */
-export function questionPath(id: string): string {
-  return `/answers/q/${encodeURIComponent(id)}`;
-}
+export { questionPath } from '../../../../../lib/questions/question-path';

@@ -8,6 +8,10 @@ const page = (
   extra: Partial<Parameters<typeof renderQuestion>[0]> = {},
 ) => renderQuestion({ question: questionView(overrides), answerer, csrf: 'tok', now: NOW, ...extra });
 const HOSTILE = '<script>alert(1)</script>';
+/** The answer form of the page's question (q-123); the header's sign-out is a form too. */
+const ANSWER_FORM = '<form method="post" action="/answers/q/q-123">';
+const SIGN_OUT =
+  '<form method="post" action="/answers/sign-out"><input type="hidden" name="csrf" value="tok"><button type="submit">Sign out</button></form>';
 
 describe('question page', () => {
   it('shows the call, its caller, message, deadline and arguments, then the form', () => {
@@ -19,10 +23,24 @@ describe('question page', () => {
     expect(markup).toContain(
       '<dt>order</dt><dd><code>&quot;A-17&quot;</code></dd><dt>amount</dt><dd><code>120</code></dd>',
     );
-    expect(markup).toContain('<form method="post" action="/answers/q/q-123">');
+    expect(markup).toContain(ANSWER_FORM);
     expect(markup).toContain('<input type="hidden" name="csrf" value="tok">');
     expect(markup).toContain('<input type="hidden" name="shown" value="digest-1">');
     expect(markup).toContain('Signed in as Ana Ruiz');
+  });
+
+  it('offers to sign out in its header, with the session token, whether the question waits or not', () => {
+    const waiting = page();
+    expect(waiting).toContain(SIGN_OUT);
+    expect(waiting.indexOf(SIGN_OUT)).toBeLessThan(waiting.indexOf(ANSWER_FORM));
+    expect(waiting).toMatch(
+      /<header>.*Signed in as Ana Ruiz.*<button type="submit">Sign out<\/button><\/form><\/header>/,
+    );
+    for (const status of ['answered', 'expired', 'cancelled'] as const) expect(page({ status })).toContain(SIGN_OUT);
+    const hostile = renderQuestion({ question: questionView(), answerer, csrf: '"><script>', now: NOW });
+    expect(hostile).toContain(
+      'action="/answers/sign-out"><input type="hidden" name="csrf" value="&quot;&gt;&lt;script&gt;">',
+    );
   });
 
   it('caps long argument values and many arguments', () => {
@@ -83,7 +101,7 @@ describe('question page', () => {
         { by: by(undefined, 'dan@example.com'), at, via: 'api', action: 'decline' },
       ],
     });
-    expect(markup).not.toContain('<form');
+    expect(markup).not.toContain(ANSWER_FORM);
     expect(markup).toContain(
       'Answered by Cleo at <time datetime="2026-05-01T12:02:00.000Z">2026-05-01 12:02 UTC</time> (accepted).',
     );
@@ -97,10 +115,10 @@ describe('question page', () => {
 
   it('shows an expired or a cancelled question without a form', () => {
     const expired = page({ status: 'expired' });
-    expect(expired).not.toContain('<form');
+    expect(expired).not.toContain(ANSWER_FORM);
     expect(expired).toContain('Expired at <time datetime="2026-05-01T12:09:00.000Z">2026-05-01 12:09 UTC</time>');
     const cancelled = page({ status: 'cancelled' });
-    expect(cancelled).not.toContain('<form');
+    expect(cancelled).not.toContain(ANSWER_FORM);
     expect(cancelled).toContain('Cancelled');
   });
 

@@ -19,7 +19,7 @@ import { renderOutcome } from './question-outcome';
 export interface QuestionPage {
   question: QuestionView;
   answerer: AnswererIdentity;
-  /** The anti-forgery token the form posts back. */
+  /** The session's anti-forgery token: the form and the header's sign-out button post it back. */
   csrf: string;
   values?: FormFields;
   problems?: AnswerProblem[];
@@ -47,7 +47,7 @@ export function renderQuestion(page: QuestionPage): string {
   const notice = page.notice ? html`<p class="notice" role="status">${page.notice}</p>` : undefined;
   return renderPage({
     title: 'A question for you',
-    header: renderPageHeader(page.answerer),
+    header: renderPageHeader(page.answerer, page.csrf),
     body: html`${notice}
 ${renderCallSummary(question, page.now ?? Date.now())}
 <h2>Your answer</h2>
