@@ -52,7 +52,8 @@ function issuerOf(raw: string): string {
   return raw;
 }
 
-function originOf(raw: string): string {
+/** ANSWER_PUBLIC_URL as the origin forms must come from; throws naming the variable. */
+export function publicOriginOf(raw: string): string {
   const url = new URL(raw);
   if (url.search || url.hash || url.username || url.password || url.pathname.replace(/\/+$/, '') !== '')
     throw new Error('ANSWER_PUBLIC_URL is malformed: must be an origin (scheme, host and port only)');
@@ -87,7 +88,7 @@ export function parseAnswerSignInConfig(env: AnswerSignInEnv): AnswerSignInConfi
     throw new Error(
       "ANSWER_PUBLIC_URL is missing: required with ANSWER_OIDC_ISSUER (the API's public origin, for the redirect URI)",
     );
-  const publicOrigin = originOf(env.ANSWER_PUBLIC_URL);
+  const publicOrigin = publicOriginOf(env.ANSWER_PUBLIC_URL);
   return {
     issuer,
     clientId: env.ANSWER_OIDC_CLIENT_ID,

@@ -7,6 +7,7 @@
  * dev launcher build a config from a plain object with `parseConfig` instead of editing
  * `process.env`.
  */
+import { parseAnswerDevSignInConfig, type AnswerDevSignInConfig } from '../auth/answer-dev-sign-in-config';
 import { parseAnswerSignInConfig, type AnswerSignInConfig } from '../auth/answer-sign-in-config';
 import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
 import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from '../temporal-security-config';
@@ -41,11 +42,15 @@ export function parseConfig(source: Record<string, string | undefined>) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
   let answerSignIn: AnswerSignInConfig | undefined;
+  let answerDevSignIn: AnswerDevSignInConfig | undefined;
   try {
-    answerSignIn = parseAnswerSignInConfig(env);
+    // The development sign-in refuses every ANSWER_OIDC_* variable itself, so the two never both hold.
+    answerDevSignIn = parseAnswerDevSignInConfig(env);
+    if (answerDevSignIn === undefined) answerSignIn = parseAnswerSignInConfig(env);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
+  const pageOrigin = (answerSignIn ?? answerDevSignIn)?.publicOrigin;
   // Temporal connection security: the files are read and checked here, once.
   let temporalSecurity: TemporalSecurityConfig;
   try {
@@ -81,8 +86,16 @@ export function parseConfig(source: Record<string, string | undefined>) {
       trustProxy: parseTrustProxy(env.TRUST_PROXY) as TrustProxy,
     },
     auth,
-    /** Answering questions: the answer page's sign-in, absent when ANSWER_OIDC_ISSUER is unset (the page is off). */
-    answers: { ...(answerSignIn ? { signIn: answerSignIn } : {}) },
+    /**
+     * Answering questions: the answer page's OpenID Connect sign-in (ANSWER_OIDC_ISSUER) or its
+     * development one (ANSWER_DEV_SIGN_IN), and the origin its links and forms are under; all
+     * absent when neither is set (the page is off).
+     */
+    answers: {
+      ...(answerSignIn ? { signIn: answerSignIn } : {}),
+      ...(answerDevSignIn ? { devSignIn: answerDevSignIn } : {}),
+      ...(pageOrigin !== undefined ? { publicOrigin: pageOrigin } : {}),
+    },
     admin: {
       ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
       ...(env.TEMPORAL_UI_URL !== undefined ? { temporalUiUrl: env.TEMPORAL_UI_URL } : {}),

@@ -1,11 +1,12 @@
 /**
  * Answering questions: how an answerer signs in at the answer page (OpenID Connect, authorization
- * code flow with PKCE, through the deployment's issuer). Declared here one by one; checked
- * together (an issuer without a client id, say) by lib/auth/answer-sign-in-config.ts.
+ * code flow with PKCE, through the deployment's issuer; or, in local development only, a form
+ * where anyone names themselves). Declared here one by one; checked together (an issuer without a
+ * client id, say) by lib/auth/answer-sign-in-config.ts and lib/auth/answer-dev-sign-in-config.ts.
  */
 import { z } from 'zod';
 import { documented } from '../documented';
-import { integer, unsetWhenEmpty } from '../kinds';
+import { boolean, integer, unsetWhenEmpty } from '../kinds';
 
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 
@@ -13,7 +14,7 @@ const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 export const ANSWER_VARIABLES = {
   ANSWER_OIDC_ISSUER: documented(
     unsetWhenEmpty(z.string().regex(URL_PATTERN, 'must be an http:// or https:// URL')),
-    'the OpenID Connect issuer answerers sign in at, exactly as its discovery document (`<issuer>/.well-known/openid-configuration`) spells `issuer`; https, or http on loopback. Each request to it gives up after `OAUTH_REQUEST_TIMEOUT_MS`. Unset, the answer page is off: `/answers/sign-in` is not served',
+    'the OpenID Connect issuer answerers sign in at, exactly as its discovery document (`<issuer>/.well-known/openid-configuration`) spells `issuer`; https, or http on loopback. Each request to it gives up after `OAUTH_REQUEST_TIMEOUT_MS`. Unset (and without `ANSWER_DEV_SIGN_IN`), the answer page is off: `/answers/sign-in` is not served',
     '(none: the answer page is off)',
   ),
   ANSWER_OIDC_CLIENT_ID: documented(
@@ -29,7 +30,11 @@ export const ANSWER_VARIABLES = {
   ANSWER_PUBLIC_URL: documented(
     unsetWhenEmpty(z.string().regex(URL_PATTERN, 'must be an http:// or https:// URL')),
     "the API's public origin as answerers' browsers reach it (`https://mcp.example.com`; https, or http on loopback): the redirect URI is `<origin>/answers/callback`, and a form posted to the answer page must come from this origin",
-    '(required with `ANSWER_OIDC_ISSUER`)',
+    '(required with `ANSWER_OIDC_ISSUER` or `ANSWER_DEV_SIGN_IN`)',
+  ),
+  ANSWER_DEV_SIGN_IN: documented(
+    boolean('false'),
+    '`true` turns the answer page on with a development sign-in instead of OpenID Connect: `/answers/sign-in` is a form where whoever opens it types any subject, name and groups and is signed in as that person (the subject `anonymous` is the `AUTH_MODE=off` caller itself), and every page says so. For local development only (`npm run dev` and `durable-mcp dev` set it): refused at start unless `AUTH_MODE=off`, and with `ANSWER_OIDC_ISSUER`; needs `ANSWER_PUBLIC_URL`',
   ),
   ANSWER_OIDC_SCOPES: documented(
     z.string().default('openid profile email'),
