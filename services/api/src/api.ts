@@ -111,9 +111,7 @@ export async function startApi(
     ...(besideMcp.callerPages ? { callerPages: besideMcp.callerPages } : {}),
     gateway,
     handlerVersion: served.version,
-    ...(config.webhooks.urls.length > 0
-      ? { questionEvents: { pageBase: config.answers.signIn?.publicOrigin ?? '' } }
-      : {}),
+    ...(config.webhooks.urls.length > 0 ? { questionEvents: { pageBase: config.answers.publicOrigin ?? '' } } : {}),
     store,
     waiter,
     reconciler,

@@ -1,6 +1,7 @@
 /**
  * What the API says once as it starts: who may call (loudly when nobody is asked, since every
- * caller is then one principal), and whether the admin API and the codec endpoint are on.
+ * caller is then one principal), whether the admin API and the codec endpoint are on, and, loudly
+ * too, when the answer page signs in whoever names themselves (the development sign-in).
  */
 import type { Config } from '../../../lib/config';
 import { isLoopbackHost } from '../../../lib/config';
@@ -16,6 +17,11 @@ export function logStartup(config: Config, log: Logger): void {
       'codec endpoint on at /codec (admin token, or a browser signed in at /codec/sign-in)',
     );
   else log.info('codec endpoint off: ADMIN_TOKEN is not set, /codec answers 404');
+  if (config.answers.devSignIn)
+    log.warn(
+      { answerPage: `${config.answers.devSignIn.publicOrigin}/answers` },
+      'ANSWER_DEV_SIGN_IN=true: the answer page signs in whoever opens it as anyone they name, with any groups; for local development only',
+    );
 }
 
 /** Says at start who may call: loudly when nobody is asked, since every caller is then one principal. */

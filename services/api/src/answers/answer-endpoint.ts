@@ -1,8 +1,9 @@
 /**
  * The answer endpoint built from the configuration: the answering of questions (one for every
  * entry point), its re-signaller, and the router `/answers` mounts: the answer API at
- * `/answers/api` (its bearer gate is the app's, as /mcp's is), and, when ANSWER_OIDC_ISSUER is
- * set, the answer page with its sign-in (answer-pages.ts); without it, the page's paths are 404.
+ * `/answers/api` (its bearer gate is the app's, as /mcp's is), and, when a sign-in is configured
+ * (ANSWER_OIDC_ISSUER, or ANSWER_DEV_SIGN_IN in development), the answer page with it
+ * (answer-pages.ts); without one, the page's paths are 404.
  */
 import express, { type Router } from 'express';
 import type { Config } from '../../../../lib/config';
@@ -17,6 +18,7 @@ import { answerPagesOff, answerPagesRouter } from './answer-pages';
 import { startAnswerResignal } from './answer-resignal';
 import { createQuestionAnswering } from './question-answering';
 import { createAnswerSignIn } from './sign-in/answer-sign-in';
+import { createDevAnswerSignIn } from './sign-in/dev-answer-sign-in';
 
 export const ANSWER_API_PATH = '/answers/api';
 
@@ -25,7 +27,7 @@ export const ANSWER_API_PATH = '/answers/api';
  * when the page is on, else the path on the API's own origin.
  */
 export function questionPageUrl(config: Pick<Config, 'answers'>): (id: string) => string {
-  const origin = config.answers.signIn?.publicOrigin;
+  const origin = config.answers.publicOrigin;
   return origin === undefined ? questionPath : (id) => questionPageUrlOf(origin, id);
 }
 
@@ -62,11 +64,16 @@ export function answerEndpoint(
     }),
   );
   const signInConfig = config.answers.signIn;
-  if (signInConfig === undefined) router.use(answerPagesOff());
+  const { devSignIn } = config.answers;
+  const keys = config.requestState.keys;
+  const signIn = signInConfig
+    ? createAnswerSignIn(signInConfig, { keys, log })
+    : devSignIn && createDevAnswerSignIn(devSignIn, { keys, log });
+  if (signIn === undefined) router.use(answerPagesOff());
   else
     router.use(
       answerPagesRouter({
-        signIn: createAnswerSignIn(signInConfig, { keys: config.requestState.keys, log }),
+        signIn,
         questions: deps.questions,
         answering,
         maxBodyBytes: config.limits.maxAnswerBodyBytes,
@@ -74,9 +81,10 @@ export function answerEndpoint(
         log,
       }),
     );
-  // With the page on, a question addressed to the caller can be sent to its client in URL mode.
-  const callerPages: CallerPages | undefined = signInConfig && {
-    origin: signInConfig.publicOrigin,
+  // With the page on (either sign-in), a question addressed to the caller can be sent to its client in URL mode.
+  const page = signInConfig ?? devSignIn;
+  const callerPages: CallerPages | undefined = page && {
+    origin: page.publicOrigin,
     pageUrl: questionPageUrl(config),
     async refuseAsCaller(questionId, action) {
       const reply = await answering.answerForCaller(questionId, action);

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import express, { Router, type Request } from 'express';
 import pino from 'pino';
 import type { QuestionStore } from '../../../../lib/db/question-store';
-import type { AnswerSignInConfig } from '../../../../lib/auth/answer-sign-in-config';
 import { questionPageUrl } from './answer-endpoint';
 import { answerPagesOff, answerPagesRouter, PAGE_HEADERS } from './answer-pages';
+import { DEV_SIGN_IN_BANNER } from './page/dev-sign-in-banner';
 import { answerer, NOW, questionView } from './page/test-question';
 import type { AnswerReply, QuestionAnswering } from './question-answering';
 import type { AnswerSignIn } from './sign-in/answer-sign-in';
@@ -44,6 +44,19 @@ beforeAll(async () => {
     answerPagesRouter({ signIn, questions, answering, maxBodyBytes: 256, maxListed: 10, log, now: () => NOW }),
   );
   app.use('/off', answerPagesOff());
+  // The same pages under a sign-in with a banner (the development one's), where every page must show it.
+  app.use(
+    '/dev-answers',
+    answerPagesRouter({
+      signIn: { ...signIn, banner: DEV_SIGN_IN_BANNER },
+      questions,
+      answering,
+      maxBodyBytes: 256,
+      maxListed: 10,
+      log,
+      now: () => NOW,
+    }),
+  );
   server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -140,6 +153,22 @@ describe('the answer pages', () => {
   });
 });
 
+describe('the answer pages under a sign-in with a banner', () => {
+  it('shows it on every page: the inbox, a question, a notice, a refused post, a body too large', async () => {
+    const pages = [
+      await get('/dev-answers', 'ana'),
+      await get('/dev-answers/q/q-123', 'ana'),
+      await get('/dev-answers/q/q-123'),
+      await get('/dev-answers/q/nope', 'ana'),
+      await post('/dev-answers/q/q-123', { action: 'accept', 'content.amount': '5' }),
+      await post('/dev-answers/q/q-123', { csrf: 'good', note: 'x'.repeat(400) }),
+    ];
+    expect(pages.map((page) => page.status)).toEqual([200, 200, 200, 404, 403, 413]);
+    for (const page of pages) expect(await page.text()).toContain(DEV_SIGN_IN_BANNER.text);
+    expect(await (await get('/answers', 'ana')).text()).not.toContain('class="banner"');
+  });
+});
+
 describe('the answer page when it is off, and question URLs', () => {
   it('answers 404 naming ANSWER_OIDC_ISSUER', async () => {
     const res = await get('/off/q/q-123');
@@ -148,8 +177,7 @@ describe('the answer page when it is off, and question URLs', () => {
   });
 
   it('names a question absolutely under ANSWER_PUBLIC_URL, else by its path', () => {
-    const signInConfig = { publicOrigin: 'https://mcp.example.com' } as AnswerSignInConfig;
-    expect(questionPageUrl({ answers: { signIn: signInConfig } })('q 1')).toBe(
+    expect(questionPageUrl({ answers: { publicOrigin: 'https://mcp.example.com' } })('q 1')).toBe(
       'https://mcp.example.com/answers/q/q%201',
     );
     expect(questionPageUrl({ answers: {} })('q1')).toBe('/answers/q/q1');

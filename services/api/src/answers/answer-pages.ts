@@ -5,7 +5,8 @@
  * a leaked link says nothing; signed out, a question's page is only the way to sign in. A post is
  * refused without the session's CSRF token; what it holds becomes an answer through the one
  * answering every entry point shares (question-answering.ts), with `via: 'page'`. Every response
- * carries the page's security headers (no script, no framing, no cache, no Referer).
+ * carries the page's security headers (no script, no framing, no cache, no Referer), and every
+ * page the sign-in's banner when it has one (the development sign-in says anyone can be anyone).
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { QuestionStore } from '../../../../lib/db/question-store';
@@ -16,7 +17,7 @@ import { CSRF_FIELD, SHOWN_FIELD } from '../../../../lib/questions/form-field-na
 import type { AnswererIdentity, QuestionView } from '../../../../lib/questions/question';
 import { REFUSAL_STATUS } from './answer-api';
 import { INBOX_PATH, questionPath } from './page/answer-paths';
-import { html } from './page/html';
+import { html, type Html } from './page/html';
 import { renderInbox } from './page/inbox';
 import { renderPage } from './page/layout';
 import { renderNotice, type Notice } from './page/notice';
@@ -48,8 +49,9 @@ const send = (res: Response, status: number, page: string) => res.status(status)
 /** Where the sign-in starts, coming back to `path`. */
 export const signInHref = (path: string) => `/answers/sign-in?return=${encodeURIComponent(path)}`;
 
-/** A short page of the page's own words (a refused post, a body too large). */
-const plainPage = (title: string, text: string) => renderPage({ title, body: html`<p>${text}</p>` });
+/** A short page of the page's own words (a refused post, a body too large), under the sign-in's banner. */
+const plainPage = (title: string, text: string, banner: Html | undefined) =>
+  renderPage({ title, body: html`<p>${text}</p>`, banner });
 
 /** The form as posted: every value a string, a repeated field a list (urlencoded, not extended). */
 function postedFields(body: unknown): FormFields {
@@ -65,6 +67,7 @@ function postedFields(body: unknown): FormFields {
 export function answerPagesRouter(deps: AnswerPagesDeps): Router {
   const now = deps.now ?? Date.now;
   const { signIn, log } = deps;
+  const { banner } = signIn;
   const router = express.Router();
   router.use((_req, res, next) => {
     res.set(PAGE_HEADERS);
@@ -72,10 +75,10 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
   });
   router.use(signIn.router);
 
-  const notice = (res: Response, status: number, shown: Notice) => send(res, status, renderNotice(shown));
+  const notice = (res: Response, status: number, shown: Notice) => send(res, status, renderNotice(shown, banner));
   const notFound = (res: Response) => notice(res, 404, { kind: 'notFound' });
   const questionPage = (res: Response, status: number, page: Omit<QuestionPage, 'now'>) =>
-    send(res, status, renderQuestion({ ...page, now: now() }));
+    send(res, status, renderQuestion({ ...page, now: now(), banner }));
 
   /** The question `id` as `answerer` may see it, or undefined (missing, or not theirs to see). */
   async function viewable(id: string, answerer: AnswererIdentity): Promise<QuestionView | undefined> {
@@ -93,7 +96,7 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
     const answerer = signIn.answererOf(req);
     if (!answerer) return res.redirect(303, signInHref(INBOX_PATH));
     const questions = await deps.questions.waitingFor(identityKeys(answerer), now(), deps.maxListed);
-    send(res, 200, renderInbox({ answerer, questions, signOutCsrf: signIn.csrfTokenFor(req)!, now: now() }));
+    send(res, 200, renderInbox({ answerer, questions, signOutCsrf: signIn.csrfTokenFor(req)!, now: now(), banner }));
   });
 
   router.get('/q/:id', async (req: Request<{ id: string }>, res) => {
@@ -121,7 +124,7 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
       const fields = postedFields(req.body);
       if (!signIn.checkCsrf(req, fields[CSRF_FIELD])) {
         log.warn({ answerer: answerer.id }, 'answer page post refused: cross-site or without the CSRF token');
-        return send(res, 403, plainPage('Answer refused', 'This answer did not come from the answer page.'));
+        return send(res, 403, plainPage('Answer refused', 'This answer did not come from the answer page.', banner));
       }
       const question = await viewable(id, answerer);
       if (!question) return notFound(res);
@@ -159,14 +162,15 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
   // A body too large or unreadable: said on a page, as the rest is.
   router.use((error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (error.type === 'entity.too.large')
-      return send(res, 413, plainPage('Answer too large', `An answer is at most ${deps.maxBodyBytes} bytes.`));
-    if (error.status === 400) return send(res, 400, plainPage('Answer unreadable', 'The form could not be read.'));
+      return send(res, 413, plainPage('Answer too large', `An answer is at most ${deps.maxBodyBytes} bytes.`, banner));
+    if (error.status === 400)
+      return send(res, 400, plainPage('Answer unreadable', 'The form could not be read.', banner));
     next(error);
   });
   return router;
 }
 
-/** `/answers` when the answer page is off (ANSWER_OIDC_ISSUER unset): every page is 404, saying so. */
+/** `/answers` when the answer page is off (no sign-in configured): every page is 404, saying so. */
 export function answerPagesOff(): Router {
   const router = express.Router();
   router.use((_req, res) => {
@@ -174,7 +178,9 @@ export function answerPagesOff(): Router {
       .status(404)
       .set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
       .type('text/plain')
-      .send('The answer page is off: set ANSWER_OIDC_ISSUER (and its ANSWER_* variables) to serve it.\n');
+      .send(
+        'The answer page is off: set ANSWER_OIDC_ISSUER (and its ANSWER_* variables) to serve it, or, in local development with AUTH_MODE=off, ANSWER_DEV_SIGN_IN=true.\n',
+      );
   });
   return router;
 }

@@ -21,6 +21,8 @@ export interface InboxPage {
   signOutCsrf: string;
   /** The time the page is rendered at (epoch ms), for "in N minutes"; now when not given. */
   now?: number;
+  /** The sign-in's banner (layout.ts), when it has one. */
+  banner?: Html;
 }
 
 function listed(question: QuestionView, now: number): Html {
@@ -43,5 +45,6 @@ export function renderInbox(page: InboxPage): string {
     title: 'Questions for you',
     header: renderPageHeader(page.answerer, page.signOutCsrf),
     body: list,
+    banner: page.banner,
   });
 }

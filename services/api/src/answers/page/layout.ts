@@ -22,14 +22,18 @@ const STYLE = raw(
     '.error{color:#b00020;font-weight:600;margin:.25rem 0}.error::first-letter{text-transform:uppercase}',
     '.problems{border:2px solid #b00020;padding:.5rem 1rem;margin:1rem 0}',
     '.notice{background:#eef6ee;border:1px solid #4a8a4a;padding:.5rem 1rem}',
+    '.banner{background:#fff4d6;border:2px solid #a15c00;padding:.5rem 1rem;margin:0 0 1rem}',
     '.actions{display:flex;gap:1rem;margin:1.5rem 0}.actions button{flex:1;font:inherit;padding:.75rem}',
     'ul.questions{list-style:none;padding:0}ul.questions li{border-top:1px solid #ddd;padding:.75rem 0}',
     '@media (max-width:30rem){dl{grid-template-columns:1fr}dd{margin-bottom:.5rem}}',
   ].join(''),
 );
 
-/** A whole page: its title (the tab's and the heading's), an optional header, and its body. */
-export function renderPage(page: { title: string; header?: Html; body: Html }): string {
+/**
+ * A whole page: its title (the tab's and the heading's), an optional header, and its body; and,
+ * first of all, the sign-in's `banner` when it has one (the development sign-in's warning).
+ */
+export function renderPage(page: { title: string; header?: Html; body: Html; banner?: Html }): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -40,6 +44,7 @@ export function renderPage(page: { title: string; header?: Html; body: Html }): 
 <style>${STYLE}</style>
 </head>
 <body>
+${page.banner}
 ${page.header ? html`<header>${page.header}</header>` : undefined}
 <main>
 <h1>${page.title}</h1>

@@ -25,7 +25,7 @@ function content(notice: Notice): { title: string; body: Html } {
   }
 }
 
-/** The whole notice page. */
-export function renderNotice(notice: Notice): string {
-  return renderPage(content(notice));
+/** The whole notice page, with the sign-in's banner (layout.ts) when it has one. */
+export function renderNotice(notice: Notice, banner?: Html): string {
+  return renderPage({ ...content(notice), banner });
 }

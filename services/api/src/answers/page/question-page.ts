@@ -10,7 +10,7 @@ import type { AnswererIdentity, QuestionView } from '../../../../../lib/question
 import { readRequestedSchema } from '../../../../../lib/questions/requested-schema';
 import { questionPath } from './answer-paths';
 import { renderCallSummary } from './call-summary';
-import { html } from './html';
+import { html, type Html } from './html';
 import { renderPage } from './layout';
 import { renderPageHeader } from './page-header';
 import { renderQuestionForm } from './question-form';
@@ -26,6 +26,8 @@ export interface QuestionPage {
   notice?: string;
   /** The time the page is rendered at (epoch ms), for "in N minutes"; now when not given. */
   now?: number;
+  /** The sign-in's banner (layout.ts), when it has one. */
+  banner?: Html;
 }
 
 /** The whole page of one question. */
@@ -48,6 +50,7 @@ export function renderQuestion(page: QuestionPage): string {
   return renderPage({
     title: 'A question for you',
     header: renderPageHeader(page.answerer, page.csrf),
+    banner: page.banner,
     body: html`${notice}
 ${renderCallSummary(question, page.now ?? Date.now())}
 <h2>Your answer</h2>

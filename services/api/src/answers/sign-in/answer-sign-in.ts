@@ -1,21 +1,20 @@
 /**
  * The answer page's sign-in, assembled: the relying party (lib/auth/oidc-relying-party.ts), the
- * sealed cookies, the routes, and what the answer page asks of a request: who signed in
- * (`answererOf`), the CSRF token for its forms (`csrfTokenFor`) and the check of a post
- * (`checkCsrf`). Built only when ANSWER_OIDC_ISSUER is set (`config.answers.signIn`); the
- * router is mounted at `/answers`, in an app whose `trust proxy` is TRUST_PROXY (the cookies'
- * Secure follows `req.secure`).
+ * sealed cookies, the routes, and what the answer page asks of a request (signed-in-requests.ts:
+ * who signed in, the CSRF token for its forms, the check of a post). Built only when
+ * ANSWER_OIDC_ISSUER is set (`config.answers.signIn`; the development sign-in,
+ * dev-answer-sign-in.ts, is the other `AnswerSignIn`); the router is mounted at `/answers`, in an
+ * app whose `trust proxy` is TRUST_PROXY (the cookies' Secure follows `req.secure`).
  */
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import type { AnswerSignInConfig } from '../../../../../lib/auth/answer-sign-in-config';
 import { createOidcRelyingParty, type OidcRelyingParty } from '../../../../../lib/auth/oidc-relying-party';
 import type { Logger } from '../../../../../lib/log';
-import type { AnswererIdentity } from '../../../../../lib/questions/question';
 import type { KeyRingEntry } from '../../../../../lib/state/sealer';
+import type { Html } from '../page/html';
 import { createAnswerSessions } from './answer-session';
-import { readCookie } from './cookies';
-import { crossSiteReason, csrfTokenOf, tokenMatches } from './csrf';
 import { createPendingSignIns } from './pending-sign-in';
+import { signedInRequests, type SignedInRequests } from './signed-in-requests';
 import { createSignInSealer } from './sign-in-sealer';
 import { signInRouter } from './sign-in-router';
 
@@ -28,15 +27,11 @@ export interface AnswerSignInDeps {
   relyingParty?: OidcRelyingParty;
 }
 
-export interface AnswerSignIn {
-  /** `/sign-in`, `/callback`, `/sign-out`: mount at `/answers`. */
+export interface AnswerSignIn extends SignedInRequests {
+  /** `/sign-in`, `/callback`, `/sign-out` (the development sign-in: no callback): mount at `/answers`. */
   router: Router;
-  /** Who is signed in on this request; undefined without a session, or with one expired or altered. */
-  answererOf(req: Request): AnswererIdentity | undefined;
-  /** The CSRF token the answer page's forms carry for this request's session; undefined when signed out. */
-  csrfTokenFor(req: Request): string | undefined;
-  /** Whether a post may act for this request's session: same-site, from the public origin, with its token. */
-  checkCsrf(req: Request, token: unknown): boolean;
+  /** What every answer page shows above all else, when the sign-in has something to warn of (the development one). */
+  banner?: Html;
 }
 
 export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignInDeps): AnswerSignIn {
@@ -44,14 +39,7 @@ export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignI
   const sealer = createSignInSealer(deps.keys);
   const sessions = createAnswerSessions(sealer, config.sessionTtlMs, now);
   const pending = createPendingSignIns(sealer, now);
-  const sessionOf = (req: Request) => sessions.open(readCookie(req, 'session'));
-
-  const checkCsrf = (req: Request, token: unknown): boolean => {
-    const site = { origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site') };
-    if (crossSiteReason(site, config.publicOrigin) !== undefined) return false;
-    const session = sessionOf(req);
-    return session !== undefined && tokenMatches(session, token);
-  };
+  const requests = signedInRequests(sessions, config.publicOrigin);
 
   const router = signInRouter({
     issuer: config.issuer,
@@ -60,17 +48,9 @@ export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignI
     relyingParty: deps.relyingParty ?? createOidcRelyingParty(config),
     pending,
     sessions,
-    checkCsrf,
+    checkCsrf: requests.checkCsrf,
     log: deps.log,
   });
 
-  return {
-    router,
-    answererOf: (req) => sessionOf(req)?.identity,
-    csrfTokenFor(req) {
-      const session = sessionOf(req);
-      return session ? csrfTokenOf(session) : undefined;
-    },
-    checkCsrf,
-  };
+  return { router, ...requests };
 }

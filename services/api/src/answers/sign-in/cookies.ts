@@ -1,24 +1,26 @@
 /**
- * The answer page's two cookies: the pending sign-in (ten minutes, from `/answers/sign-in` to the
- * callback) and the session. Both are HttpOnly (no script reads them), scoped to `/answers`, and
- * SameSite=Lax: the callback arrives as a top-level navigation from the issuer's site, and an
- * answerer follows a link to a question from mail or chat, neither of which a Strict cookie would
- * go with; what changes state is a POST, which Lax keeps cross-site posts from and the CSRF check
- * guards besides. Over https (express's `req.secure`, which believes X-Forwarded-Proto only from
+ * The answer page's cookies: the pending sign-in (ten minutes, from `/answers/sign-in` to the
+ * callback), the development sign-in's form (as long, from showing it to its post) and the
+ * session. Each is HttpOnly (no script reads them), scoped to `/answers`, and SameSite=Lax: the
+ * callback arrives as a top-level navigation from the issuer's site, and an answerer follows a
+ * link to a question from mail or chat, neither of which a Strict cookie would go with; what
+ * changes state is a POST, which Lax keeps cross-site posts from and the CSRF check guards
+ * besides. Over https (express's `req.secure`, which believes X-Forwarded-Proto only from
  * TRUST_PROXY's proxies) they are Secure and named `__Secure-…`, so a plain-http response cannot
  * set one the browser would send back; `__Host-` would need `Path=/`.
  */
 import type { CookieOptions, Request, Response } from 'express';
 import { cookieValue } from '../../codec/codec-session';
 
-export type CookieKind = 'pending-sign-in' | 'session';
+export type CookieKind = 'pending-sign-in' | 'dev-sign-in' | 'session';
 
 const BASE_NAMES: Record<CookieKind, string> = {
   'pending-sign-in': 'durable_mcp_answer_sign_in',
+  'dev-sign-in': 'durable_mcp_answer_dev_sign_in',
   session: 'durable_mcp_answer_session',
 };
 
-/** How long a started sign-in may take to come back. */
+/** How long a started sign-in may take to come back (or a shown sign-in form to be posted). */
 export const PENDING_SIGN_IN_TTL_MS = 10 * 60_000;
 /** The cookies' path: every answer page route and nothing else. */
 export const COOKIE_PATH = '/answers';

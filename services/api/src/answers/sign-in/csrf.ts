@@ -1,20 +1,31 @@
 /**
  * Cross-site request forgery, for every form the answer page posts (sign-out here, answers
- * elsewhere): a post is refused when the browser says it is cross-site (`Sec-Fetch-Site`), when
- * its `Origin` is not the public origin (ANSWER_PUBLIC_URL), or when it lacks the session's
- * token. The token is an HMAC of the answerer's key under the session's random secret: it is the
- * same on every page of one session, differs between sessions, and cannot be made without the
- * sealed cookie. A request without `Origin` or `Sec-Fetch-Site` (an older browser) still needs
- * the token. Pure, and unit-tested beside it.
+ * elsewhere, the development sign-in's own form): a post is refused when the browser says it is
+ * cross-site (`Sec-Fetch-Site`), when its `Origin` is not the public origin (ANSWER_PUBLIC_URL),
+ * or when it lacks its token. A session's token is an HMAC of the answerer's key under the
+ * session's random secret: it is the same on every page of one session, differs between sessions,
+ * and cannot be made without the sealed cookie; a form posted before there is a session has a
+ * secret of its own, sealed the same way (dev-sign-in-forms.ts). A request without `Origin` or
+ * `Sec-Fetch-Site` (an older browser) still needs the token. Pure, and unit-tested beside it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SessionRecord } from './answer-session';
 
+/** The token of a form whose secret is `secret` (32 random bytes, base64url), for what `binding` names. */
+export const formTokenOf = (secret: string, binding: string): string =>
+  createHmac('sha256', Buffer.from(secret, 'base64url')).update(binding).digest('base64url');
+
+/** Whether `token` is `expected` (compared in constant time). */
+export function formTokenMatches(expected: string, token: unknown): boolean {
+  if (typeof token !== 'string') return false;
+  const given = Buffer.from(token);
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
 /** The CSRF token of a session, for its forms' hidden field. */
 export const csrfTokenOf = (session: SessionRecord): string =>
-  createHmac('sha256', Buffer.from(session.csrf, 'base64url'))
-    .update(`durable-mcp/answer-csrf|${session.identity.id}`)
-    .digest('base64url');
+  formTokenOf(session.csrf, `durable-mcp/answer-csrf|${session.identity.id}`);
 
 /** The headers a browser sends about where a request comes from. */
 export interface RequestSite {
@@ -36,9 +47,5 @@ export function crossSiteReason(site: RequestSite, publicOrigin: string): string
 }
 
 /** Whether `token` is the session's CSRF token (compared in constant time). */
-export function tokenMatches(session: SessionRecord, token: unknown): boolean {
-  if (typeof token !== 'string') return false;
-  const given = Buffer.from(token);
-  const expected = Buffer.from(csrfTokenOf(session));
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+export const tokenMatches = (session: SessionRecord, token: unknown): boolean =>
+  formTokenMatches(csrfTokenOf(session), token);

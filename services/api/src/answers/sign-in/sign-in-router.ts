@@ -6,11 +6,12 @@
  * - `GET /callback?code&state`: the state checked against the pending cookie (which is then spent),
  *   the code exchanged, the ID token verified, the session cookie set, 303 back; an issuer's
  *   `error` (the answerer declined, say) is a short page saying so;
- * - `POST /sign-out` (form field `csrf`): the session cookie cleared, once the CSRF check passes.
+ * - `POST /sign-out` (form field `csrf`): the session cookie cleared, once the CSRF check passes
+ *   (sign-out.ts, shared with the development sign-in).
  *
  * A refused sign-in is 400 (its reason logged, not shown), an issuer that cannot be reached 503.
  */
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { AuthorizationServerUnavailable } from '../../../../../lib/auth/auth-errors';
 import type { OidcRelyingParty } from '../../../../../lib/auth/oidc-relying-party';
 import { SignInRefused } from '../../../../../lib/auth/sign-in-refused';
@@ -20,6 +21,7 @@ import { clearCookie, MAX_COOKIE_BYTES, PENDING_SIGN_IN_TTL_MS, readCookie, setC
 import { stateMatches, type PendingSignIns } from './pending-sign-in';
 import { DEFAULT_RETURN_PATH, safeReturnPath } from './return-path';
 import { escapeHtml, NO_STORE_HEADERS, signInPage, startAgainLink } from './sign-in-pages';
+import { signOutHandlers } from './sign-out';
 
 export interface SignInRouterDeps {
   issuer: string;
@@ -128,17 +130,10 @@ export function signInRouter(deps: SignInRouterDeps): Router {
     }
   });
 
-  router.post('/sign-out', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
-    const token = (req.body as Record<string, unknown> | undefined)?.csrf;
-    // Without a session there is nothing to forge; with one, only the answer page may end it.
-    const signedIn = deps.sessions.open(readCookie(req, 'session')) !== undefined;
-    if (signedIn && !deps.checkCsrf(req, token)) {
-      log.warn('answer sign-out refused: cross-site or without the CSRF token');
-      return signInPage(res, 403, 'Sign-out refused', '<p>This request did not come from the answer page.</p>');
-    }
-    clearCookie(req, res, 'session');
-    signInPage(res, 200, 'Signed out', '<p>This browser is no longer signed in to answer questions.</p>');
-  });
+  router.post(
+    '/sign-out',
+    ...signOutHandlers({ sessions: deps.sessions, checkCsrf: deps.checkCsrf, page: signInPage, log }),
+  );
 
   return router;
 }

@@ -3,14 +3,14 @@
  * sealer (lib/state/sealer.ts), with keys of its own derived by HKDF from each key of the ring it
  * is given (REQUEST_STATE_KEYS, key ids kept), so a cookie never opens as a requestState nor one
  * as a cookie, and the ring's rotation rules hold as they are: the first key seals, every key
- * opens. Each kind of cookie (the pending sign-in, the session) is sealed under a context of its
- * own, so one is never taken for the other. A value that does not open, or is not the JSON
- * sealed, is undefined: the caller treats it as no cookie at all.
+ * opens. Each kind of cookie (the pending sign-in, the development sign-in's form, the session)
+ * is sealed under a context of its own, so one is never taken for the other. A value that does
+ * not open, or is not the JSON sealed, is undefined: the caller treats it as no cookie at all.
  */
 import { hkdfSync } from 'node:crypto';
 import { createSealer, type KeyRingEntry } from '../../../../../lib/state/sealer';
 
-export type SealedKind = 'pending-sign-in' | 'session';
+export type SealedKind = 'pending-sign-in' | 'dev-sign-in' | 'session';
 
 export interface SignInSealer {
   seal(kind: SealedKind, value: unknown): string;
