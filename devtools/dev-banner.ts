@@ -8,6 +8,8 @@ export interface DevBannerFacts {
   handlerSet: string;
   /** The handler set's version (`name@version`, else a digest of its module). */
   handlerVersion: string;
+  /** The answer page's URL and how one signs in there, or why it is off (dev-environment.ts `answerPageFrom`). */
+  answerPage: string;
   /** Where the admin token is: its variable, or the file the stack keeps it in. */
   adminTokenFrom: string;
   /** The worker's metrics URL, or why there is none. */
@@ -24,6 +26,7 @@ export function devBanner(facts: DevBannerFacts): string {
     '',
     `  MCP endpoint     ${facts.url}   (2026-07-28 and legacy clients; handler set "${facts.handlerSet}", ${facts.handlerVersion})`,
     `  2024-11-05 SSE   ${at('/sse')}`,
+    `  Answer page      ${facts.answerPage}`,
     `  Health           ${at('/healthz')}   readiness ${at('/readyz')}`,
     `  Metrics          ${at('/metrics')}   worker ${facts.workerMetrics}`,
     `  Admin            ${at('/admin')}   (npm run exchanges -- list; ${facts.adminTokenFrom})`,

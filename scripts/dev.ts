@@ -6,13 +6,19 @@
  * exchanges survive a restart of this command. Postgres: DATABASE_URL, else an embedded one in
  * .data/postgres. Then migrations, the worker and the API, in this process. Ctrl-C stops it all.
  * Keys and the admin token, when not set, are development ones kept in .data; the dev server's
- * Web UI decodes payloads through the API's codec endpoint.
+ * Web UI decodes payloads through the API's codec endpoint; questions addressed to someone else
+ * are answered at the answer page, through its development sign-in.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, parseConfig } from '../lib/config';
 import { devBanner } from '../devtools/dev-banner';
-import { adminTokenFrom, codecEndpointForBrowser, devServiceEnvironment } from '../devtools/dev-environment';
+import {
+  adminTokenFrom,
+  answerPageFrom,
+  codecEndpointForBrowser,
+  devServiceEnvironment,
+} from '../devtools/dev-environment';
 import { startLocalStack, type LocalStack } from '../devtools/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
@@ -64,7 +70,8 @@ async function main(): Promise<void> {
           ? log.info('starting an embedded Postgres in .data/postgres')
           : log.info({ port: TEMPORAL_PORT }, 'starting a Temporal dev server (history kept in .data/temporal.db)'),
     });
-    const config = parseConfig(devServiceEnvironment(DATA_DIR, local, log));
+    const env = devServiceEnvironment(DATA_DIR, local, log);
+    const config = parseConfig(env);
     const handlers = await loadHandlers(config.handlers);
     service = await startService({
       config,
@@ -89,6 +96,7 @@ async function main(): Promise<void> {
         url,
         handlerSet: handlers.set.name,
         handlerVersion: handlers.version,
+        answerPage: answerPageFrom(env),
         adminTokenFrom: adminTokenFrom(DATA_DIR),
         workerMetrics:
           workerMetrics?.url ??

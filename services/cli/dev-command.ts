@@ -5,12 +5,18 @@
  * command, and the service (API and worker) in a process of its own, restarted whenever a file of
  * the module's folder changes. A restart is the restart the service is built to survive: exchanges
  * in flight wait in Temporal and go on with the new code. A module that does not load is reported
- * and the previous one stays stopped until the next change.
+ * and the previous one stays stopped until the next change. Questions a handler addresses to
+ * someone else are answered at the answer page, signed in through its development sign-in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { adminTokenFrom, codecEndpointForBrowser, devServiceEnvironment } from '../../devtools/dev-environment';
+import {
+  adminTokenFrom,
+  answerPageFrom,
+  codecEndpointForBrowser,
+  devServiceEnvironment,
+} from '../../devtools/dev-environment';
 import { devBanner } from '../../devtools/dev-banner';
 import { startLocalStack, type LocalStack } from '../../devtools/local-stack/local-stack';
 import { createLogger } from '../../lib/log';
@@ -108,6 +114,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
           url: message.url,
           handlerSet: message.handlerSet,
           handlerVersion: message.handlerVersion,
+          answerPage: answerPageFrom(env),
           adminTokenFrom: adminTokenFrom(dataDir),
           workerMetrics: env.WORKER_METRICS_PORT === '0' ? '(off: WORKER_METRICS_PORT=0)' : '(see the log)',
           temporalAddress: local!.temporalAddress,
