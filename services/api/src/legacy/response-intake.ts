@@ -38,10 +38,19 @@ export interface ResponseIntakeDeps {
   callerPages?: Pick<CallerPages, 'refuseAsCaller'>;
 }
 
-/** Whether a server-to-client request is the URL-mode elicitation of a question (it carries the question's id). */
-const isUrlQuestion = (message: Record<string, unknown>): boolean => {
-  const params = message.params as { mode?: unknown; elicitationId?: unknown } | undefined;
-  return message.method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string';
+/**
+ * Whether a server-to-client request is the URL-mode elicitation of a question: its
+ * `elicitationId` is the id of a question of its own round (lib/questions/addressing.ts
+ * `questionIdOf`), which a handler's own URL elicitation never carries.
+ */
+const isUrlQuestion = (request: OpenRequest): boolean => {
+  const params = request.message.params as { mode?: unknown; elicitationId?: unknown } | undefined;
+  return (
+    request.message.method === 'elicitation/create' &&
+    params?.mode === 'url' &&
+    typeof params.elicitationId === 'string' &&
+    params.elicitationId.startsWith(`${request.exchangeId}.${request.round}.`)
+  );
 };
 
 export function createResponseIntake(deps: ResponseIntakeDeps) {
@@ -65,7 +74,7 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       return;
     }
     logExchange(request.exchangeId);
-    if (request.status === 'open' && isUrlQuestion(request.message)) return takeUrlReply(session, request, response);
+    if (isUrlQuestion(request)) return takeUrlReply(session, request, response);
     tagLegExchange(request.exchangeId, request.round + 1);
     await linkToExchangeTrace(() => exchanges.readTraceContext(request.exchangeId));
     // The deadline's fast pre-check (the workflow is its authority, lib/exchange/round-deadline.ts):
@@ -130,14 +139,21 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
 
   /**
    * A reply to the URL-mode elicitation of a question addressed to the caller (legacy-projection.ts):
-   * settled, so it is not taken twice; `accept` is consent only (the answer comes from the page),
-   * a decline or cancel is the caller's answer to the question, taken as the page takes one.
+   * `accept` is consent only (the answer comes from the page); a decline or cancel is the caller's
+   * answer to the question, claimed as the page claims one (durable, re-signalled if its signal is
+   * lost) before the request is settled, so an API that dies between the two loses nothing: the
+   * client's repeat finds the request open, and the question refuses a second answer from the caller.
    */
-  async function takeUrlReply(session: LegacySession, request: OpenRequest, response: unknown): Promise<void> {
+  async function takeUrlReply(
+    session: LegacySession,
+    request: OpenRequest & { status: string },
+    response: unknown,
+  ): Promise<void> {
+    if (request.status !== 'open') return;
     const action = urlReplyAction(response) ?? 'cancel';
-    if (!(await legacy.answerRequest(request.id, response))) return;
     const questionId = String((request.message.params as { elicitationId?: unknown }).elicitationId);
     if (action !== 'accept') await deps.callerPages?.refuseAsCaller(questionId, action);
+    await legacy.answerRequest(request.id, response);
     callLogger(log, request.exchangeId, request.round).info(
       { ...sessionRef(session.id), key: request.key, action },
       "the caller's client replied to a question's URL elicitation",
