@@ -1,22 +1,12 @@
 // The exchange's trace context: taken from the first leg's span while it records, and linked
 // from a later leg's span; nothing read or linked while traces are off or a span is not sampled.
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AlwaysOffSampler, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { recordSpans } from '../../test/support/recorded-spans';
 import { activeTraceContext, EXCHANGE_LINK_ATTRIBUTE, linkToExchangeTrace } from './exchange-trace';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const { exporter, provider } = recordSpans();
 const tracer = () => provider.getTracer('test');
-
-beforeAll(() => provider.register());
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
-});
-afterEach(() => exporter.reset());
 
 describe('activeTraceContext', () => {
   it("is the active span's traceparent and tracestate", () => {
