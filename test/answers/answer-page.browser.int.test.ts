@@ -17,11 +17,11 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import puppeteer, { type Browser, type BrowserContext, type HTTPResponse, type Page } from 'puppeteer-core';
 import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
-import { freePort } from '../../devtools/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
-import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
+import type { OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
-import { startAnswerIssuer, type AnswerIssuer } from './sign-in-harness';
+import { startAnsweringStack, type AnsweringStack } from './answering-stack';
+import type { AnswerIssuer } from './sign-in-harness';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -29,7 +29,6 @@ const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
 const PHONE = { width: 390, height: 844, deviceScaleFactor: 2 };
 
-const CLIENT = { clientId: 'answer-page', clientSecret: 'answer-page-secret-for-the-tests-only' };
 const ACCOUNTS = {
   approver: { name: 'Rita Approver', email: 'rita@example.com', groups: ['refund-approvers', 'finance'] },
   outsider: { name: 'Otto Outsider', email: 'otto@example.com', groups: ['support'] },
@@ -78,6 +77,7 @@ const refund = defineTool({
 });
 const handlers: HandlerSet = { name: 'refund-page', tools: [refund] };
 
+let answering: AnsweringStack | undefined;
 let issuer: AnswerIssuer | undefined;
 let stack: OAuthStack | undefined;
 let browser: Browser | undefined;
@@ -91,25 +91,13 @@ const describeWithBrowser = HAVE_CHROMIUM || process.env.CI ? describe : describ
 
 beforeAll(async () => {
   if (!HAVE_CHROMIUM && !process.env.CI) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  issuer = await startAnswerIssuer([{ ...CLIENT, redirectUri: `${origin}/answers/callback` }], ACCOUNTS);
-  stack = await startOAuthStack(
-    {
-      QUESTION_HOLD_MS: '4000',
-      ANSWER_OIDC_ISSUER: issuer.issuer,
-      ANSWER_OIDC_CLIENT_ID: CLIENT.clientId,
-      ANSWER_OIDC_CLIENT_SECRET: CLIENT.clientSecret,
-      ANSWER_PUBLIC_URL: origin,
-    },
-    { handlers, port },
-  );
+  answering = await startAnsweringStack(handlers, { QUESTION_HOLD_MS: '4000' }, ACCOUNTS);
+  ({ stack, issuer, origin } = answering);
   browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.close();
-  await issuer?.stop();
+  await answering?.close();
 });
 
 /** A fresh browser profile (no cookies) with one page at a phone's width. */

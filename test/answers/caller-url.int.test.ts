@@ -18,10 +18,9 @@ import {
   ElicitRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
-import { freePort } from '../../devtools/local-stack/free-port';
-import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
+import type { OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
-import { startAnswerIssuer, type AnswerIssuer } from './sign-in-harness';
+import { startAnsweringStack, type AnsweringStack } from './answering-stack';
 
 const SIGNATURE = {
   type: 'object',
@@ -49,29 +48,15 @@ const signContract = defineTool({
   },
 });
 const handlers: HandlerSet = { name: 'contracts', tools: [signContract] };
-const CLIENT = { clientId: 'answer-page', clientSecret: 'answer-page-secret-for-the-tests-only' };
-
-let issuer: AnswerIssuer;
+let answering: AnsweringStack;
 let stack: OAuthStack;
 let origin = '';
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  issuer = await startAnswerIssuer([{ ...CLIENT, redirectUri: `${origin}/answers/callback` }], {});
-  stack = await startOAuthStack(
-    {
-      QUESTION_HOLD_MS: '4000',
-      ANSWER_OIDC_ISSUER: issuer.issuer,
-      ANSWER_OIDC_CLIENT_ID: CLIENT.clientId,
-      ANSWER_OIDC_CLIENT_SECRET: CLIENT.clientSecret,
-      ANSWER_PUBLIC_URL: origin,
-    },
-    { handlers, port },
-  );
+  answering = await startAnsweringStack(handlers, { QUESTION_HOLD_MS: '4000' });
+  ({ stack, origin } = answering);
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
-  await issuer?.stop();
+  await answering?.close();
 });
 
 interface UrlParams {
