@@ -40,7 +40,7 @@ const FIELDS: Array<TextField & { name: DevSignInField }> = [
     kind: 'text',
     name: 'subject',
     title: 'Subject',
-    description: `Who you are signing in as, as an issuer's "sub" would name them (alice, say). ${ANONYMOUS_PRINCIPAL_ID} is the caller itself (AUTH_MODE=off calls all come from it); anyone else is keyed under ${DEV_SIGN_IN_ISSUER}.`,
+    description: `Who you are signing in as, as an issuer's "sub" would name them (alice, say). The subject ${ANONYMOUS_PRINCIPAL_ID} is the caller itself (every AUTH_MODE=off call comes from it); anyone else is keyed under ${DEV_SIGN_IN_ISSUER}.`,
     required: true,
     maxLength: MAX_DEV_SUBJECT_LENGTH,
   },
