@@ -11,42 +11,26 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
+import { answerer, type HandlerSet } from '@durable-mcp/handlers';
 import { startOAuthStack, type ClientName, type OAuthStack } from '../support/oauth-stack';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { ANSWERED_BY } from '../../lib/exchange/search-attributes';
 import { workflowIdFor } from '../../workflows/messages';
+import { refundTool } from './refund-tool';
 
 let issuer = '';
-const APPROVAL = { type: 'object', properties: { note: { type: 'string', maxLength: 40 } } } as const;
-
 const refund = (name: string, waitMs?: number, taskSupport?: 'optional') =>
-  defineTool({
-    tool: { name, inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
-    ...(taskSupport ? { taskSupport } : {}),
-    run(args, ctx) {
-      const approval = inputResponse(ctx.inputResponses, 'approval');
-      if (approval.kind === 'elicit') {
-        const by = ctx.answeredBy?.approval?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
-        const note = approval.action === 'accept' ? ` (${String(approval.content?.note ?? '')})` : '';
-        return { content: [{ type: 'text', text: `${approval.action} for ${String(args.order)} by ${by}${note}` }] };
-      }
-      return inputRequired({
-        inputRequests: {
-          approval: elicitFrom(
-            {
-              anyOf: [answerer.scope('refunds:approve'), answerer.principal(issuer, 'carol')],
-              excludeCaller: true,
-              ...(waitMs ? { waitMs } : {}),
-            },
-            { message: `Refund ${String(args.order)}?`, requestedSchema: APPROVAL },
-          ),
-        },
-      });
-    },
-  });
+  refundTool(
+    name,
+    () => ({
+      anyOf: [answerer.scope('refunds:approve'), answerer.principal(issuer, 'carol')],
+      excludeCaller: true,
+      ...(waitMs ? { waitMs } : {}),
+    }),
+    taskSupport ? { taskSupport } : {},
+  );
 
 const handlers: HandlerSet = {
   name: 'refunds',

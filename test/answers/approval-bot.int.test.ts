@@ -12,39 +12,19 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
+import { answerer, type HandlerSet } from '@durable-mcp/handlers';
 import { startApprovalBot, type ApprovalBot } from '../../examples/approval-bot/src/bot';
 import { configFromEnv } from '../../examples/approval-bot/src/config';
 import { freePort } from '../../devtools/local-stack/free-port';
 import { signWebhook } from '../../lib/webhooks/signature';
 import { CLIENTS, startOAuthStack, type OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
+import { refundTool } from './refund-tool';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const COMMAND_TOKEN = randomBytes(16).toString('hex');
 
-const refund = defineTool({
-  tool: { name: 'refund', inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
-  run(args, ctx) {
-    const approval = inputResponse(ctx.inputResponses, 'approval');
-    if (approval.kind === 'elicit') {
-      const by = ctx.answeredBy?.approval?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
-      const note = approval.action === 'accept' ? ` (${String(approval.content?.note ?? '')})` : '';
-      return { content: [{ type: 'text', text: `${approval.action} for ${String(args.order)} by ${by}${note}` }] };
-    }
-    return inputRequired({
-      inputRequests: {
-        approval: elicitFrom(
-          { anyOf: [answerer.scope('refunds:approve')], excludeCaller: true },
-          {
-            message: `Refund ${String(args.order)}?`,
-            requestedSchema: { type: 'object', properties: { note: { type: 'string', maxLength: 40 } } },
-          },
-        ),
-      },
-    });
-  },
-});
+const refund = refundTool('refund', () => ({ anyOf: [answerer.scope('refunds:approve')], excludeCaller: true }));
 const handlers: HandlerSet = { name: 'refunds', tools: [refund] };
 
 /** What the chat's incoming webhook was sent, in order. */

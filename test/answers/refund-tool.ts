@@ -1,0 +1,33 @@
+/**
+ * The tool the question tests ask through: `refund` asks for an approval of order `args.order`
+ * ("Refund <order>?", an optional note), addressed as the test says, and answers with what was
+ * decided, by whom and through what (`accept for A-1 by carol via api (fine)`), so a test reads
+ * the whole outcome from the caller's result.
+ */
+import { defineTool, elicitFrom, inputRequired, inputResponse, type Addressing } from '@durable-mcp/handlers';
+
+export const APPROVAL_NOTE = { type: 'object', properties: { note: { type: 'string', maxLength: 40 } } } as const;
+
+/** `addressing` is read at each run, so it may name what is known only once the stack runs (its issuer). */
+export function refundTool(name: string, addressing: () => Addressing, options: { taskSupport?: 'optional' } = {}) {
+  return defineTool({
+    tool: { name, inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
+    ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
+    run(args, ctx) {
+      const approval = inputResponse(ctx.inputResponses, 'approval');
+      if (approval.kind === 'elicit') {
+        const by = ctx.answeredBy?.approval?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
+        const note = approval.action === 'accept' ? ` (${String(approval.content?.note ?? '')})` : '';
+        return { content: [{ type: 'text', text: `${approval.action} for ${String(args.order)} by ${by}${note}` }] };
+      }
+      return inputRequired({
+        inputRequests: {
+          approval: elicitFrom(addressing(), {
+            message: `Refund ${String(args.order)}?`,
+            requestedSchema: APPROVAL_NOTE,
+          }),
+        },
+      });
+    },
+  });
+}
