@@ -42,6 +42,7 @@ describe('auth configuration', () => {
       algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       tokenTypes: ['at+jwt'],
       clockToleranceS: 30,
+      groupsClaim: 'groups',
       jwks: { cacheMaxAgeMs: 600_000, cooldownMs: 30_000 },
       requestTimeoutMs: 5000,
       allowHttp: false,

@@ -36,6 +36,8 @@ export interface OAuthConfig {
   requestTimeoutMs: number;
   /** OAUTH_ALLOW_HTTP_ISSUERS: http:// authorization-server URLs off loopback are accepted (endpoint-security.ts). */
   allowHttp: boolean;
+  /** The access-token claim whose values are an answerer's groups at the answer API (ANSWER_GROUPS_CLAIM, as the page's sign-in reads it). */
+  groupsClaim: string;
   /** RFC 7662 introspection of opaque (non-JWT) tokens, as this confidential client; absent, they are refused. */
   introspection?: { clientId: string; clientSecret: string; cacheMs: number; maxConcurrent: number };
 }
@@ -69,6 +71,7 @@ export interface AuthEnv {
   OAUTH_INTROSPECTION_CACHE_MS: number;
   OAUTH_INTROSPECTION_MAX_CONCURRENT: number;
   OAUTH_ALLOW_HTTP_ISSUERS: boolean;
+  ANSWER_GROUPS_CLAIM: string;
 }
 
 /** A JWS `typ` as RFC 7515 §4.1.9 compares it: without case, `application/` implied. */
@@ -162,6 +165,7 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
     algorithms,
     tokenTypes,
     clockToleranceS: env.OAUTH_CLOCK_TOLERANCE_S,
+    groupsClaim: env.ANSWER_GROUPS_CLAIM,
     ...(env.OAUTH_JWKS_URI ? { jwksUri: env.OAUTH_JWKS_URI } : {}),
     jwks: { cacheMaxAgeMs: env.OAUTH_JWKS_CACHE_MAX_AGE_MS, cooldownMs: env.OAUTH_JWKS_COOLDOWN_MS },
     requestTimeoutMs: env.OAUTH_REQUEST_TIMEOUT_MS,

@@ -122,7 +122,7 @@ export function createJwtVerifier(config: OAuthConfig, metadata: IssuerMetadataS
         clockTolerance: config.clockToleranceS,
         requiredClaims: ['exp'],
       });
-      return authInfoFromClaims(token, payload, issuer, resources);
+      return authInfoFromClaims(token, payload, issuer, resources, config.groupsClaim);
     } catch (error) {
       if (error instanceof TokenRefused) throw error;
       throw classify(error, issuer);

@@ -1,6 +1,6 @@
 // Pins the claim mapping both kinds of token go through: scopes, client, subject, audience, and
 // the principal they make.
-import { audiencesOf, authInfoFromClaims, principalFromAuthInfo, scopesOf } from './token-claims';
+import { audiencesOf, authInfoFromClaims, groupsFromAuthInfo, principalFromAuthInfo, scopesOf } from './token-claims';
 import { TokenRefused } from './token-refusal';
 
 const ISSUER = 'https://auth.example.com';
@@ -95,5 +95,23 @@ describe('principalFromAuthInfo', () => {
     const principal = principalFromAuthInfo(authInfoFromClaims('t', { sub: 'alice', exp: 1 }, ISSUER, [RESOURCE]));
     expect(principal.clientId).toBeUndefined();
     expect(principal.id).toBe(`${ISSUER}|alice`);
+  });
+});
+
+describe('groupsFromAuthInfo', () => {
+  const claims = { iss: ISSUER, sub: 'gina', aud: RESOURCE, scope: 'mcp' };
+  it('reads the configured groups claim, a string or a list, dropping what is not a group name', () => {
+    const info = (extra: Record<string, unknown>, claim?: string) =>
+      authInfoFromClaims('t', { ...claims, ...extra }, ISSUER, [RESOURCE], claim);
+    expect(groupsFromAuthInfo(info({ groups: ['finance', 7, '', 'finance', 'legal'] }, 'groups'))).toEqual([
+      'finance',
+      'legal',
+    ]);
+    expect(groupsFromAuthInfo(info({ roles: 'approvers' }, 'roles'))).toEqual(['approvers']);
+    // Another claim, or no claim configured, grants no group.
+    expect(groupsFromAuthInfo(info({ groups: ['finance'] }, 'roles'))).toEqual([]);
+    expect(groupsFromAuthInfo(info({ groups: ['finance'] }))).toEqual([]);
+    // The principal, and so every exchange it starts, never carries them.
+    expect(principalFromAuthInfo(info({ groups: ['finance'] }, 'groups'))).not.toHaveProperty('groups');
   });
 });

@@ -5,6 +5,7 @@
  * string or `scp` as a list; the client as `client_id` or `azp`), so this is the one place that
  * knows. Pure, and unit-tested beside it; the signature, issuer and audience were checked before.
  */
+import { groupsOf } from './answerer-claims';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { principalId, type Principal } from '../exchange/principal';
 import { REFUSAL, TokenRefused } from './token-refusal';
@@ -29,6 +30,8 @@ interface PrincipalExtra {
   client?: string;
   /** The token names no `sub`: the subject is its client (keyed apart from users, principalId). */
   subjectIsClient?: true;
+  /** The groups its groups claim names (ANSWER_GROUPS_CLAIM), when it names any: what a question addressed to a group admits at the answer API. */
+  groups?: string[];
 }
 
 const nonEmpty = (value: unknown): string | undefined =>
@@ -60,6 +63,7 @@ export function authInfoFromClaims(
   claims: TokenClaims,
   issuer: string,
   resources: readonly string[],
+  groupsClaim?: string,
 ): AuthInfo {
   const clientId = nonEmpty(claims.client_id) ?? nonEmpty(claims.azp);
   const sub = nonEmpty(claims.sub);
@@ -72,6 +76,7 @@ export function authInfoFromClaims(
     subject,
     ...(clientId !== undefined ? { client: clientId } : {}),
     ...(sub === undefined ? { subjectIsClient: true as const } : {}),
+    ...groupsExtra(groupsClaim === undefined ? [] : groupsOf((claims as Record<string, unknown>)[groupsClaim])),
   };
   return {
     token,
@@ -82,6 +87,11 @@ export function authInfoFromClaims(
     extra: { ...extra },
   };
 }
+
+const groupsExtra = (groups: string[]) => (groups.length > 0 ? { groups } : {});
+
+/** The groups an `AuthInfo`'s token names (from `authInfoFromClaims`), bounded as a sign-in's are. */
+export const groupsFromAuthInfo = (info: AuthInfo): string[] => (info.extra as unknown as PrincipalExtra).groups ?? [];
 
 /** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
 export function principalFromAuthInfo(info: AuthInfo): Principal {

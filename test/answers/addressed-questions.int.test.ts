@@ -34,7 +34,12 @@ const refund = (name: string, waitMs?: number, taskSupport?: 'optional') =>
 
 const handlers: HandlerSet = {
   name: 'refunds',
-  tools: [refund('refund'), refund('refund_quick', 1_500), refund('refund_task', undefined, 'optional')],
+  tools: [
+    refund('refund'),
+    refund('refund_quick', 1_500),
+    refund('refund_task', undefined, 'optional'),
+    refundTool('refund_finance', () => ({ anyOf: [answerer.group('finance')], excludeCaller: true })),
+  ],
 };
 
 let stack: OAuthStack;
@@ -71,7 +76,11 @@ interface AnswerReplyBody {
 
 /** The answer API as `name` (dana holds refunds:approve when she asks for it). */
 async function answerApi(name: ClientName) {
-  const authorization = await stack.bearer(name, name === 'dana' ? { scope: 'mcp refunds:approve' } : {});
+  return answerApiWith(await stack.bearer(name, name === 'dana' ? { scope: 'mcp refunds:approve' } : {}));
+}
+
+/** The answer API with `authorization`. */
+function answerApiWith(authorization: string) {
   const headers = { authorization, 'content-type': 'application/json' };
   return {
     list: async () => (await (await fetch(answersUrl(), { headers })).json()) as { questions: ListedQuestion[] },
@@ -256,5 +265,21 @@ describe('a question addressed to an approver', () => {
     expect(textOf(await call)).toBe('accept for L-1 by dana via api ()');
     expect(progress[0]).toMatch(/^Waiting for an answer from a holder of refunds:approve/);
     await client.close();
+  }, 60_000);
+
+  it("admits a group's member at the answer API by the groups claim of their access token", async () => {
+    const alice = await modernClient('alice');
+    const call = alice.callTool({ name: 'refund_finance', arguments: { order: 'G-1' } }, { timeout: 60_000 });
+    const gina = answerApiWith(await stack.personBearer('gina', 'finance-bot', 'mcp', { groups: ['finance'] }));
+    const outsider = answerApiWith(await stack.personBearer('otto', 'finance-bot', 'mcp', { groups: ['sales'] }));
+    const question = await until('the question in the finance inbox', async () =>
+      (await gina.list()).questions.find((q) => q.message === 'Refund G-1?'),
+    );
+    expect((await outsider.list()).questions.some((q) => q.id === question.id)).toBe(false);
+    expect((await outsider.read(question.id)).status).toBe(404);
+    const taken = await gina.answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest });
+    expect(taken.status).toBe(200);
+    expect(textOf(await call)).toBe('accept for G-1 by gina via api ()');
+    await alice.close();
   }, 60_000);
 });

@@ -53,7 +53,7 @@ export interface OAuthStack {
    * authorization-code grant would issue it: the server's own key signs it (the client-credentials
    * grant the tests use names no person).
    */
-  personBearer(subject: string, clientId: string, scope?: string): Promise<string>;
+  personBearer(subject: string, clientId: string, scope?: string, claims?: Record<string, unknown>): Promise<string>;
   /** The principal key a client's tokens make. */
   principal(name: ClientName): string;
   close(): Promise<void>;
@@ -108,9 +108,9 @@ export async function startOAuthStack(
     async bearer(name, request = {}) {
       return `Bearer ${await as.token(CLIENTS[name], { resource, scope: 'mcp', ...request })}`;
     },
-    async personBearer(subject, clientId, scope = 'mcp') {
+    async personBearer(subject, clientId, scope = 'mcp', claims = {}) {
       const key = as.keys[0]!;
-      const token = await new SignJWT({ client_id: clientId, scope })
+      const token = await new SignJWT({ ...claims, client_id: clientId, scope })
         .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
         .setIssuer(as.issuer)
         .setAudience(resource)

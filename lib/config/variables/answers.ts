@@ -45,7 +45,7 @@ export const ANSWER_VARIABLES = {
       .string()
       .regex(/^[\x21-\x7e]{1,128}$/, 'must be a claim name (printable ASCII, no spaces)')
       .default('groups'),
-    "the claim of the ID token (or, when it lacks it, of the issuer's userinfo answer) whose values are the answerer's groups, a string or a list of strings: what a question addressed to `{ group }` admits",
+    "the claim whose values are an answerer's groups, a string or a list of strings: what a question addressed to `{ group }` admits. Read from the page sign-in's ID token (or, when it lacks it, the issuer's userinfo answer) and from the access tokens of the answer API's callers",
   ),
   ANSWER_SESSION_TTL_MS: documented(
     integer(60_000, 86_400_000).default(3_600_000),

@@ -12,19 +12,20 @@ import { personIdOf, type Principal } from '../../../../lib/exchange/principal';
 import { identityKeys } from '../../../../lib/questions/addressing';
 import type { Refusal } from '../../../../lib/questions/answer-judgement';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
-import { callerOf } from '../auth/caller';
+import { callerGroupsOf, callerOf } from '../auth/caller';
 import { mayView, type QuestionAnswering } from './question-answering';
 
 /**
  * An API caller as an answerer: the person its token names, keyed as a sign-in of theirs is
- * (`personIdOf`), so one person is one answerer through the page and every client.
+ * (`personIdOf`), so one person is one answerer through the page and every client; its scopes,
+ * and the groups its token's groups claim names (ANSWER_GROUPS_CLAIM).
  */
-export const answererOfPrincipal = (principal: Principal): AnswererIdentity => ({
+export const answererOfPrincipal = (principal: Principal, groups: string[] = []): AnswererIdentity => ({
   id: personIdOf(principal),
   ...(principal.issuer !== undefined ? { issuer: principal.issuer } : {}),
   subject: principal.subject,
   scopes: principal.scopes,
-  groups: [],
+  groups,
 });
 
 /** The HTTP status of each refusal: a conflict with what stands, gone once the question is over, forbidden for who asks. */
@@ -71,7 +72,7 @@ export function answerApiRouter(deps: {
 }): Router {
   const now = deps.now ?? Date.now;
   const router = express.Router();
-  const answerer = (res: Response) => answererOfPrincipal(callerOf(res));
+  const answerer = (res: Response) => answererOfPrincipal(callerOf(res), callerGroupsOf(res));
 
   router.get('/questions', async (_req, res) => {
     const who = answerer(res);

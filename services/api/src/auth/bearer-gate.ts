@@ -20,7 +20,7 @@ import {
   type Refusal,
 } from '../../../../lib/auth/challenge';
 import { protectedResources, type ProtectedResource } from '../../../../lib/auth/protected-resource';
-import { principalFromAuthInfo } from '../../../../lib/auth/token-claims';
+import { groupsFromAuthInfo, principalFromAuthInfo } from '../../../../lib/auth/token-claims';
 import { TokenRefused } from '../../../../lib/auth/token-refusal';
 import { createTokenVerifiers } from '../../../../lib/auth/token-verifier';
 import { ANONYMOUS_PRINCIPAL } from '../../../../lib/exchange/principal';
@@ -79,7 +79,7 @@ export function bearerGate(auth: AuthConfig, log: Logger): RequestHandler {
           requiredScopes: auth.requiredScopes,
           resourceMetadataUrl: gate.challenge.resourceMetadataUrl,
         });
-        setCaller(res, principalFromAuthInfo(info));
+        setCaller(res, principalFromAuthInfo(info), groupsFromAuthInfo(info));
         return next();
       } catch (error) {
         try {

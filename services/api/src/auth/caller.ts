@@ -7,12 +7,18 @@ import type { Response } from 'express';
 import type { Principal } from '../../../../lib/exchange/principal';
 
 const CALLER = Symbol('caller');
+const GROUPS = Symbol('caller groups');
 
-type WithCaller = Record<typeof CALLER, Principal | undefined>;
+type WithCaller = Record<typeof CALLER, Principal | undefined> & Record<typeof GROUPS, string[] | undefined>;
 
-export function setCaller(res: Response, principal: Principal): void {
+/** `groups`: what the token's groups claim names (ANSWER_GROUPS_CLAIM), for the answer API only: exchanges never keep them. */
+export function setCaller(res: Response, principal: Principal, groups: string[] = []): void {
   (res.locals as WithCaller)[CALLER] = principal;
+  (res.locals as WithCaller)[GROUPS] = groups;
 }
+
+/** The groups the caller's token names (none for the anonymous caller). */
+export const callerGroupsOf = (res: Response): string[] => (res.locals as WithCaller)[GROUPS] ?? [];
 
 export function callerOf(res: Response): Principal {
   const caller = (res.locals as WithCaller)[CALLER];
