@@ -14,6 +14,14 @@ const SCHEMA = { type: 'object', properties: { amount: { type: 'number', minimum
 const mine = questionView({ requestedSchema: SCHEMA, addressing: { anyOf: [{ group: 'finance' }] } });
 const theirs = questionView({ id: 'q-theirs', addressing: { anyOf: [{ group: 'legal' }] } });
 const ana = { ...answerer, groups: ['finance'] };
+// Questions addressed to their callers: Ana's own call (made through her desk app), and Bob's.
+const toCaller = { anyOf: [{ caller: true as const }] };
+const anasOwn = questionView({
+  id: 'q-anas-own',
+  caller: { id: `${ana.id}|desk-app`, personId: ana.id, subject: 'ana' },
+  addressing: toCaller,
+});
+const bobsOwn = questionView({ id: 'q-bobs-own', addressing: toCaller });
 
 /** Signed in when the request says `x-test-user: ana`; the CSRF token is `good`. */
 const signIn: AnswerSignIn = {
@@ -30,7 +38,7 @@ const answering = {
   deliver: async () => undefined,
 } as unknown as QuestionAnswering;
 const questions = {
-  read: async (id: string) => [mine, theirs].find((q) => q.id === id),
+  read: async (id: string) => [mine, theirs, anasOwn, bobsOwn].find((q) => q.id === id),
   waitingFor: async () => [mine],
 } as unknown as QuestionStore;
 
@@ -98,6 +106,14 @@ describe('the answer pages', () => {
     const missing = await get('/answers/q/nope', 'ana');
     expect([foreign.status, missing.status]).toEqual([404, 404]);
     expect(await foreign.text()).toBe(await missing.text());
+  });
+
+  it('opens a question addressed to its caller to the same person signed in, and to nobody else', async () => {
+    const own = await get('/answers/q/q-anas-own', 'ana');
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('action="/answers/q/q-anas-own"');
+    const others = await get('/answers/q/q-bobs-own', 'ana');
+    expect(others.status).toBe(404);
   });
 
   it('refuses a post without the CSRF token before anything is answered', async () => {
