@@ -11,7 +11,7 @@
  */
 import type { PoolClient } from 'pg';
 import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
-import { callerUrlRequests, takesUrlElicitation } from '../questions/caller-url';
+import { callerPageOf, callerUrlRequests, takesUrlElicitation } from '../questions/caller-url';
 import { questionPageUrl } from '../questions/question-path';
 import {
   askRequestEntries,
@@ -146,7 +146,12 @@ export async function projectRound(
   if (outcome.kind === 'ask' && isAddressedAsk(outcome.inputRequests)) {
     const urlAsk = urlAskOf(exchange, round, outcome.inputRequests);
     if (urlAsk) await writeRequests(client, call, exchangeId, round, urlAsk, maxEvents);
-    const message = waitingMessage(outcome.inputRequests, entry.deadlineAt?.getTime());
+    const origin = exchange?.answerPageOrigin;
+    const page =
+      origin === undefined
+        ? undefined
+        : callerPageOf(exchangeId, round, outcome.inputRequests, (id) => questionPageUrl(origin, id));
+    const message = waitingMessage(outcome.inputRequests, entry.deadlineAt?.getTime(), page);
     await write(client, call, questionWaitEntries(call, exchangeId, round, message), maxEvents);
     return;
   }

@@ -1,6 +1,7 @@
 import { answerer, elicitFrom } from '@durable-mcp/handlers';
 import { questionIdOf } from './addressing';
-import { callerQuestionKeys, callerUrlRequests, takesUrlElicitation, urlConsentOf } from './caller-url';
+import { callerPageOf, callerQuestionKeys, callerUrlRequests, takesUrlElicitation, urlConsentOf } from './caller-url';
+import { waitingMessage } from './waiting-message';
 
 const schema = { type: 'object', properties: { code: { type: 'string' } } } as const;
 const ask = {
@@ -50,5 +51,18 @@ describe('questions addressed to the caller, sent in URL mode', () => {
       kind: 'invalid',
       reason: expect.stringMatching(/inputResponses\.mine/),
     });
+  });
+
+  it("names the caller's question's page in the waiting message, when the page is on", () => {
+    const page = callerPageOf('ex-1', 2, ask, pageUrl);
+    expect(page).toBe(pageUrl(questionIdOf('ex-1', 2, 'mine', ['mine', 'boss'])));
+    expect(callerPageOf('ex-1', 2, ask, undefined)).toBeUndefined();
+    expect(callerPageOf('ex-1', 2, { boss: ask.boss }, pageUrl)).toBeUndefined();
+    expect(waitingMessage(ask, undefined, page)).toBe(
+      `Waiting for an answer from you, at ${page}; a member of managers`,
+    );
+    expect(waitingMessage(ask, undefined)).toBe(
+      'Waiting for an answer from you, on the answer page; a member of managers',
+    );
   });
 });

@@ -51,6 +51,18 @@ export function callerUrlRequests(
   );
 }
 
+/** The page of the first of an ask's questions for the caller, if it has one: what a waiting message names. */
+export function callerPageOf(
+  exchangeId: string,
+  round: number,
+  inputRequests: Record<string, unknown>,
+  pageUrl: ((questionId: string) => string) | undefined,
+): string | undefined {
+  const key = callerQuestionKeys(inputRequests)[0];
+  if (key === undefined || pageUrl === undefined) return undefined;
+  return pageUrl(questionIdOf(exchangeId, round, key, addressedKeys(inputRequests)));
+}
+
 /** What a client's replies to URL elicitations say: who declined or cancelled, or why they are not replies to them. */
 export type UrlConsent =
   | { kind: 'consent'; refusals: Array<{ key: string; action: 'decline' | 'cancel' }> }

@@ -10,18 +10,26 @@ import type { Answerer } from './question';
 /** The longest a waiting message gets. */
 export const MAX_WAITING_MESSAGE = 200;
 
-function describeAnswerer(answerer: Answerer): string {
-  if ('caller' in answerer) return 'you, on the answer page';
+function describeAnswerer(answerer: Answerer, callerPage: string | undefined): string {
+  if ('caller' in answerer) return callerPage !== undefined ? `you, at ${callerPage}` : 'you, on the answer page';
   if ('scope' in answerer) return `a holder of ${answerer.scope}`;
   if ('group' in answerer) return `a member of ${answerer.group}`;
   return answerer.subject;
 }
 
-/** "Waiting for an answer from manager-7 or a member of finance (until 2026-12-03T10:00:00.000Z)". */
-export function waitingMessage(inputRequests: Record<string, unknown>, deadlineAt: number | undefined): string {
+/**
+ * "Waiting for an answer from manager-7 or a member of finance (until 2026-12-03T10:00:00.000Z)".
+ * `callerPage`: the page of the ask's question for the caller, when it has one and the page is on
+ * (caller-url.ts `callerPageOf`), so a caller whose client takes no URL mode can still find it.
+ */
+export function waitingMessage(
+  inputRequests: Record<string, unknown>,
+  deadlineAt: number | undefined,
+  callerPage?: string,
+): string {
   const who = addressedKeys(inputRequests).map((key) => {
     const addressing = addressingOf(inputRequests[key])!;
-    const names = firstAddressees(addressing).map(describeAnswerer);
+    const names = firstAddressees(addressing).map((answerer) => describeAnswerer(answerer, callerPage));
     return addressing.eachOf ? `each of ${names.join(' and ')}` : names.join(' or ');
   });
   const until = deadlineAt !== undefined ? ` (until ${new Date(deadlineAt).toISOString()})` : '';

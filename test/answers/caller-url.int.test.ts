@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import type { OAuthStack } from '../support/oauth-stack';
+import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
 
@@ -28,26 +29,33 @@ const SIGNATURE = {
   required: ['initials'] as string[],
 } as const;
 
-const signContract = defineTool({
-  tool: { name: 'sign_contract', inputSchema: { type: 'object', properties: { contract: { type: 'string' } } } },
-  run(args, ctx) {
-    const signature = inputResponse(ctx.inputResponses, 'signature');
-    if (signature.kind === 'elicit') {
-      const by = ctx.answeredBy?.signature?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
-      const content = JSON.stringify(signature.content ?? {});
-      return { content: [{ type: 'text', text: `${signature.action} ${String(args.contract)} by ${by}: ${content}` }] };
-    }
-    return inputRequired({
-      inputRequests: {
-        signature: elicitFrom(
-          { anyOf: [answerer.caller()] },
-          { message: `Sign contract ${String(args.contract)}`, requestedSchema: SIGNATURE },
-        ),
-      },
-    });
-  },
-});
-const handlers: HandlerSet = { name: 'contracts', tools: [signContract] };
+const signContract = (name: string, taskSupport?: 'optional') =>
+  defineTool({
+    tool: { name, inputSchema: { type: 'object', properties: { contract: { type: 'string' } } } },
+    ...(taskSupport ? { taskSupport } : {}),
+    run(args, ctx) {
+      const signature = inputResponse(ctx.inputResponses, 'signature');
+      if (signature.kind === 'elicit') {
+        const by = ctx.answeredBy?.signature?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
+        const content = JSON.stringify(signature.content ?? {});
+        return {
+          content: [{ type: 'text', text: `${signature.action} ${String(args.contract)} by ${by}: ${content}` }],
+        };
+      }
+      return inputRequired({
+        inputRequests: {
+          signature: elicitFrom(
+            { anyOf: [answerer.caller()] },
+            { message: `Sign contract ${String(args.contract)}`, requestedSchema: SIGNATURE },
+          ),
+        },
+      });
+    },
+  });
+const handlers: HandlerSet = {
+  name: 'contracts',
+  tools: [signContract('sign_contract'), signContract('sign_contract_task', 'optional')],
+};
 let answering: AnsweringStack;
 let stack: OAuthStack;
 let origin = '';
@@ -220,5 +228,21 @@ describe('a question addressed to the caller', () => {
     );
     expect(textOf(result)).toBe('decline L-2 by pat via client: {}');
     await client.close();
+  }, 90_000);
+
+  it("keeps a task working with a status message that names the question's page, until the caller answers there", async () => {
+    const desk = taskClient(() => stack.service.url, { authorization: await stack.personBearer('pat', 'pat-desk') });
+    const taskId = createdTaskId(await desk.call('sign_contract_task', { contract: 'T-1' }));
+    const working = await desk.until(taskId, (task) => task.status === 'working' && task.statusMessage !== undefined);
+    const page = /you, at (\S+) \(until /.exec(String(working.statusMessage))?.[1];
+    expect(page?.startsWith(`${origin}/answers/q/`)).toBe(true);
+    const id = decodeURIComponent(page!.slice(`${origin}/answers/q/`.length));
+    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
+    const question = (await (await phone.read(id)).json()) as { shownDigest: string };
+    await phone.answer(id, { action: 'accept', content: { initials: 'T1' }, shownDigest: question.shownDigest });
+    const done = await desk.until(taskId, (task) => task.status === 'completed');
+    expect(done.result).toMatchObject({
+      content: [{ type: 'text', text: 'accept T-1 by pat via api: {"initials":"T1"}' }],
+    });
   }, 90_000);
 });

@@ -130,6 +130,8 @@ export async function startApi(
     },
     log,
   });
+  // With the answer page on, waiting messages name the page of a question addressed to the caller.
+  const questionPages = besideMcp.callerPages ? { questionPageUrl: besideMcp.callerPages.pageUrl } : {};
   const shutdown = createShutdown();
   const app = createApp({
     shutdown,
@@ -142,6 +144,7 @@ export async function startApi(
       paramHeaders,
       argumentChecks,
       questionProgressEveryMs: config.http.questionProgressEveryMs,
+      ...questionPages,
       tasks: {
         tasks,
         gateway,
@@ -167,6 +170,7 @@ export async function startApi(
           reconcileAfterMs: config.http.waitMs,
           cancelWaitMs: config.http.waitMs,
           log,
+          ...questionPages,
         }),
       }),
       legacy,

@@ -58,6 +58,8 @@ export interface LegacyTaskMethodsDeps {
   /** How long tasks/cancel waits for the workflow to record the cancel (HTTP_WAIT_MS). */
   cancelWaitMs: number;
   log: Logger;
+  /** A question's page, when the answer page is on: a waiting message names the caller's own question's page. */
+  questionPageUrl?: (questionId: string) => string;
 }
 
 /** What a task method answers: a result now, or (tasks/result of a running task) the task's stream. */
@@ -101,7 +103,7 @@ export function createLegacyTaskMethods(deps: LegacyTaskMethodsDeps) {
     return (await legacy.answersOfRound(task.exchangeId, round.round)).map((answer) => answer.key);
   }
 
-  const view = async (task: TaskSnapshot) => legacyTask(task, await answeredKeys(task));
+  const view = async (task: TaskSnapshot) => legacyTask(task, await answeredKeys(task), deps.questionPageUrl);
 
   async function get(session: LegacySession, params: unknown): Promise<TaskMethodAnswer> {
     const { task } = await ownTask('tasks/get', session, params);

@@ -47,9 +47,13 @@ export const createTaskResult = (task: TaskRecord) => ({ task: envelope(task, 'w
  * The task as it stands. `answeredKeys` are the keys of the last ask the client already answered
  * (its responses to the server's requests): with all of them in, the next round is on its way.
  */
-export function legacyTask(snapshot: TaskSnapshot, answeredKeys: readonly string[] = []): LegacyWireTask {
+export function legacyTask(
+  snapshot: TaskSnapshot,
+  answeredKeys: readonly string[] = [],
+  questionPageUrl?: (questionId: string) => string,
+): LegacyWireTask {
   const at = snapshot.lastUpdatedAt;
-  const phase = taskPhase(snapshot, answeredKeys);
+  const phase = taskPhase(snapshot, answeredKeys, questionPageUrl);
   switch (phase.kind) {
     case 'working':
       return envelope(snapshot, 'working', at, phase.waitingOn);

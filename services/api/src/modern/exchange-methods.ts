@@ -32,6 +32,8 @@ export interface ExchangeMethodsDeps {
   waiter: OutcomeWaiter;
   /** How often a leg waiting on someone else's answer is told so (QUESTION_PROGRESS_EVERY_MS). */
   questionProgressEveryMs: number;
+  /** A question's page, when the answer page is on: a waiting message names the caller's own question's page. */
+  questionPageUrl?: (questionId: string) => string;
 }
 
 export function createExchangeMethods(deps: ExchangeMethodsDeps) {
@@ -55,7 +57,12 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     // Waiting on someone else's answer: a leg that can be told so is told who it waits for.
     const waitingOn =
       call.channel.canStream && listening.progressToken !== undefined
-        ? questionProgress(call.channel.notify, listening.progressToken, deps.questionProgressEveryMs)
+        ? questionProgress(
+            call.channel.notify,
+            listening.progressToken,
+            deps.questionProgressEveryMs,
+            deps.questionPageUrl,
+          )
         : undefined;
     // Notifications are best effort on this era: a failure to forward them loses no result.
     let forwarding: Promise<{ lastId: number }> | undefined;

@@ -32,6 +32,8 @@ export interface ModernMethodsDeps {
   tasks: TaskMethodsDeps;
   /** How often a leg waiting on someone else's answer is told so (QUESTION_PROGRESS_EVERY_MS). */
   questionProgressEveryMs: number;
+  /** A question's page, when the answer page is on: a waiting message names the caller's own question's page. */
+  questionPageUrl?: (questionId: string) => string;
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {
@@ -41,7 +43,10 @@ export function createModernMethods(deps: ModernMethodsDeps) {
   );
   const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = {
     ...createExchangeMethods(deps),
-    ...createTaskMethods(deps.tasks),
+    ...createTaskMethods({
+      ...deps.tasks,
+      ...(deps.questionPageUrl ? { questionPageUrl: deps.questionPageUrl } : {}),
+    }),
   };
 
   return async function dispatch(req: Request, method: string, params: unknown, call: CallContext) {

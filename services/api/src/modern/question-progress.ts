@@ -6,12 +6,14 @@
  * leg holds. Nothing is stored: the next leg is told again.
  */
 import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import { callerPageOf } from '../../../../lib/questions/caller-url';
 import { waitingMessage } from '../../../../lib/questions/waiting-message';
 
 export function questionProgress(
   send: (notification: Record<string, unknown>) => void | Promise<void>,
   progressToken: string | number,
   everyMs: number,
+  questionPageUrl?: (questionId: string) => string,
 ) {
   let progress = 0;
   let message = '';
@@ -26,7 +28,9 @@ export function questionProgress(
     /** The leg waits past `record`, an ask addressed to someone else. */
     onQuestions(record: RoundRecord) {
       if (record.outcome.kind !== 'ask') return;
-      message = waitingMessage(record.outcome.inputRequests, record.deadlineAt?.getTime());
+      const { inputRequests } = record.outcome;
+      const page = callerPageOf(record.exchangeId, record.round, inputRequests, questionPageUrl);
+      message = waitingMessage(inputRequests, record.deadlineAt?.getTime(), page);
       tell();
       timer ??= setInterval(tell, everyMs);
     },

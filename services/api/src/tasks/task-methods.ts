@@ -56,6 +56,8 @@ export interface TaskMethodsDeps {
   /** The same budget one round's input has on every other path (MAX_ROUND_INPUT_BYTES). */
   maxRoundInputBytes: number;
   log: Logger;
+  /** A question's page, when the answer page is on: a waiting message names the caller's own question's page. */
+  questionPageUrl?: (questionId: string) => string;
 }
 
 type TaskMethodHandler = (
@@ -94,7 +96,8 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
   return {
     'tasks/get': gated('tasks/get', async (params, call) => {
       const { taskId } = parseParams(GetTaskParamsSchema, params);
-      return complete(detailedTask(await reconciled('tasks/get', await ownTask('tasks/get', taskId, call), call)));
+      const task = await reconciled('tasks/get', await ownTask('tasks/get', taskId, call), call);
+      return complete(detailedTask(task, deps.questionPageUrl));
     }),
 
     'tasks/update': gated('tasks/update', async (params, call) => {

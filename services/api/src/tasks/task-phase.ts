@@ -9,6 +9,7 @@ import type { TaskSnapshot } from '../../../../lib/db/task-store';
 import type { OutcomeError } from '../../../../lib/exchange/types';
 import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
 import { addressingOf, isAddressedAsk } from '../../../../lib/questions/addressing';
+import { callerPageOf } from '../../../../lib/questions/caller-url';
 import { waitingMessage } from '../../../../lib/questions/waiting-message';
 
 export type TaskPhase =
@@ -35,16 +36,21 @@ export function outstandingRequests(
 }
 
 /** `answeredKeys`: keys of the last ask answered beyond those the snapshot records (the legacy era's responses). */
-export function taskPhase(snapshot: TaskSnapshot, answeredKeys: readonly string[] = []): TaskPhase {
+/** `questionPageUrl`: a question's page, when the answer page is on (the caller's own question is named by it). */
+export function taskPhase(
+  snapshot: TaskSnapshot,
+  answeredKeys: readonly string[] = [],
+  questionPageUrl?: (questionId: string) => string,
+): TaskPhase {
   const outcome = snapshot.lastRound?.outcome;
   if (!outcome) return { kind: 'working' };
   switch (outcome.kind) {
     case 'ask': {
-      if (isAddressedAsk(outcome.inputRequests) && snapshot.exchangeStatus === 'running')
-        return {
-          kind: 'working',
-          waitingOn: waitingMessage(outcome.inputRequests, snapshot.lastRound?.deadlineAt?.getTime()),
-        };
+      const round = snapshot.lastRound!;
+      if (isAddressedAsk(outcome.inputRequests) && snapshot.exchangeStatus === 'running') {
+        const page = callerPageOf(round.exchangeId, round.round, outcome.inputRequests, questionPageUrl);
+        return { kind: 'working', waitingOn: waitingMessage(outcome.inputRequests, round.deadlineAt?.getTime(), page) };
+      }
       const outstanding = outstandingRequests(outcome.inputRequests, [...snapshot.answeredKeys, ...answeredKeys]);
       // Every key answered: the next round is on its way.
       if (Object.keys(outstanding).length === 0 || snapshot.exchangeStatus !== 'running') return { kind: 'working' };

@@ -23,9 +23,9 @@ const envelope = (task: TaskRecord, status: string, lastUpdatedAt: Date): WireTa
 /** The seed state a task-creating call answers with (`resultType: "task"` is added by the renderer). */
 export const createdTask = (task: TaskRecord): WireTask => envelope(task, 'working', task.createdAt);
 
-export function detailedTask(snapshot: TaskSnapshot): WireTask {
+export function detailedTask(snapshot: TaskSnapshot, questionPageUrl?: (questionId: string) => string): WireTask {
   const at = snapshot.lastUpdatedAt;
-  const phase = taskPhase(snapshot);
+  const phase = taskPhase(snapshot, [], questionPageUrl);
   switch (phase.kind) {
     case 'working':
       return phase.waitingOn !== undefined
