@@ -35,6 +35,11 @@ beforeAll(async () => {
     OAUTH_REQUIRED_SCOPES: 'mcp',
     QUESTION_RESIGNAL_AFTER_MS: '1000',
     QUESTION_HOLD_MS: '20000',
+    // The answer page on (its issuer is only asked at a sign-in): a question for the caller goes to its client in URL mode.
+    ANSWER_OIDC_ISSUER: as.issuer,
+    ANSWER_OIDC_CLIENT_ID: 'answer-page',
+    ANSWER_OIDC_CLIENT_SECRET: 'answer-page-secret-for-the-fault-suite',
+    ANSWER_PUBLIC_URL: 'http://127.0.0.1:3999',
   });
 }, 60_000);
 afterAll(async () => as?.stop());
@@ -181,6 +186,82 @@ scenario(
         text: 'Refunded 12 on order F-1, approved by dana. Note: ok',
         signalled: [true],
         rounds: [1, 2],
+        signalsAtEnd: true,
+      });
+    });
+  },
+);
+
+scenario(
+  "claim-to-signal window: (question, URL mode) the caller's client declined the URL-mode question addressed to it; API 0 claimed the decline, then SIGKILLed before Temporal took its signal: another replica signals it, once",
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    await withGatedApi(stack, async (api) => {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const sent: Array<{ mode?: string; url?: string }> = [];
+      const caller = new Client(
+        { name: 'desk', version: '1.0.0' },
+        { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      // The decline waits until the gate is held, so the retry that carries it is the one that claims.
+      caller.setRequestHandler('elicitation/create', async (request) => {
+        sent.push(request.params as { mode?: string; url?: string });
+        await released;
+        return { action: 'decline' } as never;
+      });
+      const authorization = await bearer(ALICE);
+      await caller.connect(
+        new StreamableHTTPClientTransport(new URL(stack.apiUrl(0)), { requestInit: { headers: { authorization } } }),
+      );
+      const call = caller.callTool(
+        { name: 'confirm_transfer', arguments: { account: 'DE0012345678', amount: 5 } },
+        { timeout: 60_000 },
+      );
+      const url = await waitFor('the URL elicitation', async () => sent[0]?.url);
+      const questionId = decodeURIComponent(url.slice(url.lastIndexOf('/') + 1));
+      const exchangeId = questionId.split('.')[0]!;
+      const workflowId = workflowIdFor(exchangeId);
+
+      const { reply, atKill } = await api.claimThenKill({
+        workflowId,
+        send: async () => {
+          release();
+          return call;
+        },
+        claimed: ["the caller's decline claimed", async () => (await claimed(questionId)).length === 1],
+      });
+      await caller.close().catch(() => undefined);
+
+      const ended = await waitFor('the round after the question', async () => {
+        const rows = await stack.query<{ outcome: { result?: { content: Array<{ text: string }> } } }>(
+          'SELECT outcome FROM exchange_rounds WHERE exchange_id = $1 AND round = 2',
+          [exchangeId],
+        );
+        return rows[0];
+      });
+      const final = await historyCounts(stack, workflowId);
+      const via = await stack.query<{ via: string }>(
+        'SELECT via FROM question_answers WHERE question_id = $1 AND taken',
+        [questionId],
+      );
+      expect({
+        mode: sent[0]?.mode,
+        reply,
+        signalsAtKill: atKill.questionAnswerSignals,
+        text: ended.outcome.result?.content[0]?.text,
+        via: via.map((row) => row.via),
+        signalled: (await claimed(questionId)).map((row) => row.signalled),
+        signalsAtEnd: final.questionAnswerSignals >= 1,
+      }).toEqual({
+        mode: 'url',
+        reply: NO_REPLY,
+        signalsAtKill: 0,
+        text: 'Transfer not made: decline (via client).',
+        via: ['client'],
+        signalled: [true],
         signalsAtEnd: true,
       });
     });
