@@ -87,7 +87,10 @@ export function initialState(callerId?: string, callerPersonId?: string): Exchan
  * key's answer, taken as a legacy client's one-key answer is.
  */
 export function acceptQuestion(state: ExchangeState, answer: QuestionAnswer): QuestionVerdict {
-  const caller = { id: state.callerId ?? '', ...(state.callerPersonId !== undefined ? { personId: state.callerPersonId } : {}) };
+  const caller = {
+    id: state.callerId ?? '',
+    ...(state.callerPersonId !== undefined ? { personId: state.callerPersonId } : {}),
+  };
   return acceptQuestionAnswer(state, answer, caller, (decided, response) =>
     acceptKeyAnswer(
       state,
