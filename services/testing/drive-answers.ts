@@ -105,7 +105,7 @@ export async function answerRetry<R>(
 export async function answerAsAddressee<R>(
   exchange: AnsweredExchange,
   ask: RoundRecord,
-  answerer: Answerer,
+  answerer: Answerer | 'caller',
   responses: Record<string, unknown>,
   options: { afterMs?: number },
 ): Promise<Step<R>> {
@@ -115,7 +115,7 @@ export async function answerAsAddressee<R>(
     exchange.state,
     exchange.input,
     ask,
-    answererIdentity(answerer),
+    answererIdentity(answerer, exchange.input),
     responses as Record<string, ElicitAnswer>,
     exchange.now(),
   );

@@ -77,14 +77,15 @@ export interface Step<R> {
    */
   answer(responses: Record<string, unknown>, options?: AnswerOptions): Promise<Step<R>>;
   /**
-   * Answers this step's questions addressed to someone else (`elicitFrom`) as `answerer`, as the
-   * answer page or API would: each elicitation result under its key. Resolves to the next step once
+   * Answers this step's questions addressed to someone else (`elicitFrom`) as `answerer` (or as
+   * the exchange's own caller, `'caller'`, for a question to `answerer.caller()`), as the answer
+   * page or API would: each elicitation result under its key. Resolves to the next step once
    * every question is decided (the same step while an `eachOf` waits for others), or to a refused
    * step whose `error.data.refusal` says why (`not-addressed`, `caller-excluded`, `closed`,
    * `late`, ...; `data.problems` for content the schema refuses).
    */
   answerAs(
-    answerer: Answerer,
+    answerer: Answerer | 'caller',
     responses: Record<string, ElicitResult>,
     options?: { afterMs?: number },
   ): Promise<Step<R>>;

@@ -61,3 +61,45 @@ describe('driveTool answering questions as their answerers', () => {
     expect((late.error?.data as { refusal?: string }).refusal).toMatch(/late|expired/);
   });
 });
+
+describe('driveTool answering a question addressed to the caller', () => {
+  const confirm = defineTool({
+    tool: { name: 'confirm', inputSchema: { type: 'object' } },
+    run(_args, ctx) {
+      const confirmation = inputResponse(ctx.inputResponses, 'confirmation');
+      if (confirmation.kind === 'elicit')
+        return {
+          content: [
+            { type: 'text', text: `${confirmation.action} by ${ctx.answeredBy?.confirmation?.[0]?.principal.subject}` },
+          ],
+        };
+      return inputRequired({
+        inputRequests: {
+          confirmation: elicitFrom(
+            { anyOf: [answerer.caller()] },
+            { message: 'Confirm?', requestedSchema: { type: 'object', properties: {} } },
+          ),
+        },
+      });
+    },
+  });
+
+  it("takes the caller's answer (signed in elsewhere), and nobody else's", async () => {
+    // The caller's own key names its client; the person is who answers elsewhere.
+    const viaApp = { ...caller, id: `${ISSUER}|caller|desk-app`, clientId: 'desk-app' };
+    const asked = await driveTool(confirm, 'confirm', {}, { principal: viaApp });
+    const someoneElse = await asked.answerAs(
+      { issuer: ISSUER, subject: 'sam' },
+      { confirmation: { action: 'accept', content: {} } },
+    );
+    expect((someoneElse.error?.data as { refusal?: string }).refusal).toBe('not-addressed');
+    const done = await asked.answerAs('caller', { confirmation: { action: 'accept', content: {} } });
+    expect(done.result?.content).toEqual([{ type: 'text', text: 'accept by caller' }]);
+  });
+
+  it('admits the anonymous caller of a service without authorization', async () => {
+    const asked = await driveTool(confirm, 'confirm', {});
+    const done = await asked.answerAs('caller', { confirmation: { action: 'decline' } });
+    expect(done.result?.content).toEqual([{ type: 'text', text: 'decline by anonymous' }]);
+  });
+});

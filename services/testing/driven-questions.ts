@@ -17,8 +17,22 @@ import { acceptQuestion, type ExchangeState } from '../../workflows/exchange-sta
 import type { Answerer, JsonRpcError } from './drive-types';
 import { principalId } from '../../lib/exchange/principal';
 
-/** A test's answerer as the service would verify them: their principal key, scopes and groups. */
-export function answererIdentity(answerer: Answerer): AnswererIdentity {
+/**
+ * A test's answerer as the service would verify them: their principal key, scopes and groups;
+ * `'caller'` is the exchange's own caller (`exchange`), signed in elsewhere, as a question
+ * addressed to `answerer.caller()` is answered.
+ */
+export function answererIdentity(answerer: Answerer | 'caller', exchange: ExchangeInput): AnswererIdentity {
+  if (answerer === 'caller') {
+    const details = exchange.principalDetails;
+    return {
+      id: exchange.callerPersonId ?? exchange.principal,
+      ...(details?.issuer !== undefined ? { issuer: details.issuer } : {}),
+      subject: details?.subject ?? exchange.principal,
+      scopes: details?.scopes ?? [],
+      groups: [],
+    };
+  }
   return {
     id: principalId(answerer.issuer, answerer.subject, undefined),
     issuer: answerer.issuer,

@@ -82,7 +82,7 @@ export async function startExchange(
     async answerAs(n, answerer, responses) {
       const ask = await round(n);
       if (ask.outcome.kind !== 'ask') throw new Error(`round ${n} did not ask (its outcome: ${ask.outcome.kind})`);
-      const by = answererIdentity(answerer);
+      const by = answererIdentity(answerer, input);
       const replies = [];
       for (const [key, response] of Object.entries(responses)) {
         const id = questionIdOf(exchangeId, n, key, addressedKeys(ask.outcome.inputRequests));

@@ -69,7 +69,7 @@ export interface TestExchange {
    */
   answerAs(
     round: number,
-    answerer: Answerer,
+    answerer: Answerer | 'caller',
     responses: Record<string, ElicitResult>,
   ): Promise<Array<{ key: string; reply: string }>>;
   /** Waits for the exchange to end, skipping time while nothing else can happen: a round's timeout passes at once. */
