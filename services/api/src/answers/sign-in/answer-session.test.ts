@@ -36,7 +36,11 @@ describe('answer sessions', () => {
 
   it('refuse an altered value, a pending sign-in, and a value sealed under another ring', () => {
     const { value } = sessions.mint(IDENTITY);
-    expect(sessions.open(`${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
+    // A character in the middle: the last one of base64url may carry only padding bits.
+    const at = Math.floor(value.length / 2);
+    expect(
+      sessions.open(`${value.slice(0, at)}${value[at] === 'A' ? 'B' : 'A'}${value.slice(at + 1)}`),
+    ).toBeUndefined();
     expect(
       sessions.open(
         createPendingSignIns(sealer, now).seal({ state: 's', nonce: 'n', verifier: 'v'.repeat(43) }, '/answers'),
