@@ -9,7 +9,10 @@
  * deterministic (no clocks or random values in the question; put those in `requestState`) and put
  * side effects after the last ask.
  */
-export { acceptedContent, inputRequired, inputResponse, isInputRequiredResult } from '@modelcontextprotocol/server';
+export { acceptedContent, inputRequired, isInputRequiredResult } from '@modelcontextprotocol/server';
+export { inputResponse } from './typed/input-response';
+export { ask, type Answers, type AnswerView, type AskDeclaration, type Asks, type FormAsk } from './typed/asks';
+export type { TypedContext, TypedResult, TypedToolHandler } from './typed/typed-tool';
 export type { InputResponseView } from '@modelcontextprotocol/server';
 export * from './context';
 export * from './definitions';
