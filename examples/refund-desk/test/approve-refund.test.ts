@@ -28,7 +28,7 @@ describe('approve_refund', () => {
     const question = manager.ask?.inputRequests.manager?.params as { message?: string } | undefined;
     assert.match(String(question?.message), /Ada approved a refund of 250/);
     // What the client holds is the service's sealed token, not the handler's state.
-    assert.equal(manager.ask?.handlerState, 'Ada');
+    assert.equal(manager.ask?.handlerState, JSON.stringify({ deskApprover: 'Ada' }));
     assert.doesNotMatch(manager.ask!.requestState, /Ada/);
 
     const done = await manager.answer({ manager: approve('Grace') });
