@@ -65,6 +65,7 @@ export const handlers: HandlerSet = { name: 'refunds', tools: [approveRefund] };
 
 const PACKS = path.join(ROOT, '.packs');
 const ROOT_PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
 
@@ -117,7 +118,10 @@ describe('the packed packages, installed in a project of their own', () => {
           dependencies: {
             '@durable-mcp/handlers': `file:${path.join(PACKS, 'durable-mcp-handlers.tgz')}`,
             'durable-mcp': `file:${path.join(PACKS, 'durable-mcp.tgz')}`,
-            // What the README's quickstart calls its tool with.
+            // What the README's quickstart types its tool with, and calls it with.
+            zod: ROOT_PACKAGE.dependencies.zod,
+            // What type-checks the quickstart's module, as an author's editor would.
+            typescript: ROOT_PACKAGE.devDependencies.typescript,
             '@modelcontextprotocol/client': ROOT_PACKAGE.devDependencies['@modelcontextprotocol/client'],
           },
           // npm 11 runs only the install scripts a project allows: these build or unpack native parts.
@@ -265,5 +269,21 @@ describe('the packed packages, installed in a project of their own', () => {
     expect(run('npx', ['durable-mcp', 'check', 'tools.ts'], project)).toMatchObject({ status: 0 });
     const { status, output } = run(process.execPath, ['call.mjs'], project);
     expect({ status, output }).toMatchObject({ status: 0, output: expect.stringContaining('accept for A-17') });
+
+    // The types catch a misspelt answer kind and a misspelt ask key; the module as written compiles.
+    const tsc = (file: string) =>
+      run(
+        'npx',
+        ['tsc', '--noEmit', '--strict', '--skipLibCheck', '--module', 'node20', '--target', 'es2022', file],
+        project,
+      );
+    expect(tsc('tools.ts')).toMatchObject({ status: 0 });
+    writeFileSync(path.join(project, 'typo.ts'), tools!.replace("answer.kind === 'elicit'", "answer.kind === 'elict'"));
+    expect(tsc('typo.ts')).toMatchObject({ status: 2, output: expect.stringContaining('\'"elict"\'') });
+    writeFileSync(
+      path.join(project, 'typo.ts'),
+      tools!.replace("(ctx.inputResponses, 'approval')", "(ctx.inputResponses, 'aproval')"),
+    );
+    expect(tsc('typo.ts')).toMatchObject({ status: 2, output: expect.stringContaining('typo.ts') });
   }, 180_000);
 });
