@@ -1,3 +1,4 @@
+import { ProtocolError as SdkProtocolError } from '@modelcontextprotocol/server';
 import { isProtocolError, ProtocolError } from './protocol-error';
 
 describe('isProtocolError', () => {
@@ -12,6 +13,12 @@ describe('isProtocolError', () => {
     });
     expect(fromAnotherCopy instanceof ProtocolError).toBe(false);
     expect(isProtocolError(fromAnotherCopy)).toBe(true);
+  });
+
+  it("recognises the official SDK's ProtocolError, so a handler may throw either", () => {
+    const sdk = new SdkProtocolError(-32602, 'no such order', { order: 'A1' });
+    expect(isProtocolError(sdk)).toBe(true);
+    expect(sdk).toMatchObject({ code: -32602, message: 'no such order', data: { order: 'A1' } });
   });
 
   it.each([
