@@ -1,21 +1,17 @@
 /**
  * A start-up connection to Temporal that failed, in one line: the address, what went wrong (no
- * answer, refused credentials, a TLS handshake the server refused) and which variable to check;
- * and how a process main reports a failed start.
+ * answer, refused credentials, a TLS handshake the server refused) and which variable to check.
  */
 import type { TemporalTarget } from './temporal-connection';
+import { StartError, startFailure } from './start-error';
 import { diagnoseTls, oneLine } from './temporal-tls-diagnosis';
 
 /** A start-up connection that failed: `message` is one line, naming the address and what to check. */
-export class TemporalConnectError extends Error {
+export class TemporalConnectError extends StartError {
   override readonly name = 'TemporalConnectError';
 }
 
-/** How a process main reports a failed start: one line for a connection it could not make, the stack otherwise. */
-export function startFailure(error: unknown): string {
-  if (error instanceof TemporalConnectError) return error.message;
-  return (error as Error)?.stack ?? String(error);
-}
+export { startFailure };
 
 /** gRPC status codes the credentials cause. */
 const UNAUTHENTICATED = 16;

@@ -10,6 +10,7 @@ import type { Pool } from 'pg';
 import type { Config } from '../../lib/config';
 import { migrate } from '../../lib/db/migrate';
 import { createPool } from '../../lib/db/pool';
+import { checkPostgresReachable } from '../../lib/db/postgres-connect-failure';
 import type { Logger } from '../../lib/log';
 import { startTracing, type Tracing } from '../../lib/tracing';
 import { startApi, type RunningApi } from '../api/src/api';
@@ -58,6 +59,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   const pool = createPool(config.database.url, options.poolSize ?? (withWorker ? config.database.poolSize : 1), log);
   try {
+    await checkPostgresReachable(pool, config.database.url);
     await migrate(pool, log);
   } catch (error) {
     await pool.end();

@@ -1,0 +1,15 @@
+/**
+ * A start that failed for a reason the operator can act on (a server it could not reach, a
+ * folder the embedded Postgres cannot enter): its message is one line saying what and which
+ * variable or folder to check, and a process main prints just that line, never a stack trace.
+ * Anything else that fails a start is a fault, reported with its stack.
+ */
+export class StartError extends Error {
+  override readonly name: string = 'StartError';
+}
+
+/** How a process main reports a failed start: the one line of a `StartError`, the stack otherwise. */
+export function startFailure(error: unknown): string {
+  if (error instanceof StartError) return error.message;
+  return (error as Error)?.stack ?? String(error);
+}
