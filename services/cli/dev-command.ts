@@ -20,6 +20,7 @@ import {
 import { devBanner } from '../../devtools/dev-banner';
 import { startLocalStack, type LocalStack } from '../../devtools/local-stack/local-stack';
 import { createLogger } from '../../lib/log';
+import { commandFailure } from '../../lib/start-error';
 import { watchFiles, type FileWatch } from './file-watch';
 import type { StartedMessage } from './start-command';
 import { isTypeScriptModule } from './typescript-modules';
@@ -85,7 +86,8 @@ export async function devCommand(options: DevOptions): Promise<void> {
         log.info(`starting ${server === 'postgres' ? 'an embedded Postgres' : 'a Temporal dev server'} in ${dataDir}`),
     });
   } catch (error) {
-    log.error({ err: error }, 'local stack failed to start');
+    // One line a user can act on (a folder Postgres cannot enter, a port in use), never a stack trace.
+    process.stderr.write(`durable-mcp dev: the local stack did not start: ${commandFailure(error)}\n`);
     return stopAll(1);
   }
   const env: NodeJS.ProcessEnv = { ...devServiceEnvironment(dataDir, local, log), HANDLERS: handlers };

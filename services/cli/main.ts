@@ -11,7 +11,7 @@ import { moduleArgument } from './module-argument';
 import { devCommand } from './dev-command';
 import { parseCommandLine } from './command-line';
 import { startCommand } from './start-command';
-import { startFailure } from '../../lib/temporal-connection';
+import { commandFailure } from '../../lib/start-error';
 
 const USAGE = `Usage:
   durable-mcp dev [module] [--data-dir <dir>] [--no-watch]
@@ -50,6 +50,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`durable-mcp failed: ${startFailure(error)}\n`);
+  process.stderr.write(`durable-mcp failed: ${commandFailure(error)}\n`);
   process.exit(1);
 });
