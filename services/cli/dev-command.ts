@@ -9,7 +9,7 @@
  * someone else are answered at the answer page, signed in through its development sign-in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   adminTokenFrom,
@@ -21,6 +21,7 @@ import { devBanner } from '../../devtools/dev-banner';
 import { startLocalStack, type LocalStack } from '../../devtools/local-stack/local-stack';
 import { createLogger } from '../../lib/log';
 import { commandFailure } from '../../lib/start-error';
+import { prepareDataFolder } from './dev-data-folder';
 import { watchFiles, type FileWatch } from './file-watch';
 import type { StartedMessage } from './start-command';
 import { isTypeScriptModule } from './typescript-modules';
@@ -44,7 +45,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
   const specifier = options.handlers ?? process.env.HANDLERS ?? 'demo';
   const handlers = isPath(specifier) ? path.resolve(cwd, specifier) : specifier;
   const dataDir = path.resolve(cwd, options.dataDir ?? '.durable-mcp');
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataFolder(dataDir);
   const log = createLogger('dev', process.env.LOG_LEVEL ?? 'info');
 
   let local: LocalStack | undefined;
