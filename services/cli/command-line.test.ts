@@ -14,6 +14,11 @@ describe('parseCommandLine', () => {
     [['check', './tools.ts'], { command: 'check', module: './tools.ts' }],
     [[], { command: 'help' }],
     [['--help'], { command: 'help' }],
+    [['help', 'dev'], { command: 'help', topic: 'dev' }],
+    [['start', '--help'], { command: 'help', topic: 'start' }],
+    [['check', 'a.ts', '-h'], { command: 'help', topic: 'check' }],
+    [['--version'], { command: 'version' }],
+    [['-v'], { command: 'version' }],
   ])('reads %j', (argv, expected) => {
     expect(parseCommandLine(argv)).toEqual(expected);
   });
@@ -27,6 +32,7 @@ describe('parseCommandLine', () => {
     [['check'], 'durable-mcp check: name one module'],
     [['check', 'a.ts', 'b.ts'], 'durable-mcp check: name one module'],
     [['serve'], 'durable-mcp: no command serve'],
+    [['help', 'serve'], 'durable-mcp help: no command serve'],
   ])('refuses %j', (argv, message) => {
     expect(parseCommandLine(argv)).toEqual({ command: 'usage-error', message });
   });

@@ -7,11 +7,19 @@ export type Command =
   | { command: 'dev'; module?: string; dataDir?: string; watch: boolean }
   | { command: 'start'; role: ServiceRole }
   | { command: 'check'; module: string }
-  | { command: 'help' }
+  | { command: 'help'; topic?: HelpTopic }
+  | { command: 'version' }
   | { command: 'usage-error'; message: string };
+
+/** The commands that have help of their own. */
+export const HELP_TOPICS = ['dev', 'start', 'check'] as const;
+export type HelpTopic = (typeof HELP_TOPICS)[number];
+const isTopic = (value: string | undefined): value is HelpTopic => HELP_TOPICS.includes(value as HelpTopic);
 
 export function parseCommandLine(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
+  // `durable-mcp <command> --help` is that command's help, whatever else the line says.
+  if (isTopic(command) && (rest.includes('--help') || rest.includes('-h'))) return { command: 'help', topic: command };
   const dataDirAt = rest.indexOf('--data-dir');
   const flags = rest.filter((arg) => arg.startsWith('-'));
   const positional = rest.filter((arg, i) => !arg.startsWith('-') && !(dataDirAt >= 0 && i === dataDirAt + 1));
@@ -40,11 +48,19 @@ export function parseCommandLine(argv: readonly string[]): Command {
     case 'check':
       if (positional.length !== 1 || flags.length) return usageError('durable-mcp check: name one module');
       return { command: 'check', module: positional[0]! };
-    case undefined:
     case 'help':
+      if (rest[0] === undefined) return { command: 'help' };
+      return isTopic(rest[0])
+        ? { command: 'help', topic: rest[0] }
+        : usageError(`durable-mcp help: no command ${rest[0]}`);
+    case undefined:
     case '--help':
     case '-h':
       return { command: 'help' };
+    case 'version':
+    case '--version':
+    case '-v':
+      return { command: 'version' };
     default:
       return usageError(`durable-mcp: no command ${command}`);
   }

@@ -1,0 +1,29 @@
+/** The help of the `durable-mcp` command: all of it, or one command's (`durable-mcp <command> --help`). */
+import type { HelpTopic } from './command-line';
+
+const HELP: Record<HelpTopic, string> = {
+  dev: `  durable-mcp dev [module] [--data-dir <dir>] [--no-watch]
+      The whole service on embedded defaults (a Temporal dev server with its Web UI, an embedded
+      Postgres, the API and the worker) serving the module (a .ts or .js file, a package name or a
+      built-in set; default HANDLERS, else demo), restarted when a file in its folder changes.
+      Its data and secrets stay in --data-dir (default .durable-mcp, which ignores itself for git).
+`,
+  start: `  durable-mcp start [all|api|worker]
+      The service in production, configured by its environment variables (HANDLERS, DATABASE_URL,
+      TEMPORAL_ADDRESS, ...); all (the default) runs the API and the worker in one process.
+`,
+  check: `  durable-mcp check <module>
+      Loads the module and checks every tool, prompt and resource it declares, starting nothing.
+      Exit code 0 when valid, 78 when not.
+`,
+};
+
+const FOOTER = `  durable-mcp --version
+      The version of durable-mcp.
+  durable-mcp <command> --help
+      That command's help.
+`;
+
+export function usage(topic?: HelpTopic): string {
+  return topic ? `Usage:\n${HELP[topic]}` : `Usage:\n${Object.values(HELP).join('')}${FOOTER}`;
+}
