@@ -18,6 +18,10 @@ describe('parseCommandLine', () => {
     [['start', '--help'], { command: 'help', topic: 'start' }],
     [['check', 'a.ts', '-h'], { command: 'help', topic: 'check' }],
     [['--version'], { command: 'version' }],
+    [
+      ['exchanges', 'list', '--status', 'running', '--help'],
+      { command: 'exchanges', argv: ['list', '--status', 'running', '--help'] },
+    ],
     [['-v'], { command: 'version' }],
   ])('reads %j', (argv, expected) => {
     expect(parseCommandLine(argv)).toEqual(expected);

@@ -5,6 +5,7 @@
  *   durable-mcp dev [module]            the whole service on embedded defaults, reloading on changes
  *   durable-mcp start [all|api|worker]  production, configured by environment variables
  *   durable-mcp check <module>          validates a handler module's declarations, starting nothing
+ *   durable-mcp exchanges list|show|cancel  the admin API from a terminal
  *   durable-mcp --version, durable-mcp <command> --help
  */
 import { checkCommand } from './check-command';
@@ -13,6 +14,7 @@ import { devCommand } from './dev-command';
 import { parseCommandLine } from './command-line';
 import { startCommand } from './start-command';
 import { usage } from './usage';
+import { runInTerminal } from './exchanges/exchanges-command';
 import { packageVersion } from './package-version';
 import { commandFailure } from '../../lib/start-error';
 
@@ -29,6 +31,9 @@ async function main(argv: string[]): Promise<void> {
       return startCommand(line.role);
     case 'check':
       process.exitCode = await checkCommand(moduleArgument(line.module));
+      return;
+    case 'exchanges':
+      process.exitCode = await runInTerminal(line.argv);
       return;
     case 'help':
       process.stdout.write(usage(line.topic));

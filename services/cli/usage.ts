@@ -18,7 +18,10 @@ const HELP: Record<HelpTopic, string> = {
 `,
 };
 
-const FOOTER = `  durable-mcp --version
+const FOOTER = `  durable-mcp exchanges list|show|cancel [options]
+      The running service's exchanges, from its admin API (ADMIN_URL, ADMIN_TOKEN):
+      durable-mcp exchanges --help for the options.
+  durable-mcp --version
       The version of durable-mcp.
   durable-mcp <command> --help
       That command's help.

@@ -189,6 +189,13 @@ describe('the packed packages, installed in a project of their own', () => {
     expect(devOutput).toContain(`Temporal Web UI  http://127.0.0.1:${uiPort}`);
   }, 240_000);
 
+  it("lists its exchanges with durable-mcp exchanges, from the project, with the dev stack's own admin token", async () => {
+    await rawCall(url, 'tools/call', { name: 'approve_refund', arguments: { order: 'X-1' } });
+    const listed = run('npx', ['durable-mcp', 'exchanges', 'list', '--url', url.replace(/\/mcp$/, '')], project);
+    expect(listed).toMatchObject({ status: 0, output: expect.stringContaining('approve_refund') });
+    expect(run('npx', ['durable-mcp', '--version'], project).output.trim()).toMatch(/^durable-mcp \d+\.\d+\.\d+$/);
+  }, 60_000);
+
   it('completes the exchange with the official 2.x client', async () => {
     const asked: string[] = [];
     const client = await connectModernClient(url, ({ message }) => {

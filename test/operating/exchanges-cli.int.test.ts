@@ -181,7 +181,7 @@ describe('npm run exchanges', () => {
     ]) {
       const usage = await exchanges(args);
       expect(usage.code).toBe(2);
-      expect(usage.stderr).toContain('usage: npm run exchanges -- <command> [options]');
+      expect(usage.stderr).toContain('usage: durable-mcp exchanges <command> [options]');
     }
   });
 });

@@ -1,6 +1,13 @@
 // Pins what `npm run exchanges` prints and how it refuses a command line, without a server.
-import { EXIT, run } from '../../scripts/exchanges';
-import { clip, detailLines, humanMs, humanSeconds, listLines, table } from '../../scripts/exchanges-format';
+import { EXIT, run } from '../../services/cli/exchanges/exchanges-command';
+import {
+  clip,
+  detailLines,
+  humanMs,
+  humanSeconds,
+  listLines,
+  table,
+} from '../../services/cli/exchanges/exchange-tables';
 
 async function runCli(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
@@ -9,11 +16,11 @@ async function runCli(args: string[], env: Record<string, string> = {}) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-describe('npm run exchanges, without a server', () => {
+describe('durable-mcp exchanges, without a server', () => {
   it('prints its usage with --help, exit 0', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(EXIT.ok);
-    expect(help.out).toContain('usage: npm run exchanges -- <command> [options]');
+    expect(help.out).toContain('usage: durable-mcp exchanges <command> [options]');
   });
 
   it.each([

@@ -61,7 +61,7 @@ export const HTTP_VARIABLES = {
 export const OPERATING_VARIABLES = {
   ADMIN_TOKEN: documented(
     secretToken(),
-    'the bearer token of the [admin API](operators.md#admin-api-and-npm-run-exchanges) (`/admin`) and of the [codec endpoint](security.md#the-codec-endpoint-codec) (`/codec`); at least 32 printable characters (`openssl rand -hex 32`); unset or empty, every `/admin` and `/codec` route answers 404, and the API logs which at start',
+    'the bearer token of the [admin API](operators.md#admin-api-and-durable-mcp-exchanges) (`/admin`) and of the [codec endpoint](security.md#the-codec-endpoint-codec) (`/codec`); at least 32 printable characters (`openssl rand -hex 32`); unset or empty, every `/admin` and `/codec` route answers 404, and the API logs which at start',
     '(none: the admin API is off; `npm run dev` makes a development one)',
   ),
   ADMIN_TOKEN_MAX_FAILURES: documented(

@@ -1,9 +1,9 @@
 /**
  * The commands of `npm run exchanges`: `list` (filters, pages, --all), `show` and `cancel`, each one
- * admin API call printed as tables (scripts/exchanges-format.ts) or as the API's JSON.
+ * admin API call printed as tables (exchange-tables.ts) or as the API's JSON.
  */
-import { detailLines, listLines, type ExchangeDetailView, type ExchangeRow } from './exchanges-format';
-import { EXIT, refusal, request, type Io } from './exchanges-api';
+import { detailLines, listLines, type ExchangeDetailView, type ExchangeRow } from './exchange-tables';
+import { EXIT, refusal, request, type Io } from './admin-requests';
 
 /** At most this many rows with --all, so a huge table cannot run away. */
 const ALL_ROWS_CAP = 10_000;

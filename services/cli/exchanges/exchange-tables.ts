@@ -38,7 +38,7 @@ export interface RoundRow {
   error?: { code: number; message: string };
 }
 
-import { questionLines, type QuestionRow } from './exchanges-questions';
+import { questionLines, type QuestionRow } from './question-table';
 
 export interface ExchangeDetailView {
   exchange: ExchangeRow;

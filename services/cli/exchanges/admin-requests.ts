@@ -33,6 +33,8 @@ export interface Io {
   out(line: string): void;
   err(line: string): void;
   env: Record<string, string | undefined>;
+  /** The admin token `durable-mcp dev` keeps in the working directory's `.durable-mcp`, if there is one. */
+  devAdminToken?: () => string | undefined;
 }
 
 export interface ApiAnswer {

@@ -1,22 +1,25 @@
 /**
- * `npm run exchanges -- list|show|cancel`: the admin API from a terminal.
+ * `durable-mcp exchanges list|show|cancel` (in this repository also `npm run exchanges -- ...`):
+ * the admin API from a terminal.
  *
- *   npm run exchanges -- list [--status running] [--method tools/call] [--target NAME] [--era modern|legacy]
+ *   durable-mcp exchanges list [--status running] [--method tools/call] [--target NAME] [--era modern|legacy]
  *                             [--session TAG] [--principal KEY] [--handler-version V] [--older-than S] [--newer-than S]
  *                             [--limit N] [--cursor C] [--all]
- *   npm run exchanges -- show <exchange id>
- *   npm run exchanges -- cancel <exchange id> [--reason TEXT]
+ *   durable-mcp exchanges show <exchange id>
+ *   durable-mcp exchanges cancel <exchange id> [--reason TEXT]
  *
  * Every command takes `--url` (default ADMIN_URL, else http://127.0.0.1:$PORT or :3000), `--token`
- * (default ADMIN_TOKEN) and `--json` (the API's answer as it came). Exit codes: EXIT below.
+ * (default ADMIN_TOKEN, else the one `durable-mcp dev` keeps in ./.durable-mcp) and `--json` (the API's answer as it came). Exit codes: EXIT below.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliError, EXIT, type Io } from './exchanges-api';
-import { cancel, list, show } from './exchanges-commands';
+import { CliError, EXIT, type Io } from './admin-requests';
+import { cancel, list, show } from './exchange-commands';
 
-export { EXIT } from './exchanges-api';
+export { EXIT } from './admin-requests';
 
-const USAGE = `usage: npm run exchanges -- <command> [options]
+const USAGE = `usage: durable-mcp exchanges <command> [options]
 
 commands:
   list                 exchanges, newest first
@@ -39,7 +42,7 @@ commands:
 
 options:
   --url URL            the service (default $ADMIN_URL, else http://127.0.0.1:$PORT, port 3000)
-  --token TOKEN        the admin token (default $ADMIN_TOKEN)
+  --token TOKEN        the admin token (default $ADMIN_TOKEN, else durable-mcp dev's in ./.durable-mcp)
   --json               print the API's JSON answer instead of tables
   -h, --help           this text
 
@@ -109,7 +112,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (misplaced) return usage(`--${misplaced} is an option of list`);
   if (command !== 'cancel' && values.reason !== undefined) return usage('--reason is an option of cancel');
 
-  const token = values.token ?? io.env.ADMIN_TOKEN;
+  // In a project `durable-mcp dev` runs in, its own admin token, so the command works as it stands.
+  const token = values.token ?? io.env.ADMIN_TOKEN ?? io.devAdminToken?.();
   if (!token) return usage('no admin token: pass --token or set ADMIN_TOKEN');
   const base = (values.url ?? io.env.ADMIN_URL ?? `http://127.0.0.1:${io.env.PORT ?? 3000}`).replace(/\/+$/, '');
   if (!/^https?:\/\/\S+$/.test(base)) return usage(`--url must be an http:// or https:// URL (got ${base})`);
@@ -130,18 +134,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  run(process.argv.slice(2), {
+/** Runs with the process's own output and environment: the `durable-mcp exchanges` command. */
+export function runInTerminal(argv: string[]): Promise<number> {
+  return run(argv, {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     env: process.env,
-  }).then(
-    (code) => {
-      process.exitCode = code;
+    devAdminToken: () => {
+      const file = path.join(process.cwd(), '.durable-mcp', 'dev-admin-token');
+      return existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined;
     },
-    (error: unknown) => {
-      process.stderr.write(`exchanges failed: ${(error as Error).stack ?? error}\n`);
-      process.exitCode = EXIT.failed;
-    },
-  );
+  });
 }
