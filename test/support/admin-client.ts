@@ -1,4 +1,4 @@
-/** The admin API over real HTTP, for the tests of /admin and of `npm run exchanges`. */
+/** The admin API over real HTTP, for the tests of /admin and of `durable-mcp exchanges`. */
 import { randomBytes } from 'node:crypto';
 
 export const TEST_ADMIN_TOKEN = `test-admin-${randomBytes(24).toString('hex')}`;
