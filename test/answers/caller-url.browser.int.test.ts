@@ -14,9 +14,9 @@ import { existsSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { freePort } from '../../devtools/local-stack/free-port';
 import { confirmTransfer } from '../../handlers/demo/confirm-transfer';
-import { startTestService, type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
+import { startDevAnsweringService } from './dev-answering-service';
 import { until } from '../support/until';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -33,18 +33,7 @@ let browser: Browser | undefined;
 let origin = '';
 beforeAll(async () => {
   if (!HAVE_CHROMIUM && !process.env.CI) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  service = await startTestService(
-    {
-      AUTH_MODE: 'off',
-      ANSWER_DEV_SIGN_IN: 'true',
-      ANSWER_PUBLIC_URL: origin,
-      PORT: String(port),
-      QUESTION_HOLD_MS: '4000',
-    },
-    { handlers },
-  );
+  ({ service, origin } = await startDevAnsweringService(handlers, { QUESTION_HOLD_MS: '4000' }));
   browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
 }, 120_000);
 afterAll(async () => {

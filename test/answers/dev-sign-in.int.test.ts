@@ -14,12 +14,12 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import { DEV_SIGN_IN_ISSUER } from '../../lib/auth/dev-answerer';
-import { freePort } from '../../devtools/local-stack/free-port';
 import { principalId } from '../../lib/exchange/principal';
 import { projectRoot } from '../../lib/paths';
 import { refundOrder } from '../../handlers/demo/refund-order';
 import { stackProcessEnv } from '../support/service-processes';
-import { startTestService, type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
+import { startDevAnsweringService } from './dev-answering-service';
 import { until } from '../support/until';
 import { Browser, locationOf } from './browser';
 
@@ -51,19 +51,10 @@ const handlers: HandlerSet = { name: 'dev-sign-in', tools: [refundOrder, confirm
 let service: TestService;
 let origin = '';
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  service = await startTestService(
-    {
-      AUTH_MODE: 'off',
-      ANSWER_DEV_SIGN_IN: 'true',
-      ANSWER_PUBLIC_URL: origin,
-      PORT: String(port),
-      QUESTION_HOLD_MS: '4000',
-      QUESTION_PROGRESS_EVERY_MS: '1000',
-    },
-    { handlers },
-  );
+  ({ service, origin } = await startDevAnsweringService(handlers, {
+    QUESTION_HOLD_MS: '4000',
+    QUESTION_PROGRESS_EVERY_MS: '1000',
+  }));
 }, 120_000);
 afterAll(async () => {
   await service?.close();

@@ -2,26 +2,16 @@
  * A service process that cannot reach Postgres ends at once with one line saying where and which
  * variable to check, as a Temporal it cannot reach does: never a stack trace, never a password.
  */
-import { spawn } from 'node:child_process';
 import { freePort } from '../../devtools/local-stack/free-port';
-import { projectRoot } from '../../lib/paths';
 import { TEST_KEY_RINGS } from '../support/test-service';
-import { exitOf } from '../support/process-exit';
+import { apiProcessExit } from '../support/api-process-exit';
 
 it('ends the API process with one line naming DATABASE_URL and its host, not a stack', async () => {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
-    cwd: projectRoot(),
-    env: {
-      ...process.env,
-      ...TEST_KEY_RINGS,
-      DATABASE_URL: `postgres://mcp:not-for-logs@127.0.0.1:${port}/mcp`,
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const { code, stderr } = await apiProcessExit({
+    ...TEST_KEY_RINGS,
+    DATABASE_URL: `postgres://mcp:not-for-logs@127.0.0.1:${port}/mcp`,
   });
-  const { code, stderr } = await exitOf(child);
   expect(code).toBe(1);
   expect(stderr.trim().split('\n')).toEqual([
     `API failed: Postgres at 127.0.0.1:${port}/mcp (DATABASE_URL) could not be reached: nothing listens there: is Postgres running, and is DATABASE_URL its address?`,

@@ -5,15 +5,13 @@
  * here with openssl. The API and the worker connect through it and complete an exchange; a client
  * certificate from another CA fails the start within seconds, with one line that says so.
  */
-import { spawn } from 'node:child_process';
-import { projectRoot } from '../../lib/paths';
 import { TemporalConnectError } from '../../lib/temporal-connection';
 import { accept, rawCall } from '../support/raw-mcp';
 import { readStackInfo } from '../support/stack-info';
 import { startTestService, TEST_KEY_RINGS, type TestService } from '../support/test-service';
 import { hasOpenssl, makeTestPki, TEST_SERVER_NAME, type TestPki } from '../support/test-pki';
 import { startTlsProxy, type TlsProxy } from '../support/tls-proxy';
-import { exitOf } from '../support/process-exit';
+import { apiProcessExit } from '../support/api-process-exit';
 
 const describeWithOpenssl = hasOpenssl() ? describe : describe.skip;
 
@@ -95,19 +93,11 @@ describeWithOpenssl('a Temporal with mutual TLS', () => {
 
   it('ends the API process with one line naming the cause, not a stack or a hang', async () => {
     const stack = readStackInfo();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
-      cwd: projectRoot(),
-      env: {
-        ...process.env,
-        ...TEST_KEY_RINGS,
-        ...mtls(pki.intruderCert, pki.intruderKey),
-        DATABASE_URL: stack.databaseUrl,
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const { code, stderr } = await apiProcessExit({
+      ...TEST_KEY_RINGS,
+      ...mtls(pki.intruderCert, pki.intruderKey),
+      DATABASE_URL: stack.databaseUrl,
     });
-    const { code, stderr } = await exitOf(child);
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^API failed: Temporal at 127\.0\.0\.1:\d+ refused the client certificate/),
