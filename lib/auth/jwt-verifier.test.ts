@@ -158,3 +158,22 @@ describe('key-set fetches a caller can cause', () => {
     expect(await outcome(verify(await token('k1'), [RESOURCE]))).toBe('accepted');
   });
 });
+
+describe('a token header a client wrote', () => {
+  it.each([[42], [['at+jwt']], [{ typ: 'at+jwt' }], [null]])(
+    'refuses a typ of %j as an invalid token, not a fault',
+    async (typ) => {
+      const forged = await new SignJWT({ client_id: 'alice', scope: 'mcp' })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ } as never)
+        .setIssuer(ISSUER)
+        .setAudience(RESOURCE)
+        .setSubject('alice')
+        .setIssuedAt(Math.floor(clock / 1000))
+        .setExpirationTime(Math.floor(clock / 1000) + 300)
+        .sign(privateKey);
+      const refused = await verifier()(forged, [RESOURCE]).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(TokenRefused);
+      expect((refused as TokenRefused).reason).toBe('typ is not a string');
+    },
+  );
+});

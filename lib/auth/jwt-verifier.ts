@@ -104,7 +104,9 @@ export function createJwtVerifier(config: OAuthConfig, metadata: IssuerMetadataS
       throw new TokenRefused(REFUSAL.invalid, (error as { code?: string }).code ?? 'not a JWT');
     }
     // RFC 9068 §4: an access token says it is one; a JWT of another type (an ID token) is not taken for one.
-    const typ = decodeProtectedHeader(token).typ;
+    const typ: unknown = decodeProtectedHeader(token).typ;
+    // A header's `typ` is the client's to write: anything but a string is an invalid token, not a fault.
+    if (typ !== undefined && typeof typ !== 'string') throw new TokenRefused(REFUSAL.invalid, 'typ is not a string');
     if (!config.tokenTypes.includes(typ === undefined ? 'none' : normalTokenType(typ)))
       throw new TokenRefused(
         REFUSAL.invalid,
