@@ -317,8 +317,14 @@ describe('parseConfig', () => {
       parseConfig({ ...minimal(), TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.10,uniquelocal' }).http
         .trustProxy,
     ).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.10', 'uniquelocal']);
+    expect(parseConfig({ ...minimal(), TRUST_PROXY: '0.0.0.0/1,::ffff:10.0.0.0/104' }).http.trustProxy).toEqual([
+      '0.0.0.0/1',
+      '::ffff:10.0.0.0/104',
+    ]);
     // Trusting every hop lets any client write its own address and scheme.
-    for (const value of ['true', '0', '11', 'proxy.example.com', '10.0.0.0/33', '10.0.0.0/8/1', '*']) {
+    // So does a network of every address: a /0, or the IPv4-mapped range that holds every IPv4 client.
+    const everyone = ['0.0.0.0/0', '::/0', '10.0.0.0/0', 'loopback,0.0.0.0/0', '::ffff:0:0/96', '::ffff:0.0.0.0/80'];
+    for (const value of ['true', '0', '11', 'proxy.example.com', '10.0.0.0/33', '10.0.0.0/8/1', '*', ...everyone]) {
       expect(configError({ ...minimal(), TRUST_PROXY: value }).message).toMatch(/TRUST_PROXY is malformed/);
     }
   });

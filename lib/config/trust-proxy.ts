@@ -12,14 +12,25 @@ export type TrustProxy = false | number | string[];
 
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** One entry: a named range, an address, or a network (`address/prefix`). */
+/**
+ * A network that holds every client address: trusting every hop (`true`) by another name. A /0 of
+ * either family, and the IPv4-mapped IPv6 range (`::ffff:0:0/96` or wider), which holds every IPv4
+ * client as Express compares a dual-stack socket's addresses.
+ */
+function holdsEveryClient(address: string, prefix: number): boolean {
+  if (prefix === 0) return true;
+  return isIPv6(address) && prefix <= 96 && /^::ffff:(0:0|0\.0\.0\.0)$/i.test(address);
+}
+
+/** One entry: a named range, an address, or a network (`address/prefix`) short of every address. */
 function isProxyEntry(entry: string): boolean {
   if (NAMED_RANGES.has(entry)) return true;
   const [address, prefix, extra] = entry.split('/');
   if (extra !== undefined || address === undefined) return false;
   const bits = isIPv4(address) ? 32 : isIPv6(address) ? 128 : 0;
   if (bits === 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= bits && !holdsEveryClient(address, Number(prefix));
 }
 
 /** TRUST_PROXY as Express's `trust proxy` takes it, or the problem with it (a string). */
@@ -45,5 +56,5 @@ export const trustProxy = () =>
     .default('')
     .refine((value) => typeof parseTrustProxy(value) !== 'string', {
       message:
-        'must be proxy addresses or networks, comma-separated (10.0.0.0/8, loopback, linklocal, uniquelocal), or a hop count from 1 to 10; not true, which would believe any client',
+        'must be proxy addresses or networks, comma-separated (10.0.0.0/8, loopback, linklocal, uniquelocal), or a hop count from 1 to 10; not true, nor a network of every address (0.0.0.0/0, ::/0), which would believe any client',
     });

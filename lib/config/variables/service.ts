@@ -44,7 +44,7 @@ export const HTTP_VARIABLES = {
   ),
   TRUST_PROXY: documented(
     trustProxy(),
-    "the proxies in front of the API (a TLS-terminating load balancer): their addresses or networks, comma-separated (`10.0.0.0/8`, `fd00::/8`, or the ranges `loopback`, `linklocal`, `uniquelocal`), or how many hops of them there are (`1`); Express's `trust proxy`. From those hops only, `X-Forwarded-For` gives the client's address (what `ADMIN_TOKEN_MAX_FAILURES` counts per) and `X-Forwarded-Proto` whether it came over https (the codec sign-in cookie is then `Secure`). `true` is refused: every client could then claim any address",
+    "the proxies in front of the API (a TLS-terminating load balancer): their addresses or networks, comma-separated (`10.0.0.0/8`, `fd00::/8`, or the ranges `loopback`, `linklocal`, `uniquelocal`), or how many hops of them there are (`1`); Express's `trust proxy`. From those hops only, `X-Forwarded-For` gives the client's address (what `ADMIN_TOKEN_MAX_FAILURES` counts per) and `X-Forwarded-Proto` whether it came over https (the codec sign-in cookie is then `Secure`). `true` is refused, as is a network of every address (`0.0.0.0/0`, `::/0`): every client could then claim any address",
     '(none: no forwarded header is believed)',
   ),
   READY_CHECK_TIMEOUT_MS: documented(
