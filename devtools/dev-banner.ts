@@ -29,7 +29,7 @@ export function devBanner(facts: DevBannerFacts): string {
     `  Answer page      ${facts.answerPage}`,
     `  Health           ${at('/healthz')}   readiness ${at('/readyz')}`,
     `  Metrics          ${at('/metrics')}   worker ${facts.workerMetrics}`,
-    `  Admin            ${at('/admin')}   (npm run exchanges -- list; ${facts.adminTokenFrom})`,
+    `  Admin            ${at('/admin')}   (durable-mcp exchanges list; ${facts.adminTokenFrom})`,
     `  Codec            ${at('/codec')}   (what Temporal holds is encrypted: the Web UI decodes it here once you sign in`,
     `                   at ${at('/codec/sign-in')} and turn on "Include cross-origin credentials" in its codec settings)`,
     `  Temporal         ${facts.temporalAddress}`,

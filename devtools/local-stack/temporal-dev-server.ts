@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTE_FLAGS, SEARCH_ATTRIBUTES } from '../../lib/exchange/search-attributes';
+import { loadDevStack } from '../dev-stack-package';
 import { freePort } from './free-port';
 
 /**
@@ -191,28 +192,23 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
 }
 
 async function startDownloadedServer(port: number, options: TemporalDevServerOptions): Promise<TemporalDevServer> {
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      ip: '127.0.0.1',
-      port,
-      ui: options.uiPort !== undefined,
-      uiPort: options.uiPort,
-      dbFilename: options.dbFile,
-      searchAttributes: SEARCH_ATTRIBUTES,
-      extraArgs: [
-        ...(options.dbFile ? DEV_SERVER_SQLITE_FLAGS : []),
-        ...(options.uiPort && options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
-        ...DEV_SERVER_DYNAMIC_CONFIG_FLAGS,
-        ...(options.extraArgs ?? []),
-      ],
-    },
+  const server = await loadDevStack('A Temporal dev server with no Temporal CLI installed').startDownloadedTemporal({
+    port,
+    uiPort: options.uiPort,
+    dbFilename: options.dbFile,
+    searchAttributes: SEARCH_ATTRIBUTES,
+    extraArgs: [
+      ...(options.dbFile ? DEV_SERVER_SQLITE_FLAGS : []),
+      ...(options.uiPort && options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
+      ...DEV_SERVER_DYNAMIC_CONFIG_FLAGS,
+      ...(options.extraArgs ?? []),
+    ],
   });
-  if (options.dbFile) await registerSearchAttributes(env.address);
+  if (options.dbFile) await registerSearchAttributes(server.address);
   return {
-    address: env.address,
+    address: server.address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
-    stop: () => env.teardown(),
+    stop: () => server.stop(),
   };
 }
 

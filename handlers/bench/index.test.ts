@@ -1,6 +1,6 @@
 // Pins the bench tools round by round: the wire the bench checks on every target comes from here.
-import { testContext } from '@durable-mcp/handlers/testing';
-import { builtInHandlerSets } from '..';
+import { testContext } from '@durable-mcp/testing';
+import { builtInHandlerSet } from '..';
 import { benchAskOnce, benchAskTwice, benchHandlers, benchSingle } from '.';
 
 const accepted = (key: string, value: string) => ({ [key]: { action: 'accept', content: { [key]: value } } });
@@ -14,7 +14,7 @@ function ask(result: unknown): { keys: string[]; requestState?: string } {
 
 describe('the bench handler set', () => {
   it('is the built-in set named bench, with its three tools', () => {
-    expect(builtInHandlerSets.bench).toBe(benchHandlers);
+    expect(builtInHandlerSet('bench')).toBe(benchHandlers);
     expect(benchHandlers.tools.map((h) => h.tool.name)).toEqual(['bench_single', 'bench_ask_once', 'bench_ask_twice']);
   });
 

@@ -4,8 +4,8 @@ import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import { type HandlerContext } from '@durable-mcp/handlers';
 import { findPrompt, findResource, findTool } from '../../lib/handler-set/lookup';
-import { testContext } from '@durable-mcp/handlers/testing';
-import { builtInHandlerSets } from '..';
+import { testContext } from '@durable-mcp/testing';
+import { builtInHandlerSet } from '..';
 import { conformanceHandlers as set } from '.';
 
 const ALL_CAPS = { elicitation: {}, sampling: {}, roots: {} };
@@ -37,7 +37,7 @@ const askKeys = (result: unknown) => Object.keys((result as { inputRequests: obj
 
 describe('the conformance handler set', () => {
   it('is the built-in set named conformance', () => {
-    expect(builtInHandlerSets.conformance).toBe(set);
+    expect(builtInHandlerSet('conformance')).toBe(set);
     expect(set.name).toBe('conformance');
   });
 

@@ -1,7 +1,7 @@
 // Pins the SEP-2322 fixtures that keep state in requestState: completion only with the state echoed back,
 // multi_round's three rounds each with its own state, and multiple_inputs keeping partial answers between rounds.
 import type { HandlerContext } from '@durable-mcp/handlers';
-import { testContext } from '@durable-mcp/handlers/testing';
+import { testContext } from '@durable-mcp/testing';
 import { expectAsk, expectText, type Ask } from './ask-assertions';
 import {
   inputRequiredMultiRound,

@@ -2,7 +2,7 @@
 // well-formed answer, another ask on a missing or malformed one, and asks that follow the client's capabilities.
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { HandlerContext } from '@durable-mcp/handlers';
-import { testContext } from '@durable-mcp/handlers/testing';
+import { testContext } from '@durable-mcp/testing';
 import { expectAsk, expectText } from './ask-assertions';
 import {
   inputRequiredCapabilities,

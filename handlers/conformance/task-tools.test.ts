@@ -4,7 +4,7 @@
 import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import { findTool } from '../../lib/handler-set/lookup';
-import { testContext } from '@durable-mcp/handlers/testing';
+import { testContext } from '@durable-mcp/testing';
 import { conformanceHandlers as set } from '.';
 
 const tool = (name: string) => findTool(set, name)!;

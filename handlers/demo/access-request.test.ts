@@ -1,6 +1,6 @@
 // Pins the two-approval demo: both questions asked at once, nothing granted until both answered,
 // one "no" enough to refuse, and its declaration as a task for clients that take one.
-import { testContext } from '@durable-mcp/handlers/testing';
+import { testContext } from '@durable-mcp/testing';
 import { accessRequest } from './access-request';
 
 const args = { service: 'billing', reason: 'incident 42', hours: 2 };

@@ -1,6 +1,6 @@
 // Pins the out-of-band confirmation demo: the question is the caller's own, the transfer is made
 // only when the digits match, and a decline from the caller's client makes none.
-import { testContext } from '@durable-mcp/handlers/testing';
+import { testContext } from '@durable-mcp/testing';
 import { confirmTransfer } from './confirm-transfer';
 
 const args = { account: 'DE0012345678', amount: 250 };

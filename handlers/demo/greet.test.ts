@@ -2,7 +2,7 @@
 import { executeHandler } from '../../activities/handler-execution';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import type { HandlerContext, HandlerSet } from '@durable-mcp/handlers';
-import { testContext } from '@durable-mcp/handlers/testing';
+import { testContext } from '@durable-mcp/testing';
 import { unknownTarget } from '../../lib/protocol/error-catalog';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../../lib/protocol/json-rpc-codes';
 import { greet } from './greet';

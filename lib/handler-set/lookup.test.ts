@@ -11,7 +11,7 @@ import {
   defineTool,
   type HandlerSet,
 } from '@durable-mcp/handlers';
-import { testContext } from '@durable-mcp/handlers/testing';
+import { testContext } from '@durable-mcp/testing';
 import { requireHandler } from './lookup';
 
 const set: HandlerSet = {

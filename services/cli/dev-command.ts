@@ -18,6 +18,7 @@ import {
   devServiceEnvironment,
 } from '../../devtools/dev-environment';
 import { devBanner } from '../../devtools/dev-banner';
+import { loadDevStack } from '../../devtools/dev-stack-package';
 import { startLocalStack, type LocalStack } from '../../devtools/local-stack/local-stack';
 import { createLogger } from '../../lib/log';
 import { commandFailure } from '../../lib/start-error';
@@ -41,6 +42,8 @@ const STOP_GRACE_MS = 20_000;
 const isPath = (specifier: string) => specifier.startsWith('.') || path.isAbsolute(specifier);
 
 export async function devCommand(options: DevOptions): Promise<void> {
+  // Before anything is written: without the development stack, say what to install.
+  loadDevStack('durable-mcp dev');
   const cwd = process.cwd();
   const specifier = options.handlers ?? process.env.HANDLERS ?? 'demo';
   const handlers = isPath(specifier) ? path.resolve(cwd, specifier) : specifier;

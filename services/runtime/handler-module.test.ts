@@ -3,7 +3,8 @@
 // handler set as the default or the `handlers` export; and for a missing file, a syntax error, a
 // module that throws, a wrong export and an invalid tool, one HandlerModuleError naming the file
 // (and the tool). Each set comes with its version (handler-version.ts has the rules).
-import { builtInHandlerSets } from '../../handlers';
+import { builtInHandlerSet } from '../../handlers';
+import { BUILT_IN_HANDLER_SETS } from '../../lib/config';
 import { approveRefundModule, approveRefundTool, HANDLER_API, moduleFolder } from '../../test/support/handler-modules';
 import { HandlerModuleError, loadHandlers } from './handler-module';
 import { servicePackageVersion } from './handler-version';
@@ -22,11 +23,11 @@ async function refusal(specifier: string): Promise<string> {
 }
 
 describe('loadHandlers', () => {
-  it.each(Object.keys(builtInHandlerSets) as Array<keyof typeof builtInHandlerSets>)(
+  it.each(BUILT_IN_HANDLER_SETS)(
     'serves the built-in set %s by its name, through the same check, at the service version',
     async (name) => {
       expect(await loadHandlers(name, folder.dir)).toEqual({
-        set: builtInHandlerSets[name],
+        set: builtInHandlerSet(name),
         version: `${name}@${servicePackageVersion()}`,
         origin: `built-in handler set ${name}`,
       });

@@ -14,7 +14,7 @@
  * What loads comes with its version (handler-version.ts), which every exchange the API starts
  * records, and with where it came from, for the start-up log.
  */
-import { builtInHandlerSets } from '../../handlers';
+import { builtInHandlerSet, isBuiltInHandlerSet } from '../../handlers';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { checkHandlerSet, InvalidHandlerSet } from './handler-set-check';
 import { builtInHandlerVersion, moduleHandlerVersion } from './handler-version';
@@ -31,8 +31,6 @@ export interface LoadedHandlers {
 export class HandlerModuleError extends Error {
   override readonly name = 'HandlerModuleError';
 }
-
-const isBuiltIn = (name: string): name is keyof typeof builtInHandlerSets => Object.hasOwn(builtInHandlerSets, name);
 
 /** The file `specifier` names, resolved from `cwd`. */
 function resolveModule(specifier: string, cwd: string): string {
@@ -60,7 +58,7 @@ function loadFailure(file: string, error: unknown): HandlerModuleError {
   const at = name === 'SyntaxError' && /^\S+:\d+$/.test(firstLine) ? ` (${firstLine})` : '';
   const hint =
     code === 'ERR_UNKNOWN_FILE_EXTENSION'
-      ? ' (a .ts module loads when the process runs under tsx; otherwise build it to .js)'
+      ? ' (a .ts module loads with @durable-mcp/dev installed, or under tsx; otherwise build it to .js)'
       : '';
   return new HandlerModuleError(`handler module ${file} failed to load: ${name}: ${message(error)}${at}${hint}`);
 }
@@ -87,9 +85,9 @@ function exportedHandlerSet(namespace: Record<string, unknown>): { set: unknown 
 
 /** The handler set `specifier` names, checked, with its version; throws `HandlerModuleError`. */
 export async function loadHandlers(specifier: string, cwd: string = process.cwd()): Promise<LoadedHandlers> {
-  if (isBuiltIn(specifier)) {
+  if (isBuiltInHandlerSet(specifier)) {
     const origin = `built-in handler set ${specifier}`;
-    return { set: checked(builtInHandlerSets[specifier], origin), version: builtInHandlerVersion(specifier), origin };
+    return { set: checked(builtInHandlerSet(specifier), origin), version: builtInHandlerVersion(specifier), origin };
   }
   const file = resolveModule(specifier, cwd);
   let namespace: Record<string, unknown>;

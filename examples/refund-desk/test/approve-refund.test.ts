@@ -1,10 +1,10 @@
 /**
- * The refund desk's rounds, driven in process by durable-mcp's harness under the service's rules:
+ * The refund desk's rounds, driven in process by @durable-mcp/testing under the service's rules:
  * no Temporal, no Postgres, no network.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MISSING_REQUIRED_CLIENT_CAPABILITY, driveTool } from 'durable-mcp/testing';
+import { MISSING_REQUIRED_CLIENT_CAPABILITY, driveTool } from '@durable-mcp/testing';
 import { handlers } from '../src/tools';
 
 const elicitation = { capabilities: { elicitation: {} } };

@@ -1,5 +1,5 @@
 /**
- * How `npm run exchanges` talks to the admin API: one bounded HTTP request with the admin token, and
+ * How `durable-mcp exchanges` talks to the admin API: one bounded HTTP request with the admin token, and
  * an error answer turned into the exit code (EXIT) and the one line the command prints.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The commands of `npm run exchanges`: `list` (filters, pages, --all), `show` and `cancel`, each one
+ * The commands of `durable-mcp exchanges`: `list` (filters, pages, --all), `show` and `cancel`, each one
  * admin API call printed as tables (exchange-tables.ts) or as the API's JSON.
  */
 import { detailLines, listLines, type ExchangeDetailView, type ExchangeRow } from './exchange-tables';
@@ -56,8 +56,8 @@ export async function list(
     io.out('');
     io.out(
       values.all
-        ? `Stopped at ${rows.length} rows; the rest: npm run exchanges -- list --cursor ${cursor}`
-        : `More: npm run exchanges -- list --cursor ${cursor} (same filters), or --all`,
+        ? `Stopped at ${rows.length} rows; the rest: durable-mcp exchanges list --cursor ${cursor}`
+        : `More: durable-mcp exchanges list --cursor ${cursor} (same filters), or --all`,
     );
   }
   return EXIT.ok;

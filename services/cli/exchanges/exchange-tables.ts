@@ -1,5 +1,5 @@
 /**
- * What `npm run exchanges` prints: plain-text tables of the admin API's answers. Pure (answers in,
+ * What `durable-mcp exchanges` prints: plain-text tables of the admin API's answers. Pure (answers in,
  * lines out), so it is unit-tested (test/operating/exchanges-cli.unit.test.ts).
  */
 

@@ -1,5 +1,5 @@
 /**
- * `npm run exchanges show`'s table of an exchange's questions addressed to someone else: each
+ * `durable-mcp exchanges show`'s table of an exchange's questions addressed to someone else: each
  * attempt to answer one, taken or refused (and why), with who and through what. Pure (rows in,
  * lines out), so it is unit-tested (test/operating/exchanges-questions.unit.test.ts).
  */

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { isProtocolError, type HandlerContext, type ToolHandler } from '..';
-import { testContext } from '../testing';
+import { testContext } from '@durable-mcp/testing';
 import { McpServer } from '../sdk';
 
 // The docs use a per-process random key; durable-mcp runs later rounds on any worker, so the key is shared.

@@ -1,6 +1,6 @@
 /** The SDK-shaped `ctx` a tool gets, from what durable-mcp gives a round. */
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
-import { testContext } from '../testing';
+import { testContext } from '@durable-mcp/testing';
 import { serverContext } from './server-context';
 
 describe('the ctx of a round', () => {

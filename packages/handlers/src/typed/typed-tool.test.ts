@@ -10,7 +10,7 @@ import * as z from 'zod/v4';
 import { defineTool } from '../definitions';
 import { inputRequired } from '@modelcontextprotocol/server';
 import { isProtocolError } from '../protocol-error';
-import { testContext } from '../testing';
+import { testContext } from '@durable-mcp/testing';
 import { ask } from './asks';
 import { inputResponse } from './input-response';
 

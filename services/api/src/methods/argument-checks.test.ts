@@ -3,7 +3,8 @@
 // start naming its tool, and a prompt's missing required argument is -32602 with its path.
 import { definePrompt, type HandlerSet } from '@durable-mcp/handlers';
 import { setOfToolSchemas } from '../../../../lib/handler-set/test-sets';
-import { builtInHandlerSets } from '../../../../handlers';
+import { builtInHandlerSet } from '../../../../handlers';
+import { BUILT_IN_HANDLER_SETS } from '../../../../lib/config';
 import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
 import { createArgumentChecks } from './argument-checks';
 
@@ -63,8 +64,9 @@ describe('createArgumentChecks', () => {
   });
 
   it('compiles every handler set the service ships, and refuses the demo access request without its fields', () => {
-    for (const set of Object.values(builtInHandlerSets)) expect(() => createArgumentChecks(set)).not.toThrow();
-    const demo = createArgumentChecks(builtInHandlerSets.demo);
+    for (const set of BUILT_IN_HANDLER_SETS.map(builtInHandlerSet))
+      expect(() => createArgumentChecks(set)).not.toThrow();
+    const demo = createArgumentChecks(builtInHandlerSet('demo'));
     expect(textOf(demo.refusal(call('request_access', {})))).toContain('arguments.service: is required');
   });
 });

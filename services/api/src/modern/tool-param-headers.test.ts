@@ -1,7 +1,8 @@
 // Pins the start-up table of Mcp-Param-* declarations: by tool, only tools that declare some, and
 // an invalid annotation refused with its handler set and tool named.
 import { setOfToolSchemas } from '../../../../lib/handler-set/test-sets';
-import { builtInHandlerSets } from '../../../../handlers';
+import { builtInHandlerSet } from '../../../../handlers';
+import { BUILT_IN_HANDLER_SETS } from '../../../../lib/config';
 import { toolParamHeaders } from './tool-param-headers';
 
 const setOf = setOfToolSchemas;
@@ -19,7 +20,7 @@ describe('toolParamHeaders', () => {
   });
 
   it('accepts every handler set the service ships', () => {
-    for (const set of Object.values(builtInHandlerSets)) expect(() => toolParamHeaders(set)).not.toThrow();
-    expect(toolParamHeaders(builtInHandlerSets.conformance).get('test_custom_header_params')).toHaveLength(3);
+    for (const set of BUILT_IN_HANDLER_SETS.map(builtInHandlerSet)) expect(() => toolParamHeaders(set)).not.toThrow();
+    expect(toolParamHeaders(builtInHandlerSet('conformance')).get('test_custom_header_params')).toHaveLength(3);
   });
 });

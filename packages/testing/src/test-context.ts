@@ -1,9 +1,9 @@
 /**
  * For unit tests of handlers: a handler context as the service would give round 1, with silent
  * logging and notifications that go nowhere, and whatever the test needs overridden. To drive a
- * handler round by round under the service's rules, use the service's own test harness.
+ * handler round by round under the service's rules, use `driveTool`.
  */
-import type { HandlerContext, HandlerLogger, Principal } from './context';
+import type { HandlerContext, HandlerLogger, Principal } from '@durable-mcp/handlers';
 
 const ignore = () => undefined;
 const silent: HandlerLogger = {
