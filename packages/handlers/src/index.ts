@@ -14,8 +14,31 @@ export { inputResponse } from './typed/input-response';
 export { ask, type Answers, type AnswerView, type AskDeclaration, type Asks, type FormAsk } from './typed/asks';
 export type { TypedContext, TypedResult, TypedToolHandler } from './typed/typed-tool';
 export type { InputResponseView } from '@modelcontextprotocol/server';
-export * from './context';
-export * from './definitions';
-export * from './addressed';
+export type { HandlerContext, HandlerLogger, LogMethod, Principal } from './context';
+export {
+  defineTool,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  type Completer,
+  type HandlerSet,
+  type PromptHandler,
+  type ResourceHandler,
+  type ResourceTemplate,
+  type ResourceTemplateHandler,
+  type RoundActivity,
+  type TaskBegins,
+  type TaskSupport,
+  type ToolHandler,
+} from './definitions';
+export {
+  ADDRESSED_TO,
+  answerer,
+  elicitFrom,
+  type AddressedRequest,
+  type Addressing,
+  type AnsweredBy,
+  type Answerer,
+} from './addressed';
 export { answerError, type AnswerError } from './answer-error';
 export { isProtocolError, ProtocolError } from './protocol-error';
