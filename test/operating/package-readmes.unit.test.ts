@@ -25,3 +25,23 @@ describe.each(packages)('packages/%s', (folder) => {
     expect(readFileSync(path.join(PACKAGES, folder, 'CHANGELOG.md'), 'utf8')).toContain('## 0.1.0');
   });
 });
+
+describe("the service package's README (the repository's too)", () => {
+  const root = projectRoot();
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const { files } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { files: string[] };
+  const links = [...readme.matchAll(/\[[^\]]*\]\(([^)#]+)(#[^)]*)?\)/g)]
+    .map((m) => ({ target: m[1]!, at: m.index }))
+    .filter(({ target }) => !/^https?:/.test(target));
+
+  it('links to guides the package publishes, or says a link is to the repository', () => {
+    for (const { target, at } of links) {
+      const published = files.some((entry) => target === entry || target.startsWith(`${entry}/`));
+      const before = readme.slice(Math.max(0, at - 60), at);
+      expect({ target, published: published || /the repository's $/.test(before) }).toEqual({
+        target,
+        published: true,
+      });
+    }
+  });
+});
