@@ -294,15 +294,15 @@ describe('a 2026-07-28 client that stops reading its notification stream', () =>
   });
 });
 
-describe('DNS rebinding against an API on all interfaces (HOST=0.0.0.0)', () => {
+describe('DNS rebinding against an API on all interfaces (HOST=0.0.0.0), on every route', () => {
   const service = useTestService({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED: 'true', ALLOWED_HOSTS: 'mcp.lan' });
 
-  /** A `GET /sse` with this Host header: what a page on a rebound name opens, no Origin needed. */
-  const openSse = (host: string) =>
+  /** A GET of `path` with this Host header: what a page on a rebound name reads, no Origin needed. */
+  const get = (path: string, host: string) =>
     new Promise<number>((resolve, reject) => {
-      const url = new URL(service.url.replace(/\/mcp$/, '/sse'));
+      const url = new URL(service.url);
       const req = request(
-        { host: '127.0.0.1', port: url.port, path: '/sse', headers: { host, accept: 'text/event-stream' } },
+        { host: '127.0.0.1', port: url.port, path, headers: { host, accept: 'text/event-stream' } },
         (res) => {
           resolve(res.statusCode ?? 0);
           res.destroy();
@@ -313,8 +313,22 @@ describe('DNS rebinding against an API on all interfaces (HOST=0.0.0.0)', () => 
     });
 
   it('refuses a Host that is none of its names with 403, and opens a stream for one that is', async () => {
-    expect(await openSse('rebound.evil.example:80')).toBe(403);
-    expect(await openSse('mcp.lan:3000')).toBe(200);
-    expect(await openSse('127.0.0.1')).toBe(200);
+    expect(await get('/sse', 'rebound.evil.example:80')).toBe(403);
+    expect(await get('/sse', 'mcp.lan:3000')).toBe(200);
+    expect(await get('/sse', '127.0.0.1')).toBe(200);
+  });
+
+  // With no METRICS_TOKEN, /metrics is open to whoever reaches the port: a rebound page must not be one.
+  it.each(['/metrics', '/healthz', '/readyz', '/admin/api/exchanges', '/codec/sign-in', '/answers', '/nowhere'])(
+    'refuses a rebound name on every route: %s',
+    async (path) => {
+      expect(await get(path, 'rebound.evil.example')).toBe(403);
+    },
+  );
+
+  it('serves /metrics and /healthz to its names and to an IP address (a probe names the pod by it)', async () => {
+    for (const host of ['mcp.lan:3000', '127.0.0.1', '10.1.2.3:3000'])
+      for (const path of ['/metrics', '/healthz'])
+        expect({ host, path, status: await get(path, host) }).toEqual({ host, path, status: 200 });
   });
 });

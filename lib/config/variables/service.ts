@@ -39,7 +39,7 @@ export const HTTP_VARIABLES = {
   ALLOWED_ORIGINS: documented(origins(), 'browser origins allowed besides loopback', '(none)'),
   ALLOWED_HOSTS: documented(
     hostNames(),
-    "host names clients reach `/mcp`, `/sse` and `/messages` by, besides loopback, `HOST` itself, `MCP_RESOURCE_URL`'s host and `ALLOWED_ORIGINS`' hosts: on every listener, a `Host` naming none of them (a DNS name rebound to this server) gets 403, `Forbidden host`",
+    "host names clients reach the API by (every route: `/mcp`, `/metrics`, `/admin`, `/codec`, `/answers`, the probes), besides `localhost`, `HOST` itself, `MCP_RESOURCE_URL`'s and `ANSWER_PUBLIC_URL`'s hosts and `ALLOWED_ORIGINS`' hosts: on every listener, a `Host` naming none of them (a DNS name rebound to this server) gets 403, `Forbidden host`. An IP address always passes (no rebound page carries one, and probes name a pod by it)",
     '(none)',
   ),
   TRUST_PROXY: documented(

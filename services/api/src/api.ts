@@ -190,6 +190,7 @@ export async function startApi(
     allowedOrigins: config.http.allowedOrigins,
     listenHost: config.http.host,
     allowedHosts: config.http.allowedHosts,
+    ...(config.answers.publicOrigin !== undefined ? { answerPublicOrigin: config.answers.publicOrigin } : {}),
     log,
     readiness: {
       checkTimeoutMs: config.http.readyCheckTimeoutMs,

@@ -24,6 +24,7 @@ import type { Shutdown } from './http/shutdown';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint';
 import type { ModernDispatch } from './modern/modern-methods';
 import { codecEndpointOff } from './codec/codec-router';
+import { hostGuard } from './http/host-guard';
 import { originGuard } from './http/origin-guard';
 import { requestIds } from './http/request-id';
 import { healthRouter, type HealthRoutesOptions } from './routes/health';
@@ -45,6 +46,8 @@ export interface AppDeps {
   codec?: Router;
   /** The answer API and pages (`/answers`), for the people and bots questions are addressed to. */
   answers?: Router;
+  /** ANSWER_PUBLIC_URL: the origin people reach the answer pages at, one of this server's names. */
+  answerPublicOrigin?: string;
   /** Who may call the MCP routes (AUTH_MODE): with OAuth, their metadata is served and every request carries a token. */
   auth: AuthConfig;
   maxBodyBytes: number;
@@ -70,18 +73,25 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', deps.trustProxy);
   app.use(requestIds());
   app.use(accessLog(deps.log));
+  // Every route: a page that rebinds its DNS name to this server reads nothing here, /metrics included.
+  app.use(
+    hostGuard({
+      listenHost: deps.listenHost,
+      allowedHosts: deps.allowedHosts,
+      allowedOrigins: deps.allowedOrigins,
+      publicUrls: [
+        ...(deps.auth.mode === 'oauth' ? [deps.auth.resource] : []),
+        ...(deps.answerPublicOrigin !== undefined ? [deps.answerPublicOrigin] : []),
+      ],
+    }),
+  );
   app.use(drainGuard(deps.shutdown.draining));
   app.use(healthRouter(deps.readiness));
   app.use(metricsRouter(deps.metrics, deps.log, deps.metricsToken));
   if (deps.admin) app.use('/admin', deps.admin);
   app.use('/codec', deps.codec ?? codecEndpointOff());
   if (deps.auth.mode === 'oauth') app.use(metadataRoutes(deps.auth));
-  const guard = originGuard({
-    allowedOrigins: deps.allowedOrigins,
-    listenHost: deps.listenHost,
-    allowedHosts: deps.allowedHosts,
-    ...(deps.auth.mode === 'oauth' ? { resourceUrl: deps.auth.resource } : {}),
-  });
+  const guard = originGuard({ allowedOrigins: deps.allowedOrigins });
   app.use(GUARDED_PATHS, guard);
   // Before any body is read: a request without a valid token costs nothing more.
   app.use(GUARDED_PATHS, bearerGate(deps.auth, deps.log));
