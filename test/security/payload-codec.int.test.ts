@@ -457,6 +457,38 @@ describe('payloads in Temporal', () => {
       expect((await codec('/decode', sample)).status).toBe(200);
     });
 
+    it("refuses another site's sign-in and sign-out posts without counting them: a page cannot lock the operator out", async () => {
+      const operator = { 'x-forwarded-for': '198.51.100.40' };
+      const crossSite = [
+        { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'same-site', origin: 'https://evil.mcp.example' },
+        { origin: 'https://evil.example' },
+        { origin: 'null' },
+      ];
+      // Well past the budget of wrong tokens, from pages of other sites the operator visits.
+      for (let i = 0; i < GUESS_BUDGET + 2; i += 1) {
+        const posted = await signIn(`guess-${i}`, { ...operator, ...crossSite[i % crossSite.length]! });
+        expect(posted.status).toBe(403);
+        expect(posted.headers.get('set-cookie')).toBeNull();
+        expect(await posted.text()).toContain('can only be sent from its own page');
+      }
+      // Even the right token is refused from another site, and a cookie is never set from there.
+      const forged = await signIn(TEST_ADMIN_TOKEN, { ...operator, ...crossSite[0]! });
+      expect(forged.status).toBe(403);
+      const signOut = await fetch(`${codecUrl()}/sign-out`, {
+        method: 'POST',
+        headers: { ...operator, ...crossSite[0]! },
+      });
+      expect(signOut.status).toBe(403);
+      expect(signOut.headers.get('set-cookie')).toBeNull();
+      // None of it was counted: the operator signs in from the page itself, as a browser posts it.
+      const own = await signIn(TEST_ADMIN_TOKEN, { ...operator, 'sec-fetch-site': 'same-origin', origin: 'null' });
+      expect(own.status).toBe(200);
+      expect(own.headers.get('set-cookie')).toMatch(/^durable_mcp_codec=/);
+      const ownHost = new URL(codecUrl()).host;
+      expect((await signIn(TEST_ADMIN_TOKEN, { ...operator, origin: `http://${ownHost}` })).status).toBe(200);
+    });
+
     it('refuses every cookie issued before CODEC_SESSION_EPOCH changed, on every replica', async () => {
       const cookie = (await signIn(TEST_ADMIN_TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
       expect((await codec('/decode', sample, { authorization: null, cookie })).status).toBe(200);

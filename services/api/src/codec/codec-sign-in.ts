@@ -9,13 +9,19 @@
  *   Retry-After before the token is read;
  * - `POST /codec/sign-out`: clears this browser's cookie (CODEC_SESSION_EPOCH revokes every one).
  *
+ * Both posts are refused (403) before anything is read or counted when the browser says they come
+ * from another site (http/request-site.ts): otherwise any page the operator visits could post ten
+ * wrong tokens and lock the operator's address (or a whole NAT) out of /admin and /codec, or sign
+ * the operator out.
+ *
  * The pages load nothing and run no script (a Content-Security-Policy says so), and may not be
  * framed. The token is never logged; a refused sign-in is.
  */
-import express, { Router, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '../../../../lib/log';
 import { countGuess, tokenMatcher } from '../admin/bearer-auth';
 import type { TokenGuesses } from '../admin/token-guesses';
+import { crossSiteReason, requestSiteOf } from '../http/request-site';
 import { SESSION_COOKIE, type CodecSessions } from './codec-session';
 
 export interface CodecSignInDeps {
@@ -64,8 +70,36 @@ const FORM =
   '<input id="token" name="token" type="password" autocomplete="current-password" required autofocus>' +
   '<button type="submit">Sign in</button></form>';
 
+/** The page's own origin is the one its Host names (the Host check has made it one of this server's). */
+const ownOriginOf = (req: Request) => ({
+  isOwnOrigin: (origin: string) => {
+    try {
+      return new URL(origin).host === req.get('host');
+    } catch {
+      return false;
+    }
+  },
+  described: 'this server',
+});
+
+/** Refuses a post another site's page made, saying why; counted nowhere. */
+function refuseCrossSite(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const reason = crossSiteReason(requestSiteOf(req), ownOriginOf(req));
+    if (reason === undefined) return next();
+    log.warn({ client: req.ip, path: req.path, reason }, 'codec form post from another site refused');
+    page(
+      res,
+      403,
+      'Refused',
+      '<p>This form can only be sent from its own page. Open the sign-in page and try again.</p>',
+    );
+  };
+}
+
 export function codecSignInRouter(deps: CodecSignInDeps): Router {
   const router = Router();
+  const sameSiteOnly = refuseCrossSite(deps.log);
   const matches = tokenMatcher(deps.token);
   const lifetime = spelledDuration(deps.sessionTtlMs);
   const back = deps.temporalUiUrl
@@ -82,7 +116,7 @@ export function codecSignInRouter(deps: CodecSignInDeps): Router {
     ),
   );
 
-  router.post('/sign-in', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
+  router.post('/sign-in', sameSiteOnly, express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
     const waitMs = deps.guesses.retryAfterMs(req);
     if (waitMs > 0) {
       const retryAfterS = Math.max(1, Math.ceil(waitMs / 1000));
@@ -113,7 +147,7 @@ export function codecSignInRouter(deps: CodecSignInDeps): Router {
     );
   });
 
-  router.post('/sign-out', (req, res) => {
+  router.post('/sign-out', sameSiteOnly, (req, res) => {
     const { maxAge: _maxAge, ...attributes } = deps.sessions.cookieOptions(req);
     res.clearCookie(SESSION_COOKIE, attributes);
     page(res, 200, 'Signed out', `<p>This browser no longer decodes payloads.</p>${back}`);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createSealer } from '../../../../../lib/state/sealer';
 import { createAnswerSessions } from './answer-session';
 import { PENDING_SIGN_IN_TTL_MS } from './cookies';
-import { crossSiteReason, csrfTokenOf, tokenMatches } from './csrf';
+import { csrfTokenOf, tokenMatches } from './csrf';
 import { createPendingSignIns, stateMatches } from './pending-sign-in';
 import { answerCookieRing, createSignInSealer } from './sign-in-sealer';
 
@@ -92,16 +92,5 @@ describe('CSRF', () => {
     expect(tokenMatches(record, csrfTokenOf(other))).toBe(false);
     expect(tokenMatches(record, undefined)).toBe(false);
     expect(tokenMatches(record, '')).toBe(false);
-  });
-
-  it('refuses a cross-site request or another origin, not a request that says nothing', () => {
-    expect(crossSiteReason({ secFetchSite: 'cross-site', origin }, origin)).toBeDefined();
-    expect(crossSiteReason({ origin: 'https://evil.example' }, origin)).toBeDefined();
-    expect(crossSiteReason({ origin: 'null' }, origin)).toBeDefined();
-    expect(crossSiteReason({ origin: 'null', secFetchSite: 'same-site' }, origin)).toBeDefined();
-    // A form post from a page with Referrer-Policy: no-referrer, as a browser sends it.
-    expect(crossSiteReason({ origin: 'null', secFetchSite: 'same-origin' }, origin)).toBeUndefined();
-    expect(crossSiteReason({ origin, secFetchSite: 'same-origin' }, origin)).toBeUndefined();
-    expect(crossSiteReason({}, origin)).toBeUndefined();
   });
 });

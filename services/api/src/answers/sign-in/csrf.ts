@@ -1,7 +1,7 @@
 /**
  * Cross-site request forgery, for every form the answer page posts (sign-out here, answers
  * elsewhere, the development sign-in's own form): a post is refused when the browser says it is
- * cross-site (`Sec-Fetch-Site`), when its `Origin` is not the public origin (ANSWER_PUBLIC_URL),
+ * cross-site or its `Origin` is not the public origin (ANSWER_PUBLIC_URL; http/request-site.ts),
  * or when it lacks its token. A session's token is an HMAC of the answerer's key under the
  * session's random secret: it is the same on every page of one session, differs between sessions,
  * and cannot be made without the sealed cookie; a form posted before there is a session has a
@@ -26,25 +26,6 @@ export function formTokenMatches(expected: string, token: unknown): boolean {
 /** The CSRF token of a session, for its forms' hidden field. */
 export const csrfTokenOf = (session: SessionRecord): string =>
   formTokenOf(session.csrf, `durable-mcp/answer-csrf|${session.identity.id}`);
-
-/** The headers a browser sends about where a request comes from. */
-export interface RequestSite {
-  origin?: string;
-  secFetchSite?: string;
-}
-
-/**
- * Why a request's site is refused, or undefined when it may be the answer page's own. The page's
- * `Referrer-Policy: no-referrer` makes a browser send `Origin: null` with its own form posts, so
- * `null` is taken only when `Sec-Fetch-Site` says the post came from this very origin.
- */
-export function crossSiteReason(site: RequestSite, publicOrigin: string): string | undefined {
-  const fetchSite = site.secFetchSite?.toLowerCase();
-  if (fetchSite === 'cross-site') return 'Sec-Fetch-Site: cross-site';
-  if (site.origin === 'null' && fetchSite === 'same-origin') return undefined;
-  if (site.origin !== undefined && site.origin !== publicOrigin) return 'Origin is not ANSWER_PUBLIC_URL';
-  return undefined;
-}
 
 /** Whether `token` is the session's CSRF token (compared in constant time). */
 export const tokenMatches = (session: SessionRecord, token: unknown): boolean =>

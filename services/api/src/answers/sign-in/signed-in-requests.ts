@@ -8,7 +8,8 @@ import type { Request } from 'express';
 import type { AnswererIdentity } from '../../../../../lib/questions/question';
 import type { AnswerSessions } from './answer-session';
 import { readCookie } from './cookies';
-import { crossSiteReason, csrfTokenOf, tokenMatches } from './csrf';
+import { crossSiteReason, requestSiteOf } from '../../http/request-site';
+import { csrfTokenOf, tokenMatches } from './csrf';
 
 export interface SignedInRequests {
   /** Who is signed in on this request; undefined without a session, or with one expired or altered. */
@@ -21,7 +22,10 @@ export interface SignedInRequests {
 
 /** Whether a request's own headers say it comes from `publicOrigin` (the token is checked apart). */
 export const sameSite = (req: Request, publicOrigin: string): boolean =>
-  crossSiteReason({ origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site') }, publicOrigin) === undefined;
+  crossSiteReason(requestSiteOf(req), {
+    isOwnOrigin: (origin) => origin === publicOrigin,
+    described: 'ANSWER_PUBLIC_URL',
+  }) === undefined;
 
 export function signedInRequests(sessions: AnswerSessions, publicOrigin: string): SignedInRequests {
   const sessionOf = (req: Request) => sessions.open(readCookie(req, 'session'));
