@@ -361,6 +361,7 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
       tracesUrl: 'http://collector:4318/v1/traces',
       sampler: { name: 'parentbased_always_on', ratio: 1 },
+      limits: { attributeValueLength: 1024, attributeCount: 64, maxQueuedSpans: 2048 },
     });
     expect(
       parseConfig({
@@ -368,12 +369,19 @@ describe('parseConfig', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/ingest',
         OTEL_SERVICE_NAME: 'mcp-eu',
+        OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '256',
+        OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: '16',
+        OTEL_BSP_MAX_QUEUE_SIZE: '100',
       }).tracing,
     ).toEqual({
       tracesUrl: 'https://traces.example.com/ingest',
       serviceName: 'mcp-eu',
       sampler: { name: 'parentbased_always_on', ratio: 1 },
+      limits: { attributeValueLength: 256, attributeCount: 16, maxQueuedSpans: 100 },
     });
+    expect(
+      configError({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_BSP_MAX_QUEUE_SIZE: '0' }).message,
+    ).toMatch(/OTEL_BSP_MAX_QUEUE_SIZE/);
     expect(configError({ ...minimal(), OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).message).toMatch(
       /OTEL_EXPORTER_OTLP_ENDPOINT is malformed: must be an http:\/\/ or https:\/\/ URL/,
     );

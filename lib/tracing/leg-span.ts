@@ -17,6 +17,7 @@ import {
   type Context,
   type Span,
 } from '@opentelemetry/api';
+import { legSpanName, spanText } from './span-names';
 import { serviceTracer } from './tracer-provider';
 
 export type LegEra = 'modern' | 'legacy' | 'transport';
@@ -61,14 +62,14 @@ export async function withLegSpan<T>(
   const { method } = message;
   const target = targetOf(message.params);
   const attributes: Attributes = {
-    ...(method !== undefined ? { 'mcp.method': method } : {}),
+    ...(method !== undefined ? { 'mcp.method': spanText(method) } : {}),
     'mcp.era': era,
-    ...(target ? { 'mcp.target': target } : {}),
+    ...(target ? { 'mcp.target': spanText(target) } : {}),
   };
   const parent = clientTraceContext(message.params, header);
   // A message with an id and no method is a client's response (a legacy answer).
   return serviceTracer().startActiveSpan(
-    method !== undefined ? `mcp ${method}` : 'mcp response',
+    legSpanName(method),
     { kind: SpanKind.SERVER, attributes },
     parent,
     async (span) => {

@@ -34,14 +34,26 @@ export function startTracing(config: TracingConfig, defaultServiceName: string, 
       ...(serviceVersion ? { [ATTR_SERVICE_VERSION]: serviceVersion } : {}),
     });
     // Batched: a span costs the request a push onto a buffer, not a round trip to the collector.
+    // Bounded: past the queue, spans are dropped while the collector is slow, never buffered.
     const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesUrl }), {
       scheduledDelayMillis: 1000,
+      maxQueueSize: config.limits.maxQueuedSpans,
+      maxExportBatchSize: Math.min(512, config.limits.maxQueuedSpans),
     });
     // The sampler is always given, so the SDK never reads OTEL_TRACES_SAMPLER from the environment itself.
     const provider = new NodeTracerProvider({
       resource,
       sampler: samplerOf(config.sampler),
       spanProcessors: [spanProcessor],
+      // Given here, so the SDK reads none of them from the environment itself (lib/config checks those).
+      spanLimits: {
+        attributeValueLengthLimit: config.limits.attributeValueLength,
+        attributeCountLimit: config.limits.attributeCount,
+        eventCountLimit: 32,
+        linkCountLimit: 8,
+        attributePerEventCountLimit: 16,
+        attributePerLinkCountLimit: 16,
+      },
     });
     provider.register();
     shared = { provider, tracing: { tracer: trace.getTracer(TRACER_NAME), spanProcessor, resource }, holders: 0 };

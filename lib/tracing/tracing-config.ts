@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { documented } from '../config/documented';
-import { unsetWhenEmpty } from '../config/kinds';
+import { integer, unsetWhenEmpty } from '../config/kinds';
 import { parseSamplerSetting, SAMPLER_ENV, type SamplerSetting } from './sampler';
 
 const httpUrl = () =>
@@ -14,6 +14,13 @@ const httpUrl = () =>
     .string()
     .trim()
     .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL');
+
+/** What one span and the export queue hold by default. */
+export const DEFAULT_TRACING_LIMITS: TracingConfig['limits'] = {
+  attributeValueLength: 1024,
+  attributeCount: 64,
+  maxQueuedSpans: 2048,
+};
 
 export const TRACING_ENV = {
   OTEL_EXPORTER_OTLP_ENDPOINT: documented(
@@ -29,6 +36,18 @@ export const TRACING_ENV = {
     "the spans' `service.name`; default `durable-mcp-api`, `durable-mcp-worker`, or `durable-mcp` for both in one process",
   ),
   ...SAMPLER_ENV,
+  OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: documented(
+    integer(32, 65_536).default(DEFAULT_TRACING_LIMITS.attributeValueLength),
+    'the longest span attribute value kept (longer ones are cut); what a client sends (a method, a tool name) is cut to 128 characters before it',
+  ),
+  OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: documented(
+    integer(8, 1024).default(DEFAULT_TRACING_LIMITS.attributeCount),
+    'the most attributes a span keeps; past it, the SDK drops the rest (events and links are capped at 32 and 8)',
+  ),
+  OTEL_BSP_MAX_QUEUE_SIZE: documented(
+    integer(64, 1_000_000).default(DEFAULT_TRACING_LIMITS.maxQueuedSpans),
+    'the most finished spans held for export; while the collector is slow or down, spans past it are dropped, not buffered',
+  ),
 };
 
 export interface TracingConfig {
@@ -37,6 +56,8 @@ export interface TracingConfig {
   serviceName?: string;
   /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG (sampler.ts). */
   sampler: SamplerSetting;
+  /** What one span, and the export queue, may hold. */
+  limits: { attributeValueLength: number; attributeCount: number; maxQueuedSpans: number };
 }
 
 type TracingEnv = { [K in keyof typeof TRACING_ENV]?: z.infer<(typeof TRACING_ENV)[K]> };
@@ -50,5 +71,10 @@ export function parseTracingConfig(env: TracingEnv): TracingConfig | undefined {
     tracesUrl,
     ...(env.OTEL_SERVICE_NAME ? { serviceName: env.OTEL_SERVICE_NAME } : {}),
     sampler: parseSamplerSetting(env),
+    limits: {
+      attributeValueLength: env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT ?? DEFAULT_TRACING_LIMITS.attributeValueLength,
+      attributeCount: env.OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT ?? DEFAULT_TRACING_LIMITS.attributeCount,
+      maxQueuedSpans: env.OTEL_BSP_MAX_QUEUE_SIZE ?? DEFAULT_TRACING_LIMITS.maxQueuedSpans,
+    },
   };
 }

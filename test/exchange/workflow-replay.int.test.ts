@@ -22,6 +22,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createLogger } from '../../lib/log';
 import { FAILURE_CONVERTER_PATH, serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { parseSamplerSetting } from '../../lib/tracing/sampler';
+import { DEFAULT_TRACING_LIMITS } from '../../lib/tracing/tracing-config';
 import { tracingWorkerOptions } from '../../lib/tracing/temporal-tracing';
 import { startTracing, type Tracing } from '../../lib/tracing/tracer-provider';
 import { installTemporalLogger } from '../../lib/temporal-logging';
@@ -191,7 +192,7 @@ describe('workflow replay once traces are turned on, of histories recorded witho
     installTemporalLogger(createLogger('test', 'silent'), 'WARN');
     // A collector nobody listens on: replay exports nothing, and nothing here is sent.
     tracing = startTracing(
-      { tracesUrl: 'http://127.0.0.1:9/v1/traces', sampler: parseSamplerSetting({}) },
+      { tracesUrl: 'http://127.0.0.1:9/v1/traces', sampler: parseSamplerSetting({}), limits: DEFAULT_TRACING_LIMITS },
       'replay-test',
     );
     const options = tracingWorkerOptions(tracing);

@@ -12,7 +12,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { FAILURE_CONVERTER_PATH } from '../../lib/payload-codec/data-converter';
 import { TRACING_WORKFLOW_INTERCEPTORS_MODULE } from '../../lib/tracing';
 import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
-import { accept, rawCall } from '../support/raw-mcp';
+import { accept, rawCall, rawPost } from '../support/raw-mcp';
 import type { RawCallOptions } from '../../devtools/raw-mcp-call';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -307,6 +307,35 @@ describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       expect(exchangeLinks(update).map((l) => [l.traceId, l.spanId])).toEqual([[client.traceId, first.spanId]]);
     }
   }, 60_000);
+
+  it("keeps a client's strings out of span names and cuts them in attributes: a 300 KB method or tool name costs a span 129 characters", async () => {
+    const huge = (c: string) => c.repeat(300_000);
+    const sent: string[] = [];
+    const eras: Array<Record<string, string>> = [
+      {},
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' },
+    ];
+    for (const headers of eras) {
+      const client = clientSpan();
+      sent.push(client.traceId);
+      const body = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: huge('m'),
+        params: { name: huge('n'), _meta: { traceparent: client.traceparent } },
+      };
+      const reply = await rawPost(service.url, body, headers);
+      expect(reply.body.error).toBeDefined();
+    }
+    for (const traceId of sent) {
+      const trace = traceOf(receiver, traceId);
+      await spansArrive('the span of the leg', () => trace.named('mcp other').length > 0);
+      const [leg] = trace.named('mcp other');
+      expect(attr(leg!, 'mcp.method')).toBe(`${'m'.repeat(128)}…`);
+      expect(attr(leg!, 'mcp.target')).toBe(`${'n'.repeat(128)}…`);
+    }
+    expect(receiver.spans.some((s) => s.name.length > 64)).toBe(false);
+  }, 30_000);
 
   it('takes the W3C traceparent header when _meta has none', async () => {
     const client = clientSpan();

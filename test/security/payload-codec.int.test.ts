@@ -459,7 +459,7 @@ describe('payloads in Temporal', () => {
 
     it("refuses another site's sign-in and sign-out posts without counting them: a page cannot lock the operator out", async () => {
       const operator = { 'x-forwarded-for': '198.51.100.40' };
-      const crossSite = [
+      const crossSite: Array<Record<string, string>> = [
         { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
         { 'sec-fetch-site': 'same-site', origin: 'https://evil.mcp.example' },
         { origin: 'https://evil.example' },
