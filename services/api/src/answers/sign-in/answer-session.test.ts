@@ -83,7 +83,6 @@ describe('pending sign-ins', () => {
 
 describe('CSRF', () => {
   const sessions = createAnswerSessions(sealer, TTL, now);
-  const origin = 'https://mcp.example.com';
 
   it('takes the session’s own token only', () => {
     const { record } = sessions.mint(IDENTITY);
