@@ -67,6 +67,15 @@ export function createRoundReadsPg(pool: Pool): RoundReadStore {
       return row.exchange_id ? { recorded: toRecord(row as RoundRow) } : { starts: row.starts! };
     },
 
+    async countRedeliveryCheck(exchangeId, round, max) {
+      const { rowCount } = await pool.query({
+        text: `UPDATE exchange_rounds SET redelivery_checks = redelivery_checks + 1
+               WHERE exchange_id = $1 AND round = $2 AND redelivery_checks < $3`,
+        values: [exchangeId, round, max],
+      });
+      return rowCount === 1;
+    },
+
     async countHandlerStart(exchangeId, round) {
       const { rows } = await pool.query<{ starts: number }>({
         text: `INSERT INTO exchange_round_starts (exchange_id, round, starts) VALUES ($1, $2, 1)

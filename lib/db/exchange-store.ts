@@ -114,6 +114,11 @@ export interface RoundReadStore {
   readRoundAndNext(exchangeId: string, round: number): Promise<[RoundRecord | undefined, RoundRecord | undefined]>;
   /** The last recorded round of an exchange, if any. */
   lastRound(exchangeId: string): Promise<RoundRecord | undefined>;
+  /**
+   * Counts one more check of whether the workflow has a retried answer to the ask `round` recorded,
+   * unless `max` were made already; whether this one may be made.
+   */
+  countRedeliveryCheck(exchangeId: string, round: number, max: number): Promise<boolean>;
   /** Counts one more retried attempt of a round starting its handler; returns the count so far. */
   countHandlerStart(exchangeId: string, round: number): Promise<number>;
   /**

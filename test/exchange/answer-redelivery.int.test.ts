@@ -201,6 +201,57 @@ describe('a task whose client sends an answered key again', () => {
   }, 60_000);
 });
 
+/** How many times the API asked the workflow about retried answers to `round`'s ask (counted before each). */
+async function redeliveryChecks(exchangeId: string, round: number): Promise<number> {
+  const { rows } = await service.pool.query<{ redelivery_checks: number }>(
+    'SELECT redelivery_checks FROM exchange_rounds WHERE exchange_id = $1 AND round = $2',
+    [exchangeId, round],
+  );
+  return rows[0]!.redelivery_checks;
+}
+
+describe('a client that loops on a retried answer (MAX_REPEATED_ANSWERS=1)', () => {
+  it('costs its round one workflow query, however many tasks/update of an answered key it sends', async () => {
+    const tasks = taskClient(() => service.url);
+    const taskId = createdTaskId(await tasks.call('request_access', { service: 'billing', reason: 'loop' }));
+    await tasks.until(taskId, (task) => task.status === 'input_required');
+    const { rows } = await service.pool.query<{ exchange_id: string }>(
+      'SELECT exchange_id FROM exchange_tasks WHERE task_id = $1',
+      [taskId],
+    );
+    const exchangeId = rows[0]!.exchange_id;
+    const approve = accept({ approve: true });
+    await tasks.update(taskId, { owner_approval: approve });
+    for (let i = 0; i < 6; i += 1) await tasks.update(taskId, { owner_approval: approve });
+    expect(await redeliveryChecks(exchangeId, 1)).toBe(1);
+    // The task goes on as before: the other key completes it.
+    await tasks.update(taskId, { security_approval: approve });
+    await tasks.until(taskId, (task) => task.status === 'completed');
+  }, 60_000);
+
+  it('costs its round one workflow query, however often a 2026-07-28 leg comes back with its answers', async () => {
+    const ask = await rawCall(service.url, 'tools/call', GREET);
+    const exchangeId = await newestExchange('greet');
+    const answering = { ...GREET, inputResponses: { name: accept({ name: 'Loop' }) } };
+    await service.stopWorker();
+    let reply: RpcReply;
+    try {
+      reply = await rawCall(service.url, 'tools/call', { ...answering, requestState: ask.body.result!.requestState });
+      for (let legs = 0; legs < 4 && isComeBack(reply); legs += 1)
+        reply = await rawCall(service.url, 'tools/call', {
+          ...answering,
+          requestState: reply.body.result!.requestState,
+        });
+      expect(await redeliveryChecks(exchangeId, 1)).toBe(1);
+    } finally {
+      await service.startWorker();
+    }
+    reply = await comeBackUntilAnswered(answering, reply);
+    expect(reply.body).toMatchObject({ result: { content: [{ type: 'text', text: 'Hello, Loop!' }] } });
+    expect(await redeliveryChecks(exchangeId, 1)).toBe(1);
+  }, 60_000);
+});
+
 describe('a legacy client that repeats its response', () => {
   const answer = (name: string) => accept({ name });
 
@@ -241,6 +292,24 @@ describe('a legacy client that repeats its response', () => {
       expect(await redelivered('legacy')).toBe(before + 1);
       const done = await call.stream.until((m) => isResponseTo(m, call.id), 'the call result', 30_000);
       expect(done.message.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Again!' }] });
+      expect(await signalsIn(call.workflowId, 'keyAnswer')).toBe(1);
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
+
+  it('counts each repeat before the workflow is asked: a client repeating an answer the workflow has costs one query', async () => {
+    const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+    try {
+      const call = await greetAsked(session);
+      expect(await session.respond(call.requestId, answer('Kept'))).toBe(202);
+      await call.stream.until((m) => isResponseTo(m, call.id), 'the call result', 30_000);
+      for (let i = 0; i < 5; i += 1) expect(await session.respond(call.requestId, answer('Kept'))).toBe(202);
+      const { rows } = await service.pool.query<{ repeats: number }>(
+        'SELECT repeats FROM legacy_open_requests WHERE id = $1',
+        [call.requestId],
+      );
+      expect(rows[0]!.repeats).toBe(1);
       expect(await signalsIn(call.workflowId, 'keyAnswer')).toBe(1);
     } finally {
       await session.close();

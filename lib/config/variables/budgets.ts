@@ -37,7 +37,7 @@ export const BUDGET_VARIABLES = {
   ),
   MAX_REPEATED_ANSWERS: documented(
     integer(0, 100).default(3),
-    "times a repeated answer to an answered request is signalled again, each time because its exchange's workflow said it lacked it (counted in Postgres); when reached: a repeat the workflow has, and any past the budget, is dropped and logged (HTTP 202)",
+    "times a retried answer is checked against its exchange's workflow, and signalled again if the workflow lacks it: per legacy request repeated, and per round for a 2026-07-28 leg that comes back with its answers or a `tasks/update` of an answered key (counted in Postgres, before the workflow is asked: the query can replay a whole history); when reached: the retry is answered from what is recorded, the workflow not asked, and logged (a legacy repeat: HTTP 202)",
   ),
   LEGACY_STREAM_MAX_EVENTS: documented(
     integer(16).default(1000),

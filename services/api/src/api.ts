@@ -122,6 +122,7 @@ export async function startApi(
       httpWaitMs: config.http.waitMs,
       questionHoldMs: config.http.questionHoldMs,
       maxRoundInputBytes: config.limits.maxRoundInputBytes,
+      maxRepeatedAnswers: config.limits.maxRepeatedAnswers,
       maxTargetLength: config.limits.maxTargetLength,
       maxRunningExchanges: config.limits.maxRunningExchanges,
       maxRunningExchangesPerPrincipal: config.limits.maxRunningExchangesPerPrincipal,
@@ -151,6 +152,8 @@ export async function startApi(
         reconciler,
         reconcileAfterMs: config.http.waitMs,
         maxRoundInputBytes: config.limits.maxRoundInputBytes,
+        countRedeliveryCheck: (exchangeId, round) =>
+          store.countRedeliveryCheck(exchangeId, round, config.limits.maxRepeatedAnswers),
         log,
       },
     }),

@@ -9,6 +9,10 @@
  * workflow where that answer stands (the `answerStanding` query) and signals it again only when the
  * workflow says it is missing. History gains a signal only for an answer the workflow lacks; a
  * workflow that cannot be asked now (no worker) is left to apply what its history holds.
+ *
+ * The query can replay a whole history (a workflow out of the worker's cache), so each one is
+ * counted first, per round in Postgres across replicas, and past MAX_REPEATED_ANSWERS a retry is
+ * answered from what is recorded without asking: a client looping on a retry costs a row update.
  */
 import type { Era } from '../../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../../lib/log';
@@ -26,6 +30,8 @@ export interface Redelivery {
   era: Era;
   /** Signals the answer again; false when the workflow has ended. */
   deliver: () => Promise<boolean>;
+  /** Counts this check against the round's budget of them; false when it is spent. */
+  countCheck: () => Promise<boolean>;
 }
 
 /** Signals the answer again if the workflow says it is missing; whether it did. */
@@ -35,6 +41,13 @@ export async function redeliverIfMissing(
   redelivery: Redelivery,
 ): Promise<boolean> {
   const { exchangeId, round, key } = redelivery;
+  if (!(await redelivery.countCheck())) {
+    exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).info(
+      { ...(key !== undefined ? { key } : {}) },
+      'answer retried too often: answered from the record, the exchange not asked',
+    );
+    return false;
+  }
   const standing = await gateway.answerStanding(exchangeId, round, key);
   if (standing !== 'missing') return false;
   const delivered = await redelivery.deliver();

@@ -88,18 +88,19 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
       );
       return;
     }
-    // A repeat is delivered again only when the workflow says it lacks the answer (it is the
-    // authority on what it took: answer-redelivery.ts), and only so often (counted in Postgres,
-    // across replicas).
-    if (repeat && (await gateway.answerStanding(request.exchangeId, request.round, request.key)) !== 'missing') {
-      log.info({ ...sessionRef(session.id), responseId: id }, 'response repeated: the exchange has this answer');
-      return;
-    }
+    // A repeat is counted first (in Postgres, across replicas) and dropped past its budget, before
+    // anything asks the workflow (a query can replay a whole history); then it is delivered again
+    // only when the workflow says it lacks the answer (the authority on what it took:
+    // answer-redelivery.ts).
     if (repeat && !(await legacy.countRepeat(request.id))) {
       log.info(
         { ...sessionRef(session.id), responseId: id, limit: limits.maxRepeatedAnswers },
         'response dropped: answer repeated too often',
       );
+      return;
+    }
+    if (repeat && (await gateway.answerStanding(request.exchangeId, request.round, request.key)) !== 'missing') {
+      log.info({ ...sessionRef(session.id), responseId: id }, 'response repeated: the exchange has this answer');
       return;
     }
     // One round's answers travel to the workflow together: refuse the one that would make them too

@@ -128,6 +128,7 @@ export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait:
           clientCapabilities: leg.clientCapabilities,
           ...(leg.listening ? { listening: leg.listening } : {}),
         }),
+      countCheck: () => store.countRedeliveryCheck(exchangeId, round, limits.maxRepeatedAnswers),
     });
   }
 

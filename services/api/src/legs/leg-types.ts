@@ -86,6 +86,8 @@ export interface LegLimits {
   /** How long a leg waits on a question addressed to someone else (QUESTION_HOLD_MS). */
   questionHoldMs: number;
   maxRoundInputBytes: number;
+  /** How many times a retried answer is checked against the workflow per round (MAX_REPEATED_ANSWERS). */
+  maxRepeatedAnswers: number;
   maxTargetLength: number;
   maxRunningExchanges: number;
   maxRunningExchangesPerPrincipal: number;

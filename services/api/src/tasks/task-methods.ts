@@ -55,6 +55,8 @@ export interface TaskMethodsDeps {
   reconcileAfterMs: number;
   /** The same budget one round's input has on every other path (MAX_ROUND_INPUT_BYTES). */
   maxRoundInputBytes: number;
+  /** Counts one check of a retried answer against its round's MAX_REPEATED_ANSWERS (answer-redelivery.ts). */
+  countRedeliveryCheck: (exchangeId: string, round: number) => Promise<boolean>;
   log: Logger;
   /** A question's page, when the answer page is on: a waiting message names the caller's own question's page. */
   questionPageUrl?: (questionId: string) => string;
@@ -150,6 +152,9 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
           task.answeredKeys.includes(key) &&
           answerBytes(inputResponses[key]) <= (task.answeredKeyBytes[key] ?? 0),
       );
+      // One check of the round's budget per tasks/update, whatever number of its keys it retries.
+      let counted: Promise<boolean> | undefined;
+      const countCheck = () => (counted ??= deps.countRedeliveryCheck(task.exchangeId, round.round));
       for (const key of retried)
         await redeliverIfMissing(deps.gateway, deps.log, {
           exchangeId: task.exchangeId,
@@ -158,6 +163,7 @@ export function createTaskMethods(deps: TaskMethodsDeps): Record<TaskMethod, Tas
           era: 'modern',
           deliver: () =>
             deps.gateway.sendKeyAnswer(task.exchangeId, { round: round.round, key, response: inputResponses[key] }),
+          countCheck,
         });
       return complete({});
     }),
