@@ -39,7 +39,9 @@ function introspector(
   maxConcurrent: number,
   now: () => number = Date.now,
   issuers: string[] = [ISSUER],
-  metadata = { get: async (issuer: string) => ({ issuer, introspection_endpoint: url }) },
+  metadata: { get: (issuer: string) => Promise<{ issuer: string; introspection_endpoint?: string }> } = {
+    get: async (issuer) => ({ issuer, introspection_endpoint: url }),
+  },
 ) {
   const auth = parseConfig({
     DATABASE_URL: 'postgres://x',
@@ -94,19 +96,31 @@ describe('introspection traffic', () => {
     expect(requests).toBe(2);
   });
 
-  it('asks the next issuer when one cannot be read (down, or backing off): one issuer out does not stop the others', async () => {
+  it('never asks another issuer while the one that introspects is down: its tokens go nowhere else, and the caller gets 503, not 401', async () => {
     const DOWN = 'https://down.example.com';
+    let down = true;
     const metadata = {
       get: async (issuer: string) => {
-        if (issuer === DOWN) throw new AuthorizationServerUnavailable('backing off', DOWN);
-        return { issuer, introspection_endpoint: url };
+        if (issuer === DOWN && down) throw new AuthorizationServerUnavailable('backing off', DOWN);
+        return { issuer, introspection_endpoint: issuer === DOWN ? `${url}?at=down` : url };
       },
     };
     const introspect = introspector(8, Date.now, [DOWN, ISSUER], metadata);
+    expect(await refusal(introspect('live-at-down', [RESOURCE]))).toBeInstanceOf(AuthorizationServerUnavailable);
+    expect(requests).toBe(0);
+    // No answer was kept meanwhile: once the issuer is back, it is asked, and its answer counts.
+    down = false;
+    expect(await refusal(introspect('live-at-down', [RESOURCE]))).toBeInstanceOf(TokenRefused);
+    expect(requests).toBe(1);
+  });
+
+  it('asks the first issuer that names an endpoint, passing over one that names none', async () => {
+    const NONE = 'https://jwt-only.example.com';
+    const metadata = {
+      get: async (issuer: string) => (issuer === NONE ? { issuer } : { issuer, introspection_endpoint: url }),
+    };
+    const introspect = introspector(8, Date.now, [NONE, ISSUER], metadata);
     expect(await refusal(introspect('opaque', [RESOURCE]))).toBeInstanceOf(TokenRefused);
     expect(requests).toBe(1);
-    // With every issuer out, the caller gets the outage (503), not a refusal.
-    const allDown = introspector(8, Date.now, [DOWN], metadata);
-    expect(await refusal(allDown('opaque-2', [RESOURCE]))).toBeInstanceOf(AuthorizationServerUnavailable);
   });
 });

@@ -3,8 +3,10 @@
  * confidential client OAUTH_INTROSPECTION_CLIENT_ID: the answer must say `active`, name the
  * issuer asked (when it names one), an audience this request accepts and an expiry. The answer is
  * kept for OAUTH_INTROSPECTION_CACHE_MS (never past the token's expiry), keyed by the token's
- * SHA-256, so the token itself is never held; the audience is checked again on every use. The
- * issuer asked is the first of OAUTH_ISSUERS whose metadata names an introspection endpoint.
+ * SHA-256, so the token itself is never held; the audience is checked again on every use. An
+ * opaque token does not say who issued it, so one issuer is asked for every one: the first of
+ * OAUTH_ISSUERS whose metadata names an introspection endpoint, and while it (or an issuer before
+ * it) cannot be read, 503, never another issuer.
  *
  * What a caller can make this server send the authorization server is bounded: an inactive answer
  * is kept too, for INACTIVE_ANSWER_CACHE_MS (so the same forged token does not cost a request
@@ -48,18 +50,14 @@ export function createIntrospector(
   const inFlight = new Map<string, Promise<{ issuer: string; answer: Answer }>>();
 
   async function endpoint(): Promise<{ issuer: string; url: string }> {
-    // An issuer whose metadata cannot be read now (down, or backing off after a failure) does not
-    // keep the others from being asked: the first that names an endpoint serves.
-    let unavailable: unknown;
+    // Always the same issuer: the first whose metadata names an endpoint. An issuer whose metadata
+    // cannot be read now (down, or backing off) might be that one, so it is an outage (503), never
+    // a reason to ask the next: that would hand this issuer's live tokens to another authorization
+    // server, and keep the other's "inactive" for them as a refusal.
     for (const issuer of config.issuers) {
-      try {
-        const url = (await metadata.get(issuer)).introspection_endpoint;
-        if (url) return { issuer, url };
-      } catch (error) {
-        unavailable ??= error;
-      }
+      const url = (await metadata.get(issuer)).introspection_endpoint;
+      if (url) return { issuer, url };
     }
-    if (unavailable !== undefined) throw unavailable;
     throw new AuthorizationServerUnavailable('no trusted issuer names an introspection endpoint', config.issuers[0]!);
   }
 
