@@ -484,14 +484,29 @@ describe('deploy/compose.temporal-mtls.yml (Temporal with mutual TLS)', () => {
     }
   });
 
-  it('mounts the required certificate folder read-only at /tls in every container that talks to Temporal', () => {
+  it('mounts each container only the certificate files it needs, read-only, and the CA key into none', () => {
     const services = Object.keys(override.services).sort();
     expect(services).toEqual(['api', 'temporal', 'temporal-create-namespace', 'temporal-ui', 'worker']);
+    const mounted = (name: string) =>
+      (override.services[name]!.volumes ?? []).map((volume) => {
+        const { type, source, target, read_only } = volume as {
+          type: string;
+          source: string;
+          target: string;
+          read_only: boolean;
+        };
+        expect({ type, read_only }).toEqual({ type: 'bind', read_only: true });
+        expect(source).toMatch(/^\$\{TEMPORAL_TLS_DIR:\?[^}]*\}\/[a-z]+\.(pem|key)$/);
+        expect(path.basename(source)).toBe(path.basename(target));
+        return target;
+      });
+    expect(mounted('temporal').sort()).toEqual(['/tls/ca.pem', '/tls/server.key', '/tls/server.pem']);
+    for (const name of ['api', 'worker', 'temporal-ui', 'temporal-create-namespace'])
+      expect(mounted(name).sort()).toEqual(['/tls/ca.pem', '/tls/client.key', '/tls/client.pem']);
+    // Every file a service's settings name is mounted into it.
     for (const name of services) {
-      expect(override.services[name]!.volumes).toEqual([
-        expect.objectContaining({ type: 'bind', target: TLS_FOLDER, read_only: true }),
-      ]);
-      expect(override.services[name]!.volumes![0]!.source).toMatch(/^\$\{TEMPORAL_TLS_DIR:\?/);
+      const named = Object.values(env(name)).filter((value) => String(value).startsWith(`${TLS_FOLDER}/`));
+      for (const file of named) expect(mounted(name)).toContain(file);
     }
   });
 

@@ -33,7 +33,9 @@ keyUsage=critical,digitalSignature,keyEncipherment"
 issue client durable-mcp "extendedKeyUsage=clientAuth
 keyUsage=critical,digitalSignature,keyEncipherment"
 
-# The containers run as uid 1000 and read the keys through a read-only mount.
+# The containers run as uid 1000 and read the keys through read-only mounts of single files
+# (deploy/compose.temporal-mtls.yml): server.key into the server only, client.key into the
+# clients only, ca.key into none.
 chmod 0644 ca.pem server.pem client.pem server.key client.key
 chmod 0600 ca.key
 rm -f ca.srl
