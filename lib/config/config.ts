@@ -154,6 +154,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
       keys: parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS),
       acceptPlaintext: env.PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
       unbound: env.PAYLOAD_CODEC_UNBOUND,
+      namespaceOnly: env.PAYLOAD_CODEC_NAMESPACE_ONLY,
       namespace: env.TEMPORAL_NAMESPACE,
     } satisfies PayloadCodecConfig,
     handlers: env.HANDLERS ?? env.HANDLER_SET,

@@ -4,6 +4,7 @@
  * under it, and the check that a payload being decoded belongs where it is read.
  */
 import type { SerializationContext } from '@temporalio/common';
+import type { NamespaceOnlyPayloads } from '../config/variables/temporal';
 
 /**
  * What a sealed payload belongs to. `namespace` always; the rest as far as the SDK's context on
@@ -59,11 +60,25 @@ export function parseBinding(recorded: string): PayloadBinding | undefined {
 
 /**
  * Why a payload bound to `recorded` does not belong where it is decoded, or undefined when it does.
- * With the SDK's context (`expected`), every part the payload was bound to must be the context's; a
- * part it was not bound to (a payload sealed without a context: namespace only) matches anything.
- * Without one, only the namespace is known, and checked.
+ * With the SDK's context (`expected`), every part the payload was bound to must be the context's.
+ * A payload bound to the namespace only (sealed without a context: what `/codec/encode` mints, a
+ * workflow task's failure) is refused where a workflow's own is expected, unless `namespaceOnly`
+ * is `accept` (PAYLOAD_CODEC_NAMESPACE_ONLY): it names no workflow, so any workflow would take it.
+ * Without a context, only the namespace is known, and checked.
  */
-export function misbinding(recorded: PayloadBinding, namespace: string, expected?: PayloadBinding): string | undefined {
+export function misbinding(
+  recorded: PayloadBinding,
+  namespace: string,
+  expected?: PayloadBinding,
+  namespaceOnly: NamespaceOnlyPayloads = 'refuse',
+): string | undefined {
+  if (
+    expected?.workflowId !== undefined &&
+    recorded.workflowId === undefined &&
+    recorded.namespace === expected.namespace &&
+    namespaceOnly === 'refuse'
+  )
+    return `it is bound to the namespace only and names no workflow, where workflow "${expected.workflowId}"'s own is expected (PAYLOAD_CODEC_NAMESPACE_ONLY is refuse)`;
   const parts = [
     ['namespace', recorded.namespace, expected ? expected.namespace : namespace],
     ['workflow', recorded.workflowId, expected?.workflowId],

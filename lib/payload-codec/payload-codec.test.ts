@@ -241,14 +241,36 @@ describe('the payload codec binds each payload to what it belongs to', () => {
     expect(await failureOf(() => accepting.decode([stripped], workflow('exchange-b')))).toBe('authentication');
   });
 
-  it('binds a payload encoded without a context to the namespace alone, which any workflow of it opens', async () => {
+  it("binds a payload encoded without a context to the namespace alone, which no workflow's context opens", async () => {
     // What /codec/encode mints (the UI and the CLI name only the namespace), and a failed workflow task's failure.
     const [sealed] = await codec.encode([payload]);
     expect(boundTo(sealed!)).toEqual({ namespace: NS });
-    expect(await opened(codec.decode([sealed!], workflow('exchange-b')))).toEqual({ answer: SECRET });
+    for (const context of [workflow('exchange-b'), activity('exchange-b', '1'), activity('exchange-b', '2', true)])
+      await expect(codec.decode([sealed!], context)).rejects.toThrow(
+        'it is bound to the namespace only and names no workflow, where workflow "exchange-b"\'s own is expected',
+      );
     expect(await failureOf(() => codec.decode([sealed!], workflow('exchange-b', 'mcp-staging')))).toBe(
       'bound-elsewhere',
     );
+    // Without a context (the codec endpoint, a script reading a history) it opens.
+    expect(await opened(codec.decode([sealed!]))).toEqual({ answer: SECRET });
+  });
+
+  it('opens a namespace-only payload in a workflow while PAYLOAD_CODEC_NAMESPACE_ONLY is accept', async () => {
+    const accepting = createPayloadCodec({
+      keys: [oldKey],
+      acceptPlaintext: false,
+      namespace: NS,
+      namespaceOnly: 'accept',
+    });
+    const [sealed] = await accepting.encode([payload]);
+    expect(await opened(accepting.decode([sealed!], workflow('exchange-b')))).toEqual({ answer: SECRET });
+    // Still never in another namespace, nor a payload bound to another workflow.
+    expect(await failureOf(() => accepting.decode([sealed!], workflow('exchange-b', 'mcp-staging')))).toBe(
+      'bound-elsewhere',
+    );
+    const [ofA] = await accepting.encode([payload], workflow('exchange-a'));
+    expect(await failureOf(() => accepting.decode([ofA!], workflow('exchange-b')))).toBe('bound-elsewhere');
   });
 
   it("reads, without a context, any payload of its namespace and none of another's: the codec endpoint's view", async () => {

@@ -31,8 +31,11 @@
  *   same way on replay), and an activity's or local activity's summary. Both sides name the same
  *   namespace, workflow id, activity id (`${seq}`) and kind, so all four are bound.
  * - Namespace only, when the SDK gives no context: the failure of a workflow task the worker could
- *   not run, and what `/codec/encode` mints (the Temporal UI and CLI name only the namespace). Such
- *   a payload opens for any workflow of the namespace: it carries no workflow id to check.
+ *   not run, and what `/codec/encode` mints without `X-Workflow-Id` (the Temporal UI and CLI name
+ *   only the namespace). It names no workflow, so where a workflow's own payload is expected (a
+ *   worker's decode, which always has a context) it is refused (`bound-elsewhere`), unless
+ *   PAYLOAD_CODEC_NAMESPACE_ONLY is `accept`; decoded without a context (the codec endpoint, a
+ *   history read by a script) it opens.
  *
  * Nothing sealed crosses from one context into another: what does (an activity's failure the
  * workflow fails with) is decoded in the activation and encoded again in the completion, under the
@@ -62,7 +65,7 @@
  */
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { UnboundPayloads } from '../config/variables/temporal';
+import type { NamespaceOnlyPayloads, UnboundPayloads } from '../config/variables/temporal';
 import { createSealer, SealError, type KeyRingEntry, type SealFailure } from '../state/sealer';
 import { bindingFor, bindingText, misbinding, parseBinding, type PayloadBinding } from './payload-binding';
 
@@ -75,6 +78,8 @@ export interface PayloadCodecConfig {
   acceptPlaintext: boolean;
   /** Payloads encrypted before they were bound; unset, `refuse`. */
   unbound?: UnboundPayloads;
+  /** Payloads bound to the namespace only, where a workflow's own are expected; unset, `refuse`. */
+  namespaceOnly?: NamespaceOnlyPayloads;
   /** What a payload is bound to, and checked against, when the SDK names no context. */
   namespace: string;
 }
@@ -168,7 +173,7 @@ export function createPayloadCodec(config: PayloadCodecConfig): PayloadCodec {
       const recorded = parseBinding(boundTo);
       if (!recorded)
         throw new PayloadCodecError('malformed', `an encrypted payload has an unreadable ${BINDING_METADATA}`);
-      const wrong = misbinding(recorded, config.namespace, expected);
+      const wrong = misbinding(recorded, config.namespace, expected, config.namespaceOnly);
       if (wrong) throw new PayloadCodecError('bound-elsewhere', `an encrypted payload was refused: ${wrong}`);
     }
     try {

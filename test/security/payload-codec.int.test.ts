@@ -638,6 +638,61 @@ describe('payloads in Temporal', () => {
       }
     });
 
+    it('is refused when minted by /codec/encode for the namespace only; bound with X-Workflow-Id, it names that workflow', async () => {
+      const b = await waitingExchange(service, 'typed-into-the-ui');
+      const bHandle = service.temporal.workflow.getHandle(b.workflow_id);
+      const forged = payloadsToJson([
+        { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{"round":1,"responses":{}}') },
+      ]);
+      try {
+        const minted = await codec('/encode', forged, asEncoder);
+        expect(minted.status).toBe(200);
+        await bare.workflowService.signalWorkflowExecution({
+          namespace: service.config.temporal.namespace,
+          workflowExecution: { workflowId: b.workflow_id },
+          signalName: 'answers',
+          input: { payloads: payloadsFromJson(minted.body) },
+          identity: 'an-operator-in-the-web-ui',
+          requestId: randomUUID(),
+        });
+        const failure = await until('the workflow task failure', async () => {
+          const history = await bare.workflow.getHandle(b.workflow_id).fetchHistory();
+          return (
+            history.events!.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes ??
+            undefined
+          );
+        });
+        const [attributes] = await createPayloadCodec(service.config.payloadCodec).decode([
+          failure.failure!.encodedAttributes!,
+        ]);
+        const { message } = defaultPayloadConverter.fromPayload<{ message: string }>(attributes!);
+        expect(message).toContain('it is bound to the namespace only and names no workflow');
+        expect(await exchangeStatus(service.pool, b.id)).toBe('running');
+
+        // Bound to one workflow: its binding names it, and only that workflow's context opens it.
+        const bound = await codec('/encode', forged, { ...asEncoder, 'x-workflow-id': b.workflow_id });
+        expect(bound.status).toBe(200);
+        const [sealed] = payloadsFromJson(bound.body);
+        expect(JSON.parse(Buffer.from(sealed!.metadata![BINDING_METADATA]!).toString())).toMatchObject({
+          workflowId: b.workflow_id,
+          role: 'workflow',
+        });
+        const workerCodec = createPayloadCodec(service.config.payloadCodec);
+        const own = {
+          type: 'workflow' as const,
+          namespace: service.config.temporal.namespace,
+          workflowId: b.workflow_id,
+        };
+        expect(await workerCodec.decode([sealed!], own)).toHaveLength(1);
+        await expect(workerCodec.decode([sealed!], { ...own, workflowId: 'exchange-other' })).rejects.toThrow(
+          /bound to workflow/,
+        );
+        expect((await codec('/encode', forged, { ...asEncoder, 'x-workflow-id': 'has space' })).status).toBe(400);
+      } finally {
+        await bHandle.terminate('test: a forged payload stalls it');
+      }
+    });
+
     it('is taken while payloads are written unbound (PAYLOAD_CODEC_UNBOUND=write, a rollout): what binding stops', async () => {
       const rollingOut = await startTestService({ PAYLOAD_CODEC_UNBOUND: 'write' }, { handlers });
       try {

@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { documented } from '../documented';
 import { boolean, integer, keyRing, unsetWhenEmpty } from '../kinds';
 
+/** What PAYLOAD_CODEC_NAMESPACE_ONLY says of payloads bound to the namespace only, where a workflow's are expected. */
+export const NAMESPACE_ONLY_PAYLOADS = ['refuse', 'accept'] as const;
+export type NamespaceOnlyPayloads = (typeof NAMESPACE_ONLY_PAYLOADS)[number];
+
 /** What PAYLOAD_CODEC_UNBOUND may say of payloads encrypted before they were bound. */
 export const UNBOUND_PAYLOADS = ['refuse', 'accept', 'write'] as const;
 export type UnboundPayloads = (typeof UNBOUND_PAYLOADS)[number];
@@ -67,6 +71,10 @@ export const TEMPORAL_VARIABLES = {
   PAYLOAD_CODEC_ACCEPT_PLAINTEXT: documented(
     boolean('false'),
     "upgrades only: `true` reads payloads that are not encrypted, for a deployment that ran before payloads were encrypted (its running exchanges' histories are in clear); back to `false` once no exchange from before the upgrade runs. Off, a payload in clear fails decoding (`a payload that is not encrypted was refused`)",
+  ),
+  PAYLOAD_CODEC_NAMESPACE_ONLY: documented(
+    z.enum(NAMESPACE_ONLY_PAYLOADS).default('refuse'),
+    "payloads bound to the namespace only, naming no workflow: what `/codec/encode` mints without `X-Workflow-Id` (the Temporal Web UI's and CLI's encoding). `refuse`: a worker takes a workflow's input, signals and activity results only when bound to that workflow, so a namespace-only payload (an answer typed into the UI, one copied from another history) is refused. `accept` takes them for every workflow of the namespace: only while you send payloads by hand through the UI or CLI; a single workflow's payload is minted bound with `X-Workflow-Id` instead",
   ),
   PAYLOAD_CODEC_UNBOUND: documented(
     z.enum(UNBOUND_PAYLOADS).default('refuse'),

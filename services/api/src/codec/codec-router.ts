@@ -11,7 +11,9 @@
  *   encrypted before payloads were bound, whatever PAYLOAD_CODEC_UNBOUND says; a payload that does
  *   not open is refused (422) naming why. The protocol names the namespace, never the workflow: a
  *   bound payload is checked against the namespace alone (`bound-elsewhere` for another's), and
- *   what encoding mints is bound to the namespace alone, so any workflow of it takes it.
+ *   what encoding mints is bound to the namespace alone, which workers refuse where a workflow's
+ *   own payload is expected unless PAYLOAD_CODEC_NAMESPACE_ONLY is `accept`; an `X-Workflow-Id`
+ *   header (not part of the protocol: curl's, a script's) binds it to that workflow instead.
  * - CORS for the Temporal Web UI's origin (codec-cors.ts), then authorization (codec-credentials.ts):
  *   decoding takes the admin token as a bearer header, or a browser's sign-in cookie
  *   (codec-sign-in.ts); encoding, which forges payloads, only CODEC_ENCODE_TOKEN, and is off
@@ -49,6 +51,7 @@ export interface CodecRouterDeps {
 }
 
 const OPERATIONS = ['/decode', '/encode'];
+const WORKFLOW_ID = /^[\x21-\x7e]{1,1000}$/;
 
 export function codecRouter(deps: CodecRouterDeps): Router {
   const router = Router();
@@ -63,8 +66,30 @@ export function codecRouter(deps: CodecRouterDeps): Router {
     async (req, res, next) => {
       try {
         const payloads = payloadsFromJson(req.body);
-        const result = await deps.codec[operation](payloads);
-        deps.log.info({ operation, payloads: payloads.length, by: res.locals.codecCredential }, 'codec request');
+        const workflowId = operation === 'encode' ? req.get('x-workflow-id') : undefined;
+        if (workflowId !== undefined && !WORKFLOW_ID.test(workflowId))
+          return adminError(
+            res,
+            400,
+            'invalid_parameter',
+            'X-Workflow-Id must be a workflow id (1 to 1000 printable characters)',
+            {
+              parameter: 'X-Workflow-Id',
+            },
+          );
+        // Bound to one workflow when told which: a payload only that workflow takes.
+        const context =
+          workflowId !== undefined ? { type: 'workflow' as const, namespace: deps.namespace, workflowId } : undefined;
+        const result = await deps.codec[operation](payloads, context);
+        deps.log.info(
+          {
+            operation,
+            payloads: payloads.length,
+            by: res.locals.codecCredential,
+            ...(workflowId ? { workflowId } : {}),
+          },
+          'codec request',
+        );
         res.json(payloadsToJson(result));
       } catch (error) {
         next(error);
