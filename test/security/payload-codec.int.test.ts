@@ -603,6 +603,21 @@ describe('payloads in Temporal', () => {
       }
     }
 
+    /** The message of the first workflow task of `workflowId` that failed, read through the codec. */
+    async function workflowTaskFailure(workflowId: string): Promise<string> {
+      const failure = await until('the workflow task failure', async () => {
+        const history = await bare.workflow.getHandle(workflowId).fetchHistory();
+        return (
+          history.events!.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes ??
+          undefined
+        );
+      });
+      const [attributes] = await createPayloadCodec(service.config.payloadCodec).decode([
+        failure.failure!.encodedAttributes!,
+      ]);
+      return defaultPayloadConverter.fromPayload<{ message: string }>(attributes!).message;
+    }
+
     it('is refused by the worker: the other exchange never takes it, and its own exchange completed with it', async () => {
       // A answered and completed (with ANSWER_SECRET as its PIN); B waits for its own PIN.
       const a = await approvedExchange(service);
@@ -611,18 +626,8 @@ describe('payloads in Temporal', () => {
       try {
         await replayAnswer(a, b.workflow_id);
         // B's worker cannot decode the copied answer: its workflow task fails, saying why, and is retried.
-        const failure = await until('the workflow task failure', async () => {
-          const history = await bare.workflow.getHandle(b.workflow_id).fetchHistory();
-          return (
-            history.events!.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes ??
-            undefined
-          );
-        });
-        // (Its message is encoded too, bound to the namespace alone: the SDK names no context there.)
-        const [attributes] = await createPayloadCodec(service.config.payloadCodec).decode([
-          failure.failure!.encodedAttributes!,
-        ]);
-        const { message } = defaultPayloadConverter.fromPayload<{ message: string }>(attributes!);
+        // Its message is encoded too, bound to the namespace alone: the SDK names no context there.
+        const message = await workflowTaskFailure(b.workflow_id);
         expect(message).toContain(
           `an encrypted payload was refused: it is bound to workflow "${a}", not "${b.workflow_id}"`,
         );
@@ -655,17 +660,7 @@ describe('payloads in Temporal', () => {
           identity: 'an-operator-in-the-web-ui',
           requestId: randomUUID(),
         });
-        const failure = await until('the workflow task failure', async () => {
-          const history = await bare.workflow.getHandle(b.workflow_id).fetchHistory();
-          return (
-            history.events!.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes ??
-            undefined
-          );
-        });
-        const [attributes] = await createPayloadCodec(service.config.payloadCodec).decode([
-          failure.failure!.encodedAttributes!,
-        ]);
-        const { message } = defaultPayloadConverter.fromPayload<{ message: string }>(attributes!);
+        const message = await workflowTaskFailure(b.workflow_id);
         expect(message).toContain('it is bound to the namespace only and names no workflow');
         expect(await exchangeStatus(service.pool, b.id)).toBe('running');
 

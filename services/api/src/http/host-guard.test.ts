@@ -1,31 +1,9 @@
 // Pins the Host half of the DNS-rebinding guard, which every route passes through: the names of
 // this server and IP addresses pass, a rebound name gets 403 naming ALLOWED_HOSTS.
-import type { Request, Response } from 'express';
+import { runGuard } from '../../../../test/support/guard-run';
 import { hostGuard } from './host-guard';
 
-function run(guard: ReturnType<typeof hostGuard>, headers: Record<string, string>) {
-  const req = { get: (name: string) => headers[name.toLowerCase()] } as unknown as Request;
-  let status: number | undefined;
-  let body: unknown;
-  const res = {
-    set() {
-      return this;
-    },
-    status(code: number) {
-      status = code;
-      return this;
-    },
-    json(value: unknown) {
-      body = value;
-      return this;
-    },
-  } as unknown as Response;
-  let passed = false;
-  guard(req, res, () => {
-    passed = true;
-  });
-  return { passed, status, body };
-}
+const run = runGuard;
 
 describe('hostGuard', () => {
   const open = hostGuard({ listenHost: '0.0.0.0' });

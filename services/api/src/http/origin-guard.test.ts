@@ -1,30 +1,8 @@
 // Pins the Origin half of the DNS-rebinding guard: which browser origins pass, and that refusals are 403.
-import type { Request, Response } from 'express';
+import { runGuard } from '../../../../test/support/guard-run';
 import { originGuard } from './origin-guard';
 
-function run(guard: ReturnType<typeof originGuard>, headers: Record<string, string>) {
-  const req = { get: (name: string) => headers[name.toLowerCase()] } as unknown as Request;
-  let status: number | undefined;
-  let body: unknown;
-  const res = {
-    set() {
-      return this;
-    },
-    status(code: number) {
-      status = code;
-      return this;
-    },
-    json(value: unknown) {
-      body = value;
-      return this;
-    },
-  } as unknown as Response;
-  let passed = false;
-  guard(req, res, () => {
-    passed = true;
-  });
-  return { passed, status, body };
-}
+const run = runGuard;
 
 describe('originGuard', () => {
   const guard = originGuard({ allowedOrigins: ['https://app.example.com'] });
