@@ -34,6 +34,11 @@ describe("the service package's README (the repository's too)", () => {
     .map((m) => ({ target: m[1]!, at: m.index }))
     .filter(({ target }) => !/^https?:/.test(target));
 
+  it('publishes a CHANGELOG', () => {
+    expect(files).toContain('CHANGELOG.md');
+    expect(readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8')).toContain('## 0.1.0');
+  });
+
   it('links to guides the package publishes, or says a link is to the repository', () => {
     for (const { target, at } of links) {
       const published = files.some((entry) => target === entry || target.startsWith(`${entry}/`));
