@@ -59,11 +59,19 @@ describe('readComposeProject on docker-compose.yml', () => {
     const api = merged.services.api!;
     expect(api.environment.TEMPORAL_TLS_CLIENT_CERT_PATH).toBe('/tls/client.pem');
     expect(api.environment.AUTH_MODE).toBe('off');
-    expect(api.mounts).toEqual([{ source: '/certs', target: '/tls', readOnly: true }]);
+    expect(api.mounts).toEqual(
+      ['ca.pem', 'client.pem', 'client.key'].map((file) => ({
+        source: `/certs/${file}`,
+        target: `/tls/${file}`,
+        readOnly: true,
+      })),
+    );
     expect(merged.services.temporal!.environment.TEMPORAL_TLS_REQUIRE_CLIENT_AUTH).toBe('true');
     expect(merged.services.temporal!.mounts.map((m) => m.target).sort()).toEqual([
       '/etc/temporal/config/dynamicconfig',
-      '/tls',
+      '/tls/ca.pem',
+      '/tls/server.key',
+      '/tls/server.pem',
     ]);
   });
 });
