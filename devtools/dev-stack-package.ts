@@ -1,9 +1,9 @@
 /**
  * `@durable-mcp/dev`, the package that carries the development stack (embedded Postgres, the
  * Temporal CLI dev server when none is installed, TypeScript modules loaded as they are), so that a
- * production install of durable-mcp carries none of it. It is looked for in the user's project
- * first (where `npm install --save-dev` puts it), then beside this package; missing, the command
- * that needs it says in one line how to install it.
+ * production install of durable-mcp carries none of it. It is looked for beside this package first
+ * (installed together, or this repository's workspace), then in the user's project (an npx or global
+ * durable-mcp run there); missing, the command that needs it says in one line how to install it.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
