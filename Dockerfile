@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
 #
 # One image for both processes of durable-mcp:
-#   api     node dist/services/api/src/main.js      (the default CMD)  or  durable-mcp start api
-#   worker  node dist/services/worker/src/main.js                      or  durable-mcp start worker
+#   api     node dist/cli/start/api-main.js      (the default CMD)  or  durable-mcp start api
+#   worker  node dist/cli/start/worker-main.js                      or  durable-mcp start worker
 # Both apply migrations/ at start (advisory-locked), so the image carries them. `durable-mcp` (the
-# package's bin, dist/services/cli/main.js) is on PATH; `durable-mcp check /app/handlers/tools.js`
+# package's bin, dist/cli/main.js) is on PATH; `durable-mcp check /app/handlers/tools.js`
 # validates a module in the image. There is no ENTRYPOINT: a command given to `docker run` or in
 # compose replaces the CMD whole.
 #
@@ -72,8 +72,8 @@ COPY migrations ./migrations
 # The CLI on PATH (its file starts with `#!/usr/bin/env node`). /app/handlers/ is where a handler
 # module goes (empty here: the image serves the built-in demo set until HANDLERS names one); the
 # image fails to build if the handler API is not linked where a module there resolves it.
-RUN chmod 0755 dist/services/cli/main.js \
- && ln -s /app/dist/services/cli/main.js /usr/local/bin/durable-mcp \
+RUN chmod 0755 dist/cli/main.js \
+ && ln -s /app/dist/cli/main.js /usr/local/bin/durable-mcp \
  && mkdir -p /app/handlers \
  && test -f "$(readlink -f node_modules/@durable-mcp/handlers)/dist/index.js" \
  && cd /app/handlers && node -e "require.resolve('@durable-mcp/handlers')"
@@ -94,4 +94,4 @@ EXPOSE 3000
 # Exec form: node is PID 1 (use `init: true` / --init to reap children) and receives SIGTERM
 # directly; both processes handle it (the worker through the Temporal SDK Runtime), and so does
 # `durable-mcp start api|worker` (the same process).
-CMD ["node", "dist/services/api/src/main.js"]
+CMD ["node", "dist/cli/start/api-main.js"]

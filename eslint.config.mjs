@@ -141,9 +141,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+(services|activities|workflows|handlers)(/|$)',
+              regex: '^(\\.\\./)+(services|activities|workflows|built-in-handlers|cli|harness|scripts)(/|$)',
               message:
-                'lib/ is the bottom layer: it does not import services/, activities/, workflows/ or handlers/. Move the shared definition into lib/.',
+                'lib/ is the bottom layer: it does not import services/, activities/, workflows/, built-in-handlers/, cli/, harness/ or scripts/. Move the shared definition into lib/.',
             },
           ],
         },
@@ -174,13 +174,15 @@ export default tseslint.config(
               group: [
                 '**/lib/db/**',
                 '**/lib/db',
-                '**/devtools/**',
+                '**/cli/**',
+                '**/harness/**',
+                '**/scripts/**',
                 '**/lib/state/**',
                 '**/lib/log',
                 '**/lib/config',
                 '**/lib/config/**',
                 '**/services/**',
-                '**/handlers/**',
+                '**/built-in-handlers/**',
               ],
               message: 'Workflows do no I/O: import types only (import type) or pure modules.',
               allowTypeImports: true,

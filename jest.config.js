@@ -15,7 +15,7 @@ module.exports = {
       transformIgnorePatterns,
       moduleNameMapper,
       testMatch: [
-        '<rootDir>/{lib,workflows,activities,services,handlers,packages,devtools}/**/*.test.ts',
+        '<rootDir>/{lib,workflows,activities,services,cli,harness,built-in-handlers,packages,scripts}/**/*.test.ts',
         '<rootDir>/test/**/*.unit.test.ts',
       ],
     },

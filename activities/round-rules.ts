@@ -1,7 +1,7 @@
 /**
  * The rules a round's outcome passes between its handler and its record, as pure functions: the
  * worker's round activity (run-round.ts) applies them, and so does the in-process test harness
- * (services/testing), so a handler's unit tests meet the same refusals its exchanges do.
+ * (harness), so a handler's unit tests meet the same refusals its exchanges do.
  *
  * - An ask that needs a capability the client did not declare ends the exchange with -32021.
  * - An ask past the round cap ends it with -32011.

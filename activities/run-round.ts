@@ -53,7 +53,7 @@ export interface RunRoundInput {
 export interface RoundDeps {
   store: ExchangeStore;
   handlers: HandlerSet;
-  /** The version of `handlers` (services/runtime/handler-version.ts), compared with the one each exchange recorded. */
+  /** The version of `handlers` (cli/start/handler-version.ts), compared with the one each exchange recorded. */
   handlerVersion?: string;
   handlerState: HandlerStateCodec;
   log: Logger;

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { projectRoot } from '../lib/paths';
-import { runToCompletion } from '../devtools/child-processes';
+import { runToCompletion } from '../cli/dev/child-processes';
 import { note, runBench, type BenchRun } from './bench-run';
 import { historyStats } from './history';
 import { monotonicMicros, writePhases, type ProfiledPhase } from './cpu-profile';

@@ -1,6 +1,6 @@
 /**
  * The bench's production-server targets, on docker-compose.yml run natively
- * (devtools/compose-native): Temporal 1.32 on Postgres with SQL visibility and compose's history
+ * (scripts/compose-native): Temporal 1.32 on Postgres with SQL visibility and compose's history
  * shards, each target on a fresh topology of its own.
  *
  * - compose: the whole topology, the service's API and worker from dist/ with compose's
@@ -16,10 +16,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import path from 'node:path';
-import { spawnChild } from '../devtools/child-processes';
-import { startNativeTopology } from '../devtools/compose-native/compose-native';
-import { freePort } from '../devtools/local-stack/free-port';
-import { waitForHealth, waitForPollers } from '../devtools/readiness';
+import { spawnChild } from '../cli/dev/child-processes';
+import { startNativeTopology } from '../scripts/compose-native/compose-native';
+import { freePort } from '../cli/dev/local-stack/free-port';
+import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
 import { projectRoot } from '../lib/paths';
 import type { Role, RunningTarget, TargetContext, TargetSpec } from './targets';
 

@@ -1,9 +1,9 @@
 /**
  * The load generator: exchanges over the 2026-07-28 wire with the bare caller the tests use
- * (devtools/raw-mcp-call.ts), the same for every target, so the client's cost is the same.
+ * (scripts/raw-mcp-call.ts), the same for every target, so the client's cost is the same.
  */
 import { performance } from 'node:perf_hooks';
-import { rawCall } from '../devtools/raw-mcp-call';
+import { rawCall } from '../scripts/raw-mcp-call';
 import { mismatch, type Scenario } from './scenarios';
 
 export interface ExchangeTiming {

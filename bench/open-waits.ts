@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { projectRoot } from '../lib/paths';
-import { runToCompletion } from '../devtools/child-processes';
+import { runToCompletion } from '../cli/dev/child-processes';
 import { filesBytes, folderBytes } from './disk-usage';
 import { inLanes, runLeg, runMany } from './load';
 import { note, runBench, type BenchRun } from './bench-run';

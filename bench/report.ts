@@ -4,7 +4,7 @@
  * each service row to the baselines, and one exchange's history by event type. Pure: it formats
  * what it is given.
  */
-import { DEV_SERVER_DYNAMIC_CONFIG_FLAGS, DEV_SERVER_SQLITE_FLAGS } from '../devtools/local-stack/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG_FLAGS, DEV_SERVER_SQLITE_FLAGS } from '../cli/dev/local-stack/temporal-dev-server';
 import type { ScenarioName } from './options';
 import { SCENARIO_SPECS } from './scenarios';
 import { TARGET_SPECS } from './targets';

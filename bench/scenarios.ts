@@ -1,6 +1,6 @@
 /**
  * The bench's scenarios as the wire sees them: which tool, what each leg sends and what each leg
- * must get back. Every target serves the same three tools (handlers/bench for the service,
+ * must get back. Every target serves the same three tools (built-in-handlers/bench for the service,
  * bench/baselines/tools.ts for the baselines); the load generator checks every leg against this.
  */
 import type { ScenarioName } from './options';

@@ -13,13 +13,13 @@
  * first install's median.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { devServiceEnvironment } from '../devtools/dev-environment';
-import { freePort } from '../devtools/local-stack/free-port';
-import { startLocalStack } from '../devtools/local-stack/local-stack';
+import { devServiceEnvironment } from '../cli/dev/dev-environment';
+import { freePort } from '../cli/dev/local-stack/free-port';
+import { startLocalStack } from '../cli/dev/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { integerOption, parseFlags } from './flags';
 import { percentile } from './stats';
@@ -33,9 +33,16 @@ const handlers = args.get('handlers') ?? 'demo';
 const megabytes = (folder: string) =>
   Number(execFileSync('du', ['-sk', path.join(folder, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]) / 1024;
 
+/** The installed package's CLI, as its package.json names it (the file moved between releases). */
+function cliOf(install: string): string {
+  const pkg = path.join(install, 'node_modules', 'durable-mcp');
+  const bin = (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin;
+  return path.join(pkg, bin['durable-mcp']!);
+}
+
 async function startOnce(install: string, env: NodeJS.ProcessEnv): Promise<number> {
   const port = await freePort();
-  const cli = path.join(install, 'node_modules', 'durable-mcp', 'dist', 'services', 'cli', 'main.js');
+  const cli = cliOf(install);
   const began = performance.now();
   const api = spawn(process.execPath, [cli, 'start', 'api'], {
     cwd: install,

@@ -14,13 +14,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
-import { freePort } from '../devtools/local-stack/free-port';
-import { startTemporalDevServer } from '../devtools/local-stack/temporal-dev-server';
+import { freePort } from '../cli/dev/local-stack/free-port';
+import { startTemporalDevServer } from '../cli/dev/local-stack/temporal-dev-server';
 import { projectRoot } from '../lib/paths';
-import { killOnExit, spawnChild, type Child } from '../devtools/child-processes';
-import { createTeardown } from '../devtools/teardown';
-import { startPostgresChild } from '../devtools/local-stack/postgres-child';
-import { waitForHealth, waitForPollers } from '../devtools/readiness';
+import { killOnExit, spawnChild, type Child } from '../cli/dev/child-processes';
+import { createTeardown } from '../cli/dev/teardown';
+import { startPostgresChild } from '../scripts/postgres-child';
+import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
 import type { TargetName } from './options';
 import { cpuProfileArgs } from './cpu-profile';
 import { startComposeTarget } from './compose-target';
@@ -188,12 +188,12 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         const worker = start(
           'worker',
           process.execPath,
-          [...profiled('worker'), 'dist/services/worker/src/main.js'],
+          [...profiled('worker'), 'dist/cli/start/worker-main.js'],
           env,
         );
         processes.worker = [worker.pid];
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
-        const api = start('api', process.execPath, [...profiled('api'), 'dist/services/api/src/main.js'], env);
+        const api = start('api', process.execPath, [...profiled('api'), 'dist/cli/start/api-main.js'], env);
         processes.api = [api.pid];
         await waitForHealth(url, ready(api));
       }

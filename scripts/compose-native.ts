@@ -1,6 +1,6 @@
 /**
  * `npm run compose:native`: docker-compose.yml run as OS processes, without Docker
- * (devtools/compose-native): Postgres (Debian's) with compose's initdb scripts, the schema job,
+ * (scripts/compose-native): Postgres (Debian's) with compose's initdb scripts, the schema job,
  * the Temporal server built from its Go module at compose's version, the namespace job, the API
  * and the worker from dist/, each on a loopback address of its own with compose's environment.
  * Variables come from `.env` and the shell (the shell wins), as compose reads them; the secrets
@@ -14,14 +14,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startNativeTopology } from '../devtools/compose-native/compose-native';
-import { readComposeProject } from '../devtools/compose-native/compose-project';
-import { readDotEnv } from '../devtools/compose-native/dot-env';
-import { temporalImage } from '../devtools/compose-native/native-images';
-import { ensureTemporalServer, imageVersion } from '../devtools/compose-native/temporal-server-build';
+import { startNativeTopology } from './compose-native/compose-native';
+import { readComposeProject } from './compose-native/compose-project';
+import { readDotEnv } from './compose-native/dot-env';
+import { temporalImage } from './compose-native/native-images';
+import { ensureTemporalServer, imageVersion } from './compose-native/temporal-server-build';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
-import { stopOnSignal } from '../services/runtime/stop-on-signal';
+import { stopOnSignal } from '../cli/start/stop-on-signal';
 
 const ROOT = projectRoot();
 const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(ROOT, '.data', 'compose-native'));

@@ -1,7 +1,7 @@
 /**
  * `npm run prod:local`: the service as production runs it, as local processes (no Docker): the
  * built API and worker from dist/ as two processes, a Temporal server on a database file with its
- * Web UI, and Postgres (devtools/prod-topology.ts): the topology of docker-compose.yml. The npm script
+ * Web UI, and Postgres (scripts/prod-topology.ts): the topology of docker-compose.yml. The npm script
  * builds first. History and data are kept in .data/prod (STACK_DATA_DIR) across runs.
  *
  * Ports: PORT (API, 3000), TEMPORAL_DEV_PORT (7233), TEMPORAL_DEV_UI_PORT (8080, as compose; 0 for
@@ -11,11 +11,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { devKeyRings, devSecret } from '../devtools/dev-key-ring';
-import { startProdTopology, type ProdTopology } from '../devtools/prod-topology';
+import { devKeyRings, devSecret } from '../cli/dev/dev-key-ring';
+import { startProdTopology, type ProdTopology } from './prod-topology';
 import { createLogger } from '../lib/log';
 import { projectRoot } from '../lib/paths';
-import { stopOnSignal } from '../services/runtime/stop-on-signal';
+import { stopOnSignal } from '../cli/start/stop-on-signal';
 
 const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(projectRoot(), '.data', 'prod'));
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

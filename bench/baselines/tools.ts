@@ -1,7 +1,7 @@
 /**
  * The bench's three tools for the baselines (the official SDK server and bare Temporal), written
  * without the service: given what is known so far, the next step is an ask or the result. The
- * service serves the same tools from handlers/bench; the load generator checks every target's
+ * service serves the same tools from built-in-handlers/bench; the load generator checks every target's
  * legs against bench/scenarios.ts, so all targets answer the same on the wire.
  */
 import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';

@@ -10,7 +10,7 @@
 import { parseAnswerDevSignInConfig, type AnswerDevSignInConfig } from '../auth/answer-dev-sign-in-config';
 import { parseAnswerSignInConfig, type AnswerSignInConfig } from '../auth/answer-sign-in-config';
 import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
-import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from '../temporal-security-config';
+import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from '../temporal/security-config';
 import type { PayloadCodecConfig } from '../payload-codec/payload-codec';
 import { parseTracingConfig } from '../tracing/tracing-config';
 import { ConfigError } from './errors';

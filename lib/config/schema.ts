@@ -4,7 +4,7 @@
  * Temporal security and tracing modules, which parse their own).
  */
 import { z } from 'zod';
-import { GRPC_META_DOC, TEMPORAL_SECURITY_ENV } from '../temporal-security-config';
+import { GRPC_META_DOC, TEMPORAL_SECURITY_ENV } from '../temporal/security-config';
 import { TRACING_ENV } from '../tracing/tracing-config';
 import { ANSWER_VARIABLES } from './variables/answers';
 import { AUTHORIZATION_VARIABLES } from './variables/authorization';

@@ -6,7 +6,7 @@
  * before it starts.
  */
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
 import { startAnswerIssuer, type AnswerIssuer } from './sign-in-harness';
 

@@ -15,7 +15,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { answerer, type HandlerSet } from '@durable-mcp/handlers';
 import { startApprovalBot, type ApprovalBot } from '../../examples/approval-bot/src/bot';
 import { configFromEnv } from '../../examples/approval-bot/src/config';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { signWebhook } from '../../lib/webhooks/signature';
 import { CLIENTS, startOAuthStack, type OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';

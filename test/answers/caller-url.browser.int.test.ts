@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { confirmTransfer } from '../../handlers/demo/confirm-transfer';
+import { confirmTransfer } from '../../built-in-handlers/demo/confirm-transfer';
 import type { TestService } from '../support/test-service';
 import { startDevAnsweringService } from './dev-answering-service';
 import { until } from '../support/until';

@@ -4,7 +4,7 @@
  * first, so the page's links are known before it starts.
  */
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { startTestService, type TestService } from '../support/test-service';
 
 export async function startDevAnsweringService(

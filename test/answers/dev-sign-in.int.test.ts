@@ -16,7 +16,7 @@ import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type Ha
 import { DEV_SIGN_IN_ISSUER } from '../../lib/auth/dev-answerer';
 import { principalId } from '../../lib/exchange/principal';
 import { projectRoot } from '../../lib/paths';
-import { refundOrder } from '../../handlers/demo/refund-order';
+import { refundOrder } from '../../built-in-handlers/demo/refund-order';
 import { stackProcessEnv } from '../support/service-processes';
 import type { TestService } from '../support/test-service';
 import { startDevAnsweringService } from './dev-answering-service';
@@ -205,7 +205,7 @@ describe('the development sign-in', () => {
   it('is refused at start, in one line, when callers are authenticated (AUTH_MODE=oauth)', () => {
     const started = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(projectRoot(), 'services/api/src/main.ts')],
+      ['--import', 'tsx', path.join(projectRoot(), 'cli/start/api-main.ts')],
       {
         cwd: projectRoot(),
         encoding: 'utf8',

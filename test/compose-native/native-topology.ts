@@ -1,6 +1,6 @@
 /**
  * The production topology for the tests of test/compose-native: docker-compose.yml run as OS
- * processes (devtools/compose-native), with the variables an operator's .env would hold (fresh
+ * processes (scripts/compose-native), with the variables an operator's .env would hold (fresh
  * secrets, the conformance handler set, the unauthenticated API allowed since it is on loopback)
  * and any override files, on a data folder of its own, the API and worker from a fresh `dist/`.
  */
@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startNativeTopology, type NativeTopology } from '../../devtools/compose-native/compose-native';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { startNativeTopology, type NativeTopology } from '../../scripts/compose-native/compose-native';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 
 const ROOT = projectRoot();

@@ -2,7 +2,7 @@
  * docker-compose.yml, run for real: Postgres with compose's initdb scripts, compose's schema job,
  * the Temporal server at compose's version (built from its Go module) with SQL visibility on
  * Postgres, compose's namespace job, and the API and worker from dist/ with compose's
- * environment, each as compose starts it (devtools/compose-native). Against it: both conformance
+ * environment, each as compose starts it (scripts/compose-native). Against it: both conformance
  * requirement sets, an exchange of each era and a task with the official clients and over the
  * wire, and the faults only this topology has: several history shards, the Postgres that holds
  * Temporal's own data crashing while exchanges wait, and the Temporal server crashing.

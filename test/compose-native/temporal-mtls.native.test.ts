@@ -75,7 +75,7 @@ it('refuses a client without TLS, and one without a certificate', async () => {
 
 it('ends an API started with a certificate from another CA, with one line naming the cause', async () => {
   const api = stack.topology.services.api!;
-  const child = spawn(process.execPath, ['dist/services/api/src/main.js'], {
+  const child = spawn(process.execPath, ['dist/cli/start/api-main.js'], {
     cwd: ROOT,
     env: {
       ...process.env,

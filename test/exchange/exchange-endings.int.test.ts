@@ -6,7 +6,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
-import { demoHandlers } from '../../handlers/demo';
+import { demoHandlers } from '../../built-in-handlers/demo';
 import {
   EXCHANGE_CANCELLED,
   EXCHANGE_EXPIRED,

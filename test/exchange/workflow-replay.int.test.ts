@@ -25,7 +25,7 @@ import { parseSamplerSetting } from '../../lib/tracing/sampler';
 import { DEFAULT_TRACING_LIMITS } from '../../lib/tracing/tracing-config';
 import { tracingWorkerOptions } from '../../lib/tracing/temporal-tracing';
 import { startTracing, type Tracing } from '../../lib/tracing/tracer-provider';
-import { installTemporalLogger } from '../../lib/temporal-logging';
+import { installTemporalLogger } from '../../lib/temporal/logging';
 import { readHistories } from '../support/history-json';
 import { readStackInfo } from '../support/stack-info';
 

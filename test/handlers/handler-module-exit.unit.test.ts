@@ -47,7 +47,7 @@ exports.default = {
 };
 `,
     );
-    const { status, stderr } = runMain('services/worker/src/main.ts', file);
+    const { status, stderr } = runMain('cli/start/worker-main.ts', file);
     expect(status).toBe(78);
     expect(stderr).toMatch(new RegExp(`^handler module ${file}: invalid handler set:\n`));
     expect(stderr).toContain('tool approve_refund: inputSchema does not compile');
@@ -56,7 +56,7 @@ exports.default = {
 
   it('the API: names the file of an ES module with a syntax error, and exits 78', () => {
     const file = folder.write('tools.mjs', 'export default { name: "refunds", tools: [ };\n');
-    const { status, stderr } = runMain('services/api/src/main.ts', file);
+    const { status, stderr } = runMain('cli/start/api-main.ts', file);
     expect(status).toBe(78);
     expect(stderr).toMatch(new RegExp(`^handler module ${file} failed to load: SyntaxError: `));
     expect(stderr.trim().split('\n')).toHaveLength(1);

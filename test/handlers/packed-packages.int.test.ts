@@ -13,7 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 import { connectElicitingLegacyClient } from '../support/eliciting-legacy-client';
 import { connectModernClient } from '../support/modern-client';

@@ -3,8 +3,8 @@
  * Temporal's time-skipping test server, with the shared test Postgres. A 600 s round timeout
  * passes in a short wall time, and the exchange ends expired with the service's -32001.
  */
-import { greet } from '../../handlers/demo/greet';
-import { refundOrder } from '../../handlers/demo/refund-order';
+import { greet } from '../../built-in-handlers/demo/greet';
+import { refundOrder } from '../../built-in-handlers/demo/refund-order';
 import {
   EXCHANGE_EXPIRED,
   createTimeSkippingExchanges,

@@ -6,7 +6,7 @@
  * exchange, and its worker stops without leaving anything behind. Both versions serve the same
  * task queue and the same tool names; each service is an API and a worker, as a rolled-out
  * replica would be. Real Temporal dev server (with the drainage flags of
- * devtools/local-stack/temporal-dev-server.ts), real Postgres, raw 2026-07-28 legs.
+ * cli/dev/local-stack/temporal-dev-server.ts), real Postgres, raw 2026-07-28 legs.
  */
 import { randomUUID } from 'node:crypto';
 import { defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';

@@ -4,7 +4,7 @@
  * a missing or wrong token, and is off when no token is configured.
  */
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
-import { demoHandlers } from '../../handlers/demo';
+import { demoHandlers } from '../../built-in-handlers/demo';
 import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
 import { sessionRef } from '../../lib/log';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';

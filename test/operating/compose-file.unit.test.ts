@@ -420,7 +420,7 @@ describe('Dockerfile (the service image)', () => {
   const instructions = runtime.replace(/\\\n\s*/g, ' ').split('\n');
 
   it('keeps the API as its CMD, with no ENTRYPOINT in the way of a command', () => {
-    expect(runtime).toMatch(/^CMD \["node", "dist\/services\/api\/src\/main\.js"\]$/m);
+    expect(runtime).toMatch(/^CMD \["node", "dist\/cli\/start\/api-main\.js"\]$/m);
     expect(dockerfile).not.toMatch(/^ENTRYPOINT/m);
   });
 

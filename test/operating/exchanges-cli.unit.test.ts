@@ -1,5 +1,5 @@
 // Pins what `npm run exchanges` prints and how it refuses a command line, without a server.
-import { EXIT, run } from '../../services/cli/exchanges/exchanges-command';
+import { EXIT, run } from '../../cli/exchanges/exchanges-command';
 import {
   clip,
   detailLines,
@@ -7,7 +7,7 @@ import {
   humanSeconds,
   listLines,
   table,
-} from '../../services/cli/exchanges/exchange-tables';
+} from '../../cli/exchanges/exchange-tables';
 
 async function runCli(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];

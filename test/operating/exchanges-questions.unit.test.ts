@@ -1,7 +1,7 @@
 // Pins the questions table `npm run exchanges show` prints: every attempt at a question addressed
 // to someone else, with who made it, when, through what, and what came of it.
-import { table } from '../../services/cli/exchanges/exchange-tables';
-import { questionLines, type QuestionRow } from '../../services/cli/exchanges/question-table';
+import { table } from '../../cli/exchanges/exchange-tables';
+import { questionLines, type QuestionRow } from '../../cli/exchanges/question-table';
 
 const APPROVAL: QuestionRow = {
   key: 'approval',

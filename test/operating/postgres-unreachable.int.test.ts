@@ -2,7 +2,7 @@
  * A service process that cannot reach Postgres ends at once with one line saying where and which
  * variable to check, as a Temporal it cannot reach does: never a stack trace, never a password.
  */
-import { freePort } from '../../devtools/local-stack/free-port';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { TEST_KEY_RINGS } from '../support/test-service';
 import { apiProcessExit } from '../support/api-process-exit';
 

@@ -17,14 +17,14 @@ interface OwnPostgres {
   stop(): Promise<void>;
 }
 
-/** A Postgres of this file's own, as devtools/local-stack/postgres-process.ts runs it. */
+/** A Postgres of this file's own, as scripts/postgres-process.ts runs it. */
 function startOwnPostgres(dataDir: string): Promise<OwnPostgres> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
-      path.join(projectRoot(), 'devtools/local-stack/postgres-process.ts'),
+      path.join(projectRoot(), 'scripts/postgres-process.ts'),
       dataDir,
       '0',
       'ready_test',

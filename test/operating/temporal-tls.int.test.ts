@@ -5,7 +5,7 @@
  * here with openssl. The API and the worker connect through it and complete an exchange; a client
  * certificate from another CA fails the start within seconds, with one line that says so.
  */
-import { TemporalConnectError } from '../../lib/temporal-connection';
+import { TemporalConnectError } from '../../lib/temporal/connection';
 import { accept, rawCall } from '../support/raw-mcp';
 import { readStackInfo } from '../support/stack-info';
 import { startTestService, TEST_KEY_RINGS, type TestService } from '../support/test-service';

@@ -13,7 +13,7 @@ import { FAILURE_CONVERTER_PATH } from '../../lib/payload-codec/data-converter';
 import { TRACING_WORKFLOW_INTERCEPTORS_MODULE } from '../../lib/tracing';
 import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
 import { accept, rawCall, rawPost } from '../support/raw-mcp';
-import type { RawCallOptions } from '../../devtools/raw-mcp-call';
+import type { RawCallOptions } from '../../scripts/raw-mcp-call';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { until } from '../support/until';

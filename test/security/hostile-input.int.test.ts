@@ -5,7 +5,7 @@
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { demoHandlers } from '../../handlers/demo';
+import { demoHandlers } from '../../built-in-handlers/demo';
 import { defineTool } from '@durable-mcp/handlers';
 import { INVALID_PARAMS, INVALID_REQUEST } from '../../lib/protocol/json-rpc-codes';
 import { SERVER_BUSY } from '../../lib/protocol/rpc-error';

@@ -15,8 +15,8 @@ import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } 
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PRINCIPAL } from '../../lib/exchange/search-attributes';
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
-import { demoHandlers } from '../../handlers/demo';
-import { run as exchangesCli } from '../../services/cli/exchanges/exchanges-command';
+import { demoHandlers } from '../../built-in-handlers/demo';
+import { run as exchangesCli } from '../../cli/exchanges/exchanges-command';
 import { workflowIdFor } from '../../workflows/messages';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { isResponseTo, LegacySession, openSseSession, postMessage } from '../support/legacy-client';

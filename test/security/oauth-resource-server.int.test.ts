@@ -11,7 +11,7 @@
 import { ClientCredentialsProvider } from '@modelcontextprotocol/client';
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
-import { rawCall } from '../../devtools/raw-mcp-call';
+import { rawCall } from '../../scripts/raw-mcp-call';
 import { newSigningKey } from '../support/authorization-server';
 import { connectModernClient } from '../support/modern-client';
 import { CLIENTS, ELSEWHERE, JWKS_COOLDOWN_MS, startOAuthStack, type OAuthStack } from '../support/oauth-stack';

@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
-import { findTemporalCli } from '../../devtools/local-stack/temporal-dev-server';
+import { findTemporalCli } from '../../cli/dev/local-stack/temporal-dev-server';
 import { parseKeyRing } from '../../lib/config';
 import {
   BINDING_METADATA,

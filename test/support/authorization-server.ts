@@ -9,8 +9,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { spawnChild, type Child } from '../../devtools/child-processes';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { spawnChild, type Child } from '../../cli/dev/child-processes';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 
 export interface TestClient {

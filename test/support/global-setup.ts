@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { startLocalStack } from '../../devtools/local-stack/local-stack';
+import { startLocalStack } from '../../cli/dev/local-stack/local-stack';
 import { FAILURE_CONVERTER_PATH } from '../../lib/payload-codec/data-converter';
 
 declare global {

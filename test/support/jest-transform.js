@@ -13,7 +13,7 @@ module.exports = {
     '^@durable-mcp/dev$': '<rootDir>/packages/dev/src/index.ts',
     '^@durable-mcp/testing$': '<rootDir>/packages/testing/src/index.ts',
     '^@durable-mcp/testing/(.*)$': '<rootDir>/packages/testing/src/$1.ts',
-    '^durable-mcp/harness$': '<rootDir>/services/testing/index.ts',
+    '^durable-mcp/harness$': '<rootDir>/harness/index.ts',
     // The service's own receiver export, as examples/approval-bot imports it (tsconfig.json's `paths` too).
     '^durable-mcp/webhooks$': '<rootDir>/lib/webhooks/index.ts',
   },

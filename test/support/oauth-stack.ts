@@ -8,7 +8,7 @@
  * gets tokens that live one second; dana may be granted `refunds:approve`.
  */
 import { importJWK, SignJWT } from 'jose';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { JWKS_COOLDOWN_FLOOR_MS, sseResourceOf } from '../../lib/auth/auth-config';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from './authorization-server';

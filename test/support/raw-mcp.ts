@@ -3,7 +3,7 @@
  * twice, a leg after a timeout, a malformed body). End-to-end behaviour is tested with the
  * official client instead.
  */
-import { rawCall, type RpcReply } from '../../devtools/raw-mcp-call';
+import { rawCall, type RpcReply } from '../../scripts/raw-mcp-call';
 
 export { rawCall, type RpcReply };
 

@@ -1,13 +1,13 @@
 /**
  * The API and the worker as OS processes of their own (their production mains under tsx), for
  * tests where "another replica", "a restart" or "a stop" must mean a real process: nothing shared
- * in memory, stopped by a real signal. Each is started through devtools/child-processes.ts and
+ * in memory, stopped by a real signal. Each is started through cli/dev/child-processes.ts and
  * resolves once it has said it serves.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { spawnChild, type Child, type ChildExit } from '../../devtools/child-processes';
-import { freePort } from '../../devtools/local-stack/free-port';
+import { spawnChild, type Child, type ChildExit } from '../../cli/dev/child-processes';
+import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 import { readStackInfo } from './stack-info';
 import { TEST_KEY_RINGS } from './test-service';
@@ -80,7 +80,7 @@ export function startApiProcess(
   timeoutMs = 30_000,
   logFile?: string,
 ): Promise<ApiProcess> {
-  const child = startMain('API process', 'services/api/src/main.ts', { PORT: '0', ...env }, logFile);
+  const child = startMain('API process', 'cli/start/api-main.ts', { PORT: '0', ...env }, logFile);
   return whenReady(child, async () => {
     const [, url] = await child.waitForOutput(/"url":"(http:\/\/[^"]+\/mcp)"[^\n]*"msg":"API listening"/, timeoutMs);
     return { ...handle(child), url: url! };
@@ -93,7 +93,7 @@ export function startApiProcess(
  */
 export async function startWorkerProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<WorkerProcess> {
   const metricsPort = env.WORKER_METRICS_PORT ?? String(await freePort());
-  const child = startMain('worker', 'services/worker/src/main.ts', { WORKER_METRICS_PORT: metricsPort, ...env });
+  const child = startMain('worker', 'cli/start/worker-main.ts', { WORKER_METRICS_PORT: metricsPort, ...env });
   return whenReady(child, async () => {
     const started = Date.now();
     const [, metricsUrl] = await child.waitForOutput(

@@ -7,13 +7,13 @@ import { Client } from '@temporalio/client';
 import type { Pool } from 'pg';
 import { parseConfig, type Config } from '../../lib/config';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
-import { connectTemporalClient } from '../../lib/temporal-connection';
+import { connectTemporalClient } from '../../lib/temporal/connection';
 import { createLogger } from '../../lib/log';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { loadHandlers } from '../../services/runtime/handler-module';
-import { builtInHandlerVersion } from '../../services/runtime/handler-version';
-import { startService } from '../../services/runtime/start-service';
-import { installTemporalLogger } from '../../lib/temporal-logging';
+import { loadHandlers } from '../../cli/start/handler-module';
+import { builtInHandlerVersion } from '../../cli/start/handler-version';
+import { startService } from '../../cli/start/start-service';
+import { installTemporalLogger } from '../../lib/temporal/logging';
 import { readStackInfo } from './stack-info';
 
 export interface TestService {

@@ -7,7 +7,7 @@
 #
 # Environment: POSTGRES_SEEDS (host), DB_PORT, POSTGRES_USER, SQL_PASSWORD (read by
 # temporal-sql-tool), DBNAME, VISIBILITY_DBNAME, SQL_PLUGIN (postgres12 or postgres12_pgx), and
-# SCHEMA_DIR: where the image keeps the schema (the native runner, devtools/compose-native, points
+# SCHEMA_DIR: where the image keeps the schema (the native runner, scripts/compose-native, points
 # it at the schema of the server's Go module).
 set -eu
 

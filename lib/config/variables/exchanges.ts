@@ -5,7 +5,7 @@ import { integer, keyRing, unsetWhenEmpty } from '../kinds';
 
 /**
  * The handler sets the service ships, served by name: `HANDLERS=demo`, or with the older
- * `HANDLER_SET`. handlers/index.ts maps each name to its set (the compiler holds the two together).
+ * `HANDLER_SET`. built-in-handlers/index.ts maps each name to its set (the compiler holds the two together).
  */
 export const BUILT_IN_HANDLER_SETS = ['demo', 'conformance', 'bench'] as const;
 export type BuiltInHandlerSetName = (typeof BUILT_IN_HANDLER_SETS)[number];

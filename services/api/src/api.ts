@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client } from '@temporalio/client';
 import { checkApiExposure, type Config } from '../../../lib/config';
-import { connectTemporalClient } from '../../../lib/temporal-connection';
+import { connectTemporalClient } from '../../../lib/temporal/connection';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
 import { createTaskStorePg } from '../../../lib/db/task-store-pg';
@@ -51,7 +51,7 @@ export interface RunningApi {
 }
 
 /**
- * `served`: the handler set and its version (services/runtime/handler-module.ts `loadHandlers`); each
+ * `served`: the handler set and its version (cli/start/handler-module.ts `loadHandlers`); each
  * exchange this API starts records that version.
  */
 export async function startApi(

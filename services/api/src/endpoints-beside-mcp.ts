@@ -14,7 +14,7 @@ import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import { createQuestionStorePg } from '../../../lib/db/question-store-pg';
 import type { Logger } from '../../../lib/log';
 import { adminEndpoint } from './admin/admin-endpoint';
-import { createTokenGuesses } from './admin/token-guesses';
+import { createTokenGuesses } from './auth/token-guesses';
 import { answerEndpoint } from './answers/answer-endpoint';
 import { codecEndpoint } from './codec/codec-endpoint';
 import type { ExchangeGateway } from './exchange-client/exchange-gateway';

@@ -12,13 +12,13 @@ import path from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
-import { freePort } from '../../../devtools/local-stack/free-port';
+import { freePort } from '../../../cli/dev/local-stack/free-port';
 import {
   DEV_SERVER_DYNAMIC_CONFIG_FLAGS,
   DEV_SERVER_SQLITE_FLAGS,
   findTemporalCli,
   waitForTemporal,
-} from '../../../devtools/local-stack/temporal-dev-server';
+} from '../../../cli/dev/local-stack/temporal-dev-server';
 import { parseKeyRing } from '../../../lib/config';
 import { FAILURE_CONVERTER_PATH, serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { projectRoot } from '../../../lib/paths';
@@ -148,7 +148,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
       [
         '--import',
         'tsx',
-        path.join(root, 'devtools/local-stack/postgres-process.ts'),
+        path.join(root, 'scripts/postgres-process.ts'),
         pgDir,
         String(pgPort),
         'mcp_faults',
@@ -180,7 +180,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     if (worker?.running()) throw new Error('a worker is already running');
     const logFile = nextLog(start.pause ? 'worker-paused' : 'worker');
     workerLogs.push(logFile);
-    const entry = start.pause || workflowBundle ? 'test/faults/support/fault-worker.ts' : 'services/worker/src/main.ts';
+    const entry = start.pause || workflowBundle ? 'test/faults/support/fault-worker.ts' : 'cli/start/worker-main.ts';
     const proc = spawnLogged('worker', process.execPath, ['--import', 'tsx', path.join(root, entry)], {
       cwd: root,
       env: {

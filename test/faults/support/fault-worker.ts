@@ -4,7 +4,7 @@
  * workflow bundle built once for the whole stack, so a scenario that restarts workers many times
  * does not bundle the workflows at each start.
  */
-import { main } from '../../../services/worker/src/main';
+import { main } from '../../../cli/start/worker-main';
 import { createLogger } from '../../../lib/log';
 import { parsePauseSpec, pauseInterceptor } from './fault-pause';
 

@@ -5,7 +5,7 @@
  */
 import type { Connection } from '@temporalio/client';
 import type { Config } from '../../../../lib/config';
-import { describeDeployment } from '../../../../lib/worker-deployment';
+import { describeDeployment } from '../../../../lib/temporal/worker-deployment';
 import { adminRouter, type AdminRouterDeps } from './admin-router';
 
 /** What the admin router reads and acts through, as the API built it. */

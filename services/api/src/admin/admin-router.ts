@@ -24,14 +24,14 @@ import type { AdminStore } from '../../../../lib/db/admin-store';
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import { questionsView } from './questions-view';
 import { logExchange, type Logger } from '../../../../lib/log';
-import type { DeploymentView } from '../../../../lib/worker-deployment';
+import type { DeploymentView } from '../../../../lib/temporal/worker-deployment';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import { adminError, InvalidParameter } from './admin-errors';
-import { bearerAuth } from './bearer-auth';
+import { bearerAuth } from '../auth/bearer-auth';
 import { cancelExchange, type CancelDeps } from './cancel-exchange';
 import { detailView, summaryView, type ViewContext } from './exchange-view';
 import { encodeCursor, parseListQuery } from './list-query';
-import type { TokenGuesses } from './token-guesses';
+import type { TokenGuesses } from '../auth/token-guesses';
 
 export interface AdminRouterDeps extends Omit<CancelDeps, 'admin'> {
   token: string;

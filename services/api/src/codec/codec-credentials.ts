@@ -10,7 +10,7 @@
  * (an expired or revoked one is no guess, and a browser sends it with every request).
  */
 import type { Request, RequestHandler } from 'express';
-import { bearerTokenCheck, refuseBearer } from '../admin/bearer-auth';
+import { bearerTokenCheck, refuseBearer } from '../auth/bearer-auth';
 import { cookieValue, SESSION_COOKIE, type CodecSessions } from './codec-session';
 
 /**

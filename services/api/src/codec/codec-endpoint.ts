@@ -4,7 +4,7 @@
  */
 import type { Config } from '../../../../lib/config';
 import type { Logger } from '../../../../lib/log';
-import type { TokenGuesses } from '../admin/token-guesses';
+import type { TokenGuesses } from '../auth/token-guesses';
 import { createPayloadCodec } from '../../../../lib/payload-codec/payload-codec';
 import { adminTokenCredential, encodeTokenCredential, signInCookieCredential } from './codec-credentials';
 import { codecRouter } from './codec-router';

@@ -18,7 +18,7 @@
  *   decoding takes the admin token as a bearer header, or a browser's sign-in cookie
  *   (codec-sign-in.ts); encoding, which forges payloads, only CODEC_ENCODE_TOKEN, and is off
  *   without it. A wrong token is a guess: a client address past ADMIN_TOKEN_MAX_FAILURES gets 429
- *   before its credential is read (admin/token-guesses.ts, shared with /admin and the sign-in).
+ *   before its credential is read (auth/token-guesses.ts, shared with /admin and the sign-in).
  *
  * Errors are `{ error: { code, message } }`, as on /admin. Every decode and encode is logged with
  * its payload count and the credential that granted it, never with what the payloads hold.
@@ -29,8 +29,8 @@ import type { Logger } from '../../../../lib/log';
 import { PayloadCodecError } from '../../../../lib/payload-codec/payload-codec';
 import { payloadsFromJson, PayloadsJsonError, payloadsToJson } from '../../../../lib/payload-codec/payloads-json';
 import { adminError } from '../admin/admin-errors';
-import { countGuess, refuseGuesses } from '../admin/bearer-auth';
-import { tokenGuessLockout, type TokenGuesses } from '../admin/token-guesses';
+import { countGuess, refuseGuesses } from '../auth/bearer-auth';
+import { tokenGuessLockout, type TokenGuesses } from '../auth/token-guesses';
 import { codecAuthorization, type CodecCredential } from './codec-credentials';
 import { codecCors } from './codec-cors';
 

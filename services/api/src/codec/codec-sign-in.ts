@@ -5,7 +5,7 @@
  * - `GET /codec/sign-in`: a form asking for the admin token;
  * - `POST /codec/sign-in` (form field `token`): the token right, sets the sign-in cookie
  *   (codec-session.ts) and says where to go next; wrong, 401 and the form again, and a guess of
- *   its client counted (admin/token-guesses.ts): past ADMIN_TOKEN_MAX_FAILURES, 429 with
+ *   its client counted (auth/token-guesses.ts): past ADMIN_TOKEN_MAX_FAILURES, 429 with
  *   Retry-After before the token is read;
  * - `POST /codec/sign-out`: clears this browser's cookie (CODEC_SESSION_EPOCH revokes every one).
  *
@@ -19,8 +19,8 @@
  */
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '../../../../lib/log';
-import { countGuess, tokenMatcher } from '../admin/bearer-auth';
-import type { TokenGuesses } from '../admin/token-guesses';
+import { countGuess, tokenMatcher } from '../auth/bearer-auth';
+import type { TokenGuesses } from '../auth/token-guesses';
 import { crossSiteReason, requestSiteOf } from '../http/request-site';
 import { SESSION_COOKIE, type CodecSessions } from './codec-session';
 

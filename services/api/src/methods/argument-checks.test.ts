@@ -3,7 +3,7 @@
 // start naming its tool, and a prompt's missing required argument is -32602 with its path.
 import { definePrompt, type HandlerSet } from '@durable-mcp/handlers';
 import { setOfToolSchemas } from '../../../../lib/handler-set/test-sets';
-import { builtInHandlerSet } from '../../../../handlers';
+import { builtInHandlerSet } from '../../../../built-in-handlers';
 import { BUILT_IN_HANDLER_SETS } from '../../../../lib/config';
 import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
 import { createArgumentChecks } from './argument-checks';

@@ -1,7 +1,7 @@
 // Pins the start-up table of Mcp-Param-* declarations: by tool, only tools that declare some, and
 // an invalid annotation refused with its handler set and tool named.
 import { setOfToolSchemas } from '../../../../lib/handler-set/test-sets';
-import { builtInHandlerSet } from '../../../../handlers';
+import { builtInHandlerSet } from '../../../../built-in-handlers';
 import { BUILT_IN_HANDLER_SETS } from '../../../../lib/config';
 import { toolParamHeaders } from './tool-param-headers';
 

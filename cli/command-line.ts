@@ -1,0 +1,70 @@
+/** What a `durable-mcp` command line asks for, or why it cannot be run (a usage error). */
+import type { ServiceRole } from './start/service-process';
+
+export const SERVICE_ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
+
+export type Command =
+  | { command: 'dev'; module?: string; dataDir?: string; watch: boolean }
+  | { command: 'start'; role: ServiceRole }
+  | { command: 'check'; module: string }
+  /** The admin API from a terminal: the rest of the line is its own (exchanges/exchanges-command.ts). */
+  | { command: 'exchanges'; argv: string[] }
+  | { command: 'help'; topic?: HelpTopic }
+  | { command: 'version' }
+  | { command: 'usage-error'; message: string };
+
+/** The commands that have help of their own. */
+export const HELP_TOPICS = ['dev', 'start', 'check'] as const;
+export type HelpTopic = (typeof HELP_TOPICS)[number];
+const isTopic = (value: string | undefined): value is HelpTopic => HELP_TOPICS.includes(value as HelpTopic);
+
+export function parseCommandLine(argv: readonly string[]): Command {
+  const [command, ...rest] = argv;
+  if (command === 'exchanges') return { command: 'exchanges', argv: rest };
+  // `durable-mcp <command> --help` is that command's help, whatever else the line says.
+  if (isTopic(command) && (rest.includes('--help') || rest.includes('-h'))) return { command: 'help', topic: command };
+  const dataDirAt = rest.indexOf('--data-dir');
+  const flags = rest.filter((arg) => arg.startsWith('-'));
+  const positional = rest.filter((arg, i) => !arg.startsWith('-') && !(dataDirAt >= 0 && i === dataDirAt + 1));
+  const usageError = (message: string): Command => ({ command: 'usage-error', message });
+  switch (command) {
+    case 'dev': {
+      const unknown = flags.filter((flag) => flag !== '--data-dir' && flag !== '--no-watch');
+      if (unknown.length || positional.length > 1)
+        return usageError(`durable-mcp dev: unexpected ${[...unknown, ...positional.slice(1)].join(' ')}`);
+      const dataDir = dataDirAt >= 0 ? rest[dataDirAt + 1] : undefined;
+      if (dataDirAt >= 0 && (!dataDir || dataDir.startsWith('-')))
+        return usageError('durable-mcp dev: --data-dir needs a folder');
+      return {
+        command: 'dev',
+        ...(positional[0] ? { module: positional[0] } : {}),
+        ...(dataDir ? { dataDir } : {}),
+        watch: !flags.includes('--no-watch'),
+      };
+    }
+    case 'start': {
+      const role = (positional[0] ?? 'all') as ServiceRole;
+      if (!SERVICE_ROLES.includes(role) || positional.length > 1 || flags.length)
+        return usageError(`durable-mcp start: the role is one of ${SERVICE_ROLES.join(', ')}`);
+      return { command: 'start', role };
+    }
+    case 'check':
+      if (positional.length !== 1 || flags.length) return usageError('durable-mcp check: name one module');
+      return { command: 'check', module: positional[0]! };
+    case 'help':
+      if (rest[0] === undefined) return { command: 'help' };
+      return isTopic(rest[0])
+        ? { command: 'help', topic: rest[0] }
+        : usageError(`durable-mcp help: no command ${rest[0]}`);
+    case undefined:
+    case '--help':
+    case '-h':
+      return { command: 'help' };
+    case 'version':
+    case '--version':
+    case '-v':
+      return { command: 'version' };
+    default:
+      return usageError(`durable-mcp: no command ${command}`);
+  }
+}

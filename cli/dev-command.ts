@@ -1,0 +1,168 @@
+/**
+ * `durable-mcp dev [module]`: the whole service on embedded defaults for a handler author, on their
+ * module (TypeScript included): a Temporal dev server with its Web UI and an embedded Postgres, both
+ * kept in the data folder (`.durable-mcp` in the working directory) so exchanges outlive this
+ * command, and the service (API and worker) in a process of its own, restarted whenever a file of
+ * the module's folder changes. A restart is the restart the service is built to survive: exchanges
+ * in flight wait in Temporal and go on with the new code. A module that does not load is reported
+ * and the previous one stays stopped until the next change. Questions a handler addresses to
+ * someone else are answered at the answer page, signed in through its development sign-in.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import {
+  adminTokenFrom,
+  answerPageFrom,
+  codecEndpointForBrowser,
+  devServiceEnvironment,
+} from './dev/dev-environment';
+import { devBanner } from './dev/dev-banner';
+import { loadDevStack } from './dev/dev-stack-package';
+import { startLocalStack, type LocalStack } from './dev/local-stack/local-stack';
+import { createLogger } from '../lib/log';
+import { commandFailure } from '../lib/start-error';
+import { prepareDataFolder } from './dev-data-folder';
+import { watchFiles, type FileWatch } from './file-watch';
+import type { StartedMessage } from './start-command';
+import { isTypeScriptModule } from './typescript-modules';
+
+export interface DevOptions {
+  /** What HANDLERS names: a module's path or package name, or a built-in set (default: HANDLERS, else `demo`). */
+  handlers?: string;
+  /** Where the stack keeps its data (default `.durable-mcp` in the working directory). */
+  dataDir?: string;
+  /** Reload on changes (default true). */
+  watch?: boolean;
+}
+
+/** How long a stopping service may drain its legs and rounds before it is killed. */
+const STOP_GRACE_MS = 20_000;
+
+const isPath = (specifier: string) => specifier.startsWith('.') || path.isAbsolute(specifier);
+
+export async function devCommand(options: DevOptions): Promise<void> {
+  // Before anything is written: without the development stack, say what to install.
+  loadDevStack('durable-mcp dev');
+  const cwd = process.cwd();
+  const specifier = options.handlers ?? process.env.HANDLERS ?? 'demo';
+  const handlers = isPath(specifier) ? path.resolve(cwd, specifier) : specifier;
+  const dataDir = path.resolve(cwd, options.dataDir ?? '.durable-mcp');
+  prepareDataFolder(dataDir);
+  const log = createLogger('dev', process.env.LOG_LEVEL ?? 'info');
+
+  let local: LocalStack | undefined;
+  let child: ChildProcess | undefined;
+  let watcher: FileWatch | undefined;
+  let stopping = false;
+
+  const stopChild = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    running.kill('SIGTERM');
+    const killer = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(killer);
+  };
+  const stopAll = async (code: number) => {
+    if (stopping) process.exit(1); // a second Ctrl-C forces the exit
+    stopping = true;
+    watcher?.close();
+    await stopChild();
+    await local?.stop().catch((error: unknown) => log.warn({ err: error }, 'local stack did not stop cleanly'));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  try {
+    local = await startLocalStack({
+      dataDir,
+      database: 'mcp',
+      persistent: true,
+      temporalPort: Number(process.env.TEMPORAL_DEV_PORT ?? 7233),
+      temporalUiPort: Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233),
+      temporalUiCodecEndpoint: codecEndpointForBrowser(),
+      waitForExternalTemporal: false,
+      onStart: (server) =>
+        log.info(`starting ${server === 'postgres' ? 'an embedded Postgres' : 'a Temporal dev server'} in ${dataDir}`),
+    });
+  } catch (error) {
+    // One line a user can act on (a folder Postgres cannot enter, a port in use), never a stack trace.
+    process.stderr.write(`durable-mcp dev: the local stack did not start: ${commandFailure(error)}\n`);
+    return stopAll(1);
+  }
+  const env: NodeJS.ProcessEnv = { ...devServiceEnvironment(dataDir, local, log), HANDLERS: handlers };
+  const watched = isPath(handlers) ? [moduleFolder(handlers)] : [];
+  let shownBanner = false;
+
+  const startChild = () => {
+    // The same CLI, run the way this process runs (under tsx from source, or compiled), as `start`.
+    const started = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'start', 'all'], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = started;
+    started.on('message', (message: StartedMessage) => {
+      if (message?.type !== 'started' || !message.url) return;
+      if (shownBanner) {
+        log.info(
+          { handlerSet: message.handlerSet, handlerVersion: message.handlerVersion },
+          'reloaded: serving the changed handlers',
+        );
+        return;
+      }
+      shownBanner = true;
+      process.stdout.write(
+        devBanner({
+          url: message.url,
+          handlerSet: message.handlerSet,
+          handlerVersion: message.handlerVersion,
+          answerPage: answerPageFrom(env),
+          adminTokenFrom: adminTokenFrom(dataDir),
+          workerMetrics: env.WORKER_METRICS_PORT === '0' ? '(off: WORKER_METRICS_PORT=0)' : '(see the log)',
+          temporalAddress: local!.temporalAddress,
+          temporalUiUrl: local!.temporalUiUrl,
+          notes:
+            watched.length && options.watch !== false ? [`Reloads when a file in ${watched.join(', ')} changes.`] : [],
+        }),
+      );
+    });
+    started.on('exit', (code, signal) => {
+      if (child !== started || stopping) return;
+      child = undefined;
+      log.error(
+        { code, signal },
+        watched.length && options.watch !== false
+          ? 'the service stopped; fix the handlers and save: it starts again on the next change'
+          : 'the service stopped',
+      );
+      if (!watched.length || options.watch === false) void stopAll(1);
+    });
+  };
+
+  if (watched.length && options.watch !== false) {
+    let reloading: Promise<void> = Promise.resolve();
+    watcher = watchFiles(watched, [dataDir], (file) => {
+      reloading = reloading.then(async () => {
+        if (stopping) return;
+        log.info({ file: path.relative(cwd, file) }, 'changed: restarting the service (exchanges in flight go on)');
+        await stopChild();
+        if (!stopping) startChild();
+      });
+    });
+  }
+  if (isTypeScriptModule(handlers)) log.info({ handlers }, 'serving a TypeScript module through tsx');
+  startChild();
+}
+
+/** The folder to watch for a module: its own folder, or the folder a path names. */
+function moduleFolder(file: string): string {
+  try {
+    return statSync(file).isDirectory() ? file : path.dirname(file);
+  } catch {
+    return path.dirname(file);
+  }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+/**
+ * The `durable-mcp` command, for handler authors and operators:
+ *
+ *   durable-mcp dev [module]            the whole service on embedded defaults, reloading on changes
+ *   durable-mcp start [all|api|worker]  production, configured by environment variables
+ *   durable-mcp check <module>          validates a handler module's declarations, starting nothing
+ *   durable-mcp exchanges list|show|cancel  the admin API from a terminal
+ *   durable-mcp --version, durable-mcp <command> --help
+ */
+import { checkCommand } from './check-command';
+import { moduleArgument } from './module-argument';
+import { devCommand } from './dev-command';
+import { parseCommandLine } from './command-line';
+import { startCommand } from './start-command';
+import { usage } from './usage';
+import { runInTerminal } from './exchanges/exchanges-command';
+import { packageVersion } from './package-version';
+import { commandFailure } from '../lib/start-error';
+
+async function main(argv: string[]): Promise<void> {
+  const line = parseCommandLine(argv);
+  switch (line.command) {
+    case 'dev':
+      return devCommand({
+        ...(line.module ? { handlers: moduleArgument(line.module) } : {}),
+        ...(line.dataDir ? { dataDir: line.dataDir } : {}),
+        watch: line.watch,
+      });
+    case 'start':
+      return startCommand(line.role);
+    case 'check':
+      process.exitCode = await checkCommand(moduleArgument(line.module));
+      return;
+    case 'exchanges':
+      process.exitCode = await runInTerminal(line.argv);
+      return;
+    case 'help':
+      process.stdout.write(usage(line.topic));
+      return;
+    case 'version':
+      process.stdout.write(`durable-mcp ${packageVersion()}\n`);
+      return;
+    case 'usage-error':
+      process.stderr.write(`${line.message}\n\n${usage()}`);
+      process.exit(64); // EX_USAGE
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`durable-mcp failed: ${commandFailure(error)}\n`);
+  process.exit(1);
+});

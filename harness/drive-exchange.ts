@@ -1,0 +1,223 @@
+/**
+ * One exchange driven in process (drive.ts): its rounds' records (what Postgres would hold), the
+ * workflow's own state (workflows/exchange-state.ts) and a clock a test moves with `afterMs`. Each
+ * round runs through the worker's execution and rules; each answer passes the API's checks, then
+ * the workflow's (drive-answers.ts), and the round deadline is lib/exchange/round-deadline.ts's.
+ */
+import { randomBytes } from 'node:crypto';
+import type { InputRequest } from '@modelcontextprotocol/server';
+import type { AnsweredBy, HandlerSet } from '@durable-mcp/handlers';
+import {
+  applyAskRules,
+  askWaitMs,
+  openHandlerState,
+  roundResponses,
+  summarize,
+  unverifiableHandlerState,
+} from '../activities/round-rules';
+import { executeHandler } from '../activities/handler-execution';
+import { requestDigestOf } from '../services/api/src/legs/leg-decisions';
+import type { RoundRecord } from '../lib/db/exchange-store';
+import { ANONYMOUS_PRINCIPAL, personIdOf, type Principal } from '../lib/exchange/principal';
+import { deadlineOf, isLate } from '../lib/exchange/round-deadline';
+import type { ExchangeInput, OriginalRequest, RoundOutcome } from '../lib/exchange/types';
+import { exchangeExpired } from '../lib/protocol/exchange-errors';
+import { createHandlerStateCodec, type HandlerStateCodec } from '../lib/state/handler-state';
+import { createRequestStateCodec, type RequestStateCodec } from '../lib/state/request-state';
+import { SealError, createSealer } from '../lib/state/sealer';
+import { initialState, mayAsk, recordRound, type ExchangeState } from '../workflows/exchange-state';
+import { answerAsAddressee, answerRetry, type AnsweredExchange } from './drive-answers';
+import {
+  DEFAULT_MAX_QUESTION_WAIT_MS,
+  driveInput,
+  ended,
+  handlerTimeoutOf,
+  notifyInto,
+  REQUEST_STATE_TTL_MS,
+  silent,
+} from './drive-steps';
+import type { DriveOptions, HandlerNotification, Step } from './drive-types';
+
+/** One exchange: its rounds' records (what Postgres would hold), the workflow's state and a clock. */
+export class Exchange {
+  private readonly state: ExchangeState;
+  private readonly maxQuestionWaitMs: number;
+  private readonly records = new Map<number, RoundRecord>();
+  private readonly steps = new Map<number, Step<unknown>>();
+  private readonly requestState: RequestStateCodec;
+  private readonly handlerState: HandlerStateCodec;
+  private readonly input: ExchangeInput;
+  private readonly principal: Principal;
+  private readonly binding: { requestDigest: string; principal: string };
+  /** The harness's clock: real time when the exchange started, plus every `afterMs` since. */
+  private elapsedMs = 0;
+  private readonly startedAt = Date.now();
+  private sealedHandlerState: string | undefined;
+
+  constructor(
+    private readonly set: HandlerSet,
+    request: OriginalRequest,
+    exchangeId: string,
+    options: DriveOptions,
+  ) {
+    // A throwaway key: what a test's state can be opened with lives and dies with this exchange.
+    const sealer = createSealer([{ kid: 'test', key: randomBytes(32) }]);
+    this.requestState = createRequestStateCodec(sealer, REQUEST_STATE_TTL_MS, () => this.now());
+    this.handlerState = createHandlerStateCodec(sealer);
+    this.principal = options.principal ?? ANONYMOUS_PRINCIPAL;
+    this.state = initialState(this.principal.id, personIdOf(this.principal));
+    this.maxQuestionWaitMs = options.maxQuestionWaitMs ?? DEFAULT_MAX_QUESTION_WAIT_MS;
+    this.input = driveInput(set, request, exchangeId, options, this.principal);
+    this.binding = { requestDigest: requestDigestOf(request), principal: this.principal.id };
+  }
+
+  private now(): number {
+    return this.startedAt + this.elapsedMs;
+  }
+
+  start<R>(): Promise<Step<R>> {
+    return this.runRound<R>(1, undefined, this.input.clientCapabilities, []);
+  }
+
+  /** Runs round `round`'s handler as the worker's round activity does, and records its outcome. */
+  private async runRound<R>(
+    round: number,
+    answers:
+      { responses: Record<string, unknown>; digest: string; answeredBy?: Record<string, AnsweredBy[]> } | undefined,
+    capabilities: Record<string, unknown>,
+    ignoredKeys: string[],
+  ): Promise<Step<R>> {
+    const { exchangeId } = this.input;
+    const notifications: HandlerNotification[] = [];
+    let outcome: RoundOutcome;
+    let handlerState: string | undefined;
+    try {
+      const requestState = openHandlerState(this.handlerState, this.sealedHandlerState, { exchangeId, round });
+      outcome = await executeHandler(
+        this.set,
+        this.input,
+        {
+          exchangeId,
+          round,
+          inputResponses: roundResponses(this.input, round, answers?.responses),
+          ...(answers?.answeredBy ? { answeredBy: answers.answeredBy } : {}),
+          requestState,
+          clientCapabilities: capabilities,
+          principal: this.principal,
+          log: silent,
+          signal: new AbortController().signal,
+          ...notifyInto(notifications),
+        },
+        handlerTimeoutOf(this.input),
+      );
+      if (outcome.kind === 'ask') handlerState = outcome.sealedHandlerState;
+    } catch (error) {
+      if (!(error instanceof SealError)) throw error;
+      outcome = { kind: 'error', error: unverifiableHandlerState() };
+    }
+    outcome = applyAskRules(outcome, {
+      exchangeId,
+      round,
+      maxRounds: this.input.maxRounds,
+      capabilities,
+      mayAsk: mayAsk(this.state, this.input.maxRounds),
+      handlerState: this.handlerState,
+      roundTimeoutMs: this.input.roundTimeoutMs,
+      maxQuestionWaitMs: this.maxQuestionWaitMs,
+    });
+    const recordedAt = new Date(this.now());
+    const record: RoundRecord = {
+      exchangeId,
+      round,
+      outcome,
+      ...(answers ? { answersDigest: answers.digest } : {}),
+      recordedAt,
+      ...(outcome.kind === 'ask'
+        ? {
+            deadlineAt: new Date(
+              deadlineOf(
+                recordedAt.getTime(),
+                askWaitMs(outcome.inputRequests, {
+                  roundTimeoutMs: this.input.roundTimeoutMs,
+                  maxQuestionWaitMs: this.maxQuestionWaitMs,
+                }),
+              ),
+            ),
+          }
+        : {}),
+    };
+    this.records.set(round, record);
+    const summary = summarize(record, outcome);
+    recordRound(this.state, summary);
+    this.sealedHandlerState = summary.sealedHandlerState;
+    const step = this.stepOf<R>(record, notifications, ignoredKeys, handlerState);
+    this.steps.set(round, step as Step<unknown>);
+    return step;
+  }
+
+  private stepOf<R>(
+    record: RoundRecord,
+    notifications: HandlerNotification[],
+    ignoredKeys: string[],
+    handlerState?: string,
+  ): Step<R> {
+    const { outcome, round } = record;
+    if (outcome.kind !== 'ask')
+      return ended<R>(record.exchangeId, round, this.state.asks, outcome, notifications, ignoredKeys);
+    const requestState = this.requestState.mint({ exchangeId: record.exchangeId, round, kind: 'ask', ...this.binding });
+    return {
+      exchangeId: record.exchangeId,
+      round,
+      kind: 'ask',
+      ask: {
+        inputRequests: outcome.inputRequests as Record<string, InputRequest>,
+        requestState,
+        ...(handlerState !== undefined ? { handlerState } : {}),
+      },
+      refused: false,
+      ended: false,
+      ignoredKeys,
+      notifications,
+      asks: this.state.asks,
+      answer: (responses, options = {}) =>
+        answerRetry<R>(this.answering(), responses, { ...options, requestState: options.requestState ?? requestState }),
+      answerAs: (answerer, responses, options = {}) =>
+        answerAsAddressee<R>(this.answering(), record, answerer, responses, options),
+    };
+  }
+
+  /** The round timer: an ask whose deadline has passed with no answers ends the exchange as expired. */
+  private fireTimers(): void {
+    const round = this.state.awaiting;
+    if (round === undefined || !isLate(this.state.deadlineAt, this.now())) return;
+    const outcome: RoundOutcome = {
+      kind: 'error',
+      error: exchangeExpired(this.input.exchangeId, round, this.input.roundTimeoutMs),
+    };
+    const record: RoundRecord = {
+      exchangeId: this.input.exchangeId,
+      round: round + 1,
+      outcome,
+      recordedAt: new Date(this.now()),
+    };
+    this.records.set(round + 1, record);
+    recordRound(this.state, summarize(record));
+  }
+
+  /** What the answer legs (drive-answers.ts) read and move of this exchange. */
+  private answering(): AnsweredExchange {
+    return {
+      input: this.input,
+      state: this.state,
+      requestState: this.requestState,
+      binding: this.binding,
+      records: this.records,
+      steps: this.steps,
+      now: () => this.now(),
+      advance: (ms) => (this.elapsedMs += ms),
+      fireTimers: () => this.fireTimers(),
+      stepOf: (record, ignoredKeys) => this.stepOf(record, [], ignoredKeys),
+      runRound: (round, answers, capabilities, ignoredKeys) => this.runRound(round, answers, capabilities, ignoredKeys),
+    };
+  }
+}
