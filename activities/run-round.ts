@@ -6,13 +6,14 @@
  * activity (a worker killed after recording, say) finds it and returns it without running the
  * handler again, so the workflow and Postgres never disagree about a round.
  */
-import { workflowIdFor } from '../workflows/messages';
+import { workflowIdFor } from '../lib/exchange/workflow-id';
 import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
-import { deadlineOf } from '../lib/exchange/round-deadline';
+import { deadlineOf } from '../lib/exchange-rules/round-deadline';
 import { roundCrashed } from '../lib/protocol/exchange-errors';
 import { SealError } from '../lib/state/sealer';
-import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
+import type { ExchangeStore } from '../lib/db/exchange-store';
+import type { RoundRecord } from '../lib/exchange/types';
 import type { AnsweredBy, HandlerSet } from '@durable-mcp/handlers';
 import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
@@ -25,7 +26,7 @@ import {
   roundResponses,
   summarize,
   unverifiableHandlerState,
-} from './round-rules';
+} from '../lib/exchange-rules/round-rules';
 import { activityAttempt, cancellationSignal, isLocalActivity, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
 import { observeRound } from '../lib/metrics/worker-metrics';
@@ -67,7 +68,7 @@ export interface RoundDeps {
   maxQuestionWaitMs: number;
 }
 
-export { summarize } from './round-rules';
+export { summarize } from '../lib/exchange-rules/round-rules';
 
 const toParts = (begun: { recorded: RoundRecord } | { starts: number }) =>
   'recorded' in begun ? { recorded: begun.recorded, starts: undefined } : { recorded: undefined, starts: begun.starts };

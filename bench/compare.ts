@@ -37,7 +37,8 @@ import {
 } from './report';
 import { SCENARIO_SPECS } from './scenarios';
 import { summarize } from './stats';
-import { startSharedPostgres, startTarget, TARGET_SPECS, type RunningTarget, type SharedPostgres } from './targets';
+import { startSharedPostgres, startTarget, TARGET_SPECS } from './targets';
+import { type RunningTarget, type SharedPostgres } from './target-types';
 
 /** The measured phases so far, for `--profile` (bench/cpu-profile.ts). */
 const profiledPhases: ProfiledPhase[] = [];

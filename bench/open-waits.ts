@@ -31,7 +31,8 @@ import { OPEN_WAITS_USAGE, readOpenWaitsOptions, type OpenWaitsOptions } from '.
 import { treeMemory } from './proc-memory';
 import { SCENARIO_SPECS } from './scenarios';
 import { summarize } from './stats';
-import { startSharedPostgres, startTarget, TARGET_SPECS, type RunningTarget, type SharedPostgres } from './targets';
+import { startSharedPostgres, startTarget, TARGET_SPECS } from './targets';
+import { type RunningTarget, type SharedPostgres } from './target-types';
 
 const TWO_ROUNDS = SCENARIO_SPECS.two;
 /** Long enough that nothing expires during a run of any size this bench is meant for. */

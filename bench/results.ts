@@ -7,7 +7,7 @@ import type { HistoryStats } from './history';
 import type { ScenarioName, TargetName } from './options';
 import { SCENARIO_SPECS } from './scenarios';
 import { round, type LatencySummary } from './stats';
-import type { Role } from './targets';
+import type { Role } from './target-types';
 
 export const ROLES: readonly Role[] = ['temporal', 'api', 'worker', 'postgres'];
 

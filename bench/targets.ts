@@ -22,19 +22,9 @@ import { createTeardown } from '../cli/dev/teardown';
 import { startPostgresChild } from '../scripts/postgres-child';
 import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
 import type { TargetName } from './options';
+import type { Role, RunningTarget, SharedPostgres, TargetContext, TargetSpec } from './target-types';
 import { cpuProfileArgs } from './cpu-profile';
 import { startComposeTarget } from './compose-target';
-
-/** Process roles whose CPU the bench reports. */
-export type Role = 'temporal' | 'api' | 'worker' | 'postgres';
-
-export interface TargetSpec {
-  name: TargetName;
-  label: string;
-  /** The process under `api` also runs the worker (or is the whole baseline). */
-  oneProcess: boolean;
-  temporal: boolean;
-}
 
 export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   dev: { name: 'dev', label: 'service, dev mode (API + worker in one process)', oneProcess: true, temporal: true },
@@ -71,24 +61,6 @@ export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   },
 };
 
-export interface RunningTarget {
-  spec: TargetSpec;
-  url: string;
-  /** Root process ids per role (descendants count with them). */
-  processes: Partial<Record<Role, number[]>>;
-  temporal?: { address: string; taskQueue: string };
-  /** Why a process of the target has exited, if one has (it should not while measured). */
-  exited(): string | undefined;
-  stop(): Promise<void>;
-}
-
-/** One embedded Postgres for the whole run; each service target gets a database of its own. */
-export interface SharedPostgres {
-  pid: number;
-  database(name: string): Promise<string>;
-  stop(): Promise<void>;
-}
-
 export async function startSharedPostgres(dataDir: string): Promise<SharedPostgres> {
   mkdirSync(path.dirname(dataDir), { recursive: true });
   const pg = await startPostgresChild({ dataDir, database: 'postgres', keep: false, logFile: `${dataDir}.log` });
@@ -106,19 +78,6 @@ export async function startSharedPostgres(dataDir: string): Promise<SharedPostgr
     },
     stop: () => pg.stop(),
   };
-}
-
-export interface TargetContext {
-  /** A fresh folder for this target's Temporal database and logs. */
-  dir: string;
-  temporalFlags: readonly string[];
-  logLevel: string;
-  postgres(): Promise<SharedPostgres>;
-  signal: AbortSignal;
-  /** Extra configuration for the service's processes (dev and prod targets), e.g. larger budgets. */
-  serviceEnv?: Record<string, string>;
-  /** Profile the target's Node processes into this folder (bench/cpu-profile.ts). */
-  profileDir?: string;
 }
 
 const ROOT = projectRoot(__dirname);
@@ -185,12 +144,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(service));
       } else {
         // Worker first: both processes migrate at start, and the API's first legs need pollers.
-        const worker = start(
-          'worker',
-          process.execPath,
-          [...profiled('worker'), 'dist/cli/start/worker-main.js'],
-          env,
-        );
+        const worker = start('worker', process.execPath, [...profiled('worker'), 'dist/cli/start/worker-main.js'], env);
         processes.worker = [worker.pid];
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
         const api = start('api', process.execPath, [...profiled('api'), 'dist/cli/start/api-main.js'], env);

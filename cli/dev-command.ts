@@ -11,12 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  adminTokenFrom,
-  answerPageFrom,
-  codecEndpointForBrowser,
-  devServiceEnvironment,
-} from './dev/dev-environment';
+import { adminTokenFrom, answerPageFrom, codecEndpointForBrowser, devServiceEnvironment } from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
 import { loadDevStack } from './dev/dev-stack-package';
 import { startLocalStack, type LocalStack } from './dev/local-stack/local-stack';

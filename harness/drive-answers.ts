@@ -4,14 +4,14 @@
  * lib's leg decisions) and then the workflow's; and the answers of someone a question is addressed
  * to (driven-questions.ts). Either runs the next round once the workflow has taken the answers.
  */
-import type { RoundRecord } from '../lib/db/exchange-store';
+import type { RoundRecord } from '../lib/exchange/types';
 import type { ExchangeInput, RoundAnswers } from '../lib/exchange/types';
 import { fromOutcome, invalidRequestState } from '../lib/protocol/error-catalog';
 import { exchangeExpired } from '../lib/protocol/exchange-errors';
 import type { ElicitAnswer } from '../lib/questions/question';
 import { RequestStateError, type RequestStateCodec } from '../lib/state/request-state';
-import { acceptAnswers, takeAnswers, type ExchangeState } from '../workflows/exchange-state';
-import { answeredDifferently, classifyAnswer } from '../services/api/src/legs/leg-decisions';
+import { acceptAnswers, takeAnswers, type ExchangeState } from '../lib/exchange-rules/exchange-state';
+import { answeredDifferently, classifyAnswer } from '../lib/exchange-rules/leg-rules';
 import { refusal, toJson } from './drive-steps';
 import type { Answerer, AnswerOptions, Step } from './drive-types';
 import { answererIdentity, answerQuestions } from './driven-questions';

@@ -14,18 +14,18 @@ import {
   roundResponses,
   summarize,
   unverifiableHandlerState,
-} from '../activities/round-rules';
+} from '../lib/exchange-rules/round-rules';
 import { executeHandler } from '../activities/handler-execution';
-import { requestDigestOf } from '../services/api/src/legs/leg-decisions';
-import type { RoundRecord } from '../lib/db/exchange-store';
+import { requestDigestOf } from '../lib/exchange-rules/leg-rules';
+import type { RoundRecord } from '../lib/exchange/types';
 import { ANONYMOUS_PRINCIPAL, personIdOf, type Principal } from '../lib/exchange/principal';
-import { deadlineOf, isLate } from '../lib/exchange/round-deadline';
+import { deadlineOf, isLate } from '../lib/exchange-rules/round-deadline';
 import type { ExchangeInput, OriginalRequest, RoundOutcome } from '../lib/exchange/types';
 import { exchangeExpired } from '../lib/protocol/exchange-errors';
 import { createHandlerStateCodec, type HandlerStateCodec } from '../lib/state/handler-state';
 import { createRequestStateCodec, type RequestStateCodec } from '../lib/state/request-state';
 import { SealError, createSealer } from '../lib/state/sealer';
-import { initialState, mayAsk, recordRound, type ExchangeState } from '../workflows/exchange-state';
+import { initialState, mayAsk, recordRound, type ExchangeState } from '../lib/exchange-rules/exchange-state';
 import { answerAsAddressee, answerRetry, type AnsweredExchange } from './drive-answers';
 import {
   DEFAULT_MAX_QUESTION_WAIT_MS,

@@ -6,14 +6,14 @@
  * refusals its approvers would.
  */
 import { randomUUID } from 'node:crypto';
-import type { RoundRecord } from '../lib/db/exchange-store';
+import type { RoundRecord } from '../lib/exchange/types';
 import type { ExchangeInput } from '../lib/exchange/types';
 import { checkAnswerContent } from '../lib/questions/answer-content';
 import { judgeAnswer, refusalMessage } from '../lib/questions/answer-judgement';
 import { questionsOfAsk } from '../lib/questions/new-questions';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from '../lib/questions/question';
 import { INVALID_PARAMS } from '../lib/protocol/json-rpc-codes';
-import { acceptQuestion, type ExchangeState } from '../workflows/exchange-state';
+import { acceptQuestion, type ExchangeState } from '../lib/exchange-rules/exchange-state';
 import type { Answerer, JsonRpcError } from './drive-types';
 import { principalId } from '../lib/exchange/principal';
 

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { ExchangeStore, RoundRecord } from '../lib/db/exchange-store';
+import type { ExchangeStore } from '../lib/db/exchange-store';
+import type { RoundRecord } from '../lib/exchange/types';
 import type { QuestionStore } from '../lib/db/question-store';
 import { ANONYMOUS_PRINCIPAL, detailsOf, personIdOf } from '../lib/exchange/principal';
 import type { ExchangeInput, OriginalRequest } from '../lib/exchange/types';
@@ -14,10 +15,10 @@ import { fromOutcome } from '../lib/protocol/error-catalog';
 import { addressedKeys, questionIdOf } from '../lib/questions/addressing';
 import type { ElicitAnswer } from '../lib/questions/question';
 import type { ExchangeResult } from '../workflows/exchange-workflow';
-import { workflowIdFor } from '../workflows/messages';
+import { workflowIdFor } from '../lib/exchange/workflow-id';
 import type { QuestionAnswering } from '../services/api/src/answers/question-answering';
 import type { ExchangeGateway } from '../services/api/src/exchange-client/exchange-gateway';
-import { answersTo } from '../services/api/src/legs/leg-decisions';
+import { answersTo } from '../lib/exchange-rules/leg-rules';
 import { answererIdentity } from './driven-questions';
 import type { StartOptions, TestExchange } from './time-skipping-types';
 

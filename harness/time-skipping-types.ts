@@ -8,7 +8,7 @@ import type { WorkerOptions } from '@temporalio/worker';
 import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/server';
 import type { Pool } from 'pg';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import type { RoundRecord } from '../lib/db/exchange-store';
+import type { RoundRecord } from '../lib/exchange/types';
 import type { Principal } from '../lib/exchange/principal';
 import type { ExchangeStatus } from '../lib/exchange/types';
 import type { Logger } from '../lib/log';

@@ -16,7 +16,7 @@ import {
   requestCancel,
   type AheadPolicy,
   type ExchangeState,
-} from './exchange-state';
+} from '../lib/exchange-rules/exchange-state';
 import {
   answersSignal,
   answerStandingQuery,

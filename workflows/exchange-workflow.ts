@@ -16,7 +16,7 @@
  * older histories replaying (compat.ts).
  */
 import { CancellationScope, condition, isCancellation, log } from '@temporalio/workflow';
-import { awaitedDeadline, waitingSinceOf } from '../lib/exchange/round-deadline';
+import { awaitedDeadline, waitingSinceOf } from '../lib/exchange-rules/round-deadline';
 import type { ExchangeInput, ExchangeStatus, OutcomeError, RoundAnswers, RoundSummary } from '../lib/exchange/types';
 import {
   EXCHANGE_CANCELLED,
@@ -29,7 +29,7 @@ import {
 import { deadlineTimerSummary, questionMilestoneSummary } from '../lib/exchange/exchange-details';
 import { clearsWaitOnAnswers } from './compat';
 import { setUpExchangeHandlers } from './exchange-handlers';
-import { initialState, mayAsk, recordRound, takeAnswers } from './exchange-state';
+import { initialState, mayAsk, recordRound, takeAnswers } from '../lib/exchange-rules/exchange-state';
 import { isUnrecordable, roundActivities, roundFailure } from './round-activities';
 import { createQuestionEvents } from './question-events';
 import { createTaskMode } from './task-mode';

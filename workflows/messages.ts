@@ -6,7 +6,7 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { KeyAnswer, RoundAnswers } from '../lib/exchange/types';
 import type { QuestionAnswer } from '../lib/questions/question';
 import type { CancelledBy } from '../lib/protocol/exchange-errors';
-import type { AnswerStanding } from './exchange-state';
+import type { AnswerStanding } from '../lib/exchange-rules/exchange-state';
 
 /** Answers to an ask. Durable the moment Temporal records it, even with no worker running. */
 export const answersSignal = defineSignal<[RoundAnswers]>('answers');
@@ -33,7 +33,3 @@ export const progressQuery = defineQuery<ExchangeProgress>('progress');
 export const answerStandingQuery = defineQuery<AnswerStanding, [{ round: number; key?: string }]>('answerStanding');
 
 export const WORKFLOW_TYPE = 'exchangeWorkflow';
-
-export function workflowIdFor(exchangeId: string): string {
-  return `exchange-${exchangeId}`;
-}

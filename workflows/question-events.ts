@@ -12,7 +12,7 @@ import { questionPageUrl } from '../lib/questions/question-path';
 import type { ExchangeInput, RoundSummary } from '../lib/exchange/types';
 import type { QuestionEventType } from '../lib/webhooks/question-event';
 import { questionEvent } from '../lib/webhooks/question-event';
-import type { ExchangeState } from './exchange-state';
+import type { ExchangeState } from '../lib/exchange-rules/exchange-state';
 import { startWebhookDelivery } from './start-webhook-delivery';
 
 /** A moment while a question waits: its reminder or its escalation. */

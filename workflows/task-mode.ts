@@ -10,7 +10,7 @@
 import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
 import type { ExchangeInput, OutcomeError, TaskMode } from '../lib/exchange/types';
 import { taskExpired } from '../lib/protocol/exchange-errors';
-import type { ExchangeState } from './exchange-state';
+import type { ExchangeState } from '../lib/exchange-rules/exchange-state';
 
 export function createTaskMode(input: ExchangeInput, state: ExchangeState) {
   /** Set once the exchange is a task: from its input, or from the answers that made it one. */

@@ -11,7 +11,7 @@ import { endedDetails, runningDetails, waitingDetails, type WaitingView } from '
 import { ANSWERED_BY, EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
 import type { ExchangeInput, RoundSummary } from '../lib/exchange/types';
 import type { CancelledBy } from '../lib/protocol/exchange-errors';
-import type { ExchangeState } from './exchange-state';
+import type { ExchangeState } from '../lib/exchange-rules/exchange-state';
 
 /** What the current details say of a wait, besides the keys answered so far (they change as answers arrive). */
 export type Waiting = Omit<WaitingView, 'answeredKeys'>;

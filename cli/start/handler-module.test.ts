@@ -7,7 +7,7 @@ import { builtInHandlerSet } from '../../built-in-handlers';
 import { BUILT_IN_HANDLER_SETS } from '../../lib/config';
 import { approveRefundModule, approveRefundTool, HANDLER_API, moduleFolder } from '../../test/support/handler-modules';
 import { HandlerModuleError, loadHandlers } from './handler-module';
-import { servicePackageVersion } from './handler-version';
+import { servicePackageVersion } from '../../lib/handler-set/handler-version';
 
 const folder = moduleFolder();
 afterAll(() => folder.remove());

@@ -17,7 +17,7 @@
 import { builtInHandlerSet, isBuiltInHandlerSet } from '../../built-in-handlers';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { checkHandlerSet, InvalidHandlerSet } from './handler-set-check';
-import { builtInHandlerVersion, moduleHandlerVersion } from './handler-version';
+import { builtInHandlerVersion, moduleHandlerVersion } from '../../lib/handler-set/handler-version';
 
 /** A handler set as a process serves it. */
 export interface LoadedHandlers {

@@ -1,6 +1,7 @@
 // Pins parseConfig: documented defaults, and errors that name the offending variable and say why.
 import { randomBytes } from 'node:crypto';
-import { checkApiExposure, ConfigError, isLoopbackHost, loadConfigOrExit, parseConfig, type Config } from '.';
+import { checkApiExposure, ConfigError, loadConfigOrExit, parseConfig, type Config } from '.';
+import { isLoopbackHost } from '../loopback-host';
 
 const key32 = () => randomBytes(32).toString('base64');
 const KEY = key32();

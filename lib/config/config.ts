@@ -10,13 +10,13 @@
 import { parseAnswerDevSignInConfig, type AnswerDevSignInConfig } from '../auth/answer-dev-sign-in-config';
 import { parseAnswerSignInConfig, type AnswerSignInConfig } from '../auth/answer-sign-in-config';
 import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
-import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from '../temporal/security-config';
+import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from './temporal-security';
 import type { PayloadCodecConfig } from '../payload-codec/payload-codec';
-import { parseTracingConfig } from '../tracing/tracing-config';
+import { parseTracingConfig } from './tracing';
 import { ConfigError } from './errors';
 import { parseKeyRing } from './key-ring';
 import { EnvSchema } from './schema';
-import { parseTrustProxy, type TrustProxy } from './trust-proxy';
+import { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
 
 /** Validates an environment-shaped object and returns a frozen, grouped config. */

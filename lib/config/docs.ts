@@ -4,7 +4,7 @@
  * the markers; docs.test.ts fails when the file and the declarations part.
  */
 import type { z } from 'zod';
-import { docOf } from './documented';
+import { docOf } from './variables/documented';
 import { CONFIG_GROUPS, defaultOf } from './schema';
 
 export const GENERATED_START =

@@ -1,10 +1,10 @@
 /** The service's configuration: every variable declared once (schema.ts), parsed and grouped (config.ts). */
 export { parseConfig, type Config, type Limits, type TokenGuessLimit, type WorkerVersioningConfig } from './config';
 export { ConfigError } from './errors';
-export { checkApiExposure, isLoopbackHost } from './exposure';
+export { checkApiExposure } from './api-exposure';
 export { parseKeyRing } from './key-ring';
 export { loadConfigOrExit } from './load';
-export { parseTrustProxy, type TrustProxy } from './trust-proxy';
+export { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 export { CONFIG_VARIABLES, defaultValueOf, EnvSchema, type Env } from './schema';
 export { BUILT_IN_HANDLER_SETS, type BuiltInHandlerSetName } from './variables/exchanges';
 export { UNBOUND_PAYLOADS, type UnboundPayloads } from './variables/temporal';

@@ -1,6 +1,6 @@
 /** The process's configuration, or an exit that names what is wrong. */
 import { parseConfig, type Config } from './config';
-import { checkApiExposure } from './exposure';
+import { checkApiExposure } from './api-exposure';
 
 /**
  * Reads the process environment; on a bad value prints the reason and exits. A process that

@@ -4,8 +4,8 @@
  * Temporal security and tracing modules, which parse their own).
  */
 import { z } from 'zod';
-import { GRPC_META_DOC, TEMPORAL_SECURITY_ENV } from '../temporal/security-config';
-import { TRACING_ENV } from '../tracing/tracing-config';
+import { GRPC_META_DOC, TEMPORAL_SECURITY_ENV } from './temporal-security';
+import { TRACING_ENV } from './tracing';
 import { ANSWER_VARIABLES } from './variables/answers';
 import { AUTHORIZATION_VARIABLES } from './variables/authorization';
 import { BUDGET_VARIABLES } from './variables/budgets';

@@ -4,7 +4,7 @@
  * record and the task store.
  */
 import type { RoundOutcome } from '../exchange/types';
-import type { RoundRecord } from './exchange-store';
+import type { RoundRecord } from '../exchange/types';
 
 export interface RoundRow {
   exchange_id: string;

@@ -2,7 +2,7 @@
  * The exchange read model in Postgres: one row per exchange, one per round outcome.
  * The worker writes (first write wins, then NOTIFY); the API reads.
  */
-import type { ExchangeEvent, ExchangeInput, RoundOutcome } from '../exchange/types';
+import type { ExchangeEvent, ExchangeInput, RoundOutcome, RoundRecord } from '../exchange/types';
 import type { ExchangeTraceContext } from '../tracing/exchange-trace';
 
 export const OUTCOME_CHANNEL = 'exchange_outcome';
@@ -38,18 +38,6 @@ export function decodeAnnouncedRound(exchangeId: string, round: number, body: st
 export interface StoredEvent {
   id: number;
   event: ExchangeEvent;
-}
-
-export interface RoundRecord {
-  exchangeId: string;
-  round: number;
-  outcome: RoundOutcome;
-  answersDigest?: string;
-  recordedAt: Date;
-  /** An ask's deadline for its answers. */
-  deadlineAt?: Date;
-  /** Set by `recordRound` and `recordEnding` when this call wrote the row (absent when it stood already). */
-  recordedNow?: true;
 }
 
 export interface NewRound {

@@ -13,7 +13,8 @@
  * that fails (Postgres restarting) counts as "not yet" and is polled too.
  */
 import type { Logger } from '../log';
-import type { ExchangeStore, RoundRecord, StoredEvent } from './exchange-store';
+import type { ExchangeStore, StoredEvent } from './exchange-store';
+import type { RoundRecord } from '../exchange/types';
 import { decodeAnnouncedRound, EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 import { DELIVERY_FREED_CHANNEL, DELIVERY_TAKEN_CHANNEL, LEGACY_STREAM_CHANNEL } from './legacy-store';
 import type { PgListener } from './pg-listener';

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { ExchangeStatus, RoundOutcome } from '../exchange/types';
 import { toRecord } from './exchange-round-rows';
 import type { AnsweredKey, NewTask, TaskRecord, TaskSnapshot, TaskStore } from './task-store';
-import { overRoundInputBudget } from '../exchange/round-input-size';
+import { overRoundInputBudget } from '../exchange-rules/round-input-size';
 
 interface TaskRow {
   task_id: string;

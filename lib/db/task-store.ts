@@ -4,7 +4,7 @@
  * answers with the task, so any replica's tasks/get finds it at once; everything else about the
  * task (its status, its rounds, its result) is the exchange's own record.
  */
-import type { RoundRecord } from './exchange-store';
+import type { RoundRecord } from '../exchange/types';
 import type { ExchangeStatus } from '../exchange/types';
 import type { ExchangeTraceContext } from '../tracing/exchange-trace';
 

@@ -3,12 +3,7 @@
  * search attribute and what a client is answered all derive from the outcome through here, so they
  * cannot disagree. Pure: the workflow bundle imports it.
  */
-import {
-  EXCHANGE_CANCELLED,
-  EXCHANGE_EXPIRED,
-  EXCHANGE_TERMINATED,
-  ROUND_CAP_EXCEEDED,
-} from '../protocol/exchange-errors';
+import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from './ending-codes';
 import type { ExchangeStatus, OutcomeKind } from './types';
 
 const STATUS_OF_ERROR: Record<number, ExchangeStatus> = {

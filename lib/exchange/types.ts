@@ -213,3 +213,16 @@ export interface KeyAnswer {
 
 /** `terminated`: Temporal closed the workflow without it recording an ending (terminate, timeout, reset, retention). */
 export type ExchangeStatus = 'running' | 'completed' | 'failed' | 'expired' | 'capped' | 'cancelled' | 'terminated';
+
+/** A round's outcome as Postgres recorded it: the first write wins, so it is what every reader agrees on. */
+export interface RoundRecord {
+  exchangeId: string;
+  round: number;
+  outcome: RoundOutcome;
+  answersDigest?: string;
+  recordedAt: Date;
+  /** An ask's deadline for its answers. */
+  deadlineAt?: Date;
+  /** Set by `recordRound` and `recordEnding` when this call wrote the row (absent when it stood already). */
+  recordedNow?: true;
+}

@@ -6,7 +6,7 @@
 import type { HandlerSet } from '@durable-mcp/handlers';
 import type { ExchangeInput } from '../exchange/types';
 import { exchangeStatusOf } from '../exchange/exchange-status';
-import type { RoundRecord } from '../db/exchange-store';
+import type { RoundRecord } from '../exchange/types';
 import { METRICS } from './catalog';
 import { codeLabel, targetLabel } from './labels';
 import { counterOf, createRegistry, gaugeOf, histogramOf } from './registry';

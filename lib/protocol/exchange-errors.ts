@@ -1,17 +1,19 @@
 /**
  * JSON-RPC errors that end an exchange. Pure data and functions: the workflow bundle imports it.
  *
- * The codes sit in the implementation-defined range the 2026-07-28 revision leaves to servers
- * (-32000..-32019). -32001 is the code clients already know as "request timed out".
+ * The codes are lib/exchange/ending-codes.ts's.
  */
 import type { OutcomeError } from '../exchange/types';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY } from './json-rpc-codes';
 
-export const EXCHANGE_EXPIRED = -32001;
-export const ROUND_CAP_EXCEEDED = -32011;
-export const EXCHANGE_CANCELLED = -32012;
-/** Temporal ended the exchange's workflow without it recording an outcome (terminate, timeout, reset, retention). */
-export const EXCHANGE_TERMINATED = -32013;
+import {
+  EXCHANGE_CANCELLED,
+  EXCHANGE_EXPIRED,
+  EXCHANGE_TERMINATED,
+  ROUND_CAP_EXCEEDED,
+} from '../exchange/ending-codes';
+
+export { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED };
 
 /** Who ended an exchange by cancelling it. */
 export type CancelledBy = 'client' | 'operator';

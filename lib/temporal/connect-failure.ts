@@ -2,7 +2,7 @@
  * A start-up connection to Temporal that failed, in one line: the address, what went wrong (no
  * answer, refused credentials, a TLS handshake the server refused) and which variable to check.
  */
-import type { TemporalTarget } from './connection';
+import type { TemporalTarget } from '../config/temporal-security';
 import { StartError, startFailure } from '../start-error';
 import { diagnoseTls, oneLine } from './tls-diagnosis';
 

@@ -15,7 +15,7 @@ import { Connection } from '@temporalio/client';
 import type { TLSConfig } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { describeConnectFailure, TemporalConnectError } from './connect-failure';
-import type { TemporalSecurityConfig } from './security-config';
+import type { TemporalTarget } from '../config/temporal-security';
 import { diagnoseTls } from './tls-diagnosis';
 
 export { describeConnectFailure, startFailure, TemporalConnectError } from './connect-failure';
@@ -31,11 +31,6 @@ export interface TemporalConnectionOptions {
   tls: TLSConfig | false;
   apiKey?: string;
   metadata?: Record<string, string>;
-}
-
-export interface TemporalTarget {
-  address: string;
-  security: TemporalSecurityConfig;
 }
 
 export function temporalConnectionOptions(temporal: TemporalTarget): TemporalConnectionOptions {

@@ -4,7 +4,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, parseConfig } from '../config';
 import { temporalConnectionOptions } from './connection';
-import { parseTemporalSecurity } from './security-config';
+import { parseTemporalSecurity } from '../config/temporal-security';
 import { hasOpenssl, makeTestPki, type TestPki } from '../../test/support/test-pki';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');

@@ -5,7 +5,7 @@
  * often says only that the connection failed.
  */
 import tls from 'node:tls';
-import type { TemporalSecurityConfig } from './security-config';
+import type { TemporalSecurityConfig } from '../config/temporal-security';
 
 /** An error message on one line. */
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

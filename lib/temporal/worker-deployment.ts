@@ -4,7 +4,7 @@
  * version; the admin API and the worker's metrics use it to say which versions still hold
  * exchanges.
  *
- * What the server does (Temporal Server 1.32; docs/operators.md "Rolling out a new version"):
+ * What the server does (Temporal Server 1.32; docs/deploying.md "Rolling out a new version"):
  * - a version exists once one of its workers has polled; until then every call naming it answers
  *   NOT_FOUND;
  * - new exchanges go to the deployment's current version only: a version that is not current gets

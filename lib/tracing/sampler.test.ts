@@ -3,7 +3,8 @@
 import { context, ROOT_CONTEXT, SpanKind, trace, TraceFlags, type Context } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
 import { ConfigError, loadConfigOrExit, parseConfig } from '../config';
-import { samplerOf, type SamplerSetting } from './sampler';
+import { samplerOf } from './sampler';
+import { type SamplerSetting } from '../config/traces-sampler';
 
 const base = (): Record<string, string | undefined> => ({
   DATABASE_URL: 'postgres://mcp:mcp@127.0.0.1:5432/mcp',

@@ -11,7 +11,7 @@ import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { samplerOf } from './sampler';
-import type { TracingConfig } from './tracing-config';
+import type { TracingConfig } from '../config/tracing';
 
 /** The instrumentation scope of the service's own spans. */
 export const TRACER_NAME = 'durable-mcp';

@@ -4,7 +4,7 @@
  * test), unless WEBHOOK_ALLOW_HTTP says a private network is meant. Credentials in a URL would sit
  * in configuration dumps and logs; a receiver authenticates the service by signature instead.
  */
-import { isLoopbackHost } from '../config/exposure';
+import { isLoopbackHost } from '../loopback-host';
 
 /** Why `text` cannot be a receiver URL whatever the rules on http, or undefined. */
 export function receiverUrlSyntaxProblem(text: string): string | undefined {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { projectRoot } from '../../lib/paths';
-import { builtInHandlerVersion } from '../../cli/start/handler-version';
+import { builtInHandlerVersion } from '../../lib/handler-set/handler-version';
 import { TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { startApiProcess, type ApiProcess } from '../support/service-processes';
 import { exchangeStatus } from '../support/exchange-rows';

@@ -1,13 +1,6 @@
 // Pins what `npm run exchanges` prints and how it refuses a command line, without a server.
 import { EXIT, run } from '../../cli/exchanges/exchanges-command';
-import {
-  clip,
-  detailLines,
-  humanMs,
-  humanSeconds,
-  listLines,
-  table,
-} from '../../cli/exchanges/exchange-tables';
+import { clip, detailLines, humanMs, humanSeconds, listLines, table } from '../../cli/exchanges/exchange-tables';
 
 async function runCli(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];

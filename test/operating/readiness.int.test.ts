@@ -21,15 +21,7 @@ interface OwnPostgres {
 function startOwnPostgres(dataDir: string): Promise<OwnPostgres> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(projectRoot(), 'scripts/postgres-process.ts'),
-      dataDir,
-      '0',
-      'ready_test',
-      'discard',
-    ],
+    ['--import', 'tsx', path.join(projectRoot(), 'scripts/postgres-process.ts'), dataDir, '0', 'ready_test', 'discard'],
     { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

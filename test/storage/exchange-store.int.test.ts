@@ -9,12 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
-import { decodeAnnouncedRound, OUTCOME_CHANNEL, type RoundRecord } from '../../lib/db/exchange-store';
+import { decodeAnnouncedRound, OUTCOME_CHANNEL } from '../../lib/db/exchange-store';
+import { type RoundRecord } from '../../lib/exchange/types';
 import { createPool } from '../../lib/db/pool';
 import { migrate } from '../../lib/db/migrate';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import { createLogger } from '../../lib/log';
-import { workflowIdFor } from '../../workflows/messages';
+import { workflowIdFor } from '../../lib/exchange/workflow-id';
 import { readStackInfo } from '../support/stack-info';
 
 const log = createLogger('test', 'silent');

@@ -11,7 +11,7 @@ import { connectTemporalClient } from '../../lib/temporal/connection';
 import { createLogger } from '../../lib/log';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { loadHandlers } from '../../cli/start/handler-module';
-import { builtInHandlerVersion } from '../../cli/start/handler-version';
+import { builtInHandlerVersion } from '../../lib/handler-set/handler-version';
 import { startService } from '../../cli/start/start-service';
 import { installTemporalLogger } from '../../lib/temporal/logging';
 import { readStackInfo } from './stack-info';

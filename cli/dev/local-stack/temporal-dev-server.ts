@@ -43,7 +43,7 @@ export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=wal',
  *   before it is dispatched: 25-35 ms of a first leg, and of every round whose answer arrives after
  *   the workflow task before it completed.
  * - A worker version no longer current says `drained` within seconds of its last pinned exchange
- *   ending (WORKER_VERSIONING=pinned; docs/operators.md "Rolling out a new version"), not minutes: the server
+ *   ending (WORKER_VERSIONING=pinned; docs/deploying.md "Rolling out a new version"), not minutes: the server
  *   checks a draining version every `VersionDrainageStatusRefreshInterval` and only after
  *   `VersionDrainageStatusVisibilityGracePeriod` since it stopped being current (3 minutes each by
  *   default, which a production server keeps). Worker Versioning itself needs no flag on this

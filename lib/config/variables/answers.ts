@@ -5,8 +5,8 @@
  * client id, say) by lib/auth/answer-sign-in-config.ts and lib/auth/answer-dev-sign-in-config.ts.
  */
 import { z } from 'zod';
-import { documented } from '../documented';
-import { boolean, integer, unsetWhenEmpty } from '../kinds';
+import { documented } from './documented';
+import { boolean, integer, unsetWhenEmpty } from './value-kinds';
 
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 

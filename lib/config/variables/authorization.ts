@@ -3,9 +3,9 @@
  * "Authorization"), and whether an API that asks nobody may listen beyond loopback.
  */
 import { z } from 'zod';
-import { documented } from '../documented';
+import { documented } from './documented';
 import { JWKS_CACHE_MAX_AGE_FLOOR_MS, JWKS_COOLDOWN_FLOOR_MS } from '../../auth/auth-config';
-import { boolean, integer, unsetWhenEmpty } from '../kinds';
+import { boolean, integer, unsetWhenEmpty } from './value-kinds';
 
 /** Authorization */
 export const AUTHORIZATION_VARIABLES = {

@@ -2,8 +2,8 @@
  * The budgets: every input, buffer and store a client can grow, each answered with a clear error
  * when reached (docs/configuration.md "Limits").
  */
-import { documented } from '../documented';
-import { integer } from '../kinds';
+import { documented } from './documented';
+import { integer } from './value-kinds';
 
 /** Budgets */
 export const BUDGET_VARIABLES = {

@@ -1,7 +1,7 @@
 /** How exchanges run: their rounds, their handlers and the state sealed for clients, tasks, and how long records are kept. */
 import { z } from 'zod';
-import { documented } from '../documented';
-import { integer, keyRing, unsetWhenEmpty } from '../kinds';
+import { documented } from './documented';
+import { integer, keyRing, unsetWhenEmpty } from './value-kinds';
 
 /**
  * The handler sets the service ships, served by name: `HANDLERS=demo`, or with the older

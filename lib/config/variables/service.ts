@@ -3,9 +3,9 @@
  * API, the codec endpoint, metrics). Each is declared once, with what docs/configuration.md says of it.
  */
 import { z } from 'zod';
-import { documented } from '../documented';
-import { hostNames, integer, origins, secretToken, unsetWhenEmpty } from '../kinds';
-import { trustProxy } from '../trust-proxy';
+import { documented } from './documented';
+import { hostNames, integer, origins, secretToken, unsetWhenEmpty } from './value-kinds';
+import { trustProxy } from './trust-proxy';
 
 /** The process */
 export const PROCESS_VARIABLES = {
@@ -53,7 +53,7 @@ export const HTTP_VARIABLES = {
   ),
   API_DRAIN_GRACE_MS: documented(
     integer(0, 600_000).default(10_000),
-    "how long a stopping API (`SIGTERM`) lets requests in progress and the streams of clients that cannot resume elsewhere end by themselves ([Stopping](operators.md#stopping-a-replica)); compose's `stop_grace_period` (30 s) must stay above it, which `npm test` checks",
+    "how long a stopping API (`SIGTERM`) lets requests in progress and the streams of clients that cannot resume elsewhere end by themselves ([Stopping](deploying.md#stopping-a-replica)); compose's `stop_grace_period` (30 s) must stay above it, which `npm test` checks",
   ),
 };
 

@@ -1,7 +1,7 @@
 /** Where the service's records and its exchanges live: Postgres, Temporal, the worker and its payload codec. */
 import { z } from 'zod';
-import { documented } from '../documented';
-import { boolean, integer, keyRing, unsetWhenEmpty } from '../kinds';
+import { documented } from './documented';
+import { boolean, integer, keyRing, unsetWhenEmpty } from './value-kinds';
 
 /** What PAYLOAD_CODEC_NAMESPACE_ONLY says of payloads bound to the namespace only, where a workflow's are expected. */
 export const NAMESPACE_ONLY_PAYLOADS = ['refuse', 'accept'] as const;
@@ -43,7 +43,7 @@ export const TEMPORAL_VARIABLES = {
   ),
   WORKER_VERSIONING: documented(
     z.enum(['off', 'pinned']).default('off'),
-    '`pinned`: Temporal Worker Versioning, each exchange finished by the worker version that started it while new ones go to the current version ([Rolling out a new version](operators.md#rolling-out-a-new-version)); `off`: any worker on the task queue runs any exchange',
+    '`pinned`: Temporal Worker Versioning, each exchange finished by the worker version that started it while new ones go to the current version ([Rolling out a new version](deploying.md#rolling-out-a-new-version)); `off`: any worker on the task queue runs any exchange',
   ),
   WORKER_DEPLOYMENT_NAME: documented(
     z

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { receiverUrlSyntaxProblem } from '../../webhooks/receiver-url';
 import { secretProblem } from '../../webhooks/webhook-secret';
-import { boolean, integer } from '../kinds';
-import { documented } from '../documented';
+import { boolean, integer } from './value-kinds';
+import { documented } from './documented';
 
 /** A comma-separated list, trimmed, empty entries dropped; each entry checked by `problemOf`. */
 const list = (problemOf: (entry: string) => string | undefined, what: string) =>

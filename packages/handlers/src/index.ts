@@ -16,10 +16,6 @@ export type { TypedContext, TypedResult, TypedToolHandler } from './typed/typed-
 export type { InputResponseView } from '@modelcontextprotocol/server';
 export type { HandlerContext, HandlerLogger, LogMethod, Principal } from './context';
 export {
-  defineTool,
-  definePrompt,
-  defineResource,
-  defineResourceTemplate,
   type Completer,
   type HandlerSet,
   type PromptHandler,
@@ -31,6 +27,7 @@ export {
   type TaskSupport,
   type ToolHandler,
 } from './definitions';
+export { definePrompt, defineResource, defineResourceTemplate, defineTool } from './define';
 export {
   ADDRESSED_TO,
   answerer,

@@ -4,7 +4,7 @@
  * too, when the answer page signs in whoever names themselves (the development sign-in).
  */
 import type { Config } from '../../../lib/config';
-import { isLoopbackHost } from '../../../lib/config';
+import { isLoopbackHost } from '../../../lib/loopback-host';
 import type { Logger } from '../../../lib/log';
 
 export function logStartup(config: Config, log: Logger): void {

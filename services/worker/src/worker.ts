@@ -12,9 +12,13 @@ import type { Logger } from '../../../lib/log';
 import { serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { createHandlerStateCodec } from '../../../lib/state/handler-state';
 import { createSealer } from '../../../lib/state/sealer';
-import { servicePackageVersion } from '../../../cli/start/handler-version';
+import { servicePackageVersion } from '../../../lib/handler-set/handler-version';
 import { tracingWorkerOptions, type Tracing } from '../../../lib/tracing';
-import { workerDeploymentOptions, workerVersion, type DeploymentVersion } from '../../../lib/temporal/worker-deployment';
+import {
+  workerDeploymentOptions,
+  workerVersion,
+  type DeploymentVersion,
+} from '../../../lib/temporal/worker-deployment';
 
 export interface ExchangeWorkerDeps {
   config: Config;

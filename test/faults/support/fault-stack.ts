@@ -145,15 +145,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     const proc = spawnLogged(
       'postgres',
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(root, 'scripts/postgres-process.ts'),
-        pgDir,
-        String(pgPort),
-        'mcp_faults',
-        'keep',
-      ],
+      ['--import', 'tsx', path.join(root, 'scripts/postgres-process.ts'), pgDir, String(pgPort), 'mcp_faults', 'keep'],
       {
         cwd: root,
         logFile: nextLog('postgres'),

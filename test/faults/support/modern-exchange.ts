@@ -6,7 +6,7 @@
  */
 import { createSealer } from '../../../lib/state/sealer';
 import { createRequestStateCodec } from '../../../lib/state/request-state';
-import { requestDigestOf } from '../../../services/api/src/legs/leg-decisions';
+import { requestDigestOf } from '../../../lib/exchange-rules/leg-rules';
 import { accept, rawCall, type RpcReply } from '../../support/raw-mcp';
 import { sleep } from './wait-for';
 

@@ -20,13 +20,13 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import {
-  defineTool,
   type HandlerSet,
   type RoundActivity,
   type TaskBegins,
   type TaskSupport,
   type ToolHandler,
 } from '../definitions';
+import { defineTool } from '../define';
 import { listedSchemas } from './schemas';
 import { serverContext } from './server-context';
 import { callTool } from './tool-call';

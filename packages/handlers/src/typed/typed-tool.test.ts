@@ -7,7 +7,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer as SdkMcpServer, type Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { defineTool } from '../definitions';
+import { defineTool } from '../define';
 import { inputRequired } from '@modelcontextprotocol/server';
 import { isProtocolError } from '../protocol-error';
 import { testContext } from '@durable-mcp/testing';

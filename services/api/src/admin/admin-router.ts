@@ -26,7 +26,8 @@ import { questionsView } from './questions-view';
 import { logExchange, type Logger } from '../../../../lib/log';
 import type { DeploymentView } from '../../../../lib/temporal/worker-deployment';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
-import { adminError, InvalidParameter } from './admin-errors';
+import { InvalidParameter } from './admin-errors';
+import { operatorError } from '../http/operator-error';
 import { bearerAuth } from '../auth/bearer-auth';
 import { cancelExchange, type CancelDeps } from './cancel-exchange';
 import { detailView, summaryView, type ViewContext } from './exchange-view';
@@ -106,7 +107,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
 
   router.get('/exchanges/:id', async (req, res) => {
     const detail = await deps.admin.getExchange(req.params.id);
-    if (!detail) return adminError(res, 404, 'not_found', `No exchange ${req.params.id}`);
+    if (!detail) return operatorError(res, 404, 'not_found', `No exchange ${req.params.id}`);
     logExchange(detail.exchange.id);
     const status = await workflowStatusOf(deps.gateway, detail.exchange.id, deps.describeTimeoutMs);
     const [questions, attempts] = await Promise.all([
@@ -126,9 +127,9 @@ export function adminRouter(deps: AdminRouterDeps): Router {
     const ctx = context();
     switch (result.kind) {
       case 'not-found':
-        return adminError(res, 404, 'not_found', `No exchange ${req.params.id}`);
+        return operatorError(res, 404, 'not_found', `No exchange ${req.params.id}`);
       case 'already-ended':
-        return adminError(res, 409, 'already_ended', `The exchange had already ended (${result.exchange.status})`, {
+        return operatorError(res, 409, 'already_ended', `The exchange had already ended (${result.exchange.status})`, {
           exchange: summaryView(result.exchange, ctx),
         });
       case 'ended':
@@ -148,16 +149,16 @@ export function adminRouter(deps: AdminRouterDeps): Router {
 
   router.get('/deployment', async (_req, res) => {
     if (!deps.describeDeployment) {
-      return adminError(res, 404, 'not_found', 'Worker versioning is off (WORKER_VERSIONING=off)');
+      return operatorError(res, 404, 'not_found', 'Worker versioning is off (WORKER_VERSIONING=off)');
     }
     const view = await deps.describeDeployment();
     if (!view) {
-      return adminError(res, 404, 'not_found', 'No worker of the deployment has polled Temporal yet');
+      return operatorError(res, 404, 'not_found', 'No worker of the deployment has polled Temporal yet');
     }
     res.json(view);
   });
 
-  router.use((_req, res) => adminError(res, 404, 'not_found', 'No such admin route'));
+  router.use((_req, res) => operatorError(res, 404, 'not_found', 'No such admin route'));
   router.use(adminErrors(deps.log));
   return router;
 }
@@ -166,13 +167,13 @@ export function adminRouter(deps: AdminRouterDeps): Router {
 function adminErrors(log: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     if (error instanceof InvalidParameter)
-      return adminError(res, 400, 'invalid_parameter', error.message, { parameter: error.parameter });
+      return operatorError(res, 400, 'invalid_parameter', error.message, { parameter: error.parameter });
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status === 413)
-      return adminError(res, 413, 'invalid_parameter', 'The request body is too large', { parameter: 'body' });
+      return operatorError(res, 413, 'invalid_parameter', 'The request body is too large', { parameter: 'body' });
     if (status >= 400 && status < 500)
-      return adminError(res, 400, 'invalid_parameter', 'The request body is not valid JSON', { parameter: 'body' });
+      return operatorError(res, 400, 'invalid_parameter', 'The request body is not valid JSON', { parameter: 'body' });
     log.error({ err: error }, 'admin request failed');
-    adminError(res, 503, 'unavailable', 'The admin request could not be served (Postgres or Temporal unavailable?)');
+    operatorError(res, 503, 'unavailable', 'The admin request could not be served (Postgres or Temporal unavailable?)');
   };
 }

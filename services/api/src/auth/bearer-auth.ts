@@ -6,7 +6,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { bearerTokenCheck } from '../../../../lib/auth/bearer-token';
 import type { Logger } from '../../../../lib/log';
-import { adminError } from '../admin/admin-errors';
+import { operatorError } from '../http/operator-error';
 import { tokenGuessLockout, type TokenGuesses } from './token-guesses';
 
 export { bearerTokenCheck, tokenMatcher, type BearerVerdict } from '../../../../lib/auth/bearer-token';
@@ -16,12 +16,12 @@ const REALM = 'durable-mcp admin';
 /** The 401 of a missing or wrong credential, with its RFC 6750 challenge. */
 export function refuseBearer(res: Response, realm: string, invalid: boolean, message: string): void {
   res.set('WWW-Authenticate', invalid ? `Bearer realm="${realm}", error="invalid_token"` : `Bearer realm="${realm}"`);
-  adminError(res, 401, 'unauthorized', message);
+  operatorError(res, 401, 'unauthorized', message);
 }
 
 /** The 429 of a client address that sent too many wrong tokens, as /admin and /codec answer it. */
 export function refuseGuesses(res: Response, retryAfterS: number): void {
-  adminError(
+  operatorError(
     res,
     429,
     'too_many_attempts',

@@ -11,7 +11,7 @@
  * not a browser's and passes on to authorization.
  */
 import type { RequestHandler } from 'express';
-import { adminError } from '../admin/admin-errors';
+import { operatorError } from '../http/operator-error';
 
 const ALLOWED_HEADERS = 'Content-Type, X-Namespace, Authorization';
 const PREFLIGHT_MAX_AGE_S = 600;
@@ -22,7 +22,7 @@ export function codecCors(allowedOrigins: ReadonlyArray<string>): RequestHandler
     res.vary('Origin');
     const origin = req.get('origin');
     if (origin !== undefined && !allowed.has(origin)) {
-      return adminError(
+      return operatorError(
         res,
         403,
         'forbidden',
@@ -34,7 +34,7 @@ export function codecCors(allowedOrigins: ReadonlyArray<string>): RequestHandler
       res.set('Access-Control-Allow-Credentials', 'true');
     }
     if (req.method !== 'OPTIONS') return next();
-    if (origin === undefined) return adminError(res, 403, 'forbidden', 'A CORS preflight names its Origin');
+    if (origin === undefined) return operatorError(res, 403, 'forbidden', 'A CORS preflight names its Origin');
     res
       .status(204)
       .set({

@@ -28,7 +28,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import type { Logger } from '../../../../lib/log';
 import { PayloadCodecError } from '../../../../lib/payload-codec/payload-codec';
 import { payloadsFromJson, PayloadsJsonError, payloadsToJson } from '../../../../lib/payload-codec/payloads-json';
-import { adminError } from '../admin/admin-errors';
+import { operatorError } from '../http/operator-error';
 import { countGuess, refuseGuesses } from '../auth/bearer-auth';
 import { tokenGuessLockout, type TokenGuesses } from '../auth/token-guesses';
 import { codecAuthorization, type CodecCredential } from './codec-credentials';
@@ -68,7 +68,7 @@ export function codecRouter(deps: CodecRouterDeps): Router {
         const payloads = payloadsFromJson(req.body);
         const workflowId = operation === 'encode' ? req.get('x-workflow-id') : undefined;
         if (workflowId !== undefined && !WORKFLOW_ID.test(workflowId))
-          return adminError(
+          return operatorError(
             res,
             400,
             'invalid_parameter',
@@ -120,10 +120,10 @@ export function codecRouter(deps: CodecRouterDeps): Router {
     );
   else
     router.post('/encode', (_req, res) =>
-      adminError(res, 404, 'not_found', 'POST /codec/encode is off: set CODEC_ENCODE_TOKEN to turn it on'),
+      operatorError(res, 404, 'not_found', 'POST /codec/encode is off: set CODEC_ENCODE_TOKEN to turn it on'),
     );
   router.use((_req, res) =>
-    adminError(res, 404, 'not_found', 'No such codec route (POST /codec/decode, /codec/encode)'),
+    operatorError(res, 404, 'not_found', 'No such codec route (POST /codec/decode, /codec/encode)'),
   );
   router.use(codecErrors(deps.maxBodyBytes, deps.log));
   return router;
@@ -131,14 +131,14 @@ export function codecRouter(deps: CodecRouterDeps): Router {
 
 /** What /codec answers while the endpoint is off (no ADMIN_TOKEN). */
 export function codecEndpointOff(): RequestHandler {
-  return (_req, res) => adminError(res, 404, 'not_found', 'The codec endpoint is off: ADMIN_TOKEN is not set');
+  return (_req, res) => operatorError(res, 404, 'not_found', 'The codec endpoint is off: ADMIN_TOKEN is not set');
 }
 
 function namespaceCheck(namespace: string): RequestHandler {
   return (req, res, next) => {
     const asked = req.get('x-namespace');
     if (asked === namespace) return next();
-    adminError(
+    operatorError(
       res,
       400,
       'invalid_parameter',
@@ -154,7 +154,7 @@ function jsonBody(maxBodyBytes: number): RequestHandler {
   const parse = express.json({ limit: maxBodyBytes, strict: true });
   return (req, res, next) => {
     if (!req.is('application/json'))
-      return adminError(res, 415, 'invalid_parameter', 'The body must be application/json', { parameter: 'body' });
+      return operatorError(res, 415, 'invalid_parameter', 'The body must be application/json', { parameter: 'body' });
     parse(req, res, next);
   };
 }
@@ -163,16 +163,16 @@ function jsonBody(maxBodyBytes: number): RequestHandler {
 function codecErrors(maxBodyBytes: number, log: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     if (error instanceof PayloadsJsonError)
-      return adminError(res, 400, 'invalid_parameter', `The body is not proto3 JSON of Payloads: ${error.message}`, {
+      return operatorError(res, 400, 'invalid_parameter', `The body is not proto3 JSON of Payloads: ${error.message}`, {
         parameter: error.path,
       });
     if (error instanceof PayloadCodecError) {
       log.warn({ reason: error.reason }, 'codec request refused a payload');
-      return adminError(res, 422, 'undecodable', error.message, { reason: error.reason });
+      return operatorError(res, 422, 'undecodable', error.message, { reason: error.reason });
     }
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status === 413)
-      return adminError(
+      return operatorError(
         res,
         413,
         'too_large',
@@ -180,8 +180,8 @@ function codecErrors(maxBodyBytes: number, log: Logger): ErrorRequestHandler {
         { parameter: 'body' },
       );
     if (status >= 400 && status < 500)
-      return adminError(res, 400, 'invalid_parameter', 'The body is not valid JSON', { parameter: 'body' });
+      return operatorError(res, 400, 'invalid_parameter', 'The body is not valid JSON', { parameter: 'body' });
     log.error({ err: error }, 'codec request failed');
-    adminError(res, 500, 'unavailable', 'The codec request could not be served');
+    operatorError(res, 500, 'unavailable', 'The codec request could not be served');
   };
 }

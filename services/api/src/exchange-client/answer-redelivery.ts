@@ -17,7 +17,7 @@
 import type { Era } from '../../../../lib/exchange/types';
 import { exchangeLogger, type Logger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
-import { workflowIdFor } from '../../../../workflows/messages';
+import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
 import type { ExchangeGateway } from './exchange-gateway';
 
 export interface Redelivery {

@@ -24,8 +24,8 @@ import {
   keyAnswerSignal,
   questionAnswerSignal,
   WORKFLOW_TYPE,
-  workflowIdFor,
 } from '../../../../workflows/messages';
+import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
 import type { QuestionAnswer } from '../../../../lib/questions/question';
 import {
   EXCHANGE_ROUND,
@@ -44,7 +44,7 @@ import { exchangeStaticDetails, exchangeSummary } from '../../../../lib/exchange
 import { type HandlerSet } from '@durable-mcp/handlers';
 import { roundActivityFor } from '../../../../lib/handler-set/lookup';
 import type { CancelledBy } from '../../../../lib/protocol/exchange-errors';
-import type { AnswerStanding } from '../../../../workflows/exchange-state';
+import type { AnswerStanding } from '../../../../lib/exchange-rules/exchange-state';
 import { apiMetrics, type SignalName } from '../../../../lib/metrics/api-metrics';
 import type { Logger } from '../../../../lib/log';
 

@@ -10,10 +10,10 @@
 import type { LegacySession, LegacyStore, OpenRequest } from '../../../../lib/db/legacy-store';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { Limits } from '../../../../lib/config';
-import { repeatOf } from '../../../../lib/exchange/answer-repeats';
+import { repeatOf } from '../../../../lib/exchange-rules/answer-repeats';
 import { canonicalJson } from '../../../../lib/exchange/digest';
-import { isLate } from '../../../../lib/exchange/round-deadline';
-import { overRoundInputBudget, roundAnswersBytes } from '../../../../lib/exchange/round-input-size';
+import { isLate } from '../../../../lib/exchange-rules/round-deadline';
+import { overRoundInputBudget, roundAnswersBytes } from '../../../../lib/exchange-rules/round-input-size';
 import { logExchange, sessionRef, type Logger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { tooLarge } from '../../../../lib/protocol/error-catalog';

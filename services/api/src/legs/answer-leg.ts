@@ -12,7 +12,7 @@
  * A leg that comes back for an outcome still not ready may carry its answers again
  * (`redeliverAnswers`), when the workflow says it lacks them.
  */
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import type { RoundRecord } from '../../../../lib/exchange/types';
 import type { Watch } from '../../../../lib/db/outcome-waiter';
 import { exchangeLogger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
@@ -20,10 +20,15 @@ import { exchangeExpired } from '../../../../lib/protocol/exchange-errors';
 import { fromOutcome, invalidRequestState } from '../../../../lib/protocol/error-catalog';
 import { asksSomeoneElse } from './round-wait';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
-import { workflowIdFor } from '../../../../workflows/messages';
+import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
 import { redeliverIfMissing } from '../exchange-client/answer-redelivery';
 import { taskModeOf, type TaskRows } from '../tasks/task-ids';
-import { answeredDifferently, answeredWith, awaitedWith, classifyAnswer } from './leg-decisions';
+import {
+  answeredDifferently,
+  answeredWith,
+  awaitedWith,
+  classifyAnswer,
+} from '../../../../lib/exchange-rules/leg-rules';
 import type { ExchangeLeg, ExchangeLegsDeps, LegOptions, LegOutcome } from './leg-types';
 import type { RoundWait } from './round-wait';
 import { checkRoundInput } from './start-leg';

@@ -16,7 +16,7 @@
  * capacity.ts's. What each leg is and gets is decided by the pure functions of leg-decisions.ts.
  */
 import { randomUUID } from 'node:crypto';
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import type { RoundRecord } from '../../../../lib/exchange/types';
 import type { TaskRecord } from '../../../../lib/db/task-store';
 import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
 import { logExchange } from '../../../../lib/log';
@@ -25,7 +25,7 @@ import type { RpcError } from '../../../../lib/protocol/rpc-error';
 import { createTaskRows } from '../tasks/task-ids';
 import { createAnswerLeg } from './answer-leg';
 import { createInflightGate } from './capacity';
-import { awaitedWith, classifyLeg, requestDigestOf } from './leg-decisions';
+import { awaitedWith, classifyLeg, requestDigestOf } from '../../../../lib/exchange-rules/leg-rules';
 import type { ExchangeLeg, ExchangeLegsDeps, LegBinding, LegOptions, LegOutcome, LegResult } from './leg-types';
 import { createRequestStateCheck } from './request-state-check';
 import { createRoundWait } from './round-wait';

@@ -3,7 +3,8 @@
  * parsed once, with what identifies and bounds it), the options of one leg's wait, the limits the
  * legs keep, and what the leg modules depend on. Types only.
  */
-import type { ExchangeStore, RoundRecord } from '../../../../lib/db/exchange-store';
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
+import type { RoundRecord } from '../../../../lib/exchange/types';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { TaskRecord, TaskStore } from '../../../../lib/db/task-store';
 import type { Principal } from '../../../../lib/exchange/principal';
@@ -12,7 +13,7 @@ import type { Logger } from '../../../../lib/log';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
-import type { RoundResult } from './leg-decisions';
+import type { RoundResult } from '../../../../lib/exchange-rules/leg-rules';
 
 export interface ExchangeLeg {
   /**

@@ -5,11 +5,11 @@
  * the workflow still runs: one that was terminated (or otherwise closed) gets its ending recorded,
  * so no client is told to come back forever.
  */
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import type { RoundRecord } from '../../../../lib/exchange/types';
 import type { Watch } from '../../../../lib/db/outcome-waiter';
 import { isAddressedAsk } from '../../../../lib/questions/addressing';
 import { callerUrlRequests, takesUrlElicitation } from '../../../../lib/questions/caller-url';
-import { afterWait, type RoundResult } from './leg-decisions';
+import { afterWait, type RoundResult } from '../../../../lib/exchange-rules/leg-rules';
 import type { ExchangeLegsDeps, LegOptions } from './leg-types';
 
 /** Whether a round's record is an ask addressed to someone else: its caller has nothing to answer. */

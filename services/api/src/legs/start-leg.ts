@@ -7,14 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { TaskRecord } from '../../../../lib/db/task-store';
 import { detailsOf, personIdOf } from '../../../../lib/exchange/principal';
-import { roundInputTooLarge } from '../../../../lib/exchange/round-input-size';
+import { roundInputTooLarge } from '../../../../lib/exchange-rules/round-input-size';
 import type { ExchangeInput } from '../../../../lib/exchange/types';
 import { exchangeLogger, logExchange } from '../../../../lib/log';
 import { activeTraceContext, tagLegExchange } from '../../../../lib/tracing';
-import { workflowIdFor } from '../../../../workflows/messages';
+import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
 import { taskModeOf, type TaskRows } from '../tasks/task-ids';
 import { principalBudget, refuseFullRoom } from './capacity';
-import { targetTooLong } from './leg-decisions';
+import { targetTooLong } from '../../../../lib/exchange-rules/leg-rules';
 import type { ExchangeLeg, ExchangeLegsDeps } from './leg-types';
 
 /** Refuses a round whose input (this leg's arguments and capabilities, and `answers`) is over the budget. */

@@ -6,11 +6,11 @@
  * waits past the questions like any leg whose ask is someone else's. Any other reply to an addressed
  * ask is refused: its questions are answered from the answer page or the answer API.
  */
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import type { RoundRecord } from '../../../../lib/exchange/types';
 import { questionsNotForCaller } from '../../../../lib/protocol/error-catalog';
 import { addressedKeys, questionIdOf } from '../../../../lib/questions/addressing';
 import { takesUrlElicitation, urlConsentOf } from '../../../../lib/questions/caller-url';
-import type { RoundResult } from './leg-decisions';
+import type { RoundResult } from '../../../../lib/exchange-rules/leg-rules';
 import type { CallerPages, ExchangeLeg } from './leg-types';
 
 export async function takeUrlReplies(

@@ -17,7 +17,7 @@ import { complete } from './render';
 import type { ToolParamHeaders } from './tool-param-headers';
 import type { ArgumentChecks } from '../methods/argument-checks';
 import { validateModernRequest } from './validate-request';
-import { createTaskMethods, type TaskMethodsDeps } from '../tasks/task-methods';
+import { createTaskMethods, type TaskMethodsDeps } from './task-methods';
 
 export interface ModernMethodsDeps {
   handlers: HandlerSet;

@@ -5,7 +5,7 @@
  * timeout on progress (the official SDK's `resetTimeoutOnProgress`) keeps waiting as long as the
  * leg holds. Nothing is stored: the next leg is told again.
  */
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import type { RoundRecord } from '../../../../lib/exchange/types';
 import { callerPageOf } from '../../../../lib/questions/caller-url';
 import { waitingMessage } from '../../../../lib/questions/waiting-message';
 

@@ -6,7 +6,7 @@ import { SERVER_INFO_META_KEY } from '../../../../lib/protocol/modern';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { createRequestStateCodec } from '../../../../lib/state/request-state';
 import { createSealer } from '../../../../lib/state/sealer';
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
+import type { RoundRecord } from '../../../../lib/exchange/types';
 import { renderLeg } from './render';
 
 const codec = createRequestStateCodec(createSealer([{ kid: 'k1', key: randomBytes(32) }]), 60_000);

@@ -5,9 +5,9 @@
  * Spans go over OTLP/HTTP with JSON bodies; which are kept, sampler.ts says.
  */
 import { z } from 'zod';
-import { documented } from '../config/documented';
-import { integer, unsetWhenEmpty } from '../config/kinds';
-import { parseSamplerSetting, SAMPLER_ENV, type SamplerSetting } from './sampler';
+import { documented } from './variables/documented';
+import { integer, unsetWhenEmpty } from './variables/value-kinds';
+import { parseSamplerSetting, SAMPLER_ENV, type SamplerSetting } from './traces-sampler';
 
 const httpUrl = () =>
   z

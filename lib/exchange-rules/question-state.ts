@@ -10,10 +10,10 @@
  * held and applied once the ask is folded in.
  */
 import type { AnsweredBy } from '@durable-mcp/handlers';
-import { admission, decisionOf, type Admission, type SlottedAnswer } from '../lib/questions/addressing';
-import type { Addressing, QuestionAnswer, QuestionCaller } from '../lib/questions/question';
-import { isLate } from '../lib/exchange/round-deadline';
-import type { RoundSummary } from '../lib/exchange/types';
+import { admission, decisionOf, type Admission, type SlottedAnswer } from '../questions/addressing';
+import type { Addressing, QuestionAnswer, QuestionCaller } from '../questions/question';
+import { isLate } from './round-deadline';
+import type { RoundSummary } from '../exchange/types';
 
 interface TakenAnswer extends SlottedAnswer {
   answerId: string;

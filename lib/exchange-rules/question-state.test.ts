@@ -1,5 +1,5 @@
-import type { RoundSummary } from '../lib/exchange/types';
-import type { Addressing, AnswererIdentity, QuestionAnswer } from '../lib/questions/question';
+import type { RoundSummary } from '../exchange/types';
+import type { Addressing, AnswererIdentity, QuestionAnswer } from '../questions/question';
 import { acceptQuestion, initialState, recordRound, takeAnswers } from './exchange-state';
 
 const ISSUER = 'https://id.example.com';

@@ -1,12 +1,12 @@
 // Pins the decisions a leg of a multi-round-trip call turns on (leg-decisions.ts), with no Postgres
 // or Temporal: what a leg is, what an answering leg is given the round's records, and what a leg
 // that waited gets.
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
-import { digestJson } from '../../../../lib/exchange/digest';
-import type { RoundOutcome } from '../../../../lib/exchange/types';
-import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
-import { RpcError } from '../../../../lib/protocol/rpc-error';
-import type { RequestStateClaims } from '../../../../lib/state/request-state';
+import type { RoundRecord } from '../exchange/types';
+import { digestJson } from '../exchange/digest';
+import type { RoundOutcome } from '../exchange/types';
+import { INVALID_PARAMS } from '../protocol/json-rpc-codes';
+import { RpcError } from '../protocol/rpc-error';
+import type { RequestStateClaims } from '../state/request-state';
 import {
   afterWait,
   answeredWith,
@@ -16,7 +16,7 @@ import {
   classifyLeg,
   requestDigestOf,
   targetTooLong,
-} from './leg-decisions';
+} from './leg-rules';
 
 const T0 = Date.UTC(2026, 0, 1);
 const MINUTE = 60_000;

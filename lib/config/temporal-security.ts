@@ -13,13 +13,13 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { documented } from '../config/documented';
-import { unsetWhenEmpty } from '../config/kinds';
+import { documented } from './variables/documented';
+import { unsetWhenEmpty } from './variables/value-kinds';
 
 export const TEMPORAL_SECURITY_ENV = {
   TEMPORAL_TLS: documented(
     unsetWhenEmpty(z.enum(['true', 'false'], { message: 'must be true or false' })),
-    "`true` or `false`: TLS to Temporal, with the system's trusted roots unless `TEMPORAL_TLS_SERVER_CA_CERT_PATH` names a CA; `false` with an API key sends the key in plaintext ([Connecting to a secured Temporal](operators.md#connecting-to-a-secured-temporal))",
+    "`true` or `false`: TLS to Temporal, with the system's trusted roots unless `TEMPORAL_TLS_SERVER_CA_CERT_PATH` names a CA; `false` with an API key sends the key in plaintext ([Connecting to a secured Temporal](deploying.md#connecting-to-a-secured-temporal))",
     '(none: on when any setting below is given)',
   ),
   TEMPORAL_TLS_SERVER_CA_CERT_PATH: documented(
@@ -81,6 +81,12 @@ export interface TemporalSecurityConfig {
 }
 
 /** Why a setting is refused; lib/config.ts reports it as a ConfigError. */
+/** A Temporal frontend and how to reach it securely: what every client and worker of the service connects to. */
+export interface TemporalTarget {
+  address: string;
+  security: TemporalSecurityConfig;
+}
+
 export class TemporalSecurityError extends Error {}
 
 function readPem(variable: string, path: string): Buffer {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { moduleFolder } from '../../test/support/handler-modules';
-import { projectRoot } from '../../lib/paths';
+import { projectRoot } from '../paths';
 import {
   boundedVersion,
   builtInHandlerVersion,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createHandlerStateCodec } from '../lib/state/handler-state';
-import { SealError, createSealer } from '../lib/state/sealer';
+import { createHandlerStateCodec } from '../state/handler-state';
+import { SealError, createSealer } from '../state/sealer';
 import { applyAskRules, openHandlerState, roundResponses } from './round-rules';
 
 const handlerState = createHandlerStateCodec(createSealer([{ kid: 'k1', key: randomBytes(32) }]));

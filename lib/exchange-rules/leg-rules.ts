@@ -9,14 +9,14 @@
  *   answer past the round's deadline, or fresh answers to signal;
  * - what a leg that waited gets: the round's outcome, or "come back".
  */
-import type { RoundRecord } from '../../../../lib/db/exchange-store';
-import { repeatOf } from '../../../../lib/exchange/answer-repeats';
-import { digestJson } from '../../../../lib/exchange/digest';
-import { isLate, roundTimeoutOf } from '../../../../lib/exchange/round-deadline';
-import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
-import { invalidParams } from '../../../../lib/protocol/error-catalog';
-import type { RpcError } from '../../../../lib/protocol/rpc-error';
-import type { RequestStateClaims } from '../../../../lib/state/request-state';
+import type { RoundRecord } from '../exchange/types';
+import { repeatOf } from './answer-repeats';
+import { digestJson } from '../exchange/digest';
+import { isLate, roundTimeoutOf } from './round-deadline';
+import type { ExchangeMethod, OriginalRequest } from '../exchange/types';
+import { invalidParams } from '../protocol/error-catalog';
+import type { RpcError } from '../protocol/rpc-error';
+import type { RequestStateClaims } from '../state/request-state';
 
 /** What a leg's round resolves to: its recorded outcome, or "not yet" with the round to come back for. */
 export type RoundResult =

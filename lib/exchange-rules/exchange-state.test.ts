@@ -1,5 +1,5 @@
 // Pins the exchange round bookkeeping: which answers are taken, the ask cap, and the state transitions.
-import type { RoundAnswers, RoundSummary } from '../lib/exchange/types';
+import type { RoundAnswers, RoundSummary } from '../exchange/types';
 import {
   acceptAnswers,
   acceptKeyAnswer,

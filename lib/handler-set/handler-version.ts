@@ -17,8 +17,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_KEYWORD_CHARS } from '../../lib/exchange/search-attributes';
-import { projectRoot } from '../../lib/paths';
+import { MAX_KEYWORD_CHARS } from '../exchange/search-attributes';
+import { projectRoot } from '../paths';
 
 /** The longest version recorded: it is a Keyword search attribute, bounded like the others. */
 export const MAX_HANDLER_VERSION_CHARS = MAX_KEYWORD_CHARS;

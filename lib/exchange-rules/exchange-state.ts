@@ -12,10 +12,10 @@
  * answers, in one activation. Such answers are held (`ahead`, answers-ahead.ts) and applied once
  * their round's ask is folded in, by the same rules as any other: never dropped for arriving early.
  */
-import { deliveryTo } from '../lib/exchange/answer-repeats';
-import { isLate } from '../lib/exchange/round-deadline';
-import type { ExchangeStatus, KeyAnswer, RoundAnswers, RoundSummary } from '../lib/exchange/types';
-import type { QuestionAnswer } from '../lib/questions/question';
+import { deliveryTo } from './answer-repeats';
+import { isLate } from './round-deadline';
+import type { ExchangeStatus, KeyAnswer, RoundAnswers, RoundSummary } from '../exchange/types';
+import type { QuestionAnswer } from '../questions/question';
 import { holdAhead, isKeyAnswer, releaseHeld, sameDelivery, type AheadPolicy } from './answers-ahead';
 import {
   acceptQuestionAnswer,

@@ -5,8 +5,7 @@
  * folded in, then handed back to be applied by the same rules as any other answers. Plain functions
  * with no Temporal import, like the state they keep.
  */
-import type { KeyAnswer, RoundAnswers } from '../lib/exchange/types';
-import type { AnswerVerdict, ExchangeState } from './exchange-state';
+import type { KeyAnswer, RoundAnswers } from '../exchange/types';
 
 /**
  * Whether answers to a round the workflow has not yet seen ask may be held for it, and up to which
@@ -18,6 +17,14 @@ export interface AheadPolicy {
   lastRound: number;
 }
 
+/** The part of the exchange's state these functions keep: the answers held, oldest first. */
+export interface AnswersHeld {
+  ahead?: Array<RoundAnswers | KeyAnswer>;
+}
+
+/** What becomes of answers to a round the workflow has not yet seen ask. */
+export type AheadVerdict = 'held' | 'duplicate' | 'unexpected';
+
 export const isKeyAnswer = (answer: RoundAnswers | KeyAnswer): answer is KeyAnswer => 'key' in answer;
 
 /** Whether `held` is the same delivery as `answer`: the round's answers, or the same key's answer, again. */
@@ -28,10 +35,10 @@ export function sameDelivery(held: RoundAnswers | KeyAnswer, answer: RoundAnswer
 
 /** Holds answers to a round past the expected one, when the policy allows it (once per round, or per key). */
 export function holdAhead(
-  state: ExchangeState,
+  state: AnswersHeld,
   answer: RoundAnswers | KeyAnswer,
   ahead: AheadPolicy | undefined,
-): AnswerVerdict {
+): AheadVerdict {
   if (!ahead || answer.round > ahead.lastRound) return 'unexpected';
   if (state.ahead?.some((held) => sameDelivery(held, answer))) return 'duplicate';
   if (!ahead.allowed()) return 'unexpected';
@@ -43,7 +50,7 @@ export function holdAhead(
  * Releases the answers held for the round whose ask was just folded in, for the caller to apply;
  * drops those no round can take now and keeps those for later rounds.
  */
-export function releaseHeld(state: ExchangeState, round: number): Array<RoundAnswers | KeyAnswer> {
+export function releaseHeld(state: AnswersHeld, round: number): Array<RoundAnswers | KeyAnswer> {
   const held = state.ahead;
   if (!held) return [];
   state.ahead = held.filter((answer) => answer.round > round);

@@ -24,7 +24,7 @@
  */
 import { z } from 'zod';
 import type { TaskSnapshot, TaskStore } from '../../../../lib/db/task-store';
-import { answerBytes, roundInputTooLarge } from '../../../../lib/exchange/round-input-size';
+import { answerBytes, roundInputTooLarge } from '../../../../lib/exchange-rules/round-input-size';
 import type { Logger } from '../../../../lib/log';
 import { taskNotFound, tooLarge } from '../../../../lib/protocol/error-catalog';
 import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
@@ -33,12 +33,12 @@ import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
 import { redeliverIfMissing } from '../exchange-client/answer-redelivery';
 import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
 import { parseParams } from '../methods/parse-params';
-import type { CallContext } from '../modern/call-context';
-import { complete } from '../modern/render';
-import type { ModernEnvelope } from '../modern/validate-request';
-import { createQuietTaskCheck } from './quiet-task-check';
-import { outstandingRequests } from './task-phase';
-import { detailedTask } from './task-view';
+import type { CallContext } from './call-context';
+import { complete } from './render';
+import type { ModernEnvelope } from './validate-request';
+import { createQuietTaskCheck } from '../tasks/quiet-task-check';
+import { outstandingRequests } from '../tasks/task-phase';
+import { detailedTask } from '../tasks/task-view';
 
 const TaskIdSchema = z.string().min(1);
 const GetTaskParamsSchema = z.object({ taskId: TaskIdSchema });

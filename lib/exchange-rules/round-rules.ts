@@ -8,17 +8,17 @@
  * - The handler's own state is sealed, bound to its exchange and round, and opened only for the
  *   next round of the same exchange; state that fails to open ends it with -32603.
  */
-import type { RoundRecord } from '../lib/db/exchange-store';
-import { describeAsk } from '../lib/exchange/ask-description';
-import { missingCapabilities } from '../lib/exchange/capabilities';
-import { exchangeStatusOf } from '../lib/exchange/exchange-status';
-import type { ExchangeInput, OutcomeError, RoundOutcome, RoundSummary } from '../lib/exchange/types';
-import { missingClientCapabilities, roundCapExceeded } from '../lib/protocol/exchange-errors';
-import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
-import type { HandlerStateCodec } from '../lib/state/handler-state';
-import { addressedAskWaitMs, addressedKeys, addressingOf, questionWaitMs } from '../lib/questions/addressing';
-import { addressedAskProblem } from '../lib/questions/addressed-ask-check';
-import type { Addressing } from '../lib/questions/question';
+import type { RoundRecord } from '../exchange/types';
+import { describeAsk } from '../exchange/ask-description';
+import { missingCapabilities } from '../exchange/capabilities';
+import { exchangeStatusOf } from '../exchange/exchange-status';
+import type { ExchangeInput, OutcomeError, RoundOutcome, RoundSummary } from '../exchange/types';
+import { missingClientCapabilities, roundCapExceeded } from '../protocol/exchange-errors';
+import { INTERNAL_ERROR } from '../protocol/json-rpc-codes';
+import type { HandlerStateCodec } from '../state/handler-state';
+import { addressedAskWaitMs, addressedKeys, addressingOf, questionWaitMs } from '../questions/addressing';
+import { addressedAskProblem } from '../questions/addressed-ask-check';
+import type { Addressing } from '../questions/question';
 
 /** An addressed ask's questions, for the workflow (who may answer each key), or nothing. */
 function questionsOfAsk(inputRequests: Record<string, unknown>): { questions?: Record<string, Addressing> } {
