@@ -30,6 +30,14 @@ module.exports = {
       to: { path: '^services/', pathNot: '^services/$1/' },
     },
     {
+      name: 'harness-not-api',
+      severity: 'error',
+      comment:
+        'The test harness drives exchanges the way the API does, with the same lib/ parts: it runs a worker, never the API.',
+      from: { path: '^harness/' },
+      to: { path: '^services/api/' },
+    },
+    {
       name: 'lib-at-the-bottom',
       severity: 'error',
       comment: 'lib/ is what everything else is built on: it imports nothing built on it.',

@@ -1,7 +1,7 @@
 // Lint rules. The one that matters most: workflow code is replayed deterministically by Temporal,
 // so workflows/ may not import Node built-ins, I/O libraries or the service's I/O modules.
-// The layering rules below keep the API's two protocol eras apart (what both need lives in
-// services/api/src/methods/ or above), keep the admin API out of both, and keep lib/ the bottom
+// The layering rules below keep the API's two protocol eras apart (what both need lives in an
+// era-neutral folder of services/api/src, or in lib/), keep the admin API out of both, and keep lib/ the bottom
 // layer: it imports nothing of the services, activities, workflows or handlers built on it.
 import tseslint from 'typescript-eslint';
 
@@ -75,7 +75,7 @@ export default tseslint.config(
             {
               regex: '^(\\.\\./)+modern(/|$)|(^|/)services/api/src/modern(/|$)',
               message:
-                'The legacy era does not import the modern era: move what both use to services/api/src/methods/ (or lib/).',
+                'The legacy era does not import the modern era: move what both use to an era-neutral folder (exchange-legs/, catalog/, http/) or lib/.',
             },
           ],
         },
@@ -92,7 +92,7 @@ export default tseslint.config(
             {
               regex: '^(\\.\\./)+legacy(/|$)|(^|/)services/api/src/legacy(/|$)',
               message:
-                'The modern era does not import the legacy era: move what both use to services/api/src/methods/ (or lib/).',
+                'The modern era does not import the legacy era: move what both use to an era-neutral folder (exchange-legs/, catalog/, http/) or lib/.',
             },
           ],
         },
@@ -100,7 +100,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['services/api/src/methods/**/*.ts'],
+    files: ['services/api/src/{exchange-legs,catalog,http}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -108,7 +108,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+(legacy|modern)(/|$)|(^|/)services/api/src/(legacy|modern)(/|$)',
-              message: 'services/api/src/methods/ is era-neutral: it imports neither era.',
+              message: 'exchange-legs/, catalog/ and http/ are era-neutral: they import neither era.',
             },
           ],
         },

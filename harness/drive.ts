@@ -21,8 +21,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server';
 import type { HandlerSet, PromptHandler, ToolHandler } from '@durable-mcp/handlers';
-import { createArgumentChecks, type ArgumentChecks } from '../services/api/src/methods/argument-checks';
-import { readOriginalRequest } from '../services/api/src/methods/original-request';
+import { createArgumentChecks, type ArgumentChecks } from '../lib/handler-set/argument-checks';
+import { readOriginalRequest } from '../lib/protocol/original-request';
 import { checkHandlerSet } from '../cli/start/handler-set-check';
 import type { ExchangeMethod, OriginalRequest } from '../lib/exchange/types';
 import { requireHandler } from '../lib/handler-set/lookup';

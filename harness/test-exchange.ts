@@ -16,8 +16,8 @@ import { addressedKeys, questionIdOf } from '../lib/questions/addressing';
 import type { ElicitAnswer } from '../lib/questions/question';
 import type { ExchangeResult } from '../workflows/exchange-workflow';
 import { workflowIdFor } from '../lib/exchange/workflow-id';
-import type { QuestionAnswering } from '../services/api/src/answers/question-answering';
-import type { ExchangeGateway } from '../services/api/src/exchange-client/exchange-gateway';
+import type { QuestionAnswering } from '../lib/exchange-client/question-answering';
+import type { ExchangeGateway } from '../lib/exchange-client/exchange-gateway';
 import { answersTo } from '../lib/exchange-rules/leg-rules';
 import { answererIdentity } from './driven-questions';
 import type { StartOptions, TestExchange } from './time-skipping-types';
@@ -42,7 +42,7 @@ export async function startExchange(
   const exchangeId = randomUUID();
   const workflowId = workflowIdFor(exchangeId);
   const capabilities = (start.capabilities ?? {}) as Record<string, unknown>;
-  // The exchange's input as the API builds it for a first leg (services/api/src/legs/start-leg.ts).
+  // The exchange's input as the API builds it for a first leg (services/api/src/exchange-legs/start-leg.ts).
   const input: ExchangeInput = {
     exchangeId,
     era: 'modern',

@@ -24,7 +24,7 @@ import {
   keyAnswerSignal,
   progressQuery,
   questionAnswerSignal,
-} from './messages';
+} from '../lib/exchange-client/workflow-messages';
 import type { TaskModeOf } from './task-mode';
 import type { createVisibility } from './visibility';
 

@@ -16,8 +16,8 @@ import { PromptSchema, ResourceSchema, ResourceTemplateSchema, ToolSchema } from
 import { z } from 'zod';
 import type { HandlerSet, RoundActivity, TaskBegins, TaskSupport } from '@durable-mcp/handlers';
 import { InvalidParamHeaderDeclaration } from '../../lib/protocol/param-header-declarations';
-import { createArgumentChecks, InvalidToolInputSchema } from '../../services/api/src/methods/argument-checks';
-import { toolParamHeaders } from '../../services/api/src/modern/tool-param-headers';
+import { createArgumentChecks, InvalidToolInputSchema } from '../../lib/handler-set/argument-checks';
+import { toolParamHeaders } from '../../lib/handler-set/tool-param-headers';
 
 export class InvalidHandlerSet extends Error {
   override readonly name = 'InvalidHandlerSet';

@@ -1,4 +1,4 @@
-// Pins the decisions a leg of a multi-round-trip call turns on (leg-decisions.ts), with no Postgres
+// Pins the decisions a leg of a multi-round-trip call turns on (leg-rules.ts), with no Postgres
 // or Temporal: what a leg is, what an answering leg is given the round's records, and what a leg
 // that waited gets.
 import type { RoundRecord } from '../exchange/types';

@@ -1,67 +1,14 @@
 /**
- * The payload codec: every payload the service puts into Temporal (workflow input, signals,
- * activity inputs and results, local ones included, memo, summaries, details and current details,
- * and the encoded attributes of failures) is sealed with AES-256-GCM under PAYLOAD_CODEC_KEYS
- * before it leaves the process, so Temporal's event history holds ciphertext.
+ * The payload codec: every payload the service puts into Temporal is sealed whole (its metadata and
+ * its data, as a `temporal.api.common.v1.Payload`) with AES-256-GCM under PAYLOAD_CODEC_KEYS, so
+ * Temporal's history holds ciphertext. The first key of the ring seals, every key opens.
  *
- * The whole original payload (its metadata, such as `encoding: json/plain`, and its data) is
- * serialized as a `temporal.api.common.v1.Payload` and sealed by `lib/state/sealer.ts` under its own
- * purpose; the sealed payload says `encoding: binary/encrypted` and names the key id that sealed it
- * (`encryption-key-id`). The first key of the ring seals, every key opens: rotate by prepending.
- *
- * **Integrity, not only secrecy: each payload is bound to what it belongs to.** The SDK tells the
- * codec whose payload it converts (a `SerializationContext`); the codec records that binding in the
- * payload's metadata (`encryption-bound-to`, JSON: `namespace`, `workflowId`, `role`, `activityId`)
- * and seals under it as additional data, so the record cannot be altered or removed without the
- * payload failing to open. Decoding with a context refuses a payload bound elsewhere
- * (`bound-elsewhere`): a ciphertext copied from one exchange's history into another's (a signal
- * replayed into someone else's elicitation, an activity result into another round) or from another
- * namespace served with the same keys is refused instead of acted on. What each path binds, as
- * `@temporalio/{client,worker}` 1.24 call the codec:
- *
- * - `role: workflow` with the workflow id: the workflow's input, memo, summary and details as the
- *   client starts it; signals, queries and updates and their results; the workflow's result and
- *   failure (the client encodes and decodes with the target workflow's context, the worker's
- *   activation and completion with the workflow's own).
- * - `role: activity` / `local-activity` with the workflow id and the activity id: an activity's
- *   input (encoded by the workflow's completion with the scheduled activity's context, decoded by
- *   the activity worker with the task's), its result, failure and heartbeat details (encoded by the
- *   activity worker with that context, decoded in the workflow's activation with the context
- *   recorded when it scheduled the activity; a local round's result is in its marker and reads the
- *   same way on replay), and an activity's or local activity's summary. Both sides name the same
- *   namespace, workflow id, activity id (`${seq}`) and kind, so all four are bound.
- * - Namespace only, when the SDK gives no context: the failure of a workflow task the worker could
- *   not run, and what `/codec/encode` mints without `X-Workflow-Id` (the Temporal UI and CLI name
- *   only the namespace). It names no workflow, so where a workflow's own payload is expected (a
- *   worker's decode, which always has a context) it is refused (`bound-elsewhere`), unless
- *   PAYLOAD_CODEC_NAMESPACE_ONLY is `accept`; decoded without a context (the codec endpoint, a
- *   history read by a script) it opens.
- *
- * Nothing sealed crosses from one context into another: what does (an activity's failure the
- * workflow fails with) is decoded in the activation and encoded again in the completion, under the
- * workflow's context. Not bound: the run id (a reset, a retry or a continue-as-new is a new run of
- * the same workflow and carries its input and signals over) and the signal, query or update name
- * (the SDK does not name it): within one workflow and role, a payload can stand for another.
- *
- * Decoding without a context (the codec endpoint, a script reading a history; also the SDK's
- * resolution of an activity whose scheduling context it no longer holds) checks the namespace
- * alone: the codec serves one (`namespace`, TEMPORAL_NAMESPACE). A replay worker decodes as
- * namespace `default` and as the workflow id it is given, so replaying a history recorded since
- * payloads are bound needs that history's workflow id (`Worker.runReplayHistory`'s third argument).
- *
- * Payloads sealed before binding (no `encryption-bound-to`, sealed with empty additional data) are
- * refused unless `unbound` says otherwise (PAYLOAD_CODEC_UNBOUND, `refuse` by default): `accept`
- * reads them (while exchanges from before the upgrade run: an attacker who copies one of them from
- * any history into another exchange has it accepted meanwhile, which is why it is not the default),
- * and `write` also writes them (the first step of a rollout while workers of the earlier version,
- * which cannot open a bound payload, still run exchanges).
- *
- * A payload that is not `binary/encrypted` is refused, unless `acceptPlaintext` holds
- * (PAYLOAD_CODEC_ACCEPT_PLAINTEXT, off by default: only while upgrading a deployment whose
- * histories were recorded before the codec was on); then it is returned as it is.
- * A sealed payload that does not open (unknown key id, altered bytes, altered binding) is always
- * refused: the `PayloadCodecError` names why (and, for a binding, the two workflows or namespaces),
- * never what the payload holds.
+ * Each payload is also bound to the namespace, workflow, role and activity the SDK's serialization
+ * context names (`encryption-bound-to`, sealed as additional data), so a ciphertext copied into
+ * another exchange's history is refused instead of acted on. Payloads from before binding, in clear,
+ * or bound to the namespace alone are refused unless their setting says otherwise. What each path
+ * binds, and why each setting defaults as it does: docs/security.md, "Payloads in Temporal".
+ * A refusal names why (and, for a binding, the two workflows or namespaces), never what it holds.
  */
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';

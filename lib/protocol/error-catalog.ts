@@ -4,7 +4,7 @@
  * (exchange-errors.ts) and become RpcErrors through `fromOutcome`.
  */
 import type { ExchangeMethod, OutcomeError } from '../exchange/types';
-import { echoed } from './echo';
+import { echoed } from './echoed-client-text';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from './exchange-errors';
 import {
   HEADER_MISMATCH,

@@ -2,9 +2,9 @@
  * What a leg's span may say of the client's message. Its name comes only from the MCP methods
  * (a fixed set, so a collector's span-name index does not grow with what clients send); anything
  * else is `mcp other`, with the method itself, cut short like every echoed string
- * (lib/protocol/echo.ts), in the `mcp.method` attribute. Pure.
+ * (lib/protocol/echoed-client-text.ts), in the `mcp.method` attribute. Pure.
  */
-import { echoed } from '../protocol/echo';
+import { echoed } from '../protocol/echoed-client-text';
 
 const MCP_METHODS: ReadonlySet<string> = new Set([
   'initialize',

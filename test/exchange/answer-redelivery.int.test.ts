@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import { apiRegistry } from '../../lib/metrics/api-metrics';
-import { progressQuery } from '../../workflows/messages';
+import { progressQuery } from '../../lib/exchange-client/workflow-messages';
 import { parsePrometheusText, valueOf } from '../support/prometheus-text';
 import { accept, isComeBack, rawCall, type RpcReply } from '../support/raw-mcp';
 import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client';

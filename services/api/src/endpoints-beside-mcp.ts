@@ -17,9 +17,9 @@ import { adminEndpoint } from './admin/admin-endpoint';
 import { createTokenGuesses } from './auth/token-guesses';
 import { answerEndpoint } from './answers/answer-endpoint';
 import { codecEndpoint } from './codec/codec-endpoint';
-import type { ExchangeGateway } from './exchange-client/exchange-gateway';
-import type { ExchangeReconciler } from './exchange-client/exchange-reconciler';
-import type { CallerPages } from './legs/leg-types';
+import type { ExchangeGateway } from '../../../lib/exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from '../../../lib/exchange-client/exchange-reconciler';
+import type { CallerPages } from './exchange-legs/leg-types';
 
 export interface EndpointsBesideMcpDeps {
   pool: Pool;

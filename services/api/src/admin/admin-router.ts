@@ -25,7 +25,7 @@ import type { QuestionStore } from '../../../../lib/db/question-store';
 import { questionsView } from './questions-view';
 import { logExchange, type Logger } from '../../../../lib/log';
 import type { DeploymentView } from '../../../../lib/temporal/worker-deployment';
-import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
 import { InvalidParameter } from './admin-errors';
 import { operatorError } from '../http/operator-error';
 import { bearerAuth } from '../auth/bearer-auth';

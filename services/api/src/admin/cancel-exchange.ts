@@ -8,8 +8,8 @@ import type { AdminStore, ExchangeSummary } from '../../../../lib/db/admin-store
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { isFinal } from '../../../../lib/exchange/exchange-status';
-import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
-import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 
 export interface CancelDeps {
   admin: AdminStore;

@@ -3,8 +3,8 @@
  * answers questions for a principal: list the questions addressed to the caller of the request,
  * read one, answer one. Behind the same bearer gate as `/mcp` (the request's caller is the
  * answerer, as its token names it), and by the same rules as the answer page
- * (question-answering.ts): the answer names the digest of what it was shown, a question that is
- * not addressed to the caller is not found, and a refusal says why.
+ * (lib/exchange-client/question-answering.ts): the answer names the digest of what it was shown,
+ * a question that is not addressed to the caller is not found, and a refusal says why.
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { QuestionStore } from '../../../../lib/db/question-store';
@@ -13,7 +13,7 @@ import { identityKeys } from '../../../../lib/questions/addressing';
 import type { Refusal } from '../../../../lib/questions/answer-judgement';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
 import { callerGroupsOf, callerOf } from '../auth/caller';
-import { mayView, type QuestionAnswering } from './question-answering';
+import { mayView, type QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
 
 /**
  * An API caller as an answerer: the person its token names, keyed as a sign-in of theirs is

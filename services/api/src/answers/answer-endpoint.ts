@@ -10,13 +10,13 @@ import type { Config } from '../../../../lib/config';
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
 import type { ExchangeTraceContext } from '../../../../lib/tracing/exchange-trace';
-import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
 import { questionPath, questionPageUrl as questionPageUrlOf } from '../../../../lib/questions/question-path';
-import type { CallerPages } from '../legs/leg-types';
+import type { CallerPages } from '../exchange-legs/leg-types';
 import { answerApiRouter } from './answer-api';
 import { answerPagesOff, answerPagesRouter } from './answer-pages';
 import { startAnswerResignal } from './answer-resignal';
-import { createQuestionAnswering } from './question-answering';
+import { createQuestionAnswering } from '../../../../lib/exchange-client/question-answering';
 import { createAnswerSignIn } from './sign-in/answer-sign-in';
 import { createDevAnswerSignIn } from './sign-in/dev-answer-sign-in';
 

@@ -7,7 +7,7 @@ import { questionPageUrl } from './answer-endpoint';
 import { answerPagesOff, answerPagesRouter, PAGE_HEADERS } from './answer-pages';
 import { DEV_SIGN_IN_BANNER } from './page/dev-sign-in-banner';
 import { answerer, NOW, questionView } from './page/test-question';
-import type { AnswerReply, QuestionAnswering } from './question-answering';
+import type { AnswerReply, QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
 import type { AnswerSignIn } from './sign-in/answer-sign-in';
 
 const SCHEMA = { type: 'object', properties: { amount: { type: 'number', minimum: 1 } }, required: ['amount'] };

@@ -4,7 +4,7 @@
  * A question that is not the answerer's to see is the same "no such question" as a missing id, so
  * a leaked link says nothing; signed out, a question's page is only the way to sign in. A post is
  * refused without the session's CSRF token; what it holds becomes an answer through the one
- * answering every entry point shares (question-answering.ts), with `via: 'page'`. Every response
+ * answering every entry point shares (lib/exchange-client/question-answering.ts), with `via: 'page'`. Every response
  * carries the page's security headers (no script, no framing, no cache, no Referer), and every
  * page the sign-in's banner when it has one (the development sign-in says anyone can be anyone).
  */
@@ -22,7 +22,7 @@ import { renderInbox } from './page/inbox';
 import { renderPage } from './page/layout';
 import { renderNotice, type Notice } from './page/notice';
 import { renderQuestion, type QuestionPage } from './page/question-page';
-import { mayView, type QuestionAnswering } from './question-answering';
+import { mayView, type QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
 import type { AnswerSignIn } from './sign-in/answer-sign-in';
 
 /** The headers of every answer page, redirects included. */

@@ -6,7 +6,7 @@
  */
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
-import type { QuestionAnswering } from './question-answering';
+import type { QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
 
 export function startAnswerResignal(
   deps: { questions: QuestionStore; answering: Pick<QuestionAnswering, 'deliver'>; log: Logger },

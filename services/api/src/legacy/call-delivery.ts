@@ -10,7 +10,7 @@
  */
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { DELIVERY_LEASE_MS, type LegacyCall, type LegacyStore } from '../../../../lib/db/legacy-store';
-import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import { watchEndings } from './ending-watch';
 import { holdLease } from './lease-hold';
 import type { SseWriter } from './sse-writer';

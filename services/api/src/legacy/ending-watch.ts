@@ -4,7 +4,7 @@
  * timed out, removed) gets it recorded by the reconciler, which projects the withdrawals and the
  * response into the stream like any other ending; so a client never waits on a dead call for ever.
  */
-import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 
 export function watchEndings(
   reconciler: ExchangeReconciler,

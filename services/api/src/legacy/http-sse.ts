@@ -22,7 +22,7 @@ import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { callerOf } from '../auth/caller';
 import { renderAnsweredError } from '../http/error-reply';
 import { endWhenIdle, type Shutdown } from '../http/shutdown';
-import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import { watchEndings } from './ending-watch';
 import type { IncomingMessage } from './incoming-message';
 import type { RequestIntake } from './request-intake';

@@ -27,9 +27,9 @@ import { sessionRef, type Logger } from '../../../../lib/log';
 import { fromOutcome, invalidParams, taskNotFound } from '../../../../lib/protocol/error-catalog';
 import type { LegacyTaskMethod } from '../../../../lib/protocol/legacy-tasks';
 import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
-import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
-import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
-import { parseParams } from '../methods/parse-params';
+import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
+import { parseParams } from '../../../../lib/protocol/parse-params';
 import { createQuietTaskCheck } from '../tasks/quiet-task-check';
 import { isTerminal, legacyTask, taskResult } from './legacy-task-view';
 

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ToolHandler } from '@durable-mcp/handlers';
 import { TaskMetadataSchema, taskSupportViolation } from '../../../../lib/protocol/legacy-tasks';
-import { parseParams } from '../methods/parse-params';
+import { parseParams } from '../../../../lib/protocol/parse-params';
 
 const TaskAugmentationSchema = z.object({ task: TaskMetadataSchema.optional() }).passthrough();
 

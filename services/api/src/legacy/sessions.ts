@@ -14,7 +14,7 @@ import type { Limits } from '../../../../lib/config';
 import { sessionRef, type Logger } from '../../../../lib/log';
 import { capacityExceeded, sessionNotFound } from '../../../../lib/protocol/error-catalog';
 import { replyWithError } from '../http/error-reply';
-import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
+import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
 import type { LegacyMethods } from './legacy-methods';
 import { ANONYMOUS_PRINCIPAL_ID, type Principal } from '../../../../lib/exchange/principal';
 

@@ -9,13 +9,13 @@ import { findTool, requireHandler } from '../../../../lib/handler-set/lookup';
 import { taskBeginsFor } from '../tasks/task-policy';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import type { ExchangeLegs } from '../legs/exchange-legs';
+import type { ExchangeLegs } from '../exchange-legs/exchange-legs';
 import { readModernCall } from './modern-call';
 import { forwardRoundNotifications } from './round-notifications';
 import { questionProgress } from './question-progress';
 import type { CallContext } from './call-context';
-import { complete, renderLeg } from './render';
-import type { ArgumentChecks } from '../methods/argument-checks';
+import { complete, renderLeg } from './wire-result';
+import type { ArgumentChecks } from '../../../../lib/handler-set/argument-checks';
 import type { ModernEnvelope } from './validate-request';
 
 /**

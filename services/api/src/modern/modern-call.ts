@@ -1,15 +1,15 @@
 /**
  * A 2026-07-28 exchange method's params (`tools/call`, `prompts/get`, `resources/read`), read once
  * into one typed value: the original request, checked against the SDK's schema for its method
- * (methods/original-request.ts), and the retry fields (`inputResponses`, `requestState`). The later
+ * (lib/protocol/original-request.ts), and the retry fields (`inputResponses`, `requestState`). The later
  * steps (the handler's lookup, the arguments check, the task policy, the leg) receive this value
  * and never read the raw params again. The envelope (`_meta`, the headers) was read before it, by
  * validate-request.ts, which the request ladder checks first.
  */
 import { z } from 'zod';
 import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
-import { readOriginalRequest } from '../methods/original-request';
-import { parseParams } from '../methods/parse-params';
+import { readOriginalRequest } from '../../../../lib/protocol/original-request';
+import { parseParams } from '../../../../lib/protocol/parse-params';
 
 const RetryFieldsSchema = z.object({
   inputResponses: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),

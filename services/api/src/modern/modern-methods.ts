@@ -9,13 +9,13 @@ import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { methodNotFound } from '../../../../lib/protocol/error-catalog';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import type { ExchangeLegs } from '../legs/exchange-legs';
+import type { ExchangeLegs } from '../exchange-legs/exchange-legs';
 import type { CallContext } from './call-context';
-import { createCatalogMethods } from '../methods/catalog-methods';
+import { createCatalogMethods } from '../catalog/catalog-methods';
 import { createExchangeMethods } from './exchange-methods';
-import { complete } from './render';
-import type { ToolParamHeaders } from './tool-param-headers';
-import type { ArgumentChecks } from '../methods/argument-checks';
+import { complete } from './wire-result';
+import type { ToolParamHeaders } from '../../../../lib/handler-set/tool-param-headers';
+import type { ArgumentChecks } from '../../../../lib/handler-set/argument-checks';
 import { validateModernRequest } from './validate-request';
 import { createTaskMethods, type TaskMethodsDeps } from './task-methods';
 

@@ -29,7 +29,7 @@ import {
 import { decodeHeaderValue } from '../../../../lib/protocol/header-value';
 import { checkParamHeaders } from '../../../../lib/protocol/param-headers';
 import { clientOf } from '../../../../lib/exchange/exchange-details';
-import type { ToolParamHeaders } from './tool-param-headers';
+import type { ToolParamHeaders } from '../../../../lib/handler-set/tool-param-headers';
 
 export interface ModernEnvelope {
   protocolVersion: string;

@@ -5,7 +5,7 @@
  * records the ending, so no client polls such a task until its TTL. Shared by both task wires.
  */
 import type { TaskSnapshot } from '../../../../lib/db/task-store';
-import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 
 /** Tasks whose workflow this replica asked Temporal about lately, and when; bounded, the oldest forgotten first. */
 const MAX_RECONCILED = 10_000;

@@ -16,7 +16,7 @@ import type {
   OriginalRequest,
   RoundActivity,
   RoundAnswers,
-} from '../../../../lib/exchange/types';
+} from '../exchange/types';
 import {
   answersSignal,
   answerStandingQuery,
@@ -24,9 +24,9 @@ import {
   keyAnswerSignal,
   questionAnswerSignal,
   WORKFLOW_TYPE,
-} from '../../../../workflows/messages';
-import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
-import type { QuestionAnswer } from '../../../../lib/questions/question';
+} from './workflow-messages';
+import { workflowIdFor } from '../exchange/workflow-id';
+import type { QuestionAnswer } from '../questions/question';
 import {
   EXCHANGE_ROUND,
   EXCHANGE_STATUS,
@@ -38,15 +38,15 @@ import {
   MCP_PRINCIPAL,
   MCP_SESSION,
   MCP_TARGET,
-} from '../../../../lib/exchange/search-attributes';
-import { clip } from '../../../../lib/exchange/ask-description';
-import { exchangeStaticDetails, exchangeSummary } from '../../../../lib/exchange/exchange-details';
+} from '../exchange/search-attributes';
+import { clip } from '../exchange/ask-description';
+import { exchangeStaticDetails, exchangeSummary } from '../exchange/exchange-details';
 import { type HandlerSet } from '@durable-mcp/handlers';
-import { roundActivityFor } from '../../../../lib/handler-set/lookup';
-import type { CancelledBy } from '../../../../lib/protocol/exchange-errors';
-import type { AnswerStanding } from '../../../../lib/exchange-rules/exchange-state';
-import { apiMetrics, type SignalName } from '../../../../lib/metrics/api-metrics';
-import type { Logger } from '../../../../lib/log';
+import { roundActivityFor } from '../handler-set/lookup';
+import type { CancelledBy } from '../protocol/exchange-errors';
+import type { AnswerStanding } from '../exchange-rules/exchange-state';
+import { apiMetrics, type SignalName } from '../metrics/api-metrics';
+import type { Logger } from '../log';
 
 export interface ExchangeGateway {
   /** Starts the exchange's workflow, named in Temporal by what it is and by `origin` (who sent it). */

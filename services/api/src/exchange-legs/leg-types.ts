@@ -11,8 +11,8 @@ import type { Principal } from '../../../../lib/exchange/principal';
 import type { Era, ExchangeOrigin, Listening, OriginalRequest } from '../../../../lib/exchange/types';
 import type { Logger } from '../../../../lib/log';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
-import type { ExchangeReconciler } from '../exchange-client/exchange-reconciler';
+import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import type { RoundResult } from '../../../../lib/exchange-rules/leg-rules';
 
 export interface ExchangeLeg {

@@ -1,9 +1,9 @@
 // The `answer question` span: one per attempt, saying who answered, which question, through what
 // and what came of it (taken, or the refusal), linked to the exchange's trace.
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { AnswerChannel } from '../../../../lib/questions/question';
-import { EXCHANGE_LINK_ATTRIBUTE } from '../../../../lib/tracing';
-import { recordSpans } from '../../../../test/support/recorded-spans';
+import type { AnswerChannel } from '../questions/question';
+import { EXCHANGE_LINK_ATTRIBUTE } from '../tracing';
+import { recordSpans } from '../../test/support/recorded-spans';
 import { withAnswerSpan } from './answer-span';
 
 const { exporter } = recordSpans();

@@ -1,7 +1,7 @@
 // Pins the error each way Temporal can close a workflow gives its exchange.
-import { EXCHANGE_CANCELLED, EXCHANGE_TERMINATED } from '../../../../lib/protocol/exchange-errors';
-import { exchangeStatusOf } from '../../../../lib/exchange/exchange-status';
-import { INTERNAL_ERROR } from '../../../../lib/protocol/json-rpc-codes';
+import { EXCHANGE_CANCELLED, EXCHANGE_TERMINATED } from '../protocol/exchange-errors';
+import { exchangeStatusOf } from '../exchange/exchange-status';
+import { INTERNAL_ERROR } from '../protocol/json-rpc-codes';
 import { endingFor } from './exchange-reconciler';
 
 const statusOf = (code: number) => exchangeStatusOf({ kind: 'error', errorCode: code });

@@ -5,8 +5,8 @@
  * ever: counted against MAX_RUNNING_EXCHANGES and never swept. A workflow that still runs (its
  * workers are down, say) is left alone. Every replica may sweep; reconciling twice records nothing twice.
  */
-import type { ExchangeStore } from '../../../../lib/db/exchange-store';
-import type { Logger } from '../../../../lib/log';
+import type { ExchangeStore } from '../db/exchange-store';
+import type { Logger } from '../log';
 import type { ExchangeReconciler } from './exchange-reconciler';
 
 export interface IdleSweepOptions {

@@ -3,10 +3,10 @@
  * workflow code, only the definitions.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { KeyAnswer, RoundAnswers } from '../lib/exchange/types';
-import type { QuestionAnswer } from '../lib/questions/question';
-import type { CancelledBy } from '../lib/protocol/exchange-errors';
-import type { AnswerStanding } from '../lib/exchange-rules/exchange-state';
+import type { KeyAnswer, RoundAnswers } from '../exchange/types';
+import type { QuestionAnswer } from '../questions/question';
+import type { CancelledBy } from '../protocol/exchange-errors';
+import type { AnswerStanding } from '../exchange-rules/exchange-state';
 
 /** Answers to an ask. Durable the moment Temporal records it, even with no worker running. */
 export const answersSignal = defineSignal<[RoundAnswers]>('answers');

@@ -10,7 +10,7 @@ import { MODERN_PROTOCOL_VERSIONS } from '../../../../lib/protocol/modern';
 import { TASKS_EXTENSION } from '../../../../lib/protocol/tasks';
 import type { Era } from '../../../../lib/exchange/types';
 import { invalidParams } from '../../../../lib/protocol/error-catalog';
-import { parseParams } from './parse-params';
+import { parseParams } from '../../../../lib/protocol/parse-params';
 
 const LIST_TTL_MS = 60_000;
 const MAX_COMPLETIONS = 100;

@@ -7,7 +7,7 @@ import {
   GetPromptRequestParamsSchema,
   ReadResourceRequestParamsSchema,
 } from '@modelcontextprotocol/core';
-import type { ExchangeMethod, OriginalRequest } from '../../../../lib/exchange/types';
+import type { ExchangeMethod, OriginalRequest } from '../exchange/types';
 import { parseParams } from './parse-params';
 
 /** Reads the original request of each exchange method: its target and the params that define it. */

@@ -21,7 +21,7 @@ import { fromOutcome, invalidRequestState } from '../../../../lib/protocol/error
 import { asksSomeoneElse } from './round-wait';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
 import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
-import { redeliverIfMissing } from '../exchange-client/answer-redelivery';
+import { redeliverIfMissing } from '../../../../lib/exchange-client/answer-redelivery';
 import { taskModeOf, type TaskRows } from '../tasks/task-ids';
 import {
   answeredDifferently,

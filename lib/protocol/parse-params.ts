@@ -1,6 +1,6 @@
 /** Request params checked against a schema, refused with the path of the first bad field. */
 import type { z } from 'zod';
-import { invalidParams } from '../../../../lib/protocol/error-catalog';
+import { invalidParams } from './error-catalog';
 
 /** Parses request params with a schema; a failure names the offending field's path (-32602). */
 export function parseParams<T>(schema: z.ZodType<T>, params: unknown): T {

@@ -4,7 +4,7 @@
  */
 import { SERVER_INFO, SERVER_INFO_META_KEY } from '../../../../lib/protocol/modern';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import { errorOf, type LegResult } from '../legs/exchange-legs';
+import { errorOf, type LegResult } from '../exchange-legs/exchange-legs';
 import { createdTask } from '../tasks/task-view';
 
 type WireResult = Record<string, unknown>;

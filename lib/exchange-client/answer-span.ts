@@ -4,9 +4,9 @@
  * Names and values are the service's own, bounded: a principal key, a question id, a reason.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ExchangeTraceContext } from '../../../../lib/tracing/exchange-trace';
-import { linkToExchangeTrace, serviceTracer } from '../../../../lib/tracing';
-import type { AnswerChannel } from '../../../../lib/questions/question';
+import type { ExchangeTraceContext } from '../tracing/exchange-trace';
+import { linkToExchangeTrace, serviceTracer } from '../tracing';
+import type { AnswerChannel } from '../questions/question';
 
 export async function withAnswerSpan<T extends { kind: string; refusal?: string }>(
   attempt: { questionId: string; answerer: string; via: AnswerChannel },

@@ -10,11 +10,11 @@
  * the handler author's mistake and stops the start, naming the tool.
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import type { OriginalRequest } from '../../../../lib/exchange/types';
+import type { OriginalRequest } from '../exchange/types';
 import { type HandlerSet } from '@durable-mcp/handlers';
-import { findPrompt } from '../../../../lib/handler-set/lookup';
-import { argumentProblems, invalidArgumentsResult } from '../../../../lib/protocol/argument-problems';
-import { invalidParams } from '../../../../lib/protocol/error-catalog';
+import { findPrompt } from './lookup';
+import { argumentProblems, invalidArgumentsResult } from '../protocol/argument-problems';
+import { invalidParams } from '../protocol/error-catalog';
 
 export class InvalidToolInputSchema extends Error {
   override readonly name = 'InvalidToolInputSchema';

@@ -14,10 +14,10 @@
  * counted first, per round in Postgres across replicas, and past MAX_REPEATED_ANSWERS a retry is
  * answered from what is recorded without asking: a client looping on a retry costs a row update.
  */
-import type { Era } from '../../../../lib/exchange/types';
-import { exchangeLogger, type Logger } from '../../../../lib/log';
-import { apiMetrics } from '../../../../lib/metrics/api-metrics';
-import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
+import type { Era } from '../exchange/types';
+import { exchangeLogger, type Logger } from '../log';
+import { apiMetrics } from '../metrics/api-metrics';
+import { workflowIdFor } from '../exchange/workflow-id';
 import type { ExchangeGateway } from './exchange-gateway';
 
 export interface Redelivery {

@@ -7,7 +7,7 @@ import { RpcError } from '../../../../lib/protocol/rpc-error';
 import { createRequestStateCodec } from '../../../../lib/state/request-state';
 import { createSealer } from '../../../../lib/state/sealer';
 import type { RoundRecord } from '../../../../lib/exchange/types';
-import { renderLeg } from './render';
+import { renderLeg } from './wire-result';
 
 const codec = createRequestStateCodec(createSealer([{ kid: 'k1', key: randomBytes(32) }]), 60_000);
 const binding = { requestDigest: 'digest', principal: 'ada' };

@@ -13,7 +13,7 @@
  *   a retry whose answers begin it signals them with the task mode (task ids and TTL: tasks/task-ids.ts).
  *
  * Every requestState is verified first (request-state-check.ts); the capacity budgets are
- * capacity.ts's. What each leg is and gets is decided by the pure functions of leg-decisions.ts.
+ * capacity.ts's. What each leg is and gets is decided by the pure functions of lib/exchange-rules/leg-rules.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { RoundRecord } from '../../../../lib/exchange/types';

@@ -1,4 +1,4 @@
-import { echoed, MAX_ECHOED_CHARS } from './echo';
+import { echoed, MAX_ECHOED_CHARS } from './echoed-client-text';
 
 describe('echoed', () => {
   it('keeps a short string as it is', () => {

@@ -4,11 +4,7 @@
  * when the API starts, so a tool with an invalid annotation stops the start with its name and the
  * reason instead of being served to clients that must drop it.
  */
-import {
-  InvalidParamHeaderDeclaration,
-  paramHeadersOf,
-  type ParamHeader,
-} from '../../../../lib/protocol/param-header-declarations';
+import { InvalidParamHeaderDeclaration, paramHeadersOf, type ParamHeader } from '../protocol/param-header-declarations';
 import type { HandlerSet } from '@durable-mcp/handlers';
 
 export type ToolParamHeaders = ReadonlyMap<string, readonly ParamHeader[]>;

@@ -6,15 +6,15 @@
  * signal: an API that dies between them leaves an unsignalled answer that any replica's
  * re-signaller delivers (answer-resignal.ts), and the workflow takes it once whatever the repeats.
  */
-import type { QuestionStore } from '../../../../lib/db/question-store';
-import type { Logger } from '../../../../lib/log';
-import type { AnswerProblem } from '../../../../lib/questions/answer-problem';
-import { checkAnswerContent } from '../../../../lib/questions/answer-content';
-import { judgeAnswer, refusalMessage, type Refusal } from '../../../../lib/questions/answer-judgement';
-import { addresseesAt, answererNames } from '../../../../lib/questions/addressing';
-import type { AnswerChannel, AnswererIdentity, ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
-import type { ExchangeGateway } from '../exchange-client/exchange-gateway';
-import type { ExchangeTraceContext } from '../../../../lib/tracing/exchange-trace';
+import type { QuestionStore } from '../db/question-store';
+import type { Logger } from '../log';
+import type { AnswerProblem } from '../questions/answer-problem';
+import { checkAnswerContent } from '../questions/answer-content';
+import { judgeAnswer, refusalMessage, type Refusal } from '../questions/answer-judgement';
+import { addresseesAt, answererNames } from '../questions/addressing';
+import type { AnswerChannel, AnswererIdentity, ElicitAnswer, QuestionView } from '../questions/question';
+import type { ExchangeGateway } from './exchange-gateway';
+import type { ExchangeTraceContext } from '../tracing/exchange-trace';
 import { withAnswerSpan } from './answer-span';
 
 export interface AnswerAttemptInput {

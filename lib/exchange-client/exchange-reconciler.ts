@@ -6,12 +6,12 @@
  * workflow's state and, if it is closed with the exchange still open, records the ending once
  * (first write wins, as for every round) for every leg of either era to read.
  */
-import type { ExchangeStore } from '../../../../lib/db/exchange-store';
-import type { RoundRecord } from '../../../../lib/exchange/types';
-import type { OutcomeError } from '../../../../lib/exchange/types';
-import { exchangeLogger, type Logger } from '../../../../lib/log';
-import { exchangeCancelled, exchangeTerminated, workflowFailed } from '../../../../lib/protocol/exchange-errors';
-import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
+import type { ExchangeStore } from '../db/exchange-store';
+import type { RoundRecord } from '../exchange/types';
+import type { OutcomeError } from '../exchange/types';
+import { exchangeLogger, type Logger } from '../log';
+import { exchangeCancelled, exchangeTerminated, workflowFailed } from '../protocol/exchange-errors';
+import { workflowIdFor } from '../exchange/workflow-id';
 import type { ExchangeGateway, WorkflowStatus } from './exchange-gateway';
 
 /** The error a closed workflow's status means for its exchange. */

@@ -2,10 +2,8 @@
 // is refused with an isError result (both dialects), a schema that does not compile stops the
 // start naming its tool, and a prompt's missing required argument is -32602 with its path.
 import { definePrompt, type HandlerSet } from '@durable-mcp/handlers';
-import { setOfToolSchemas } from '../../../../lib/handler-set/test-sets';
-import { builtInHandlerSet } from '../../../../built-in-handlers';
-import { BUILT_IN_HANDLER_SETS } from '../../../../lib/config';
-import { INVALID_PARAMS } from '../../../../lib/protocol/json-rpc-codes';
+import { setOfToolSchemas } from './test-sets';
+import { INVALID_PARAMS } from '../protocol/json-rpc-codes';
 import { createArgumentChecks } from './argument-checks';
 
 const setOf = (...inputSchemas: Array<Record<string, unknown>>): HandlerSet => ({
@@ -61,12 +59,5 @@ describe('createArgumentChecks', () => {
     expect(() => checks.refusal({ method: 'prompts/get', target: 'p', params: { name: 'p', arguments: {} } })).toThrow(
       expect.objectContaining({ code: INVALID_PARAMS, data: { path: 'params.arguments.who' } }),
     );
-  });
-
-  it('compiles every handler set the service ships, and refuses the demo access request without its fields', () => {
-    for (const set of BUILT_IN_HANDLER_SETS.map(builtInHandlerSet))
-      expect(() => createArgumentChecks(set)).not.toThrow();
-    const demo = createArgumentChecks(builtInHandlerSet('demo'));
-    expect(textOf(demo.refusal(call('request_access', {})))).toContain('arguments.service: is required');
   });
 });
