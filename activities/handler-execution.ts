@@ -10,7 +10,7 @@ import { isProtocolError, type HandlerContext, type HandlerSet } from '@durable-
 import { requireHandler, type BoundHandler } from '../lib/handler-set/lookup';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { RpcError } from '../lib/protocol/rpc-error';
-import { serviceTracer } from '../lib/tracing';
+import { serviceTracer } from '../lib/tracing/tracer-provider';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { defaultValueOf } from '../lib/config';
 

@@ -3,7 +3,7 @@
  * same announcement as a handler's, so the API answers the next leg with it.
  */
 import type { ExchangeInput, RoundOutcome, RoundSummary } from '../lib/exchange/types';
-import { workflowIdFor } from '../lib/exchange/workflow-id';
+import { workflowIdFor } from '../lib/exchange-client/workflow-messages';
 import { exchangeLogger } from '../lib/log';
 import { summarize, type RoundDeps } from './run-round';
 import { observeEnding } from '../lib/metrics/worker-metrics';

@@ -6,7 +6,7 @@
  * activity (a worker killed after recording, say) finds it and returns it without running the
  * handler again, so the workflow and Postgres never disagree about a round.
  */
-import { workflowIdFor } from '../lib/exchange/workflow-id';
+import { workflowIdFor } from '../lib/exchange-client/workflow-messages';
 import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
 import { deadlineOf } from '../lib/exchange-rules/round-deadline';

@@ -15,7 +15,7 @@ import { fromOutcome } from '../lib/protocol/error-catalog';
 import { addressedKeys, questionIdOf } from '../lib/questions/addressing';
 import type { ElicitAnswer } from '../lib/questions/question';
 import type { ExchangeResult } from '../workflows/exchange-workflow';
-import { workflowIdFor } from '../lib/exchange/workflow-id';
+import { workflowIdFor } from '../lib/exchange-client/workflow-messages';
 import type { QuestionAnswering } from '../lib/exchange-client/question-answering';
 import type { ExchangeGateway } from '../lib/exchange-client/exchange-gateway';
 import { answersTo } from '../lib/exchange-rules/leg-rules';

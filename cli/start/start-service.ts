@@ -12,7 +12,7 @@ import { migrate } from '../../lib/db/migrate';
 import { createPool } from '../../lib/db/pool';
 import { checkPostgresReachable } from '../../lib/db/postgres-connect-failure';
 import type { Logger } from '../../lib/log';
-import { startTracing, type Tracing } from '../../lib/tracing';
+import { startTracing, type Tracing } from '../../lib/tracing/tracer-provider';
 import { startApi, type RunningApi } from '../../services/api/src/api';
 import type { ExchangeWorkerDeps } from '../../services/worker/src/worker';
 import type { LoadedHandlers } from './handler-module';

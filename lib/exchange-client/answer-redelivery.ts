@@ -17,7 +17,7 @@
 import type { Era } from '../exchange/types';
 import { exchangeLogger, type Logger } from '../log';
 import { apiMetrics } from '../metrics/api-metrics';
-import { workflowIdFor } from '../exchange/workflow-id';
+import { workflowIdFor } from './workflow-messages';
 import type { ExchangeGateway } from './exchange-gateway';
 
 export interface Redelivery {

@@ -2,7 +2,7 @@
 // and what came of it (taken, or the refusal), linked to the exchange's trace.
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { AnswerChannel } from '../questions/question';
-import { EXCHANGE_LINK_ATTRIBUTE } from '../tracing';
+import { EXCHANGE_LINK_ATTRIBUTE } from '../tracing/exchange-trace';
 import { recordSpans } from '../../test/support/recorded-spans';
 import { withAnswerSpan } from './answer-span';
 

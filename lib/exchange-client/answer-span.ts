@@ -5,7 +5,8 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ExchangeTraceContext } from '../tracing/exchange-trace';
-import { linkToExchangeTrace, serviceTracer } from '../tracing';
+import { linkToExchangeTrace } from '../tracing/exchange-trace';
+import { serviceTracer } from '../tracing/tracer-provider';
 import type { AnswerChannel } from '../questions/question';
 
 export async function withAnswerSpan<T extends { kind: string; refusal?: string }>(

@@ -24,8 +24,8 @@ import {
   keyAnswerSignal,
   questionAnswerSignal,
   WORKFLOW_TYPE,
+  workflowIdFor,
 } from './workflow-messages';
-import { workflowIdFor } from '../exchange/workflow-id';
 import type { QuestionAnswer } from '../questions/question';
 import {
   EXCHANGE_ROUND,

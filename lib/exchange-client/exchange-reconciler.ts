@@ -11,7 +11,7 @@ import type { RoundRecord } from '../exchange/types';
 import type { OutcomeError } from '../exchange/types';
 import { exchangeLogger, type Logger } from '../log';
 import { exchangeCancelled, exchangeTerminated, workflowFailed } from '../protocol/exchange-errors';
-import { workflowIdFor } from '../exchange/workflow-id';
+import { workflowIdFor } from './workflow-messages';
 import type { ExchangeGateway, WorkflowStatus } from './exchange-gateway';
 
 /** The error a closed workflow's status means for its exchange. */

@@ -1,6 +1,7 @@
 /**
- * Signal and query definitions shared by the workflow and the API. Importing this module loads no
- * workflow code, only the definitions.
+ * How anything outside the exchange workflow addresses it: its type, its id, its signals and
+ * queries, shared by the workflow, the API, the activities and the harness. Importing this module
+ * loads no workflow code, only the definitions.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { KeyAnswer, RoundAnswers } from '../exchange/types';
@@ -33,3 +34,8 @@ export const progressQuery = defineQuery<ExchangeProgress>('progress');
 export const answerStandingQuery = defineQuery<AnswerStanding, [{ round: number; key?: string }]>('answerStanding');
 
 export const WORKFLOW_TYPE = 'exchangeWorkflow';
+
+/** The id of an exchange's workflow in Temporal: what the API signals, the worker records and the Web UI lists. */
+export function workflowIdFor(exchangeId: string): string {
+  return `exchange-${exchangeId}`;
+}

@@ -17,7 +17,7 @@ import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { ANSWERED_BY } from '../../lib/exchange/search-attributes';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { refundTool } from './refund-tool';
 
 let issuer = '';

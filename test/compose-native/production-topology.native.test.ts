@@ -27,7 +27,7 @@ import {
   type Ask,
 } from '../faults/support/modern-exchange';
 import { EXCHANGE_STATUS } from '../../lib/exchange/search-attributes';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { buildDist, startTestTopology, type TestTopology } from './native-topology';
 
 const ELICIT = { name: 'test_input_required_result_elicitation', arguments: {} };

@@ -14,7 +14,7 @@ import { defineTool } from '@durable-mcp/handlers';
 import { createLogger } from '../../lib/log';
 import { createHandlerStateCodec } from '../../lib/state/handler-state';
 import { createSealer } from '../../lib/state/sealer';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { readStackInfo } from '../support/stack-info';
 import { TEST_KEY_RING } from '../support/test-service';
 import { defaultHandlerBounds } from '../support/handler-bounds';

@@ -7,7 +7,7 @@
  * the first answers to them arrive; it is the realistic event, run five times, where the window
  * scenarios (round-windows and the others) hold each window open on purpose.
  */
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { expectAllEnded } from './support/expectations';
 import { apisFor, namesFor } from './support/greet-fleet';
 import { newTrace } from './support/modern-exchange';

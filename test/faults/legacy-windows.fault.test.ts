@@ -5,7 +5,7 @@
  * in the transaction that records the round, so before Temporal knows the round's result.
  */
 import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { signalAccepted } from './support/api-log';
 import { expectEnded } from './support/expectations';

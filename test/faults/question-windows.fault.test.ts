@@ -6,7 +6,7 @@
  * the other replica, gets the result. Real tokens from a real authorization server.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from '../support/authorization-server';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
 import { NO_REPLY, withGatedApi } from './support/gated-api';

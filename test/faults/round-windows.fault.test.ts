@@ -10,7 +10,7 @@
  * attributes agree.
  */
 import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { signalAccepted } from './support/api-log';
 import {

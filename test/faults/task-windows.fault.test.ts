@@ -4,7 +4,7 @@
  * 1, 2 and 3), and the demo approval `request_access`, whose two approvers answer its one ask.
  */
 import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { accept } from '../support/raw-mcp';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { signalAccepted } from './support/api-log';

@@ -5,7 +5,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { isRequest, LegacySession, type JsonRpcMessage } from '../support/legacy-client';
 import { useTestService } from '../support/test-service';
 import { BUDGETS, DEPLOY_ARGS, assistant, legacyCallOf } from './budgets-support';

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { FAILURE_CONVERTER_PATH } from '../../lib/payload-codec/data-converter';
-import { TRACING_WORKFLOW_INTERCEPTORS_MODULE } from '../../lib/tracing';
+import { TRACING_WORKFLOW_INTERCEPTORS_MODULE } from '../../lib/tracing/temporal-tracing';
 import { isRequest, isResponseTo, LegacySession } from '../support/legacy-client';
 import { accept, rawCall, rawPost } from '../support/raw-mcp';
 import type { RawCallOptions } from '../../scripts/raw-mcp-call';

@@ -17,7 +17,7 @@ import { MCP_PRINCIPAL } from '../../lib/exchange/search-attributes';
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { demoHandlers } from '../../built-in-handlers/demo';
 import { run as exchangesCli } from '../../cli/exchanges/exchanges-command';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { isResponseTo, LegacySession, openSseSession, postMessage } from '../support/legacy-client';
 import { CLIENTS, startOAuthStack, type ClientName, type OAuthStack } from '../support/oauth-stack';

@@ -15,7 +15,7 @@ import { createPool } from '../../lib/db/pool';
 import { migrate } from '../../lib/db/migrate';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import { createLogger } from '../../lib/log';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { readStackInfo } from '../support/stack-info';
 
 const log = createLogger('test', 'silent');

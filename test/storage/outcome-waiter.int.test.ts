@@ -15,7 +15,7 @@ import { createPool } from '../../lib/db/pool';
 import { LEGACY_STREAM_CHANNEL } from '../../lib/db/legacy-store';
 import type { ExchangeInput } from '../../lib/exchange/types';
 import { createLogger } from '../../lib/log';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { readStackInfo } from '../support/stack-info';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

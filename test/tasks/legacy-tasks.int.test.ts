@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, McpError, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { RELATED_TASK_META_KEY } from '../../lib/protocol/legacy-tasks';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { isRequest, isResponseTo, LegacySession, type JsonRpcMessage } from '../support/legacy-client';
 import { accept } from '../support/raw-mcp';
 import { startApiProcess, type ApiProcess } from '../support/service-processes';

@@ -7,7 +7,7 @@
  * update is refused with its field's path and changes nothing.
  */
 import { sweepExpiredRecords } from '../../lib/db/retention';
-import { workflowIdFor } from '../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { accept, rawCall } from '../support/raw-mcp';
 import { startApiProcess, type ApiProcess } from '../support/service-processes';
 import { createdTaskId, TASK_CAPABILITIES, taskClient } from '../support/task-client';

@@ -13,7 +13,8 @@ import { serviceDataConverter } from '../../../lib/payload-codec/data-converter'
 import { createHandlerStateCodec } from '../../../lib/state/handler-state';
 import { createSealer } from '../../../lib/state/sealer';
 import { servicePackageVersion } from '../../../lib/handler-set/handler-version';
-import { tracingWorkerOptions, type Tracing } from '../../../lib/tracing';
+import { tracingWorkerOptions } from '../../../lib/tracing/temporal-tracing';
+import { type Tracing } from '../../../lib/tracing/tracer-provider';
 import {
   workerDeploymentOptions,
   workerVersion,

@@ -3,7 +3,7 @@
  * against the client's replies, the service's record in Postgres and the worker logs.
  */
 import type { RpcReply } from '../../support/raw-mcp';
-import { workflowIdFor } from '../../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../../lib/exchange-client/workflow-messages';
 import type { FaultStack } from './fault-stack';
 import { greeting } from './modern-exchange';
 import { rerunsAfterRecording, roundEvents, roundsWithoutStart } from './round-log';

@@ -20,7 +20,7 @@ import { exchangeExpired } from '../../../../lib/protocol/exchange-errors';
 import { fromOutcome, invalidRequestState } from '../../../../lib/protocol/error-catalog';
 import { asksSomeoneElse } from './round-wait';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
-import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../../../lib/exchange-client/workflow-messages';
 import { redeliverIfMissing } from '../../../../lib/exchange-client/answer-redelivery';
 import { taskModeOf, type TaskRows } from '../tasks/task-ids';
 import {

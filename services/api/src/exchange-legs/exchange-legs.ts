@@ -18,7 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RoundRecord } from '../../../../lib/exchange/types';
 import type { TaskRecord } from '../../../../lib/db/task-store';
-import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
+import { linkToExchangeTrace } from '../../../../lib/tracing/exchange-trace';
+import { tagLegExchange } from '../../../../lib/tracing/leg-span';
 import { logExchange } from '../../../../lib/log';
 import { fromOutcome } from '../../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../../lib/protocol/rpc-error';

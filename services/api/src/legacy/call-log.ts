@@ -3,7 +3,7 @@
  * line is about one round, that round.
  */
 import { exchangeLogger, type Logger } from '../../../../lib/log';
-import { workflowIdFor } from '../../../../lib/exchange/workflow-id';
+import { workflowIdFor } from '../../../../lib/exchange-client/workflow-messages';
 
 export function callLogger(log: Logger, exchangeId: string, round?: number): Logger {
   return exchangeLogger(log, {

@@ -17,7 +17,8 @@ import { overRoundInputBudget, roundAnswersBytes } from '../../../../lib/exchang
 import { logExchange, sessionRef, type Logger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { tooLarge } from '../../../../lib/protocol/error-catalog';
-import { linkToExchangeTrace, tagLegExchange } from '../../../../lib/tracing';
+import { linkToExchangeTrace } from '../../../../lib/tracing/exchange-trace';
+import { tagLegExchange } from '../../../../lib/tracing/leg-span';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
 import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
 import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';

@@ -18,7 +18,7 @@ import { readInboundMessage, type MessageBudget } from '../../../../lib/protocol
 import { LEGACY_PROTOCOL_VERSIONS, SESSION_HEADER } from '../../../../lib/protocol/legacy';
 import { resultEnvelope, type JsonRpcId } from '../../../../lib/protocol/json-rpc-envelope';
 import { RpcError } from '../../../../lib/protocol/rpc-error';
-import { withLegSpan } from '../../../../lib/tracing';
+import { withLegSpan } from '../../../../lib/tracing/leg-span';
 import { renderAnsweredError, replyWithError } from '../http/error-reply';
 import { callerOf } from '../auth/caller';
 import { createResponseChannel } from '../http/response-channel';
