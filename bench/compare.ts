@@ -22,10 +22,12 @@ import { projectRoot } from '../lib/paths';
 import { runToCompletion } from '../cli/dev/child-processes';
 import { note, runBench, type BenchRun } from './bench-run';
 import { historyStats } from './history';
+import { actionsPerExchange, readActions } from './temporal-actions';
 import { monotonicMicros, writePhases, type ProfiledPhase } from './cpu-profile';
 import { runMany, type RunResult } from './load';
-import { readOptions, USAGE, type Options, type ScenarioName } from './options';
+import { readOptions, USAGE, type Options, type ScenarioName, type TargetName } from './options';
 import { sampleCpu } from './proc-cpu';
+import { medianResults, ratiosOverRuns } from './run-medians';
 import {
   ROLES,
   render,
@@ -39,6 +41,9 @@ import { SCENARIO_SPECS } from './scenarios';
 import { summarize } from './stats';
 import { startSharedPostgres, startTarget, TARGET_SPECS } from './targets';
 import { type RunningTarget, type SharedPostgres } from './target-types';
+
+/** How long the last exchange's trailing workflow task gets before the action counter is read. */
+const ACTIONS_SETTLE_MS = 1_500;
 
 /** The measured phases so far, for `--profile` (bench/cpu-profile.ts). */
 const profiledPhases: ProfiledPhase[] = [];
@@ -109,6 +114,10 @@ async function runScenario(
   note(`${target.spec.name} / ${scenario}: warm-up ${opts.warmup}`);
   const warm = await runMany(target.url, spec, opts.warmup, opts.concurrency, opts.exchangeTimeoutMs, stop);
   if (failed(warm, 'warm-up')) return result;
+  const metricsUrl = target.temporal?.metricsUrl;
+  // The counter is exported a moment after the action: the warm-up's last ones are let in first.
+  if (metricsUrl) await new Promise((resolve) => setTimeout(resolve, ACTIONS_SETTLE_MS));
+  const actionsBefore = metricsUrl ? await readActions(metricsUrl).catch(() => undefined) : undefined;
   note(`${target.spec.name} / ${scenario}: ${opts.n} at concurrency 1`);
   const serial = await measure(target, scenario, opts.n, 1, opts, stop);
   result.serial = serial.phase;
@@ -117,6 +126,16 @@ async function runScenario(
   const loaded = await measure(target, scenario, opts.nConcurrent, opts.concurrency, opts, stop);
   result.loaded = loaded.phase;
   if (failed(loaded.run, `concurrency ${opts.concurrency}`)) return result;
+  if (metricsUrl && actionsBefore) {
+    // A reply can leave before its workflow task completes (and with it the exchange's last commands).
+    await new Promise((resolve) => setTimeout(resolve, ACTIONS_SETTLE_MS));
+    try {
+      const exchanges = result.serial.completed + result.loaded.completed;
+      result.actions = actionsPerExchange(actionsBefore, await readActions(metricsUrl), exchanges);
+    } catch (error) {
+      note(`${target.spec.name} / ${scenario}: no action counts: ${(error as Error).message}`);
+    }
+  }
   if (target.temporal) {
     try {
       result.history = await historyStats(target.temporal.address, target.temporal.taskQueue, since);
@@ -127,6 +146,61 @@ async function runScenario(
   const legs = result.serial.legs.map((l, i) => `leg${i + 1} p50 ${l.p50.toFixed(1)} ms`).join(', ');
   note(`${target.spec.name} / ${scenario}: ${legs}; ${result.loaded.exchangesPerSec.toFixed(1)} ex/s`);
   return result;
+}
+
+/**
+ * One target, started fresh: every scenario on it, then stopped. Its exit code: 1 when an
+ * exchange failed, 2 when it did not start or stop.
+ */
+async function measureTarget(
+  name: TargetName,
+  dir: string,
+  postgres: () => Promise<SharedPostgres>,
+  opts: Options,
+  run: BenchRun,
+): Promise<{ result: TargetResult; exitCode: number }> {
+  const { signal } = run;
+  const spec = TARGET_SPECS[name];
+  const result: TargetResult = { target: name, scenarios: [] };
+  let exitCode = 0;
+  note(`${name}: starting (${spec.label})`);
+  const t0 = performance.now();
+  let running: RunningTarget;
+  try {
+    running = await startTarget(spec, {
+      dir,
+      temporalFlags: opts.temporalFlags,
+      logLevel: opts.logLevel,
+      postgres,
+      signal,
+      ...(opts.profile ? { profileDir: opts.profile } : {}),
+    });
+  } catch (error) {
+    result.error = signal.aborted ? 'interrupted' : (error as Error).message;
+    note(`${name}: did not start: ${(error as Error).stack ?? String(error)}`);
+    if (!signal.aborted) run.keepScratch();
+    return { result, exitCode: signal.aborted ? 0 : 2 };
+  }
+  result.startupMs = performance.now() - t0;
+  try {
+    for (const scenario of opts.scenarios) {
+      if (signal.aborted) break;
+      const outcome = await runScenario(running, scenario, opts, signal);
+      result.scenarios.push(outcome);
+      if (outcome.failures.length && !signal.aborted) {
+        exitCode = 1;
+        run.keepScratch();
+        for (const f of outcome.failures.slice(0, 3)) note(`FAILED ${name} / ${scenario}: ${f}`);
+      }
+    }
+  } finally {
+    note(`${name}: stopping`);
+    await running.stop().catch((error: unknown) => {
+      exitCode = 2;
+      note(`${name}: did not stop cleanly: ${(error as Error).message}`);
+    });
+  }
+  return { result, exitCode };
 }
 
 async function main(run: BenchRun): Promise<number> {
@@ -149,7 +223,7 @@ async function main(run: BenchRun): Promise<number> {
   }
   let exitCode = 0;
   let postgres: Promise<SharedPostgres> | undefined;
-  const results: TargetResult[] = [];
+  const runs: TargetResult[][] = [];
   const info: RunInfo = {
     date: new Date().toISOString(),
     nproc: os.availableParallelism(),
@@ -162,6 +236,7 @@ async function main(run: BenchRun): Promise<number> {
     nConcurrent: opts.nConcurrent,
     concurrency: opts.concurrency,
     warmup: opts.warmup,
+    runs: opts.runs,
     temporalFlags: opts.temporalFlags,
   };
 
@@ -170,50 +245,17 @@ async function main(run: BenchRun): Promise<number> {
       note('npm run build (for the production targets)');
       await runToCompletion('npm', ['run', 'build', '--silent'], projectRoot(__dirname));
     }
-    for (const name of opts.targets) {
-      if (signal.aborted) break;
-      const spec = TARGET_SPECS[name];
-      const result: TargetResult = { target: name, scenarios: [] };
-      results.push(result);
-      note(`${name}: starting (${spec.label})`);
-      const t0 = performance.now();
-      let running: RunningTarget;
-      try {
-        running = await startTarget(spec, {
-          dir: path.join(scratch, name),
-          temporalFlags: opts.temporalFlags,
-          logLevel: opts.logLevel,
-          postgres: () => (postgres ??= startSharedPostgres(path.join(scratch, 'postgres'))),
-          signal,
-          ...(opts.profile ? { profileDir: opts.profile } : {}),
-        });
-      } catch (error) {
-        result.error = signal.aborted ? 'interrupted' : (error as Error).message;
-        note(`${name}: did not start: ${(error as Error).stack ?? String(error)}`);
-        if (!signal.aborted) {
-          exitCode = 2;
-          run.keepScratch();
-        }
-        continue;
-      }
-      result.startupMs = performance.now() - t0;
-      try {
-        for (const scenario of opts.scenarios) {
-          if (signal.aborted) break;
-          const outcome = await runScenario(running, scenario, opts, signal);
-          result.scenarios.push(outcome);
-          if (outcome.failures.length && !signal.aborted) {
-            exitCode ||= 1;
-            run.keepScratch();
-            for (const f of outcome.failures.slice(0, 3)) note(`FAILED ${name} / ${scenario}: ${f}`);
-          }
-        }
-      } finally {
-        note(`${name}: stopping`);
-        await running.stop().catch((error: unknown) => {
-          exitCode ||= 2;
-          note(`${name}: did not stop cleanly: ${(error as Error).message}`);
-        });
+    for (let runIndex = 0; runIndex < opts.runs && !signal.aborted; runIndex++) {
+      const results: TargetResult[] = [];
+      runs.push(results);
+      if (opts.runs > 1) note(`run ${runIndex + 1} of ${opts.runs}`);
+      for (const name of opts.targets) {
+        if (signal.aborted) break;
+        const dir = path.join(scratch, opts.runs > 1 ? `${name}-run${runIndex + 1}` : name);
+        const postgresOnce = () => (postgres ??= startSharedPostgres(path.join(scratch, 'postgres')));
+        const measured = await measureTarget(name, dir, postgresOnce, opts, run);
+        results.push(measured.result);
+        exitCode = Math.max(exitCode, measured.exitCode);
       }
     }
   } catch (error) {
@@ -227,9 +269,10 @@ async function main(run: BenchRun): Promise<number> {
     else if (aborted === 'fatal') exitCode ||= 2;
     // The report first: whatever the last teardown does, what was measured is printed.
     info.loadAverageEnd = os.loadavg();
-    if (results.length) {
-      process.stdout.write(render(info, results, opts.scenarios));
-      process.stdout.write(summaryJson(info, results, exitCode));
+    if (runs.some((run) => run.length)) {
+      const results = runs.length === 1 ? runs[0]! : medianResults(runs);
+      process.stdout.write(render(info, results, opts.scenarios, runs.length > 1 ? ratiosOverRuns(runs) : undefined));
+      process.stdout.write(summaryJson(info, results, exitCode, runs));
     }
     if (postgres) {
       await postgres

@@ -4,7 +4,16 @@
  */
 import { integerOption, list, parseFlags } from './flags';
 
-export const TARGETS = ['dev', 'prod', 'sdk', 'bare-regular', 'bare-local', 'compose', 'bare-compose'] as const;
+export const TARGETS = [
+  'dev',
+  'prod',
+  'sdk',
+  'bare-regular',
+  'bare-local',
+  'bare-split',
+  'compose',
+  'bare-compose',
+] as const;
 export type TargetName = (typeof TARGETS)[number];
 export const SCENARIOS = ['single', 'two', 'three'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -15,6 +24,8 @@ export interface Options {
   /** Exchanges measured at `concurrency` (throughput and CPU), per target and scenario. */
   nConcurrent: number;
   concurrency: number;
+  /** Whole runs of every target, interleaved (each target fresh in each run); figures are their medians. */
+  runs: number;
   /** Exchanges run (at `concurrency`) and thrown away before a scenario's measured phases. */
   warmup: number;
   targets: TargetName[];
@@ -46,6 +57,9 @@ each scenario on every target: warm-up, then --n exchanges at concurrency 1 (leg
   --n-concurrent N        exchanges at --concurrency (default 200; BENCH_N_CONCURRENT)
   --concurrency N         (default 16; BENCH_CONCURRENCY)
   --warmup N              exchanges thrown away first, per scenario (default 20; BENCH_WARMUP)
+  --runs N                whole runs, the targets interleaved (each started fresh every run);
+                          every figure is the median of the runs, every ratio the median
+                          (and range) of the ratios taken within each run (default 1; BENCH_RUNS)
   --temporal-flags "..."  extra start-dev flags for every Temporal target, after the SQLite
                           pragmas npm run dev sets, e.g. "--sqlite-pragma synchronous=full"
                           (default none; BENCH_TEMPORAL_FLAGS)
@@ -66,6 +80,7 @@ const VALUE_FLAGS = [
   'n-concurrent',
   'concurrency',
   'warmup',
+  'runs',
   'targets',
   'scenarios',
   'temporal-flags',
@@ -84,6 +99,7 @@ export function readOptions(argv: readonly string[], env: Record<string, string 
     nConcurrent: int('n-concurrent', 'BENCH_N_CONCURRENT', quick ? 32 : 200, 1),
     concurrency: int('concurrency', 'BENCH_CONCURRENCY', 16, 1),
     warmup: int('warmup', 'BENCH_WARMUP', quick ? 4 : 20, 0),
+    runs: int('runs', 'BENCH_RUNS', 1, 1),
     targets: list(args.get('targets') ?? env.BENCH_TARGETS ?? TARGETS.join(','), TARGETS, 'target'),
     scenarios: list(args.get('scenarios') ?? env.BENCH_SCENARIOS ?? SCENARIOS.join(','), SCENARIOS, 'scenario'),
     temporalFlags: flags.split(/\s+/).filter(Boolean),

@@ -8,7 +8,8 @@ import { DEV_SERVER_DYNAMIC_CONFIG_FLAGS, DEV_SERVER_SQLITE_FLAGS } from '../cli
 import type { ScenarioName } from './options';
 import { SCENARIO_SPECS } from './scenarios';
 import { TARGET_SPECS } from './targets';
-import { ratios, ROLES, type RunInfo, type TargetResult } from './results';
+import { ratios, ROLES, type Ratio, type RunInfo, type TargetResult } from './results';
+import type { RatioOverRuns } from './run-medians';
 
 export * from './results';
 export { summaryJson } from './summary-json';
@@ -35,7 +36,17 @@ function scenarioTable(scenario: ScenarioName, results: readonly TargetResult[],
   const legs = spec.legs.length;
   const header = ['target'];
   for (let i = 1; i <= legs; i++) header.push(`leg${i} p50`, `leg${i} p99`);
-  header.push(`ex/s@${concurrency}`, 'temporal', 'api', 'worker', 'postgres', 'total', 'client', 'events/ex');
+  header.push(
+    `ex/s@${concurrency}`,
+    'temporal',
+    'api',
+    'worker',
+    'postgres',
+    'total',
+    'client',
+    'events/ex',
+    'actions/ex',
+  );
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const target of results) {
@@ -61,6 +72,7 @@ function scenarioTable(scenario: ScenarioName, results: readonly TargetResult[],
     for (const role of ROLES) row.push(role === 'worker' && oneProcess ? 'in api' : num(cpu[role]));
     row.push(num(cpu.total), num(cpu.client));
     row.push(s.history?.eventsMedian === undefined ? '-' : String(s.history.eventsMedian ?? '-'));
+    row.push(num(s.actions?.total));
     rows.push(row);
   }
   return [
@@ -70,10 +82,25 @@ function scenarioTable(scenario: ScenarioName, results: readonly TargetResult[],
   ];
 }
 
-export function render(info: RunInfo, results: readonly TargetResult[], scenarios: readonly ScenarioName[]): string {
+/**
+ * The report. With several runs, `results` holds each figure's median over them, and `overRuns`
+ * the ratios taken within each run: the ratio table then shows their median and range.
+ */
+export function render(
+  info: RunInfo,
+  results: readonly TargetResult[],
+  scenarios: readonly ScenarioName[],
+  overRuns?: readonly RatioOverRuns[],
+): string {
   const out: string[] = [
     `durable-mcp comparative bench, ${info.date}; nproc ${info.nproc}, ${info.cpuModel}; node ${info.node} ${info.platform}; ` +
       `load average ${info.loadAverageStart.map((l) => l.toFixed(2)).join(' ')} at start, ${info.loadAverageEnd.map((l) => l.toFixed(2)).join(' ')} at end`,
+    ...(info.runs > 1
+      ? [
+          `${info.runs} runs, the targets interleaved and each started fresh in every run: every figure below is the ` +
+            'median of the runs; each ratio the median (min-max) of the ratios taken within each run',
+        ]
+      : []),
     `each scenario on each target: ${info.warmup} warm-up exchanges (not counted), ${info.n} at concurrency 1 ` +
       `(leg p50/p99, ms), ${info.nConcurrent} at concurrency ${info.concurrency} (exchanges/s, CPU s per 100 exchanges)`,
     `Temporal: a fresh \`temporal server start-dev --db-filename <new file> ` +
@@ -93,16 +120,30 @@ export function render(info: RunInfo, results: readonly TargetResult[], scenario
   ];
   for (const scenario of scenarios) out.push(...scenarioTable(scenario, results, info.concurrency), '');
 
-  const all = ratios(results);
+  const all: RatioOverRuns[] = overRuns
+    ? [...overRuns]
+    : ratios(results).map((r) => ({ median: r, min: r, max: r, runs: 1 }));
   if (all.length) {
-    const maxLegs = Math.max(...all.map((r) => r.legP50.length));
+    const maxLegs = Math.max(...all.map((r) => r.median.legP50.length));
     const header = ['scenario', 'service', 'baseline'];
     for (let i = 1; i <= maxLegs; i++) header.push(`leg${i} p50`, `leg${i} p99`);
-    header.push(`ex/s@${info.concurrency}`, 'CPU/ex');
-    const rows = all.map((r) => {
-      const row: string[] = [r.scenario, r.service, r.baseline];
-      for (let i = 0; i < maxLegs; i++) row.push(times(r.legP50[i]), times(r.legP99[i]));
-      row.push(times(r.exchangesPerSec), times(r.cpuPerExchange));
+    header.push(`ex/s@${info.concurrency}`, 'CPU/ex', 'actions/ex');
+    const rows = all.map(({ median, min, max, runs }) => {
+      const cell = (get: (r: Ratio) => number | null | undefined) =>
+        runs > 1 && get(median) != null
+          ? `${times(get(median))} (${num(get(min))}-${num(get(max))})`
+          : times(get(median));
+      const row: string[] = [median.scenario, median.service, median.baseline];
+      for (let i = 0; i < maxLegs; i++)
+        row.push(
+          cell((r) => r.legP50[i]),
+          cell((r) => r.legP99[i]),
+        );
+      row.push(
+        cell((r) => r.exchangesPerSec),
+        cell((r) => r.cpuPerExchange),
+        cell((r) => r.actionsPerExchange),
+      );
       return row;
     });
     out.push(
@@ -128,5 +169,25 @@ export function render(info: RunInfo, results: readonly TargetResult[], scenario
     }
     out.push('');
   }
+  out.push(...actionsByType(results));
   return out.join('\n') + '\n';
+}
+
+/** Each target's actions per exchange by type, as Temporal's own counter names them. */
+function actionsByType(results: readonly TargetResult[]): string[] {
+  const rows = results.flatMap((t) =>
+    t.scenarios.filter((s) => s.actions).map((s) => ({ target: t.target, scenario: s.scenario, a: s.actions! })),
+  );
+  if (!rows.length) return [];
+  return [
+    "Temporal actions per exchange by type (the server's `action` counter, what Temporal Cloud bills; queries included)",
+    ...rows.map(({ target, scenario, a }) => {
+      const types = Object.entries(a.byType)
+        .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
+        .map(([type, count]) => `${type} ${num(count)}`)
+        .join(', ');
+      return `  ${scenario.padEnd(6)} ${target.padEnd(12)} ${num(a.total).padStart(5)}: ${types}`;
+    }),
+    '',
+  ];
 }

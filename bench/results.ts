@@ -32,6 +32,8 @@ export interface ScenarioResult {
   serial?: PhaseResult;
   loaded?: PhaseResult;
   history?: HistoryStats;
+  /** Temporal's billable actions per measured exchange, by the server's own counter (bench/temporal-actions.ts). */
+  actions?: { total: number; byType: Record<string, number> };
   failures: string[];
 }
 
@@ -54,6 +56,8 @@ export interface RunInfo {
   nConcurrent: number;
   concurrency: number;
   warmup: number;
+  /** Whole runs in this invocation (bench/run-medians.ts folds them). */
+  runs: number;
   temporalFlags: string[];
 }
 
@@ -63,8 +67,8 @@ export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'compose'];
  * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres).
  */
 export const BASELINES_OF: Record<string, readonly TargetName[]> = {
-  dev: ['sdk', 'bare-local'],
-  prod: ['sdk', 'bare-local'],
+  dev: ['sdk', 'bare-local', 'bare-split'],
+  prod: ['sdk', 'bare-local', 'bare-split'],
   compose: ['sdk', 'bare-compose'],
 };
 
@@ -76,6 +80,7 @@ export interface Ratio {
   legP99: Array<number | null>;
   exchangesPerSec: number | null;
   cpuPerExchange: number | null;
+  actionsPerExchange: number | null;
 }
 
 const ratio = (a: number | undefined, b: number | undefined) =>
@@ -100,6 +105,7 @@ export function ratios(results: readonly TargetResult[]): Ratio[] {
           legP99: s.serial.legs.map((leg, i) => ratio(leg.p99, b.serial!.legs[i]?.p99)),
           exchangesPerSec: ratio(s.loaded.exchangesPerSec, b.loaded.exchangesPerSec),
           cpuPerExchange: ratio(s.loaded.cpuPer100.total, b.loaded.cpuPer100.total),
+          actionsPerExchange: ratio(s.actions?.total, b.actions?.total),
         });
       }
     }

@@ -10,8 +10,28 @@ import { ratios, render, table, type PhaseResult, type TargetResult } from './re
 import { mismatch, SCENARIO_SPECS } from './scenarios';
 import { aggregateProfile, sourceOf, type CpuProfile } from './profile-aggregate';
 import { summarize } from './stats';
+import { actionsPerExchange, parseActions } from './temporal-actions';
+import { median, medianOf, medianResults, ratiosOverRuns } from './run-medians';
 
 const checks: Array<[string, () => void]> = [
+  [
+    "actions: the server's counter read per type for one namespace, and its growth per exchange",
+    () => {
+      const exposition = [
+        '# HELP action action',
+        '# TYPE action counter',
+        'action{action_type="grpc_StartWorkflowExecution",namespace="default",operation="StartWorkflowExecution"} 12',
+        'action{action_type="grpc_StartWorkflowExecution",namespace="temporal_system",operation="StartWorkflowExecution"} 2',
+        'action{action_type="command_StartTimer",namespace="default",operation="RespondWorkflowTaskCompleted"} 4',
+        'action{action_type="command_StartTimer",namespace="default",operation="Other"} 1',
+        'action_total{namespace="default"} 99',
+      ].join('\n');
+      const after = parseActions(exposition, 'default');
+      assert.deepEqual(after, { grpc_StartWorkflowExecution: 12, command_StartTimer: 5 });
+      const per = actionsPerExchange({ grpc_StartWorkflowExecution: 2, command_StartTimer: 5 }, after, 10);
+      assert.deepEqual(per, { total: 1, byType: { grpc_StartWorkflowExecution: 1 } });
+    },
+  ],
   [
     'options: defaults, flags over variables, lists in canonical order, --quick sizes',
     () => {
@@ -128,6 +148,7 @@ const checks: Array<[string, () => void]> = [
           nConcurrent: 3,
           concurrency: 16,
           warmup: 0,
+          runs: 1,
           temporalFlags: [],
         },
         results,
@@ -136,6 +157,20 @@ const checks: Array<[string, () => void]> = [
       assert.match(text, /two-round/);
       assert.match(text, /dev\s+40\.0\s+40\.0\s+80\.0\s+80\.0/);
       assert.match(text, /two\s+dev\s+sdk\s+10\.00x/);
+
+      // Three runs: each figure the median of its runs, each ratio taken within its run, then folded.
+      const runs = [
+        [target('dev', 40, 10, 8), target('bare-local', 20, 20, 4)],
+        [target('dev', 90, 2, 8), target('bare-local', 30, 20, 4)],
+        [target('dev', 44, 10, 8), target('bare-local', 22, 20, 4)],
+      ];
+      const folded = medianResults(runs);
+      assert.equal(folded[0]!.scenarios[0]!.serial!.legs[0]!.p50, 44);
+      assert.equal(folded[1]!.scenarios[0]!.serial!.legs[0]!.p50, 22);
+      const [dev] = ratiosOverRuns(runs);
+      assert.deepEqual([dev!.median.legP50[0], dev!.min.legP50[0], dev!.max.legP50[0], dev!.runs], [2, 2, 3, 3]);
+      assert.equal(median([3, 1, 2, 10]), 2.5);
+      assert.equal(medianOf([{ a: [1, 'x'] }, { a: [5, 'y'] }, { a: [3, 'z'] }]).a[0], 3);
     },
   ],
   [

@@ -4,8 +4,15 @@
  */
 import { round, type LatencySummary } from './stats';
 import { ratios, type PhaseResult, type RunInfo, type TargetResult } from './results';
+import { ratiosOverRuns } from './run-medians';
 
-export function summaryJson(info: RunInfo, results: readonly TargetResult[], exitCode: number): string {
+/** `results` are the figures (the medians, with several runs); `runs` each run's own, whose ratios it folds. */
+export function summaryJson(
+  info: RunInfo,
+  results: readonly TargetResult[],
+  exitCode: number,
+  runs: ReadonlyArray<readonly TargetResult[]> = [results],
+): string {
   const latency = (s: LatencySummary) => ({
     n: s.count,
     p50: round(s.p50, 2),
@@ -42,9 +49,10 @@ export function summaryJson(info: RunInfo, results: readonly TargetResult[], exi
           serial: phase(s.serial),
           loaded: phase(s.loaded),
           history: s.history,
+          actions: s.actions,
         })),
       })),
-      ratios: ratios(results),
+      ratios: runs.length > 1 ? ratiosOverRuns(runs) : ratios(results),
     }) + '\n'
   );
 }

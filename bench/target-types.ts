@@ -17,7 +17,10 @@ export interface RunningTarget {
   url: string;
   /** Root process ids per role (descendants count with them). */
   processes: Partial<Record<Role, number[]>>;
-  temporal?: { address: string; taskQueue: string };
+  /** The target's Temporal: its frontend, the task queue its exchanges run on, its Prometheus endpoint if it has one. */
+  temporal?: { address: string; taskQueue: string; metricsUrl?: string };
+  /** The inspector address of the service's processes, by role, when started with `inspect` (prod and dev). */
+  inspectors?: Partial<Record<Role, string>>;
   /** Why a process of the target has exited, if one has (it should not while measured). */
   exited(): string | undefined;
   stop(): Promise<void>;
@@ -39,6 +42,8 @@ export interface TargetContext {
   signal: AbortSignal;
   /** Extra configuration for the service's processes (dev and prod targets), e.g. larger budgets. */
   serviceEnv?: Record<string, string>;
+  /** Start the service's processes with their inspector open, to read their heaps (bench/heap-reading.ts). */
+  inspect?: boolean;
   /** Profile the target's Node processes into this folder (bench/cpu-profile.ts). */
   profileDir?: string;
 }

@@ -3,10 +3,11 @@
  * database file, started as `npm run dev` starts it, plus the bench's `--temporal-flags`), its own
  * Postgres database (on one embedded Postgres for the run) and its own processes.
  *
- * - dev: `tsx scripts/dev.ts`, the API and the worker in one process, as `npm run dev` runs them
+ * - dev: `tsx cli/main.ts start all`, the API and the worker in one process, as `npm run dev` runs them
  * - prod: the built dist/, `node dist/services/{worker,api}/src/main.js`, two processes
  * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
- * - bare-regular, bare-local: bare Temporal (bench/baselines/bare-temporal.ts)
+ * - bare-regular, bare-local: bare Temporal in one process (bench/baselines/bare-temporal.ts)
+ * - bare-split: bare-local's front and worker as two processes, the step posted back over HTTP
  * - compose, bare-compose: the service and bare Temporal on docker-compose.yml run natively
  *   (Temporal on Postgres; bench/compose-target.ts)
  */
@@ -25,6 +26,7 @@ import type { TargetName } from './options';
 import type { Role, RunningTarget, SharedPostgres, TargetContext, TargetSpec } from './target-types';
 import { cpuProfileArgs } from './cpu-profile';
 import { startComposeTarget } from './compose-target';
+import { inspectorUrlFromLog } from '../scripts/inspector-session';
 
 export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   dev: { name: 'dev', label: 'service, dev mode (API + worker in one process)', oneProcess: true, temporal: true },
@@ -45,6 +47,12 @@ export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
     name: 'bare-local',
     label: 'bare Temporal, signal + local activity',
     oneProcess: true,
+    temporal: true,
+  },
+  'bare-split': {
+    name: 'bare-split',
+    label: 'bare Temporal, signal + local activity, the front (HTTP + client) and the worker as two processes',
+    oneProcess: false,
     temporal: true,
   },
   compose: {
@@ -82,6 +90,8 @@ export async function startSharedPostgres(dataDir: string): Promise<SharedPostgr
 
 const ROOT = projectRoot(__dirname);
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+/** The service in one process, as `npm run dev` starts it once its local stack is up. */
+const DEV_SERVICE = ['cli/main.ts', 'start', 'all'];
 
 export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise<RunningTarget> {
   mkdirSync(ctx.dir, { recursive: true });
@@ -102,10 +112,12 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
     const processes: Partial<Record<Role, number[]>> = {};
     let temporal: RunningTarget['temporal'];
     if (spec.temporal) {
+      // Its Prometheus endpoint carries the `action` counter: Temporal's own count of billable actions.
+      const metricsPort = await freePort();
       const server = await startTemporalDevServer({
         dbFile: path.join(ctx.dir, 'temporal.db'),
         logFile: path.join(ctx.dir, 'temporal.log'),
-        extraArgs: ctx.temporalFlags,
+        extraArgs: [...ctx.temporalFlags, '--metrics-port', String(metricsPort)],
         // Its own process group: a Ctrl-C reaches the bench, which stops the target's processes first.
         ownProcessGroup: true,
       });
@@ -113,12 +125,24 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
       teardown.add(server.stop);
       if (server.pid === undefined) throw new Error('the Temporal dev server was not started here (no pid to measure)');
       processes.temporal = [server.pid];
-      temporal = { address: server.address, taskQueue: `bench-${spec.name}-${randomUUID().slice(0, 8)}` };
+      temporal = {
+        address: server.address,
+        taskQueue: `bench-${spec.name}-${randomUUID().slice(0, 8)}`,
+        metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      };
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     // Under --profile, node runs each process itself (tsx as a loader), so the flags reach it.
-    const profiled = (role: Role) => cpuProfileArgs(ctx.profileDir, spec.name, role);
+    const profiled = (role: Role) => [
+      ...cpuProfileArgs(ctx.profileDir, spec.name, role),
+      ...(ctx.inspect ? ['--inspect=127.0.0.1:0'] : []),
+    ];
+    const inspectors: Partial<Record<Role, string>> = {};
+    const inspectorOf = async (role: Role, name: string, child: Child) => {
+      if (ctx.inspect)
+        inspectors[role] = await inspectorUrlFromLog(name, path.join(ctx.dir, `${name}.log`), ready(child));
+    };
     const ready = (child: Child) => () => child.exited() ?? (ctx.signal.aborted ? 'bench interrupted' : undefined);
 
     if (spec.name === 'dev' || spec.name === 'prod') {
@@ -136,19 +160,23 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         ...ctx.serviceEnv,
       };
       if (spec.name === 'dev') {
-        const service = ctx.profileDir
-          ? start('service', process.execPath, [...profiled('api'), '--import', 'tsx', 'scripts/dev.ts'], env)
-          : start('service', TSX, ['scripts/dev.ts'], env);
+        const service =
+          ctx.profileDir || ctx.inspect
+            ? start('service', process.execPath, [...profiled('api'), '--import', 'tsx', ...DEV_SERVICE], env)
+            : start('service', TSX, DEV_SERVICE, env);
         processes.api = [service.pid];
+        await inspectorOf('api', 'service', service);
         await waitForHealth(url, ready(service));
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(service));
       } else {
         // Worker first: both processes migrate at start, and the API's first legs need pollers.
         const worker = start('worker', process.execPath, [...profiled('worker'), 'dist/cli/start/worker-main.js'], env);
         processes.worker = [worker.pid];
+        await inspectorOf('worker', 'worker', worker);
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
         const api = start('api', process.execPath, [...profiled('api'), 'dist/cli/start/api-main.js'], env);
         processes.api = [api.pid];
+        await inspectorOf('api', 'api', api);
         await waitForHealth(url, ready(api));
       }
     } else if (spec.name === 'sdk') {
@@ -162,6 +190,27 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
       );
       processes.api = [server.pid];
       await waitForHealth(url, ready(server));
+    } else if (spec.name === 'bare-split') {
+      const script = 'bench/baselines/bare-temporal.ts';
+      const env = {
+        PORT: String(port),
+        TEMPORAL_ADDRESS: temporal!.address,
+        BARE_TASK_QUEUE: temporal!.taskQueue,
+        BARE_ACTIVITY: 'local',
+        BARE_FRONT_URL: `http://127.0.0.1:${port}`,
+      };
+      const front = start('bare-front', process.execPath, [...profiled('api'), '--import', 'tsx', script], {
+        ...env,
+        BARE_ROLE: 'front',
+      });
+      processes.api = [front.pid];
+      await waitForHealth(url, ready(front));
+      const worker = start('bare-worker', process.execPath, [...profiled('worker'), '--import', 'tsx', script], {
+        ...env,
+        BARE_ROLE: 'worker',
+      });
+      processes.worker = [worker.pid];
+      await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
     } else {
       const script = 'bench/baselines/bare-temporal.ts';
       const bare = start(spec.name, process.execPath, [...profiled('api'), '--import', 'tsx', script], {
@@ -174,7 +223,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
       await waitForHealth(url, ready(bare));
       await waitForPollers(temporal!.address, temporal!.taskQueue, ready(bare));
     }
-    return { spec, url, processes, temporal, exited, stop };
+    return { spec, url, processes, temporal, ...(ctx.inspect ? { inspectors } : {}), exited, stop };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;

@@ -6,7 +6,7 @@
  * processes on the same stack, so two trees compare on one machine in one run; `--list` prints the
  * files.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,10 +16,10 @@ import { spawnChild, type Child } from '../cli/dev/child-processes';
 import { devServiceEnvironment } from '../cli/dev/dev-environment';
 import { freePort } from '../cli/dev/local-stack/free-port';
 import { startLocalStack } from '../cli/dev/local-stack/local-stack';
-import { until, waitForHealth, waitForPollers } from '../cli/dev/readiness';
+import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
 import { createTeardown } from '../cli/dev/teardown';
 import { rawCall } from './raw-mcp-call';
-import { connectInspector, type InspectorSession } from './code-path/inspector-session';
+import { connectInspector, inspectorUrlFromLog, type InspectorSession } from './inspector-session';
 import { startCoverage, type CoverageProbe } from './code-path/covered-files';
 
 const { values: args } = parseArgs({
@@ -46,15 +46,7 @@ async function startInspected(name: string, main: string, env: NodeJS.ProcessEnv
     env,
     logFile,
   });
-  let url = '';
-  await until(
-    `${name}'s inspector`,
-    async () => {
-      url = /Debugger listening on (ws:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'))?.[1] ?? '';
-      return url !== '';
-    },
-    child.exited,
-  );
+  const url = await inspectorUrlFromLog(name, logFile, child.exited);
   return { child, url };
 }
 

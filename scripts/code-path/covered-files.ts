@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { InspectorTarget } from './inspector-session';
+import type { InspectorTarget } from '../inspector-session';
 
 interface FunctionCoverage {
   ranges: Array<{ startOffset: number; endOffset: number; count: number }>;

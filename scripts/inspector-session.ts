@@ -3,6 +3,9 @@
  * worker threads too: the Temporal worker runs workflows in a thread of its own, so a round's
  * workflow code is only seen there. Uses Node's own WebSocket; one request at a time per target.
  */
+import { readFileSync } from 'node:fs';
+import { until } from '../cli/dev/readiness';
+
 type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 
 export interface InspectorTarget {
@@ -13,6 +16,8 @@ export interface InspectorTarget {
 export interface InspectorSession extends InspectorTarget {
   /** The process's worker threads, as targets (attached on `connect`). */
   threads(): InspectorTarget[];
+  /** Calls `listener` with the params of each event `method` of the main thread (e.g. a heap snapshot's chunks). */
+  on(method: string, listener: (params: Record<string, unknown>) => void): () => void;
   close(): void;
 }
 
@@ -42,8 +47,10 @@ export async function connectInspector(url: string): Promise<InspectorSession> {
   const send = <T>(method: string, params: Record<string, unknown> = {}) =>
     request(method, params, (text) => socket.send(text)) as Promise<T>;
 
+  const listeners = new Map<string, Set<(params: Record<string, unknown>) => void>>();
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(String(event.data)) as Message;
+    for (const listener of (message.method && listeners.get(message.method)) || []) listener(message.params ?? {});
     if (message.method === 'NodeWorker.attachedToWorker') {
       const sessionId = message.params!.sessionId as string;
       threadSessions.set(sessionId, {
@@ -62,5 +69,24 @@ export async function connectInspector(url: string): Promise<InspectorSession> {
   await send('NodeWorker.enable', { waitForDebuggerOnStart: false });
   // Threads already running are reported right after enable.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  return { send, threads: () => [...threadSessions.values()], close: () => socket.close() };
+  const on = (method: string, listener: (params: Record<string, unknown>) => void) => {
+    const set = listeners.get(method) ?? new Set();
+    listeners.set(method, set.add(listener));
+    return () => void set.delete(listener);
+  };
+  return { send, threads: () => [...threadSessions.values()], on, close: () => socket.close() };
+}
+
+/** The inspector address a process started with `--inspect=127.0.0.1:0` printed into its log. */
+export async function inspectorUrlFromLog(name: string, logFile: string, exited: () => string | undefined) {
+  let url = '';
+  await until(
+    `${name}'s inspector`,
+    async () => {
+      url = /Debugger listening on (ws:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'))?.[1] ?? '';
+      return url !== '';
+    },
+    exited,
+  );
+  return url;
 }
