@@ -7,6 +7,7 @@
  *
  *   npm run bench:open-waits                     10,000 open, measured at 0, 5,000 and 10,000
  *   npm run bench:open-waits -- --quick          a smoke run (400 open)
+ *   npm run bench:open-waits -- --heap           also each process's heap after a full GC (bench/open-waits-heap.ts)
  *
  * The service gets a round timeout and requestState lifetime longer than the run, and a running-
  * exchange budget above --open, so no exchange ends before it is answered. stdout: the tables and a
@@ -28,6 +29,15 @@ import {
   type OpenWaitsResult,
 } from './open-waits-report';
 import { OPEN_WAITS_USAGE, readOpenWaitsOptions, type OpenWaitsOptions } from './open-waits-options';
+import {
+  HEAP_USAGE,
+  readHeaps,
+  renderHeaps,
+  takeHeapOptions,
+  writeSnapshots,
+  type HeapCheckpoint,
+  type HeapOptions,
+} from './open-waits-heap';
 import { treeMemory } from './proc-memory';
 import { SCENARIO_SPECS } from './scenarios';
 import { summarize } from './stats';
@@ -43,14 +53,17 @@ const LEG_TIMEOUT_MS = 120_000;
 
 async function main(run: BenchRun): Promise<number> {
   let opts: OpenWaitsOptions;
+  let heap: HeapOptions;
   try {
-    opts = readOpenWaitsOptions(process.argv.slice(2), process.env);
+    const taken = takeHeapOptions(process.argv.slice(2));
+    heap = taken.heap;
+    opts = readOpenWaitsOptions(taken.rest, process.env);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${OPEN_WAITS_USAGE}\n`);
+    process.stderr.write(`${(error as Error).message}\n\n${OPEN_WAITS_USAGE}${HEAP_USAGE}\n`);
     return 2;
   }
   if (opts.help) {
-    process.stdout.write(`${OPEN_WAITS_USAGE}\n`);
+    process.stdout.write(`${OPEN_WAITS_USAGE}${HEAP_USAGE}\n`);
     return 0;
   }
   const { signal, scratch } = run;
@@ -71,19 +84,25 @@ async function main(run: BenchRun): Promise<number> {
       logLevel: opts.logLevel,
       postgres: () => (postgres ??= startSharedPostgres(postgresDir)),
       signal,
+      inspect: heap.heap,
       serviceEnv: {
         ROUND_TIMEOUT_MS: RUN_LIFETIME_MS,
         REQUEST_STATE_TTL_MS: RUN_LIFETIME_MS,
         MAX_RUNNING_EXCHANGES: String(opts.open + samples + opts.concurrency + 100),
       },
     });
-    const result = await measure(target, opts, signal, {
-      temporalDb: path.join(targetDir, 'temporal.db'),
-      postgresDir,
-    });
+    const heaps: HeapCheckpoint[] = [];
+    const result = await measure(
+      target,
+      opts,
+      signal,
+      { temporalDb: path.join(targetDir, 'temporal.db'), postgresDir },
+      heap.heap ? { snapshotDir: heap.snapshotDir, rows: heaps } : undefined,
+    );
     process.stdout.write(renderOpenWaits(result));
+    if (heap.heap) process.stdout.write(`\n${renderHeaps(heaps)}`);
     process.stdout.write(
-      `${JSON.stringify({ bench: 'open-waits', target: opts.target, date: new Date().toISOString(), ...result, targets: targets(result) })}\n`,
+      `${JSON.stringify({ bench: 'open-waits', target: opts.target, date: new Date().toISOString(), ...result, targets: targets(result), ...(heap.heap ? { heaps } : {}) })}\n`,
     );
     if (result.failures.length) run.keepScratch();
     return result.failures.length ? 1 : 0;
@@ -100,6 +119,8 @@ async function measure(
   opts: OpenWaitsOptions,
   signal: AbortSignal,
   disk: { temporalDb: string; postgresDir: string },
+  /** Under --heap: where each checkpoint's heap readings go, and the snapshots' folder if any. */
+  heaps?: { snapshotDir?: string; rows: HeapCheckpoint[] },
 ): Promise<OpenWaitsResult> {
   const result: OpenWaitsResult = {
     checkpoints: [],
@@ -148,6 +169,13 @@ async function measure(
       temporalDiskBytes: filesBytes(disk.temporalDb),
       postgresDiskBytes: folderBytes(disk.postgresDir),
     };
+    if (heaps) {
+      // After the RSS reading, which their full GCs would change.
+      note(`${open.length} open: reading heaps after a full GC`);
+      const heap = await readHeaps(target.inspectors ?? {});
+      heaps.rows.push({ open: open.length, rssBytes: checkpoint.memory, rssAfterGcBytes: memoryOf(target), heap });
+      if (heaps.snapshotDir) await writeSnapshots(target.inspectors ?? {}, open.length, heaps.snapshotDir);
+    }
     note(`${open.length} open: timing ${opts.sample} first legs one at a time`);
     const times: number[] = [];
     const sampling = await inLanes(opts.sample, 1, signal, async () => void times.push(await openOne()));
