@@ -18,6 +18,7 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { projectRoot } from '../lib/paths';
 import { runToCompletion } from '../cli/dev/child-processes';
 import { note, runBench, type BenchRun } from './bench-run';
@@ -116,7 +117,7 @@ async function runScenario(
   if (failed(warm, 'warm-up')) return result;
   const metricsUrl = target.temporal?.metricsUrl;
   // The counter is exported a moment after the action: the warm-up's last ones are let in first.
-  if (metricsUrl) await new Promise((resolve) => setTimeout(resolve, ACTIONS_SETTLE_MS));
+  if (metricsUrl) await sleep(ACTIONS_SETTLE_MS);
   const actionsBefore = metricsUrl ? await readActions(metricsUrl).catch(() => undefined) : undefined;
   note(`${target.spec.name} / ${scenario}: ${opts.n} at concurrency 1`);
   const serial = await measure(target, scenario, opts.n, 1, opts, stop);
@@ -128,7 +129,7 @@ async function runScenario(
   if (failed(loaded.run, `concurrency ${opts.concurrency}`)) return result;
   if (metricsUrl && actionsBefore) {
     // A reply can leave before its workflow task completes (and with it the exchange's last commands).
-    await new Promise((resolve) => setTimeout(resolve, ACTIONS_SETTLE_MS));
+    await sleep(ACTIONS_SETTLE_MS);
     try {
       const exchanges = result.serial.completed + result.loaded.completed;
       result.actions = actionsPerExchange(actionsBefore, await readActions(metricsUrl), exchanges);

@@ -1,7 +1,7 @@
 /**
  * What a process's JavaScript keeps alive, read through its inspector (`--inspect`): the V8 heap
  * used after a full garbage collection, in its main thread and in its worker threads (the Temporal
- * worker runs its workflows in one), and, on demand, a heap snapshot of the main thread or of
+ * worker runs its workflows in one), and, on demand, a heap snapshot of
  * every thread to open in Chrome's DevTools (Memory) and compare with another. A process's RSS
  * also counts what V8 has not handed back yet; this is what it could not free.
  */
@@ -41,16 +41,6 @@ export async function readHeap(inspectorUrl: string): Promise<HeapReading> {
       reading.backingStoreBytes += after.backingStorageSize ?? 0;
     }
     return reading;
-  } finally {
-    session.close();
-  }
-}
-
-/** Writes a heap snapshot of the main thread (after a full GC, which taking one implies) to `file`. */
-export async function writeHeapSnapshot(inspectorUrl: string, file: string): Promise<void> {
-  const session = await connectInspector(inspectorUrl);
-  try {
-    await snapshotTo(session, session, file);
   } finally {
     session.close();
   }

@@ -17,32 +17,6 @@ import { readHeap, writeHeapSnapshots, type HeapReading } from './heap-reading';
 import { table } from './report';
 import type { Role } from './target-types';
 
-export const HEAP_USAGE = `
-  --heap                  also read each service process's heap after a full GC at each checkpoint
-  --heap-snapshots DIR    --heap, and write a heap snapshot per process and thread at each checkpoint`;
-
-export interface HeapOptions {
-  heap: boolean;
-  snapshotDir?: string;
-}
-
-/** Takes `--heap` and `--heap-snapshots DIR` out of `argv`, leaving the rest to readOpenWaitsOptions. */
-export function takeHeapOptions(argv: readonly string[]): { rest: string[]; heap: HeapOptions } {
-  const rest: string[] = [];
-  const heap: HeapOptions = { heap: false };
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--heap-snapshots(?:=(.*))?$/s.exec(argv[i]!);
-    if (argv[i] === '--heap') heap.heap = true;
-    else if (m) {
-      const dir = m[1] ?? argv[++i];
-      if (!dir) throw new Error('--heap-snapshots needs a folder');
-      heap.heap = true;
-      heap.snapshotDir = path.resolve(dir);
-    } else rest.push(argv[i]!);
-  }
-  return { rest, heap };
-}
-
 export interface HeapCheckpoint {
   open: number;
   /** RSS per role, as the checkpoint's memory reading (before the heap readings' full GCs). */

@@ -1,6 +1,7 @@
 /**
  * Options of `npm run bench:open-waits`, from flags or `BENCH_*` variables; flags win. Pure.
  */
+import path from 'node:path';
 import { integerOption, list, parseFlags } from './flags';
 
 export const OPEN_WAITS_TARGETS = ['dev', 'prod'] as const;
@@ -18,6 +19,10 @@ export interface OpenWaitsOptions {
   temporalFlags: string[];
   build: boolean;
   logLevel: string;
+  /** Read each process's heap after a full GC at every checkpoint (bench/open-waits-heap.ts). */
+  heap: boolean;
+  /** Also write a heap snapshot per process and thread there (implies `heap`). */
+  heapSnapshotDir?: string;
   help: boolean;
 }
 
@@ -36,7 +41,9 @@ open; then answers them all and reports the answer throughput and the cost per o
   --temporal-flags "..."  extra start-dev flags (default none; BENCH_TEMPORAL_FLAGS)
   --no-build              use dist/ as it is instead of running npm run build first
   --quick                 smoke run: --open 400 --sample 10 --warmup 4 unless given
-  --log-level LEVEL       LOG_LEVEL of the service's processes (default warn)`;
+  --log-level LEVEL       LOG_LEVEL of the service's processes (default warn)
+  --heap                  also read each service process's heap after a full GC at each checkpoint
+  --heap-snapshots DIR    --heap, and write a heap snapshot per process and thread at each checkpoint`;
 
 export function readOpenWaitsOptions(
   argv: readonly string[],
@@ -44,8 +51,18 @@ export function readOpenWaitsOptions(
 ): OpenWaitsOptions {
   const args = parseFlags(
     argv,
-    ['no-build', 'quick', 'help'],
-    ['open', 'checkpoints', 'sample', 'concurrency', 'warmup', 'target', 'temporal-flags', 'log-level'],
+    ['no-build', 'quick', 'heap', 'help'],
+    [
+      'open',
+      'checkpoints',
+      'sample',
+      'concurrency',
+      'warmup',
+      'target',
+      'temporal-flags',
+      'log-level',
+      'heap-snapshots',
+    ],
   );
   const quick = args.has('quick');
   const int = integerOption(args, env);
@@ -71,6 +88,8 @@ export function readOpenWaitsOptions(
     temporalFlags: flags.split(/\s+/).filter(Boolean),
     build: !args.has('no-build'),
     logLevel: args.get('log-level') ?? env.BENCH_LOG_LEVEL ?? 'warn',
+    heap: args.has('heap') || args.has('heap-snapshots'),
+    ...(args.get('heap-snapshots') ? { heapSnapshotDir: path.resolve(args.get('heap-snapshots')!) } : {}),
     help: args.has('help'),
   };
 }

@@ -29,15 +29,7 @@ import {
   type OpenWaitsResult,
 } from './open-waits-report';
 import { OPEN_WAITS_USAGE, readOpenWaitsOptions, type OpenWaitsOptions } from './open-waits-options';
-import {
-  HEAP_USAGE,
-  readHeaps,
-  renderHeaps,
-  takeHeapOptions,
-  writeSnapshots,
-  type HeapCheckpoint,
-  type HeapOptions,
-} from './open-waits-heap';
+import { readHeaps, renderHeaps, writeSnapshots, type HeapCheckpoint } from './open-waits-heap';
 import { treeMemory } from './proc-memory';
 import { SCENARIO_SPECS } from './scenarios';
 import { summarize } from './stats';
@@ -53,17 +45,14 @@ const LEG_TIMEOUT_MS = 120_000;
 
 async function main(run: BenchRun): Promise<number> {
   let opts: OpenWaitsOptions;
-  let heap: HeapOptions;
   try {
-    const taken = takeHeapOptions(process.argv.slice(2));
-    heap = taken.heap;
-    opts = readOpenWaitsOptions(taken.rest, process.env);
+    opts = readOpenWaitsOptions(process.argv.slice(2), process.env);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${OPEN_WAITS_USAGE}${HEAP_USAGE}\n`);
+    process.stderr.write(`${(error as Error).message}\n\n${OPEN_WAITS_USAGE}\n`);
     return 2;
   }
   if (opts.help) {
-    process.stdout.write(`${OPEN_WAITS_USAGE}${HEAP_USAGE}\n`);
+    process.stdout.write(`${OPEN_WAITS_USAGE}\n`);
     return 0;
   }
   const { signal, scratch } = run;
@@ -84,7 +73,7 @@ async function main(run: BenchRun): Promise<number> {
       logLevel: opts.logLevel,
       postgres: () => (postgres ??= startSharedPostgres(postgresDir)),
       signal,
-      inspect: heap.heap,
+      inspect: opts.heap,
       serviceEnv: {
         ROUND_TIMEOUT_MS: RUN_LIFETIME_MS,
         REQUEST_STATE_TTL_MS: RUN_LIFETIME_MS,
@@ -97,12 +86,12 @@ async function main(run: BenchRun): Promise<number> {
       opts,
       signal,
       { temporalDb: path.join(targetDir, 'temporal.db'), postgresDir },
-      heap.heap ? { snapshotDir: heap.snapshotDir, rows: heaps } : undefined,
+      opts.heap ? { snapshotDir: opts.heapSnapshotDir, rows: heaps } : undefined,
     );
     process.stdout.write(renderOpenWaits(result));
-    if (heap.heap) process.stdout.write(`\n${renderHeaps(heaps)}`);
+    if (opts.heap) process.stdout.write(`\n${renderHeaps(heaps)}`);
     process.stdout.write(
-      `${JSON.stringify({ bench: 'open-waits', target: opts.target, date: new Date().toISOString(), ...result, targets: targets(result), ...(heap.heap ? { heaps } : {}) })}\n`,
+      `${JSON.stringify({ bench: 'open-waits', target: opts.target, date: new Date().toISOString(), ...result, targets: targets(result), ...(opts.heap ? { heaps } : {}) })}\n`,
     );
     if (result.failures.length) run.keepScratch();
     return result.failures.length ? 1 : 0;

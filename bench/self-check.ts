@@ -4,6 +4,7 @@
  * end-to-end smoke run is `npm run bench -- --quick`.
  */
 import assert from 'node:assert/strict';
+import { readOpenWaitsOptions } from './open-waits-options';
 import { readOptions, SCENARIOS, TARGETS } from './options';
 import { parseProcStat, readProcessTable, sampleCpu, treeTicks, type ProcStat } from './proc-cpu';
 import { ratios, render, table, type PhaseResult, type TargetResult } from './report';
@@ -57,6 +58,16 @@ const checks: Array<[string, () => void]> = [
       assert.throws(() => readOptions(['--n', '0'], {}), /must be an integer >= 1/);
       assert.throws(() => readOptions(['--bogus'], {}), /unknown option --bogus/);
       assert.throws(() => readOptions(['--quick=1'], {}), /takes no value/);
+    },
+  ],
+  [
+    'open-waits options: --heap, and --heap-snapshots DIR which implies it',
+    () => {
+      assert.equal(readOpenWaitsOptions([], {}).heap, false);
+      assert.equal(readOpenWaitsOptions(['--heap'], {}).heapSnapshotDir, undefined);
+      const s = readOpenWaitsOptions(['--heap-snapshots', '/tmp/heaps'], {});
+      assert.deepEqual([s.heap, s.heapSnapshotDir], [true, '/tmp/heaps']);
+      assert.throws(() => readOpenWaitsOptions(['--heap=1'], {}), /takes no value/);
     },
   ],
   [

@@ -4,7 +4,7 @@
  * Postgres database (on one embedded Postgres for the run) and its own processes.
  *
  * - dev: `tsx cli/main.ts start all`, the API and the worker in one process, as `npm run dev` runs them
- * - prod: the built dist/, `node dist/services/{worker,api}/src/main.js`, two processes
+ * - prod: the built dist/, `node dist/cli/start/{worker,api}-main.js`, two processes
  * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
  * - bare-regular, bare-local: bare Temporal in one process (bench/baselines/bare-temporal.ts)
  * - bare-split: bare-local's front and worker as two processes, the step posted back over HTTP
