@@ -49,6 +49,12 @@ export interface RunRoundInput {
   sealedHandlerState?: string;
   /** False once the exchange has used its asks: another ask ends it. */
   mayAsk: boolean;
+  /**
+   * Set when the workflow knows no earlier attempt of the task scheduling this round ran it
+   * (workflows/first-start.ts): a first attempt then neither looks for the round's record nor
+   * counts its start. Absent, both are done.
+   */
+  firstStart?: true;
 }
 
 export interface RoundDeps {
@@ -96,12 +102,16 @@ export function createRunRound(deps: RoundDeps) {
     // number, so only retries count a start. A local activity cannot: the workflow task that runs a
     // round again after its worker died starts it at attempt 1, so every start is counted (in the
     // same round trip that looks for the round's record) and all but the first are retries.
+    // A first start the workflow vouches for has no record to find and no start before it to
+    // count: the round is one Postgres round trip, its record. If this start dies with its worker,
+    // the retry counts from the next start, so such a handler runs once more than the bound.
     const attempt = activityAttempt();
     const local = isLocalActivity();
+    const firstStart = input.firstStart === true && attempt === 1;
     let recorded: RoundRecord | undefined;
     let starts: number | undefined;
-    if (local) ({ recorded, starts } = toParts(await deps.store.startRound(exchange.exchangeId, round)));
-    else recorded = await deps.store.readRound(exchange.exchangeId, round);
+    if (!firstStart && local) ({ recorded, starts } = toParts(await deps.store.startRound(exchange.exchangeId, round)));
+    else if (!firstStart) recorded = await deps.store.readRound(exchange.exchangeId, round);
     if (recorded) {
       // A retry after the round was recorded (a worker killed before reporting): never run it twice.
       log.info({ outcome: recorded.outcome.kind }, 'round already recorded');

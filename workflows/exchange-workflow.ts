@@ -31,6 +31,7 @@ import { clearsWaitOnAnswers } from './compat';
 import { setUpExchangeHandlers } from './exchange-handlers';
 import { initialState, mayAsk, recordRound, takeAnswers } from '../lib/exchange-rules/exchange-state';
 import { isUnrecordable, roundActivities, roundFailure } from './round-activities';
+import { createFirstStartWitness } from './first-start';
 import { createQuestionEvents } from './question-events';
 import { createTaskMode } from './task-mode';
 import { createVisibility } from './visibility';
@@ -48,6 +49,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
   visibility.running(1);
   const taskMode = createTaskMode(input, state);
   const questionEvents = createQuestionEvents(input, state);
+  const certainlyFirstStart = createFirstStartWitness();
 
   const cancel = setUpExchangeHandlers(input, state, { taskMode, visibility });
 
@@ -86,6 +88,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
             listening: answers?.listening,
             sealedHandlerState,
             mayAsk: mayAsk(state, input.maxRounds),
+            ...(certainlyFirstStart() ? { firstStart: true as const } : {}),
           }),
         );
       } catch (error) {

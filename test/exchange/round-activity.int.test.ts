@@ -129,12 +129,25 @@ describe('rounds as local activities (the default)', () => {
     expect(types.filter((t) => t.startsWith('ACTIVITY_TASK'))).toEqual([]);
   });
 
-  it('count every start of a round, so a worker that dies mid-round is counted against MAX_HANDLER_ATTEMPTS', async () => {
+  it("count no start of a round the workflow vouches for: a fresh run's first task, a later task of a cached workflow", async () => {
     const { exchange } = await answerAndFinish('ask_local');
-    expect(await startsOf(exchange.id)).toEqual([
-      { round: 1, starts: 1 },
-      { round: 2, starts: 1 },
-    ]);
+    expect(await startsOf(exchange.id)).toEqual([]);
+  });
+
+  it('count the start of a round whose workflow was rebuilt from history, so a worker that died mid-round is counted against MAX_HANDLER_ATTEMPTS', async () => {
+    const { exchange, reply: ask } = await call('ask_local');
+    // A new worker has nothing cached: the answer's task replays the history, and cannot tell a
+    // first start of round 2 from a retry of one that died with the old worker.
+    await service.stopWorker();
+    await service.startWorker();
+    const reply = await callUntilAnswered(service.url, 'tools/call', {
+      name: 'ask_local',
+      arguments: {},
+      inputResponses: { name: accept({ name: 'Ada' }) },
+      requestState: ask.body.result!.requestState,
+    });
+    expect(reply.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    expect(await startsOf(exchange.id)).toEqual([{ round: 2, starts: 1 }]);
   });
 
   it('end the exchange with -32603 when the handler runs past LOCAL_HANDLER_TIMEOUT_MS', async () => {

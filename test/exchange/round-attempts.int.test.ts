@@ -54,8 +54,18 @@ async function newExchange(): Promise<ExchangeInput> {
   return exchange;
 }
 
-const attemptOf = (exchange: ExchangeInput, attempt: number, isLocal = false): Promise<RoundSummary> =>
-  new MockActivityEnvironment({ attempt, isLocal }).run(runRound, { exchange, round: 1, mayAsk: true });
+const attemptOf = (
+  exchange: ExchangeInput,
+  attempt: number,
+  isLocal = false,
+  firstStart?: true,
+): Promise<RoundSummary> =>
+  new MockActivityEnvironment({ attempt, isLocal }).run(runRound, {
+    exchange,
+    round: 1,
+    mayAsk: true,
+    ...(firstStart ? { firstStart } : {}),
+  });
 
 const startsOf = async (exchange: ExchangeInput) =>
   (
@@ -143,5 +153,30 @@ describe('a round whose attempts keep failing (local activity)', () => {
     expect(again.kind).toBe('complete');
     expect(runs).toBe(0);
     expect(await startsOf(exchange)).toEqual([1]);
+  });
+});
+
+// The workflow vouches for a first start it can prove (workflows/first-start.ts): the round is then
+// its record alone. Only a first attempt takes its word: an activity's own retry reads and counts.
+describe.each([
+  ['local', true],
+  ['regular', false],
+])('a first start the workflow vouches for (%s activity)', (_, isLocal) => {
+  it('runs the handler and records the round without counting a start', async () => {
+    const exchange = await newExchange();
+    const summary = await attemptOf(exchange, 1, isLocal, true);
+    expect(summary.kind).toBe('complete');
+    expect(runs).toBe(1);
+    expect(await startsOf(exchange)).toEqual([]);
+    expect((await store.readRound(exchange.exchangeId, 1))?.outcome.kind).toBe('complete');
+  });
+
+  it("is not taken on the activity's own retry: a recorded round is read back, not run again", async () => {
+    const exchange = await newExchange();
+    await attemptOf(exchange, 1, isLocal, true);
+    runs = 0;
+    const again = await attemptOf(exchange, 2, isLocal, true);
+    expect(again.kind).toBe('complete');
+    expect(runs).toBe(0);
   });
 });

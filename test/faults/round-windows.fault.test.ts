@@ -7,7 +7,8 @@
  * the client sent meanwhile must land exactly once. Each scenario checks that the history really
  * was in the window when it died, then that the exchange ends with the client's own answers, that
  * no recorded round ran its handler again, and that the client, Postgres and Temporal's search
- * attributes agree.
+ * attributes agree. Each held round is a first start the workflow vouched for (it neither looked
+ * for its record nor counted its start): the retry after the kill is what must look.
  */
 import { EXCHANGE_CANCELLED } from '../../lib/protocol/exchange-errors';
 import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
@@ -70,7 +71,13 @@ scenario(
       resultsAtKill: atKill.localResults,
       answerBeforeItsRound: answerBeforeResult(await answersAndResults(stack, workflowId), 2, 2),
     }).toEqual({
-      window: expect.objectContaining({ exchangeId: first.exchangeId, round: 2, local: true, outcome: 'ask' }),
+      window: expect.objectContaining({
+        exchangeId: first.exchangeId,
+        round: 2,
+        local: true,
+        outcome: 'ask',
+        firstStart: true,
+      }),
       inTime: true,
       resultsAtKill: 1,
       answerBeforeItsRound: true,
@@ -102,7 +109,13 @@ scenario(
     await stack.startWorker();
 
     expect({ window, inTime: killedAfterMs < LOCAL_WINDOW_MS, resultsAtKill: atKill.localResults }).toEqual({
-      window: expect.objectContaining({ exchangeId: first.exchangeId, round: 4, local: true, outcome: 'complete' }),
+      window: expect.objectContaining({
+        exchangeId: first.exchangeId,
+        round: 4,
+        local: true,
+        outcome: 'complete',
+        firstStart: true,
+      }),
       inTime: true,
       resultsAtKill: 3,
     });
@@ -188,7 +201,13 @@ scenario(
     await stack.startWorker();
 
     expect({ window, answers: before.answerSignals, results: before.activityResults, running }).toEqual({
-      window: expect.objectContaining({ exchangeId: first.exchangeId, round: 2, local: false, outcome: 'ask' }),
+      window: expect.objectContaining({
+        exchangeId: first.exchangeId,
+        round: 2,
+        local: false,
+        outcome: 'ask',
+        firstStart: true,
+      }),
       answers: 2,
       results: 1,
       running: { activity: true, workflowTask: false },

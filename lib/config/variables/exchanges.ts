@@ -38,7 +38,7 @@ export const EXCHANGE_VARIABLES = {
   ),
   MAX_HANDLER_ATTEMPTS: documented(
     integer(1, 100).default(5),
-    'retried attempts of a round that may start its handler (a handler that kills its worker) before the exchange ends with `-32603`',
+    'retried attempts of a round that may start its handler (a handler that kills its worker) before the exchange ends with `-32603`; a first start on a worker that held the exchange in its cache is not counted, so such a handler runs at most this many times plus one',
   ),
   REQUEST_STATE_TTL_MS: documented(integer(1).default(900000), 'lifetime of a requestState'),
   REQUEST_STATE_KEYS: documented(

@@ -44,6 +44,8 @@ export function parsePauseSpec(text: string): PauseSpec {
 /** What the round and ending activities take and return, as far as a spec looks at them. */
 interface ActivityArgs {
   round?: number;
+  /** A round the workflow vouched for as a first start (workflows/first-start.ts): it neither looked for its record nor counted its start. */
+  firstStart?: boolean;
   exchange?: { exchangeId?: string; request?: { target?: string } };
 }
 
@@ -69,6 +71,7 @@ export function pauseInterceptor(spec: PauseSpec, log: Logger): ActivityIntercep
             activity: ctx.info.activityType,
             local: ctx.info.isLocal,
             outcome,
+            firstStart: args.firstStart === true,
           },
           'fault window open',
         );

@@ -10,6 +10,8 @@ export interface FaultWindow {
   activity: string;
   local: boolean;
   outcome?: string;
+  /** Whether the round ran as a first start the workflow vouched for (no look for its record, no start counted). */
+  firstStart?: boolean;
   /** When the worker opened it (its log line's time, epoch ms). */
   openedAt: number;
 }
@@ -26,6 +28,7 @@ export async function waitForWindow(proc: OsProcess, timeoutMs = 60_000): Promis
     activity: entry.activity,
     local: entry.local,
     ...(entry.outcome ? { outcome: entry.outcome } : {}),
+    ...(entry.firstStart !== undefined ? { firstStart: entry.firstStart } : {}),
     openedAt: Date.parse(entry.time),
   };
 }
