@@ -4,7 +4,8 @@
  * Postgres database (on one embedded Postgres for the run) and its own processes.
  *
  * - dev: `tsx cli/main.ts start all`, the API and the worker in one process, as `npm run dev` runs them
- * - prod: the built dist/, `node dist/cli/start/{worker,api}-main.js`, two processes
+ * - prod: the built dist/, `node dist/cli/start/{worker,api}-main.js`, two processes, each with the
+ *   `NODE_OPTIONS` docker-compose.yml gives its container
  * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
  * - bare-regular, bare-local: bare Temporal in one process (bench/baselines/bare-temporal.ts)
  * - bare-split: bare-local's front and worker as two processes, the step posted back over HTTP
@@ -27,6 +28,7 @@ import type { Role, RunningTarget, SharedPostgres, TargetContext, TargetSpec } f
 import { cpuProfileArgs } from './cpu-profile';
 import { startComposeTarget } from './compose-target';
 import { inspectorUrlFromLog } from '../scripts/inspector-session';
+import { composeNodeOptions } from '../scripts/compose-node-options';
 
 export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   dev: { name: 'dev', label: 'service, dev mode (API + worker in one process)', oneProcess: true, temporal: true },
@@ -170,11 +172,18 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(service));
       } else {
         // Worker first: both processes migrate at start, and the API's first legs need pollers.
-        const worker = start('worker', process.execPath, [...profiled('worker'), 'dist/cli/start/worker-main.js'], env);
+        // Each process with the heap settings docker-compose.yml gives its container.
+        const worker = start('worker', process.execPath, [...profiled('worker'), 'dist/cli/start/worker-main.js'], {
+          ...env,
+          ...composeNodeOptions('worker'),
+        });
         processes.worker = [worker.pid];
         await inspectorOf('worker', 'worker', worker);
         await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
-        const api = start('api', process.execPath, [...profiled('api'), 'dist/cli/start/api-main.js'], env);
+        const api = start('api', process.execPath, [...profiled('api'), 'dist/cli/start/api-main.js'], {
+          ...env,
+          ...composeNodeOptions('api'),
+        });
         processes.api = [api.pid];
         await inspectorOf('api', 'api', api);
         await waitForHealth(url, ready(api));

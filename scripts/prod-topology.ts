@@ -12,6 +12,7 @@ import { killOnExit, spawnChild, type Child } from '../cli/dev/child-processes';
 import { createTeardown } from '../cli/dev/teardown';
 import { freePort } from '../cli/dev/local-stack/free-port';
 import { startPostgresChild } from './postgres-child';
+import { composeNodeOptions } from './compose-node-options';
 import { startTemporalDevServer } from '../cli/dev/local-stack/temporal-dev-server';
 import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
 
@@ -92,7 +93,12 @@ export async function startProdTopology(options: ProdTopologyOptions): Promise<P
     const start = (name: 'worker' | 'api') => {
       options.onStart?.(name);
       return teardown.addChild(
-        spawnChild(name, process.execPath, [DIST_MAINS[name]], { cwd: ROOT, env, logFile: log(name) }),
+        // With the heap settings docker-compose.yml gives the process's container.
+        spawnChild(name, process.execPath, [DIST_MAINS[name]], {
+          cwd: ROOT,
+          env: { ...env, ...composeNodeOptions(name, env) },
+          logFile: log(name),
+        }),
       );
     };
     // The worker first: both migrate at start, and the API's first legs need a worker polling.

@@ -35,7 +35,7 @@ export const TEMPORAL_VARIABLES = {
   ),
   WORKER_MAX_CACHED_WORKFLOWS: documented(
     integer(0).default(1000),
-    'exchange workflows a worker keeps in memory (about 0.3 MB each); past it the least recently used is evicted and replayed from its history when next signalled, so worker memory stays bounded however many exchanges wait on a person',
+    'exchange workflows a worker keeps in memory (about 0.2 MB each); past it the least recently used is evicted and replayed from its history when next signalled, so worker memory stays bounded however many exchanges wait on a person',
   ),
   WORKER_SHUTDOWN_GRACE_MS: documented(
     integer(0, 600_000).default(10_000),
