@@ -13,6 +13,7 @@ import { aggregateProfile, sourceOf, type CpuProfile } from './profile-aggregate
 import { summarize } from './stats';
 import { actionsPerExchange, parseActions } from './temporal-actions';
 import { median, medianOf, medianResults, ratiosOverRuns } from './run-medians';
+import { renderOpenWaitsPlot, tickStep } from './open-waits-plot';
 
 const checks: Array<[string, () => void]> = [
   [
@@ -224,6 +225,28 @@ const checks: Array<[string, () => void]> = [
       assert.equal(all.byFunction.get('writev (native)'), 20);
       const windowed = aggregateProfile(profile, '/r', [{ startUs: 15, endUs: 35 }]);
       assert.deepEqual([windowed.busyUs, windowed.byCaller.get('pg')], [20, 20]);
+    },
+  ],
+  [
+    'open-waits plot: round axis steps, and a line per series drawn through every checkpoint',
+    () => {
+      assert.deepEqual([tickStep(100_000), tickStep(300), tickStep(7), tickStep(0)], [20_000, 50, 1, 1]);
+      const latency = { count: 1, min: 1, mean: 1, p50: 20, p90: 1, p99: 30, max: 1 };
+      const svg = renderOpenWaitsPlot(
+        [0, 50_000, 100_000].map((open) => ({
+          open,
+          memory: { api: 140 * 1024 * 1024, worker: 700 * 1024 * 1024 },
+          temporalDiskBytes: open * 28_000,
+          postgresDiskBytes: 50 * 1024 * 1024,
+          firstLeg: latency,
+        })),
+        'a <title>',
+      );
+      const lines = [...svg.matchAll(/<polyline [^>]*points="([^"]*)"/g)].map((m) => m[1]!.split(' ').length);
+      // API, worker, both disks; p50 and p99: three points each.
+      assert.deepEqual(lines, [3, 3, 3, 3, 3, 3]);
+      assert.match(svg, /a &lt;title>/);
+      assert.match(svg, />100k</);
     },
   ],
 ];
