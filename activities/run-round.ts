@@ -30,6 +30,7 @@ import {
 import { activityAttempt, cancellationSignal, isLocalActivity, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
 import { observeRound } from '../lib/metrics/worker-metrics';
+import { inStepSpan, STEP_SPANS } from '../lib/tracing/step-span';
 
 /** How often a round running as a regular activity heartbeats; the workflow's heartbeat timeout is a few of these. */
 export const HEARTBEAT_EVERY_MS = 1_000;
@@ -110,8 +111,12 @@ export function createRunRound(deps: RoundDeps) {
     const firstStart = input.firstStart === true && attempt === 1;
     let recorded: RoundRecord | undefined;
     let starts: number | undefined;
-    if (!firstStart && local) ({ recorded, starts } = toParts(await deps.store.startRound(exchange.exchangeId, round)));
-    else if (!firstStart) recorded = await deps.store.readRound(exchange.exchangeId, round);
+    if (!firstStart && local)
+      ({ recorded, starts } = toParts(
+        await inStepSpan(STEP_SPANS.startRound, () => deps.store.startRound(exchange.exchangeId, round)),
+      ));
+    else if (!firstStart)
+      recorded = await inStepSpan(STEP_SPANS.startRound, () => deps.store.readRound(exchange.exchangeId, round));
     if (recorded) {
       // A retry after the round was recorded (a worker killed before reporting): never run it twice.
       log.info({ outcome: recorded.outcome.kind }, 'round already recorded');
@@ -148,29 +153,31 @@ export function createRunRound(deps: RoundDeps) {
       maxQuestionWaitMs: deps.maxQuestionWaitMs,
     });
 
-    const record = await deps.store.recordRound({
-      exchange,
-      workflowId,
-      round,
-      answers: input.answers,
-      answersDigest: input.answersDigest,
-      outcome,
-      durationMs: Date.now() - started,
-      // The round's clock starts when the client can see the ask, which is now.
-      ...(outcome.kind === 'ask'
-        ? {
-            deadlineAt: new Date(
-              deadlineOf(
-                Date.now(),
-                askWaitMs(outcome.inputRequests, {
-                  roundTimeoutMs: exchange.roundTimeoutMs,
-                  maxQuestionWaitMs: deps.maxQuestionWaitMs,
-                }),
+    const record = await inStepSpan(STEP_SPANS.recordRound, () =>
+      deps.store.recordRound({
+        exchange,
+        workflowId,
+        round,
+        answers: input.answers,
+        answersDigest: input.answersDigest,
+        outcome,
+        durationMs: Date.now() - started,
+        // The round's clock starts when the client can see the ask, which is now.
+        ...(outcome.kind === 'ask'
+          ? {
+              deadlineAt: new Date(
+                deadlineOf(
+                  Date.now(),
+                  askWaitMs(outcome.inputRequests, {
+                    roundTimeoutMs: exchange.roundTimeoutMs,
+                    maxQuestionWaitMs: deps.maxQuestionWaitMs,
+                  }),
+                ),
               ),
-            ),
-          }
-        : {}),
-    });
+            }
+          : {}),
+      }),
+    );
     observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
     return summarize(record, outcome);

@@ -14,6 +14,8 @@ import { summarize } from './stats';
 import { actionsPerExchange, parseActions } from './temporal-actions';
 import { median, medianOf, medianResults, ratiosOverRuns } from './run-medians';
 import { renderOpenWaitsPlot, tickStep } from './open-waits-plot';
+import { legStages, STAGES, summarizeStages } from './leg-breakdown';
+import { nanosToMs, spansOf } from './otlp-receiver';
 
 const checks: Array<[string, () => void]> = [
   [
@@ -247,6 +249,50 @@ const checks: Array<[string, () => void]> = [
       assert.deepEqual(lines, [3, 3, 3, 3, 3, 3]);
       assert.match(svg, /a &lt;title>/);
       assert.match(svg, />100k</);
+    },
+  ],
+  [
+    "answer-leg breakdown: a leg's stages from its spans add up to what its client timed; nanoseconds read exactly",
+    () => {
+      assert.equal(nanosToMs('1733350000123456789'), 1733350000123.456789);
+      assert.equal(nanosToMs(2_500_000), 2.5);
+      assert.deepEqual(
+        spansOf({
+          resourceSpans: [
+            { scopeSpans: [{ spans: [{ name: 'a', startTimeUnixNano: '1000000', endTimeUnixNano: '3000000' }] }] },
+          ],
+        }),
+        [{ name: 'a', startMs: 1, endMs: 3 }],
+      );
+      const span = (name: string, startMs: number, endMs: number) => ({ name, startMs, endMs });
+      const leg = {
+        sentMs: 100,
+        receivedMs: 150,
+        spans: [
+          span('mcp tools/call', 102, 147),
+          span('verify requestState', 103, 103.5),
+          span('read exchange trace', 104, 105),
+          span('read rounds', 105.5, 106.5),
+          span('SignalWorkflow:answers', 107, 112),
+          span('RunActivity:runRound', 120, 130),
+          span('handler bench_two round 2', 121, 121.2),
+          span('record round', 122, 126),
+          span('await round', 112.2, 127),
+        ],
+      };
+      const stages = legStages(leg);
+      assert.ok(!('missing' in stages));
+      const sum = STAGES.reduce((total, [stage]) => total + stages[stage], 0);
+      assert.ok(Math.abs(sum - 50) < 1e-9, `stages add up to ${sum}`);
+      assert.deepEqual(
+        [stages['trace link'], stages.checks, stages['workflow task'], stages.notify, stages['http out']],
+        [1, 1.5, 8, 1, 3],
+      );
+      assert.deepEqual(legStages({ ...leg, spans: leg.spans.slice(0, 2) }), {
+        missing: ['reads', 'signal', 'activity', 'handler', 'record', 'awaited'],
+      });
+      const summary = summarizeStages([stages, stages]);
+      assert.equal(summary.find((s) => s.stage === 'signal')?.mean, 5);
     },
   ],
 ];

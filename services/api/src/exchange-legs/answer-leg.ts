@@ -32,6 +32,7 @@ import {
 import type { ExchangeLeg, ExchangeLegsDeps, LegOptions, LegOutcome } from './leg-types';
 import type { RoundWait } from './round-wait';
 import { checkRoundInput } from './start-leg';
+import { inStepSpan, STEP_SPANS } from '../../../../lib/tracing/step-span';
 import { takeUrlReplies } from './url-replies';
 
 export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait: RoundWait) {
@@ -49,7 +50,7 @@ export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait:
   ): Promise<LegOutcome> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
-    const [ask, next] = await store.readRoundAndNext(exchangeId, round);
+    const [ask, next] = await inStepSpan(STEP_SPANS.readRounds, () => store.readRoundAndNext(exchangeId, round));
     // Questions for someone else; replies to the URL elicitations of the caller's own, if any.
     if (ask && asksSomeoneElse(ask)) return takeUrlReplies(leg, ask, deps.callerPages);
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
@@ -108,7 +109,10 @@ export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait:
     }
     // The read above found no next round after the watch began: only an announcement, or a wake-up
     // that says one may have been missed, makes the wait read.
-    return awaitedWith(await wait.awaitRound(watch, exchangeId, round + 1, options, true), digest);
+    const awaited = await inStepSpan(STEP_SPANS.awaitRound, () =>
+      wait.awaitRound(watch, exchangeId, round + 1, options, true),
+    );
+    return awaitedWith(awaited, digest);
   }
 
   /**

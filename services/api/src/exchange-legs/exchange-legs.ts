@@ -20,6 +20,7 @@ import type { RoundRecord } from '../../../../lib/exchange/types';
 import type { TaskRecord } from '../../../../lib/db/task-store';
 import { linkToExchangeTrace } from '../../../../lib/tracing/exchange-trace';
 import { tagLegExchange } from '../../../../lib/tracing/leg-span';
+import { inStepSpan, STEP_SPANS } from '../../../../lib/tracing/step-span';
 import { logExchange } from '../../../../lib/log';
 import { fromOutcome } from '../../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../../lib/protocol/rpc-error';
@@ -45,12 +46,18 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
 
   /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
   async function runLeg(leg: ExchangeLeg, requestDigest: string, options: LegOptions): Promise<LegOutcome> {
-    const claims = leg.requestState === undefined ? undefined : verified(leg, leg.requestState, requestDigest);
+    const { requestState } = leg;
+    const claims =
+      requestState === undefined
+        ? undefined
+        : inStepSpan(STEP_SPANS.verifyRequestState, () => verified(leg, requestState, requestDigest));
     const kind = classifyLeg(claims);
     if (claims) {
       logExchange(claims.exchangeId);
       tagLegExchange(claims.exchangeId, claims.round + 1);
-      await linkToExchangeTrace(() => store.readTraceContext(claims.exchangeId));
+      await linkToExchangeTrace(() =>
+        inStepSpan(STEP_SPANS.readExchangeTrace, () => store.readTraceContext(claims.exchangeId)),
+      );
     }
     switch (kind.kind) {
       case 'first': {

@@ -1,0 +1,188 @@
+/**
+ * `npm run bench:answer-leg`: where the answer leg's milliseconds go. Runs --legs two-round
+ * exchanges one at a time against three targets started in turn: the service untraced and bare
+ * Temporal (`bare-local`), for the leg-2 p50 and its ratio to the floor, then the service with
+ * every trace kept and sent to a collector in this process (bench/otlp-receiver.ts), whose spans
+ * split each leg 2 into its stages (bench/leg-breakdown.ts): the median and p90 of each.
+ *
+ *   npm run bench:answer-leg                      100 legs per target, the dev target
+ *   npm run bench:answer-leg -- --legs 300 --target prod
+ *
+ * Tracing costs the traced leg its own spans and one read (the exchange's trace context, shown as
+ * its own stage), so its total is above the untraced one: the stages say where the time goes, the
+ * untraced p50 what a client waits. stdout: the tables and a one-line JSON summary.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { projectRoot } from '../lib/paths';
+import { runToCompletion } from '../cli/dev/child-processes';
+import { note, runBench, type BenchRun } from './bench-run';
+import { integerOption, list, parseFlags } from './flags';
+import { legStages, summarizeStages, type Stage, type TimedLeg } from './leg-breakdown';
+import { runLeg } from './load';
+import { startOtlpReceiver } from './otlp-receiver';
+import { table } from './report';
+import { SCENARIO_SPECS } from './scenarios';
+import { percentile } from './stats';
+import { startSharedPostgres, startTarget, TARGET_SPECS } from './targets';
+import type { RunningTarget, SharedPostgres } from './target-types';
+
+const TWO_ROUNDS = SCENARIO_SPECS.two;
+const LEG_TIMEOUT_MS = 60_000;
+/** The service's span exporter sends a batch a second: time for the last one. */
+const EXPORT_SETTLE_MS = 2_500;
+const SERVICE_TARGETS = ['dev', 'prod'] as const;
+
+const USAGE = `npm run bench:answer-leg -- [--legs N] [--warmup N] [--target dev|prod] [--no-build]
+
+  --legs N         two-round exchanges per target, one at a time (default 100)
+  --warmup N       whole exchanges run first and thrown away, per target (default 10)
+  --target T       the service as npm run dev runs it (dev, default) or as production does (prod)
+  --no-build       for prod: use dist/ as it is`;
+
+const epochMs = () => performance.timeOrigin + performance.now();
+
+async function main(run: BenchRun): Promise<number> {
+  let legs: number, warmup: number, target: (typeof SERVICE_TARGETS)[number], build: boolean;
+  try {
+    const args = parseFlags(process.argv.slice(2), ['no-build', 'help'], ['legs', 'warmup', 'target']);
+    if (args.has('help')) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const int = integerOption(args, process.env);
+    legs = int('legs', 'BENCH_LEGS', 100, 1);
+    warmup = int('warmup', 'BENCH_WARMUP', 10, 0);
+    target = list(args.get('target') ?? 'dev', SERVICE_TARGETS, 'target')[0]!;
+    build = !args.has('no-build');
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { signal, scratch } = run;
+  if (target === 'prod' && build) {
+    note('npm run build (for the production target)');
+    await runToCompletion('npm', ['run', 'build', '--silent'], projectRoot(__dirname));
+  }
+  let postgres: Promise<SharedPostgres> | undefined;
+  const context = (name: string, serviceEnv?: Record<string, string>) => ({
+    dir: path.join(scratch, name),
+    temporalFlags: [],
+    logLevel: 'warn',
+    postgres: () => (postgres ??= startSharedPostgres(path.join(scratch, 'postgres'))),
+    signal,
+    ...(serviceEnv ? { serviceEnv } : {}),
+  });
+  const collector = await startOtlpReceiver();
+  try {
+    const untraced = await timedLegs(target, context(`${target}-untraced`), legs, warmup, signal);
+    const floor = await timedLegs('bare-local', context('bare-local'), legs, warmup, signal);
+    const traced = await timedLegs(
+      target,
+      context(`${target}-traced`, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_TRACES_SAMPLER: 'always_on',
+        OTEL_BSP_MAX_QUEUE_SIZE: '100000',
+      }),
+      legs,
+      warmup,
+      signal,
+    );
+    const perLeg = traced.windows.map((window) => ({
+      ...window,
+      spans: collector.spans.filter((span) => span.startMs >= window.sentMs - 1 && span.startMs <= window.receivedMs),
+    }));
+    const staged = perLeg.map(legStages);
+    const complete = staged.filter((stages): stages is Record<Stage, number> => !('missing' in stages));
+    const incomplete = staged.length - complete.length;
+    if (!complete.length) {
+      const first = staged.find((stages) => 'missing' in stages) as { missing: string[] } | undefined;
+      note(
+        `no leg had all its spans (first one missing: ${first?.missing.join(', ')}); ${collector.spans.length} spans in all`,
+      );
+      return 1;
+    }
+    const summary = summarizeStages(complete);
+    const p50 = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      );
+    const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+    const completeMs = perLeg.filter((_, i) => !('missing' in staged[i]!)).map((w) => w.receivedMs - w.sentMs);
+    const totals = {
+      untracedP50: p50(untraced.ms),
+      floorP50: p50(floor.ms),
+      tracedP50: p50(traced.ms),
+      tracedMean: mean(completeMs),
+      sumOfStageMeans: summary.reduce((sum, stage) => sum + stage.mean, 0),
+    };
+    const fixed = (v: number) => v.toFixed(2);
+    process.stdout.write(
+      [
+        `answer leg (leg 2 of a two-round exchange), ${legs} legs one at a time per target, ${target} target`,
+        ...table(
+          ['', 'leg 2 p50 ms'],
+          [
+            [`${target}, untraced`, fixed(totals.untracedP50)],
+            ['bare-local (the floor)', fixed(totals.floorP50)],
+            [`${target} / floor`, `${(totals.untracedP50 / totals.floorP50).toFixed(2)}x`],
+            [`${target}, traced (the breakdown below)`, fixed(totals.tracedP50)],
+          ],
+        ),
+        '',
+        `stages of the traced leg (${complete.length} legs${incomplete ? `, ${incomplete} without all their spans left out` : ''}; means add up to the mean leg)`,
+        ...table(
+          ['stage', 'mean ms', 'p50 ms', 'p90 ms', 'what'],
+          summary.map((s) => [s.stage, fixed(s.mean), fixed(s.p50), fixed(s.p90), s.what]),
+        ),
+        `sum of the stages' means: ${fixed(totals.sumOfStageMeans)} ms; the traced legs' mean: ${fixed(totals.tracedMean)} ms`,
+        '',
+      ].join('\n'),
+    );
+    process.stdout.write(
+      `${JSON.stringify({ bench: 'answer-leg', target, date: new Date().toISOString(), legs, ...totals, stages: summary.map(({ stage, mean, p50, p90 }) => ({ stage, mean, p50, p90 })) })}\n`,
+    );
+    return 0;
+  } finally {
+    await collector.close();
+    await postgres
+      ?.then((pg) => pg.stop())
+      .catch((error: unknown) => note(`Postgres did not stop cleanly: ${(error as Error).message}`));
+  }
+}
+
+/** `legs` two-round exchanges one at a time on a target started for them: leg 2's times and windows. */
+async function timedLegs(
+  name: 'dev' | 'prod' | 'bare-local',
+  ctx: Parameters<typeof startTarget>[1],
+  legs: number,
+  warmup: number,
+  signal: AbortSignal,
+): Promise<{ ms: number[]; windows: Array<Omit<TimedLeg, 'spans'>> }> {
+  note(`${ctx.dir.split(path.sep).at(-1)}: starting`);
+  let target: RunningTarget | undefined;
+  const ms: number[] = [];
+  const windows: Array<Omit<TimedLeg, 'spans'>> = [];
+  try {
+    target = await startTarget(TARGET_SPECS[name], ctx);
+    const leg = (index: number, state: unknown) =>
+      runLeg(target!.url, TWO_ROUNDS, index, state, AbortSignal.any([signal, AbortSignal.timeout(LEG_TIMEOUT_MS)]));
+    for (let i = 0; i < warmup + legs; i++) {
+      const first = await leg(0, undefined);
+      const sentMs = epochMs();
+      const second = await leg(1, first.result.requestState);
+      const receivedMs = epochMs();
+      if (i < warmup) continue;
+      ms.push(second.ms);
+      windows.push({ sentMs, receivedMs });
+    }
+    await sleep(EXPORT_SETTLE_MS);
+    return { ms, windows };
+  } finally {
+    await target?.stop().catch((error: unknown) => note(`target did not stop cleanly: ${(error as Error).message}`));
+  }
+}
+
+runBench('durable-mcp-answer-leg-', main);
