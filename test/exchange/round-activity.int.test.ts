@@ -100,10 +100,15 @@ async function eventTypes(workflowId: string): Promise<string[]> {
   });
 }
 
-async function answerAndFinish(name: string): Promise<{ exchange: ExchangeRow; reply: RpcReply }> {
+/** Asks, answers (after `meanwhile`, if given) and returns the final reply; "come back" replies are followed. */
+async function answerAndFinish(
+  name: string,
+  meanwhile?: () => Promise<void>,
+): Promise<{ exchange: ExchangeRow; reply: RpcReply }> {
   const { exchange, reply: ask } = await call(name);
   expect(ask.body.result?.resultType).toBe('input_required');
-  const reply = await rawCall(service.url, 'tools/call', {
+  await meanwhile?.();
+  const reply = await callUntilAnswered(service.url, 'tools/call', {
     name,
     arguments: {},
     inputResponses: { name: accept({ name: 'Ada' }) },
@@ -135,16 +140,11 @@ describe('rounds as local activities (the default)', () => {
   });
 
   it('count the start of a round whose workflow was rebuilt from history, so a worker that died mid-round is counted against MAX_HANDLER_ATTEMPTS', async () => {
-    const { exchange, reply: ask } = await call('ask_local');
     // A new worker has nothing cached: the answer's task replays the history, and cannot tell a
     // first start of round 2 from a retry of one that died with the old worker.
-    await service.stopWorker();
-    await service.startWorker();
-    const reply = await callUntilAnswered(service.url, 'tools/call', {
-      name: 'ask_local',
-      arguments: {},
-      inputResponses: { name: accept({ name: 'Ada' }) },
-      requestState: ask.body.result!.requestState,
+    const { exchange, reply } = await answerAndFinish('ask_local', async () => {
+      await service.stopWorker();
+      await service.startWorker();
     });
     expect(reply.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
     expect(await startsOf(exchange.id)).toEqual([{ round: 2, starts: 1 }]);
