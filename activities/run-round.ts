@@ -111,12 +111,12 @@ export function createRunRound(deps: RoundDeps) {
     const firstStart = input.firstStart === true && attempt === 1;
     let recorded: RoundRecord | undefined;
     let starts: number | undefined;
-    if (!firstStart && local)
-      ({ recorded, starts } = toParts(
-        await inStepSpan(STEP_SPANS.startRound, () => deps.store.startRound(exchange.exchangeId, round)),
+    if (!firstStart)
+      ({ recorded, starts } = await inStepSpan(STEP_SPANS.startRound, async () =>
+        local
+          ? toParts(await deps.store.startRound(exchange.exchangeId, round))
+          : { recorded: await deps.store.readRound(exchange.exchangeId, round), starts: undefined },
       ));
-    else if (!firstStart)
-      recorded = await inStepSpan(STEP_SPANS.startRound, () => deps.store.readRound(exchange.exchangeId, round));
     if (recorded) {
       // A retry after the round was recorded (a worker killed before reporting): never run it twice.
       log.info({ outcome: recorded.outcome.kind }, 'round already recorded');
