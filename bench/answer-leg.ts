@@ -7,6 +7,13 @@
  *
  *   npm run bench:answer-leg                      100 legs per target, the dev target
  *   npm run bench:answer-leg -- --legs 300 --target prod
+ *   npm run bench:answer-leg -- --runs 5          the untraced service and the floor five times each,
+ *                                                 interleaved: medians, and the ratio's range
+ *
+ * Each answer is sent --think-ms after its question came back (200 by default: a person reads the
+ * question first), so it reaches an idle workflow held in the worker's cache, as a person's answer
+ * does. Sent at once (--think-ms 0), an answer races the tail of the workflow task that asked it,
+ * which favours whichever target is quickest to reply, and is not what a human round does.
  *
  * Tracing costs the traced leg its own spans and one read (the exchange's trace context, shown as
  * its own stage), so its total is above the untraced one: the stages say where the time goes, the
@@ -34,19 +41,32 @@ const LEG_TIMEOUT_MS = 60_000;
 const EXPORT_SETTLE_MS = 2_500;
 const SERVICE_TARGETS = ['dev', 'prod'] as const;
 
-const USAGE = `npm run bench:answer-leg -- [--legs N] [--warmup N] [--target dev|prod] [--no-build]
+const USAGE = `npm run bench:answer-leg -- [--legs N] [--warmup N] [--runs N] [--think-ms N] [--target dev|prod] [--no-build]
 
   --legs N         two-round exchanges per target, one at a time (default 100)
   --warmup N       whole exchanges run first and thrown away, per target (default 10)
+  --runs N         the untraced service and the floor N times each, interleaved, each started
+                   fresh; the p50s are the medians of the runs, the ratio the median (and range)
+                   of the ratios taken within each run (default 1)
+  --think-ms N     the pause between a question's arrival and its answer (default 200)
   --target T       the service as npm run dev runs it (dev, default) or as production does (prod)
   --no-build       for prod: use dist/ as it is`;
 
 const epochMs = () => performance.timeOrigin + performance.now();
 
 async function main(run: BenchRun): Promise<number> {
-  let legs: number, warmup: number, target: (typeof SERVICE_TARGETS)[number], build: boolean;
+  let legs: number,
+    warmup: number,
+    runs: number,
+    thinkMs: number,
+    target: (typeof SERVICE_TARGETS)[number],
+    build: boolean;
   try {
-    const args = parseFlags(process.argv.slice(2), ['no-build', 'help'], ['legs', 'warmup', 'target']);
+    const args = parseFlags(
+      process.argv.slice(2),
+      ['no-build', 'help'],
+      ['legs', 'warmup', 'runs', 'think-ms', 'target'],
+    );
     if (args.has('help')) {
       process.stdout.write(`${USAGE}\n`);
       return 0;
@@ -54,6 +74,8 @@ async function main(run: BenchRun): Promise<number> {
     const int = integerOption(args, process.env);
     legs = int('legs', 'BENCH_LEGS', 100, 1);
     warmup = int('warmup', 'BENCH_WARMUP', 10, 0);
+    runs = int('runs', 'BENCH_RUNS', 1, 1);
+    thinkMs = int('think-ms', 'BENCH_THINK_MS', 200, 0);
     target = list(args.get('target') ?? 'dev', SERVICE_TARGETS, 'target')[0]!;
     build = !args.has('no-build');
   } catch (error) {
@@ -76,8 +98,15 @@ async function main(run: BenchRun): Promise<number> {
   });
   const collector = await startOtlpReceiver();
   try {
-    const untraced = await timedLegs(target, context(`${target}-untraced`), legs, warmup, signal);
-    const floor = await timedLegs('bare-local', context('bare-local'), legs, warmup, signal);
+    const pace = { legs, warmup, thinkMs, signal };
+    // The service and the floor alternate, each fresh every run, so a slow minute falls on both.
+    const untracedRuns: number[] = [];
+    const floorRuns: number[] = [];
+    for (let r = 1; r <= runs; r++) {
+      const suffix = runs > 1 ? `-run${r}` : '';
+      untracedRuns.push(p50((await timedLegs(target, context(`${target}-untraced${suffix}`), pace)).ms));
+      floorRuns.push(p50((await timedLegs('bare-local', context(`bare-local${suffix}`), pace)).ms));
+    }
     const traced = await timedLegs(
       target,
       context(`${target}-traced`, {
@@ -85,9 +114,7 @@ async function main(run: BenchRun): Promise<number> {
         OTEL_TRACES_SAMPLER: 'always_on',
         OTEL_BSP_MAX_QUEUE_SIZE: '100000',
       }),
-      legs,
-      warmup,
-      signal,
+      pace,
     );
     const perLeg = traced.windows.map((window) => ({
       ...window,
@@ -104,16 +131,14 @@ async function main(run: BenchRun): Promise<number> {
       return 1;
     }
     const summary = summarizeStages(complete);
-    const p50 = (values: number[]) =>
-      percentile(
-        [...values].sort((a, b) => a - b),
-        50,
-      );
     const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
     const completeMs = perLeg.filter((_, i) => !('missing' in staged[i]!)).map((w) => w.receivedMs - w.sentMs);
+    const ratios = untracedRuns.map((ms, i) => ms / floorRuns[i]!);
     const totals = {
-      untracedP50: p50(untraced.ms),
-      floorP50: p50(floor.ms),
+      untracedP50: p50(untracedRuns),
+      floorP50: p50(floorRuns),
+      ratio: p50(ratios),
+      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
       tracedP50: p50(traced.ms),
       tracedMean: mean(completeMs),
       sumOfStageMeans: summary.reduce((sum, stage) => sum + stage.mean, 0),
@@ -121,13 +146,21 @@ async function main(run: BenchRun): Promise<number> {
     const fixed = (v: number) => v.toFixed(2);
     process.stdout.write(
       [
-        `answer leg (leg 2 of a two-round exchange), ${legs} legs one at a time per target, ${target} target`,
+        `answer leg (leg 2 of a two-round exchange), ${legs} legs one at a time per target, each answer sent ${thinkMs} ms after its question, ${target} target`,
+        ...(runs > 1
+          ? [
+              `${runs} runs, the service and the floor interleaved: each p50 the median of the runs' p50s, the ratio the median (min-max) of each run's`,
+            ]
+          : []),
         ...table(
           ['', 'leg 2 p50 ms'],
           [
             [`${target}, untraced`, fixed(totals.untracedP50)],
             ['bare-local (the floor)', fixed(totals.floorP50)],
-            [`${target} / floor`, `${(totals.untracedP50 / totals.floorP50).toFixed(2)}x`],
+            [
+              `${target} / floor`,
+              `${totals.ratio.toFixed(2)}x${runs > 1 ? ` (${totals.ratioRange.map((r) => r.toFixed(2)).join('-')})` : ''}`,
+            ],
             [`${target}, traced (the breakdown below)`, fixed(totals.tracedP50)],
           ],
         ),
@@ -142,7 +175,7 @@ async function main(run: BenchRun): Promise<number> {
       ].join('\n'),
     );
     process.stdout.write(
-      `${JSON.stringify({ bench: 'answer-leg', target, date: new Date().toISOString(), legs, ...totals, stages: summary.map(({ stage, mean, p50, p90 }) => ({ stage, mean, p50, p90 })) })}\n`,
+      `${JSON.stringify({ bench: 'answer-leg', target, date: new Date().toISOString(), legs, runs, thinkMs, untracedRuns, floorRuns, ...totals, stages: summary.map(({ stage, mean, p50, p90 }) => ({ stage, mean, p50, p90 })) })}\n`,
     );
     return 0;
   } finally {
@@ -153,13 +186,19 @@ async function main(run: BenchRun): Promise<number> {
   }
 }
 
+interface Pace {
+  legs: number;
+  warmup: number;
+  /** The pause between leg 1's reply and leg 2: a person reading the question. */
+  thinkMs: number;
+  signal: AbortSignal;
+}
+
 /** `legs` two-round exchanges one at a time on a target started for them: leg 2's times and windows. */
 async function timedLegs(
   name: 'dev' | 'prod' | 'bare-local',
   ctx: Parameters<typeof startTarget>[1],
-  legs: number,
-  warmup: number,
-  signal: AbortSignal,
+  { legs, warmup, thinkMs, signal }: Pace,
 ): Promise<{ ms: number[]; windows: Array<Omit<TimedLeg, 'spans'>> }> {
   note(`${ctx.dir.split(path.sep).at(-1)}: starting`);
   let target: RunningTarget | undefined;
@@ -171,6 +210,7 @@ async function timedLegs(
       runLeg(target!.url, TWO_ROUNDS, index, state, AbortSignal.any([signal, AbortSignal.timeout(LEG_TIMEOUT_MS)]));
     for (let i = 0; i < warmup + legs; i++) {
       const first = await leg(0, undefined);
+      if (thinkMs > 0) await sleep(thinkMs, undefined, { signal });
       const sentMs = epochMs();
       const second = await leg(1, first.result.requestState);
       const receivedMs = epochMs();
@@ -184,5 +224,11 @@ async function timedLegs(
     await target?.stop().catch((error: unknown) => note(`target did not stop cleanly: ${(error as Error).message}`));
   }
 }
+
+const p50 = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 runBench('durable-mcp-answer-leg-', main);
