@@ -1,14 +1,15 @@
 /**
  * `npm run bench:answer-leg`: where the answer leg's milliseconds go. Runs --legs two-round
- * exchanges one at a time against three targets started in turn: the service untraced and bare
- * Temporal (`bare-local`), for the leg-2 p50 and its ratio to the floor, then the service with
- * every trace kept and sent to a collector in this process (bench/otlp-receiver.ts), whose spans
- * split each leg 2 into its stages (bench/leg-breakdown.ts): the median and p90 of each.
+ * exchanges one at a time against targets started in turn: the service untraced, bare Temporal
+ * behind HTTP (`bare-local`) and the engine's floor with no HTTP leg (`floor`), for the leg-2 p50
+ * and its ratio to each, then the service with every trace kept and sent to a collector in this
+ * process (bench/otlp-receiver.ts), whose spans split each leg 2 into its stages
+ * (bench/leg-breakdown.ts): the median and p90 of each.
  *
  *   npm run bench:answer-leg                      100 legs per target, the dev target
  *   npm run bench:answer-leg -- --legs 300 --target prod
- *   npm run bench:answer-leg -- --runs 5          the untraced service and the floor five times each,
- *                                                 interleaved: medians, and the ratio's range
+ *   npm run bench:answer-leg -- --runs 5          the untraced service and both baselines five times
+ *                                                 each, interleaved: medians, and the ratios' ranges
  *
  * Each answer is sent --think-ms after its question came back (200 by default: a person reads the
  * question first), so it reaches an idle workflow held in the worker's cache, as a person's answer
@@ -45,9 +46,9 @@ const USAGE = `npm run bench:answer-leg -- [--legs N] [--warmup N] [--runs N] [-
 
   --legs N         two-round exchanges per target, one at a time (default 100)
   --warmup N       whole exchanges run first and thrown away, per target (default 10)
-  --runs N         the untraced service and the floor N times each, interleaved, each started
-                   fresh; the p50s are the medians of the runs, the ratio the median (and range)
-                   of the ratios taken within each run (default 1)
+  --runs N         the untraced service, bare-local and floor N times each, interleaved, each
+                   started fresh; the p50s are the medians of the runs, a ratio the median (and
+                   range) of the ratios taken within each run (default 1)
   --think-ms N     the pause between a question's arrival and its answer (default 200)
   --target T       the service as npm run dev runs it (dev, default) or as production does (prod)
   --no-build       for prod: use dist/ as it is`;
@@ -101,11 +102,13 @@ async function main(run: BenchRun): Promise<number> {
     const pace = { legs, warmup, thinkMs, signal };
     // The service and the floor alternate, each fresh every run, so a slow minute falls on both.
     const untracedRuns: number[] = [];
+    const bareRuns: number[] = [];
     const floorRuns: number[] = [];
     for (let r = 1; r <= runs; r++) {
       const suffix = runs > 1 ? `-run${r}` : '';
       untracedRuns.push(p50((await timedLegs(target, context(`${target}-untraced${suffix}`), pace)).ms));
-      floorRuns.push(p50((await timedLegs('bare-local', context(`bare-local${suffix}`), pace)).ms));
+      bareRuns.push(p50((await timedLegs('bare-local', context(`bare-local${suffix}`), pace)).ms));
+      floorRuns.push(p50((await timedLegs('floor', context(`floor${suffix}`), pace)).ms));
     }
     const traced = await timedLegs(
       target,
@@ -133,34 +136,39 @@ async function main(run: BenchRun): Promise<number> {
     const summary = summarizeStages(complete);
     const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
     const completeMs = perLeg.filter((_, i) => !('missing' in staged[i]!)).map((w) => w.receivedMs - w.sentMs);
-    const ratios = untracedRuns.map((ms, i) => ms / floorRuns[i]!);
+    const against = (baseline: number[]) => {
+      const ratios = untracedRuns.map((ms, i) => ms / baseline[i]!);
+      return { median: p50(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+    };
     const totals = {
       untracedP50: p50(untracedRuns),
+      bareLocalP50: p50(bareRuns),
       floorP50: p50(floorRuns),
-      ratio: p50(ratios),
-      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+      ratioToBareLocal: against(bareRuns),
+      ratioToFloor: against(floorRuns),
       tracedP50: p50(traced.ms),
       tracedMean: mean(completeMs),
       sumOfStageMeans: summary.reduce((sum, stage) => sum + stage.mean, 0),
     };
     const fixed = (v: number) => v.toFixed(2);
+    const ratioText = ({ median, min, max }: { median: number; min: number; max: number }) =>
+      `${median.toFixed(2)}x${runs > 1 ? ` (${min.toFixed(2)}-${max.toFixed(2)})` : ''}`;
     process.stdout.write(
       [
         `answer leg (leg 2 of a two-round exchange), ${legs} legs one at a time per target, each answer sent ${thinkMs} ms after its question, ${target} target`,
         ...(runs > 1
           ? [
-              `${runs} runs, the service and the floor interleaved: each p50 the median of the runs' p50s, the ratio the median (min-max) of each run's`,
+              `${runs} runs, the service and the baselines interleaved: each p50 the median of the runs' p50s, a ratio the median (min-max) of each run's`,
             ]
           : []),
         ...table(
           ['', 'leg 2 p50 ms'],
           [
             [`${target}, untraced`, fixed(totals.untracedP50)],
-            ['bare-local (the floor)', fixed(totals.floorP50)],
-            [
-              `${target} / floor`,
-              `${totals.ratio.toFixed(2)}x${runs > 1 ? ` (${totals.ratioRange.map((r) => r.toFixed(2)).join('-')})` : ''}`,
-            ],
+            ['bare-local (bare Temporal behind HTTP)', fixed(totals.bareLocalP50)],
+            ['floor (bare Temporal, no HTTP leg)', fixed(totals.floorP50)],
+            [`${target} / bare-local`, ratioText(totals.ratioToBareLocal)],
+            [`${target} / floor`, ratioText(totals.ratioToFloor)],
             [`${target}, traced (the breakdown below)`, fixed(totals.tracedP50)],
           ],
         ),
@@ -175,7 +183,7 @@ async function main(run: BenchRun): Promise<number> {
       ].join('\n'),
     );
     process.stdout.write(
-      `${JSON.stringify({ bench: 'answer-leg', target, date: new Date().toISOString(), legs, runs, thinkMs, untracedRuns, floorRuns, ...totals, stages: summary.map(({ stage, mean, p50, p90 }) => ({ stage, mean, p50, p90 })) })}\n`,
+      `${JSON.stringify({ bench: 'answer-leg', target, date: new Date().toISOString(), legs, runs, thinkMs, untracedRuns, bareLocalRuns: bareRuns, floorRuns, ...totals, stages: summary.map(({ stage, mean, p50, p90 }) => ({ stage, mean, p50, p90 })) })}\n`,
     );
     return 0;
   } finally {
@@ -196,7 +204,7 @@ interface Pace {
 
 /** `legs` two-round exchanges one at a time on a target started for them: leg 2's times and windows. */
 async function timedLegs(
-  name: 'dev' | 'prod' | 'bare-local',
+  name: 'dev' | 'prod' | 'bare-local' | 'floor',
   ctx: Parameters<typeof startTarget>[1],
   { legs, warmup, thinkMs, signal }: Pace,
 ): Promise<{ ms: number[]; windows: Array<Omit<TimedLeg, 'spans'>> }> {
@@ -207,7 +215,7 @@ async function timedLegs(
   try {
     target = await startTarget(TARGET_SPECS[name], ctx);
     const leg = (index: number, state: unknown) =>
-      runLeg(target!.url, TWO_ROUNDS, index, state, AbortSignal.any([signal, AbortSignal.timeout(LEG_TIMEOUT_MS)]));
+      runLeg(target!.call, TWO_ROUNDS, index, state, AbortSignal.any([signal, AbortSignal.timeout(LEG_TIMEOUT_MS)]));
     for (let i = 0; i < warmup + legs; i++) {
       const first = await leg(0, undefined);
       if (thinkMs > 0) await sleep(thinkMs, undefined, { signal });

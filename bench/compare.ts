@@ -61,7 +61,7 @@ async function measure(
   const groups = Object.fromEntries(Object.entries(target.processes)) as Record<string, number[]>;
   const before = sampleCpu(groups);
   const startUs = monotonicMicros();
-  const run = await runMany(target.url, SCENARIO_SPECS[scenario], n, concurrency, opts.exchangeTimeoutMs, stop);
+  const run = await runMany(target.call, SCENARIO_SPECS[scenario], n, concurrency, opts.exchangeTimeoutMs, stop);
   const endUs = monotonicMicros();
   const after = sampleCpu(groups);
   const completed = run.timings.length;
@@ -113,7 +113,7 @@ async function runScenario(
   };
   const spec = SCENARIO_SPECS[scenario];
   note(`${target.spec.name} / ${scenario}: warm-up ${opts.warmup}`);
-  const warm = await runMany(target.url, spec, opts.warmup, opts.concurrency, opts.exchangeTimeoutMs, stop);
+  const warm = await runMany(target.call, spec, opts.warmup, opts.concurrency, opts.exchangeTimeoutMs, stop);
   if (failed(warm, 'warm-up')) return result;
   const metricsUrl = target.temporal?.metricsUrl;
   // The counter is exported a moment after the action: the warm-up's last ones are let in first.

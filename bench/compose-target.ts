@@ -21,6 +21,7 @@ import { startNativeTopology } from '../scripts/compose-native/compose-native';
 import { freePort } from '../cli/dev/local-stack/free-port';
 import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
 import { projectRoot } from '../lib/paths';
+import { httpCaller } from './load';
 import type { Role, RunningTarget, TargetContext, TargetSpec } from './target-types';
 
 const ROOT = projectRoot(__dirname);
@@ -66,7 +67,15 @@ export async function startComposeTarget(spec: TargetSpec, ctx: TargetContext): 
       const url = `http://${topology.endpoint('api', Number(api.environment.PORT))}/mcp`;
       const taskQueue = api.environment.TEMPORAL_TASK_QUEUE!;
       await waitForPollers(temporalAddress, taskQueue, exited);
-      return { spec, url, processes, temporal: { address: temporalAddress, taskQueue }, exited, stop };
+      return {
+        spec,
+        url,
+        call: httpCaller(url),
+        processes,
+        temporal: { address: temporalAddress, taskQueue },
+        exited,
+        stop,
+      };
     }
     const port = await freePort();
     const taskQueue = `bench-${spec.name}-${randomUUID().slice(0, 8)}`;
@@ -87,7 +96,15 @@ export async function startComposeTarget(spec: TargetSpec, ctx: TargetContext): 
     const gone = () => child.exited() ?? exited();
     await waitForHealth(url, gone);
     await waitForPollers(temporalAddress, taskQueue, gone);
-    return { spec, url, processes, temporal: { address: temporalAddress, taskQueue }, exited: gone, stop };
+    return {
+      spec,
+      url,
+      call: httpCaller(url),
+      processes,
+      temporal: { address: temporalAddress, taskQueue },
+      exited: gone,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,8 @@
 /**
  * The load generator: exchanges over the 2026-07-28 wire with the bare caller the tests use
- * (scripts/raw-mcp-call.ts), the same for every target, so the client's cost is the same.
+ * (scripts/raw-mcp-call.ts), the same for every target, so the client's cost is the same. The
+ * `floor` target has no HTTP leg: its caller starts and signals the workflow itself and answers
+ * with the same results (bench/baselines/floor-client.ts), checked the same way.
  */
 import { performance } from 'node:perf_hooks';
 import { rawCall } from '../scripts/raw-mcp-call';
@@ -21,11 +23,17 @@ export interface RunResult {
   wallMs: number;
 }
 
-async function call(url: string, params: Record<string, unknown>, signal: AbortSignal) {
-  const { status, body } = await rawCall(url, 'tools/call', params, { elicitation: {} }, { signal });
-  if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
-  if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
-  return body.result;
+/** One `tools/call` of a target: its params in, its result out (a JSON-RPC error is thrown). */
+export type Caller = (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+
+/** A target's `tools/call` over HTTP. */
+export function httpCaller(url: string): Caller {
+  return async (params, signal) => {
+    const { status, body } = await rawCall(url, 'tools/call', params, { elicitation: {} }, { signal });
+    if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
+    if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
+    return body.result;
+  };
 }
 
 const isStateOnly = (r: Record<string, unknown>) =>
@@ -42,7 +50,7 @@ export interface LegTiming {
  * previous leg's requestState), state-only re-sends included, checked against what it must return.
  */
 export async function runLeg(
-  url: string,
+  call: Caller,
   scenario: Scenario,
   index: number,
   requestState: unknown,
@@ -52,11 +60,11 @@ export async function runLeg(
   const leg = scenario.legs[index]!;
   const t0 = performance.now();
   const params = index === 0 ? tool : { ...tool, inputResponses: leg.answers, requestState };
-  let result = await call(url, params, signal);
+  let result = await call(params, signal);
   let requests = 1;
   // "Still working, come back" (the service's HTTP wait ran out): re-send the echoed state.
   while (isStateOnly(result)) {
-    result = await call(url, { ...tool, requestState: result.requestState }, signal);
+    result = await call({ ...tool, requestState: result.requestState }, signal);
     requests++;
   }
   const ms = performance.now() - t0;
@@ -65,13 +73,13 @@ export async function runLeg(
   return { result, ms, requests };
 }
 
-export async function runExchange(url: string, scenario: Scenario, signal: AbortSignal): Promise<ExchangeTiming> {
+export async function runExchange(call: Caller, scenario: Scenario, signal: AbortSignal): Promise<ExchangeTiming> {
   const legMs: number[] = [];
   let requests = 0;
   let requestState: unknown;
   const start = performance.now();
   for (const index of scenario.legs.keys()) {
-    const leg = await runLeg(url, scenario, index, requestState, signal);
+    const leg = await runLeg(call, scenario, index, requestState, signal);
     legMs.push(leg.ms);
     requests += leg.requests;
     requestState = leg.result.requestState;
@@ -109,7 +117,7 @@ export async function inLanes(
 
 /** Runs `n` exchanges with at most `concurrency` in flight; stops dispatching after the first failure. */
 export async function runMany(
-  url: string,
+  call: Caller,
   scenario: Scenario,
   n: number,
   concurrency: number,
@@ -118,7 +126,7 @@ export async function runMany(
 ): Promise<RunResult> {
   const timings: ExchangeTiming[] = [];
   const { failures, wallMs } = await inLanes(n, concurrency, stop, async () => {
-    timings.push(await runExchange(url, scenario, AbortSignal.any([stop, AbortSignal.timeout(exchangeTimeoutMs)])));
+    timings.push(await runExchange(call, scenario, AbortSignal.any([stop, AbortSignal.timeout(exchangeTimeoutMs)])));
   });
   return { timings, failures: failures.map((f) => `exchange ${f}`), wallMs };
 }

@@ -126,14 +126,14 @@ async function measure(
   };
 
   note(`warm-up: ${opts.warmup} whole exchanges`);
-  const warm = await runMany(target.url, TWO_ROUNDS, opts.warmup, opts.concurrency, LEG_TIMEOUT_MS, signal);
+  const warm = await runMany(target.call, TWO_ROUNDS, opts.warmup, opts.concurrency, LEG_TIMEOUT_MS, signal);
   if (fail('warm-up', warm.failures)) return result;
 
   /** The requestStates of the open exchanges: what their answers will carry. */
   const open: string[] = [];
   const openOne = async () => {
     const leg = await runLeg(
-      target.url,
+      target.call,
       TWO_ROUNDS,
       0,
       undefined,
@@ -176,7 +176,7 @@ async function measure(
   const t0 = performance.now();
   const answering = await inLanes(open.length, opts.concurrency, signal, async (index) => {
     await runLeg(
-      target.url,
+      target.call,
       TWO_ROUNDS,
       1,
       open[index],

@@ -11,6 +11,7 @@ export const TARGETS = [
   'bare-regular',
   'bare-local',
   'bare-split',
+  'floor',
   'compose',
   'bare-compose',
 ] as const;

@@ -11,6 +11,8 @@ import type { Role } from './target-types';
 
 export const ROLES: readonly Role[] = ['temporal', 'api', 'worker', 'postgres'];
 
+type TargetCpu = Partial<Record<Role | 'total' | 'client', number>>;
+
 export interface PhaseResult {
   concurrency: number;
   completed: number;
@@ -23,7 +25,7 @@ export interface PhaseResult {
   requests: number;
   stateOnlyResends: number;
   /** CPU seconds per 100 completed exchanges, by role, `total` (the roles) and `client` (the bench itself). */
-  cpuPer100: Partial<Record<Role | 'total' | 'client', number>>;
+  cpuPer100: TargetCpu;
 }
 
 export interface ScenarioResult {
@@ -64,11 +66,12 @@ export interface RunInfo {
 export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'compose'];
 /**
  * Each service row against the baselines it is measured by: the in-memory SDK (no durability) for
- * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres).
+ * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres),
+ * and on the dev server the engine's floor with no HTTP leg.
  */
 export const BASELINES_OF: Record<string, readonly TargetName[]> = {
-  dev: ['sdk', 'bare-local', 'bare-split'],
-  prod: ['sdk', 'bare-local', 'bare-split'],
+  dev: ['sdk', 'bare-local', 'bare-split', 'floor'],
+  prod: ['sdk', 'bare-local', 'bare-split', 'floor'],
   compose: ['sdk', 'bare-compose'],
 };
 
@@ -85,6 +88,15 @@ export interface Ratio {
 
 const ratio = (a: number | undefined, b: number | undefined) =>
   a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? null : round(a / b, 2);
+
+/**
+ * A baseline's CPU per 100 exchanges: its processes', and for the `floor`, whose client runs in
+ * the bench's process, the bench's too (the load generator's share of it is small without HTTP).
+ */
+function baselineCpu(baseline: TargetName, cpu: TargetCpu): number | undefined {
+  if (baseline !== 'floor' || cpu.total === undefined) return cpu.total;
+  return cpu.total + (cpu.client ?? 0);
+}
 
 export function ratios(results: readonly TargetResult[]): Ratio[] {
   const find = (target: TargetName, scenario: ScenarioName) =>
@@ -104,7 +116,7 @@ export function ratios(results: readonly TargetResult[]): Ratio[] {
           legP50: s.serial.legs.map((leg, i) => ratio(leg.p50, b.serial!.legs[i]?.p50)),
           legP99: s.serial.legs.map((leg, i) => ratio(leg.p99, b.serial!.legs[i]?.p99)),
           exchangesPerSec: ratio(s.loaded.exchangesPerSec, b.loaded.exchangesPerSec),
-          cpuPerExchange: ratio(s.loaded.cpuPer100.total, b.loaded.cpuPer100.total),
+          cpuPerExchange: ratio(s.loaded.cpuPer100.total, baselineCpu(baseline, b.loaded.cpuPer100)),
           actionsPerExchange: ratio(s.actions?.total, b.actions?.total),
         });
       }

@@ -1,4 +1,5 @@
 /** What a bench target is, and what starting one is given and gives back. */
+import type { Caller } from './load';
 import type { TargetName } from './options';
 
 /** Process roles whose CPU the bench reports. */
@@ -14,7 +15,10 @@ export interface TargetSpec {
 
 export interface RunningTarget {
   spec: TargetSpec;
-  url: string;
+  /** Its MCP endpoint; absent for the `floor`, which has no HTTP leg. */
+  url?: string;
+  /** How the load generator calls its tools: over HTTP to `url`, or the floor's own client. */
+  call: Caller;
   /** Root process ids per role (descendants count with them). */
   processes: Partial<Record<Role, number[]>>;
   /** The target's Temporal: its frontend, the task queue its exchanges run on, its Prometheus endpoint if it has one. */

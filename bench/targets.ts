@@ -9,6 +9,7 @@
  * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
  * - bare-regular, bare-local: bare Temporal in one process (bench/baselines/bare-temporal.ts)
  * - bare-split: bare-local's front and worker as two processes, the step posted back over HTTP
+ * - floor: bare-split with no HTTP leg: the bench's own process is the client (bench/baselines/floor-client.ts)
  * - compose, bare-compose: the service and bare Temporal on docker-compose.yml run natively
  *   (Temporal on Postgres; bench/compose-target.ts)
  */
@@ -29,6 +30,8 @@ import { cpuProfileArgs } from './cpu-profile';
 import { startComposeTarget } from './compose-target';
 import { inspectorUrlFromLog } from '../scripts/inspector-session';
 import { composeNodeOptions } from '../scripts/compose-node-options';
+import { startFloorClient } from './baselines/floor-client';
+import { httpCaller } from './load';
 
 export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   dev: { name: 'dev', label: 'service, dev mode (API + worker in one process)', oneProcess: true, temporal: true },
@@ -54,6 +57,13 @@ export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   'bare-split': {
     name: 'bare-split',
     label: 'bare Temporal, signal + local activity, the front (HTTP + client) and the worker as two processes',
+    oneProcess: false,
+    temporal: true,
+  },
+  floor: {
+    name: 'floor',
+    label:
+      'bare Temporal with no HTTP leg: this bench starts and signals the workflow itself, a worker process runs each round in a local activity and posts its step back',
     oneProcess: false,
     temporal: true,
   },
@@ -94,6 +104,8 @@ const ROOT = projectRoot(__dirname);
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 /** The service in one process, as `npm run dev` starts it once its local stack is up. */
 const DEV_SERVICE = ['cli/main.ts', 'start', 'all'];
+/** Bare Temporal's process, in the role its environment names (bench/baselines/bare-temporal.ts). */
+const BARE = 'bench/baselines/bare-temporal.ts';
 
 export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise<RunningTarget> {
   mkdirSync(ctx.dir, { recursive: true });
@@ -146,6 +158,22 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         inspectors[role] = await inspectorUrlFromLog(name, path.join(ctx.dir, `${name}.log`), ready(child));
     };
     const ready = (child: Child) => () => child.exited() ?? (ctx.signal.aborted ? 'bench interrupted' : undefined);
+
+    if (spec.name === 'floor') {
+      // The client is this process: its CPU is the bench's (the client column), not the target's.
+      const client = await startFloorClient(temporal!.address, temporal!.taskQueue);
+      teardown.add(() => client.close());
+      const worker = start('floor-worker', process.execPath, [...profiled('worker'), '--import', 'tsx', BARE], {
+        TEMPORAL_ADDRESS: temporal!.address,
+        BARE_TASK_QUEUE: temporal!.taskQueue,
+        BARE_ACTIVITY: 'local',
+        BARE_ROLE: 'worker',
+        BARE_FRONT_URL: client.outcomeUrl,
+      });
+      processes.worker = [worker.pid];
+      await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
+      return { spec, call: client.call, processes, temporal, exited, stop };
+    }
 
     if (spec.name === 'dev' || spec.name === 'prod') {
       const pg = await ctx.postgres();
@@ -200,7 +228,6 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
       processes.api = [server.pid];
       await waitForHealth(url, ready(server));
     } else if (spec.name === 'bare-split') {
-      const script = 'bench/baselines/bare-temporal.ts';
       const env = {
         PORT: String(port),
         TEMPORAL_ADDRESS: temporal!.address,
@@ -208,21 +235,20 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         BARE_ACTIVITY: 'local',
         BARE_FRONT_URL: `http://127.0.0.1:${port}`,
       };
-      const front = start('bare-front', process.execPath, [...profiled('api'), '--import', 'tsx', script], {
+      const front = start('bare-front', process.execPath, [...profiled('api'), '--import', 'tsx', BARE], {
         ...env,
         BARE_ROLE: 'front',
       });
       processes.api = [front.pid];
       await waitForHealth(url, ready(front));
-      const worker = start('bare-worker', process.execPath, [...profiled('worker'), '--import', 'tsx', script], {
+      const worker = start('bare-worker', process.execPath, [...profiled('worker'), '--import', 'tsx', BARE], {
         ...env,
         BARE_ROLE: 'worker',
       });
       processes.worker = [worker.pid];
       await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
     } else {
-      const script = 'bench/baselines/bare-temporal.ts';
-      const bare = start(spec.name, process.execPath, [...profiled('api'), '--import', 'tsx', script], {
+      const bare = start(spec.name, process.execPath, [...profiled('api'), '--import', 'tsx', BARE], {
         PORT: String(port),
         TEMPORAL_ADDRESS: temporal!.address,
         BARE_TASK_QUEUE: temporal!.taskQueue,
@@ -232,7 +258,16 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
       await waitForHealth(url, ready(bare));
       await waitForPollers(temporal!.address, temporal!.taskQueue, ready(bare));
     }
-    return { spec, url, processes, temporal, ...(ctx.inspect ? { inspectors } : {}), exited, stop };
+    return {
+      spec,
+      url,
+      call: httpCaller(url),
+      processes,
+      temporal,
+      ...(ctx.inspect ? { inspectors } : {}),
+      exited,
+      stop,
+    };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;

@@ -30,6 +30,12 @@ export function deliverStep(key: string, step: Step): void {
   waiters.delete(key);
 }
 
+/** Hands over a step a worker in another process posted (`{ key, step }` as JSON). */
+export function deliverPostedStep(body: Buffer): void {
+  const { key, step } = JSON.parse(body.toString('utf8')) as { key: string; step: Step };
+  deliverStep(key, step);
+}
+
 /** Forgets a leg that will not wait (its start or signal failed). */
 export function dropWaiter(key: string): void {
   waiters.delete(key);
