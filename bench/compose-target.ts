@@ -60,6 +60,16 @@ export async function startComposeTarget(spec: TargetSpec, ctx: TargetContext): 
       ['temporal', 'postgresql', ...(bare ? [] : ['api', 'worker'])]
         .map((name) => topology.process(name)?.exited())
         .find(Boolean);
+    /** The running target, served over HTTP at `url`, its exchanges on `taskQueue`. */
+    const running = (url: string, taskQueue: string, gone: () => string | undefined): RunningTarget => ({
+      spec,
+      url,
+      call: httpCaller(url),
+      processes,
+      temporal: { address: temporalAddress, taskQueue },
+      exited: gone,
+      stop,
+    });
     if (!bare) {
       processes.api = pid('api');
       processes.worker = pid('worker');
@@ -67,15 +77,7 @@ export async function startComposeTarget(spec: TargetSpec, ctx: TargetContext): 
       const url = `http://${topology.endpoint('api', Number(api.environment.PORT))}/mcp`;
       const taskQueue = api.environment.TEMPORAL_TASK_QUEUE!;
       await waitForPollers(temporalAddress, taskQueue, exited);
-      return {
-        spec,
-        url,
-        call: httpCaller(url),
-        processes,
-        temporal: { address: temporalAddress, taskQueue },
-        exited,
-        stop,
-      };
+      return running(url, taskQueue, exited);
     }
     const port = await freePort();
     const taskQueue = `bench-${spec.name}-${randomUUID().slice(0, 8)}`;
@@ -96,15 +98,7 @@ export async function startComposeTarget(spec: TargetSpec, ctx: TargetContext): 
     const gone = () => child.exited() ?? exited();
     await waitForHealth(url, gone);
     await waitForPollers(temporalAddress, taskQueue, gone);
-    return {
-      spec,
-      url,
-      call: httpCaller(url),
-      processes,
-      temporal: { address: temporalAddress, taskQueue },
-      exited: gone,
-      stop,
-    };
+    return running(url, taskQueue, gone);
   } catch (error) {
     await stop();
     throw error;
