@@ -57,11 +57,20 @@ async function measure(
   concurrency: number,
   opts: Options,
   stop: AbortSignal,
+  thinkMs = 0,
 ): Promise<{ phase: PhaseResult; run: RunResult }> {
   const groups = Object.fromEntries(Object.entries(target.processes)) as Record<string, number[]>;
   const before = sampleCpu(groups);
   const startUs = monotonicMicros();
-  const run = await runMany(target.call, SCENARIO_SPECS[scenario], n, concurrency, opts.exchangeTimeoutMs, stop);
+  const run = await runMany(
+    target.call,
+    SCENARIO_SPECS[scenario],
+    n,
+    concurrency,
+    opts.exchangeTimeoutMs,
+    stop,
+    thinkMs,
+  );
   const endUs = monotonicMicros();
   const after = sampleCpu(groups);
   const completed = run.timings.length;
@@ -120,7 +129,7 @@ async function runScenario(
   if (metricsUrl) await sleep(ACTIONS_SETTLE_MS);
   const actionsBefore = metricsUrl ? await readActions(metricsUrl).catch(() => undefined) : undefined;
   note(`${target.spec.name} / ${scenario}: ${opts.n} at concurrency 1`);
-  const serial = await measure(target, scenario, opts.n, 1, opts, stop);
+  const serial = await measure(target, scenario, opts.n, 1, opts, stop, opts.thinkMs);
   result.serial = serial.phase;
   if (failed(serial.run, 'concurrency 1')) return result;
   note(`${target.spec.name} / ${scenario}: ${opts.nConcurrent} at concurrency ${opts.concurrency}`);
@@ -237,6 +246,7 @@ async function main(run: BenchRun): Promise<number> {
     nConcurrent: opts.nConcurrent,
     concurrency: opts.concurrency,
     warmup: opts.warmup,
+    thinkMs: opts.thinkMs,
     runs: opts.runs,
     temporalFlags: opts.temporalFlags,
   };

@@ -5,6 +5,7 @@
  * with the same results (bench/baselines/floor-client.ts), checked the same way.
  */
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rawCall } from '../scripts/raw-mcp-call';
 import { mismatch, type Scenario } from './scenarios';
 
@@ -73,12 +74,19 @@ export async function runLeg(
   return { result, ms, requests };
 }
 
-export async function runExchange(call: Caller, scenario: Scenario, signal: AbortSignal): Promise<ExchangeTiming> {
+/** `thinkMs`: the pause before each answer leg (a person reading the question); not counted in any leg. */
+export async function runExchange(
+  call: Caller,
+  scenario: Scenario,
+  signal: AbortSignal,
+  thinkMs = 0,
+): Promise<ExchangeTiming> {
   const legMs: number[] = [];
   let requests = 0;
   let requestState: unknown;
   const start = performance.now();
   for (const index of scenario.legs.keys()) {
+    if (index > 0 && thinkMs > 0) await sleep(thinkMs, undefined, { signal });
     const leg = await runLeg(call, scenario, index, requestState, signal);
     legMs.push(leg.ms);
     requests += leg.requests;
@@ -123,10 +131,13 @@ export async function runMany(
   concurrency: number,
   exchangeTimeoutMs: number,
   stop: AbortSignal,
+  thinkMs = 0,
 ): Promise<RunResult> {
   const timings: ExchangeTiming[] = [];
   const { failures, wallMs } = await inLanes(n, concurrency, stop, async () => {
-    timings.push(await runExchange(call, scenario, AbortSignal.any([stop, AbortSignal.timeout(exchangeTimeoutMs)])));
+    timings.push(
+      await runExchange(call, scenario, AbortSignal.any([stop, AbortSignal.timeout(exchangeTimeoutMs)]), thinkMs),
+    );
   });
   return { timings, failures: failures.map((f) => `exchange ${f}`), wallMs };
 }

@@ -29,6 +29,8 @@ export interface Options {
   runs: number;
   /** Exchanges run (at `concurrency`) and thrown away before a scenario's measured phases. */
   warmup: number;
+  /** At concurrency 1, the pause before each answer leg: a person reading the question (0: at once). */
+  thinkMs: number;
   targets: TargetName[];
   scenarios: ScenarioName[];
   /** Extra `temporal server start-dev` flags, the same for every Temporal-backed target. */
@@ -58,6 +60,9 @@ each scenario on every target: warm-up, then --n exchanges at concurrency 1 (leg
   --n-concurrent N        exchanges at --concurrency (default 200; BENCH_N_CONCURRENT)
   --concurrency N         (default 16; BENCH_CONCURRENCY)
   --warmup N              exchanges thrown away first, per scenario (default 20; BENCH_WARMUP)
+  --think-ms N            at concurrency 1, send each answer N ms after its question, as a person
+                          does (it then reaches an idle workflow instead of racing the tail of the
+                          task that asked); not counted in any leg (default 0; BENCH_THINK_MS)
   --runs N                whole runs, the targets interleaved (each started fresh every run);
                           every figure is the median of the runs, every ratio the median
                           (and range) of the ratios taken within each run (default 1; BENCH_RUNS)
@@ -81,6 +86,7 @@ const VALUE_FLAGS = [
   'n-concurrent',
   'concurrency',
   'warmup',
+  'think-ms',
   'runs',
   'targets',
   'scenarios',
@@ -100,6 +106,7 @@ export function readOptions(argv: readonly string[], env: Record<string, string 
     nConcurrent: int('n-concurrent', 'BENCH_N_CONCURRENT', quick ? 32 : 200, 1),
     concurrency: int('concurrency', 'BENCH_CONCURRENCY', 16, 1),
     warmup: int('warmup', 'BENCH_WARMUP', quick ? 4 : 20, 0),
+    thinkMs: int('think-ms', 'BENCH_THINK_MS', 0, 0),
     runs: int('runs', 'BENCH_RUNS', 1, 1),
     targets: list(args.get('targets') ?? env.BENCH_TARGETS ?? TARGETS.join(','), TARGETS, 'target'),
     scenarios: list(args.get('scenarios') ?? env.BENCH_SCENARIOS ?? SCENARIOS.join(','), SCENARIOS, 'scenario'),

@@ -102,7 +102,7 @@ export function render(
         ]
       : []),
     `each scenario on each target: ${info.warmup} warm-up exchanges (not counted), ${info.n} at concurrency 1 ` +
-      `(leg p50/p99, ms), ${info.nConcurrent} at concurrency ${info.concurrency} (exchanges/s, CPU s per 100 exchanges)`,
+      `(leg p50/p99, ms${info.thinkMs ? `; each answer sent ${info.thinkMs} ms after its question` : ''}), ${info.nConcurrent} at concurrency ${info.concurrency} (exchanges/s, CPU s per 100 exchanges)`,
     `Temporal: a fresh \`temporal server start-dev --db-filename <new file> ` +
       `${[...DEV_SERVER_SQLITE_FLAGS, ...DEV_SERVER_DYNAMIC_CONFIG_FLAGS].join(' ')}\` ` +
       `per target, as \`npm run dev\` starts it; extra flags: ` +

@@ -58,6 +58,8 @@ export interface RunInfo {
   nConcurrent: number;
   concurrency: number;
   warmup: number;
+  /** The pause before each answer leg at concurrency 1 (absent in summaries written before it). */
+  thinkMs?: number;
   /** Whole runs in this invocation (bench/run-medians.ts folds them). */
   runs: number;
   temporalFlags: string[];

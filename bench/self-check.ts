@@ -40,7 +40,9 @@ const checks: Array<[string, () => void]> = [
     'options: defaults, flags over variables, lists in canonical order, --quick sizes',
     () => {
       const d = readOptions([], {});
-      assert.deepEqual([d.n, d.nConcurrent, d.concurrency, d.warmup, d.build], [100, 200, 16, 20, true]);
+      assert.deepEqual([d.n, d.nConcurrent, d.concurrency, d.warmup, d.thinkMs, d.build], [100, 200, 16, 20, 0, true]);
+      assert.equal(readOptions(['--think-ms', '200'], {}).thinkMs, 200);
+      assert.equal(readOptions([], { BENCH_THINK_MS: '150' }).thinkMs, 150);
       assert.deepEqual(d.targets, [...TARGETS]);
       assert.deepEqual(d.scenarios, [...SCENARIOS]);
       assert.deepEqual(d.temporalFlags, []);
