@@ -145,8 +145,6 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
       };
     }
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/mcp`;
     // Under --profile, node runs each process itself (tsx as a loader), so the flags reach it.
     const profiled = (role: Role) => [
       ...cpuProfileArgs(ctx.profileDir, spec.name, role),
@@ -174,6 +172,10 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
       await waitForPollers(temporal!.address, temporal!.taskQueue, ready(worker));
       return { spec, call: client.call, processes, temporal, exited, stop };
     }
+
+    // Every target from here on is served over HTTP.
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
 
     if (spec.name === 'dev' || spec.name === 'prod') {
       const pg = await ctx.postgres();

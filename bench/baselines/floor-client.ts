@@ -24,13 +24,13 @@ export interface FloorClient {
 
 export async function startFloorClient(address: string, taskQueue: string): Promise<FloorClient> {
   const receiver = http.createServer((req, res) => {
-    readBody(req).then(
-      (body) => {
+    readBody(req)
+      .then((body) => {
         deliverPostedStep(body);
         res.writeHead(204).end();
-      },
-      () => res.writeHead(400).end(),
-    );
+      })
+      // An unreadable or unparsable post: the worker's delivery fails, so its round says why.
+      .catch(() => res.writeHead(400).end());
   });
   receiver.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
