@@ -11,7 +11,7 @@
  * Failures throw `SealError` with a short reason meant for logs only; callers answer with one
  * opaque error so the reason never reaches the client.
  */
-import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { createIvSource } from './random-ivs';
 
 export type SealPurpose = 'request-state' | 'handler-state' | 'temporal-payload';
@@ -45,12 +45,14 @@ const TOKEN_PATTERN = /^([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)$/;
 
 export function createSealer(ring: ReadonlyArray<KeyRingEntry>): Sealer {
   if (ring.length === 0) throw new Error('the key ring needs at least one key');
-  const subkeys = new Map<string, Buffer>();
-  const subkey = (kid: string, master: Buffer, purpose: SealPurpose): Buffer => {
+  // Kept as key objects: given raw bytes, every cipher would first build a key object of its own,
+  // which costs more than the AES-GCM of a small payload.
+  const subkeys = new Map<string, KeyObject>();
+  const subkey = (kid: string, master: Buffer, purpose: SealPurpose): KeyObject => {
     const id = `${kid}/${purpose}`;
     let derived = subkeys.get(id);
     if (!derived) {
-      derived = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `durable-mcp/${purpose}`, 32));
+      derived = createSecretKey(Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `durable-mcp/${purpose}`, 32)));
       subkeys.set(id, derived);
     }
     return derived;
