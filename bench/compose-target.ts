@@ -21,7 +21,7 @@ import { startNativeTopology } from '../scripts/compose-native/compose-native';
 import { freePort } from '../cli/dev/local-stack/free-port';
 import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
 import { projectRoot } from '../lib/paths';
-import { httpCaller } from './load';
+import { httpCaller } from './http-caller';
 import type { Role, RunningTarget, TargetContext, TargetSpec } from './target-types';
 
 const ROOT = projectRoot(__dirname);

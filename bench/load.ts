@@ -1,12 +1,12 @@
 /**
  * The load generator: exchanges over the 2026-07-28 wire with the bare caller the tests use
- * (scripts/raw-mcp-call.ts), the same for every target, so the client's cost is the same. The
- * `floor` target has no HTTP leg: its caller starts and signals the workflow itself and answers
- * with the same results (bench/baselines/floor-client.ts), checked the same way.
+ * (scripts/raw-mcp-call.ts) sent through node:http (bench/http-caller.ts), the same for every
+ * target, so the client's cost is the same. The `floor` target has no HTTP leg: its caller starts
+ * and signals the workflow itself and answers with the same results
+ * (bench/baselines/floor-client.ts), checked the same way.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rawCall } from '../scripts/raw-mcp-call';
 import { mismatch, type Scenario } from './scenarios';
 
 export interface ExchangeTiming {
@@ -26,16 +26,6 @@ export interface RunResult {
 
 /** One `tools/call` of a target: its params in, its result out (a JSON-RPC error is thrown). */
 export type Caller = (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
-
-/** A target's `tools/call` over HTTP. */
-export function httpCaller(url: string): Caller {
-  return async (params, signal) => {
-    const { status, body } = await rawCall(url, 'tools/call', params, { elicitation: {} }, { signal });
-    if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
-    if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
-    return body.result;
-  };
-}
 
 const isStateOnly = (r: Record<string, unknown>) =>
   r.resultType === 'input_required' && typeof r.requestState === 'string' && r.inputRequests === undefined;

@@ -31,7 +31,7 @@ import { startComposeTarget } from './compose-target';
 import { inspectorUrlFromLog } from '../scripts/inspector-session';
 import { composeNodeOptions } from '../scripts/compose-node-options';
 import { startFloorClient } from './baselines/floor-client';
-import { httpCaller } from './load';
+import { httpCaller } from './http-caller';
 
 export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   dev: { name: 'dev', label: 'service, dev mode (API + worker in one process)', oneProcess: true, temporal: true },

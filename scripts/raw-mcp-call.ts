@@ -32,14 +32,14 @@ export interface RawCallOptions {
   meta?: Record<string, unknown>;
 }
 
-export async function rawCall(
-  url: string,
+/** One 2026-07-28 request as it goes on the wire: its headers and its JSON body. */
+export function mcpRequestOf(
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { elicitation: {} },
-  options: RawCallOptions = {},
-): Promise<RpcReply> {
-  const { signal, headers = {}, meta = {} } = options;
+  options: Omit<RawCallOptions, 'signal'> = {},
+): { headers: Record<string, string>; body: string } {
+  const { headers = {}, meta = {} } = options;
   const body = {
     jsonrpc: '2.0',
     id: nextId++,
@@ -53,19 +53,28 @@ export async function rawCall(
       },
     },
   };
-  const response = await fetch(url, {
-    method: 'POST',
+  return {
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
-      ...(targetOf(method, params) !== undefined ? { 'mcp-name': targetOf(method, params) } : {}),
+      ...(targetOf(method, params) !== undefined ? { 'mcp-name': targetOf(method, params)! } : {}),
       ...headers,
     },
     body: JSON.stringify(body),
-    signal,
-  });
+  };
+}
+
+export async function rawCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = { elicitation: {} },
+  options: RawCallOptions = {},
+): Promise<RpcReply> {
+  const { headers, body } = mcpRequestOf(method, params, capabilities, options);
+  const response = await fetch(url, { method: 'POST', headers, body, signal: options.signal });
   const text = await response.text();
   try {
     return { status: response.status, headers: response.headers, body: JSON.parse(text) as RpcReply['body'] };
