@@ -1,15 +1,16 @@
 /**
  * `npm run bench:answer-leg`: where the answer leg's milliseconds go. Runs --legs two-round
- * exchanges one at a time against targets started in turn: the service untraced, bare Temporal
- * behind HTTP (`bare-local`) and the engine's floor with no HTTP leg (`floor`), for the leg-2 p50
- * and its ratio to each, then the service with every trace kept and sent to a collector in this
+ * exchanges one at a time on three targets started together and taking turns exchange by exchange
+ * (so a slow second of the machine falls on all three): the service untraced, bare Temporal behind
+ * HTTP (`bare-local`) and the engine's floor with no HTTP leg (`floor`), for the leg-2 p50 and its
+ * ratio to each; then, on its own, the service with every trace kept and sent to a collector in this
  * process (bench/otlp-receiver.ts), whose spans split each leg 2 into its stages
  * (bench/leg-breakdown.ts): the median and p90 of each.
  *
  *   npm run bench:answer-leg                      100 legs per target, the dev target
  *   npm run bench:answer-leg -- --legs 300 --target prod
- *   npm run bench:answer-leg -- --runs 5          the untraced service and both baselines five times
- *                                                 each, interleaved: medians, and the ratios' ranges
+ *   npm run bench:answer-leg -- --runs 5          all of that five times, each on targets started
+ *                                                 fresh: medians, and the ratios' ranges
  *
  * Each answer is sent --think-ms after its question came back (200 by default: a person reads the
  * question first), so it reaches an idle workflow held in the worker's cache, as a person's answer
@@ -46,9 +47,10 @@ const USAGE = `npm run bench:answer-leg -- [--legs N] [--warmup N] [--runs N] [-
 
   --legs N         two-round exchanges per target, one at a time (default 100)
   --warmup N       whole exchanges run first and thrown away, per target (default 10)
-  --runs N         the untraced service, bare-local and floor N times each, interleaved, each
-                   started fresh; the p50s are the medians of the runs, a ratio the median (and
-                   range) of the ratios taken within each run (default 1)
+  --runs N         the untraced service, bare-local and floor N times, each time started fresh
+                   and all at once, taking turns exchange by exchange; the p50s are the medians of
+                   the runs, a ratio the median (and range) of the ratios taken within each run
+                   (default 1)
   --think-ms N     the pause between a question's arrival and its answer (default 200)
   --target T       the service as npm run dev runs it (dev, default) or as production does (prod)
   --no-build       for prod: use dist/ as it is`;
@@ -100,15 +102,20 @@ async function main(run: BenchRun): Promise<number> {
   const collector = await startOtlpReceiver();
   try {
     const pace = { legs, warmup, thinkMs, signal };
-    // The service and the floor alternate, each fresh every run, so a slow minute falls on both.
+    // The service and the baselines take turns exchange by exchange, fresh every run (interleavedLegs).
     const untracedRuns: number[] = [];
     const bareRuns: number[] = [];
     const floorRuns: number[] = [];
     for (let r = 1; r <= runs; r++) {
       const suffix = runs > 1 ? `-run${r}` : '';
-      untracedRuns.push(p50((await timedLegs(target, context(`${target}-untraced${suffix}`), pace)).ms));
-      bareRuns.push(p50((await timedLegs('bare-local', context(`bare-local${suffix}`), pace)).ms));
-      floorRuns.push(p50((await timedLegs('floor', context(`floor${suffix}`), pace)).ms));
+      const [service, bare, floor] = await interleavedLegs(
+        [target, 'bare-local', 'floor'],
+        (name) => context(`${name === target ? `${target}-untraced` : name}${suffix}`),
+        pace,
+      );
+      untracedRuns.push(p50(service!));
+      bareRuns.push(p50(bare!));
+      floorRuns.push(p50(floor!));
     }
     const traced = await timedLegs(
       target,
@@ -202,34 +209,75 @@ interface Pace {
   signal: AbortSignal;
 }
 
+type TargetName = 'dev' | 'prod' | 'bare-local' | 'floor';
+type TargetContext = Parameters<typeof startTarget>[1];
+
+/** One two-round exchange, its answer sent `thinkMs` after its question: leg 2's time and window. */
+async function answeredExchange(target: RunningTarget, { thinkMs, signal }: Pace) {
+  const leg = (index: number, state: unknown) =>
+    runLeg(target.call, TWO_ROUNDS, index, state, AbortSignal.any([signal, AbortSignal.timeout(LEG_TIMEOUT_MS)]));
+  const first = await leg(0, undefined);
+  if (thinkMs > 0) await sleep(thinkMs, undefined, { signal });
+  const sentMs = epochMs();
+  const second = await leg(1, first.result.requestState);
+  return { ms: second.ms, window: { sentMs, receivedMs: epochMs() } };
+}
+
+async function startNamed(name: TargetName, ctx: TargetContext): Promise<RunningTarget> {
+  note(`${ctx.dir.split(path.sep).at(-1)}: starting`);
+  return startTarget(TARGET_SPECS[name], ctx);
+}
+
+async function stopQuietly(target: RunningTarget): Promise<void> {
+  await target.stop().catch((error: unknown) => note(`target did not stop cleanly: ${(error as Error).message}`));
+}
+
 /** `legs` two-round exchanges one at a time on a target started for them: leg 2's times and windows. */
 async function timedLegs(
-  name: 'dev' | 'prod' | 'bare-local' | 'floor',
-  ctx: Parameters<typeof startTarget>[1],
-  { legs, warmup, thinkMs, signal }: Pace,
+  name: TargetName,
+  ctx: TargetContext,
+  pace: Pace,
 ): Promise<{ ms: number[]; windows: Array<Omit<TimedLeg, 'spans'>> }> {
-  note(`${ctx.dir.split(path.sep).at(-1)}: starting`);
-  let target: RunningTarget | undefined;
-  const ms: number[] = [];
-  const windows: Array<Omit<TimedLeg, 'spans'>> = [];
+  const target = await startNamed(name, ctx);
   try {
-    target = await startTarget(TARGET_SPECS[name], ctx);
-    const leg = (index: number, state: unknown) =>
-      runLeg(target!.call, TWO_ROUNDS, index, state, AbortSignal.any([signal, AbortSignal.timeout(LEG_TIMEOUT_MS)]));
-    for (let i = 0; i < warmup + legs; i++) {
-      const first = await leg(0, undefined);
-      if (thinkMs > 0) await sleep(thinkMs, undefined, { signal });
-      const sentMs = epochMs();
-      const second = await leg(1, first.result.requestState);
-      const receivedMs = epochMs();
-      if (i < warmup) continue;
-      ms.push(second.ms);
-      windows.push({ sentMs, receivedMs });
+    const ms: number[] = [];
+    const windows: Array<Omit<TimedLeg, 'spans'>> = [];
+    for (let i = 0; i < pace.warmup + pace.legs; i++) {
+      const { ms: legMs, window } = await answeredExchange(target, pace);
+      if (i < pace.warmup) continue;
+      ms.push(legMs);
+      windows.push(window);
     }
     await sleep(EXPORT_SETTLE_MS);
     return { ms, windows };
   } finally {
-    await target?.stop().catch((error: unknown) => note(`target did not stop cleanly: ${(error as Error).message}`));
+    await stopQuietly(target);
+  }
+}
+
+/**
+ * `legs` two-round exchanges on each of `names`, all started at once and taking turns exchange by
+ * exchange (the order turning too), so a slow second of this shared machine falls on every target
+ * alike rather than on whichever ran in that minute: each target's leg 2 times, in `names`' order.
+ */
+async function interleavedLegs(
+  names: TargetName[],
+  ctxOf: (name: TargetName) => TargetContext,
+  pace: Pace,
+): Promise<number[][]> {
+  const started: RunningTarget[] = [];
+  try {
+    for (const name of names) started.push(await startNamed(name, ctxOf(name)));
+    const ms = names.map((): number[] => []);
+    for (let i = 0; i < pace.warmup + pace.legs; i++)
+      for (let k = 0; k < started.length; k++) {
+        const turn = (i + k) % started.length;
+        const { ms: legMs } = await answeredExchange(started[turn]!, pace);
+        if (i >= pace.warmup) ms[turn]!.push(legMs);
+      }
+    return ms;
+  } finally {
+    for (const target of started.reverse()) await stopQuietly(target);
   }
 }
 
