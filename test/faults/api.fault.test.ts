@@ -2,12 +2,14 @@
  * API processes die (SIGKILL) or stop (SIGTERM) between and during legs, and many copies of one
  * leg race over both: any replica takes any leg, and the same leg never advances an exchange twice.
  */
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { readLog } from './support/os-process';
-import { expectAllGreeted, expectNoRerunAfterRecording } from './support/expectations';
+import { expectAllGreeted, expectEnded, expectNoRerunAfterRecording } from './support/expectations';
 import { answerAll, apisFor, greeted, namesFor, startAll } from './support/greet-fleet';
 import {
   answerGreet,
   answerParams,
+  askOf,
   greeting,
   newTrace,
   pollPastStateOnly,
@@ -16,6 +18,8 @@ import {
 } from './support/modern-exchange';
 import { countOf, roundEvents } from './support/round-log';
 import { faultSuite, scenario } from './support/scenario';
+import { historyCounts } from './support/temporal-probe';
+import { answerStep, nextAsk, startWizard, WIZARD, wizardCompleted } from './support/wizard-exchange';
 import { waitFor } from './support/wait-for';
 
 const suite = faultSuite();
@@ -122,5 +126,75 @@ scenario(
       suite.stack,
       all.map((a) => a.exchangeId),
     );
+  },
+);
+
+// The kept-ask window (services/api/src/exchange-legs/served-asks.ts): the API that handed out an
+// ask signals its answers without reading first, so answers the round already took (through the
+// other API) reach the workflow again. Each scenario checks the window was hit (the history holds
+// the second signal), then that the workflow ignored it, the leg got what the read would have
+// given, and the exchange ends with the first answers, each round run once.
+
+scenario(
+  'k. kept-ask window: round 1 answered through API 1, then the same answers to API 0, which kept the ask: signalled unread, ignored, answered with round 2',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const trace = newTrace();
+    const name = 'kay';
+    const onApi = (i: 0 | 1) => ({ urls: () => [stack.apiUrl(i)] });
+    const first = await startWizard(onApi(0), trace, stack.keyRing);
+    const second = await nextAsk(onApi(1), first, name, 1, trace, stack.keyRing);
+    const again = askOf(await answerStep(onApi(0), first, name, 1, trace), stack.keyRing, WIZARD, 'the repeat');
+    expect({
+      repeat: again.inputRequests,
+      answerSignals: (await historyCounts(stack, workflowIdFor(first.exchangeId))).answerSignals,
+    }).toEqual({ repeat: second.inputRequests, answerSignals: 2 });
+    const third = await nextAsk(onApi(0), second, name, 2, trace, stack.keyRing);
+    const reply = await answerStep(onApi(1), third, name, 3, trace);
+    await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
+  },
+);
+
+scenario(
+  'l. kept-ask window: round 1 answered through API 1, then other answers to API 0, which kept the ask: signalled unread, ignored, refused as answered differently',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const trace = newTrace();
+    const name = 'lee';
+    const onApi = (i: 0 | 1) => ({ urls: () => [stack.apiUrl(i)] });
+    const first = await startWizard(onApi(0), trace, stack.keyRing);
+    const second = await nextAsk(onApi(1), first, name, 1, trace, stack.keyRing);
+    const other = await answerStep(onApi(0), first, 'someone-else', 1, trace);
+    expect({
+      error: other.body.error?.code,
+      answerSignals: (await historyCounts(stack, workflowIdFor(first.exchangeId))).answerSignals,
+    }).toEqual({ error: -32602, answerSignals: 2 });
+    const third = await nextAsk(onApi(1), second, name, 2, trace, stack.keyRing);
+    const reply = await answerStep(onApi(0), third, name, 3, trace);
+    await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
+  },
+);
+
+scenario(
+  'm. kept-ask window: a greet answered through API 1 to its end, then the same answers to API 0, which kept the ask: no workflow takes the signal, the leg reads and gets the result',
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const trace = newTrace();
+    const onApi = (i: 0 | 1) => ({ urls: () => [stack.apiUrl(i)] });
+    const ask = await startGreet(onApi(0), trace, stack.keyRing);
+    const done = await answerGreet(onApi(1), ask, 'Mo', trace);
+    const again = await answerGreet(onApi(0), ask, 'Mo', trace);
+    expect({
+      again: again.body.result?.content,
+      answerSignals: (await historyCounts(stack, workflowIdFor(ask.exchangeId))).answerSignals,
+    }).toEqual({ again: greeting('Mo').content, answerSignals: 1 });
+    await expectAllGreeted(stack, [{ exchangeId: ask.exchangeId, name: 'Mo', reply: done }]);
+    await expectNoRerunAfterRecording(stack, [ask.exchangeId]);
   },
 );

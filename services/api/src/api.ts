@@ -128,6 +128,7 @@ export async function startApi(
       maxRunningExchanges: config.limits.maxRunningExchanges,
       maxRunningExchangesPerPrincipal: config.limits.maxRunningExchangesPerPrincipal,
       maxInflightLegs: config.limits.maxInflightLegs,
+      servedAsksMaxBytes: config.limits.servedAsksMaxBytes,
       capacityRetryAfterS: config.limits.capacityRetryAfterS,
     },
     log,

@@ -31,33 +31,47 @@ import {
 } from '../../../../lib/exchange-rules/leg-rules';
 import type { ExchangeLeg, ExchangeLegsDeps, LegOptions, LegOutcome } from './leg-types';
 import type { RoundWait } from './round-wait';
+import type { ServedAsks } from './served-asks';
 import { checkRoundInput } from './start-leg';
 import { inStepSpan, STEP_SPANS } from '../../../../lib/tracing/step-span';
 import { takeUrlReplies } from './url-replies';
 
-export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait: RoundWait) {
+export function createAnswerLeg(
+  deps: ExchangeLegsDeps,
+  taskFor: TaskRows,
+  wait: RoundWait,
+  served: Pick<ServedAsks, 'take'>,
+) {
   const { gateway, store, reconciler, limits, log } = deps;
 
   /**
    * Answers the ask of `claims.round`, `watch` watching the round after it since before the read
-   * that finds it unrecorded, so whatever records it after that read is heard.
+   * that finds it unrecorded, so whatever records it after that read is heard. The ask this process
+   * handed out is taken as kept (served-asks.ts) unless `readFirst`: then, and when none is kept,
+   * it is read with the round after it.
    */
   async function answerLeg(
     leg: ExchangeLeg,
     claims: RequestStateClaims,
     options: LegOptions,
     watch: Watch<RoundRecord>,
+    readFirst = false,
   ): Promise<LegOutcome> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
-    const [ask, next] = await inStepSpan(STEP_SPANS.readRounds, () => store.readRoundAndNext(exchangeId, round));
-    // Questions for someone else; replies to the URL elicitations of the caller's own, if any.
-    if (ask && asksSomeoneElse(ask)) return takeUrlReplies(leg, ask, deps.callerPages);
-    const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now: Date.now() });
     // Answers that begin the call's task (its tool's task begins after its input): the task's row
     // is written once they are known to be signalled, before they are; a repeat of the same leg
     // finds the same task.
     const beginsTask = leg.taskBegins === 'after-input';
+    const now = Date.now();
+    // A kept ask says nothing of the round after it: that round is read once the answers are signalled.
+    const kept = readFirst || beginsTask ? undefined : served.take(exchangeId, round, now);
+    const [ask, next] = kept
+      ? [kept, undefined]
+      : await inStepSpan(STEP_SPANS.readRounds, () => store.readRoundAndNext(exchangeId, round));
+    // Questions for someone else; replies to the URL elicitations of the caller's own, if any.
+    if (ask && asksSomeoneElse(ask)) return takeUrlReplies(leg, ask, deps.callerPages);
+    const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now });
     switch (answer.kind) {
       case 'stale':
         legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
@@ -102,15 +116,18 @@ export function createAnswerLeg(deps: ExchangeLegsDeps, taskFor: TaskRows, wait:
     if (delivered && ask) apiMetrics.answerSignalled(leg.era, ask.recordedAt);
     // The call is a task from here on: its client follows it with tasks/get.
     if (task) return { kind: 'task', task };
+    // No workflow took them: what it left is judged on Postgres's records, as a leg that read first.
+    if (!delivered && kept) return answerLeg(leg, claims, options, watch, true);
     if (!delivered) {
       // The workflow ended meanwhile: it expired (its ending is recorded), or Temporal ended it.
       const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));
       if (ended) return answeredWith(ended, digest);
     }
     // The read above found no next round after the watch began: only an announcement, or a wake-up
-    // that says one may have been missed, makes the wait read.
+    // that says one may have been missed, makes the wait read. Answers to a kept ask were signalled
+    // unread: the wait reads first, for a next round the answers found recorded.
     const awaited = await inStepSpan(STEP_SPANS.awaitRound, () =>
-      wait.awaitRound(watch, exchangeId, round + 1, options, true),
+      wait.awaitRound(watch, exchangeId, round + 1, options, !kept),
     );
     return awaitedWith(awaited, digest);
   }

@@ -30,6 +30,7 @@ import { createInflightGate } from './capacity';
 import { awaitedWith, classifyLeg, requestDigestOf } from '../../../../lib/exchange-rules/leg-rules';
 import type { ExchangeLeg, ExchangeLegsDeps, LegBinding, LegOptions, LegOutcome, LegResult } from './leg-types';
 import { createRequestStateCheck } from './request-state-check';
+import { createServedAsks } from './served-asks';
 import { createRoundWait } from './round-wait';
 import { createStart } from './start-leg';
 
@@ -39,8 +40,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   const { store } = deps;
   const taskFor = createTaskRows(deps.tasks, deps.limits);
   const start = createStart(deps, taskFor);
-  const wait = createRoundWait(deps);
-  const { answerLeg, redeliverAnswers } = createAnswerLeg(deps, taskFor, wait);
+  const servedAsks = createServedAsks(deps.limits.servedAsksMaxBytes);
+  const wait = createRoundWait(deps, servedAsks);
+  const { answerLeg, redeliverAnswers } = createAnswerLeg(deps, taskFor, wait, servedAsks);
   const verified = createRequestStateCheck(deps.requestState, deps.log);
   const inflight = createInflightGate(deps.limits);
 

@@ -87,6 +87,8 @@ export interface LegLimits {
   /** How long a leg waits on a question addressed to someone else (QUESTION_HOLD_MS). */
   questionHoldMs: number;
   maxRoundInputBytes: number;
+  /** What this process may keep of the asks it handed out, so their answers signal at once (SERVED_ASKS_MAX_BYTES; served-asks.ts). */
+  servedAsksMaxBytes: number;
   /** How many times a retried answer is checked against the workflow per round (MAX_REPEATED_ANSWERS). */
   maxRepeatedAnswers: number;
   maxTargetLength: number;

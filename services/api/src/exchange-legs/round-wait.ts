@@ -11,13 +11,16 @@ import { isAddressedAsk } from '../../../../lib/questions/addressing';
 import { callerUrlRequests, takesUrlElicitation } from '../../../../lib/questions/caller-url';
 import { afterWait, type RoundResult } from '../../../../lib/exchange-rules/leg-rules';
 import type { ExchangeLegsDeps, LegOptions } from './leg-types';
+import type { ServedAsks } from './served-asks';
 
 /** Whether a round's record is an ask addressed to someone else: its caller has nothing to answer. */
 export const asksSomeoneElse = (record: RoundRecord): boolean =>
   record.outcome.kind === 'ask' && isAddressedAsk(record.outcome.inputRequests);
 
+/** `served`: where an ask of the caller a wait finds is kept, for the leg that will answer it. */
 export function createRoundWait(
   deps: Pick<ExchangeLegsDeps, 'waiter' | 'reconciler' | 'limits' | 'store' | 'callerPages'>,
+  served: Pick<ServedAsks, 'keep'>,
 ) {
   const { waiter, reconciler, limits, store, callerPages } = deps;
 
@@ -35,7 +38,10 @@ export function createRoundWait(
   ): Promise<RoundResult> {
     options.onRound?.(exchangeId, round);
     const record = await watch.wait(waitMs, { signal: options.signal, absent });
-    if (record) return { kind: 'recorded', record };
+    if (record) {
+      served.keep(record);
+      return { kind: 'recorded', record };
+    }
     return afterWait(exchangeId, round, options.signal?.aborted ? undefined : await reconciler.reconcile(exchangeId));
   }
 
