@@ -32,7 +32,10 @@ export const STAGES = [
   ['validation', 'request validation, the request digest, the in-flight gate'],
   ['requestState', 'its verification (AES-GCM open, claims)'],
   ['trace link', "reading the exchange's trace context: tracing's own read, absent untraced"],
-  ['read rounds', "Postgres: the ask's round and the next, one statement"],
+  [
+    'read rounds',
+    "Postgres: the ask's round and the next, one statement; none when the API kept the ask it handed out (served-asks.ts)",
+  ],
   ['checks', "the answer's classification and budgets, up to the signal"],
   ['signal', "Temporal's signal: payload encryption, gRPC, the server's write"],
   [
@@ -58,7 +61,6 @@ export function legStages(leg: TimedLeg): Record<Stage, number> | { missing: str
   const find = {
     leg: byName(leg.spans, (name) => name === 'mcp tools/call'),
     verify: byName(leg.spans, (name) => name === STEP_SPANS.verifyRequestState),
-    reads: byName(leg.spans, (name) => name === STEP_SPANS.readRounds),
     signal: byName(leg.spans, (name) => name.startsWith('SignalWorkflow')),
     activity: byName(leg.spans, (name) => name.startsWith('RunActivity')),
     handler: byName(leg.spans, (name) => name.startsWith('handler ')),
@@ -70,7 +72,6 @@ export function legStages(leg: TimedLeg): Record<Stage, number> | { missing: str
   const {
     leg: span,
     verify,
-    reads,
     signal,
     activity,
     handler,
@@ -79,13 +80,16 @@ export function legStages(leg: TimedLeg): Record<Stage, number> | { missing: str
   } = find as Record<keyof typeof find, TimedSpan>;
   const link = byName(leg.spans, (name) => name === STEP_SPANS.readExchangeTrace);
   const linkMs = link ? link.endMs - link.startMs : 0;
+  // Read before the signal only when the API did not keep the ask (then the wait reads after it).
+  const reads = byName(leg.spans, (name) => name === STEP_SPANS.readRounds);
+  const readMs = reads && reads.endMs <= signal.startMs ? reads.endMs - reads.startMs : 0;
   return {
     'http in': span.startMs - leg.sentMs,
     validation: verify.startMs - span.startMs,
     requestState: verify.endMs - verify.startMs,
     'trace link': linkMs,
-    'read rounds': reads.endMs - reads.startMs,
-    checks: reads.startMs - verify.endMs - linkMs + (signal.startMs - reads.endMs),
+    'read rounds': readMs,
+    checks: signal.startMs - verify.endMs - linkMs - readMs,
     signal: signal.endMs - signal.startMs,
     'workflow task': activity.startMs - signal.endMs,
     'activity start': handler.startMs - activity.startMs,

@@ -254,7 +254,7 @@ const checks: Array<[string, () => void]> = [
     },
   ],
   [
-    "answer-leg breakdown: a leg's stages from its spans add up to what its client timed; nanoseconds read exactly",
+    "answer-leg breakdown: a leg's stages from its spans add up to what its client timed, with or without a read before its signal; nanoseconds read exactly",
     () => {
       assert.equal(nanosToMs('1733350000123456789'), 1733350000123.456789);
       assert.equal(nanosToMs(2_500_000), 2.5);
@@ -291,8 +291,12 @@ const checks: Array<[string, () => void]> = [
         [1, 1.5, 8, 1, 3],
       );
       assert.deepEqual(legStages({ ...leg, spans: leg.spans.slice(0, 2) }), {
-        missing: ['reads', 'signal', 'activity', 'handler', 'record', 'awaited'],
+        missing: ['signal', 'activity', 'handler', 'record', 'awaited'],
       });
+      // An answer to an ask the API kept: nothing read before the signal, the checks take its place.
+      const kept = legStages({ ...leg, spans: leg.spans.filter((s) => s.name !== 'read rounds') });
+      assert.ok(!('missing' in kept));
+      assert.deepEqual([kept['read rounds'], kept.checks], [0, 2.5]);
       const summary = summarizeStages([stages, stages]);
       assert.equal(summary.find((s) => s.stage === 'signal')?.mean, 5);
     },
