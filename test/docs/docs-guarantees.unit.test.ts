@@ -48,6 +48,13 @@ describe('docs/architecture.md windows table', () => {
     expect(taskOnly.filter((w) => !names.some((name) => name.startsWith(`${w}:`)))).toEqual([]);
   });
 
+  it('names windows of API replicas, each held open by api.fault.test.ts', () => {
+    const apiOnly = cells.map((cell) => /^`(.+ window)` \(two APIs\)$/.exec(cell)?.[1]).filter((w) => w !== undefined);
+    const names = scenariosOf('api.fault.test.ts');
+    expect(apiOnly.length).toBeGreaterThanOrEqual(1);
+    expect(apiOnly.filter((w) => !names.some((name) => name.startsWith(`${w}:`)))).toEqual([]);
+  });
+
   it('names a burst scenario that exists and runs at least five times', () => {
     const file = path.join(FAULTS, 'answer-burst.fault.test.ts');
     expect(existsSync(file)).toBe(true);

@@ -18,7 +18,7 @@ import {
 } from './support/modern-exchange';
 import { countOf, roundEvents } from './support/round-log';
 import { faultSuite, scenario } from './support/scenario';
-import { historyCounts } from './support/temporal-probe';
+import { describeExchangeWorkflow, historyCounts } from './support/temporal-probe';
 import { answerStep, nextAsk, startWizard, WIZARD, wizardCompleted } from './support/wizard-exchange';
 import { waitFor } from './support/wait-for';
 
@@ -189,6 +189,11 @@ scenario(
     const onApi = (i: 0 | 1) => ({ urls: () => [stack.apiUrl(i)] });
     const ask = await startGreet(onApi(0), trace, stack.keyRing);
     const done = await answerGreet(onApi(1), ask, 'Mo', trace);
+    // The client has its result before the workflow closes: the repeat is sent once it has.
+    await waitFor('the workflow to close', async () => {
+      const { status } = await describeExchangeWorkflow(stack, workflowIdFor(ask.exchangeId));
+      return status !== 'RUNNING';
+    });
     const again = await answerGreet(onApi(0), ask, 'Mo', trace);
     expect({
       again: again.body.result?.content,

@@ -47,25 +47,28 @@ export function createAnswerLeg(
   /**
    * Answers the ask of `claims.round`, `watch` watching the round after it since before the read
    * that finds it unrecorded, so whatever records it after that read is heard. The ask this process
-   * handed out is taken as kept (served-asks.ts) unless `readFirst`: then, and when none is kept,
-   * it is read with the round after it.
+   * handed out is taken as kept (served-asks.ts); when none is kept, it is read with the round
+   * after it.
    */
   async function answerLeg(
     leg: ExchangeLeg,
     claims: RequestStateClaims,
     options: LegOptions,
     watch: Watch<RoundRecord>,
-    readFirst = false,
   ): Promise<LegOutcome> {
     const { exchangeId, round } = claims;
     const legLog = exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round });
+    const stale = () => {
+      legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
+      return invalidRequestState();
+    };
     // Answers that begin the call's task (its tool's task begins after its input): the task's row
     // is written once they are known to be signalled, before they are; a repeat of the same leg
     // finds the same task.
     const beginsTask = leg.taskBegins === 'after-input';
     const now = Date.now();
     // A kept ask says nothing of the round after it: that round is read once the answers are signalled.
-    const kept = readFirst || beginsTask ? undefined : served.take(exchangeId, round, now);
+    const kept = beginsTask ? undefined : served.take(exchangeId, round, now);
     const [ask, next] = kept
       ? [kept, undefined]
       : await inStepSpan(STEP_SPANS.readRounds, () => store.readRoundAndNext(exchangeId, round));
@@ -74,8 +77,7 @@ export function createAnswerLeg(
     const answer = classifyAnswer({ ask, next, inputResponses: leg.inputResponses, now });
     switch (answer.kind) {
       case 'stale':
-        legLog.warn({ reason: 'no-ask' }, 'requestState rejected');
-        throw invalidRequestState();
+        throw stale();
       case 'retry':
         if (beginsTask) return { kind: 'task', task: await taskFor(exchangeId, leg.principal.id) };
         return { kind: 'recorded', record: answer.record };
@@ -117,8 +119,10 @@ export function createAnswerLeg(
     // The call is a task from here on: its client follows it with tasks/get.
     if (task) return { kind: 'task', task };
     // No workflow took them: what it left is judged on Postgres's records, as a leg that read first.
-    if (!delivered && kept) return answerLeg(leg, claims, options, watch, true);
     if (!delivered) {
+      // A kept ask was not read: with no workflow to take the answers, its exchange may be gone
+      // from Postgres too (deleted after it ended), which the read would have refused.
+      if (kept && !(await store.readRound(exchangeId, round))) throw stale();
       // The workflow ended meanwhile: it expired (its ending is recorded), or Temporal ended it.
       const ended = (await store.readRound(exchangeId, round + 1)) ?? (await reconciler.reconcile(exchangeId));
       if (ended) return answeredWith(ended, digest);
