@@ -10,6 +10,8 @@ import {
   answerGreet,
   answerParams,
   askOf,
+  type Ask,
+  type LegTrace,
   greeting,
   newTrace,
   pollPastStateOnly,
@@ -135,48 +137,58 @@ scenario(
 // the second signal), then that the workflow ignored it, the leg got what the read would have
 // given, and the exchange ends with the first answers, each round run once.
 
+/** Only API `i`. */
+const onApi = (i: 0 | 1) => ({ urls: () => [suite.stack.apiUrl(i)] });
+const answerSignalsOf = async (exchangeId: string) =>
+  (await historyCounts(suite.stack, workflowIdFor(exchangeId))).answerSignals;
+
+/**
+ * `name`'s wizard with its repeat of round 1 (`repeat`, to API 0, which handed out round 1's ask
+ * and kept it) sent after API 1 took round 1's answers; then finished, each step through the API
+ * the scenario did not use last, and checked to end with `name`'s own answers.
+ */
+async function keptAskRepeated(name: string, repeat: (first: Ask, second: Ask, trace: LegTrace) => Promise<void>) {
+  const { stack } = suite;
+  const trace = newTrace();
+  const first = await startWizard(onApi(0), trace, stack.keyRing);
+  const second = await nextAsk(onApi(1), first, name, 1, trace, stack.keyRing);
+  await repeat(first, second, trace);
+  const third = await nextAsk(onApi(1), second, name, 2, trace, stack.keyRing);
+  const reply = await answerStep(onApi(0), third, name, 3, trace);
+  await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
+}
+
 scenario(
   'k. kept-ask window: round 1 answered through API 1, then the same answers to API 0, which kept the ask: signalled unread, ignored, answered with round 2',
   () => suite.stack,
   suite.run,
-  async () => {
-    const { stack } = suite;
-    const trace = newTrace();
-    const name = 'kay';
-    const onApi = (i: 0 | 1) => ({ urls: () => [stack.apiUrl(i)] });
-    const first = await startWizard(onApi(0), trace, stack.keyRing);
-    const second = await nextAsk(onApi(1), first, name, 1, trace, stack.keyRing);
-    const again = askOf(await answerStep(onApi(0), first, name, 1, trace), stack.keyRing, WIZARD, 'the repeat');
-    expect({
-      repeat: again.inputRequests,
-      answerSignals: (await historyCounts(stack, workflowIdFor(first.exchangeId))).answerSignals,
-    }).toEqual({ repeat: second.inputRequests, answerSignals: 2 });
-    const third = await nextAsk(onApi(0), second, name, 2, trace, stack.keyRing);
-    const reply = await answerStep(onApi(1), third, name, 3, trace);
-    await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
-  },
+  () =>
+    keptAskRepeated('kay', async (first, second, trace) => {
+      const again = askOf(
+        await answerStep(onApi(0), first, 'kay', 1, trace),
+        suite.stack.keyRing,
+        WIZARD,
+        'the repeat',
+      );
+      expect({ repeat: again.inputRequests, answerSignals: await answerSignalsOf(first.exchangeId) }).toEqual({
+        repeat: second.inputRequests,
+        answerSignals: 2,
+      });
+    }),
 );
 
 scenario(
   'l. kept-ask window: round 1 answered through API 1, then other answers to API 0, which kept the ask: signalled unread, ignored, refused as answered differently',
   () => suite.stack,
   suite.run,
-  async () => {
-    const { stack } = suite;
-    const trace = newTrace();
-    const name = 'lee';
-    const onApi = (i: 0 | 1) => ({ urls: () => [stack.apiUrl(i)] });
-    const first = await startWizard(onApi(0), trace, stack.keyRing);
-    const second = await nextAsk(onApi(1), first, name, 1, trace, stack.keyRing);
-    const other = await answerStep(onApi(0), first, 'someone-else', 1, trace);
-    expect({
-      error: other.body.error?.code,
-      answerSignals: (await historyCounts(stack, workflowIdFor(first.exchangeId))).answerSignals,
-    }).toEqual({ error: -32602, answerSignals: 2 });
-    const third = await nextAsk(onApi(1), second, name, 2, trace, stack.keyRing);
-    const reply = await answerStep(onApi(0), third, name, 3, trace);
-    await expectEnded(stack, first.exchangeId, reply, wizardCompleted(name));
-  },
+  () =>
+    keptAskRepeated('lee', async (first, _second, trace) => {
+      const other = await answerStep(onApi(0), first, 'someone-else', 1, trace);
+      expect({ error: other.body.error?.code, answerSignals: await answerSignalsOf(first.exchangeId) }).toEqual({
+        error: -32602,
+        answerSignals: 2,
+      });
+    }),
 );
 
 scenario(
@@ -186,7 +198,6 @@ scenario(
   async () => {
     const { stack } = suite;
     const trace = newTrace();
-    const onApi = (i: 0 | 1) => ({ urls: () => [stack.apiUrl(i)] });
     const ask = await startGreet(onApi(0), trace, stack.keyRing);
     const done = await answerGreet(onApi(1), ask, 'Mo', trace);
     // The client has its result before the workflow closes: the repeat is sent once it has.
@@ -197,7 +208,7 @@ scenario(
     const again = await answerGreet(onApi(0), ask, 'Mo', trace);
     expect({
       again: again.body.result?.content,
-      answerSignals: (await historyCounts(stack, workflowIdFor(ask.exchangeId))).answerSignals,
+      answerSignals: await answerSignalsOf(ask.exchangeId),
     }).toEqual({ again: greeting('Mo').content, answerSignals: 1 });
     await expectAllGreeted(stack, [{ exchangeId: ask.exchangeId, name: 'Mo', reply: done }]);
     await expectNoRerunAfterRecording(stack, [ask.exchangeId]);
