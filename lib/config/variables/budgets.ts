@@ -84,8 +84,8 @@ export const BUDGET_VARIABLES = {
     '2026-07-28 legs one API process holds open while they wait; when reached: `-32000` / 429',
   ),
   SERVED_ASKS_MAX_BYTES: documented(
-    integer(0, 1_073_741_824).default(8_388_608),
-    'memory one API process keeps the asks it handed its clients in, until they are answered or their deadline nears, so an answer to one is signalled without reading the ask back first (0 keeps none, and every answer reads first); when reached: the oldest are dropped, and answers to those read first',
+    integer(0, 1_073_741_824).default(4_194_304),
+    'memory one API process keeps the asks it handed its clients in (about 1.1 KB for an ask of one short question), until they are answered or their deadline nears, so an answer to one is signalled without reading the ask back first (0 keeps none, and every answer reads first); when reached: the oldest are dropped, and answers to those read first',
   ),
   CAPACITY_RETRY_AFTER_S: documented(integer(1, 3600).default(5), 'the `Retry-After` of every capacity refusal'),
 };
