@@ -14,6 +14,7 @@ import path from 'node:path';
 import { adminTokenFrom, answerPageFrom, codecEndpointForBrowser, devServiceEnvironment } from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
 import { loadDevStack } from './dev/dev-stack-package';
+import { TemporalDevServerExited } from './dev/local-stack/dev-server-exit';
 import { startLocalStack, type LocalStack } from './dev/local-stack/local-stack';
 import { createLogger } from '../lib/log';
 import { commandFailure } from '../lib/start-error';
@@ -86,7 +87,11 @@ export async function devCommand(options: DevOptions): Promise<void> {
     });
   } catch (error) {
     // One line a user can act on (a folder Postgres cannot enter, a port in use), never a stack trace.
-    process.stderr.write(`durable-mcp dev: the local stack did not start: ${commandFailure(error)}\n`);
+    const movePorts =
+      error instanceof TemporalDevServerExited && error.portInUse !== undefined
+        ? ' (TEMPORAL_DEV_PORT and TEMPORAL_DEV_UI_PORT move its ports)'
+        : '';
+    process.stderr.write(`durable-mcp dev: the local stack did not start: ${commandFailure(error)}${movePorts}\n`);
     return stopAll(1);
   }
   const env: NodeJS.ProcessEnv = { ...devServiceEnvironment(dataDir, local, log), HANDLERS: handlers };

@@ -86,6 +86,8 @@ function quickstartBlocks(): Array<{ lang: string; code: string }> {
   return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
 }
 const EXAMPLES = ['refund-desk', 'approval-bot'];
+/** What the stack prints when a port it was given is held by another process (Temporal's CLI, or the API's listen). */
+const PORT_TAKEN = /address already in use|EADDRINUSE/;
 
 // `npm run pack` builds the packages and packs them into .packs/, where the examples depend on them.
 beforeAll(() => {
@@ -149,12 +151,16 @@ describe('the packed packages, installed in a project of their own', () => {
     writeFileSync(path.join(project, 'tools.ts'), toolSource('Refund order'));
   }, SETUP_MS);
 
-  afterAll(async () => {
+  const stopDev = async () => {
     if (dev && dev.exitCode === null) {
       const exited = new Promise((resolve) => dev!.once('exit', resolve));
       dev.kill('SIGTERM');
       await exited;
     }
+  };
+
+  afterAll(async () => {
+    await stopDev();
     rmSync(project, { recursive: true, force: true });
   }, 60_000);
 
@@ -173,8 +179,9 @@ describe('the packed packages, installed in a project of their own', () => {
     rmSync(path.join(project, 'broken.ts'));
   });
 
-  it('durable-mcp dev serves the tool on its embedded stack', async () => {
-    const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+  /** Starts `durable-mcp dev` on the given ports and waits for its MCP endpoint, or throws with its output. */
+  async function serveDev(port: number, temporalPort: number, uiPort: number): Promise<string> {
+    devOutput = '';
     dev = spawn(path.join(project, 'node_modules', '.bin', 'durable-mcp'), ['dev', 'tools.ts'], {
       cwd: project,
       env: {
@@ -190,18 +197,35 @@ describe('the packed packages, installed in a project of their own', () => {
     });
     dev.stdout!.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
     dev.stderr!.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
-    url = await until(
+    return until(
       'the dev stack to serve',
       async () => {
-        if (dev!.exitCode !== null) throw new Error(`durable-mcp dev exited:\n${devOutput}`);
+        if (dev!.exitCode !== null || PORT_TAKEN.test(devOutput))
+          throw new Error(`durable-mcp dev did not serve:\n${devOutput}`);
         return /MCP endpoint +(\S+)/.exec(devOutput)?.[1];
       },
       180_000,
     );
-    expect(url).toBe(`http://127.0.0.1:${port}/mcp`);
-    expect(devOutput).toContain('handler set "refunds", refund-tools@1.0.0');
-    expect(devOutput).toContain(`Temporal Web UI  http://127.0.0.1:${uiPort}`);
-  }, 240_000);
+  }
+
+  it('durable-mcp dev serves the tool on its embedded stack', async () => {
+    // The ports are fixed here, as a user fixes them; another process can take one between the
+    // pick and the bind (the stack then says which): the stack is then started on others.
+    for (let attempt = 1; ; attempt++) {
+      const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+      try {
+        url = await serveDev(port, temporalPort, uiPort);
+      } catch (error) {
+        if (attempt === 3 || !PORT_TAKEN.test(devOutput)) throw error;
+        await stopDev();
+        continue;
+      }
+      expect(url).toBe(`http://127.0.0.1:${port}/mcp`);
+      expect(devOutput).toContain('handler set "refunds", refund-tools@1.0.0');
+      expect(devOutput).toContain(`Temporal Web UI  http://127.0.0.1:${uiPort}`);
+      return;
+    }
+  }, 600_000);
 
   it("lists its exchanges with durable-mcp exchanges, from the project, with the dev stack's own admin token", async () => {
     await rawCall(url, 'tools/call', { name: 'approve_refund', arguments: { order: 'X-1' } });

@@ -12,12 +12,13 @@
  * killed; a power loss or an OS crash can lose the last commits (see docs/development.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTE_FLAGS, SEARCH_ATTRIBUTES } from '../../../lib/exchange/search-attributes';
 import { loadDevStack } from '../dev-stack-package';
+import { devServerExit, TemporalDevServerExited } from './dev-server-exit';
 import { freePort } from './free-port';
 
 /**
@@ -107,12 +108,13 @@ export function findTemporalCli(): string | undefined {
 export async function waitForTemporal(
   address: string,
   timeoutMs: number,
-  exited?: () => string | undefined,
+  exited?: () => string | Error | undefined,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
     const why = exited?.();
+    if (why instanceof Error) throw why;
     if (why) throw new Error(`Temporal dev server exited: ${why}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1_000 });
@@ -153,11 +155,34 @@ export async function registerSearchAttributes(address: string, namespace = 'def
   }
 }
 
-export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
-  const port = options.port ?? (await freePort());
-  const cli = findTemporalCli();
-  if (!cli) return startDownloadedServer(port, options);
+/** How many times a start is tried when a port it did not fix was taken before the server bound it. */
+const START_ATTEMPTS = 3;
 
+/**
+ * Starts a dev server. A port the caller fixed and another process holds ends the start with the
+ * CLI's own line naming it; a port picked here (or by the CLI itself: its HTTP and metrics ports)
+ * can be taken by another process between the pick and the bind, and the start is tried again.
+ */
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const cli = findTemporalCli();
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    if (!cli) return startDownloadedServer(port, options);
+    try {
+      return await startCliServer(cli, port, options);
+    } catch (error) {
+      const taken = error instanceof TemporalDevServerExited ? error.portInUse : undefined;
+      const fixed = taken === options.port || taken === options.uiPort;
+      if (taken === undefined || fixed || attempt === START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startCliServer(
+  cli: string,
+  port: number,
+  options: TemporalDevServerOptions,
+): Promise<TemporalDevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port)];
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
@@ -170,10 +195,16 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   args.push(...DEV_SERVER_DYNAMIC_CONFIG_FLAGS, ...(options.extraArgs ?? []));
 
   mkdirSync(path.dirname(options.logFile), { recursive: true });
+  // The log is appended to across starts: what this start wrote begins here.
+  const logStart = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const out = openSync(options.logFile, 'a');
   const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', out, out], detached: options.ownProcessGroup });
-  let exit: string | undefined;
-  child.once('exit', (code, signal) => (exit = `code ${code} signal ${signal}; see ${options.logFile}`));
+  closeSync(out);
+  let exit: TemporalDevServerExited | undefined;
+  child.once('exit', (code, signal) => {
+    const written = readFileSync(options.logFile).subarray(logStart).toString('utf8');
+    exit = devServerExit(signal ? `signal ${signal}` : `code ${code}`, written, options.logFile);
+  });
 
   const address = `127.0.0.1:${port}`;
   try {

@@ -118,7 +118,7 @@ export function createAnswerLeg(
     if (delivered && ask) apiMetrics.answerSignalled(leg.era, ask.recordedAt);
     // The call is a task from here on: its client follows it with tasks/get.
     if (task) return { kind: 'task', task };
-    // No workflow took them: what it left is judged on Postgres's records, as a leg that read first.
+    // No workflow took them: a kept ask is checked in Postgres first, then the ending is read there.
     if (!delivered) {
       // A kept ask was not read: with no workflow to take the answers, its exchange may be gone
       // from Postgres too (deleted after it ended), which the read would have refused.
