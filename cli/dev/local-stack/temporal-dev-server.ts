@@ -12,7 +12,7 @@
  * killed; a power loss or an OS crash can lose the last commits (see docs/development.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -200,10 +200,12 @@ async function startCliServer(
   const out = openSync(options.logFile, 'a');
   const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', out, out], detached: options.ownProcessGroup });
   closeSync(out);
+  let started = false;
   let exit: TemporalDevServerExited | undefined;
   child.once('exit', (code, signal) => {
-    const written = readFileSync(options.logFile).subarray(logStart).toString('utf8');
-    exit = devServerExit(signal ? `signal ${signal}` : `code ${code}`, written, options.logFile);
+    if (started) return;
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    exit = devServerExit(how, logTail(options.logFile, logStart), options.logFile);
   });
 
   const address = `127.0.0.1:${port}`;
@@ -214,6 +216,7 @@ async function startCliServer(
     child.kill('SIGKILL');
     throw error;
   }
+  started = true;
   return {
     address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
@@ -241,6 +244,20 @@ async function startDownloadedServer(port: number, options: TemporalDevServerOpt
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
     stop: () => server.stop(),
   };
+}
+
+/** What a start wrote to its log from `start`: its last 64 KiB, where a failed start says why. */
+function logTail(logFile: string, start: number): string {
+  const fd = openSync(logFile, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    const from = Math.max(start, size - 65_536);
+    const buffer = Buffer.alloc(Math.max(0, size - from));
+    readSync(fd, buffer, 0, buffer.length, from);
+    return buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
