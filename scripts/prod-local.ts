@@ -5,7 +5,7 @@
  * builds first. History and data are kept in .data/prod (STACK_DATA_DIR) across runs.
  *
  * Ports: PORT (API, 3000), TEMPORAL_DEV_PORT (7233), TEMPORAL_DEV_UI_PORT (8080, as compose; 0 for
- * no UI). Every other variable of lib/config.ts passes through to the API and the worker;
+ * no UI); 0 for PORT or TEMPORAL_DEV_PORT picks a free one at start. Every other variable of lib/config.ts passes through to the API and the worker;
  * REQUEST_STATE_KEYS, PAYLOAD_CODEC_KEYS and ADMIN_TOKEN, when unset, are development values kept
  * in the data folder; the Web UI decodes payloads through the API's codec endpoint. Ctrl-C stops it all.
  */
@@ -19,6 +19,8 @@ import { stopOnSignal } from '../cli/start/stop-on-signal';
 
 const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(projectRoot(), '.data', 'prod'));
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+/** A port that 0 leaves to the stack to pick (a free one, picked again if taken before it is bound). */
+const portOrPicked = (name: string, fallback: number) => port(name, fallback) || undefined;
 
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
@@ -38,8 +40,8 @@ async function main(): Promise<void> {
     stack = await startProdTopology({
       dataDir: DATA_DIR,
       persistent: process.env.STACK_PERSISTENT !== 'false',
-      apiPort: port('PORT', 3000),
-      temporalPort: port('TEMPORAL_DEV_PORT', 7233),
+      apiPort: portOrPicked('PORT', 3000),
+      temporalPort: portOrPicked('TEMPORAL_DEV_PORT', 7233),
       temporalUiPort: uiPort || undefined,
       env: {
         ...devKeyRings(DATA_DIR, log),

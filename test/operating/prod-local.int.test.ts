@@ -8,7 +8,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 import { connectModernClient } from '../support/modern-client';
 import { TEST_KEY_RINGS } from '../support/test-service';
@@ -36,15 +35,15 @@ describe('npm run prod:local', () => {
     if (build.status !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-prod-local-'));
     chmodSync(dataDir, 0o755); // as root, the embedded Postgres runs as a `postgres` user that must reach it
-    const [apiPort, temporalPort] = [await freePort(), await freePort()];
     stack = spawn(process.execPath, ['--import', 'tsx', 'scripts/prod-local.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,
         STACK_DATA_DIR: dataDir,
         STACK_PERSISTENT: 'false',
-        PORT: String(apiPort),
-        TEMPORAL_DEV_PORT: String(temporalPort),
+        // Picked by the stack at start: a Temporal port taken before it is bound is picked again.
+        PORT: '0',
+        TEMPORAL_DEV_PORT: '0',
         TEMPORAL_DEV_UI_PORT: '0',
         ...TEST_KEY_RINGS,
         LOG_LEVEL: 'warn',

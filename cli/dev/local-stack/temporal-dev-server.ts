@@ -76,6 +76,7 @@ export interface TemporalDevServer {
 }
 
 export interface TemporalDevServerOptions {
+  /** The frontend's port; a free one, picked here, when absent or 0. */
   port?: number;
   /** Serve the Web UI on this port; no UI when absent. */
   uiPort?: number;
@@ -166,7 +167,7 @@ const START_ATTEMPTS = 3;
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
   const cli = findTemporalCli();
   for (let attempt = 1; ; attempt++) {
-    const port = options.port ?? (await freePort());
+    const port = options.port || (await freePort());
     if (!cli) return startDownloadedServer(port, options);
     try {
       return await startCliServer(cli, port, options);
