@@ -9,6 +9,7 @@ describe('answerer claims', () => {
     const identity = answererFromClaims(ISSUER, { sub: 'a|b', name: 'Alice', groups: ['x', 'y'] }, 'groups');
     expect(identity).toEqual({
       id: principalId(ISSUER, 'a|b', undefined),
+      kind: 'person',
       issuer: ISSUER,
       subject: 'a|b',
       scopes: [],

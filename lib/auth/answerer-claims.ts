@@ -51,6 +51,7 @@ export function answererFromClaims(issuer: string, claims: Claims, groupsClaim: 
   const name = nameOf(claims);
   return {
     id: principalId(issuer, claims.sub, undefined),
+    kind: 'person',
     issuer,
     subject: claims.sub,
     // A sign-in grants no API scopes: a question addressed to a scope is for bearer tokens.

@@ -46,7 +46,28 @@ describe('auth configuration', () => {
       jwks: { cacheMaxAgeMs: 600_000, cooldownMs: 30_000 },
       requestTimeoutMs: 5000,
       allowHttp: false,
+      answerApi: { resource: 'https://mcp.example.com/answers/api', requiredScopes: [] },
+      serviceClaims: [],
     });
+  });
+
+  it('gives the answer API a resource of its own, never /mcp’s', () => {
+    expect(parseConfig({ ...oauth, ANSWER_API_RESOURCE_URL: 'https://answers.example.com/api/' }).auth).toMatchObject({
+      answerApi: { resource: 'https://answers.example.com/api' },
+    });
+    expect(refusal({ ...oauth, ANSWER_API_RESOURCE_URL: 'https://mcp.example.com/mcp' })).toMatch(
+      /ANSWER_API_RESOURCE_URL must differ from MCP_RESOURCE_URL/,
+    );
+    expect(parseConfig({ ...oauth, MCP_RESOURCE_URL: 'https://mcp.example.com' }).auth).toMatchObject({
+      answerApi: { resource: 'https://mcp.example.com/answers/api' },
+    });
+  });
+
+  it('reads the claims that mark a service’s own token', () => {
+    expect(parseConfig({ ...oauth, OAUTH_SERVICE_CLAIMS: 'idtyp=app,client_id' }).auth).toMatchObject({
+      serviceClaims: [{ claim: 'idtyp', value: 'app' }, { claim: 'client_id' }],
+    });
+    expect(refusal({ ...oauth, OAUTH_SERVICE_CLAIMS: '=app' })).toMatch(/OAUTH_SERVICE_CLAIMS: "=app" names no claim/);
   });
 
   it('refuses an OAUTH_JWKS_URI that is not https off loopback, unless http is allowed', () => {

@@ -7,6 +7,7 @@
  */
 import { resourceUrlFromServerUrl } from '@modelcontextprotocol/server';
 import { isSecureEndpoint } from './endpoint-security';
+import type { ServiceClaim } from './token-claims';
 
 export interface OAuthConfig {
   mode: 'oauth';
@@ -38,6 +39,13 @@ export interface OAuthConfig {
   allowHttp: boolean;
   /** The access-token claim whose values are an answerer's groups at the answer API (ANSWER_GROUPS_CLAIM, as the page's sign-in reads it). */
   groupsClaim: string;
+  /** Claims that mark a service's own token (OAUTH_SERVICE_CLAIMS; token-claims.ts `serviceTokenOf`). */
+  serviceClaims: ServiceClaim[];
+  /**
+   * The answer API as a protected resource of its own (ANSWER_API_RESOURCE_URL): a token for /mcp
+   * is an agent's, and answers nothing there.
+   */
+  answerApi: { resource: string; requiredScopes: string[] };
   /** RFC 7662 introspection of opaque (non-JWT) tokens, as this confidential client; absent, they are refused. */
   introspection?: { clientId: string; clientSecret: string; cacheMs: number; maxConcurrent: number };
 }
@@ -71,6 +79,9 @@ export interface AuthEnv {
   OAUTH_INTROSPECTION_CACHE_MS: number;
   OAUTH_INTROSPECTION_MAX_CONCURRENT: number;
   OAUTH_ALLOW_HTTP_ISSUERS: boolean;
+  OAUTH_SERVICE_CLAIMS: string;
+  ANSWER_API_RESOURCE_URL?: string;
+  ANSWER_API_REQUIRED_SCOPES: string;
   ANSWER_GROUPS_CLAIM: string;
 }
 
@@ -90,17 +101,31 @@ const list = (value: string) =>
  * The canonical form of a resource URI (MCP authorization, "Canonical Server URI"): lowercase
  * scheme and host, no fragment, no trailing slash (an origin has none either).
  */
-export function canonicalResource(raw: string): string {
+export function canonicalResource(raw: string, variable = 'MCP_RESOURCE_URL'): string {
   let url: URL;
   try {
     url = resourceUrlFromServerUrl(raw);
   } catch {
-    throw new Error(`MCP_RESOURCE_URL is malformed: not a URL`);
+    throw new Error(`${variable} is malformed: not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('MCP_RESOURCE_URL must be an http(s) URL');
-  if (url.search) throw new Error('MCP_RESOURCE_URL must not have a query');
-  if (url.username || url.password) throw new Error('MCP_RESOURCE_URL must not carry credentials');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${variable} must be an http(s) URL`);
+  if (url.search) throw new Error(`${variable} must not have a query`);
+  if (url.username || url.password) throw new Error(`${variable} must not carry credentials`);
   return url.href.replace(/\/+$/, '');
+}
+
+/** The answer API's resource when ANSWER_API_RESOURCE_URL does not name one: beside /mcp, as /sse is. */
+export function answerApiResourceOf(resource: string): string {
+  return resource.endsWith('/mcp') ? `${resource.slice(0, -'/mcp'.length)}/answers/api` : `${resource}/answers/api`;
+}
+
+/** OAUTH_SERVICE_CLAIMS: `claim` or `claim=value`, comma-separated. */
+export function parseServiceClaims(raw: string): ServiceClaim[] {
+  return list(raw).map((entry) => {
+    const at = entry.indexOf('=');
+    if (at === 0) throw new Error(`OAUTH_SERVICE_CLAIMS: "${entry}" names no claim`);
+    return at < 0 ? { claim: entry } : { claim: entry.slice(0, at), value: entry.slice(at + 1) };
+  });
 }
 
 /** The resource a 2024-11-05 client asks a token for, from its `…/sse` URL, given the `/mcp` one. */
@@ -155,10 +180,22 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
   if ((clientId === undefined) !== (clientSecret === undefined)) {
     throw new Error('OAUTH_INTROSPECTION_CLIENT_ID and OAUTH_INTROSPECTION_CLIENT_SECRET go together');
   }
+  const answerApiResource = env.ANSWER_API_RESOURCE_URL
+    ? canonicalResource(env.ANSWER_API_RESOURCE_URL, 'ANSWER_API_RESOURCE_URL')
+    : answerApiResourceOf(resource);
+  if ([resource, sseResourceOf(resource)].includes(answerApiResource))
+    throw new Error(
+      "ANSWER_API_RESOURCE_URL must differ from MCP_RESOURCE_URL: an MCP client's token must not answer questions",
+    );
   return {
     mode: 'oauth',
     resource,
     sseResource: sseResourceOf(resource),
+    answerApi: {
+      resource: answerApiResource,
+      requiredScopes: checkScopes('ANSWER_API_REQUIRED_SCOPES', list(env.ANSWER_API_REQUIRED_SCOPES)),
+    },
+    serviceClaims: parseServiceClaims(env.OAUTH_SERVICE_CLAIMS),
     issuers,
     requiredScopes,
     scopesSupported: advertised.length ? advertised : requiredScopes,

@@ -17,6 +17,7 @@ describe('a development answerer', () => {
   it('is keyed under the development issuer, as an OpenID Connect sign-in keys its subject', () => {
     expect(identityOf({ subject: ' rita ', name: ' Rita Approver ', groups: 'refund-approvers, finance' })).toEqual({
       id: principalId(DEV_SIGN_IN_ISSUER, 'rita', undefined),
+      kind: 'person',
       issuer: DEV_SIGN_IN_ISSUER,
       subject: 'rita',
       scopes: [],
@@ -29,6 +30,7 @@ describe('a development answerer', () => {
   it('signs in as the anonymous caller itself with the subject anonymous', () => {
     expect(identityOf({ subject: ANONYMOUS_PRINCIPAL_ID, groups: 'ops' })).toEqual({
       id: ANONYMOUS_PRINCIPAL_ID,
+      kind: 'person',
       subject: ANONYMOUS_PRINCIPAL_ID,
       scopes: [],
       groups: ['ops'],
@@ -38,6 +40,7 @@ describe('a development answerer', () => {
   it('leaves out an empty name and groups', () => {
     expect(identityOf({ subject: 'sam', name: '  ', groups: ' , ,' })).toEqual({
       id: `${DEV_SIGN_IN_ISSUER}|sam`,
+      kind: 'person',
       issuer: DEV_SIGN_IN_ISSUER,
       subject: 'sam',
       scopes: [],

@@ -72,6 +72,7 @@ export function devAnswerer(
   return {
     identity: {
       id: anonymous ? ANONYMOUS_PRINCIPAL_ID : principalId(DEV_SIGN_IN_ISSUER, subject, undefined),
+      kind: 'person',
       ...(anonymous ? {} : { issuer: DEV_SIGN_IN_ISSUER }),
       subject,
       // As at a real sign-in: a person gets no API scopes; a question addressed to a scope is for bearer tokens.

@@ -144,6 +144,6 @@ export function createIntrospector(
     }
     if (typeof answer.exp !== 'number') throw new TokenRefused(REFUSAL.invalid, 'introspection: no exp');
     if (answer.exp * 1000 <= now()) throw new TokenRefused(REFUSAL.expired, 'introspection: exp');
-    return authInfoFromClaims(token, answer, issuer, resources, config.groupsClaim);
+    return authInfoFromClaims(token, answer, issuer, resources, config);
   };
 }

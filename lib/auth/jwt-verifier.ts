@@ -124,7 +124,7 @@ export function createJwtVerifier(config: OAuthConfig, metadata: IssuerMetadataS
         clockTolerance: config.clockToleranceS,
         requiredClaims: ['exp'],
       });
-      return authInfoFromClaims(token, payload, issuer, resources, config.groupsClaim);
+      return authInfoFromClaims(token, payload, issuer, resources, config);
     } catch (error) {
       if (error instanceof TokenRefused) throw error;
       throw classify(error, issuer);

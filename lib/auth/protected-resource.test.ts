@@ -45,6 +45,7 @@ describe('protectedResources', () => {
 
   it("serves each document at its own resource's path-suffixed well-known path, and the root not at all", () => {
     expect([...resources.byPath.keys()].sort()).toEqual([
+      '/.well-known/oauth-protected-resource/answers/api',
       '/.well-known/oauth-protected-resource/mcp',
       '/.well-known/oauth-protected-resource/sse',
     ]);
@@ -58,6 +59,7 @@ describe('protectedResources', () => {
     const prefixed = protectedResources(configFor('https://mcp.example.com/tenant/mcp'));
     expect(prefixed.mcp.metadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource/tenant/mcp');
     expect([...prefixed.byPath.keys()].sort()).toEqual([
+      '/.well-known/oauth-protected-resource/tenant/answers/api',
       '/.well-known/oauth-protected-resource/tenant/mcp',
       '/.well-known/oauth-protected-resource/tenant/sse',
     ]);
@@ -70,7 +72,12 @@ describe('protectedResources', () => {
     expect(origin.mcp.metadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource');
     expect(origin.mcp.document.resource).toBe('https://mcp.example.com');
     expect(origin.mcp.document.scopes_supported).toBeUndefined();
-    expect([...origin.byPath.keys()]).toEqual([METADATA_ROOT_PATH]);
+    // The answer API is a resource of its own, even when /mcp is the origin's.
+    expect([...origin.byPath.keys()]).toEqual([
+      METADATA_ROOT_PATH,
+      '/.well-known/oauth-protected-resource/answers/api',
+    ]);
+    expect(origin.answers.document.resource).toBe('https://mcp.example.com/answers/api');
     expectEachDocumentAtItsOwnUrl(origin);
   });
 });

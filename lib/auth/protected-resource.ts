@@ -43,6 +43,11 @@ export interface ProtectedResources {
   mcp: ProtectedResource;
   /** `/sse` and `/messages` (the 2024-11-05 HTTP+SSE transport). */
   sse: ProtectedResource;
+  /**
+   * `/answers/api`, a resource of its own (ANSWER_API_RESOURCE_URL): services ask for tokens for
+   * it, so no token an MCP client holds for /mcp is one for it.
+   */
+  answers: ProtectedResource;
   /** Every well-known path this server answers, with its document: each the path of its own `resource`. */
   byPath: ReadonlyMap<string, OAuthProtectedResourceMetadata>;
 }
@@ -60,26 +65,28 @@ export function rootRefusal(resources: ProtectedResources) {
   };
 }
 
-function documentFor(config: OAuthConfig, resource: string): OAuthProtectedResourceMetadata {
+function documentFor(config: OAuthConfig, resource: string, scopes: string[]): OAuthProtectedResourceMetadata {
   return {
     resource,
     authorization_servers: [...config.issuers],
-    ...(config.scopesSupported.length > 0 ? { scopes_supported: [...config.scopesSupported] } : {}),
+    ...(scopes.length > 0 ? { scopes_supported: [...scopes] } : {}),
     bearer_methods_supported: ['header'],
   };
 }
 
 export function protectedResources(config: OAuthConfig): ProtectedResources {
-  const describe = (resource: string, accepted: string[]): ProtectedResource => ({
+  const describe = (resource: string, accepted: string[], scopes = config.scopesSupported): ProtectedResource => ({
     resources: accepted,
     metadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(resource)),
-    document: documentFor(config, resource),
+    document: documentFor(config, resource, scopes),
   });
   const mcp = describe(config.resource, [config.resource]);
   const sse =
     config.sseResource === config.resource ? mcp : describe(config.sseResource, [config.sseResource, config.resource]);
+  const { answerApi } = config;
+  const answers = describe(answerApi.resource, [answerApi.resource], answerApi.requiredScopes);
   const byPath = new Map<string, OAuthProtectedResourceMetadata>(
-    [mcp, sse].map((described) => [new URL(described.metadataUrl).pathname, described.document]),
+    [mcp, sse, answers].map((described) => [new URL(described.metadataUrl).pathname, described.document]),
   );
-  return { mcp, sse, byPath };
+  return { mcp, sse, answers, byPath };
 }

@@ -1,6 +1,15 @@
 // Pins the claim mapping both kinds of token go through: scopes, client, subject, audience, and
 // the principal they make.
-import { audiencesOf, authInfoFromClaims, groupsFromAuthInfo, principalFromAuthInfo, scopesOf } from './token-claims';
+import {
+  audiencesOf,
+  authInfoFromClaims,
+  groupsFromAuthInfo,
+  principalFromAuthInfo,
+  scopesOf,
+  serviceTokenOf,
+  type TokenClaims,
+} from './token-claims';
+import { personIdOf } from '../exchange/principal';
 import { TokenRefused } from './token-refusal';
 
 const ISSUER = 'https://auth.example.com';
@@ -83,6 +92,7 @@ describe('principalFromAuthInfo', () => {
     );
     expect(principal).toEqual({
       id: `${ISSUER}|alice|app`,
+      kind: 'person',
       subject: 'alice',
       clientId: 'app',
       issuer: ISSUER,
@@ -102,7 +112,7 @@ describe('groupsFromAuthInfo', () => {
   const claims = { iss: ISSUER, sub: 'gina', aud: RESOURCE, scope: 'mcp' };
   it('reads the configured groups claim, a string or a list, dropping what is not a group name', () => {
     const info = (extra: Record<string, unknown>, claim?: string) =>
-      authInfoFromClaims('t', { ...claims, ...extra }, ISSUER, [RESOURCE], claim);
+      authInfoFromClaims('t', { ...claims, ...extra }, ISSUER, [RESOURCE], { groupsClaim: claim });
     expect(groupsFromAuthInfo(info({ groups: ['finance', 7, '', 'finance', 'legal'] }, 'groups'))).toEqual([
       'finance',
       'legal',
@@ -113,5 +123,38 @@ describe('groupsFromAuthInfo', () => {
     expect(groupsFromAuthInfo(info({ groups: ['finance'] }))).toEqual([]);
     // The principal, and so every exchange it starts, never carries them.
     expect(principalFromAuthInfo(info({ groups: ['finance'] }, 'groups'))).not.toHaveProperty('groups');
+  });
+});
+
+describe('serviceTokenOf', () => {
+  it('takes a token without sub, or whose sub is its client, for a service’s own', () => {
+    expect(serviceTokenOf({ client_id: 'bot' })).toBe(true);
+    expect(serviceTokenOf({ sub: 'bot', client_id: 'bot' })).toBe(true);
+    expect(serviceTokenOf({ sub: 'bot', azp: 'bot' })).toBe(true);
+  });
+
+  it('takes every other token for a person’s, unless a service claim says otherwise', () => {
+    expect(serviceTokenOf({ sub: 'alice', client_id: 'desk' })).toBe(false);
+    expect(serviceTokenOf({ sub: '8f2c', azp: 'bot', idtyp: 'app' } as TokenClaims)).toBe(false);
+    expect(
+      serviceTokenOf({ sub: '8f2c', azp: 'bot', idtyp: 'app' } as TokenClaims, [{ claim: 'idtyp', value: 'app' }]),
+    ).toBe(true);
+    expect(
+      serviceTokenOf({ sub: '8f2c', azp: 'bot', idtyp: 'user' } as TokenClaims, [{ claim: 'idtyp', value: 'app' }]),
+    ).toBe(false);
+    expect(serviceTokenOf({ sub: '8f2c', client_id: 'bot-x' }, [{ claim: 'client_id' }])).toBe(true);
+  });
+
+  it('makes a service’s principal of kind service, keyed apart from a person of the same name', () => {
+    const service = principalFromAuthInfo(
+      authInfoFromClaims('t', { sub: 'bot', client_id: 'bot', exp: 1 }, ISSUER, [RESOURCE]),
+    );
+    const person = principalFromAuthInfo(
+      authInfoFromClaims('t', { sub: 'bot', client_id: 'desk', exp: 1 }, ISSUER, [RESOURCE]),
+    );
+    expect(service.kind).toBe('service');
+    expect(person.kind).toBe('person');
+    expect(personIdOf(service)).toBe(`${ISSUER}|client:bot`);
+    expect(personIdOf(person)).toBe(`${ISSUER}|bot`);
   });
 });

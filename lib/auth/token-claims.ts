@@ -30,6 +30,8 @@ interface PrincipalExtra {
   client?: string;
   /** The token names no `sub`: the subject is its client (keyed apart from users, principalId). */
   subjectIsClient?: true;
+  /** A service acting as itself (`serviceTokenOf`), not a person. */
+  service?: true;
   /** The groups its groups claim names (ANSWER_GROUPS_CLAIM), when it names any: what a question addressed to a group admits at the answer API. */
   groups?: string[];
 }
@@ -53,6 +55,37 @@ export function audiencesOf(claims: TokenClaims): string[] {
 /** The forms of a resource URI an audience may take: with and without a trailing slash. */
 export const audienceForms = (resource: string): string[] => [resource, `${resource}/`];
 
+/** One claim that marks a service's own token (`OAUTH_SERVICE_CLAIMS`): present, or equal to `value`. */
+export interface ServiceClaim {
+  claim: string;
+  value?: string;
+}
+
+/** How this deployment reads what is not the same at every issuer. */
+export interface ClaimReading {
+  /** The claim naming the holder's groups (ANSWER_GROUPS_CLAIM). */
+  groupsClaim?: string;
+  /** Claims that mark a service's own token at issuers whose client-credentials tokens carry a `sub` of their own. */
+  serviceClaims?: readonly ServiceClaim[];
+}
+
+/**
+ * Whether a token is a service's own (a client-credentials grant) rather than a person's: it names
+ * no `sub`, or its `sub` is its client (as most issuers write client-credentials tokens), or it
+ * carries one of the deployment's service claims (`idtyp: app` at Entra ID, `gty:
+ * client-credentials` at Auth0). Anything else names a person, and is held by whatever client they
+ * gave it to.
+ */
+export function serviceTokenOf(claims: TokenClaims, serviceClaims: readonly ServiceClaim[] = []): boolean {
+  const sub = nonEmpty(claims.sub);
+  if (sub === undefined) return true;
+  if (sub === nonEmpty(claims.client_id) || sub === nonEmpty(claims.azp)) return true;
+  const all = claims as Record<string, unknown>;
+  return serviceClaims.some(({ claim, value }) =>
+    value === undefined ? all[claim] !== undefined : String(all[claim] ?? '') === value,
+  );
+}
+
 /**
  * `AuthInfo` for a token whose signature (or introspection), issuer and audience were verified.
  * `resources` are the resource URIs this request accepts, first the canonical one: `resource` is
@@ -63,8 +96,9 @@ export function authInfoFromClaims(
   claims: TokenClaims,
   issuer: string,
   resources: readonly string[],
-  groupsClaim?: string,
+  reading: ClaimReading = {},
 ): AuthInfo {
+  const { groupsClaim } = reading;
   const clientId = nonEmpty(claims.client_id) ?? nonEmpty(claims.azp);
   const sub = nonEmpty(claims.sub);
   const subject = sub ?? clientId;
@@ -76,6 +110,7 @@ export function authInfoFromClaims(
     subject,
     ...(clientId !== undefined ? { client: clientId } : {}),
     ...(sub === undefined ? { subjectIsClient: true as const } : {}),
+    ...(serviceTokenOf(claims, reading.serviceClaims) ? { service: true as const } : {}),
     ...groupsExtra(groupsClaim === undefined ? [] : groupsOf((claims as Record<string, unknown>)[groupsClaim])),
   };
   return {
@@ -95,9 +130,10 @@ export const groupsFromAuthInfo = (info: AuthInfo): string[] => (info.extra as u
 
 /** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
 export function principalFromAuthInfo(info: AuthInfo): Principal {
-  const { issuer, subject, client, subjectIsClient } = info.extra as unknown as PrincipalExtra;
+  const { issuer, subject, client, subjectIsClient, service } = info.extra as unknown as PrincipalExtra;
   return {
     id: principalId(issuer, subject, client, subjectIsClient === true),
+    kind: service ? 'service' : 'person',
     subject,
     ...(client !== undefined ? { clientId: client } : {}),
     issuer,

@@ -1,7 +1,9 @@
 /**
  * Answering a question, the same way from every entry point (the answer page, the answer API): the
  * answer is checked against the question's schema, judged and claimed under the question's row
- * lock (first admitted answer wins; every refusal is recorded with its reason), then signalled to
+ * lock (first admitted answer wins; every refusal is recorded with its reason, an attempt by
+ * someone the question is not addressed to included, who is told neither what it asks nor who
+ * answered), then signalled to
  * the exchange's workflow, which judges it again as the authority. The claim is durable before the
  * signal: an API that dies between them leaves an unsignalled answer that any replica's
  * re-signaller delivers (answer-resignal.ts), and the workflow takes it once whatever the repeats.
@@ -10,7 +12,7 @@ import type { QuestionStore } from '../db/question-store';
 import type { Logger } from '../log';
 import type { AnswerProblem } from '../questions/answer-problem';
 import { checkAnswerContent } from '../questions/answer-content';
-import { judgeAnswer, refusalMessage, type Refusal } from '../questions/answer-judgement';
+import { judgeAnswer, refusalMessage, type Judgement, type Refusal } from '../questions/answer-judgement';
 import { addresseesAt, answererNames } from '../questions/addressing';
 import type { AnswerChannel, AnswererIdentity, ElicitAnswer, QuestionView } from '../questions/question';
 import type { ExchangeGateway } from './exchange-gateway';
@@ -28,7 +30,14 @@ export interface AnswerAttemptInput {
 export type AnswerReply =
   | { kind: 'not-found' }
   | { kind: 'invalid'; question: QuestionView; problems: AnswerProblem[] }
-  | { kind: 'refused'; question: QuestionView; refusal: Refusal; message: string }
+  | {
+      kind: 'refused';
+      question: QuestionView;
+      refusal: Refusal;
+      message: string;
+      /** Whether the answerer may see the question (`mayView`): a refusal shows it only then. */
+      viewable: boolean;
+    }
   | { kind: 'taken'; question: QuestionView; decided: boolean };
 
 export interface QuestionAnsweringDeps {
@@ -59,29 +68,35 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
 
   async function answer(input: AnswerAttemptInput): Promise<AnswerReply> {
     const question = await deps.questions.read(input.questionId);
-    if (!question || !mayView(question, input.by, now())) return { kind: 'not-found' };
+    if (!question) return { kind: 'not-found' };
     return withAnswerSpan(
       { questionId: question.id, answerer: input.by.id, via: input.via },
       () => deps.traceOf?.(question.exchangeId) ?? Promise.resolve(undefined),
-      async () => {
-        const reply = await answerViewable(input, question);
-        return reply.kind === 'refused' ? { ...reply, refusal: reply.refusal } : reply;
-      },
+      () => judgeAndClaim(input, question, mayView(question, input.by, now())),
     );
   }
 
-  async function answerViewable(input: AnswerAttemptInput, question: QuestionView): Promise<AnswerReply> {
-    const problems = checkAnswerContent(question.requestedSchema, input.response);
-    if (problems.length > 0) return { kind: 'invalid', question, problems };
+  /**
+   * An attempt judged and claimed. One the answerer may not view is refused whatever the judge
+   * finds (its content was never checked against the schema, which it must not learn), and
+   * recorded all the same.
+   */
+  async function judgeAndClaim(input: AnswerAttemptInput, question: QuestionView, viewable: boolean): Promise<AnswerReply> {
+    if (viewable) {
+      const problems = checkAnswerContent(question.requestedSchema, input.response);
+      if (problems.length > 0) return { kind: 'invalid', question, problems };
+    }
     const claimed = await deps.questions.claim(
       { ...input, at: now() },
-      (current, taken) =>
-        judgeAnswer(current, taken, {
+      (current, taken): Judgement => {
+        const judged = judgeAnswer(current, taken, {
           identity: input.by,
           shownDigest: input.shownDigest,
           response: input.response,
           now: now(),
-        }),
+        });
+        return judged.taken && !viewable ? { taken: false, refusal: 'not-addressed' } : judged;
+      },
       deps.maxRecordedRefusals,
     );
     const log = deps.log.child({ exchangeId: question.exchangeId, round: question.round, key: question.key });
@@ -92,7 +107,8 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
         kind: 'refused',
         question: claimed.question,
         refusal: claimed.refusal,
-        message: refusalMessage(claimed.refusal, claimed.question),
+        message: viewable ? refusalMessage(claimed.refusal, claimed.question) : refusalMessage(claimed.refusal, { answers: [], deadlineAt: question.deadlineAt }),
+        viewable,
       };
     }
     log.info({ answerer: input.by.id, via: input.via, decided: claimed.decided }, 'question answer taken');

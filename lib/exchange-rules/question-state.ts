@@ -74,6 +74,7 @@ export function acceptQuestionAnswer(
     askedAt: questions.askedAt,
     at: answer.sentAt,
     taken,
+    action: answer.response.action,
   });
   if (!admitted.admitted) return admitted.reason;
   taken.push({ slot: admitted.slot, by: answer.by, response: answer.response, answerId: answer.answerId, answer });

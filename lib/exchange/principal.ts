@@ -62,13 +62,17 @@ export function detailsOf(principal: Principal): PrincipalDetails {
 }
 
 /**
- * The key of the person behind a caller, as a sign-in or a token of theirs through any client is
- * keyed (`principalId(issuer, subject)`, lib/auth/answerer-claims.ts): a caller's own key names
- * its client too, and the rules of a question (who is the caller, who answered already) are about
- * people. A client acting for itself (no subject) and a caller without an issuer are their own key.
+ * The key of the person (or service) behind a caller, as a sign-in of theirs at the answer page
+ * or a token of theirs at the answer API is keyed (lib/auth/answerer-claims.ts), so the rules of a
+ * question (who is the caller, who answered already) are about people and services, never about
+ * the client a token was given to. A person is `principalId(issuer, subject)`; a service is keyed
+ * by its client under the `client:` prefix whether or not its token names a `sub`, so a client id
+ * never matches a person's subject. A caller without an issuer is its own key.
  */
-export function personIdOf(principal: Pick<Principal, 'id' | 'issuer' | 'subject' | 'clientId'>): string {
-  const { id, issuer, subject, clientId } = principal;
-  if (issuer === undefined || id === principalId(issuer, subject, clientId, true)) return id;
+export function personIdOf(principal: Pick<Principal, 'id' | 'kind' | 'issuer' | 'subject' | 'clientId'>): string {
+  const { id, kind, issuer, subject, clientId } = principal;
+  if (issuer === undefined) return id;
+  if (kind === 'service') return principalId(issuer, clientId ?? subject, undefined, true);
+  if (id === principalId(issuer, subject, clientId, true)) return id;
   return principalId(issuer, subject, undefined);
 }

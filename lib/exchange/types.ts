@@ -13,6 +13,8 @@ import type { EXCHANGE_METHODS } from './exchange-methods';
 
 /** A principal without its key: subject, client, issuer and scopes (lib/exchange/principal.ts). */
 export interface PrincipalDetails {
+  /** A person or a service (absent on exchanges recorded before kinds, and for the anonymous caller). */
+  kind?: 'person' | 'service';
   subject: string;
   clientId?: string;
   issuer?: string;

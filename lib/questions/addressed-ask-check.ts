@@ -15,10 +15,12 @@ function answererProblem(answerer: unknown, path: string): string | undefined {
   const a = answerer as Record<string, unknown>;
   const shape = Object.keys(a).sort().join(',');
   if (shape === 'issuer,subject') return isText(a.issuer) && isText(a.subject) ? undefined : `${path}: ${texts}`;
+  if (shape === 'service' || shape === 'issuer,service')
+    return isText(a.service) && (a.issuer === undefined || isText(a.issuer)) ? undefined : `${path}: ${texts}`;
   if (shape === 'scope') return isText(a.scope) ? undefined : `${path}.scope: ${texts}`;
   if (shape === 'group') return isText(a.group) ? undefined : `${path}.group: ${texts}`;
   if (shape === 'caller') return a.caller === true ? undefined : `${path}.caller must be true`;
-  return `${path} must be one of { issuer, subject }, { scope }, { group } or { caller: true }`;
+  return `${path} must be one of { issuer, subject }, { service }, { scope }, { group } or { caller: true }`;
 }
 const texts = `strings of 1 to ${MAX_ANSWERER_STRING} characters`;
 

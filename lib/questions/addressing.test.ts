@@ -1,4 +1,4 @@
-import { elicitFrom } from '@durable-mcp/handlers';
+import { answerer, elicitFrom } from '@durable-mcp/handlers';
 import { addressedAskProblem } from './addressed-ask-check';
 import { addressedKeys, admission, decisionOf, identityKeys, answererKey, type SlottedAnswer } from './addressing';
 import type { Addressing, AnswererIdentity } from './question';
@@ -43,21 +43,75 @@ describe('who may answer an addressed question', () => {
     expect(admission({ anyOf: [{ group: 'finance' }] }, caller, context()).admitted).toBe(true);
   });
 
-  it('knows the caller through its client and through any other: the exclusion holds for both', () => {
+  it('knows the caller as the person behind its token, whatever client it called through', () => {
     const addressing: Addressing = { anyOf: [{ group: 'finance' }], excludeCaller: true };
-    const throughItsClient = { ...caller, id: callerOfExchange.id };
-    expect(admission(addressing, throughItsClient, context()).admitted).toBe(false);
     expect(admission(addressing, caller, context()).admitted).toBe(false);
-    // An exchange recorded before the person's key existed knows its client's key only.
+    // An exchange recorded before the person's key existed knows its principal's key only.
+    const throughItsClient = { ...caller, id: callerOfExchange.id };
     expect(
       admission(addressing, throughItsClient, { ...context(), caller: { id: callerOfExchange.id } }).admitted,
     ).toBe(false);
   });
 
+  it('keeps people and services apart: a client id is never a subject', () => {
+    const bot: AnswererIdentity = {
+      id: `${ISSUER}|client:manager`,
+      kind: 'service',
+      clientId: 'manager',
+      issuer: ISSUER,
+      subject: 'manager',
+      scopes: [],
+      groups: [],
+    };
+    expect(admission(toManager, bot, context())).toEqual({ admitted: false, reason: 'not-addressed' });
+    const toBot: Addressing = { anyOf: [answerer.service('manager')] };
+    expect(admission(toBot, bot, context())).toEqual({ admitted: true, slot: 0 });
+    expect(admission(toBot, person('manager', { kind: 'person' }), context()).admitted).toBe(false);
+    expect(
+      admission({ anyOf: [answerer.service('manager', { issuer: 'https://other.example' })] }, bot, context()).admitted,
+    ).toBe(false);
+    // A service is never the caller a question is addressed to, even one keyed as the caller's person.
+    expect(admission({ anyOf: [{ caller: true }] }, { ...bot, id: caller.id }, context()).admitted).toBe(false);
+    expect(identityKeys(bot)).toContain(answererKey(answerer.service('manager')));
+    expect(identityKeys(bot)).not.toContain(answererKey({ issuer: ISSUER, subject: 'manager' }));
+  });
+
+  it("refuses a client's token (an agent's) whatever admits its holder, but lets it decline its own URL question", () => {
+    const agent = person('caller', { kind: 'client', groups: ['finance'], scopes: ['refunds:approve'] });
+    for (const addressing of [{ anyOf: [{ group: 'finance' }] }, { anyOf: [{ scope: 'refunds:approve' }] }, toManager])
+      expect(admission(addressing, agent, { ...context(), action: 'accept' })).toEqual({
+        admitted: false,
+        reason: 'client-token',
+      });
+    const toCaller: Addressing = { anyOf: [{ caller: true }] };
+    expect(admission(toCaller, agent, { ...context(), action: 'accept' }).admitted).toBe(false);
+    expect(admission(toCaller, agent, { ...context(), action: 'decline' })).toEqual({ admitted: true, slot: 0 });
+    expect(admission(toCaller, person('other', { kind: 'client' }), { ...context(), action: 'decline' }).admitted).toBe(
+      false,
+    );
+    expect(identityKeys(agent)).toEqual([]);
+  });
+
+  it('fails closed when the caller cannot be matched with a person', () => {
+    const unmatched = { ...callerOfExchange, unmatched: 'no email_verified' };
+    const excluding: Addressing = { anyOf: [{ group: 'finance' }], excludeCaller: true };
+    expect(admission(excluding, manager, { ...context(), caller: unmatched })).toEqual({
+      admitted: false,
+      reason: 'identity-unmatched',
+    });
+    expect(admission({ anyOf: [{ caller: true }] }, caller, { ...context(), caller: unmatched })).toEqual({
+      admitted: false,
+      reason: 'identity-unmatched',
+    });
+    // Nothing to compare: a question for a group alone is answered as ever.
+    expect(admission({ anyOf: [{ group: 'finance' }] }, caller, { ...context(), caller: unmatched }).admitted).toBe(
+      true,
+    );
+  });
+
   it('admits the caller, and only the caller, to a question addressed to it', () => {
     const toCaller: Addressing = { anyOf: [{ caller: true }] };
     expect(admission(toCaller, caller, context())).toEqual({ admitted: true, slot: 0 });
-    expect(admission(toCaller, { ...caller, id: callerOfExchange.id }, context()).admitted).toBe(true);
     // The same subject at another issuer, or anyone else, is someone else.
     expect(
       admission(

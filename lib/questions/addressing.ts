@@ -39,9 +39,13 @@ export function questionIdOf(exchangeId: string, round: number, key: string, key
   return `${exchangeId}.${round}.${[...keys].sort().indexOf(key)}`;
 }
 
-/** Whether `identity` is the exchange's caller: its own principal, or the same person through another client. */
+/**
+ * Whether `identity` is the exchange's caller: the person (or service) behind the caller's token,
+ * keyed as a sign-in or an answer-API token of theirs is. An exchange recorded before the caller's
+ * person had a key of its own is compared by its principal key.
+ */
 export const isCaller = (identity: Pick<AnswererIdentity, 'id'>, caller: QuestionCaller): boolean =>
-  identity.id === caller.id || (caller.personId !== undefined && identity.id === caller.personId);
+  caller.personId !== undefined ? identity.id === caller.personId : identity.id === caller.id;
 
 /**
  * One answerer's kind and value, as a key Postgres can match an answerer's identity against. The
@@ -49,27 +53,64 @@ export const isCaller = (identity: Pick<AnswererIdentity, 'id'>, caller: Questio
  */
 export function answererKey(answerer: Answerer, caller?: QuestionCaller): string {
   if ('caller' in answerer) return JSON.stringify(['person', caller?.personId ?? caller?.id ?? '']);
+  if ('service' in answerer)
+    return JSON.stringify(
+      answerer.issuer === undefined ? ['service', answerer.service] : ['service', answerer.issuer, answerer.service],
+    );
   if ('scope' in answerer) return JSON.stringify(['scope', answerer.scope]);
   if ('group' in answerer) return JSON.stringify(['group', answerer.group]);
   return JSON.stringify(['principal', answerer.issuer, answerer.subject]);
 }
 
-/** Every key an identity is admitted by (`answererKey` of each answerer that names it). */
+/**
+ * Every key an identity is admitted by (`answererKey` of each answerer that names it): what the
+ * answer page and the answer API list a person's or a service's waiting questions by. A client
+ * (an agent's token) is admitted by none.
+ */
 export function identityKeys(identity: AnswererIdentity): string[] {
+  if (identity.kind === 'client') return [];
+  const named =
+    identity.kind === 'service'
+      ? identity.clientId === undefined
+        ? []
+        : [
+            answererKey({ service: identity.clientId }),
+            ...(identity.issuer !== undefined
+              ? [answererKey({ service: identity.clientId, issuer: identity.issuer })]
+              : []),
+          ]
+      : [
+          JSON.stringify(['person', identity.id]),
+          ...(identity.issuer !== undefined
+            ? [answererKey({ issuer: identity.issuer, subject: identity.subject })]
+            : []),
+        ];
   return [
-    JSON.stringify(['person', identity.id]),
-    ...(identity.issuer !== undefined ? [answererKey({ issuer: identity.issuer, subject: identity.subject })] : []),
+    ...named,
     ...identity.scopes.map((scope) => answererKey({ scope })),
     ...identity.groups.map((group) => answererKey({ group })),
   ];
 }
 
-/** Whether `answerer` names `identity` (its principal, a scope it holds, a group it is in, the caller it is). */
+/**
+ * Whether `answerer` names `identity`. Kinds keep apart what strings alone would not: a person
+ * (`{ issuer, subject }`, the caller) is never a service whose client id is the same string, a
+ * service (`{ service }`) never a person, and a client (an agent's token) is named by nothing but
+ * the caller it acts for (for the decline of a URL-mode question: `admission`).
+ */
 export function answererNames(answerer: Answerer, identity: AnswererIdentity, caller: QuestionCaller): boolean {
-  if ('caller' in answerer) return isCaller(identity, caller);
+  if ('caller' in answerer)
+    return identity.kind !== 'service' && caller.unmatched === undefined && isCaller(identity, caller);
+  if (identity.kind === 'client') return false;
+  if ('service' in answerer)
+    return (
+      identity.kind === 'service' &&
+      identity.clientId === answerer.service &&
+      (answerer.issuer === undefined || identity.issuer === answerer.issuer)
+    );
   if ('scope' in answerer) return identity.scopes.includes(answerer.scope);
   if ('group' in answerer) return identity.groups.includes(answerer.group);
-  return identity.issuer === answerer.issuer && identity.subject === answerer.subject;
+  return identity.kind !== 'service' && identity.issuer === answerer.issuer && identity.subject === answerer.subject;
 }
 
 /** Whether a question's first addressees include its caller: the caller's client may be sent it in URL mode. */
@@ -96,9 +137,26 @@ export interface SlottedAnswer {
   response: ElicitAnswer;
 }
 
-export type Admission =
-  | { admitted: true; slot: number }
-  | { admitted: false; reason: 'not-addressed' | 'caller-excluded' | 'already-answered' | 'closed' };
+export type AdmissionRefusal =
+  'not-addressed' | 'caller-excluded' | 'already-answered' | 'closed' | 'client-token' | 'identity-unmatched';
+
+export type Admission = { admitted: true; slot: number } | { admitted: false; reason: AdmissionRefusal };
+
+/**
+ * Whether a client's token may give this answer: only the decline or cancel of a question its own
+ * call sent it in URL mode (addressed to the caller), never an accept, never anyone else's question.
+ */
+const clientMayAnswer = (
+  addressing: Addressing,
+  identity: AnswererIdentity,
+  caller: QuestionCaller,
+  action: ElicitAnswer['action'] | undefined,
+): boolean =>
+  action !== undefined &&
+  action !== 'accept' &&
+  addressesCaller(addressing) &&
+  caller.unmatched === undefined &&
+  isCaller(identity, caller);
 
 /**
  * Whether `identity` may answer now (`at`), given what the question took so far. An `anyOf` has
@@ -108,25 +166,45 @@ export type Admission =
 export function admission(
   addressing: Addressing,
   identity: AnswererIdentity,
-  context: { caller: QuestionCaller; askedAt: number; at: number; taken: SlottedAnswer[] },
+  context: {
+    caller: QuestionCaller;
+    askedAt: number;
+    at: number;
+    taken: SlottedAnswer[];
+    /** The answer's action: a client's token may only decline or cancel (`clientMayAnswer`). */
+    action?: ElicitAnswer['action'];
+  },
 ): Admission {
   if (decisionOf(addressing, context.taken)) return { admitted: false, reason: 'closed' };
+  if (identity.kind === 'client' && !clientMayAnswer(addressing, identity, context.caller, context.action))
+    return { admitted: false, reason: 'client-token' };
+  // Who is the caller cannot be told: separation of duties fails closed.
+  if (addressing.excludeCaller && context.caller.unmatched !== undefined)
+    return { admitted: false, reason: 'identity-unmatched' };
   if (addressing.excludeCaller && isCaller(identity, context.caller))
     return { admitted: false, reason: 'caller-excluded' };
   const names = (answerer: Answerer) => answererNames(answerer, identity, context.caller);
   if (context.taken.some((answer) => answer.by.id === identity.id))
     return { admitted: false, reason: 'already-answered' };
   const filled = new Set(context.taken.map((answer) => answer.slot));
+  const notAdmitted: Admission = {
+    admitted: false,
+    reason:
+      context.caller.unmatched !== undefined &&
+      addresseesAt(addressing, context.askedAt, context.at).some((a) => 'caller' in a)
+        ? 'identity-unmatched'
+        : 'not-addressed',
+  };
   if (!addressing.eachOf) {
     const admitted = addresseesAt(addressing, context.askedAt, context.at).some(names);
-    return admitted ? { admitted: true, slot: 0 } : { admitted: false, reason: 'not-addressed' };
+    return admitted ? { admitted: true, slot: 0 } : notAdmitted;
   }
   const open = addressing.eachOf.map((_, slot) => slot).filter((slot) => !filled.has(slot));
   const own = open.find((slot) => names(addressing.eachOf![slot]!));
   if (own !== undefined) return { admitted: true, slot: own };
   const escalated = addresseesAt(addressing, context.askedAt, context.at).slice(addressing.eachOf.length);
   if (open.length > 0 && escalated.some(names)) return { admitted: true, slot: open[0]! };
-  return { admitted: false, reason: 'not-addressed' };
+  return notAdmitted;
 }
 
 /**

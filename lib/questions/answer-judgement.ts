@@ -5,11 +5,10 @@
  * question is not addressed to (the caller, where excluded), or to a decided question is refused
  * with a reason that is recorded and shown.
  */
-import { admission, decisionOf, type SlottedAnswer } from './addressing';
+import { admission, decisionOf, type AdmissionRefusal, type SlottedAnswer } from './addressing';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from './question';
 
-export type Refusal =
-  'not-addressed' | 'caller-excluded' | 'already-answered' | 'closed' | 'late' | 'stale' | 'expired' | 'cancelled';
+export type Refusal = AdmissionRefusal | 'late' | 'stale' | 'expired' | 'cancelled';
 
 export type Judgement = { taken: true; slot: number; decided: boolean } | { taken: false; refusal: Refusal };
 
@@ -30,6 +29,7 @@ export function judgeAnswer(
     askedAt: question.askedAt,
     at: attempt.now,
     taken,
+    action: attempt.response.action,
   });
   if (!admitted.admitted) return { taken: false, refusal: admitted.reason };
   const after = [...taken, { slot: admitted.slot, by: attempt.identity, response: attempt.response }];
@@ -41,6 +41,10 @@ export function refusalMessage(refusal: Refusal, question: Pick<QuestionView, 'a
   switch (refusal) {
     case 'not-addressed':
       return 'This question is not addressed to you.';
+    case 'client-token':
+      return 'A question addressed to someone is answered by that person, signed in at the answer page, or by a service with a token of its own for the answer API: not with an MCP client’s token, nor a person’s token held by software acting for them.';
+    case 'identity-unmatched':
+      return 'Whether you made this call cannot be told: the caller’s token does not carry the claim this deployment knows people by (ANSWER_IDENTITY_CLAIM), so this question cannot be answered.';
     case 'caller-excluded':
       return 'You made this call, and this question must be answered by someone else.';
     case 'already-answered':

@@ -14,10 +14,25 @@ import type { Addressing, Answerer } from '@durable-mcp/handlers';
 /** Who may answer, and who a question is addressed to: the handler API's own words (`elicitFrom`). */
 export type { Addressing, Answerer };
 
+/**
+ * What an answerer is: a person signed in at the answer page (present: an interactive sign-in), a
+ * service answering at the answer API with its own credentials, or a client: a token held by
+ * software acting for someone (an MCP client's token, a person's delegated token), which answers
+ * nothing addressed to anyone but may decline or cancel a question its own call sent it in URL mode.
+ */
+export type AnswererKind = 'person' | 'service' | 'client';
+
 /** Who answered, as the service verified it (a token at the API, a sign-in at the page). */
 export interface AnswererIdentity {
-  /** The stable principal key (lib/exchange/principal.ts `principalId`). */
+  /**
+   * The stable key: a person's (`issuer|subject`, or the deployment's identity claim), or a
+   * service's (`issuer|client:<client id>`), so a client id never matches a person's subject.
+   */
   id: string;
+  /** Absent only on answers recorded before kinds existed (their exchanges judge them as then). */
+  kind?: AnswererKind;
+  /** A service's client id (kind `service`). */
+  clientId?: string;
   issuer?: string;
   subject: string;
   scopes: string[];
@@ -36,6 +51,12 @@ export interface AnswererIdentity {
 export interface QuestionCaller {
   id: string;
   personId?: string;
+  /**
+   * Why the caller cannot be matched with a person signed in at the page (its token lacks the
+   * deployment's identity claim, ANSWER_IDENTITY_CLAIM): every comparison with the caller then
+   * fails closed (`identity-unmatched`).
+   */
+  unmatched?: string;
 }
 
 /** Through what an answer came. */

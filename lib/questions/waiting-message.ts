@@ -14,6 +14,7 @@ function describeAnswerer(answerer: Answerer, callerPage: string | undefined): s
   if ('caller' in answerer) return callerPage !== undefined ? `you, at ${callerPage}` : 'you, on the answer page';
   if ('scope' in answerer) return `a holder of ${answerer.scope}`;
   if ('group' in answerer) return `a member of ${answerer.group}`;
+  if ('service' in answerer) return `the service ${answerer.service}`;
   return answerer.subject;
 }
 

@@ -29,7 +29,9 @@ function addresseesOf(event: QuestionEvent): string {
         ? `group ${a.group}`
         : 'caller' in a
           ? 'the caller'
-          : a.subject,
+          : 'service' in a
+            ? `service ${a.service}`
+            : a.subject,
   );
   return `${eachOf ? 'each of' : 'any of'} ${named.join(', ')}`;
 }

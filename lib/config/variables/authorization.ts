@@ -32,6 +32,24 @@ export const AUTHORIZATION_VARIABLES = {
     'what the protected resource metadata advertises as `scopes_supported`',
     '(the required scopes)',
   ),
+  OAUTH_SERVICE_CLAIMS: documented(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]*$/, 'must be claim or claim=value entries, comma-separated, without spaces')
+      .default(''),
+    "claims that mark a service's own token (client credentials) at an issuer whose such tokens carry a `sub` of their own, comma-separated, each `claim` (present) or `claim=value`: `idtyp=app` for Entra ID, `gty=client-credentials` for Auth0. A token without `sub`, or whose `sub` is its client (`client_id` or `azp`), is a service's anyway; every other token names a person ([who may answer](security.md#questions-addressed-to-someone-else-who-may-answer))",
+    '(none)',
+  ),
+  ANSWER_API_RESOURCE_URL: documented(
+    unsetWhenEmpty(z.string().min(1)),
+    "the canonical URI of the answer API (`https://mcp.example.com/answers/api`): the audience a service's token for it must carry, and its protected resource metadata's `resource`. A token for `MCP_RESOURCE_URL` (an MCP client's) is refused there, and its attempt recorded",
+    '(`MCP_RESOURCE_URL` with its last `/mcp` made `/answers/api`, or the origin followed by `/answers/api`)',
+  ),
+  ANSWER_API_REQUIRED_SCOPES: documented(
+    z.string().default(''),
+    'scopes every request to the answer API must carry (space- or comma-separated); a token without them gets 403 `insufficient_scope`',
+    '(none)',
+  ),
   OAUTH_ALGORITHMS: documented(
     z.string().default('RS256,PS256,ES256,EdDSA'),
     'JWS algorithms accepted on JWT access tokens',

@@ -12,15 +12,31 @@
 import { inputRequired, type ElicitInputParams, type InputRequest } from '@modelcontextprotocol/server';
 
 /**
- * One named principal (the issuer and subject of their token or sign-in), the holders of a scope,
- * the members of a group, or the exchange's own caller: the same person (issuer and subject)
- * signed in elsewhere, on another device, through another client.
+ * One named person (the issuer and subject of their sign-in), one named service (a bot answering
+ * with its own client credentials, `service` its client id), the holders of a scope or the members
+ * of a group (people at the answer page, services at the answer API), or the exchange's own
+ * caller: the same person signed in at the answer page, on another device. A person answers only
+ * at the page, signed in and present; a service only at the answer API, as itself; an MCP client's
+ * token, or a person's token held by an agent, never answers.
  */
-export type Answerer = { issuer: string; subject: string } | { scope: string } | { group: string } | { caller: true };
+export type Answerer =
+  | { issuer: string; subject: string }
+  | { service: string; issuer?: string }
+  | { scope: string }
+  | { group: string }
+  | { caller: true };
 
 /** Builders for `Answerer`s, so an addressing reads as a sentence. */
 export const answerer = {
+  /** A person, as their sign-in at the answer page names them. */
   principal: (issuer: string, subject: string): Answerer => ({ issuer, subject }),
+  /**
+   * A service (a bot: Slack, Teams, a ticketing system) by its OAuth client id, answering through
+   * the answer API with a token of its own (client credentials) for the answer API's resource;
+   * `issuer` pins the authorization server when several are trusted.
+   */
+  service: (clientId: string, options: { issuer?: string } = {}): Answerer =>
+    options.issuer !== undefined ? { service: clientId, issuer: options.issuer } : { service: clientId },
   scope: (scope: string): Answerer => ({ scope }),
   group: (group: string): Answerer => ({ group }),
   /**

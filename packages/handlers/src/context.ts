@@ -14,6 +14,12 @@ import type { AnsweredBy } from './addressed';
  */
 export interface Principal {
   id: string;
+  /**
+   * A person (a token that names a user), or a service acting as itself (a client-credentials
+   * token: no `sub`, or its client as `sub`). Absent for the anonymous caller of a service that
+   * authenticates nobody.
+   */
+  kind?: 'person' | 'service';
   subject: string;
   clientId?: string;
   issuer?: string;

@@ -17,6 +17,7 @@ import {
 import type { RpcError } from '../../../lib/protocol/rpc-error';
 import { bearerGate, GUARDED_PATHS } from './auth/bearer-gate';
 import { ANSWER_API_PATH } from './answers/answer-endpoint';
+import { answerApiGate } from './answers/answer-api-gate';
 import { knownCallerOf } from './auth/caller';
 import { metadataRoutes } from './auth/metadata-routes';
 import { replyWithError } from './http/error-reply';
@@ -95,8 +96,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(GUARDED_PATHS, guard);
   // Before any body is read: a request without a valid token costs nothing more.
   app.use(GUARDED_PATHS, bearerGate(deps.auth, deps.log));
-  // The answer API: the same Host and Origin rules and the same tokens as /mcp (answer-endpoint.ts).
-  if (deps.answers) app.use(ANSWER_API_PATH, guard, bearerGate(deps.auth, deps.log));
+  // The answer API: the same Host and Origin rules as /mcp, and tokens for a resource of its own.
+  if (deps.answers) app.use(ANSWER_API_PATH, guard, answerApiGate(deps.auth, deps.log));
   if (deps.answers) app.use('/answers', deps.answers);
   app.use(
     mcpRouter({

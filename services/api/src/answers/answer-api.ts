@@ -1,37 +1,25 @@
 /**
- * The answer API (`/answers/api`), for bots (Slack, Teams, email, ChatOps) and any service that
- * answers questions for a principal: list the questions addressed to the caller of the request,
- * read one, answer one. Behind the same bearer gate as `/mcp` (the request's caller is the
- * answerer, as its token names it), and by the same rules as the answer page
+ * The answer API (`/answers/api`), for services (Slack, Teams, email, ChatOps bots) answering as
+ * themselves: list the questions addressed to the service, read one, answer one. Behind its own
+ * bearer gate (answer-api-gate.ts: a resource of its own, so an MCP client's token is a client's
+ * and answers nothing), by the same rules as the answer page
  * (lib/exchange-client/question-answering.ts): the answer names the digest of what it was shown,
- * a question that is not addressed to the caller is not found, and a refusal says why.
+ * every attempt on a question that exists is judged and recorded, and a refusal says why.
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { QuestionStore } from '../../../../lib/db/question-store';
-import { personIdOf, type Principal } from '../../../../lib/exchange/principal';
 import { identityKeys } from '../../../../lib/questions/addressing';
-import type { Refusal } from '../../../../lib/questions/answer-judgement';
-import type { AnswererIdentity, ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
-import { callerGroupsOf, callerOf } from '../auth/caller';
+import { refusalMessage, type Refusal } from '../../../../lib/questions/answer-judgement';
+import type { ElicitAnswer, QuestionView } from '../../../../lib/questions/question';
 import { mayView, type QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
-
-/**
- * An API caller as an answerer: the person its token names, keyed as a sign-in of theirs is
- * (`personIdOf`), so one person is one answerer through the page and every client; its scopes,
- * and the groups its token's groups claim names (ANSWER_GROUPS_CLAIM).
- */
-export const answererOfPrincipal = (principal: Principal, groups: string[] = []): AnswererIdentity => ({
-  id: personIdOf(principal),
-  ...(principal.issuer !== undefined ? { issuer: principal.issuer } : {}),
-  subject: principal.subject,
-  scopes: principal.scopes,
-  groups,
-});
+import { apiAnswererOf } from './answer-api-gate';
 
 /** The HTTP status of each refusal: a conflict with what stands, gone once the question is over, forbidden for who asks. */
 export const REFUSAL_STATUS: Record<Refusal, number> = {
   'not-addressed': 403,
   'caller-excluded': 403,
+  'client-token': 403,
+  'identity-unmatched': 403,
   'already-answered': 409,
   closed: 409,
   stale: 409,
@@ -72,7 +60,19 @@ export function answerApiRouter(deps: {
 }): Router {
   const now = deps.now ?? Date.now;
   const router = express.Router();
-  const answerer = (res: Response) => answererOfPrincipal(callerOf(res), callerGroupsOf(res));
+  const answerer = apiAnswererOf;
+
+  // A client's token (an MCP client's, or a person's held by software) reads nothing here; its
+  // answers are judged and recorded below, so an attempt to answer leaves its trace.
+  router.get('/questions{/:id}', (_req, res, next) => {
+    if (answerer(res).kind !== 'client') return next();
+    problem(
+      res,
+      REFUSAL_STATUS['client-token'],
+      'client-token',
+      refusalMessage('client-token', { answers: [], deadlineAt: 0 }),
+    );
+  });
 
   router.get('/questions', async (_req, res) => {
     const who = answerer(res);
@@ -82,13 +82,18 @@ export function answerApiRouter(deps: {
 
   router.get('/questions/:id', async (req: Request<{ id: string }>, res) => {
     const question = await deps.questions.read(req.params.id);
-    if (!question || !mayView(question, answerer(res), now()))
-      return problem(res, 404, 'not-found', 'No such question is addressed to you.');
+    if (!question) return problem(res, 404, 'not-found', 'No such question.');
+    if (!mayView(question, answerer(res), now()))
+      return problem(res, REFUSAL_STATUS['not-addressed'], 'not-addressed', refusalMessage('not-addressed', question));
     res.json(questionJson(question, deps.pageUrl));
   });
 
   router.post(
     '/questions/:id',
+    (req, res, next) =>
+      req.is('application/json')
+        ? next()
+        : problem(res, 415, 'unsupported-media-type', 'An answer is sent as Content-Type: application/json.'),
     express.json({ limit: deps.maxBodyBytes, type: () => true }),
     async (req: Request<{ id: string }>, res) => {
       const body = answerBody(req.body);
@@ -96,13 +101,17 @@ export function answerApiRouter(deps: {
       const reply = await deps.answering.answer({ questionId: req.params.id, by: answerer(res), via: 'api', ...body });
       switch (reply.kind) {
         case 'not-found':
-          return problem(res, 404, 'not-found', 'No such question is addressed to you.');
+          return problem(res, 404, 'not-found', 'No such question.');
         case 'invalid':
           return problem(res, 422, 'invalid', 'The answer does not fit the question.', { problems: reply.problems });
         case 'refused':
-          return problem(res, REFUSAL_STATUS[reply.refusal], reply.refusal, reply.message, {
-            question: questionJson(reply.question, deps.pageUrl),
-          });
+          return problem(
+            res,
+            REFUSAL_STATUS[reply.refusal],
+            reply.refusal,
+            reply.message,
+            reply.viewable ? { question: questionJson(reply.question, deps.pageUrl) } : {},
+          );
         case 'taken':
           return res.json({
             taken: true,

@@ -140,6 +140,7 @@ describe('the answer pages', () => {
       question: mine,
       refusal: 'stale',
       message: 'This question changed since it was shown to you.',
+      viewable: true,
     };
     const stale = await post('/answers/q/q-123', { action: 'accept', 'content.amount': '5', csrf: 'good', shown: 'x' });
     expect(stale.status).toBe(409);

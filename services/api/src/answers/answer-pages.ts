@@ -13,7 +13,7 @@ import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
 import { identityKeys } from '../../../../lib/questions/addressing';
 import { answerFromForm, type FormFields } from '../../../../lib/questions/form-answer';
-import { CSRF_FIELD, SHOWN_FIELD } from '../../../../lib/questions/form-field-names';
+import { ACTION_FIELD, CSRF_FIELD, SHOWN_FIELD } from '../../../../lib/questions/form-field-names';
 import type { AnswererIdentity, QuestionView } from '../../../../lib/questions/question';
 import { REFUSAL_STATUS } from './answer-api';
 import { INBOX_PATH, questionPath } from './page/answer-paths';
@@ -86,6 +86,26 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
     return question && mayView(question, answerer, now()) ? question : undefined;
   }
 
+  /**
+   * A post to a question the answerer may not see (a form they were never shown): judged and
+   * recorded as every attempt is (the refusal says why), and answered without the question.
+   */
+  async function refuseUnviewable(res: Response, id: string, answerer: AnswererIdentity, fields: FormFields) {
+    const posted = fields[ACTION_FIELD];
+    const action = posted === 'decline' || posted === 'cancel' ? posted : 'accept';
+    const shown = fields[SHOWN_FIELD];
+    const shownDigest = typeof shown === 'string' ? shown : '';
+    const reply = await deps.answering.answer({
+      questionId: id,
+      by: answerer,
+      via: 'page',
+      response: { action },
+      shownDigest,
+    });
+    if (reply.kind !== 'refused') return notFound(res);
+    send(res, REFUSAL_STATUS[reply.refusal], plainPage('Answer refused', reply.message, banner));
+  }
+
   /** One line for an answerer who already answered a question that still waits for others. */
   const answeredNotice = (question: QuestionView, answerer: AnswererIdentity) =>
     question.status === 'waiting' && question.answers.some((answer) => answer.by.id === answerer.id)
@@ -127,7 +147,7 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
         return send(res, 403, plainPage('Answer refused', 'This answer did not come from the answer page.', banner));
       }
       const question = await viewable(id, answerer);
-      if (!question) return notFound(res);
+      if (!question) return refuseUnviewable(res, id, answerer, fields);
       const csrf = signIn.csrfTokenFor(req)!;
       const form = answerFromForm(question.requestedSchema, fields);
       if ('problems' in form)

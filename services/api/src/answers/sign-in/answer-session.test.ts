@@ -10,6 +10,7 @@ import { answerCookieRing, createSignInSealer } from './sign-in-sealer';
 const RING = [{ kid: 'k1', key: randomBytes(32) }];
 const IDENTITY = {
   id: 'https://id.example|alice',
+  kind: 'person' as const,
   issuer: 'https://id.example',
   subject: 'alice',
   scopes: [],

@@ -63,6 +63,8 @@ export function createAnswerSessions(sealer: SignInSealer, ttlMs: number, now: (
         ...parsed.data,
         identity: {
           id: identity.id,
+          // A session is a person's, signed in at the page: nothing else mints one.
+          kind: 'person',
           ...(identity.issuer !== undefined ? { issuer: identity.issuer } : {}),
           subject: identity.subject,
           scopes: identity.scopes,
