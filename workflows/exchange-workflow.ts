@@ -43,7 +43,7 @@ export interface ExchangeResult {
 }
 
 export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeResult> {
-  const state = initialState(input.principal, input.callerPersonId);
+  const state = initialState(input.principal, input.callerPersonId, input.callerUnmatched);
   const { roundKind, runRound, recordOutcome } = roundActivities(input);
   const visibility = createVisibility(input, state);
   visibility.running(1);

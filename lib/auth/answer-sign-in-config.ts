@@ -19,6 +19,8 @@ export interface AnswerSignInConfig {
   redirectUri: string;
   scopes: string[];
   groupsClaim: string;
+  /** The claim a person is known by, when not by issuer and subject (ANSWER_IDENTITY_CLAIM; person-key.ts). */
+  identityClaim?: string;
   sessionTtlMs: number;
   /** Each request to the issuer (discovery, keys, token, userinfo) gives up after this. */
   requestTimeoutMs: number;
@@ -33,6 +35,7 @@ export interface AnswerSignInEnv {
   ANSWER_PUBLIC_URL?: string;
   ANSWER_OIDC_SCOPES: string;
   ANSWER_GROUPS_CLAIM: string;
+  ANSWER_IDENTITY_CLAIM?: string;
   ANSWER_SESSION_TTL_MS: number;
   OAUTH_REQUEST_TIMEOUT_MS: number;
   OAUTH_CLOCK_TOLERANCE_S: number;
@@ -97,6 +100,7 @@ export function parseAnswerSignInConfig(env: AnswerSignInEnv): AnswerSignInConfi
     redirectUri: `${publicOrigin}${ANSWER_CALLBACK_PATH}`,
     scopes: scopesOf(env.ANSWER_OIDC_SCOPES),
     groupsClaim: env.ANSWER_GROUPS_CLAIM,
+    ...(env.ANSWER_IDENTITY_CLAIM !== undefined ? { identityClaim: env.ANSWER_IDENTITY_CLAIM } : {}),
     sessionTtlMs: env.ANSWER_SESSION_TTL_MS,
     requestTimeoutMs: env.OAUTH_REQUEST_TIMEOUT_MS,
     clockToleranceS: env.OAUTH_CLOCK_TOLERANCE_S,

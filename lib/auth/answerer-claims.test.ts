@@ -1,6 +1,13 @@
 // Claims to an answerer's identity: the key a bearer token gets, groups from a string or a list.
 import { principalId } from '../exchange/principal';
-import { answererFromClaims, groupsOf, lacksProfile, MAX_GROUPS, withUserinfo } from './answerer-claims';
+import {
+  answererFromClaims,
+  pairwiseProblem,
+  groupsOf,
+  lacksProfile,
+  MAX_GROUPS,
+  withUserinfo,
+} from './answerer-claims';
 
 const ISSUER = 'https://id.example.com';
 
@@ -42,5 +49,24 @@ describe('answerer claims', () => {
       groups: ['g'],
     });
     expect(withUserinfo({ sub: 's' }, { sub: 't', groups: ['g'] })).toBeUndefined();
+  });
+});
+
+describe('a sign-in keyed by the deployment’s identity claim', () => {
+  it('keys the person by the claim, as a token of theirs with another subject is', () => {
+    const identity = answererFromClaims(ISSUER, { sub: 'pairwise-page', oid: 'a1b2' }, 'groups', 'oid');
+    expect(identity.id).toBe('claim:oid|a1b2');
+    expect(identity.subject).toBe('pairwise-page');
+  });
+
+  it('refuses a sign-in that lacks the claim: the person could not be told from the caller', () => {
+    expect(() => answererFromClaims(ISSUER, { sub: 'x' }, 'groups', 'oid')).toThrow(/no oid claim/);
+  });
+
+  it('refuses pairwise subjects unless a claim keys people', () => {
+    expect(pairwiseProblem({ subject_types_supported: ['pairwise'] }, undefined)).toMatch(/ANSWER_IDENTITY_CLAIM/);
+    expect(pairwiseProblem({ subject_types_supported: ['pairwise'] }, 'oid')).toBeUndefined();
+    expect(pairwiseProblem({ subject_types_supported: ['public', 'pairwise'] }, undefined)).toBeUndefined();
+    expect(pairwiseProblem({}, undefined)).toBeUndefined();
   });
 });

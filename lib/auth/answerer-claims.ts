@@ -8,6 +8,8 @@
  * the session cookie. Pure, and unit-tested beside it.
  */
 import { principalId } from '../exchange/principal';
+import { personKeyOf } from './person-key';
+import { SignInRefused } from './sign-in-refused';
 import type { AnswererIdentity } from '../questions/question';
 
 /** Groups kept at most, and the longest group name and display name kept. */
@@ -47,10 +49,37 @@ export function withUserinfo(claims: Claims, userinfo: Record<string, unknown>):
   return { ...userinfo, ...claims };
 }
 
-export function answererFromClaims(issuer: string, claims: Claims, groupsClaim: string): AnswererIdentity {
+/**
+ * The person a provider that gives each application its own subjects (pairwise, OpenID Connect
+ * Core §8) signs in cannot be matched with the caller of /mcp by subject: the sign-in is refused
+ * unless ANSWER_IDENTITY_CLAIM says what names them on both sides.
+ */
+export function pairwiseProblem(
+  metadata: { subject_types_supported?: string[] },
+  identityClaim: string | undefined,
+): string | undefined {
+  const types = metadata.subject_types_supported;
+  if (identityClaim !== undefined || types === undefined || types.includes('public')) return undefined;
+  return 'the issuer gives pairwise subjects, which name a person differently to each application: set ANSWER_IDENTITY_CLAIM (oid, say) so a person is known alike at the page and on /mcp';
+}
+
+/**
+ * The answerer a sign-in names. Keyed by issuer and subject, or by `identityClaim` when the
+ * deployment knows people by a claim (person-key.ts); a sign-in without it is refused, since the
+ * person could not be told from the caller of a question that excludes the caller.
+ */
+export function answererFromClaims(
+  issuer: string,
+  claims: Claims,
+  groupsClaim: string,
+  identityClaim?: string,
+): AnswererIdentity {
   const name = nameOf(claims);
+  const person = identityClaim !== undefined ? personKeyOf(claims, identityClaim) : undefined;
+  if (person !== undefined && 'unmatched' in person)
+    throw new SignInRefused(person.unmatched.replace('the token', 'the sign-in'));
   return {
-    id: principalId(issuer, claims.sub, undefined),
+    id: person?.key ?? principalId(issuer, claims.sub, undefined),
     kind: 'person',
     issuer,
     subject: claims.sub,

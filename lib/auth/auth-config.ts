@@ -41,6 +41,8 @@ export interface OAuthConfig {
   groupsClaim: string;
   /** Claims that mark a service's own token (OAUTH_SERVICE_CLAIMS; token-claims.ts `serviceTokenOf`). */
   serviceClaims: ServiceClaim[];
+  /** The claim a person is known by across /mcp's tokens and the page's sign-in (ANSWER_IDENTITY_CLAIM; person-key.ts). */
+  identityClaim?: string;
   /**
    * The answer API as a protected resource of its own (ANSWER_API_RESOURCE_URL): a token for /mcp
    * is an agent's, and answers nothing there.
@@ -83,6 +85,7 @@ export interface AuthEnv {
   ANSWER_API_RESOURCE_URL?: string;
   ANSWER_API_REQUIRED_SCOPES: string;
   ANSWER_GROUPS_CLAIM: string;
+  ANSWER_IDENTITY_CLAIM?: string;
 }
 
 /** A JWS `typ` as RFC 7515 §4.1.9 compares it: without case, `application/` implied. */
@@ -196,6 +199,7 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
       requiredScopes: checkScopes('ANSWER_API_REQUIRED_SCOPES', list(env.ANSWER_API_REQUIRED_SCOPES)),
     },
     serviceClaims: parseServiceClaims(env.OAUTH_SERVICE_CLAIMS),
+    ...(env.ANSWER_IDENTITY_CLAIM !== undefined ? { identityClaim: env.ANSWER_IDENTITY_CLAIM } : {}),
     issuers,
     requiredScopes,
     scopesSupported: advertised.length ? advertised : requiredScopes,

@@ -22,6 +22,7 @@ export interface OidcMetadata {
   userinfo_endpoint?: string;
   id_token_signing_alg_values_supported?: string[];
   code_challenge_methods_supported?: string[];
+  subject_types_supported?: string[];
 }
 
 const MetadataSchema = z.looseObject({
@@ -32,6 +33,7 @@ const MetadataSchema = z.looseObject({
   userinfo_endpoint: z.url().optional(),
   id_token_signing_alg_values_supported: z.array(z.string()).optional(),
   code_challenge_methods_supported: z.array(z.string()).optional(),
+  subject_types_supported: z.array(z.string()).optional(),
 });
 
 /** A discovery document is a few kilobytes; past this it is not one. */

@@ -9,7 +9,7 @@
  */
 import type { AnswererIdentity } from '../questions/question';
 import type { AnswerSignInConfig } from './answer-sign-in-config';
-import { answererFromClaims, lacksProfile, withUserinfo, type Claims } from './answerer-claims';
+import { answererFromClaims, lacksProfile, pairwiseProblem, withUserinfo, type Claims } from './answerer-claims';
 import { createIdTokenVerifier } from './id-token';
 import { authorizationUrl, newPendingSignIn, type PendingSignIn } from './oidc-authorization-request';
 import { createOidcDiscovery } from './oidc-discovery';
@@ -23,6 +23,7 @@ export type RelyingPartyConfig = Pick<
   | 'clientId'
   | 'clientSecret'
   | 'redirectUri'
+  | 'identityClaim'
   | 'scopes'
   | 'groupsClaim'
   | 'requestTimeoutMs'
@@ -85,7 +86,9 @@ export function createOidcRelyingParty(config: RelyingPartyConfig): OidcRelyingP
         if (!merged) throw new SignInRefused('userinfo names another subject than the ID token');
         claims = merged;
       }
-      return answererFromClaims(issuer, claims, config.groupsClaim);
+      const pairwise = pairwiseProblem(metadata, config.identityClaim);
+      if (pairwise !== undefined) throw new SignInRefused(pairwise);
+      return answererFromClaims(issuer, claims, config.groupsClaim, config.identityClaim);
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   serviceTokenOf,
   type TokenClaims,
 } from './token-claims';
-import { personIdOf } from '../exchange/principal';
+import { callerUnmatchedOf, personIdOf } from '../exchange/principal';
 import { TokenRefused } from './token-refusal';
 
 const ISSUER = 'https://auth.example.com';
@@ -156,5 +156,21 @@ describe('serviceTokenOf', () => {
     expect(person.kind).toBe('person');
     expect(personIdOf(service)).toBe(`${ISSUER}|client:bot`);
     expect(personIdOf(person)).toBe(`${ISSUER}|bot`);
+  });
+});
+
+describe('a person known by the deployment’s identity claim', () => {
+  const principal = (claims: TokenClaims & Record<string, unknown>) =>
+    principalFromAuthInfo(authInfoFromClaims('t', { exp: 1, ...claims }, ISSUER, [RESOURCE], { identityClaim: 'oid' }));
+
+  it('keys the person by the claim, and a service by its client as ever', () => {
+    expect(personIdOf(principal({ sub: 'pairwise-1', client_id: 'desk', oid: 'a1b2' }))).toBe('claim:oid|a1b2');
+    expect(callerUnmatchedOf(principal({ sub: 'pairwise-1', client_id: 'desk', oid: 'a1b2' }))).toBeUndefined();
+    expect(personIdOf(principal({ sub: 'bot', client_id: 'bot' }))).toBe(`${ISSUER}|client:bot`);
+  });
+
+  it('says why a person without the claim cannot be matched', () => {
+    expect(callerUnmatchedOf(principal({ sub: 'alice', client_id: 'desk' }))).toMatch(/no oid claim/);
+    expect(callerUnmatchedOf(principal({ sub: 'bot', client_id: 'bot' }))).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import { groupsOf } from './answerer-claims';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { principalId, type Principal } from '../exchange/principal';
 import { REFUSAL, TokenRefused } from './token-refusal';
+import { personKeyOf, type PersonKey } from './person-key';
 
 /** The claims this mapping reads, from a JWT payload or an introspection response. */
 export interface TokenClaims {
@@ -32,6 +33,8 @@ interface PrincipalExtra {
   subjectIsClient?: true;
   /** A service acting as itself (`serviceTokenOf`), not a person. */
   service?: true;
+  /** A person's key by the deployment's identity claim, or why there is none (person-key.ts). */
+  person?: PersonKey;
   /** The groups its groups claim names (ANSWER_GROUPS_CLAIM), when it names any: what a question addressed to a group admits at the answer API. */
   groups?: string[];
 }
@@ -67,6 +70,8 @@ export interface ClaimReading {
   groupsClaim?: string;
   /** Claims that mark a service's own token at issuers whose client-credentials tokens carry a `sub` of their own. */
   serviceClaims?: readonly ServiceClaim[];
+  /** The claim people are known by across /mcp and the answer page (ANSWER_IDENTITY_CLAIM). */
+  identityClaim?: string;
 }
 
 /**
@@ -103,6 +108,7 @@ export function authInfoFromClaims(
   const sub = nonEmpty(claims.sub);
   const subject = sub ?? clientId;
   if (subject === undefined) throw new TokenRefused(REFUSAL.invalid, 'no sub, client_id or azp');
+  const service = serviceTokenOf(claims, reading.serviceClaims);
   const named = audiencesOf(claims);
   const resource = resources.find((r) => audienceForms(r).some((form) => named.includes(form)));
   const extra: PrincipalExtra = {
@@ -110,7 +116,10 @@ export function authInfoFromClaims(
     subject,
     ...(clientId !== undefined ? { client: clientId } : {}),
     ...(sub === undefined ? { subjectIsClient: true as const } : {}),
-    ...(serviceTokenOf(claims, reading.serviceClaims) ? { service: true as const } : {}),
+    ...(service ? { service: true as const } : {}),
+    ...(!service && reading.identityClaim !== undefined
+      ? { person: personKeyOf(claims as Record<string, unknown>, reading.identityClaim) }
+      : {}),
     ...groupsExtra(groupsClaim === undefined ? [] : groupsOf((claims as Record<string, unknown>)[groupsClaim])),
   };
   return {
@@ -130,7 +139,7 @@ export const groupsFromAuthInfo = (info: AuthInfo): string[] => (info.extra as u
 
 /** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
 export function principalFromAuthInfo(info: AuthInfo): Principal {
-  const { issuer, subject, client, subjectIsClient, service } = info.extra as unknown as PrincipalExtra;
+  const { issuer, subject, client, subjectIsClient, service, person } = info.extra as unknown as PrincipalExtra;
   return {
     id: principalId(issuer, subject, client, subjectIsClient === true),
     kind: service ? 'service' : 'person',
@@ -138,5 +147,6 @@ export function principalFromAuthInfo(info: AuthInfo): Principal {
     ...(client !== undefined ? { clientId: client } : {}),
     issuer,
     scopes: [...info.scopes],
+    ...(person !== undefined ? { person } : {}),
   };
 }

@@ -10,6 +10,7 @@
 import { parseAnswerDevSignInConfig, type AnswerDevSignInConfig } from '../auth/answer-dev-sign-in-config';
 import { parseAnswerSignInConfig, type AnswerSignInConfig } from '../auth/answer-sign-in-config';
 import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
+import { oneIdentityProblem } from '../auth/one-identity';
 import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConfig } from './temporal-security';
 import type { PayloadCodecConfig } from '../payload-codec/payload-codec';
 import { parseTracingConfig } from './tracing';
@@ -50,6 +51,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
+  const oneIdentity = oneIdentityProblem(auth, answerSignIn);
+  if (oneIdentity !== undefined) throw new ConfigError(`Invalid configuration:\n  ${oneIdentity}`);
   const pageOrigin = (answerSignIn ?? answerDevSignIn)?.publicOrigin;
   // Temporal connection security: the files are read and checked here, once.
   let temporalSecurity: TemporalSecurityConfig;

@@ -55,6 +55,8 @@ export interface ExchangeState {
   callerId?: string;
   /** The key of the person behind the caller (lib/questions/question.ts `QuestionCaller`), when the exchange recorded it. */
   callerPersonId?: string;
+  /** Why the caller cannot be matched with a person (`QuestionCaller.unmatched`), when it cannot. */
+  callerUnmatched?: string;
   status: ExchangeStatus;
 }
 
@@ -72,13 +74,14 @@ function signalledLate(state: ExchangeState, sentAt: number | undefined): boolea
   return isLate(state.deadlineAt, sentAt);
 }
 
-export function initialState(callerId?: string, callerPersonId?: string): ExchangeState {
+export function initialState(callerId?: string, callerPersonId?: string, callerUnmatched?: string): ExchangeState {
   return {
     round: 0,
     asks: 0,
     status: 'running',
     ...(callerId !== undefined ? { callerId } : {}),
     ...(callerPersonId !== undefined ? { callerPersonId } : {}),
+    ...(callerUnmatched !== undefined ? { callerUnmatched } : {}),
   };
 }
 
@@ -90,6 +93,7 @@ export function acceptQuestion(state: ExchangeState, answer: QuestionAnswer): Qu
   const caller = {
     id: state.callerId ?? '',
     ...(state.callerPersonId !== undefined ? { personId: state.callerPersonId } : {}),
+    ...(state.callerUnmatched !== undefined ? { unmatched: state.callerUnmatched } : {}),
   };
   return acceptQuestionAnswer(state, answer, caller, (decided, response) =>
     acceptKeyAnswer(

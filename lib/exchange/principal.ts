@@ -6,11 +6,17 @@
  * attribute and the admin filter. It names the caller, never carries a credential.
  */
 import { createHash } from 'node:crypto';
-import type { Principal } from '@durable-mcp/handlers';
+import type { Principal as HandlerPrincipal } from '@durable-mcp/handlers';
+import type { PersonKey } from '../auth/person-key';
 import type { PrincipalDetails } from './types';
 
-/** A caller, as a handler sees it (`@durable-mcp/handlers`): its stable key `id` (see `principalId`) and its details. */
-export type { Principal };
+/**
+ * A caller: what a handler sees of it (`@durable-mcp/handlers`: its stable key `id`, see
+ * `principalId`, and its details) and, when the deployment knows people by a claim
+ * (ANSWER_IDENTITY_CLAIM), the key that claim gives its person, or why it gives none. The latter
+ * goes no further than the API's start leg (`personIdOf`, `callerUnmatchedOf`).
+ */
+export type Principal = HandlerPrincipal & { person?: PersonKey };
 
 export const ANONYMOUS_PRINCIPAL_ID = 'anonymous';
 
@@ -57,7 +63,7 @@ export function principalOf(id: string, details?: PrincipalDetails): Principal {
 
 /** What an exchange keeps of a principal besides its key. */
 export function detailsOf(principal: Principal): PrincipalDetails {
-  const { id: _id, ...details } = principal;
+  const { id: _id, person: _person, ...details } = principal;
   return details;
 }
 
@@ -69,10 +75,19 @@ export function detailsOf(principal: Principal): PrincipalDetails {
  * by its client under the `client:` prefix whether or not its token names a `sub`, so a client id
  * never matches a person's subject. A caller without an issuer is its own key.
  */
-export function personIdOf(principal: Pick<Principal, 'id' | 'kind' | 'issuer' | 'subject' | 'clientId'>): string {
-  const { id, kind, issuer, subject, clientId } = principal;
+export function personIdOf(
+  principal: Pick<Principal, 'id' | 'kind' | 'issuer' | 'subject' | 'clientId' | 'person'>,
+): string {
+  const { id, kind, issuer, subject, clientId, person } = principal;
   if (issuer === undefined) return id;
   if (kind === 'service') return principalId(issuer, clientId ?? subject, undefined, true);
+  if (person !== undefined && 'key' in person) return person.key;
   if (id === principalId(issuer, subject, clientId, true)) return id;
   return principalId(issuer, subject, undefined);
 }
+
+/** Why a caller's person cannot be matched with a person signed in at the page, if it cannot (`personKeyOf`). */
+export const callerUnmatchedOf = (principal: Pick<Principal, 'kind' | 'person'>): string | undefined =>
+  principal.kind !== 'service' && principal.person !== undefined && 'unmatched' in principal.person
+    ? principal.person.unmatched
+    : undefined;

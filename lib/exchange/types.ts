@@ -59,6 +59,11 @@ export interface ExchangeInput {
    */
   callerPersonId?: string;
   /**
+   * Why the caller's person cannot be matched with anyone signed in at the answer page (its token
+   * lacks ANSWER_IDENTITY_CLAIM): every comparison with the caller then fails closed.
+   */
+  callerUnmatched?: string;
+  /**
    * The answer page's origin (ANSWER_PUBLIC_URL) when the page is on: a question addressed to the
    * caller is sent to a legacy client that takes URL mode as a link to its page.
    */

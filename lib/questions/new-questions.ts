@@ -49,6 +49,7 @@ export function questionsOfAsk(
   const caller = {
     id: exchange.principal,
     personId: exchange.callerPersonId ?? personIdOf(principalOf(exchange.principal, exchange.principalDetails)),
+    ...(exchange.callerUnmatched !== undefined ? { unmatched: exchange.callerUnmatched } : {}),
     subject: exchange.principalDetails?.subject ?? exchange.principal,
     ...(exchange.principalDetails?.issuer !== undefined ? { issuer: exchange.principalDetails.issuer } : {}),
   };

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskRecord } from '../../../../lib/db/task-store';
-import { detailsOf, personIdOf } from '../../../../lib/exchange/principal';
+import { callerUnmatchedOf, detailsOf, personIdOf } from '../../../../lib/exchange/principal';
 import { roundInputTooLarge } from '../../../../lib/exchange-rules/round-input-size';
 import type { ExchangeInput } from '../../../../lib/exchange/types';
 import { exchangeLogger, logExchange } from '../../../../lib/log';
@@ -53,6 +53,7 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       principal: leg.principal.id,
       principalDetails: detailsOf(leg.principal),
       callerPersonId: personIdOf(leg.principal),
+      ...(callerUnmatchedOf(leg.principal) !== undefined ? { callerUnmatched: callerUnmatchedOf(leg.principal) } : {}),
       ...(deps.callerPages ? { answerPageOrigin: deps.callerPages.origin } : {}),
       clientCapabilities: leg.clientCapabilities,
       ...(leg.listening ? { listening: leg.listening } : {}),
