@@ -20,6 +20,11 @@ export interface AnswerSignInConfig {
   scopes: string[];
   groupsClaim: string;
   sessionTtlMs: number;
+  /**
+   * How old a session's identity and groups may be before the person goes through the issuer
+   * again (ANSWER_SESSION_REFRESH_MS, at most the session's life).
+   */
+  sessionRefreshMs: number;
   /** Each request to the issuer (discovery, keys, token, userinfo) gives up after this. */
   requestTimeoutMs: number;
   clockToleranceS: number;
@@ -34,6 +39,7 @@ export interface AnswerSignInEnv {
   ANSWER_OIDC_SCOPES: string;
   ANSWER_GROUPS_CLAIM: string;
   ANSWER_SESSION_TTL_MS: number;
+  ANSWER_SESSION_REFRESH_MS: number;
   OAUTH_REQUEST_TIMEOUT_MS: number;
   OAUTH_CLOCK_TOLERANCE_S: number;
 }
@@ -98,6 +104,7 @@ export function parseAnswerSignInConfig(env: AnswerSignInEnv): AnswerSignInConfi
     scopes: scopesOf(env.ANSWER_OIDC_SCOPES),
     groupsClaim: env.ANSWER_GROUPS_CLAIM,
     sessionTtlMs: env.ANSWER_SESSION_TTL_MS,
+    sessionRefreshMs: Math.min(env.ANSWER_SESSION_REFRESH_MS, env.ANSWER_SESSION_TTL_MS),
     requestTimeoutMs: env.OAUTH_REQUEST_TIMEOUT_MS,
     clockToleranceS: env.OAUTH_CLOCK_TOLERANCE_S,
   };

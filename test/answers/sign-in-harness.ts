@@ -19,7 +19,10 @@ import { createAnswerSignIn, type AnswerSignIn } from '../../services/api/src/an
 import { newSigningKey } from '../support/authorization-server';
 
 export interface TestApp {
+  /** ANSWER_PUBLIC_URL. */
   origin: string;
+  /** Where the app listens: its origin, unless that is a public one before a proxy. */
+  address: string;
   signIn: AnswerSignIn;
   config: AnswerSignInConfig;
   server: Server;
@@ -32,9 +35,16 @@ export interface AppSpec {
   /** Absent: a public client (`token_endpoint_auth_method: none`). */
   clientSecret?: string;
   sessionTtlMs: number;
+  /** ANSWER_SESSION_REFRESH_MS; the TTL when absent. */
+  sessionRefreshMs?: number;
+  /** ANSWER_PUBLIC_URL when it is not the app's own address (an https origin before a proxy). */
+  publicOrigin?: string;
+  /** ANSWER_SESSION_EPOCH; '' when absent. */
+  epoch?: string;
 }
 
-const KEYS = [{ kid: 't1', key: randomBytes(32) }];
+/** ANSWER_SESSION_KEYS of every app: the same keys, as deployments that share a ring have. */
+export const KEYS = [{ kid: 't1', key: randomBytes(32) }];
 
 async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
   const app = express();
@@ -50,7 +60,8 @@ async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = spec.publicOrigin ?? address;
   const config: AnswerSignInConfig = {
     issuer,
     clientId: spec.clientId,
@@ -60,6 +71,7 @@ async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
     scopes: ['openid', 'profile', 'email'],
     groupsClaim: 'groups',
     sessionTtlMs: spec.sessionTtlMs,
+    sessionRefreshMs: spec.sessionRefreshMs ?? spec.sessionTtlMs,
     requestTimeoutMs: 5_000,
     clockToleranceS: 5,
   };
@@ -68,8 +80,8 @@ async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
     { level: 'info' },
     { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const signIn = (mounted.signIn = createAnswerSignIn(config, { keys: KEYS, log }));
-  return { origin, signIn, config, server, logs };
+  const signIn = (mounted.signIn = createAnswerSignIn(config, { keys: KEYS, epoch: spec.epoch ?? '', log }));
+  return { origin, address, signIn, config, server, logs };
 }
 
 function nodeBinary(): string {
