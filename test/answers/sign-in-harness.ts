@@ -1,8 +1,8 @@
 /**
  * What the sign-in tests run: a real OpenID provider (oidc-issuer-child.mjs) on a loopback port,
  * and bare express apps with the answer sign-in mounted at `/answers`, one per registered client,
- * beside two routes that show what the page would ask of a request (`/answers/whoami`: the
- * answerer and the CSRF token; `POST /answers/act`: the CSRF check).
+ * beside routes that show what the page would ask of a request (`/answers/whoami`, GET or POST:
+ * the answerer and the CSRF token; `POST /answers/act`: the CSRF check).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -28,6 +28,8 @@ export interface TestApp {
   server: Server;
   /** The sign-in's log lines, parsed. */
   logs: Array<Record<string, unknown>>;
+  /** The app as it is after a restart of every replica with ANSWER_SESSION_EPOCH set to `epoch`. */
+  restartWithEpoch(epoch: string): void;
 }
 
 export interface AppSpec {
@@ -51,9 +53,11 @@ async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
   // Built once the app listens: its config needs the app's origin.
   const mounted: { signIn?: AnswerSignIn } = {};
   app.use('/answers', (req, res, next) => mounted.signIn!.router(req, res, next));
-  app.get('/answers/whoami', (req, res) =>
-    res.json({ answerer: mounted.signIn!.answererOf(req) ?? null, csrf: mounted.signIn!.csrfTokenFor(req) ?? null }),
-  );
+  const whoami = (req: express.Request, res: express.Response) =>
+    res.json({ answerer: mounted.signIn!.answererOf(req) ?? null, csrf: mounted.signIn!.csrfTokenFor(req) ?? null });
+  // A GET as the page's pages are (a session due for refresh is sent to the issuer first), a POST as its forms.
+  app.get('/answers/whoami', whoami);
+  app.post('/answers/whoami', whoami);
   app.post('/answers/act', express.urlencoded({ extended: false }), (req, res) => {
     res.status(mounted.signIn!.checkCsrf(req, (req.body as Record<string, unknown>).csrf) ? 200 : 403).end();
   });
@@ -80,8 +84,17 @@ async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
     { level: 'info' },
     { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const signIn = (mounted.signIn = createAnswerSignIn(config, { keys: KEYS, epoch: spec.epoch ?? '', log }));
-  return { origin, address, signIn, config, server, logs };
+  const build = (epoch: string) => (mounted.signIn = createAnswerSignIn(config, { keys: KEYS, epoch, log }));
+  const signIn = build(spec.epoch ?? '');
+  return {
+    origin,
+    address,
+    signIn,
+    config,
+    server,
+    logs,
+    restartWithEpoch: (epoch) => void build(epoch),
+  };
 }
 
 function nodeBinary(): string {
