@@ -62,6 +62,13 @@ describe('answer sessions', () => {
     expect(record.refreshAt).toBe(record.exp);
   });
 
+  it('carry how the person authenticated, as the ID token said, for a step-up requirement', () => {
+    const authentication = { authTime: 1_799_999_000, acr: 'urn:mfa', amr: ['pwd', 'otp'] };
+    const { value } = sessions.mint(IDENTITY, authentication);
+    expect(sessions.open(value)?.authentication).toEqual(authentication);
+    expect(sessions.open(sessions.mint(IDENTITY).value)?.authentication).toEqual({});
+  });
+
   it('refuse one whose refresh is further off than a sign-in gets here', () => {
     const lax = createAnswerSessions(sealer, { ttlMs: TTL, refreshMs: TTL }, now).mint(IDENTITY).value;
     expect(sessions.open(lax)).toBeUndefined();

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { SignInAuthentication } from '../../../../../lib/auth/step-up';
 import type { AnswererIdentity } from '../../../../../lib/questions/question';
 import type { SignInSealer } from './sign-in-sealer';
 
@@ -24,6 +25,12 @@ export interface SessionRecord {
   exp: number;
   /** What the session's CSRF tokens are derived from (csrf.ts); 32 random bytes, base64url. */
   csrf: string;
+  /**
+   * How the person authenticated at the issuer, as the ID token said (`auth_time`, `acr`, `amr`):
+   * what a question's step-up requirement is checked against (lib/auth/step-up.ts). Empty with the
+   * development sign-in.
+   */
+  authentication: SignInAuthentication;
 }
 
 /** Replicas' clocks may differ this much. */
@@ -42,11 +49,18 @@ const SessionSchema = z.object({
   refreshAt: z.number().int(),
   exp: z.number().int(),
   csrf: z.string().length(43),
+  authentication: z
+    .object({
+      authTime: z.number().int().optional(),
+      acr: z.string().optional(),
+      amr: z.array(z.string()).optional(),
+    })
+    .default({}),
 });
 
 export interface AnswerSessions {
-  /** A new session for `identity` from now: its record and the cookie value that carries it. */
-  mint(identity: AnswererIdentity): { record: SessionRecord; value: string };
+  /** A new session for `identity` from now (signed in as `authentication` says): its record and the cookie value that carries it. */
+  mint(identity: AnswererIdentity, authentication?: SignInAuthentication): { record: SessionRecord; value: string };
   /** The session a cookie value carries, if it is one that holds now (fresh or not). */
   open(value: string | undefined): SessionRecord | undefined;
   /** Whether what `session` says of its answerer may still be acted on, or must be read again. */
@@ -66,7 +80,7 @@ export function createAnswerSessions(
   now: () => number,
 ): AnswerSessions {
   return {
-    mint(identity) {
+    mint(identity, authentication = {}) {
       const iat = now();
       const record: SessionRecord = {
         identity,
@@ -74,6 +88,7 @@ export function createAnswerSessions(
         refreshAt: iat + Math.min(refreshMs, ttlMs),
         exp: iat + ttlMs,
         csrf: randomBytes(32).toString('base64url'),
+        authentication,
       };
       return { record, value: sealer.seal('session', record) };
     },
@@ -86,9 +101,14 @@ export function createAnswerSessions(
       const at = now();
       if (exp <= at || iat > at + CLOCK_SLACK_MS || exp - iat > ttlMs + CLOCK_SLACK_MS) return undefined;
       if (refreshAt < iat || refreshAt - iat > refreshMs + CLOCK_SLACK_MS) return undefined;
-      const { identity } = parsed.data;
+      const { identity, authentication } = parsed.data;
       return {
         ...parsed.data,
+        authentication: {
+          ...(authentication.authTime !== undefined ? { authTime: authentication.authTime } : {}),
+          ...(authentication.acr !== undefined ? { acr: authentication.acr } : {}),
+          ...(authentication.amr !== undefined ? { amr: authentication.amr } : {}),
+        },
         identity: {
           id: identity.id,
           ...(identity.issuer !== undefined ? { issuer: identity.issuer } : {}),

@@ -123,8 +123,8 @@ export function signInRouter(deps: SignInRouterDeps): Router {
       );
     }
     try {
-      const identity = await deps.relyingParty.complete(code, pending);
-      const { value } = deps.sessions.mint(identity);
+      const { identity, authentication } = await deps.relyingParty.complete(code, pending);
+      const { value } = deps.sessions.mint(identity, authentication);
       if (value.length > MAX_COOKIE_BYTES - 64) {
         log.warn(
           { answerer: identity.id, groups: identity.groups.length },
