@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { API_ONLY_SECRETS, WORKER_ONLY_SECRETS } from '../lib/config/process-role';
 import { projectRoot } from '../lib/paths';
 import { killOnExit, spawnChild, type Child } from '../cli/dev/child-processes';
 import { createTeardown } from '../cli/dev/teardown';
@@ -15,6 +16,12 @@ import { startPostgresChild } from './postgres-child';
 import { composeNodeOptions } from './compose-node-options';
 import { startTemporalDevServer } from '../cli/dev/local-stack/temporal-dev-server';
 import { waitForHealth, waitForPollers } from '../cli/dev/readiness';
+
+/** `env` less the secrets only the other process uses, as docker-compose.yml gives them (lib/config/process-role.ts). */
+function withoutSecretsOfTheOther(name: 'worker' | 'api', env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const theirs: readonly string[] = name === 'worker' ? API_ONLY_SECRETS : WORKER_ONLY_SECRETS;
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !theirs.includes(key)));
+}
 
 export interface ProdTopologyOptions {
   /** Temporal's database file, Postgres's data and every process's log. */
@@ -96,7 +103,7 @@ export async function startProdTopology(options: ProdTopologyOptions): Promise<P
         // With the heap settings docker-compose.yml gives the process's container.
         spawnChild(name, process.execPath, [DIST_MAINS[name]], {
           cwd: ROOT,
-          env: { ...env, ...composeNodeOptions(name, env) },
+          env: { ...withoutSecretsOfTheOther(name, env), ...composeNodeOptions(name, env) },
           logFile: log(name),
         }),
       );

@@ -2,10 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, parseConfig } from '../config';
 
+const ANSWER_KEY = randomBytes(32).toString('base64');
 const minimal = (): Record<string, string | undefined> => ({
   DATABASE_URL: 'postgres://mcp:mcp@127.0.0.1:5432/mcp',
   REQUEST_STATE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   PAYLOAD_CODEC_KEYS: `p1:${randomBytes(32).toString('base64')}`,
+  ANSWER_SESSION_KEYS: `a1:${ANSWER_KEY}`,
 });
 const devSignIn = { ANSWER_DEV_SIGN_IN: 'true', ANSWER_PUBLIC_URL: 'http://127.0.0.1:3000' };
 const oauth = {
@@ -35,6 +37,7 @@ describe('the development sign-in configuration', () => {
     expect(answers).toEqual({
       devSignIn: { publicOrigin: 'http://127.0.0.1:3000', sessionTtlMs: 120_000 },
       publicOrigin: 'http://127.0.0.1:3000',
+      sessions: { keys: [{ kid: 'a1', key: Buffer.from(ANSWER_KEY, 'base64') }], epoch: '' },
     });
     expect(parseConfig({ ...minimal(), ...devSignIn, AUTH_MODE: 'off' }).answers.devSignIn).toBeDefined();
   });
@@ -56,6 +59,7 @@ describe('the development sign-in configuration', () => {
     [{ ANSWER_PUBLIC_URL: 'http://127.0.0.1:3000/answers' }, 'ANSWER_PUBLIC_URL is malformed: must be an origin'],
     [{ ANSWER_PUBLIC_URL: 'http://dev.example.com' }, 'ANSWER_PUBLIC_URL is malformed: must be https'],
     [{ ANSWER_DEV_SIGN_IN: 'yes' }, 'ANSWER_DEV_SIGN_IN is malformed: must be true or false'],
+    [{ ANSWER_SESSION_KEYS: undefined }, 'ANSWER_SESSION_KEYS is missing: required with ANSWER_DEV_SIGN_IN'],
   ])('refuses %j', (change, message) => {
     expect(problem({ ...minimal(), ...devSignIn, ...change })).toContain(message);
   });

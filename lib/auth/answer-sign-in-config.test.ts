@@ -2,10 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, parseConfig } from '../config';
 
+const REQUEST_STATE_KEY = randomBytes(32).toString('base64');
+const ANSWER_KEY = randomBytes(32).toString('base64');
 const minimal = (): Record<string, string | undefined> => ({
   DATABASE_URL: 'postgres://mcp:mcp@127.0.0.1:5432/mcp',
-  REQUEST_STATE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  REQUEST_STATE_KEYS: `k1:${REQUEST_STATE_KEY}`,
   PAYLOAD_CODEC_KEYS: `p1:${randomBytes(32).toString('base64')}`,
+  ANSWER_SESSION_KEYS: `a1:${ANSWER_KEY}`,
 });
 const signIn = {
   ANSWER_OIDC_ISSUER: 'https://id.example.com/realms/x',
@@ -37,6 +40,7 @@ describe('answer sign-in configuration', () => {
       scopes: ['openid', 'profile', 'email'],
       groupsClaim: 'groups',
       sessionTtlMs: 3_600_000,
+      sessionRefreshMs: 900_000,
       requestTimeoutMs: 5_000,
       clockToleranceS: 30,
     });
@@ -53,9 +57,42 @@ describe('answer sign-in configuration', () => {
     [{ ANSWER_PUBLIC_URL: 'http://mcp.example.com' }, 'ANSWER_PUBLIC_URL is malformed: must be https'],
     [{ ANSWER_OIDC_SCOPES: 'profile email' }, 'ANSWER_OIDC_SCOPES is malformed: must include openid'],
     [{ ANSWER_SESSION_TTL_MS: '1000' }, 'ANSWER_SESSION_TTL_MS is malformed'],
+    [{ ANSWER_SESSION_REFRESH_MS: '1000' }, 'ANSWER_SESSION_REFRESH_MS is malformed'],
+    [{ ANSWER_SESSION_KEYS: undefined }, 'ANSWER_SESSION_KEYS is missing: required with ANSWER_OIDC_ISSUER'],
+    [{ ANSWER_SESSION_KEYS: 'a1:c2hvcnQ=' }, 'ANSWER_SESSION_KEYS: key "a1" must decode to 32 bytes'],
+    [{ ANSWER_SESSION_KEYS: 'not a ring' }, 'ANSWER_SESSION_KEYS is malformed'],
+    [{ ANSWER_SESSION_EPOCH: 'two words' }, 'ANSWER_SESSION_EPOCH is malformed'],
     [{ ANSWER_OIDC_ISSUER: undefined }, 'ANSWER_OIDC_ISSUER is missing: ANSWER_OIDC_CLIENT_ID is set'],
   ])('refuses %j', (change, message) => {
     expect(problem({ ...minimal(), ...signIn, ...change })).toContain(message);
+  });
+
+  it('seals the page with its own ring and the epoch, and refreshes at most as late as the session ends', () => {
+    const { answers } = parseConfig({
+      ...minimal(),
+      ...signIn,
+      ANSWER_SESSION_EPOCH: 'after-the-leak',
+      ANSWER_SESSION_TTL_MS: '600000',
+    });
+    expect(answers.sessions?.keys.map(({ kid, key }) => [kid, key.toString('base64')])).toEqual([['a1', ANSWER_KEY]]);
+    expect(answers.sessions?.epoch).toBe('after-the-leak');
+    expect(answers.signIn?.sessionRefreshMs).toBe(600_000);
+    expect(parseConfig({ ...minimal(), ...signIn }).answers.sessions?.epoch).toBe('');
+  });
+
+  it('refuses a cookie key the worker also holds (a key of REQUEST_STATE_KEYS)', () => {
+    expect(
+      problem({ ...minimal(), ...signIn, ANSWER_SESSION_KEYS: `a1:${ANSWER_KEY},k9:${REQUEST_STATE_KEY}` }),
+    ).toContain('ANSWER_SESSION_KEYS is malformed: a key of it is also in REQUEST_STATE_KEYS or PAYLOAD_CODEC_KEYS');
+  });
+
+  it('needs the cookie keys of a process that serves the page, never of the worker, which is not given them', () => {
+    const withoutKeys = { ...minimal(), ...signIn, ANSWER_SESSION_KEYS: undefined };
+    expect(() => parseConfig(withoutKeys, 'api')).toThrow(/ANSWER_SESSION_KEYS is missing/);
+    expect(() => parseConfig(withoutKeys, 'all')).toThrow(/ANSWER_SESSION_KEYS is missing/);
+    const worker = parseConfig(withoutKeys, 'worker');
+    expect(worker.answers.signIn).toBeDefined();
+    expect(worker.answers.sessions).toBeUndefined();
   });
 
   it('takes http on loopback, for a local issuer and API', () => {

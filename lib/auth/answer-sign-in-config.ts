@@ -22,6 +22,11 @@ export interface AnswerSignInConfig {
   /** The claim a person is known by, when not by issuer and subject (ANSWER_IDENTITY_CLAIM; person-key.ts). */
   identityClaim?: string;
   sessionTtlMs: number;
+  /**
+   * How old a session's identity and groups may be before the person goes through the issuer
+   * again (ANSWER_SESSION_REFRESH_MS, at most the session's life).
+   */
+  sessionRefreshMs: number;
   /** Each request to the issuer (discovery, keys, token, userinfo) gives up after this. */
   requestTimeoutMs: number;
   clockToleranceS: number;
@@ -37,6 +42,7 @@ export interface AnswerSignInEnv {
   ANSWER_GROUPS_CLAIM: string;
   ANSWER_IDENTITY_CLAIM?: string;
   ANSWER_SESSION_TTL_MS: number;
+  ANSWER_SESSION_REFRESH_MS: number;
   OAUTH_REQUEST_TIMEOUT_MS: number;
   OAUTH_CLOCK_TOLERANCE_S: number;
 }
@@ -102,6 +108,7 @@ export function parseAnswerSignInConfig(env: AnswerSignInEnv): AnswerSignInConfi
     groupsClaim: env.ANSWER_GROUPS_CLAIM,
     ...(env.ANSWER_IDENTITY_CLAIM !== undefined ? { identityClaim: env.ANSWER_IDENTITY_CLAIM } : {}),
     sessionTtlMs: env.ANSWER_SESSION_TTL_MS,
+    sessionRefreshMs: Math.min(env.ANSWER_SESSION_REFRESH_MS, env.ANSWER_SESSION_TTL_MS),
     requestTimeoutMs: env.OAUTH_REQUEST_TIMEOUT_MS,
     clockToleranceS: env.OAUTH_CLOCK_TOLERANCE_S,
   };

@@ -15,6 +15,25 @@ describe('authorization request', () => {
     expect(new Set([a.state, a.nonce, a.verifier, b.state, b.nonce, b.verifier]).size).toBe(6);
   });
 
+  it('asks for a step-up with max_age and acr_values, never in place of the flow’s own parameters', () => {
+    const pending = newPendingSignIn();
+    const url = new URL(
+      authorizationUrl(
+        {
+          authorizationEndpoint: 'https://id.example.com/auth',
+          clientId: 'answers',
+          redirectUri: 'https://mcp.example.com/answers/callback',
+          scopes: ['openid'],
+          stepUp: { max_age: '0', acr_values: 'urn:mfa', state: 'forced' },
+        },
+        pending,
+      ),
+    );
+    expect(url.searchParams.get('max_age')).toBe('0');
+    expect(url.searchParams.get('acr_values')).toBe('urn:mfa');
+    expect(url.searchParams.get('state')).toBe(pending.state);
+  });
+
   it('sends the code flow’s parameters, keeping the endpoint’s own query', () => {
     const pending = newPendingSignIn();
     const url = new URL(

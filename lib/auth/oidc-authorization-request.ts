@@ -20,6 +20,8 @@ export interface AuthorizationRequestParams {
   clientId: string;
   redirectUri: string;
   scopes: readonly string[];
+  /** Step-up parameters (`max_age`, `acr_values`: step-up.ts), added as they are. */
+  stepUp?: Readonly<Record<string, string>>;
 }
 
 /** 32 random bytes as base64url: a state, a nonce or a PKCE verifier. */
@@ -31,7 +33,9 @@ export const pkceChallenge = (verifier: string): string => createHash('sha256').
 /** The authorization URL for `pending` (the endpoint's own query parameters kept). */
 export function authorizationUrl(params: AuthorizationRequestParams, pending: PendingSignIn): string {
   const url = new URL(params.authorizationEndpoint);
+  // The step-up's first, so none of them can stand for one of the flow's own.
   const query = {
+    ...params.stepUp,
     response_type: 'code',
     client_id: params.clientId,
     redirect_uri: params.redirectUri,

@@ -11,6 +11,12 @@ import type { AnswererIdentity } from '../questions/question';
 import type { AnswerSignInConfig } from './answer-sign-in-config';
 import { answererFromClaims, lacksProfile, pairwiseProblem, withUserinfo, type Claims } from './answerer-claims';
 import { createIdTokenVerifier } from './id-token';
+import {
+  authenticationFromClaims,
+  stepUpParameters,
+  type AuthenticationRequirement,
+  type SignInAuthentication,
+} from './step-up';
 import { authorizationUrl, newPendingSignIn, type PendingSignIn } from './oidc-authorization-request';
 import { createOidcDiscovery } from './oidc-discovery';
 import { exchangeCode } from './oidc-token-exchange';
@@ -31,13 +37,20 @@ export type RelyingPartyConfig = Pick<
 >;
 
 export interface OidcRelyingParty {
-  /** A new sign-in: its secrets (to keep until the callback) and the issuer's URL for the browser. */
-  begin(): Promise<{ pending: PendingSignIn; url: string }>;
   /**
-   * The identity the callback's `code` proves, for the sign-in `pending` began. Throws
-   * `SignInRefused` (the code or the token is not good) or `AuthorizationServerUnavailable`.
+   * A new sign-in: its secrets (to keep until the callback) and the issuer's URL for the browser;
+   * with `stepUp`, the issuer is asked for a sign-in that meets it (`max_age`, `acr_values`).
    */
-  complete(code: string, pending: PendingSignIn): Promise<AnswererIdentity>;
+  begin(stepUp?: AuthenticationRequirement): Promise<{ pending: PendingSignIn; url: string }>;
+  /**
+   * The identity the callback's `code` proves, for the sign-in `pending` began, and how the person
+   * authenticated (the ID token's `auth_time`, `acr`, `amr`). Throws `SignInRefused` (the code or
+   * the token is not good) or `AuthorizationServerUnavailable`.
+   */
+  complete(
+    code: string,
+    pending: PendingSignIn,
+  ): Promise<{ identity: AnswererIdentity; authentication: SignInAuthentication }>;
 }
 
 export function createOidcRelyingParty(config: RelyingPartyConfig): OidcRelyingParty {
@@ -52,7 +65,7 @@ export function createOidcRelyingParty(config: RelyingPartyConfig): OidcRelyingP
   });
 
   return {
-    async begin() {
+    async begin(stepUp) {
       const metadata = await discovery.get();
       const pending = newPendingSignIn();
       const url = authorizationUrl(
@@ -61,6 +74,7 @@ export function createOidcRelyingParty(config: RelyingPartyConfig): OidcRelyingP
           clientId: config.clientId,
           redirectUri: config.redirectUri,
           scopes: config.scopes,
+          ...(stepUp ? { stepUp: stepUpParameters(stepUp) } : {}),
         },
         pending,
       );
@@ -79,7 +93,10 @@ export function createOidcRelyingParty(config: RelyingPartyConfig): OidcRelyingP
         verifier: pending.verifier,
         timeoutMs,
       });
-      let claims: Claims = await verifyIdToken(tokens.idToken, pending.nonce);
+      const idToken = await verifyIdToken(tokens.idToken, pending.nonce);
+      // How the person authenticated is the ID token's word alone, never userinfo's.
+      const authentication = authenticationFromClaims(idToken);
+      let claims: Claims = idToken;
       if (lacksProfile(claims, config.groupsClaim) && metadata.userinfo_endpoint && tokens.accessToken) {
         const userinfo = await fetchUserinfo(issuer, metadata.userinfo_endpoint, tokens.accessToken, timeoutMs);
         const merged = withUserinfo(claims, userinfo);
@@ -88,7 +105,10 @@ export function createOidcRelyingParty(config: RelyingPartyConfig): OidcRelyingP
       }
       const pairwise = pairwiseProblem(metadata, config.identityClaim);
       if (pairwise !== undefined) throw new SignInRefused(pairwise);
-      return answererFromClaims(issuer, claims, config.groupsClaim, config.identityClaim);
+      return {
+        identity: answererFromClaims(issuer, claims, config.groupsClaim, config.identityClaim),
+        authentication,
+      };
     },
   };
 }

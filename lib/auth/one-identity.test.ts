@@ -4,6 +4,7 @@ import { parseConfig } from '../config';
 const base = {
   DATABASE_URL: 'postgres://mcp:mcp@127.0.0.1:5432/mcp',
   PAYLOAD_CODEC_KEYS: `p1:${randomBytes(32).toString('base64')}`,
+  ANSWER_SESSION_KEYS: `a1:${randomBytes(32).toString('base64')}`,
   AUTH_MODE: 'oauth',
   MCP_RESOURCE_URL: 'https://mcp.example.com/mcp',
   OAUTH_ISSUERS: 'https://id.example.com/realms/mcp',

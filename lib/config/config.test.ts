@@ -481,4 +481,25 @@ describe('checkApiExposure', () => {
       expect(loadConfigOrExit('worker').http.host).toBe('0.0.0.0');
     });
   });
+  // A deployment gives each process only the secrets it uses (lib/config/process-role.ts).
+  describe('per process, without the secrets only the other one uses', () => {
+    const webhooks = { WEBHOOK_URLS: 'https://bots.example/hook' };
+    const introspection = {
+      AUTH_MODE: 'oauth',
+      MCP_RESOURCE_URL: 'https://mcp.example.com/mcp',
+      OAUTH_ISSUERS: 'https://auth.example.com',
+      OAUTH_INTROSPECTION_CLIENT_ID: 'mcp',
+    };
+
+    it('starts an api that knows webhooks are on without their secrets (the worker sends them)', () => {
+      expect(parseConfig({ ...minimal(), ...webhooks }, 'api').webhooks.urls).toEqual(['https://bots.example/hook']);
+      expect(() => parseConfig({ ...minimal(), ...webhooks }, 'worker')).toThrow(/WEBHOOK_SECRETS is missing/);
+      expect(() => parseConfig({ ...minimal(), ...webhooks })).toThrow(/WEBHOOK_SECRETS is missing/);
+    });
+
+    it('starts a worker without the introspection secret, which the api alone needs', () => {
+      expect(() => parseConfig({ ...minimal(), ...introspection }, 'worker')).not.toThrow();
+      expect(() => parseConfig({ ...minimal(), ...introspection }, 'api')).toThrow(/go together/);
+    });
+  });
 });

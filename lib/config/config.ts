@@ -16,12 +16,18 @@ import type { PayloadCodecConfig } from '../payload-codec/payload-codec';
 import { parseTracingConfig } from './tracing';
 import { ConfigError } from './errors';
 import { parseKeyRing } from './key-ring';
+import type { KeyRingEntry } from '../state/sealer';
+import { runsWorker, servesApi, type ProcessRole } from './process-role';
 import { EnvSchema } from './schema';
 import { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
 
-/** Validates an environment-shaped object and returns a frozen, grouped config. */
-export function parseConfig(source: Record<string, string | undefined>) {
+/**
+ * Validates an environment-shaped object and returns a frozen, grouped config. `role` says which
+ * process reads it: a secret only the other process uses (process-role.ts) is not required of it,
+ * so a deployment can leave it out there (`all`, the default, requires everything).
+ */
+export function parseConfig(source: Record<string, string | undefined>, role: ProcessRole = 'all') {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -38,7 +44,12 @@ export function parseConfig(source: Record<string, string | undefined>) {
     );
   let auth: AuthConfig;
   try {
-    auth = parseAuthConfig(env);
+    // The worker verifies no caller: it is not given the introspection client's secret.
+    auth = parseAuthConfig(
+      servesApi(role)
+        ? env
+        : { ...env, OAUTH_INTROSPECTION_CLIENT_ID: undefined, OAUTH_INTROSPECTION_CLIENT_SECRET: undefined },
+    );
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
@@ -54,6 +65,13 @@ export function parseConfig(source: Record<string, string | undefined>) {
   const oneIdentity = oneIdentityProblem(auth, answerSignIn);
   if (oneIdentity !== undefined) throw new ConfigError(`Invalid configuration:\n  ${oneIdentity}`);
   const pageOrigin = (answerSignIn ?? answerDevSignIn)?.publicOrigin;
+  const requestStateKeys = parseKeyRing('REQUEST_STATE_KEYS', env.REQUEST_STATE_KEYS);
+  const payloadCodecKeys = parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS);
+  const answerSessionKeys = answerSessionKeysOf(env.ANSWER_SESSION_KEYS, [...requestStateKeys, ...payloadCodecKeys]);
+  if (pageOrigin !== undefined && answerSessionKeys === undefined && servesApi(role))
+    throw new ConfigError(
+      `Invalid configuration:\n  ANSWER_SESSION_KEYS is missing: required with ${answerSignIn ? 'ANSWER_OIDC_ISSUER' : 'ANSWER_DEV_SIGN_IN'} (the answer page's own key ring, held by the API alone: k1: and the output of openssl rand -base64 32)`,
+    );
   // Temporal connection security: the files are read and checked here, once.
   let temporalSecurity: TemporalSecurityConfig;
   try {
@@ -65,7 +83,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
   const tracing = parseTracingConfig(env);
   let webhooks: WebhookConfig;
   try {
-    webhooks = parseWebhookConfig(env);
+    webhooks = parseWebhookConfig(env, { secretsRequired: runsWorker(role) });
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
@@ -98,6 +116,14 @@ export function parseConfig(source: Record<string, string | undefined>) {
       ...(answerSignIn ? { signIn: answerSignIn } : {}),
       ...(answerDevSignIn ? { devSignIn: answerDevSignIn } : {}),
       ...(pageOrigin !== undefined ? { publicOrigin: pageOrigin } : {}),
+      /**
+       * What seals the page's cookies (ANSWER_SESSION_KEYS, the API's alone) and the epoch they
+       * are bound to (ANSWER_SESSION_EPOCH: changed, every one issued before is refused). Present
+       * whenever the page is on in a process that serves the API.
+       */
+      ...(pageOrigin !== undefined && answerSessionKeys !== undefined
+        ? { sessions: { keys: answerSessionKeys, epoch: env.ANSWER_SESSION_EPOCH ?? '' } }
+        : {}),
     },
     admin: {
       ...(env.ADMIN_TOKEN !== undefined ? { token: env.ADMIN_TOKEN } : {}),
@@ -152,9 +178,9 @@ export function parseConfig(source: Record<string, string | undefined>) {
       taskTtlMs: env.TASK_TTL_MS,
       taskPollIntervalMs: env.TASK_POLL_INTERVAL_MS,
     },
-    requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: parseKeyRing('REQUEST_STATE_KEYS', env.REQUEST_STATE_KEYS) },
+    requestState: { ttlMs: env.REQUEST_STATE_TTL_MS, keys: requestStateKeys },
     payloadCodec: {
-      keys: parseKeyRing('PAYLOAD_CODEC_KEYS', env.PAYLOAD_CODEC_KEYS),
+      keys: payloadCodecKeys,
       acceptPlaintext: env.PAYLOAD_CODEC_ACCEPT_PLAINTEXT,
       unbound: env.PAYLOAD_CODEC_UNBOUND,
       namespaceOnly: env.PAYLOAD_CODEC_NAMESPACE_ONLY,
@@ -187,6 +213,20 @@ export function parseConfig(source: Record<string, string | undefined>) {
       capacityRetryAfterS: env.CAPACITY_RETRY_AFTER_S,
     }),
   });
+}
+
+/**
+ * ANSWER_SESSION_KEYS parsed, when set. None of its keys may be a key of the rings the worker
+ * holds (`others`): a cookie sealed with one could then be made by handler code.
+ */
+function answerSessionKeysOf(ring: string | undefined, others: KeyRingEntry[]): KeyRingEntry[] | undefined {
+  if (ring === undefined) return undefined;
+  const keys = parseKeyRing('ANSWER_SESSION_KEYS', ring);
+  if (keys.some(({ key }) => others.some((other) => other.key.equals(key))))
+    throw new ConfigError(
+      'Invalid configuration:\n  ANSWER_SESSION_KEYS is malformed: a key of it is also in REQUEST_STATE_KEYS or PAYLOAD_CODEC_KEYS, which the worker holds; give the answer page keys of its own',
+    );
+  return keys;
 }
 
 export type Config = ReturnType<typeof parseConfig>;

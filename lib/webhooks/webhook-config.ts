@@ -25,13 +25,17 @@ export interface WebhookEnv {
   WEBHOOK_MAX_BODY_BYTES: number;
 }
 
-/** The settings, or an Error naming the variable at fault (never a secret). */
-export function parseWebhookConfig(env: WebhookEnv): WebhookConfig {
+/**
+ * The settings, or an Error naming the variable at fault (never a secret). The API reads whether
+ * webhooks are on and is not given the secrets, which only the worker, the sender, needs:
+ * `secretsRequired` false leaves them out of the check.
+ */
+export function parseWebhookConfig(env: WebhookEnv, { secretsRequired = true } = {}): WebhookConfig {
   env.WEBHOOK_URLS.forEach((url, i) => {
     const problem = receiverUrlProblem(url, env.WEBHOOK_ALLOW_HTTP);
     if (problem !== undefined) throw new Error(`WEBHOOK_URLS is malformed: URL ${i + 1} ${problem}`);
   });
-  if (env.WEBHOOK_URLS.length > 0 && env.WEBHOOK_SECRETS.length === 0)
+  if (secretsRequired && env.WEBHOOK_URLS.length > 0 && env.WEBHOOK_SECRETS.length === 0)
     throw new Error('WEBHOOK_SECRETS is missing: WEBHOOK_URLS is set, and every webhook is signed');
   return {
     urls: env.WEBHOOK_URLS,

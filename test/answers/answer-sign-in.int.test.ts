@@ -1,9 +1,17 @@
 // The answer page's sign-in against a real OpenID provider (oidc-provider, its dev login pages
 // filled in over HTTP): a confidential and a public client, both with PKCE, each on a bare express
-// app. Who signs in, and every way in that must stay shut. Needs neither Temporal nor Postgres.
+// app, every app under the same ANSWER_SESSION_KEYS (as deployments that share a ring). Who signs
+// in, and every way in that must stay shut: a development sign-in's cookie and another
+// deployment's, a cookie over plain http behind a proxy, a session revoked by its epoch, one due
+// for refresh. Needs neither Temporal nor Postgres.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino from 'pino';
 import { principalId } from '../../lib/exchange/principal';
+import { createDevAnswerSignIn } from '../../services/api/src/answers/sign-in/dev-answer-sign-in';
 import { Browser, locationOf, loginAtIssuer } from './browser';
-import { startSignInStack, type SignInStack, type TestApp } from './sign-in-harness';
+import { KEYS, startSignInStack, type SignInStack, type TestApp } from './sign-in-harness';
 
 const SESSION = 'durable_mcp_answer_session';
 const PENDING = 'durable_mcp_answer_sign_in';
@@ -14,19 +22,35 @@ const ACCOUNTS = {
   bob: { email: 'bob@example.com', groups: 'ops' },
 };
 
+const PUBLIC_HTTPS = 'https://answers.example';
+const REFRESH_MS = 2_000;
+
 let stack: SignInStack;
 let confidential: TestApp;
 let publicApp: TestApp;
+/** ANSWER_PUBLIC_URL https, reached over plain http (a TLS proxy the app was not told to trust). */
+let behindProxy: TestApp;
+let revocable: TestApp;
+let refreshing: TestApp;
 
 beforeAll(async () => {
   stack = await startSignInStack(
     [
       { clientId: 'answers-confidential', clientSecret: 'a-secret-long-enough-for-the-test', sessionTtlMs: 3_600_000 },
       { clientId: 'answers-public', sessionTtlMs: SHORT_TTL_MS },
+      { clientId: 'answers-behind-proxy', sessionTtlMs: 3_600_000, publicOrigin: PUBLIC_HTTPS },
+      { clientId: 'answers-revocable', sessionTtlMs: 3_600_000 },
+      { clientId: 'answers-refreshing', sessionTtlMs: 3_600_000, sessionRefreshMs: REFRESH_MS },
     ],
     ACCOUNTS,
   );
-  [confidential, publicApp] = stack.apps as [TestApp, TestApp];
+  [confidential, publicApp, behindProxy, revocable, refreshing] = stack.apps as [
+    TestApp,
+    TestApp,
+    TestApp,
+    TestApp,
+    TestApp,
+  ];
 }, 60_000);
 afterAll(() => stack?.stop());
 
@@ -48,8 +72,8 @@ async function signIn(app: TestApp, login: string, returnTo?: string) {
   return { browser, callback, back };
 }
 
-async function whoami(browser: Browser, app: TestApp) {
-  const response = await browser.request(`${app.origin}/answers/whoami`);
+async function whoami(browser: Browser, app: TestApp, at = app.origin) {
+  const response = await browser.request(`${at}/answers/whoami`);
   return (await response.json()) as { answerer: Record<string, unknown> | null; csrf: string | null };
 }
 
@@ -59,7 +83,7 @@ describe('answer sign-in', () => {
     expect(back.status).toBe(303);
     expect(locationOf(back, callback)).toBe(`${confidential.origin}/answers/q/1?tab=2`);
     const cookie = browser.cookie(confidential.origin, SESSION)!;
-    expect(cookie.attributes).toEqual(expect.arrayContaining(['Path=/answers', 'HttpOnly', 'SameSite=Lax']));
+    expect(cookie.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax']));
     expect(browser.cookie(confidential.origin, PENDING)).toBeUndefined();
     const { answerer, csrf } = await whoami(browser, confidential);
     expect(answerer).toEqual({
@@ -195,5 +219,157 @@ describe('answer sign-in', () => {
     expect(response.status).toBe(403);
     expect(await response.text()).toContain('access was denied');
     expect(browser.cookie(confidential.origin, SESSION)).toBeUndefined();
+  });
+});
+
+/**
+ * A development sign-in (ANSWER_DEV_SIGN_IN) under the same ANSWER_SESSION_KEYS, told that its
+ * public origin is `publicOrigin`: a laptop's, pointed at a deployment it shares keys with. Signs
+ * in there as `subject` in `groups` through its form, and returns the session cookie it set and
+ * whether it opens there.
+ */
+async function devSignInCookie(publicOrigin: string, subject: string, groups: string) {
+  const dev = createDevAnswerSignIn(
+    { publicOrigin, sessionTtlMs: 3_600_000 },
+    { keys: KEYS, epoch: '', log: pino({ level: 'silent' }) },
+  );
+  const app = express();
+  app.use('/answers', dev.router);
+  app.get('/answers/whoami', (req, res) => res.json({ answerer: dev.answererOf(req) ?? null }));
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  try {
+    const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const browser = new Browser();
+    const form = await (await browser.request(`${address}/answers/sign-in?return=%2Fanswers`)).text();
+    const csrf = /name="csrf" value="([^"]*)"/.exec(form)![1]!;
+    const posted = await browser.post(
+      `${address}/answers/sign-in`,
+      { csrf, subject, groups, return: '/answers' },
+      { origin: publicOrigin, 'sec-fetch-site': 'same-origin' },
+    );
+    expect(posted.status).toBe(303);
+    const [name, cookie] = [...browser.cookiesOf(address)].find(([n]) => n.endsWith(SESSION))!;
+    const { answerer } = (await (await browser.request(`${address}/answers/whoami`)).json()) as {
+      answerer: Record<string, unknown> | null;
+    };
+    return { name, value: cookie.value, opensThere: answerer !== null };
+  } finally {
+    server.close();
+  }
+}
+
+describe('sessions bound to what issued them', () => {
+  it('refuses a development sign-in’s cookie on an OpenID Connect deployment that shares its keys', async () => {
+    const forged = await devSignInCookie(confidential.origin, 'alice', 'approvers,finance');
+    expect(forged.opensThere).toBe(true); // a real session where it was made…
+    const browser = new Browser();
+    browser.setCookieValue(confidential.origin, forged.name, forged.value);
+    expect(forged.name).toBe(SESSION);
+    expect((await whoami(browser, confidential)).answerer).toBeNull(); // …and none here
+    expect((await browser.post(`${confidential.origin}/answers/act`, {}, { origin: confidential.origin })).status).toBe(
+      403,
+    );
+  });
+
+  it('refuses a development sign-in’s cookie made for an https deployment, under its __Host- name', async () => {
+    const forged = await devSignInCookie(PUBLIC_HTTPS, 'alice', 'approvers');
+    expect(forged.name).toBe(`__Host-${SESSION}`);
+    const browser = new Browser();
+    browser.setCookieValue(behindProxy.address, forged.name, forged.value);
+    expect((await whoami(browser, behindProxy, behindProxy.address)).answerer).toBeNull();
+  });
+
+  it('refuses another deployment’s session (another public origin, the same keys and issuer)', async () => {
+    const { browser } = await signIn(publicApp, 'bob');
+    const theirs = browser.cookie(publicApp.origin, SESSION)!.value;
+    expect((await whoami(browser, publicApp)).answerer).not.toBeNull();
+    const visitor = new Browser();
+    visitor.setCookieValue(confidential.origin, SESSION, theirs);
+    expect((await whoami(visitor, confidential)).answerer).toBeNull();
+    // Nor does another deployment's sign-in under way finish here.
+    const pendingBrowser = new Browser();
+    const callback = new URL(await toCallback(pendingBrowser, publicApp, 'bob'));
+    const pending = pendingBrowser.cookie(publicApp.origin, PENDING)!.value;
+    const replay = new Browser();
+    replay.setCookieValue(confidential.origin, PENDING, pending);
+    const replayed = await replay.request(`${confidential.origin}/answers/callback${callback.search}`);
+    expect(replayed.status).toBe(400);
+    expect(replay.cookie(confidential.origin, SESSION)).toBeUndefined();
+  });
+
+  it('sets Secure __Host- cookies when ANSWER_PUBLIC_URL is https, though the request came as plain http', async () => {
+    const browser = new Browser();
+    const start = `${behindProxy.address}/answers/sign-in?return=%2Fanswers%2Fq%2F1`;
+    // What a TLS proxy forwards, and that the app does not believe (no TRUST_PROXY).
+    const started = await browser.request(start, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(started.status).toBe(302);
+    const pending = browser.cookie(behindProxy.address, `__Host-${PENDING}`)!;
+    expect(pending.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
+    expect(pending.attributes.some((a) => /^domain=/i.test(a))).toBe(false);
+    expect(browser.cookie(behindProxy.address, PENDING)).toBeUndefined();
+    // The issuer sends the browser to the public origin; the proxy forwards it to the app over http.
+    const callback = new URL(await loginAtIssuer(browser, locationOf(started, start), 'alice', PUBLIC_HTTPS));
+    expect(callback.origin).toBe(PUBLIC_HTTPS);
+    const back = await browser.request(`${behindProxy.address}${callback.pathname}${callback.search}`, {
+      headers: { 'x-forwarded-proto': 'http' },
+    });
+    expect(back.status).toBe(303);
+    const session = browser.cookie(behindProxy.address, `__Host-${SESSION}`)!;
+    expect(session.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
+    expect(browser.cookie(behindProxy.address, SESSION)).toBeUndefined();
+    expect((await whoami(browser, behindProxy, behindProxy.address)).answerer).toMatchObject({ subject: 'alice' });
+    // The same value under the bare name (what a plain-http response could have set) is no session.
+    const bare = new Browser();
+    bare.setCookieValue(behindProxy.address, SESSION, session.value);
+    expect((await whoami(bare, behindProxy, behindProxy.address)).answerer).toBeNull();
+  });
+
+  it('ends every session issued before ANSWER_SESSION_EPOCH changed, and takes new ones', async () => {
+    const { browser } = await signIn(revocable, 'alice');
+    const { csrf } = await whoami(browser, revocable);
+    expect((await whoami(browser, revocable)).answerer).not.toBeNull();
+    revocable.restartWithEpoch('after-the-leak');
+    expect((await whoami(browser, revocable)).answerer).toBeNull();
+    expect(
+      (await browser.post(`${revocable.origin}/answers/act`, { csrf: csrf! }, { origin: revocable.origin })).status,
+    ).toBe(403);
+    // A sign-in under way before the change does not finish after it either.
+    const late = new Browser();
+    revocable.restartWithEpoch('');
+    const callback = await toCallback(late, revocable, 'alice');
+    revocable.restartWithEpoch('after-the-leak');
+    expect((await late.request(callback)).status).toBe(400);
+    // Signing in again under the new epoch works.
+    const again = await signIn(revocable, 'alice');
+    expect((await whoami(again.browser, revocable)).answerer).toMatchObject({ subject: 'alice' });
+  });
+
+  it('sends a session past ANSWER_SESSION_REFRESH_MS through the issuer again, and acts for nobody meanwhile', async () => {
+    const { browser } = await signIn(refreshing, 'alice');
+    const first = await whoami(browser, refreshing);
+    expect(first.answerer).toMatchObject({ groups: ['approvers', 'finance'] });
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_MS + 200));
+    const page = `${refreshing.origin}/answers/whoami`;
+    const due = await browser.request(page);
+    expect(due.status).toBe(303);
+    expect(locationOf(due, page)).toBe(`${refreshing.origin}/answers/sign-in?return=%2Fanswers%2Fwhoami`);
+    // A post with it (a form filled before) finds no answerer and no form token.
+    const posted = (await (await browser.post(page, {})).json()) as Record<string, unknown>;
+    expect(posted).toEqual({ answerer: null, csrf: null });
+    // Through the issuer (its own session still holds), and back with a new session read afresh.
+    const start = locationOf(due, page);
+    const started = await browser.request(start);
+    const callback = await loginAtIssuer(browser, locationOf(started, start), 'alice', refreshing.origin);
+    const back = await browser.request(callback);
+    expect(back.status).toBe(303);
+    expect(locationOf(back, callback)).toBe(page);
+    const fresh = await whoami(browser, refreshing);
+    expect(fresh.answerer).toMatchObject({ subject: 'alice', groups: ['approvers', 'finance'] });
+    expect(fresh.csrf).not.toBe(first.csrf);
+    expect(
+      refreshing.logs.some((line) => line.msg === 'answer sign-in: session due for refresh, through the issuer again'),
+    ).toBe(true);
   });
 });

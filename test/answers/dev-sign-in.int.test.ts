@@ -129,7 +129,7 @@ describe('the development sign-in', () => {
     expect(form).toContain(BANNER);
     expect(form).toContain('<form method="post" action="/answers/sign-in">');
     expect(browser.cookie(origin, FORM)?.attributes).toEqual(
-      expect.arrayContaining(['Path=/answers', 'HttpOnly', 'SameSite=Lax']),
+      expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax']),
     );
     // A field out of bounds is the form again, with what was typed.
     const refused = await postSignIn(browser, hidden(form, 'csrf')!, { subject: '', groups: 'refund-approvers' });

@@ -1,8 +1,8 @@
 /**
  * What the sign-in tests run: a real OpenID provider (oidc-issuer-child.mjs) on a loopback port,
  * and bare express apps with the answer sign-in mounted at `/answers`, one per registered client,
- * beside two routes that show what the page would ask of a request (`/answers/whoami`: the
- * answerer and the CSRF token; `POST /answers/act`: the CSRF check).
+ * beside routes that show what the page would ask of a request (`/answers/whoami`, GET or POST:
+ * the answerer and the CSRF token; `POST /answers/act`: the CSRF check).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -19,12 +19,17 @@ import { createAnswerSignIn, type AnswerSignIn } from '../../services/api/src/an
 import { newSigningKey } from '../support/authorization-server';
 
 export interface TestApp {
+  /** ANSWER_PUBLIC_URL. */
   origin: string;
+  /** Where the app listens: its origin, unless that is a public one before a proxy. */
+  address: string;
   signIn: AnswerSignIn;
   config: AnswerSignInConfig;
   server: Server;
   /** The sign-in's log lines, parsed. */
   logs: Array<Record<string, unknown>>;
+  /** The app as it is after a restart of every replica with ANSWER_SESSION_EPOCH set to `epoch`. */
+  restartWithEpoch(epoch: string): void;
 }
 
 export interface AppSpec {
@@ -32,25 +37,35 @@ export interface AppSpec {
   /** Absent: a public client (`token_endpoint_auth_method: none`). */
   clientSecret?: string;
   sessionTtlMs: number;
+  /** ANSWER_SESSION_REFRESH_MS; the TTL when absent. */
+  sessionRefreshMs?: number;
+  /** ANSWER_PUBLIC_URL when it is not the app's own address (an https origin before a proxy). */
+  publicOrigin?: string;
+  /** ANSWER_SESSION_EPOCH; '' when absent. */
+  epoch?: string;
 }
 
-const KEYS = [{ kid: 't1', key: randomBytes(32) }];
+/** ANSWER_SESSION_KEYS of every app: the same keys, as deployments that share a ring have. */
+export const KEYS = [{ kid: 't1', key: randomBytes(32) }];
 
 async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
   const app = express();
   // Built once the app listens: its config needs the app's origin.
   const mounted: { signIn?: AnswerSignIn } = {};
   app.use('/answers', (req, res, next) => mounted.signIn!.router(req, res, next));
-  app.get('/answers/whoami', (req, res) =>
-    res.json({ answerer: mounted.signIn!.answererOf(req) ?? null, csrf: mounted.signIn!.csrfTokenFor(req) ?? null }),
-  );
+  const whoami = (req: express.Request, res: express.Response) =>
+    res.json({ answerer: mounted.signIn!.answererOf(req) ?? null, csrf: mounted.signIn!.csrfTokenFor(req) ?? null });
+  // A GET as the page's pages are (a session due for refresh is sent to the issuer first), a POST as its forms.
+  app.get('/answers/whoami', whoami);
+  app.post('/answers/whoami', whoami);
   app.post('/answers/act', express.urlencoded({ extended: false }), (req, res) => {
     res.status(mounted.signIn!.checkCsrf(req, (req.body as Record<string, unknown>).csrf) ? 200 : 403).end();
   });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = spec.publicOrigin ?? address;
   const config: AnswerSignInConfig = {
     issuer,
     clientId: spec.clientId,
@@ -60,6 +75,7 @@ async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
     scopes: ['openid', 'profile', 'email'],
     groupsClaim: 'groups',
     sessionTtlMs: spec.sessionTtlMs,
+    sessionRefreshMs: spec.sessionRefreshMs ?? spec.sessionTtlMs,
     requestTimeoutMs: 5_000,
     clockToleranceS: 5,
   };
@@ -68,8 +84,17 @@ async function startApp(issuer: string, spec: AppSpec): Promise<TestApp> {
     { level: 'info' },
     { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const signIn = (mounted.signIn = createAnswerSignIn(config, { keys: KEYS, log }));
-  return { origin, signIn, config, server, logs };
+  const build = (epoch: string) => (mounted.signIn = createAnswerSignIn(config, { keys: KEYS, epoch, log }));
+  const signIn = build(spec.epoch ?? '');
+  return {
+    origin,
+    address,
+    signIn,
+    config,
+    server,
+    logs,
+    restartWithEpoch: (epoch) => void build(epoch),
+  };
 }
 
 function nodeBinary(): string {

@@ -5,6 +5,7 @@
  * lives (its re-signaller, QUESTION_RESIGNAL_AFTER_MS), applied once, and the caller, who waited on
  * the other replica, gets the result. Real tokens from a real authorization server.
  */
+import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from '../support/authorization-server';
@@ -40,6 +41,7 @@ beforeAll(async () => {
     ANSWER_OIDC_CLIENT_ID: 'answer-page',
     ANSWER_OIDC_CLIENT_SECRET: 'answer-page-secret-for-the-fault-suite',
     ANSWER_PUBLIC_URL: 'http://127.0.0.1:3999',
+    ANSWER_SESSION_KEYS: `answers1:${randomBytes(32).toString('base64')}`,
   });
 }, 60_000);
 afterAll(async () => as?.stop());

@@ -15,7 +15,7 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import draft07 from 'ajv/dist/refs/json-schema-draft-07.json';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES } from '../../lib/config';
+import { API_ONLY_SECRETS, CONFIG_VARIABLES, WORKER_ONLY_SECRETS } from '../../lib/config';
 import { projectRoot } from '../../lib/paths';
 
 const ROOT = projectRoot();
@@ -57,6 +57,11 @@ function composeDurationMs(duration: string): number {
 /** What stopping takes after its grace (closing the Temporal connection and the Postgres pools). */
 const STOP_HEADROOM_MS = 5_000;
 
+/** Secrets the other process alone uses: what each of api and worker must never be given. */
+const OTHERS_SECRETS: Record<string, readonly string[]> = { api: WORKER_ONLY_SECRETS, worker: API_ONLY_SECRETS };
+/** The variables `name` (api or worker) reads: every one but the other's own secrets. */
+const readBy = (name: string) => CONFIG_VARIABLES.filter((v) => !OTHERS_SECRETS[name]!.includes(v.name));
+
 /** The variable each service's own stop waits on: the API's drain, the worker's round grace. */
 const STOP_GRACE = { api: 'API_DRAIN_GRACE_MS', worker: 'WORKER_SHUTDOWN_GRACE_MS' } as const;
 
@@ -82,9 +87,11 @@ describe('docker-compose.yml', () => {
 
   it.each(['api', 'worker'])('sets every variable the %s reads, with the service default', (name) => {
     const env = compose.services[name]!.environment ?? {};
-    const missing = CONFIG_VARIABLES.filter((v) => !(v.name in env)).map((v) => v.name);
+    const missing = readBy(name)
+      .filter((v) => !(v.name in env))
+      .map((v) => v.name);
     expect(missing).toEqual([]);
-    const differing = CONFIG_VARIABLES.flatMap((v) => {
+    const differing = readBy(name).flatMap((v) => {
       const set = composeDefault(env[v.name]);
       // Required ones are required there too; compose may choose its own value for a few (the
       // container's listen address, its production NODE_ENV) but never a silent different default.
@@ -93,6 +100,28 @@ describe('docker-compose.yml', () => {
       return [`${v.name}: compose ${JSON.stringify(set.value)}, service ${JSON.stringify(v.default)}`];
     });
     expect(differing).toEqual([]);
+  });
+
+  // The worker runs handler code: a secret it holds is one a handler can read.
+  it.each(['api', 'worker'])('gives the %s no secret only the other process uses', (name) => {
+    const env = compose.services[name]!.environment ?? {};
+    expect(OTHERS_SECRETS[name]!.filter((secret) => secret in env)).toEqual([]);
+    // Every secret it is given is one it reads (a new secret must be placed on purpose).
+    const read = new Set(readBy(name).map((v) => v.name));
+    const given = Object.keys(env).filter((key) => SECRET.test(key) && !SWITCHES.has(key));
+    expect(given.filter((key) => !read.has(key))).toEqual([]);
+  });
+
+  it('holds the worker to no admin token, no answer page client secret or keys, and the api to no webhook secrets', () => {
+    const worker = compose.services.worker!.environment ?? {};
+    for (const secret of ['ADMIN_TOKEN', 'ANSWER_OIDC_CLIENT_SECRET', 'ANSWER_SESSION_KEYS'])
+      expect(worker).not.toHaveProperty(secret);
+    expect(compose.services.api!.environment ?? {}).not.toHaveProperty('WEBHOOK_SECRETS');
+    // …and the rule has teeth: the shared fragment holds none of them.
+    expect(API_ONLY_SECRETS).toEqual(
+      expect.arrayContaining(['ADMIN_TOKEN', 'ANSWER_OIDC_CLIENT_SECRET', 'ANSWER_SESSION_KEYS']),
+    );
+    expect(WORKER_ONLY_SECRETS).toContain('WEBHOOK_SECRETS');
   });
 
   it.each(Object.entries(STOP_GRACE))(
@@ -198,6 +227,7 @@ const REQUIRED_SECRETS = ['POSTGRES_PASSWORD', 'MCP_DB_PASSWORD', 'REQUEST_STATE
 const OPTIONAL_SECRETS = [
   'ADMIN_TOKEN',
   'ANSWER_OIDC_CLIENT_SECRET',
+  'ANSWER_SESSION_KEYS',
   'CODEC_ENCODE_TOKEN',
   'METRICS_TOKEN',
   'OAUTH_INTROSPECTION_CLIENT_SECRET',
@@ -320,7 +350,12 @@ describe.each(OVERRIDES)('%s (a handler module of your own)', (file) => {
 
   it.each(['api', 'worker'])('leaves the %s everything else docker-compose.yml gives it', (name) => {
     const env = merged.services[name]!.environment ?? {};
-    expect(CONFIG_VARIABLES.filter((v) => !(v.name in env)).map((v) => v.name)).toEqual([]);
+    expect(
+      readBy(name)
+        .filter((v) => !(v.name in env))
+        .map((v) => v.name),
+    ).toEqual([]);
+    expect(OTHERS_SECRETS[name]!.filter((secret) => secret in env)).toEqual([]);
     expect(merged.services[name]!.stop_grace_period).toBe(compose.services[name]!.stop_grace_period);
     expect(merged.services[name]!.ports).toEqual(compose.services[name]!.ports);
   });
@@ -561,7 +596,11 @@ describe('deploy/compose.temporal-mtls.yml (Temporal with mutual TLS)', () => {
     expect(openPorts(merged)).toEqual([]);
     expect(merged.services.temporal!.ports).toEqual(compose.services.temporal!.ports);
     for (const name of ['api', 'worker']) {
-      expect(CONFIG_VARIABLES.filter((v) => !(v.name in env(name))).map((v) => v.name)).toEqual([]);
+      expect(
+        readBy(name)
+          .filter((v) => !(v.name in env(name)))
+          .map((v) => v.name),
+      ).toEqual([]);
     }
   });
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { documented } from './documented';
-import { boolean, integer, unsetWhenEmpty } from './value-kinds';
+import { boolean, integer, keyRing, unsetWhenEmpty } from './value-kinds';
 
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 
@@ -56,6 +56,25 @@ export const ANSWER_VARIABLES = {
   ),
   ANSWER_SESSION_TTL_MS: documented(
     integer(60_000, 86_400_000).default(3_600_000),
-    'how long an answerer stays signed in at the answer page (an hour by default; at most a day). The session cookie is sealed under `REQUEST_STATE_KEYS` (a key of its own derived from each), so rotating that ring as it says keeps sessions open, and dropping a key ends those it sealed',
+    'how long an answerer stays signed in at the answer page (an hour by default; at most a day). With OpenID Connect, what the session holds (the groups above all) is read from the issuer again every `ANSWER_SESSION_REFRESH_MS` within it',
+  ),
+  ANSWER_SESSION_REFRESH_MS: documented(
+    integer(60_000, 86_400_000).default(900_000),
+    "with OpenID Connect, how old the identity and groups a session holds may be (15 minutes by default; the session's own life, `ANSWER_SESSION_TTL_MS`, when that is shorter): past it the session acts for nobody until the person has been through the issuer again, which the page does by itself on the next page they open (without a prompt while their session at the issuer holds) and which reads their groups anew; a form posted with such a session is refused with a link to sign in. So a person taken out of a group stops answering for it within this time. The development sign-in has no issuer to ask and does not refresh",
+  ),
+  ANSWER_SESSION_KEYS: documented(
+    unsetWhenEmpty(keyRing()),
+    "the answer page's own key ring, which seals its cookies (the session, a sign-in under way, the development sign-in's form): comma-separated `kid:base64key` pairs of 32-byte keys, the first seals and every one opens (rotate by putting a new key first; dropping a key ends the sessions it sealed). Only the API holds it: never give it to the worker, which runs handler code, and use no key of `REQUEST_STATE_KEYS` or `PAYLOAD_CODEC_KEYS` here (refused at start). Required whenever the answer page is on (`ANSWER_OIDC_ISSUER` or `ANSWER_DEV_SIGN_IN`); `npm run dev`, `durable-mcp dev` and `npm run prod:local` make one in their data folder. A key is `k1:` followed by the output of `openssl rand -base64 32`",
+    '(required with the answer page on)',
+  ),
+  ANSWER_SESSION_EPOCH: documented(
+    unsetWhenEmpty(
+      z
+        .string()
+        .max(64)
+        .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+    ),
+    'change it (any text, the same on every API replica) to end every answer page session and sign-in under way issued before, without changing `ANSWER_SESSION_KEYS`: a cookie is sealed with the epoch it was issued under and opens under that one alone',
+    '(none)',
   ),
 };

@@ -65,10 +65,15 @@ export function answerEndpoint(
   );
   const signInConfig = config.answers.signIn;
   const { devSignIn } = config.answers;
-  const keys = config.requestState.keys;
-  const signIn = signInConfig
-    ? createAnswerSignIn(signInConfig, { keys, log })
-    : devSignIn && createDevAnswerSignIn(devSignIn, { keys, log });
+  // lib/config requires ANSWER_SESSION_KEYS of a process that serves the page.
+  const { sessions } = config.answers;
+  if ((signInConfig ?? devSignIn) !== undefined && sessions === undefined)
+    throw new Error('the answer page is on without ANSWER_SESSION_KEYS');
+  const signIn =
+    sessions &&
+    (signInConfig
+      ? createAnswerSignIn(signInConfig, { ...sessions, log })
+      : devSignIn && createDevAnswerSignIn(devSignIn, { ...sessions, log }));
   if (signIn === undefined) router.use(answerPagesOff());
   else
     router.use(

@@ -1,7 +1,9 @@
-// The session cookie and the pending sign-in: sealed, bounded in time, refused when altered.
+// The session cookie and the pending sign-in: sealed, bounded in time, refused when altered, and
+// bound to the sign-in, issuer, public origin and epoch that issued them.
 import { randomBytes } from 'node:crypto';
 import { createSealer } from '../../../../../lib/state/sealer';
-import { createAnswerSessions } from './answer-session';
+import { createAnswerSessions, type SessionLifetimes } from './answer-session';
+import type { CookieBinding } from './cookie-binding';
 import { PENDING_SIGN_IN_TTL_MS } from './cookies';
 import { csrfTokenOf, tokenMatches } from './csrf';
 import { createPendingSignIns, stateMatches } from './pending-sign-in';
@@ -17,13 +19,21 @@ const IDENTITY = {
   groups: ['g'],
 };
 const TTL = 3_600_000;
+const REFRESH = 900_000;
+const LIFETIMES: SessionLifetimes = { ttlMs: TTL, refreshMs: REFRESH };
+const BINDING: CookieBinding = {
+  mode: 'oidc',
+  issuer: 'https://id.example',
+  publicOrigin: 'https://answers.example',
+  epoch: '',
+};
 
 let clock = 1_000_000_000_000;
 const now = () => clock;
-const sealer = createSignInSealer(RING);
+const sealer = createSignInSealer(RING, BINDING);
 
 describe('answer sessions', () => {
-  const sessions = createAnswerSessions(sealer, TTL, now);
+  const sessions = createAnswerSessions(sealer, LIFETIMES, now);
 
   it('open to the identity they were minted for until their expiry', () => {
     const { value, record } = sessions.mint(IDENTITY);
@@ -33,6 +43,36 @@ describe('answer sessions', () => {
     expect(sessions.open(value)).toBeDefined();
     clock += 1;
     expect(sessions.open(value)).toBeUndefined();
+  });
+
+  it('are fresh until their refresh, then still open but no longer fresh', () => {
+    const { value, record } = sessions.mint(IDENTITY);
+    expect(record.refreshAt - record.iat).toBe(REFRESH);
+    expect(sessions.isFresh(sessions.open(value)!)).toBe(true);
+    clock += REFRESH - 1;
+    expect(sessions.isFresh(sessions.open(value)!)).toBe(true);
+    clock += 1;
+    const stale = sessions.open(value);
+    expect(stale?.identity).toEqual(IDENTITY);
+    expect(sessions.isFresh(stale!)).toBe(false);
+  });
+
+  it('refresh at their expiry when the refresh is longer than the session', () => {
+    const short = createAnswerSessions(sealer, { ttlMs: 120_000, refreshMs: REFRESH }, now);
+    const { record } = short.mint(IDENTITY);
+    expect(record.refreshAt).toBe(record.exp);
+  });
+
+  it('carry how the person authenticated, as the ID token said, for a step-up requirement', () => {
+    const authentication = { authTime: 1_799_999_000, acr: 'urn:mfa', amr: ['pwd', 'otp'] };
+    const { value } = sessions.mint(IDENTITY, authentication);
+    expect(sessions.open(value)?.authentication).toEqual(authentication);
+    expect(sessions.open(sessions.mint(IDENTITY).value)?.authentication).toEqual({});
+  });
+
+  it('refuse one whose refresh is further off than a sign-in gets here', () => {
+    const lax = createAnswerSessions(sealer, { ttlMs: TTL, refreshMs: TTL }, now).mint(IDENTITY).value;
+    expect(sessions.open(lax)).toBeUndefined();
   });
 
   it('refuse an altered value, a pending sign-in, and a value sealed under another ring', () => {
@@ -47,22 +87,52 @@ describe('answer sessions', () => {
         createPendingSignIns(sealer, now).seal({ state: 's', nonce: 'n', verifier: 'v'.repeat(43) }, '/answers'),
       ),
     ).toBeUndefined();
-    const stranger = createAnswerSessions(createSignInSealer([{ kid: 'k1', key: randomBytes(32) }]), TTL, now);
+    const stranger = createAnswerSessions(
+      createSignInSealer([{ kid: 'k1', key: randomBytes(32) }], BINDING),
+      LIFETIMES,
+      now,
+    );
     expect(sessions.open(stranger.mint(IDENTITY).value)).toBeUndefined();
     expect(sessions.open(undefined)).toBeUndefined();
   });
 
   it('refuse one that claims a longer life than a sign-in gets here', () => {
-    const longer = createAnswerSessions(sealer, TTL * 2, now).mint(IDENTITY).value;
+    const longer = createAnswerSessions(sealer, { ttlMs: TTL * 2, refreshMs: REFRESH }, now).mint(IDENTITY).value;
     expect(sessions.open(longer)).toBeUndefined();
   });
 
-  it('are sealed under keys of their own, not the requestState keys', () => {
+  it('are sealed under keys of their own, not the ring’s keys themselves', () => {
     const derived = answerCookieRing(RING)[0]!;
     expect(derived.kid).toBe('k1');
     expect(derived.key.equals(RING[0]!.key)).toBe(false);
     const { value } = sessions.mint(IDENTITY);
-    expect(() => createSealer(RING).open('request-state', value, 'answer-sign-in/session')).toThrow();
+    expect(() => createSealer(RING).open('request-state', value, 'answer-page/session')).toThrow();
+  });
+
+  // The same keys everywhere, as deployments that share them have: only the binding differs.
+  it.each<[string, Partial<CookieBinding>]>([
+    ['the development sign-in', { mode: 'dev', issuer: undefined }],
+    ['another issuer', { issuer: 'https://other-id.example' }],
+    ['another deployment (another public origin)', { publicOrigin: 'https://answers.other.example' }],
+    ['the same origin over http', { publicOrigin: 'http://answers.example' }],
+    ['an earlier epoch (ANSWER_SESSION_EPOCH changed since)', { epoch: 'before' }],
+  ])('refuse a session issued by %s', (_name, differing) => {
+    const { issuer: _issuer, ...rest } = BINDING;
+    const other = { ...rest, ...differing } as CookieBinding;
+    if (other.issuer === undefined) delete other.issuer;
+    const elsewhere = createAnswerSessions(createSignInSealer(RING, other), LIFETIMES, now);
+    expect(sessions.open(elsewhere.mint(IDENTITY).value)).toBeUndefined();
+    // …and a pending sign-in of theirs is none here either.
+    const theirPending = createPendingSignIns(createSignInSealer(RING, other), now).seal(
+      { state: 's', nonce: 'n', verifier: 'v'.repeat(43) },
+      '/answers',
+    );
+    expect(createPendingSignIns(sealer, now).open(theirPending)).toBeUndefined();
+  });
+
+  it('open a session issued under the same binding by another replica (the same keys)', () => {
+    const replica = createAnswerSessions(createSignInSealer(RING, { ...BINDING }), LIFETIMES, now);
+    expect(sessions.open(replica.mint(IDENTITY).value)?.identity).toEqual(IDENTITY);
   });
 });
 
@@ -83,7 +153,7 @@ describe('pending sign-ins', () => {
 });
 
 describe('CSRF', () => {
-  const sessions = createAnswerSessions(sealer, TTL, now);
+  const sessions = createAnswerSessions(sealer, LIFETIMES, now);
 
   it('takes the session’s own token only', () => {
     const { record } = sessions.mint(IDENTITY);

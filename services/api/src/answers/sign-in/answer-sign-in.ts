@@ -3,8 +3,10 @@
  * sealed cookies, the routes, and what the answer page asks of a request (signed-in-requests.ts:
  * who signed in, the CSRF token for its forms, the check of a post). Built only when
  * ANSWER_OIDC_ISSUER is set (`config.answers.signIn`; the development sign-in,
- * dev-answer-sign-in.ts, is the other `AnswerSignIn`); the router is mounted at `/answers`, in an
- * app whose `trust proxy` is TRUST_PROXY (the cookies' Secure follows `req.secure`).
+ * dev-answer-sign-in.ts, is the other `AnswerSignIn`); the router is mounted at `/answers`. Its
+ * cookies are sealed with ANSWER_SESSION_KEYS, bound to OpenID Connect, the issuer, the public
+ * origin and ANSWER_SESSION_EPOCH (cookie-binding.ts), and Secure and `__Host-` whenever the
+ * public origin is https (cookies.ts), whatever the request's own scheme.
  */
 import type { Router } from 'express';
 import type { AnswerSignInConfig } from '../../../../../lib/auth/answer-sign-in-config';
@@ -13,14 +15,17 @@ import type { Logger } from '../../../../../lib/log';
 import type { KeyRingEntry } from '../../../../../lib/state/sealer';
 import type { Html } from '../page/html';
 import { createAnswerSessions } from './answer-session';
+import { answerCookies } from './cookies';
 import { createPendingSignIns } from './pending-sign-in';
 import { signedInRequests, type SignedInRequests } from './signed-in-requests';
 import { createSignInSealer } from './sign-in-sealer';
 import { signInRouter } from './sign-in-router';
 
 export interface AnswerSignInDeps {
-  /** The ring the cookies' keys are derived from: REQUEST_STATE_KEYS (`config.requestState.keys`). */
+  /** The ring the cookies' keys are derived from: ANSWER_SESSION_KEYS (`config.answers.sessions.keys`). */
   keys: ReadonlyArray<KeyRingEntry>;
+  /** ANSWER_SESSION_EPOCH (`config.answers.sessions.epoch`); '' when unset. */
+  epoch: string;
   log: Logger;
   now?: () => number;
   /** Instead of the one built from `config` (tests). */
@@ -36,10 +41,20 @@ export interface AnswerSignIn extends SignedInRequests {
 
 export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignInDeps): AnswerSignIn {
   const now = deps.now ?? Date.now;
-  const sealer = createSignInSealer(deps.keys);
-  const sessions = createAnswerSessions(sealer, config.sessionTtlMs, now);
+  const sealer = createSignInSealer(deps.keys, {
+    mode: 'oidc',
+    issuer: config.issuer,
+    publicOrigin: config.publicOrigin,
+    epoch: deps.epoch,
+  });
+  const sessions = createAnswerSessions(
+    sealer,
+    { ttlMs: config.sessionTtlMs, refreshMs: config.sessionRefreshMs },
+    now,
+  );
   const pending = createPendingSignIns(sealer, now);
-  const requests = signedInRequests(sessions, config.publicOrigin);
+  const cookies = answerCookies(config.publicOrigin);
+  const requests = signedInRequests(sessions, cookies, config.publicOrigin);
 
   const router = signInRouter({
     issuer: config.issuer,
@@ -48,6 +63,7 @@ export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignI
     relyingParty: deps.relyingParty ?? createOidcRelyingParty(config),
     pending,
     sessions,
+    cookies,
     checkCsrf: requests.checkCsrf,
     log: deps.log,
   });

@@ -7,7 +7,11 @@ import { createSignInSealer } from './sign-in-sealer';
 
 let clock = 1_000_000_000_000;
 const now = () => clock;
-const sealer = createSignInSealer([{ kid: 'k1', key: randomBytes(32) }]);
+const sealer = createSignInSealer([{ kid: 'k1', key: randomBytes(32) }], {
+  mode: 'dev',
+  publicOrigin: 'http://127.0.0.1:3000',
+  epoch: '',
+});
 const forms = createDevSignInForms(sealer, now);
 
 describe('development sign-in forms', () => {
@@ -38,7 +42,7 @@ describe('development sign-in forms', () => {
   });
 
   it('never take a session cookie for a form, nor a form for a session', () => {
-    const sessions = createAnswerSessions(sealer, 3_600_000, now);
+    const sessions = createAnswerSessions(sealer, { ttlMs: 3_600_000, refreshMs: 3_600_000 }, now);
     const { value } = sessions.mint({ id: 'anonymous', subject: 'anonymous', scopes: [], groups: [] });
     expect(forms.tokenOf(value)).toBeUndefined();
     expect(sessions.open(forms.issue().cookie)).toBeUndefined();

@@ -17,7 +17,7 @@ import { devAnswerer, type DevSignInField, type DevSignInProblem } from '../../.
 import type { Logger } from '../../../../../lib/log';
 import { CSRF_FIELD } from '../../../../../lib/questions/form-field-names';
 import type { AnswerSessions } from './answer-session';
-import { clearCookie, MAX_COOKIE_BYTES, PENDING_SIGN_IN_TTL_MS, readCookie, setCookie } from './cookies';
+import { MAX_COOKIE_BYTES, PENDING_SIGN_IN_TTL_MS, type AnswerCookies } from './cookies';
 import type { DevSignInForms } from './dev-sign-in-forms';
 import { devSignInPage, renderDevSignIn, RETURN_FIELD, signInAgainLink } from './dev-sign-in-page';
 import { safeReturnPath } from './return-path';
@@ -30,6 +30,7 @@ export interface DevSignInRouterDeps {
   sessionTtlMs: number;
   forms: DevSignInForms;
   sessions: AnswerSessions;
+  cookies: AnswerCookies;
   checkCsrf(req: Request, token: unknown): boolean;
   log: Logger;
 }
@@ -49,7 +50,7 @@ const valuesOf = (fields: Record<string, unknown>): Partial<Record<DevSignInFiel
 
 export function devSignInRouter(deps: DevSignInRouterDeps): Router {
   const router = Router();
-  const { log, publicOrigin } = deps;
+  const { log, publicOrigin, cookies } = deps;
 
   const refusedReturn = (res: Response) =>
     devSignInPage(res, 400, 'Sign-in refused', '<p>That return address is not a page of this service.</p>');
@@ -58,13 +59,13 @@ export function devSignInRouter(deps: DevSignInRouterDeps): Router {
     const returnTo = safeReturnPath(req.query.return, publicOrigin);
     if (returnTo === undefined) return refusedReturn(res);
     const { cookie, token } = deps.forms.issue();
-    setCookie(req, res, 'dev-sign-in', cookie, PENDING_SIGN_IN_TTL_MS);
+    cookies.set(res, 'dev-sign-in', cookie, PENDING_SIGN_IN_TTL_MS);
     res.status(200).type('html').send(renderDevSignIn({ token, returnTo }));
   });
 
   router.post('/sign-in', express.urlencoded({ extended: false, limit: MAX_FORM_BYTES }), (req, res) => {
     const fields = posted(req.body);
-    const formCookie = readCookie(req, 'dev-sign-in');
+    const formCookie = cookies.read(req, 'dev-sign-in');
     // The cookie is SameSite=Lax, so a cross-site post lacks it; the Origin check says so first.
     if (!sameSite(req, publicOrigin) || !deps.forms.matches(formCookie, fields[CSRF_FIELD])) {
       log.warn('answer sign-in (development) refused: cross-site, or without the form’s token');
@@ -90,8 +91,8 @@ export function devSignInRouter(deps: DevSignInRouterDeps): Router {
     const { value } = deps.sessions.mint(identity);
     if (value.length > MAX_COOKIE_BYTES - 64)
       return again([{ field: 'groups', message: 'Too many groups, or too long, to keep you signed in.' }]);
-    setCookie(req, res, 'session', value, deps.sessionTtlMs);
-    clearCookie(req, res, 'dev-sign-in'); // spent: another sign-in shows the form again
+    cookies.set(res, 'session', value, deps.sessionTtlMs);
+    cookies.clear(res, 'dev-sign-in'); // spent: another sign-in shows the form again
     log.info({ answerer: identity.id, groups: identity.groups.length }, 'answer sign-in (development)');
     res.redirect(303, returnTo);
   });
@@ -100,6 +101,7 @@ export function devSignInRouter(deps: DevSignInRouterDeps): Router {
     '/sign-out',
     ...signOutHandlers({
       sessions: deps.sessions,
+      cookies,
       checkCsrf: deps.checkCsrf,
       page: devSignInPage,
       log,

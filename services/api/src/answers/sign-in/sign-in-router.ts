@@ -7,7 +7,11 @@
  *   the code exchanged, the ID token verified, the session cookie set, 303 back; an issuer's
  *   `error` (the answerer declined, say) is a short page saying so;
  * - `POST /sign-out` (form field `csrf`): the session cookie cleared, once the CSRF check passes
- *   (sign-out.ts, shared with the development sign-in).
+ *   (sign-out.ts, shared with the development sign-in);
+ * - any other `GET` under `/answers` with a session past its refresh (ANSWER_SESSION_REFRESH_MS):
+ *   303 to `/sign-in?return=<that page>`, so the person goes through the issuer again (without a
+ *   prompt while their session there holds) and the page reads their groups anew before it shows
+ *   them anything. A post with such a session finds no answerer (signed-in-requests.ts).
  *
  * A refused sign-in is 400 (its reason logged, not shown), an issuer that cannot be reached 503.
  */
@@ -17,7 +21,7 @@ import type { OidcRelyingParty } from '../../../../../lib/auth/oidc-relying-part
 import { SignInRefused } from '../../../../../lib/auth/sign-in-refused';
 import type { Logger } from '../../../../../lib/log';
 import type { AnswerSessions } from './answer-session';
-import { clearCookie, MAX_COOKIE_BYTES, PENDING_SIGN_IN_TTL_MS, readCookie, setCookie } from './cookies';
+import { MAX_COOKIE_BYTES, PENDING_SIGN_IN_TTL_MS, type AnswerCookies } from './cookies';
 import { stateMatches, type PendingSignIns } from './pending-sign-in';
 import { DEFAULT_RETURN_PATH, safeReturnPath } from './return-path';
 import { escapeHtml, NO_STORE_HEADERS, signInPage, startAgainLink } from './sign-in-pages';
@@ -30,6 +34,7 @@ export interface SignInRouterDeps {
   relyingParty: OidcRelyingParty;
   pending: PendingSignIns;
   sessions: AnswerSessions;
+  cookies: AnswerCookies;
   /** Whether a post may change this browser's session (csrf.ts, with the session's token). */
   checkCsrf(req: Request, token: unknown): boolean;
   log: Logger;
@@ -37,9 +42,22 @@ export interface SignInRouterDeps {
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** The sign-in's own routes, which a session due for refresh is never sent away from. */
+const SIGN_IN_ROUTES = new Set(['/sign-in', '/callback', '/sign-out']);
+
 export function signInRouter(deps: SignInRouterDeps): Router {
   const router = Router();
-  const { log } = deps;
+  const { log, cookies } = deps;
+
+  router.get(/.*/, (req, res, next) => {
+    if (SIGN_IN_ROUTES.has(req.path)) return next();
+    const session = deps.sessions.open(cookies.read(req, 'session'));
+    if (session === undefined || deps.sessions.isFresh(session)) return next();
+    const returnTo = safeReturnPath(req.originalUrl, deps.publicOrigin);
+    if (returnTo === undefined) return next();
+    log.info({ answerer: session.identity.id }, 'answer sign-in: session due for refresh, through the issuer again');
+    res.set(NO_STORE_HEADERS).redirect(303, `/answers/sign-in?return=${encodeURIComponent(returnTo)}`);
+  });
 
   function unavailable(res: Response, error: AuthorizationServerUnavailable): void {
     log.error({ issuer: error.issuer, err: error }, 'answer sign-in: the issuer cannot be used');
@@ -60,17 +78,17 @@ export function signInRouter(deps: SignInRouterDeps): Router {
       if (error instanceof AuthorizationServerUnavailable) return unavailable(res, error);
       throw error;
     }
-    setCookie(req, res, 'pending-sign-in', deps.pending.seal(begun.pending, returnTo), PENDING_SIGN_IN_TTL_MS);
+    cookies.set(res, 'pending-sign-in', deps.pending.seal(begun.pending, returnTo), PENDING_SIGN_IN_TTL_MS);
     res.set(NO_STORE_HEADERS).redirect(302, begun.url);
   });
 
   router.get('/callback', async (req, res) => {
-    const pending = deps.pending.open(readCookie(req, 'pending-sign-in'));
+    const pending = deps.pending.open(cookies.read(req, 'pending-sign-in'));
     const returnTo = pending?.returnTo ?? DEFAULT_RETURN_PATH;
     const stateOk = pending !== undefined && stateMatches(pending, req.query.state);
     const issuerError = text(req.query.error);
     if (issuerError !== undefined) {
-      if (stateOk) clearCookie(req, res, 'pending-sign-in');
+      if (stateOk) cookies.clear(res, 'pending-sign-in');
       log.info({ error: issuerError.slice(0, 64) }, 'answer sign-in: the issuer answered with an error');
       const declined = issuerError === 'access_denied';
       return signInPage(
@@ -92,7 +110,7 @@ export function signInRouter(deps: SignInRouterDeps): Router {
           startAgainLink(returnTo),
       );
     }
-    clearCookie(req, res, 'pending-sign-in'); // spent, whatever comes next
+    cookies.clear(res, 'pending-sign-in'); // spent, whatever comes next
     const iss = text(req.query.iss);
     const code = text(req.query.code);
     if ((iss !== undefined && iss !== deps.issuer) || code === undefined || code.length > 4096) {
@@ -105,8 +123,8 @@ export function signInRouter(deps: SignInRouterDeps): Router {
       );
     }
     try {
-      const identity = await deps.relyingParty.complete(code, pending);
-      const { value } = deps.sessions.mint(identity);
+      const { identity, authentication } = await deps.relyingParty.complete(code, pending);
+      const { value } = deps.sessions.mint(identity, authentication);
       if (value.length > MAX_COOKIE_BYTES - 64) {
         log.warn(
           { answerer: identity.id, groups: identity.groups.length },
@@ -119,7 +137,7 @@ export function signInRouter(deps: SignInRouterDeps): Router {
           '<p>Your account names too many groups to keep you signed in.</p>',
         );
       }
-      setCookie(req, res, 'session', value, deps.sessionTtlMs);
+      cookies.set(res, 'session', value, deps.sessionTtlMs);
       log.info({ answerer: identity.id }, 'answer sign-in');
       res.set(NO_STORE_HEADERS).redirect(303, pending.returnTo);
     } catch (error) {
@@ -132,7 +150,7 @@ export function signInRouter(deps: SignInRouterDeps): Router {
 
   router.post(
     '/sign-out',
-    ...signOutHandlers({ sessions: deps.sessions, checkCsrf: deps.checkCsrf, page: signInPage, log }),
+    ...signOutHandlers({ sessions: deps.sessions, cookies, checkCsrf: deps.checkCsrf, page: signInPage, log }),
   );
 
   return router;

@@ -7,13 +7,14 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '../../../../../lib/log';
 import type { AnswerSessions } from './answer-session';
-import { clearCookie, readCookie } from './cookies';
+import type { AnswerCookies } from './cookies';
 
 /** Writes one of a sign-in's short pages: its status, title and body (markup the sign-in wrote itself). */
 export type SignInPageWriter = (res: Response, status: number, title: string, bodyHtml: string) => void;
 
 export interface SignOutDeps {
   sessions: AnswerSessions;
+  cookies: AnswerCookies;
   checkCsrf(req: Request, token: unknown): boolean;
   page: SignInPageWriter;
   log: Logger;
@@ -26,12 +27,12 @@ export function signOutHandlers(deps: SignOutDeps): RequestHandler[] {
     express.urlencoded({ extended: false, limit: '4kb' }),
     (req, res) => {
       const token = (req.body as Record<string, unknown> | undefined)?.csrf;
-      const signedIn = deps.sessions.open(readCookie(req, 'session')) !== undefined;
+      const signedIn = deps.sessions.open(deps.cookies.read(req, 'session')) !== undefined;
       if (signedIn && !deps.checkCsrf(req, token)) {
         deps.log.warn('answer sign-out refused: cross-site or without the CSRF token');
         return deps.page(res, 403, 'Sign-out refused', '<p>This request did not come from the answer page.</p>');
       }
-      clearCookie(req, res, 'session');
+      deps.cookies.clear(res, 'session');
       deps.page(
         res,
         200,

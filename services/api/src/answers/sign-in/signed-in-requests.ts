@@ -1,18 +1,21 @@
 /**
  * What the answer page asks of a request, whichever sign-in opened its session: who is signed in,
  * the CSRF token its forms carry, and whether a post may act for it. The OpenID Connect sign-in
- * and the development one open the same sealed session cookie (answer-session.ts), so the pages,
- * the CSRF check and sign-out never depend on how the person signed in.
+ * and the development one open the same kind of sealed session cookie (answer-session.ts, each
+ * under its own binding), so the pages, the CSRF check and sign-out never depend on how the
+ * person signed in. A session past its refresh (ANSWER_SESSION_REFRESH_MS) acts for nobody: no
+ * answerer, no form token, until the person has been through the issuer again; only its sign-out
+ * still passes the CSRF check.
  */
 import type { Request } from 'express';
 import type { AnswererIdentity } from '../../../../../lib/questions/question';
 import type { AnswerSessions } from './answer-session';
-import { readCookie } from './cookies';
+import type { AnswerCookies } from './cookies';
 import { crossSiteReason, requestSiteOf } from '../../http/request-site';
 import { csrfTokenOf, tokenMatches } from './csrf';
 
 export interface SignedInRequests {
-  /** Who is signed in on this request; undefined without a session, or with one expired or altered. */
+  /** Who is signed in on this request; undefined without a session, or with one expired, altered or due for refresh. */
   answererOf(req: Request): AnswererIdentity | undefined;
   /** The CSRF token the answer page's forms carry for this request's session; undefined when signed out. */
   csrfTokenFor(req: Request): string | undefined;
@@ -27,12 +30,20 @@ export const sameSite = (req: Request, publicOrigin: string): boolean =>
     described: 'ANSWER_PUBLIC_URL',
   }) === undefined;
 
-export function signedInRequests(sessions: AnswerSessions, publicOrigin: string): SignedInRequests {
-  const sessionOf = (req: Request) => sessions.open(readCookie(req, 'session'));
+export function signedInRequests(
+  sessions: AnswerSessions,
+  cookies: AnswerCookies,
+  publicOrigin: string,
+): SignedInRequests {
+  const sessionOf = (req: Request) => sessions.open(cookies.read(req, 'session'));
+  const freshSessionOf = (req: Request) => {
+    const session = sessionOf(req);
+    return session && sessions.isFresh(session) ? session : undefined;
+  };
   return {
-    answererOf: (req) => sessionOf(req)?.identity,
+    answererOf: (req) => freshSessionOf(req)?.identity,
     csrfTokenFor(req) {
-      const session = sessionOf(req);
+      const session = freshSessionOf(req);
       return session ? csrfTokenOf(session) : undefined;
     },
     checkCsrf(req, token) {

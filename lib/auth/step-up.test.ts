@@ -1,0 +1,63 @@
+// Step-up: whether a sign-in satisfies a question's requirement, and what the issuer is asked for.
+import { authenticationFromClaims, stepUpParameters, unmetRequirement } from './step-up';
+
+const NOW_S = 1_800_000_000;
+const NOW = NOW_S * 1000;
+
+describe('unmetRequirement', () => {
+  it('is met by anything when nothing is required', () => {
+    expect(unmetRequirement({}, {}, NOW)).toBeUndefined();
+    expect(unmetRequirement({}, { acrValues: [], amr: [] }, NOW)).toBeUndefined();
+  });
+
+  it('takes a sign-in no older than max_age, and refuses an older one, one from the future, or one of unknown age', () => {
+    expect(unmetRequirement({ authTime: NOW_S - 300 }, { maxAgeS: 300 }, NOW)).toBeUndefined();
+    expect(unmetRequirement({ authTime: NOW_S - 301 }, { maxAgeS: 300 }, NOW)).toBe('max-age');
+    expect(unmetRequirement({ authTime: NOW_S + 30 }, { maxAgeS: 300 }, NOW)).toBeUndefined(); // clock skew
+    expect(unmetRequirement({ authTime: NOW_S + 3600 }, { maxAgeS: 300 }, NOW)).toBe('max-age');
+    expect(unmetRequirement({}, { maxAgeS: 300 }, NOW)).toBe('max-age');
+    expect(unmetRequirement({ authTime: NOW_S }, { maxAgeS: 0 }, NOW)).toBeUndefined();
+  });
+
+  it('takes an acr among the values asked for, and refuses another or none', () => {
+    const requirement = { acrValues: ['urn:mfa', 'urn:phishing-resistant'] };
+    expect(unmetRequirement({ acr: 'urn:phishing-resistant' }, requirement, NOW)).toBeUndefined();
+    expect(unmetRequirement({ acr: 'urn:password' }, requirement, NOW)).toBe('acr');
+    expect(unmetRequirement({}, requirement, NOW)).toBe('acr');
+  });
+
+  it('needs every method asked for among the amr', () => {
+    expect(unmetRequirement({ amr: ['pwd', 'otp', 'mfa'] }, { amr: ['mfa', 'otp'] }, NOW)).toBeUndefined();
+    expect(unmetRequirement({ amr: ['pwd'] }, { amr: ['mfa'] }, NOW)).toBe('amr');
+    expect(unmetRequirement({ amr: ['mfa'] }, { amr: ['mfa', 'hwk'] }, NOW)).toBe('amr');
+    expect(unmetRequirement({}, { amr: ['mfa'] }, NOW)).toBe('amr');
+  });
+
+  it('names the first unmet part when several are', () => {
+    expect(
+      unmetRequirement({ authTime: NOW_S - 10, acr: 'x' }, { maxAgeS: 60, acrValues: ['y'], amr: ['mfa'] }, NOW),
+    ).toBe('acr');
+  });
+});
+
+describe('stepUpParameters', () => {
+  it('asks for max_age and acr_values as OpenID Connect spells them', () => {
+    expect(stepUpParameters({ maxAgeS: 0, acrValues: ['urn:mfa', 'urn:hwk'], amr: ['mfa'] })).toEqual({
+      max_age: '0',
+      acr_values: 'urn:mfa urn:hwk',
+    });
+    expect(stepUpParameters({})).toEqual({});
+  });
+});
+
+describe('authenticationFromClaims', () => {
+  it('reads auth_time, acr and amr, leaving out what is malformed', () => {
+    expect(authenticationFromClaims({ auth_time: NOW_S, acr: 'urn:mfa', amr: ['pwd', 'otp'] })).toEqual({
+      authTime: NOW_S,
+      acr: 'urn:mfa',
+      amr: ['pwd', 'otp'],
+    });
+    expect(authenticationFromClaims({ auth_time: '1', acr: 7, amr: 'mfa' })).toEqual({});
+    expect(authenticationFromClaims({ amr: ['ok', 3] })).toEqual({});
+  });
+});
