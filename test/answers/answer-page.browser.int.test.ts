@@ -143,8 +143,9 @@ async function caller() {
 const expectPageHeaders = (response: HTTPResponse | null) =>
   expect(response?.headers()).toMatchObject({
     'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
   });
