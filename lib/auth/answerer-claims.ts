@@ -26,12 +26,18 @@ export function groupsOf(value: unknown): string[] {
   return [...new Set(groups)].slice(0, MAX_GROUPS);
 }
 
-function nameOf(claims: Claims): string | undefined {
-  for (const claim of ['name', 'email']) {
-    const value = claims[claim];
-    if (typeof value === 'string' && value.trim().length > 0) return value.trim().slice(0, MAX_NAME_LENGTH);
-  }
-  return undefined;
+/** A claim's text, trimmed and bounded, if it has any. */
+function textClaim(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, MAX_NAME_LENGTH) : undefined;
+}
+
+/**
+ * The email, only when the provider vouches for it (`email_verified`, a boolean, or the string some
+ * providers send): an unverified one is whatever the person typed, and pages show an email as theirs.
+ */
+function verifiedEmailOf(claims: Claims): string | undefined {
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  return verified ? textClaim(claims.email) : undefined;
 }
 
 /** Whether the ID token leaves out what userinfo may say: the groups claim, or both name and email. */
@@ -48,7 +54,8 @@ export function withUserinfo(claims: Claims, userinfo: Record<string, unknown>):
 }
 
 export function answererFromClaims(issuer: string, claims: Claims, groupsClaim: string): AnswererIdentity {
-  const name = nameOf(claims);
+  const name = textClaim(claims.name);
+  const email = verifiedEmailOf(claims);
   return {
     id: principalId(issuer, claims.sub, undefined),
     issuer,
@@ -57,5 +64,6 @@ export function answererFromClaims(issuer: string, claims: Claims, groupsClaim: 
     scopes: [],
     groups: groupsOf(claims[groupsClaim]),
     ...(name !== undefined ? { name } : {}),
+    ...(email !== undefined ? { email } : {}),
   };
 }

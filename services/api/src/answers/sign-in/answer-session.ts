@@ -31,6 +31,7 @@ const SessionSchema = z.object({
     scopes: z.array(z.string()),
     groups: z.array(z.string()),
     name: z.string().optional(),
+    email: z.string().optional(),
   }),
   iat: z.number().int(),
   exp: z.number().int(),
@@ -68,6 +69,7 @@ export function createAnswerSessions(sealer: SignInSealer, ttlMs: number, now: (
           scopes: identity.scopes,
           groups: identity.groups,
           ...(identity.name !== undefined ? { name: identity.name } : {}),
+          ...(identity.email !== undefined ? { email: identity.email } : {}),
         },
       };
     },
