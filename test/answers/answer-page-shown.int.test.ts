@@ -34,7 +34,8 @@ const pay = (name: string, to: 'payments' | 'caller') =>
     tool: { name, inputSchema: { type: 'object' } },
     run(args, ctx) {
       const approval = inputResponse(ctx.inputResponses, 'approval');
-      if (approval.kind === 'elicit') return { content: [{ type: 'text', text: `${approval.action} ${String(args.to)}` }] };
+      if (approval.kind === 'elicit')
+        return { content: [{ type: 'text', text: `${approval.action} ${String(args.to)}` }] };
       const addressing =
         to === 'payments'
           ? { anyOf: [answerer.group('payments')], excludeCaller: true }
@@ -46,7 +47,10 @@ const pay = (name: string, to: 'payments' | 'caller') =>
       });
     },
   });
-const handlers: HandlerSet = { name: 'payments', tools: [pay('pay_invoice', 'payments'), pay('confirm_payment', 'caller')] };
+const handlers: HandlerSet = {
+  name: 'payments',
+  tools: [pay('pay_invoice', 'payments'), pay('confirm_payment', 'caller')],
+};
 
 const HOSTILE_FILE = 'invoice\u202Efdp.exe';
 const LONG_MEMO = 'm'.repeat(4_990) + 'END-OF-MEMO';
@@ -107,7 +111,7 @@ const questionOf = (target: string, to: string) =>
 const readable = (page: string) => page.replace(/ value="[^"]*"/g, '');
 
 describe('the answer page shows what is approved', () => {
-  it('shows a hostile argument as a marker and a long one whole, in the handler\'s field order, and after the answer who, when and what', async () => {
+  it("shows a hostile argument as a marker and a long one whole, in the handler's field order, and after the answer who, when and what", async () => {
     const { client, call } = await callTool('pay_invoice', { to: HOSTILE_FILE, memo: LONG_MEMO });
     const id = await questionOf('pay_invoice', HOSTILE_FILE);
     const rita = await signIn({ subject: 'rita', name: 'Rita Approver', groups: 'payments' });

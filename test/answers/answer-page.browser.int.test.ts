@@ -295,7 +295,14 @@ describeWithBrowser('the answer page in Chromium', () => {
     const answered = await textOf(page);
     expect(answered).toContain(`Accepted by approver of ${issuer!.issuer} (“Rita Approver”, rita@example.com) at `);
     expect(answered).toMatch(/ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, on the answer page\./);
-    for (const said of ['Note to the customer', 'Sorry!', 'Amount to refund (EUR)', '25.5', 'Email the customer', 'Yes'])
+    for (const said of [
+      'Note to the customer',
+      'Sorry!',
+      'Amount to refund (EUR)',
+      '25.5',
+      'Email the customer',
+      'Yes',
+    ])
       expect(answered).toContain(said);
     expect(answered).toContain('Arrived damaged');
     expect(await page.$('button[value=accept]')).toBeNull();

@@ -97,7 +97,9 @@ describeWithBrowser('a question for the caller, answered on another device in Ch
     await page.type('input[name="content.lastDigits"]', '5678');
     const [taken] = await Promise.all([page.waitForNavigation(), page.click('button[value=accept]')]);
     expect(taken?.status()).toBe(200);
-    expect(await textOf(page)).toMatch(/Accepted by anonymous at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, on the answer page\./);
+    expect(await textOf(page)).toMatch(
+      /Accepted by anonymous at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, on the answer page\./,
+    );
     expect(await textOf(page)).toContain('5678');
 
     const result = (await call) as { content: Array<{ text: string }> };

@@ -120,7 +120,7 @@ describe('the answer pages', () => {
     expect(await missing.text()).toContain('<h1>No such question</h1>');
   });
 
-  it("shows an excluded caller their call and why they cannot answer, with no form, and takes no post of theirs", async () => {
+  it('shows an excluded caller their call and why they cannot answer, with no form, and takes no post of theirs', async () => {
     answered.length = 0;
     const shown = await get('/answers/q/q-anas-excluded', 'ana');
     expect(shown.status).toBe(200);

@@ -33,7 +33,8 @@ export function renderArgumentValue(value: unknown): Html {
   if (!folds(shown)) return html`<pre class="value"><code>${shown}</code></pre>`;
   const chars = Array.from(shown);
   const lines = shown.split('\n').length;
-  const size = lines > 1 ? `${count(chars.length)} characters, ${count(lines)} lines` : `${count(chars.length)} characters`;
+  const size =
+    lines > 1 ? `${count(chars.length)} characters, ${count(lines)} lines` : `${count(chars.length)} characters`;
   const preview = chars.slice(0, FOLDED_PREVIEW_CHARS).join('').split('\n')[0]!;
   return html`<details class="value"><summary><code>${preview}</code>… (${size}: open to read it whole)</summary><pre class="value"><code>${shown}</code></pre></details>`;
 }

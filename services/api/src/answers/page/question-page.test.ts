@@ -21,9 +21,7 @@ describe('question page', () => {
       '<dt>Caller</dt><dd><span class="identity"><code>bob</code> of <code>https://id.example.com</code></span></dd>',
     );
     expect(markup).toContain('<p class="message">Refund order A-17?</p>');
-    expect(markup).toContain(
-      '<time datetime="2026-05-01T12:09:00.000Z">2026-05-01 12:09:00 UTC</time> (in 9 minutes)',
-    );
+    expect(markup).toContain('<time datetime="2026-05-01T12:09:00.000Z">2026-05-01 12:09:00 UTC</time> (in 9 minutes)');
     expect(markup).toContain(
       '<dt><code>order</code></dt><dd><pre class="value"><code>&quot;A-17&quot;</code></pre></dd><dt><code>amount</code></dt><dd><pre class="value"><code>120</code></pre></dd>',
     );
@@ -185,7 +183,10 @@ describe('question page', () => {
   });
 
   it('shows the caller of a question that excludes them the call and why they cannot answer, and no form', () => {
-    const markup = page({ addressing: { anyOf: [{ group: 'finance' }], excludeCaller: true } }, { excludedCaller: true });
+    const markup = page(
+      { addressing: { anyOf: [{ group: 'finance' }], excludeCaller: true } },
+      { excludedCaller: true },
+    );
     expect(markup).toContain('<h1>A question about your call</h1>');
     expect(markup).toContain('You made this call, and this question must be answered by someone else');
     expect(markup).toContain('It waits for their answer until');

@@ -34,9 +34,7 @@ describe('visibleText', () => {
 
   it('marks Unicode tags (text hidden in plain sight), variation selectors beyond emoji, and lone surrogates', () => {
     const smuggled = [...'approve'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
-    expect(visibleText(`ok${smuggled}`)).toBe(
-      'ok⟨U+E0061⟩⟨U+E0070⟩⟨U+E0070⟩⟨U+E0072⟩⟨U+E006F⟩⟨U+E0076⟩⟨U+E0065⟩',
-    );
+    expect(visibleText(`ok${smuggled}`)).toBe('ok⟨U+E0061⟩⟨U+E0070⟩⟨U+E0070⟩⟨U+E0072⟩⟨U+E006F⟩⟨U+E0076⟩⟨U+E0065⟩');
     expect(visibleText('x\u{E0100}\uFE00')).toBe('x⟨U+E0100⟩⟨U+FE00⟩');
     expect(visibleText('x\uD800y')).toBe('x⟨U+D800⟩y');
   });
