@@ -24,8 +24,8 @@ const FORM = {
     approved_amount: { type: 'number', title: 'Amount approved' },
     ok: { type: 'boolean', title: 'Pay it now' },
   },
-  required: ['justification'],
-};
+  required: ['justification'] as string[],
+} as const;
 const FIELD_ORDER = ['justification', 'approved_amount', 'ok'];
 
 /** A payment approved by someone in `payments`, never by its caller; or confirmed by the caller. */
