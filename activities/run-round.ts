@@ -120,7 +120,7 @@ export function createRunRound(deps: RoundDeps) {
     if (recorded) {
       // A retry after the round was recorded (a worker killed before reporting): never run it twice.
       log.info({ outcome: recorded.outcome.kind }, 'round already recorded');
-      return summarize(recorded);
+      return withWait(summarize(recorded), recorded.outcome, exchange);
     }
 
     const started = Date.now();
@@ -153,6 +153,7 @@ export function createRunRound(deps: RoundDeps) {
       maxQuestionWaitMs: deps.maxQuestionWaitMs,
     });
 
+    const waitMs = outcome.kind === 'ask' ? waitOf(outcome.inputRequests, exchange) : undefined;
     const record = await inStepSpan(STEP_SPANS.recordRound, () =>
       deps.store.recordRound({
         exchange,
@@ -163,24 +164,27 @@ export function createRunRound(deps: RoundDeps) {
         outcome,
         durationMs: Date.now() - started,
         // The round's clock starts when the client can see the ask, which is now.
-        ...(outcome.kind === 'ask'
-          ? {
-              deadlineAt: new Date(
-                deadlineOf(
-                  Date.now(),
-                  askWaitMs(outcome.inputRequests, {
-                    roundTimeoutMs: exchange.roundTimeoutMs,
-                    maxQuestionWaitMs: deps.maxQuestionWaitMs,
-                  }),
-                ),
-              ),
-            }
-          : {}),
+        ...(waitMs !== undefined ? { deadlineAt: new Date(deadlineOf(Date.now(), waitMs)) } : {}),
       }),
     );
     observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
-    return summarize(record, outcome);
+    return withWait(summarize(record, outcome), record.outcome, exchange);
+  }
+
+  /** How long an ask of `exchange` waits: the round timeout, or its questions' own wait. */
+  function waitOf(inputRequests: Record<string, unknown>, exchange: ExchangeInput): number {
+    return askWaitMs(inputRequests, {
+      roundTimeoutMs: exchange.roundTimeoutMs,
+      maxQuestionWaitMs: deps.maxQuestionWaitMs,
+    });
+  }
+
+  /** An ask's summary with the wait that applies to it, which its expiry names. */
+  function withWait(summary: RoundSummary, outcome: RoundOutcome, exchange: ExchangeInput): RoundSummary {
+    return outcome.kind === 'ask' && summary.kind === 'ask'
+      ? { ...summary, waitMs: waitOf(outcome.inputRequests, exchange) }
+      : summary;
   }
 
   /**

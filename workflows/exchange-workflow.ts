@@ -124,13 +124,15 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
       // The wait began when the ask was recorded (an ask recorded before descriptions existed: its
       // deadline less the round timeout).
       const waitingSince = waitingSinceOf(summary.ask?.askedAt, deadlineAt, input.roundTimeoutMs);
+      // The wait that applies: an addressed ask's own (`waitMs`), else the round timeout.
+      const waitMs = summary.waitMs ?? input.roundTimeoutMs;
       visibility.publish(round, summary, waitingSince);
       visibility.waitFor({
         request: input.request,
         round,
         asks: state.asks,
         maxRounds: input.maxRounds,
-        roundTimeoutMs: input.roundTimeoutMs,
+        roundTimeoutMs: waitMs,
         waitingSince,
         deadlineAt,
         ...(summary.ask ? { ask: summary.ask } : { askKeys: summary.askKeys ?? [] }),
@@ -158,7 +160,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         );
       if (state.pending === undefined) {
         questionEvents.ended('question.expired');
-        return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, input.roundTimeoutMs));
+        return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, waitMs));
       }
       questionEvents.ended('question.answered');
       answers = takeAnswers(state);

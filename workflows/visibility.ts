@@ -18,6 +18,8 @@ export type Waiting = Omit<WaitingView, 'answeredKeys'>;
 
 export function createVisibility(input: ExchangeInput, state: ExchangeState) {
   let waiting: Waiting | undefined;
+  /** The wait of the last ask (its own, for an addressed ask), which an expiry's details name. */
+  let waitedMs = input.roundTimeoutMs;
   /** Shows the wait, with the keys answered so far. */
   const showWaiting = () => {
     if (!waiting) return;
@@ -50,6 +52,7 @@ export function createVisibility(input: ExchangeInput, state: ExchangeState) {
     /** The exchange waits for the answers to an ask. */
     waitFor(view: Waiting): void {
       waiting = view;
+      waitedMs = view.roundTimeoutMs;
       showWaiting();
     },
 
@@ -93,7 +96,7 @@ export function createVisibility(input: ExchangeInput, state: ExchangeState) {
           round,
           asks: state.asks,
           maxRounds: input.maxRounds,
-          roundTimeoutMs: input.roundTimeoutMs,
+          roundTimeoutMs: waitedMs,
           ...(summary.errorCode !== undefined ? { errorCode: summary.errorCode } : {}),
           ...(cancelled ? { cancelledBy: cancelled } : {}),
           at: Date.now(),

@@ -33,9 +33,18 @@ describe('answerer claims', () => {
     expect(groupsOf(Array.from({ length: 500 }, (_, i) => `g${i}`))).toHaveLength(MAX_GROUPS);
   });
 
-  it('names the answerer by name, else email, else not at all', () => {
-    expect(answererFromClaims(ISSUER, { sub: 's', email: 'e@x' }, 'groups').name).toBe('e@x');
-    expect(answererFromClaims(ISSUER, { sub: 's', name: '  ', email: 'e@x' }, 'groups').name).toBe('e@x');
+  it('names the answerer by the name claim only, and keeps an email only when the provider says it is verified', () => {
+    expect(answererFromClaims(ISSUER, { sub: 's', name: ' Rita ' }, 'groups').name).toBe('Rita');
+    const unverified = answererFromClaims(ISSUER, { sub: 's', name: '  ', email: 'e@x' }, 'groups');
+    expect(unverified).not.toHaveProperty('name');
+    expect(unverified).not.toHaveProperty('email');
+    expect(answererFromClaims(ISSUER, { sub: 's', email: 'e@x', email_verified: false }, 'groups')).not.toHaveProperty(
+      'email',
+    );
+    expect(answererFromClaims(ISSUER, { sub: 's', email: 'e@x', email_verified: true }, 'groups')).toMatchObject({
+      email: 'e@x',
+    });
+    expect(answererFromClaims(ISSUER, { sub: 's', email: 'e@x', email_verified: 'true' }, 'groups').email).toBe('e@x');
     expect(answererFromClaims(ISSUER, { sub: 's' }, 'groups')).not.toHaveProperty('name');
   });
 

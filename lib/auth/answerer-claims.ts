@@ -28,12 +28,18 @@ export function groupsOf(value: unknown): string[] {
   return [...new Set(groups)].slice(0, MAX_GROUPS);
 }
 
-function nameOf(claims: Claims): string | undefined {
-  for (const claim of ['name', 'email']) {
-    const value = claims[claim];
-    if (typeof value === 'string' && value.trim().length > 0) return value.trim().slice(0, MAX_NAME_LENGTH);
-  }
-  return undefined;
+/** A claim's text, trimmed and bounded, if it has any. */
+function textClaim(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, MAX_NAME_LENGTH) : undefined;
+}
+
+/**
+ * The email, only when the provider vouches for it (`email_verified`, a boolean, or the string some
+ * providers send): an unverified one is whatever the person typed, and pages show an email as theirs.
+ */
+function verifiedEmailOf(claims: Claims): string | undefined {
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  return verified ? textClaim(claims.email) : undefined;
 }
 
 /** Whether the ID token leaves out what userinfo may say: the groups claim, or both name and email. */
@@ -74,7 +80,8 @@ export function answererFromClaims(
   groupsClaim: string,
   identityClaim?: string,
 ): AnswererIdentity {
-  const name = nameOf(claims);
+  const name = textClaim(claims.name);
+  const email = verifiedEmailOf(claims);
   const person = identityClaim !== undefined ? personKeyOf(claims, identityClaim) : undefined;
   if (person !== undefined && 'unmatched' in person)
     throw new SignInRefused(person.unmatched.replace('the token', 'the sign-in'));
@@ -87,5 +94,6 @@ export function answererFromClaims(
     scopes: [],
     groups: groupsOf(claims[groupsClaim]),
     ...(name !== undefined ? { name } : {}),
+    ...(email !== undefined ? { email } : {}),
   };
 }

@@ -63,7 +63,13 @@ export function viewOf(row: QuestionRow, answers: AnswerRow[]): QuestionView {
     status: row.status,
     answers: answers
       .filter((a) => a.taken)
-      .map((a) => ({ by: a.answerer, at: a.at.getTime(), via: a.via, action: a.action ?? 'accept' })),
+      .map((a) => ({
+        by: a.answerer,
+        at: a.at.getTime(),
+        via: a.via,
+        action: a.action ?? 'accept',
+        ...(a.response?.content !== undefined ? { content: a.response.content } : {}),
+      })),
   };
 }
 

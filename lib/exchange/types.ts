@@ -178,6 +178,12 @@ export interface RoundSummary {
   status?: ExchangeStatus;
   /** An ask's deadline (epoch ms): answers the API signals after it are refused. */
   deadlineAt?: number;
+  /**
+   * How long an ask waits for its answers (ms): the round timeout, or an addressed ask's own wait
+   * (`elicitFrom`'s `waitMs`), so an expiry names the wait that applied. Absent from rounds recorded
+   * before it was kept: the round timeout applies to what they say.
+   */
+  waitMs?: number;
   /** An addressed ask's questions: who may answer each key (lib/questions). */
   questions?: Record<string, Addressing>;
 }

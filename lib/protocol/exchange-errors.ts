@@ -18,6 +18,10 @@ export { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EX
 /** Who ended an exchange by cancelling it. */
 export type CancelledBy = 'client' | 'operator';
 
+/**
+ * An exchange whose round waited `roundTimeoutMs` for its answers in vain: the wait that applied
+ * to that round (the round timeout, or an addressed ask's own `waitMs`), not the configured default.
+ */
 export function exchangeExpired(exchangeId: string, round: number, roundTimeoutMs: number): OutcomeError {
   return {
     code: EXCHANGE_EXPIRED,

@@ -6,6 +6,7 @@
  * with a reason that is recorded and shown.
  */
 import { admission, decisionOf, type AdmissionRefusal, type SlottedAnswer } from './addressing';
+import { humanTime } from './human-time';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from './question';
 
 export type Refusal = AdmissionRefusal | 'late' | 'stale' | 'expired' | 'cancelled';
@@ -51,12 +52,12 @@ export function refusalMessage(refusal: Refusal, question: Pick<QuestionView, 'a
       return 'You have answered this question already.';
     case 'closed': {
       const first = question.answers[0];
-      const by = first ? ` by ${first.by.name ?? first.by.subject} at ${new Date(first.at).toISOString()}` : '';
+      const by = first ? ` by ${first.by.name ?? first.by.subject} at ${humanTime(first.at)}` : '';
       return `This question was already answered${by}.`;
     }
     case 'late':
     case 'expired':
-      return `This question expired at ${new Date(question.deadlineAt).toISOString()}.`;
+      return `This question expired at ${humanTime(question.deadlineAt)}.`;
     case 'stale':
       return 'This question changed since it was shown to you: read it again before you answer.';
     case 'cancelled':

@@ -37,8 +37,10 @@ export interface AnswererIdentity {
   subject: string;
   scopes: string[];
   groups: string[];
-  /** A display name for pages and audit (the ID token's `name` or `email`), when known. */
+  /** A display name for pages and audit (the ID token's `name`), when known: self-chosen, shown beside the subject only. */
   name?: string;
+  /** The sign-in's email, only when its provider says it is verified (`email_verified`). */
+  email?: string;
 }
 
 /**
@@ -75,6 +77,8 @@ export interface TakenAnswer {
   at: number;
   via: AnswerChannel;
   action: ElicitAnswer['action'];
+  /** What an accept carried (the form's fields), as the answerer gave it; absent for a decline or cancel. */
+  content?: ElicitAnswer['content'];
 }
 
 export type QuestionStatus = 'waiting' | 'answered' | 'expired' | 'cancelled';

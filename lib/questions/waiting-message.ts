@@ -5,6 +5,7 @@
  */
 import { clip } from '../exchange/ask-description';
 import { addressedKeys, addressingOf, firstAddressees } from './addressing';
+import { humanTime } from './human-time';
 import type { Answerer } from './question';
 
 /** The longest a waiting message gets. */
@@ -19,7 +20,7 @@ function describeAnswerer(answerer: Answerer, callerPage: string | undefined): s
 }
 
 /**
- * "Waiting for an answer from manager-7 or a member of finance (until 2026-12-03T10:00:00.000Z)".
+ * "Waiting for an answer from manager-7 or a member of finance (until 2026-12-03 10:00:00 UTC)".
  * `callerPage`: the page of the ask's question for the caller, when it has one and the page is on
  * (caller-url.ts `callerPageOf`), so a caller whose client takes no URL mode can still find it.
  */
@@ -33,6 +34,6 @@ export function waitingMessage(
     const names = firstAddressees(addressing).map((answerer) => describeAnswerer(answerer, callerPage));
     return addressing.eachOf ? `each of ${names.join(' and ')}` : names.join(' or ');
   });
-  const until = deadlineAt !== undefined ? ` (until ${new Date(deadlineAt).toISOString()})` : '';
+  const until = deadlineAt !== undefined ? ` (until ${humanTime(deadlineAt)})` : '';
   return clip(`Waiting for an answer from ${who.join('; ')}${until}`, MAX_WAITING_MESSAGE);
 }

@@ -213,10 +213,14 @@ describe('a question addressed to an approver', () => {
     const alice = await modernClient('alice');
     const call = alice.callTool({ name: 'refund_quick', arguments: { order: 'Q-1' } }, { timeout: 60_000 }).then(
       () => undefined,
-      (error: { code?: number }) => error,
+      (error: { code?: number; message?: string; data?: unknown }) => error,
     );
     const question = await questionFor('Q-1');
-    expect((await call)?.code).toBe(-32001);
+    // The expiry names the question's own wait (1.5 s), not the round timeout it was given instead of.
+    const expired = await call;
+    expect(expired?.code).toBe(-32001);
+    expect(expired?.message).toContain('the answers to round 1 did not arrive within 1500 ms');
+    expect(expired?.data).toMatchObject({ round: 1, roundTimeoutMs: 1500 });
     const dana = await answerApi('dana');
     const late = await dana.answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest });
     expect([410]).toContain(late.status);
@@ -229,6 +233,24 @@ describe('a question addressed to an approver', () => {
     });
     expect(status).toBe('expired');
     await alice.close();
+  }, 60_000);
+
+  it("expires at its own deadline in a 2025-11-25 session too, naming the question's own wait", async () => {
+    const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: {} });
+    const authorization = await stack.bearer('alice');
+    await client.connect(
+      new LegacyTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
+    );
+    const expired = await client
+      .callTool({ name: 'refund_quick', arguments: { order: 'Q-2' } }, CallToolResultSchema, { timeout: 60_000 })
+      .then(
+        () => undefined,
+        (error: { code?: number; message?: string; data?: unknown }) => error,
+      );
+    expect(expired?.code).toBe(-32001);
+    expect(expired?.message).toContain('the answers to round 1 did not arrive within 1500 ms');
+    expect(expired?.data).toMatchObject({ round: 1, roundTimeoutMs: 1500 });
+    await client.close();
   }, 60_000);
 
   it('keeps a task working, with who it waits for, until the approver answers', async () => {

@@ -30,7 +30,12 @@ const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
 const PHONE = { width: 390, height: 844, deviceScaleFactor: 2 };
 
 const ACCOUNTS = {
-  approver: { name: 'Rita Approver', email: 'rita@example.com', groups: ['refund-approvers', 'finance'] },
+  approver: {
+    name: 'Rita Approver',
+    email: 'rita@example.com',
+    email_verified: true,
+    groups: ['refund-approvers', 'finance'],
+  },
   outsider: { name: 'Otto Outsider', email: 'otto@example.com', groups: ['support'] },
 };
 
@@ -52,6 +57,10 @@ const REFUND_FORM = {
   },
   required: ['amount', 'reason'] as string[],
 } as const;
+
+/** An argument whose right-to-left override shows "receiptexe.pdf", and one of 5,000 characters. */
+const HOSTILE_RECEIPT = 'receipt\u202Efdp.exe';
+const LONG_HISTORY = `${'y'.repeat(4_980)} END-OF-HISTORY`;
 
 const refund = defineTool({
   tool: { name: 'refund_page', inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
@@ -143,8 +152,9 @@ async function caller() {
 const expectPageHeaders = (response: HTTPResponse | null) =>
   expect(response?.headers()).toMatchObject({
     'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
   });
@@ -158,14 +168,17 @@ async function accept(page: Page): Promise<HTTPResponse | null> {
 describeWithBrowser('the answer page in Chromium', () => {
   it('signs the approver in, shows the question, refuses an invalid answer, takes a valid one, and the caller gets it', async () => {
     const alice = await caller();
+    const started = new Date();
     const call = alice.callTool(
-      { name: 'refund_page', arguments: { order: 'R-7' } },
+      { name: 'refund_page', arguments: { order: 'R-7', receipt: HOSTILE_RECEIPT, history: LONG_HISTORY } },
       { onprogress: () => undefined, resetTimeoutOnProgress: true, timeout: 90_000 },
     );
     call.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     const questionId = await until('the question on R-7', async () => {
       const { rows } = await stack!.service.pool.query<{ id: string }>(
-        `SELECT id FROM questions WHERE target = 'refund_page' AND arguments->>'order' = 'R-7'`,
+        // This run's (a database kept from an earlier run has its questions too).
+        `SELECT id FROM questions WHERE target = 'refund_page' AND arguments->>'order' = 'R-7' AND asked_at >= $1`,
+        [started],
       );
       return rows[0]?.id;
     });
@@ -181,18 +194,21 @@ describeWithBrowser('the answer page in Chromium', () => {
     for (const secret of ['refund_page', 'R-7', 'crushed', 'Amount', 'alice'])
       expect(strangerHtml).not.toContain(secret);
 
-    // Signed in outside the group: the same page as a question that does not exist.
+    // Signed in outside the group: the question is not theirs, and nothing of what it asks is shown.
     await stranger.page.goto(`${origin}/answers`);
     await signInAtIssuer(stranger.page, 'outsider');
     expect(await textOf(stranger.page)).toContain('Nothing is waiting for you.');
     const foreign = await stranger.page.goto(questionUrl);
-    expect(foreign?.status()).toBe(404);
+    expect(foreign?.status()).toBe(403);
+    expectPageHeaders(foreign);
     const foreignHtml = await stranger.page.content();
-    expect(foreignHtml).toContain('No such question');
-    for (const secret of ['refund_page', 'R-7', 'crushed']) expect(foreignHtml).not.toContain(secret);
+    expect(foreignHtml).toContain('Not addressed to you');
+    for (const secret of ['refund_page', 'R-7', 'crushed', 'Amount', 'alice', 'yyyy'])
+      expect(foreignHtml).not.toContain(secret);
+    expect(await stranger.page.$('button[value=accept]')).toBeNull();
     const missing = await stranger.page.goto(`${origin}/answers/q/no-such-question`);
     expect(missing?.status()).toBe(404);
-    expect(await stranger.page.content()).toBe(foreignHtml);
+    expect(await stranger.page.content()).toContain('No such question');
     await stranger.context.close();
 
     // The approver opens the inbox, is sent to the issuer's login, and comes back to it.
@@ -209,7 +225,20 @@ describeWithBrowser('the answer page in Chromium', () => {
 
     await Promise.all([page.waitForNavigation(), page.click(`a[href="/answers/q/${questionId}"]`)]);
     expect(page.url()).toBe(questionUrl);
-    expect(await textOf(page)).toContain('The customer says the box arrived crushed.');
+    const shownText = await textOf(page);
+    expect(shownText).toContain('The customer says the box arrived crushed.');
+    // What a person reads: the override as a marker, never applied; the long argument folded, whole once opened.
+    expect(shownText).toContain('"receipt⟨U+202E⟩fdp.exe"');
+    expect(shownText).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
+    expect(shownText).toContain('4,997 characters: open to read it whole');
+    expect(shownText).not.toContain('END-OF-HISTORY');
+    await page.click('details.value summary');
+    expect(await textOf(page)).toContain(`"${LONG_HISTORY}"`);
+    // The form's fields in the order the handler wrote them.
+    const fieldOrder = await page.$$eval('[name^="content."]', (inputs) =>
+      inputs.map((input) => input.getAttribute('name')),
+    );
+    expect([...new Set(fieldOrder)]).toEqual(['content.note', 'content.amount', 'content.notify', 'content.reason']);
 
     // A post without the CSRF token, with the approver's own session cookie: refused, nothing recorded.
     const cookies = (await context.cookies())
@@ -264,7 +293,18 @@ describeWithBrowser('the answer page in Chromium', () => {
     );
     await page.reload();
     const answered = await textOf(page);
-    expect(answered).toMatch(/Answered by Rita Approver at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC \(accepted\)\./);
+    expect(answered).toContain(`Accepted by approver of ${issuer!.issuer} (“Rita Approver”, rita@example.com) at `);
+    expect(answered).toMatch(/ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, on the answer page\./);
+    for (const said of [
+      'Note to the customer',
+      'Sorry!',
+      'Amount to refund (EUR)',
+      '25.5',
+      'Email the customer',
+      'Yes',
+    ])
+      expect(answered).toContain(said);
+    expect(answered).toContain('Arrived damaged');
     expect(await page.$('button[value=accept]')).toBeNull();
     await screenshot(page, 'answered');
 

@@ -19,7 +19,9 @@ const SHORT_TTL_MS = 2_500;
 
 const ACCOUNTS = {
   alice: { name: 'Alice Approver', email: 'alice@example.com', groups: ['approvers', 'finance'] },
-  bob: { email: 'bob@example.com', groups: 'ops' },
+  bob: { email: 'bob@example.com', email_verified: true, groups: 'ops' },
+  // An email the provider does not vouch for is not shown as theirs, nor taken as a name.
+  carl: { email: 'carl@example.com', email_verified: false, groups: 'ops' },
 };
 
 const PUBLIC_HTTPS = 'https://answers.example';
@@ -97,11 +99,17 @@ describe('answer sign-in', () => {
     expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it('signs one in through a public client (PKCE alone): a group given as a string, the email as name', async () => {
+  it('signs one in through a public client (PKCE alone): a group given as a string, a verified email kept', async () => {
     const { browser, back } = await signIn(publicApp, 'bob');
     expect(back.status).toBe(303);
     const { answerer } = await whoami(browser, publicApp);
-    expect(answerer).toMatchObject({ id: `${stack.issuer}|bob`, groups: ['ops'], name: 'bob@example.com' });
+    expect(answerer).toMatchObject({ id: `${stack.issuer}|bob`, groups: ['ops'], email: 'bob@example.com' });
+    expect(answerer).not.toHaveProperty('name');
+    const carl = await signIn(publicApp, 'carl');
+    const { answerer: unverified } = await whoami(carl.browser, publicApp);
+    expect(unverified).toMatchObject({ id: `${stack.issuer}|carl`, groups: ['ops'] });
+    expect(unverified).not.toHaveProperty('name');
+    expect(unverified).not.toHaveProperty('email');
   });
 
   it('refuses a callback whose state is not the pending sign-in’s, and one with no pending sign-in', async () => {

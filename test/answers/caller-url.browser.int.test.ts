@@ -78,12 +78,13 @@ describeWithBrowser('a question for the caller, answered on another device in Ch
     const link = await until('the link the caller is sent', async () => links[0]);
     expect(link.startsWith(`${origin}/answers/q/`)).toBe(true);
 
-    // Someone else, signed in on their own phone, finds nothing at the link.
+    // Someone else, signed in on their own phone, learns only that the question is not theirs.
     const other = await phone();
     await other.goto(link);
     await signInFrom(other, 'mallory');
     const foreign = await other.goto(link);
-    expect(foreign?.status()).toBe(404);
+    expect(foreign?.status()).toBe(403);
+    expect(await textOf(other)).toContain('Not addressed to you');
     expect(await other.content()).not.toContain('5678');
 
     // The caller, on their phone: the link asks them to sign in, then shows the question.
@@ -96,7 +97,10 @@ describeWithBrowser('a question for the caller, answered on another device in Ch
     await page.type('input[name="content.lastDigits"]', '5678');
     const [taken] = await Promise.all([page.waitForNavigation(), page.click('button[value=accept]')]);
     expect(taken?.status()).toBe(200);
-    expect(await textOf(page)).toMatch(/Answered by anonymous/);
+    expect(await textOf(page)).toMatch(
+      /Accepted by anonymous at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, on the answer page\./,
+    );
+    expect(await textOf(page)).toContain('5678');
 
     const result = (await call) as { content: Array<{ text: string }> };
     expect(result.content[0]!.text).toBe('Transferred 250 to the account ending 5678.');

@@ -5,7 +5,8 @@
  * goes to the group `refund-approvers` and never to its caller; a browser (plain fetch with a
  * cookie jar) signs in on the page as a member of that group, finds the question in the inbox and
  * accepts it, and the client gets the refund naming the approver. Signed in as `anonymous`, the
- * browser is the caller itself, so a question addressed to the caller is theirs to answer. A
+ * browser is the caller itself, so a question addressed to the caller is theirs to answer (and
+ * anyone else is told it is not theirs, and nothing of it). A
  * cross-site post of the sign-in is refused, and the variable is refused at start with callers
  * authenticated (AUTH_MODE=oauth).
  */
@@ -175,7 +176,9 @@ describe('the development sign-in', () => {
     const someone = await signIn({ subject: 'sam', groups: 'refund-approvers' });
     const browser = await signIn({ subject: 'anonymous' });
     const id = await questionIn(browser);
-    expect((await someone.request(`${origin}/answers/q/${id}`)).status).toBe(404);
+    const foreign = await someone.request(`${origin}/answers/q/${id}`);
+    expect(foreign.status).toBe(403);
+    expect(await foreign.text()).not.toContain('the deploy');
     await answerOnPage(browser, id, { action: 'accept' });
     expect(textOf(await call)).toBe('accept the deploy by anonymous');
     await client.close();

@@ -21,7 +21,7 @@ const provider = new Provider(issuer, {
     accountId: id,
     claims: () => ({ sub: id, ...(config.accounts[id] ?? {}) }),
   }),
-  claims: { openid: ['sub'], profile: ['name', 'groups'], email: ['email'] },
+  claims: { openid: ['sub'], profile: ['name', 'groups'], email: ['email', 'email_verified'] },
   features: { devInteractions: { enabled: true } },
   pkce: { required: () => true },
   ttl: { AccessToken: 300, AuthorizationCode: 60, IdToken: 300, Grant: 300, Session: 300, Interaction: 300 },

@@ -22,6 +22,12 @@ const anasOwn = questionView({
   addressing: toCaller,
 });
 const bobsOwn = questionView({ id: 'q-bobs-own', addressing: toCaller });
+// Ana's call, to be approved by finance (a group of hers) and never by its caller.
+const anasExcluded = questionView({
+  id: 'q-anas-excluded',
+  caller: { id: `${ana.id}|desk-app`, personId: ana.id, subject: 'ana' },
+  addressing: { anyOf: [{ group: 'finance' }], excludeCaller: true },
+});
 
 /** Signed in when the request says `x-test-user: ana`; the CSRF token is `good`. */
 const signIn: AnswerSignIn = {
@@ -38,7 +44,7 @@ const answering = {
   deliver: async () => undefined,
 } as unknown as QuestionAnswering;
 const questions = {
-  read: async (id: string) => [mine, theirs, anasOwn, bobsOwn].find((q) => q.id === id),
+  read: async (id: string) => [mine, theirs, anasOwn, bobsOwn, anasExcluded].find((q) => q.id === id),
   waitingFor: async () => [mine],
 } as unknown as QuestionStore;
 
@@ -97,15 +103,41 @@ describe('the answer pages', () => {
     expect(await inbox.text()).toContain('href="/answers/q/q-123"');
   });
 
-  it('shows only the sign-in to a signed-out visitor, and the same not-found for a foreign or missing id', async () => {
+  it('shows only the sign-in to a signed-out visitor; a foreign question is not addressed to you, and says nothing of what it asks', async () => {
     const out = await get('/answers/q/q-123');
     const page = await out.text();
     expect(page).toContain('/answers/sign-in?return=%2Fanswers%2Fq%2Fq-123');
     expect(page).not.toContain('approve_refund');
     const foreign = await get('/answers/q/q-theirs', 'ana');
+    expect(foreign.status).toBe(403);
+    expectHeaders(foreign);
+    const foreignPage = await foreign.text();
+    expect(foreignPage).toContain('<h1>Not addressed to you</h1>');
+    for (const secret of ['approve_refund', 'A-17', 'bob', 'Refund', '<form method="post" action="/answers/q/'])
+      expect(foreignPage).not.toContain(secret);
     const missing = await get('/answers/q/nope', 'ana');
-    expect([foreign.status, missing.status]).toEqual([404, 404]);
-    expect(await foreign.text()).toBe(await missing.text());
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<h1>No such question</h1>');
+  });
+
+  it('shows an excluded caller their call and why they cannot answer, with no form, and only records a post of theirs', async () => {
+    answered.length = 0;
+    const shown = await get('/answers/q/q-anas-excluded', 'ana');
+    expect(shown.status).toBe(200);
+    const page = await shown.text();
+    expect(page).toContain('You made this call, and this question must be answered by someone else');
+    expect(page).toContain('<code>&quot;A-17&quot;</code>');
+    expect(page).not.toContain('action="/answers/q/q-anas-excluded"');
+    const posted = await post('/answers/q/q-anas-excluded', { csrf: 'good', action: 'accept', shown: 'digest-1' });
+    expect(posted.status).toBe(403);
+    expect(await posted.text()).toContain('You made this call');
+    const foreign = await post('/answers/q/q-theirs', { csrf: 'good', action: 'accept', shown: 'digest-1' });
+    expect(foreign.status).toBe(403);
+    // Both posts go to be judged (and refused, and recorded) as attempts, never taken from the page's say-so.
+    expect(answered.map((attempt) => [attempt.questionId, attempt.via, attempt.response.action])).toEqual([
+      ['q-anas-excluded', 'page', 'accept'],
+      ['q-theirs', 'page', 'accept'],
+    ]);
   });
 
   it('opens a question addressed to its caller to the same person signed in, and to nobody else', async () => {
@@ -113,7 +145,8 @@ describe('the answer pages', () => {
     expect(own.status).toBe(200);
     expect(await own.text()).toContain('action="/answers/q/q-anas-own"');
     const others = await get('/answers/q/q-bobs-own', 'ana');
-    expect(others.status).toBe(404);
+    expect(others.status).toBe(403);
+    expect(await others.text()).not.toContain('approve_refund');
   });
 
   it('refuses a post without the CSRF token before anything is answered', async () => {

@@ -1,8 +1,10 @@
 /**
  * The answer page's routes, mounted at `/answers` beside the sign-in's (sign-in/): the inbox of
  * the signed-in answerer (`GET /`), a question's page (`GET /q/:id`) and its form (`POST /q/:id`).
- * A question that is not the answerer's to see is the same "no such question" as a missing id, so
- * a leaked link says nothing; signed out, a question's page is only the way to sign in. A post is
+ * Who sees what at a question's URL is page/question-access.ts's: its addressees the question and
+ * its form; its caller, where excluded, the call and why they cannot answer; anyone else signed in
+ * only that it is not theirs (never what it asks); a missing id is "no such question"; signed out,
+ * a question's page is only the way to sign in. A post is
  * refused without the session's CSRF token; what it holds becomes an answer through the one
  * answering every entry point shares (lib/exchange-client/question-answering.ts), with `via: 'page'`. Every response
  * carries the page's security headers (no script, no framing, no cache, no Referer), and every
@@ -21,15 +23,17 @@ import { html, type Html } from './page/html';
 import { renderInbox } from './page/inbox';
 import { renderPage } from './page/layout';
 import { renderNotice, type Notice } from './page/notice';
+import { questionAccess } from './page/question-access';
 import { renderQuestion, type QuestionPage } from './page/question-page';
-import { mayView, type QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
+import type { QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
 import type { AnswerSignIn } from './sign-in/answer-sign-in';
 
 /** The headers of every answer page, redirects included. */
 export const PAGE_HEADERS = {
   'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
 } as const;
@@ -80,30 +84,48 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
   const questionPage = (res: Response, status: number, page: Omit<QuestionPage, 'now'>) =>
     send(res, status, renderQuestion({ ...page, now: now(), banner }));
 
-  /** The question `id` as `answerer` may see it, or undefined (missing, or not theirs to see). */
-  async function viewable(id: string, answerer: AnswererIdentity): Promise<QuestionView | undefined> {
+  /**
+   * The question `id` for `answerer` to answer, or, having answered the request with the page they
+   * get instead (no such question; not addressed to them; the call of theirs they may not answer:
+   * 403 for a post, which changes nothing), undefined.
+   */
+  async function answerable(
+    req: Request,
+    res: Response,
+    id: string,
+    answerer: AnswererIdentity,
+    posted?: FormFields,
+  ): Promise<QuestionView | undefined> {
     const question = await deps.questions.read(id);
-    return question && mayView(question, answerer, now()) ? question : undefined;
+    if (!question) return void notFound(res);
+    const access = questionAccess(question, answerer, now());
+    if (access === 'answerer') return question;
+    if (posted !== undefined) await recordRefused(id, answerer, posted);
+    if (access === 'not-addressed') return void notice(res, 403, { kind: 'notAddressed' });
+    questionPage(res, req.method === 'POST' ? 403 : 200, {
+      question,
+      answerer,
+      csrf: signIn.csrfTokenFor(req)!,
+      excludedCaller: true,
+    });
+    return undefined;
   }
 
   /**
-   * A post to a question the answerer may not see (a form they were never shown): judged and
-   * recorded as every attempt is (the refusal says why), and answered without the question.
+   * A post from someone who may not answer (a form they were never shown, or the excluded caller's
+   * own): judged and recorded as every attempt is, so the audit holds it; the page says why.
    */
-  async function refuseUnviewable(res: Response, id: string, answerer: AnswererIdentity, fields: FormFields) {
+  async function recordRefused(id: string, answerer: AnswererIdentity, fields: FormFields): Promise<void> {
     const posted = fields[ACTION_FIELD];
     const action = posted === 'decline' || posted === 'cancel' ? posted : 'accept';
     const shown = fields[SHOWN_FIELD];
-    const shownDigest = typeof shown === 'string' ? shown : '';
-    const reply = await deps.answering.answer({
+    await deps.answering.answer({
       questionId: id,
       by: answerer,
       via: 'page',
       response: { action },
-      shownDigest,
+      shownDigest: typeof shown === 'string' ? shown : '',
     });
-    if (reply.kind !== 'refused') return notFound(res);
-    send(res, REFUSAL_STATUS[reply.refusal], plainPage('Answer refused', reply.message, banner));
   }
 
   /** One line for an answerer who already answered a question that still waits for others. */
@@ -123,8 +145,8 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
     const answerer = signIn.answererOf(req);
     if (!answerer)
       return notice(res, 200, { kind: 'signInNeeded', signInHref: signInHref(questionPath(req.params.id)) });
-    const question = await viewable(req.params.id, answerer);
-    if (!question) return notFound(res);
+    const question = await answerable(req, res, req.params.id, answerer);
+    if (!question) return;
     const shown = answeredNotice(question, answerer);
     questionPage(res, 200, {
       question,
@@ -146,8 +168,8 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
         log.warn({ answerer: answerer.id }, 'answer page post refused: cross-site or without the CSRF token');
         return send(res, 403, plainPage('Answer refused', 'This answer did not come from the answer page.', banner));
       }
-      const question = await viewable(id, answerer);
-      if (!question) return refuseUnviewable(res, id, answerer, fields);
+      const question = await answerable(req, res, id, answerer, fields);
+      if (!question) return;
       const csrf = signIn.csrfTokenFor(req)!;
       const form = answerFromForm(question.requestedSchema, fields);
       if ('problems' in form)

@@ -8,6 +8,7 @@
 import type { RequestedField } from '../../../../../lib/questions/requested-field';
 import type { FieldState } from './field-state';
 import { html, type Html, type Interpolation } from './html';
+import { visibleText } from './visible-text';
 
 /** At most this many options show as radios; more as a select. */
 const MAX_RADIOS = 5;
@@ -44,7 +45,8 @@ function hint(field: RequestedField, id: string): Html | undefined {
   const words = rules(field).join(' ');
   if (!field.description && !words) return undefined;
   const both = field.description && words ? html`<br>` : undefined;
-  return html`<p class="hint" id="${id}-hint">${field.description}${both}${words}</p>`;
+  const description = field.description !== undefined ? visibleText(field.description, { lines: true }) : undefined;
+  return html`<p class="hint" id="${id}-hint">${description}${both}${words}</p>`;
 }
 
 function described(state: FieldState, hasHints: boolean): Html | undefined {
@@ -62,7 +64,7 @@ function options(
   return html`${field.options.map((option, index) => {
     const id = `${state.id}-${index}`;
     const on = state.values.includes(option.value);
-    return html`<label class="option" for="${id}"><input type="${type}" id="${id}" name="${state.name}" value="${option.value}"${aria}${flag('checked', on)}${flag('required', type === 'radio' && field.required)}> ${option.title}</label>`;
+    return html`<label class="option" for="${id}"><input type="${type}" id="${id}" name="${state.name}" value="${option.value}"${aria}${flag('checked', on)}${flag('required', type === 'radio' && field.required)}> ${visibleText(option.title)}</label>`;
   })}`;
 }
 
@@ -87,7 +89,7 @@ function control(field: RequestedField, state: FieldState, aria: Html | undefine
           : html`<option value="">${field.required ? 'Choose…' : '(none)'}</option>`;
       const choices = field.options.map(
         (option) =>
-          html`<option value="${option.value}"${flag('selected', option.value === value)}>${option.title}</option>`,
+          html`<option value="${option.value}"${flag('selected', option.value === value)}>${visibleText(option.title)}</option>`,
       );
       return html`<select ${common}${flag('required', field.required)}>${placeholder}${choices}</select>`;
     }
@@ -102,8 +104,8 @@ export function renderField(field: RequestedField, state: FieldState): Html {
   const aria = described(state, hintText !== undefined);
   // A required boolean is answered by leaving it unticked too, so it is not marked required.
   const marked = field.required && field.kind !== 'boolean';
-  const title = html`${field.title ?? field.name}${marked ? ' (required)' : undefined}`;
-  const messages = state.problems.map((problem) => problem.message).join('; ');
+  const title = html`${visibleText(field.title ?? field.name)}${marked ? ' (required)' : undefined}`;
+  const messages = visibleText(state.problems.map((problem) => problem.message).join('; '));
   const errors = messages ? html`<p class="error" id="${state.id}-error">${messages}</p>` : undefined;
   const group =
     field.kind === 'choices' || (field.kind === 'choice' && field.required && field.options.length <= MAX_RADIOS);

@@ -16,7 +16,9 @@ describe('inbox', () => {
     expect(markup.indexOf('/answers/q/q-soon')).toBeLessThan(markup.indexOf('/answers/q/q-late'));
     expect(markup).toContain('<a href="/answers/q/q-soon"><code>approve_refund</code></a>');
     expect(markup).toContain('<p>Refund A-17?</p>');
-    expect(markup).toContain('From bob (https://id.example.com). Deadline <time datetime="2026-05-01T12:05:00.000Z">');
+    expect(markup).toContain(
+      'From <span class="identity"><code>bob</code> of <code>https://id.example.com</code></span>. Deadline <time datetime="2026-05-01T12:05:00.000Z">2026-05-01 12:05:00 UTC</time>',
+    );
     expect(markup).toContain('(in 5 minutes)');
     expect(markup).toContain('(in 60 minutes)');
     expect(markup).toContain(

@@ -5,11 +5,12 @@
  */
 import type { AnswererIdentity, QuestionView } from '../../../../../lib/questions/question';
 import { questionPath } from './answer-paths';
-import { callerText, capped } from './call-summary';
+import { capped, renderCaller } from './call-summary';
 import { html, type Html } from './html';
 import { renderPage } from './layout';
 import { renderPageHeader } from './page-header';
 import { timeLeft, utcTime } from './time-text';
+import { visibleText } from './visible-text';
 
 /** At most this many characters of a message in the list. */
 export const MAX_LISTED_MESSAGE_CHARS = 200;
@@ -27,9 +28,9 @@ export interface InboxPage {
 
 function listed(question: QuestionView, now: number): Html {
   return html`<li>
-<a href="${questionPath(question.id)}"><code>${question.target}</code></a>
-<p>${capped(question.message, MAX_LISTED_MESSAGE_CHARS)}</p>
-<p class="hint">From ${callerText(question.caller)}. Deadline ${utcTime(question.deadlineAt)} (${timeLeft(question.deadlineAt, now)}).</p>
+<a href="${questionPath(question.id)}"><code>${visibleText(question.target)}</code></a>
+<p>${visibleText(capped(question.message, MAX_LISTED_MESSAGE_CHARS))}</p>
+<p class="hint">From ${renderCaller(question.caller)}. Deadline ${utcTime(question.deadlineAt)} (${timeLeft(question.deadlineAt, now)}).</p>
 </li>`;
 }
 

@@ -13,6 +13,8 @@ const STYLE = raw(
     'header form{margin:0}a{color:#0645ad}',
     'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dt{font-weight:600}dd{margin:0;min-width:0}',
     'code{overflow-wrap:anywhere;font-size:.9rem}',
+    'pre.value{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}details.value summary{cursor:pointer}',
+    '.answer .text{white-space:pre-wrap;overflow-wrap:anywhere}.taken{margin:0 0 1rem}',
     '.message{white-space:pre-wrap;border-left:4px solid #888;padding:.25rem .75rem;margin:1rem 0}',
     '.field{margin:1rem 0}.field>label,legend{display:block;font-weight:600}fieldset{border:0;padding:0;margin:0}',
     '.option{display:flex;gap:.5rem;align-items:center;margin:.25rem 0;font-weight:400}',

@@ -1,7 +1,7 @@
 /**
  * The short pages in place of a question: sign-in needed (with the way to sign in), a question
- * addressed to someone else, and one that does not exist. Each says only that: nothing of the
- * question itself is shown to someone it is not for.
+ * addressed to someone else (it exists, and is not theirs), and one that does not exist. Each says
+ * only that: nothing of what a question asks is shown to someone it is not for.
  */
 import { INBOX_PATH } from './answer-paths';
 import { html, type Html } from './html';
@@ -19,7 +19,10 @@ function content(notice: Notice): { title: string; body: Html } {
         body: html`<p>This page is for the people a question is addressed to.</p><p><a href="${notice.signInHref}">Sign in</a></p>`,
       };
     case 'notAddressed':
-      return { title: 'Not addressed to you', body: html`<p>This question is for someone else.</p>${back}` };
+      return {
+        title: 'Not addressed to you',
+        body: html`<p>There is a question at this address, but it is not addressed to you, so what it asks is not shown.</p><p>If you should answer it, ask whoever sent you its link to address it to you.</p>${back}`,
+      };
     case 'notFound':
       return { title: 'No such question', body: html`<p>There is no question at this address.</p>${back}` };
   }

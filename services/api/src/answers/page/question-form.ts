@@ -12,6 +12,7 @@ import type { RequestedField } from '../../../../../lib/questions/requested-fiel
 import { renderField } from './field-input';
 import { belongsTo, fieldState } from './field-state';
 import { html, type Html } from './html';
+import { visibleText } from './visible-text';
 
 export interface QuestionForm {
   /** Where the form posts: the question's own URL. */
@@ -25,7 +26,9 @@ export interface QuestionForm {
 
 function summary(problems: AnswerProblem[], unplaced: AnswerProblem[]): Html | undefined {
   if (problems.length === 0) return undefined;
-  const items = unplaced.map((problem) => html`<li><code>${problem.path}</code> ${problem.message}</li>`);
+  const items = unplaced.map(
+    (problem) => html`<li><code>${visibleText(problem.path)}</code> ${visibleText(problem.message)}</li>`,
+  );
   return html`<div class="problems" role="alert"><p>The answer was not taken. Check the fields marked below.</p>${
     unplaced.length > 0 ? html`<ul>${items}</ul>` : undefined
   }</div>`;

@@ -1,4 +1,4 @@
-import { MAX_ARGUMENT_CHARS, MAX_ARGUMENTS } from './call-summary';
+import { FOLD_CHARS } from './argument-value';
 import { renderQuestion } from './question-page';
 import { NOW, answerer, questionView } from './test-question';
 import { timeLeft } from './time-text';
@@ -17,11 +17,13 @@ describe('question page', () => {
   it('shows the call, its caller, message, deadline and arguments, then the form', () => {
     const markup = page();
     expect(markup).toContain('<dt>Tool</dt><dd><code>approve_refund</code></dd>');
-    expect(markup).toContain('<dt>Caller</dt><dd>bob (https://id.example.com)</dd>');
-    expect(markup).toContain('<p class="message">Refund order A-17?</p>');
-    expect(markup).toContain('<time datetime="2026-05-01T12:09:00.000Z">2026-05-01 12:09 UTC</time> (in 9 minutes)');
     expect(markup).toContain(
-      '<dt>order</dt><dd><code>&quot;A-17&quot;</code></dd><dt>amount</dt><dd><code>120</code></dd>',
+      '<dt>Caller</dt><dd><span class="identity"><code>bob</code> of <code>https://id.example.com</code></span></dd>',
+    );
+    expect(markup).toContain('<p class="message">Refund order A-17?</p>');
+    expect(markup).toContain('<time datetime="2026-05-01T12:09:00.000Z">2026-05-01 12:09:00 UTC</time> (in 9 minutes)');
+    expect(markup).toContain(
+      '<dt><code>order</code></dt><dd><pre class="value"><code>&quot;A-17&quot;</code></pre></dd><dt><code>amount</code></dt><dd><pre class="value"><code>120</code></pre></dd>',
     );
     expect(markup).toContain(ANSWER_FORM);
     expect(markup).toContain('<input type="hidden" name="csrf" value="tok">');
@@ -43,13 +45,55 @@ describe('question page', () => {
     );
   });
 
-  it('caps long argument values and many arguments', () => {
-    const args = Object.fromEntries(Array.from({ length: MAX_ARGUMENTS + 2 }, (_, i) => [`a${i}`, i]));
-    const markup = page({ arguments: { ...args, a0: 'x'.repeat(1000) } });
-    expect(markup).toContain(`<code>&quot;${'x'.repeat(MAX_ARGUMENT_CHARS - 2)}…</code>`);
-    expect(markup).toContain('And 2 more not shown.');
-    expect(markup).not.toContain(`<dt>a${MAX_ARGUMENTS}</dt>`);
+  it('shows every argument whole, in the order the caller sent them, folding a long one', () => {
+    const args = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`a${i}`, i]));
+    const long = 'x'.repeat(5_000);
+    const markup = page({ arguments: { zeta: long, ...args, alpha: 1 } });
+    expect(markup).toContain(`<code>&quot;${long}&quot;</code>`);
+    expect(markup).toMatch(/<details class="value"><summary><code>&quot;x{79}<\/code>… \(5,002 characters: open/);
+    for (let i = 0; i < 60; i++) expect(markup).toContain(`<dt><code>a${i}</code></dt>`);
+    expect(markup.indexOf('<code>zeta</code>')).toBeLessThan(markup.indexOf('<code>a0</code>'));
+    expect(markup.indexOf('<code>a59</code>')).toBeLessThan(markup.indexOf('<code>alpha</code>'));
+    expect(markup).not.toContain('more not shown');
     expect(page({ arguments: {} })).toContain('No arguments.');
+  });
+
+  it('folds a value past the fold only, and lays an object out on lines', () => {
+    const short = 'y'.repeat(FOLD_CHARS - 2);
+    expect(page({ arguments: { s: short } })).not.toContain('<details');
+    expect(page({ arguments: { s: `${short}yy` } })).toContain('<details class="value">');
+    expect(page({ arguments: { o: { a: 1, b: [true] } } })).toContain(
+      '<pre class="value"><code>{\n  &quot;a&quot;: 1,\n  &quot;b&quot;: [\n    true\n  ]\n}</code></pre>',
+    );
+  });
+
+  it('shows invisible and reordering characters as markers in the arguments, the message, the caller and the labels', () => {
+    const markup = page({
+      target: 'pay\u200B',
+      message: 'Pay the invoice\u202Efdp.exe?\nLine two',
+      caller: { id: 'p-bob', subject: 'bob\u2066', issuer: 'https://id.example.com' },
+      arguments: { 'file\u202Ename': 'invoice\u202Efdp.exe', nested: { 'k\u200D': '\u2067x\u2069' } },
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          ok: { type: 'boolean', title: 'Approve\u202E', description: 'Say\u200Fso' },
+          pick: { type: 'string', oneOf: [{ const: 'a\u202E', title: 'A\u202E' }] },
+        },
+      },
+    });
+    const shown = markup.replace(/value="[^"]*"/g, '');
+    expect(shown).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/u);
+    expect(markup).toContain('<code>pay⟨U+200B⟩</code>');
+    expect(markup).toContain('<p class="message">Pay the invoice⟨U+202E⟩fdp.exe?\nLine two</p>');
+    expect(markup).toContain('<code>bob⟨U+2066⟩</code>');
+    expect(markup).toContain('<dt><code>file⟨U+202E⟩name</code></dt>');
+    expect(markup).toContain('&quot;invoice⟨U+202E⟩fdp.exe&quot;');
+    expect(markup).toContain('&quot;k⟨U+200D⟩&quot;: &quot;⟨U+2067⟩x⟨U+2069⟩&quot;');
+    expect(markup).toContain('Approve⟨U+202E⟩</label>');
+    expect(markup).toContain('Say⟨U+200F⟩so');
+    // What the form posts back is the option's own value, unchanged.
+    expect(markup).toContain('value="a\u202E"');
+    expect(markup).toContain('>A⟨U+202E⟩</option>');
   });
 
   it('escapes a hostile message, target, caller, argument names and values, answerer and notice', () => {
@@ -74,7 +118,9 @@ describe('question page', () => {
     expect(markup).not.toMatch(/<script/i);
     expect(markup).toContain('<p class="message">&lt;script&gt;alert(1)&lt;/script&gt;</p>');
     expect(markup).toContain('action="/answers/q/%22%3E%3Cscript%3E"');
-    expect(markup).toContain('<code>{&quot;html&quot;:&quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;}</code>');
+    expect(markup).toContain(
+      '<code>{\n  &quot;html&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;\n}</code>',
+    );
   });
 
   it('shows a notice first, and problems with the values that were posted', () => {
@@ -91,32 +137,68 @@ describe('question page', () => {
     expect(markup).toContain('<p class="error" id="field-0-error">must be a number</p>');
   });
 
-  it('shows who answered and when instead of a form, by name or else subject', () => {
+  it('says who answered (subject and issuer, the name beside), when, through what and what, instead of a form', () => {
     const at = NOW + 120_000;
-    const by = (name: string | undefined, subject: string) => ({ ...answerer, name, subject });
+    const schema = {
+      type: 'object',
+      properties: {
+        reason: { type: 'string', title: 'Reason', oneOf: [{ const: 'late', title: 'Arrived late' }] },
+        note: { type: 'string', title: 'Note' },
+        notify: { type: 'boolean', title: 'Email the customer' },
+        amount: { type: 'number' },
+      },
+    };
+    const cleo = { ...answerer, subject: 'c', issuer: 'https://id.example.com', name: 'Cleo', email: 'c@example.com' };
     const markup = page({
       status: 'answered',
+      requestedSchema: schema,
       answers: [
-        { by: by('Cleo', 'c'), at, via: 'page', action: 'accept' },
-        { by: by(undefined, 'dan@example.com'), at, via: 'api', action: 'decline' },
+        {
+          by: cleo,
+          at,
+          via: 'page',
+          action: 'accept',
+          content: { amount: 25.5, notify: false, note: 'Sorry!\nTwice', reason: 'late' },
+        },
+        { by: { ...answerer, name: undefined, subject: 'dan' }, at, via: 'api', action: 'decline' },
       ],
     });
     expect(markup).not.toContain(ANSWER_FORM);
     expect(markup).toContain(
-      'Answered by Cleo at <time datetime="2026-05-01T12:02:00.000Z">2026-05-01 12:02 UTC</time> (accepted).',
+      'Accepted by <span class="identity"><code>c</code> of <code>https://id.example.com</code> (“Cleo”, c@example.com)</span> at <time datetime="2026-05-01T12:02:00.000Z">2026-05-01 12:02:00 UTC</time>, on the answer page.',
     );
-    expect(markup).toContain('Answered by dan@example.com at');
-    expect(markup).toContain('(declined).');
+    // The fields in the form's order, whatever order the content came in.
+    expect(markup).toContain(
+      '<dl class="answer"><dt>Reason</dt><dd><span class="text">Arrived late</span></dd><dt>Note</dt><dd><span class="text">Sorry!\nTwice</span></dd><dt>Email the customer</dt><dd><span class="text">No</span></dd><dt>amount</dt><dd><span class="text">25.5</span></dd></dl>',
+    );
+    expect(markup).toContain('Declined by <span class="identity"><code>dan</code></span> at');
+    expect(markup).toContain('through the answer API.');
     expect(markup).not.toContain('(in 9 minutes)');
     expect(
-      page({ status: 'answered', answers: [{ by: by(HOSTILE, 'x'), at, via: 'page', action: 'accept' }] }),
+      page({
+        status: 'answered',
+        answers: [{ by: { ...cleo, name: HOSTILE }, at, via: 'page', action: 'accept', content: { note: HOSTILE } }],
+      }),
     ).not.toMatch(/<script/);
+  });
+
+  it('shows the caller of a question that excludes them the call and why they cannot answer, and no form', () => {
+    const markup = page(
+      { addressing: { anyOf: [{ group: 'finance' }], excludeCaller: true } },
+      { excludedCaller: true },
+    );
+    expect(markup).toContain('<h1>A question about your call</h1>');
+    expect(markup).toContain('You made this call, and this question must be answered by someone else');
+    expect(markup).toContain('It waits for their answer until');
+    expect(markup).toContain('<code>&quot;A-17&quot;</code>');
+    expect(markup).not.toContain('<form method="post" action="/answers/q/');
+    expect(markup).not.toContain('<button type="submit" name="action"');
   });
 
   it('shows an expired or a cancelled question without a form', () => {
     const expired = page({ status: 'expired' });
     expect(expired).not.toContain(ANSWER_FORM);
-    expect(expired).toContain('Expired at <time datetime="2026-05-01T12:09:00.000Z">2026-05-01 12:09 UTC</time>');
+    expect(expired).toContain('Expired at <time datetime="2026-05-01T12:09:00.000Z">2026-05-01 12:09:00 UTC</time>');
     const cancelled = page({ status: 'cancelled' });
     expect(cancelled).not.toContain(ANSWER_FORM);
     expect(cancelled).toContain('Cancelled');

@@ -2,12 +2,12 @@
  * Times as the answer page shows them: absolute in UTC (every answerer reads the same time, and the
  * page has no script to localise it), and how long is left, in minutes while that is short.
  */
+import { humanTime } from '../../../../../lib/questions/human-time';
 import { html, type Html } from './html';
 
-/** `2026-05-01 13:45 UTC`, in a `<time>` carrying the exact instant. */
+/** `2026-05-01 13:45:07 UTC` (lib/questions/human-time.ts, as refusals say it), in a `<time>` carrying the exact instant. */
 export function utcTime(at: number): Html {
-  const iso = new Date(at).toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`;
+  return html`<time datetime="${new Date(at).toISOString()}">${humanTime(at)}</time>`;
 }
 
 /** `in 5 minutes`, `in 3 hours`, or `now` once the deadline has come. */

@@ -44,6 +44,7 @@ const SessionSchema = z.object({
     scopes: z.array(z.string()),
     groups: z.array(z.string()),
     name: z.string().optional(),
+    email: z.string().optional(),
   }),
   iat: z.number().int(),
   refreshAt: z.number().int(),
@@ -118,6 +119,7 @@ export function createAnswerSessions(
           scopes: identity.scopes,
           groups: identity.groups,
           ...(identity.name !== undefined ? { name: identity.name } : {}),
+          ...(identity.email !== undefined ? { email: identity.email } : {}),
         },
       };
     },
