@@ -1,5 +1,5 @@
 /**
- * Development secrets: the key rings (the requestState keys and the payload codec's) and the admin
+ * Development secrets: the key rings (the requestState keys, the payload codec's and the evidence log's) and the admin
  * token, each made once and kept in the stack's data folder, so restarts still open earlier
  * requestStates, still read the history Temporal keeps there, and keep the operator signed in to
  * the codec endpoint. Loudly not for production: there, the variables are set.
@@ -9,11 +9,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../lib/log';
 
-export type DevSecretVariable = 'REQUEST_STATE_KEYS' | 'PAYLOAD_CODEC_KEYS' | 'ADMIN_TOKEN';
+export type DevSecretVariable = 'REQUEST_STATE_KEYS' | 'PAYLOAD_CODEC_KEYS' | 'EVIDENCE_SIGNING_KEYS' | 'ADMIN_TOKEN';
 
 const SECRETS: Record<DevSecretVariable, { file: string; make: () => string }> = {
   REQUEST_STATE_KEYS: { file: 'dev-request-state-key', make: () => `dev:${randomBytes(32).toString('base64')}` },
   PAYLOAD_CODEC_KEYS: { file: 'dev-payload-codec-key', make: () => `devcodec:${randomBytes(32).toString('base64')}` },
+  // An Ed25519 private key is any 32 random bytes.
+  EVIDENCE_SIGNING_KEYS: {
+    file: 'dev-evidence-signing-key',
+    make: () => `devevidence:${randomBytes(32).toString('base64')}`,
+  },
   ADMIN_TOKEN: { file: 'dev-admin-token', make: () => randomBytes(32).toString('hex') },
 };
 
@@ -29,10 +34,11 @@ export function devSecret(dataDir: string, log: Logger, variable: DevSecretVaria
   return readFileSync(file, 'utf8').trim();
 }
 
-/** Both key rings: each from the environment when set there, else its development key. */
+/** The key rings: each from the environment when set there, else its development key. */
 export function devKeyRings(dataDir: string, log: Logger, env: NodeJS.ProcessEnv = process.env) {
   return {
     REQUEST_STATE_KEYS: env.REQUEST_STATE_KEYS || devSecret(dataDir, log, 'REQUEST_STATE_KEYS'),
     PAYLOAD_CODEC_KEYS: env.PAYLOAD_CODEC_KEYS || devSecret(dataDir, log, 'PAYLOAD_CODEC_KEYS'),
+    EVIDENCE_SIGNING_KEYS: env.EVIDENCE_SIGNING_KEYS || devSecret(dataDir, log, 'EVIDENCE_SIGNING_KEYS'),
   };
 }

@@ -42,14 +42,14 @@ export interface StoredEntry extends ExportLine {
 /** The path the API serves the evidence keys at. */
 export const EVIDENCE_JWKS_PATH = '/.well-known/durable-mcp/evidence-jwks.json';
 
-/** An export's text: its header line and one line per entry, each ending in a newline. */
-export function exportText(
+/** The header line of an export whose first entry is `first` (none: `after` says where the range starts). */
+export function exportHeader(
   scope: ExportScope,
-  entries: ReadonlyArray<StoredEntry>,
+  first: StoredEntry | undefined,
+  count: number,
   options: { exportedAt: Date; after?: { seq: number; hash: string | null } },
 ): string {
   const log = !('exchange' in scope);
-  const first = entries[0];
   const header: ExportHeader = {
     durableMcpEvidenceExport: EXPORT_FORMAT_VERSION,
     links: log ? 'log' : 'exchange',
@@ -57,10 +57,20 @@ export function exportText(
     ...(log
       ? { after: first ? { seq: first.seq - 1, hash: first.prev } : (options.after ?? { seq: 0, hash: null }) }
       : {}),
-    count: entries.length,
+    count,
     exportedAt: options.exportedAt.toISOString(),
     jwks: EVIDENCE_JWKS_PATH,
   };
-  const lines = entries.map(({ seq, exchangeSeq, hash, jws }) => JSON.stringify({ seq, exchangeSeq, hash, jws }));
-  return [JSON.stringify(header), ...lines].map((line) => `${line}\n`).join('');
+  return `${JSON.stringify(header)}\n`;
 }
+
+/** One entry's line. */
+export const exportLine = ({ seq, exchangeSeq, hash, jws }: StoredEntry): string =>
+  `${JSON.stringify({ seq, exchangeSeq, hash, jws })}\n`;
+
+/** An export's whole text: its header line and one line per entry. */
+export const exportText = (
+  scope: ExportScope,
+  entries: ReadonlyArray<StoredEntry>,
+  options: { exportedAt: Date; after?: { seq: number; hash: string | null } },
+): string => exportHeader(scope, entries[0], entries.length, options) + entries.map(exportLine).join('');

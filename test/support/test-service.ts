@@ -33,8 +33,17 @@ export interface TestService {
 export const TEST_KEY_RING = `test1:${randomBytes(32).toString('base64')}`;
 /** The payload codec's key ring of every test service (PAYLOAD_CODEC_KEYS), apart from the requestState one. */
 export const TEST_CODEC_KEY_RING = `codec1:${randomBytes(32).toString('base64')}`;
-/** Both key rings, as the environment of an API or worker process started by a test. */
-export const TEST_KEY_RINGS = { REQUEST_STATE_KEYS: TEST_KEY_RING, PAYLOAD_CODEC_KEYS: TEST_CODEC_KEY_RING };
+/**
+ * The evidence log's signing key of every test service (EVIDENCE_SIGNING_KEYS): one fixed key, so
+ * the entries every test file appends to the shared Postgres form one log that verifies as a whole.
+ */
+export const TEST_EVIDENCE_KEY_RING = `testev1:${Buffer.alloc(32, 0x45).toString('base64')}`;
+/** The key rings, as the environment of an API or worker process started by a test. */
+export const TEST_KEY_RINGS = {
+  REQUEST_STATE_KEYS: TEST_KEY_RING,
+  PAYLOAD_CODEC_KEYS: TEST_CODEC_KEY_RING,
+  EVIDENCE_SIGNING_KEYS: TEST_EVIDENCE_KEY_RING,
+};
 
 let runtimeInstalled = false;
 /** The SDK's runtime is process-wide and installed once: route its lines into the test logger. */
@@ -67,6 +76,7 @@ export async function startTestService(
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     REQUEST_STATE_KEYS: TEST_KEY_RING,
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEY_RING,
+    EVIDENCE_SIGNING_KEYS: TEST_EVIDENCE_KEY_RING,
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTCOME_POLL_MS: '500',
