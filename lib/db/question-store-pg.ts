@@ -128,6 +128,7 @@ export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): Questi
           by: attempt.by,
           via: attempt.via,
           sentAt: attempt.at,
+          evidence: logged.hash,
         };
         const question = viewOf({ ...row, status: judgement.decided ? 'answered' : row.status }, [
           ...answers,
@@ -152,10 +153,13 @@ export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): Questi
     },
 
     async unsignalled(olderThanMs, limit) {
-      const { rows } = await pool.query<AnswerRow & { exchange_id: string; round: number; key: string }>(
+      const { rows } = await pool.query<
+        AnswerRow & { exchange_id: string; round: number; key: string; evidence: string | null }
+      >(
         `SELECT a.id, a.question_id, a.answerer, a.via, a.at, a.action, a.taken, a.refusal, a.slot, a.response,
-            q.exchange_id, q.round, q.key
+            q.exchange_id, q.round, q.key, e.hash AS evidence
           FROM question_answers a JOIN questions q ON q.id = a.question_id
+          LEFT JOIN evidence_entries e ON e.answer_id = a.id
           WHERE a.taken AND a.signalled_at IS NULL AND a.at < now() - make_interval(secs => $1::double precision / 1000)
           ORDER BY a.at LIMIT $2`,
         [olderThanMs, limit],
@@ -170,6 +174,7 @@ export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): Questi
           by: r.answerer,
           via: r.via,
           sentAt: r.at.getTime(),
+          ...(r.evidence !== null ? { evidence: r.evidence } : {}),
         },
       }));
     },

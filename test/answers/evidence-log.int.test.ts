@@ -5,7 +5,8 @@
  * entries, signed and linked in the transactions that judged them. `durable-mcp evidence export`
  * writes the exchange's entries (and a time range of the log) to a file that `durable-mcp evidence
  * verify` checks against the JWKS the API serves; one byte changed in the file, or one entry changed
- * in Postgres and exported again, and the verification fails naming that entry.
+ * in Postgres and exported again, and the verification fails naming that entry. The tool's result
+ * names the evidence entry of the approval it rests on (`_meta["io.durable-mcp/approvals"]`).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -124,7 +125,8 @@ describe('the evidence log', () => {
     expect(await answerAsDana(question.id, { action: 'decline', shownDigest: question.shownDigest })).toMatchObject({
       status: 409,
     });
-    expect(textOf(await call)).toBe('accept for EV-1 by dana via api (ok)');
+    const result = await call;
+    expect(textOf(result)).toBe('accept for EV-1 by dana via api (ok)');
     await client.close();
 
     exported = path.join(scratch, 'exchange.jsonl');
@@ -176,6 +178,12 @@ describe('the evidence log', () => {
       true,
       true,
       true,
+    ]);
+
+    // The result names the evidence entry of the approval it rests on (the handler's ctx.answeredBy has it too).
+    const acceptedHash = (JSON.parse(readFileSync(exported, 'utf8').split('\n')[2]!) as { hash: string }).hash;
+    expect(result._meta?.['io.durable-mcp/approvals']).toEqual([
+      { key: 'approval', by: danaId, action: 'accept', via: 'api', evidence: acceptedHash },
     ]);
 
     // Each entry names the attempt Postgres keeps (the admin view's attempts).
