@@ -6,6 +6,7 @@
  * activity (a worker killed after recording, say) finds it and returns it without running the
  * handler again, so the workflow and Postgres never disagree about a round.
  */
+import { withApprovals } from '../lib/evidence/approvals-meta';
 import { workflowIdFor } from '../lib/exchange-client/workflow-messages';
 import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
@@ -215,7 +216,7 @@ export function createRunRound(deps: RoundDeps) {
         exchangeId: exchange.exchangeId,
         round,
       });
-      return await executeHandler(
+      const outcome = await executeHandler(
         deps.handlers,
         exchange,
         {
@@ -232,6 +233,10 @@ export function createRunRound(deps: RoundDeps) {
         },
         timeoutMs,
       );
+      // A final result names the evidence entries of the approvals it was computed from.
+      return outcome.kind === 'complete'
+        ? { ...outcome, result: withApprovals(outcome.result, input.answeredBy) }
+        : outcome;
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
       // Its key left the ring, or it was altered: the exchange cannot continue safely.

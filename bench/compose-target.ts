@@ -37,6 +37,7 @@ export async function startComposeTarget(spec: TargetSpec, ctx: TargetContext): 
       MCP_DB_PASSWORD: randomBytes(12).toString('hex'),
       REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
       PAYLOAD_CODEC_KEYS: `benchcodec:${randomBytes(32).toString('base64')}`,
+      EVIDENCE_SIGNING_KEYS: `benchevidence:${randomBytes(32).toString('base64')}`,
       ALLOW_UNAUTHENTICATED: 'true',
       HANDLER_SET: 'bench',
       LOG_LEVEL: ctx.logLevel,

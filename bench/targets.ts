@@ -189,6 +189,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         HANDLER_SET: 'bench',
         REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
         PAYLOAD_CODEC_KEYS: `benchcodec:${randomBytes(32).toString('base64')}`,
+        EVIDENCE_SIGNING_KEYS: `benchevidence:${randomBytes(32).toString('base64')}`,
         ...ctx.serviceEnv,
       };
       if (spec.name === 'dev') {

@@ -9,6 +9,8 @@ export type Command =
   | { command: 'check'; module: string }
   /** The admin API from a terminal: the rest of the line is its own (exchanges/exchanges-command.ts). */
   | { command: 'exchanges'; argv: string[] }
+  /** The evidence log's exports and their verification: the rest of the line is its own (evidence/evidence-command.ts). */
+  | { command: 'evidence'; argv: string[] }
   | { command: 'help'; topic?: HelpTopic }
   | { command: 'version' }
   | { command: 'usage-error'; message: string };
@@ -21,6 +23,7 @@ const isTopic = (value: string | undefined): value is HelpTopic => HELP_TOPICS.i
 export function parseCommandLine(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
   if (command === 'exchanges') return { command: 'exchanges', argv: rest };
+  if (command === 'evidence') return { command: 'evidence', argv: rest };
   // `durable-mcp <command> --help` is that command's help, whatever else the line says.
   if (isTopic(command) && (rest.includes('--help') || rest.includes('-h'))) return { command: 'help', topic: command };
   const dataDirAt = rest.indexOf('--data-dir');

@@ -6,6 +6,7 @@
  *   durable-mcp start [all|api|worker]  production, configured by environment variables
  *   durable-mcp check <module>          validates a handler module's declarations, starting nothing
  *   durable-mcp exchanges list|show|cancel  the admin API from a terminal
+ *   durable-mcp evidence export|verify  the signed log of decisions on questions, and its offline check
  *   durable-mcp --version, durable-mcp <command> --help
  */
 import { checkCommand } from './check-command';
@@ -15,6 +16,7 @@ import { parseCommandLine } from './command-line';
 import { startCommand } from './start-command';
 import { usage } from './usage';
 import { runInTerminal } from './exchanges/exchanges-command';
+import { runInTerminal as runEvidenceInTerminal } from './evidence/evidence-command';
 import { packageVersion } from './package-version';
 import { commandFailure } from '../lib/start-error';
 
@@ -34,6 +36,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'exchanges':
       process.exitCode = await runInTerminal(line.argv);
+      return;
+    case 'evidence':
+      process.exitCode = await runEvidenceInTerminal(line.argv);
       return;
     case 'help':
       process.stdout.write(usage(line.topic));

@@ -21,6 +21,10 @@ const HELP: Record<HelpTopic, string> = {
 const FOOTER = `  durable-mcp exchanges list|show|cancel [options]
       The running service's exchanges, from its admin API (ADMIN_URL, ADMIN_TOKEN):
       durable-mcp exchanges --help for the options.
+  durable-mcp evidence export|verify [options]
+      The signed, hash-linked log of every decision on a question: export one exchange's or a time
+      range's entries from the admin API, and verify a file offline against the service's public
+      keys: durable-mcp evidence --help for the options.
   durable-mcp --version
       The version of durable-mcp.
   durable-mcp <command> --help

@@ -39,6 +39,8 @@ import { createExchangeGateway } from '../lib/exchange-client/exchange-gateway';
 import { createExchangeWorker } from '../services/worker/src/worker';
 import { createQuestionAnswering } from '../lib/exchange-client/question-answering';
 import { createQuestionStorePg } from '../lib/db/question-store-pg';
+import { createEvidenceLog } from '../lib/db/evidence-log-pg';
+import { ed25519KeyOf } from '../lib/evidence/signing-keys';
 import { findTestServer, INDEXED_TYPES, quietTemporalRuntime } from './time-skipping-server';
 import type { TimeSkippingExchanges, TimeSkippingOptions } from './time-skipping-types';
 import { startExchange } from './test-exchange';
@@ -119,7 +121,8 @@ export async function createTimeSkippingExchanges(
     const store = createExchangeStorePg(pool);
     const gateway = createExchangeGateway(env.client, taskQueue, { handlers: options.handlers });
     // Answers to questions take the service's own path: checked, claimed in Postgres, then signalled.
-    const questions = createQuestionStorePg(pool);
+    // Decisions are signed into the evidence log as in production, under a key of this run's own.
+    const questions = createQuestionStorePg(pool, createEvidenceLog([ed25519KeyOf('harness', randomBytes(32))]));
     const answering = createQuestionAnswering({
       questions,
       gateway,

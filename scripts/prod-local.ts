@@ -6,7 +6,7 @@
  *
  * Ports: PORT (API, 3000), TEMPORAL_DEV_PORT (7233), TEMPORAL_DEV_UI_PORT (8080, as compose; 0 for
  * no UI); 0 for PORT or TEMPORAL_DEV_PORT picks a free one at start. Every other variable of lib/config.ts passes through to the API and the worker;
- * REQUEST_STATE_KEYS, PAYLOAD_CODEC_KEYS and ADMIN_TOKEN, when unset, are development values kept
+ * REQUEST_STATE_KEYS, PAYLOAD_CODEC_KEYS, EVIDENCE_SIGNING_KEYS and ADMIN_TOKEN, when unset, are development values kept
  * in the data folder; the Web UI decodes payloads through the API's codec endpoint. Ctrl-C stops it all.
  */
 import { mkdirSync } from 'node:fs';

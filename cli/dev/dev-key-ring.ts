@@ -1,16 +1,17 @@
 /**
- * Development secrets: the key rings (the requestState keys, the payload codec's and the answer
- * page's cookie keys) and the admin token, each made once and kept in the stack's data folder, so
- * restarts still open earlier requestStates, still read the history Temporal keeps there, and
- * keep the operator signed in to the codec endpoint and answerers to the answer page. Loudly not
- * for production: there, the variables are set.
+ * Development secrets: the key rings (the requestState keys, the payload codec's, the answer
+ * page's cookie keys and the evidence log's signing key) and the admin token, each made once and
+ * kept in the stack's data folder, so restarts still open earlier requestStates, still read the
+ * history Temporal keeps there, keep the operator signed in to the codec endpoint and answerers
+ * to the answer page, and sign one evidence log. Loudly not for production: there, the variables are set.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../lib/log';
 
-export type DevSecretVariable = 'REQUEST_STATE_KEYS' | 'PAYLOAD_CODEC_KEYS' | 'ANSWER_SESSION_KEYS' | 'ADMIN_TOKEN';
+export type DevSecretVariable =
+  'REQUEST_STATE_KEYS' | 'PAYLOAD_CODEC_KEYS' | 'ANSWER_SESSION_KEYS' | 'EVIDENCE_SIGNING_KEYS' | 'ADMIN_TOKEN';
 
 const SECRETS: Record<DevSecretVariable, { file: string; make: () => string }> = {
   REQUEST_STATE_KEYS: { file: 'dev-request-state-key', make: () => `dev:${randomBytes(32).toString('base64')}` },
@@ -18,6 +19,11 @@ const SECRETS: Record<DevSecretVariable, { file: string; make: () => string }> =
   ANSWER_SESSION_KEYS: {
     file: 'dev-answer-session-key',
     make: () => `devanswers:${randomBytes(32).toString('base64')}`,
+  },
+  // An Ed25519 private key is any 32 random bytes.
+  EVIDENCE_SIGNING_KEYS: {
+    file: 'dev-evidence-signing-key',
+    make: () => `devevidence:${randomBytes(32).toString('base64')}`,
   },
   ADMIN_TOKEN: { file: 'dev-admin-token', make: () => randomBytes(32).toString('hex') },
 };
@@ -40,5 +46,6 @@ export function devKeyRings(dataDir: string, log: Logger, env: NodeJS.ProcessEnv
     REQUEST_STATE_KEYS: env.REQUEST_STATE_KEYS || devSecret(dataDir, log, 'REQUEST_STATE_KEYS'),
     PAYLOAD_CODEC_KEYS: env.PAYLOAD_CODEC_KEYS || devSecret(dataDir, log, 'PAYLOAD_CODEC_KEYS'),
     ANSWER_SESSION_KEYS: env.ANSWER_SESSION_KEYS || devSecret(dataDir, log, 'ANSWER_SESSION_KEYS'),
+    EVIDENCE_SIGNING_KEYS: env.EVIDENCE_SIGNING_KEYS || devSecret(dataDir, log, 'EVIDENCE_SIGNING_KEYS'),
   };
 }

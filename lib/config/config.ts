@@ -18,6 +18,7 @@ import { ConfigError } from './errors';
 import { parseKeyRing } from './key-ring';
 import type { KeyRingEntry } from '../state/sealer';
 import { runsWorker, servesApi, type ProcessRole } from './process-role';
+import { evidenceSigningKeysOf } from '../evidence/signing-keys';
 import { EnvSchema } from './schema';
 import { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
@@ -186,6 +187,12 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       namespaceOnly: env.PAYLOAD_CODEC_NAMESPACE_ONLY,
       namespace: env.TEMPORAL_NAMESPACE,
     } satisfies PayloadCodecConfig,
+    /** EVIDENCE_SIGNING_KEYS, as Ed25519 keys (the first signs); the API refuses to start without them (evidenceKeysOf). */
+    evidence: {
+      ...(env.EVIDENCE_SIGNING_KEYS !== undefined
+        ? { signingKeys: evidenceSigningKeysOf(parseKeyRing('EVIDENCE_SIGNING_KEYS', env.EVIDENCE_SIGNING_KEYS)) }
+        : {}),
+    },
     handlers: env.HANDLERS ?? env.HANDLER_SET,
     webhooks,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
@@ -230,6 +237,16 @@ function answerSessionKeysOf(ring: string | undefined, others: KeyRingEntry[]): 
 }
 
 export type Config = ReturnType<typeof parseConfig>;
+
+/** The evidence signing keys the API needs (the worker does not): a start without them stops, naming the variable. */
+export function evidenceKeysOf(config: Pick<Config, 'evidence'>) {
+  const keys = config.evidence.signingKeys;
+  if (!keys || keys.length === 0)
+    throw new ConfigError(
+      'Invalid configuration:\n  EVIDENCE_SIGNING_KEYS is missing: the API signs an evidence entry for every decision on a question (docs/security.md "Evidence"); generate a key with: echo "ev1:$(openssl rand -base64 32)"',
+    );
+  return keys;
+}
 /** The budgets, one per input or store a client can grow; each is answered with a clear error. */
 export type Limits = Config['limits'];
 /**

@@ -1,5 +1,12 @@
 /** The service's configuration: every variable declared once (schema.ts), parsed and grouped (config.ts). */
-export { parseConfig, type Config, type Limits, type TokenGuessLimit, type WorkerVersioningConfig } from './config';
+export {
+  evidenceKeysOf,
+  parseConfig,
+  type Config,
+  type Limits,
+  type TokenGuessLimit,
+  type WorkerVersioningConfig,
+} from './config';
 export { ConfigError } from './errors';
 export { checkApiExposure } from './api-exposure';
 export { parseKeyRing } from './key-ring';

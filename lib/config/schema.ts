@@ -9,6 +9,7 @@ import { TRACING_ENV } from './tracing';
 import { ANSWER_VARIABLES } from './variables/answers';
 import { AUTHORIZATION_VARIABLES } from './variables/authorization';
 import { BUDGET_VARIABLES } from './variables/budgets';
+import { EVIDENCE_VARIABLES } from './variables/evidence';
 import { EXCHANGE_VARIABLES, RETENTION_VARIABLES, TASK_VARIABLES } from './variables/exchanges';
 import { HTTP_VARIABLES, OPERATING_VARIABLES, PROCESS_VARIABLES } from './variables/service';
 import { POSTGRES_VARIABLES, TEMPORAL_VARIABLES } from './variables/temporal';
@@ -25,6 +26,7 @@ export const CONFIG_GROUPS = [
   { title: 'Authorization', variables: AUTHORIZATION_VARIABLES },
   { title: 'Answering questions', variables: ANSWER_VARIABLES },
   { title: 'Webhooks', variables: WEBHOOK_VARIABLES },
+  { title: 'Evidence of decisions', variables: EVIDENCE_VARIABLES },
   { title: 'Operating: the admin API, the codec endpoint, metrics', variables: OPERATING_VARIABLES },
   { title: 'Traces', variables: TRACING_ENV },
   { title: "Retention of the service's records", variables: RETENTION_VARIABLES },
@@ -47,6 +49,7 @@ export const EnvSchema = z.object({
   ...BUDGET_VARIABLES,
   ...RETENTION_VARIABLES,
   ...WEBHOOK_VARIABLES,
+  ...EVIDENCE_VARIABLES,
 });
 
 export type Env = z.input<typeof EnvSchema>;

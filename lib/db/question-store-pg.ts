@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { QuestionAnswer, QuestionView } from '../questions/question';
+import type { EvidenceLog } from './evidence-log-pg';
 import { inTransaction } from './pool';
 import { answersOf, COLUMNS, takenOf, viewOf, type AnswerRow, type QuestionRow } from './question-rows-read-pg';
 import type { AnswerAttempt, QuestionStore } from './question-store';
@@ -26,7 +27,8 @@ async function viewsOf(pool: Pool, rows: QuestionRow[]): Promise<QuestionView[]>
   );
 }
 
-export function createQuestionStorePg(pool: Pool): QuestionStore {
+/** `evidence`: where every recorded decision is appended, in the claim's transaction (evidence-log-pg.ts). */
+export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): QuestionStore {
   return {
     async waitingFor(keys, now, limit) {
       if (keys.length === 0) return [];
@@ -69,7 +71,8 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
             `SELECT count(*) AS refused FROM question_answers WHERE question_id = $1 AND NOT taken`,
             [row.id],
           );
-          if (Number(counted[0]!.refused) >= maxRecordedRefusals)
+          const recorded = Number(counted[0]!.refused) < maxRecordedRefusals;
+          if (!recorded)
             await client.query(`UPDATE questions SET refused_unrecorded = refused_unrecorded + 1 WHERE id = $1`, [
               row.id,
             ]);
@@ -88,7 +91,16 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
                 judgement.refusal,
               ],
             );
-          return { kind: 'refused' as const, refusal: judgement.refusal, question: before };
+          // Evidence: a recorded refusal is an entry; one past the budget is only counted (entries after it say how many).
+          const logged = recorded
+            ? await evidence.append(client, before, { ...attempt, answerId: id }, judgement)
+            : undefined;
+          return {
+            kind: 'refused' as const,
+            refusal: judgement.refusal,
+            question: before,
+            ...(logged ? { evidence: logged } : {}),
+          };
         }
         await client.query(
           `INSERT INTO question_answers (id, question_id, answerer_id, answerer, via, at, action, taken, slot, response)
@@ -106,6 +118,8 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
           ],
         );
         if (judgement.decided) await client.query(`UPDATE questions SET status = 'answered' WHERE id = $1`, [row.id]);
+        // Evidence: the taken answer's entry, committed with it or not at all.
+        const logged = await evidence.append(client, before, { ...attempt, answerId: id }, judgement);
         const answer: QuestionAnswer = {
           round: row.round,
           key: row.key,
@@ -114,6 +128,7 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
           by: attempt.by,
           via: attempt.via,
           sentAt: attempt.at,
+          evidence: logged.hash,
         };
         const question = viewOf({ ...row, status: judgement.decided ? 'answered' : row.status }, [
           ...answers,
@@ -130,7 +145,7 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
             response: attempt.response,
           },
         ]);
-        return { kind: 'taken' as const, decided: judgement.decided, question, answer };
+        return { kind: 'taken' as const, decided: judgement.decided, question, answer, evidence: logged };
       }),
 
     async markSignalled(id) {
@@ -138,10 +153,13 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
     },
 
     async unsignalled(olderThanMs, limit) {
-      const { rows } = await pool.query<AnswerRow & { exchange_id: string; round: number; key: string }>(
+      const { rows } = await pool.query<
+        AnswerRow & { exchange_id: string; round: number; key: string; evidence: string | null }
+      >(
         `SELECT a.id, a.question_id, a.answerer, a.via, a.at, a.action, a.taken, a.refusal, a.slot, a.response,
-            q.exchange_id, q.round, q.key
+            q.exchange_id, q.round, q.key, e.hash AS evidence
           FROM question_answers a JOIN questions q ON q.id = a.question_id
+          LEFT JOIN evidence_entries e ON e.answer_id = a.id
           WHERE a.taken AND a.signalled_at IS NULL AND a.at < now() - make_interval(secs => $1::double precision / 1000)
           ORDER BY a.at LIMIT $2`,
         [olderThanMs, limit],
@@ -156,6 +174,7 @@ export function createQuestionStorePg(pool: Pool): QuestionStore {
           by: r.answerer,
           via: r.via,
           sentAt: r.at.getTime(),
+          ...(r.evidence !== null ? { evidence: r.evidence } : {}),
         },
       }));
     },

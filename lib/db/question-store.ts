@@ -35,10 +35,17 @@ export interface NewAttempt {
   at: number;
 }
 
+/** The evidence entry a decision was logged as (lib/db/evidence-log-pg.ts): its seq and hash. */
+export interface EvidenceRef {
+  seq: number;
+  hash: string;
+}
+
 export type ClaimOutcome =
   | { kind: 'not-found' }
-  | { kind: 'refused'; refusal: Refusal; question: QuestionView }
-  | { kind: 'taken'; decided: boolean; question: QuestionView; answer: QuestionAnswer };
+  /** `evidence` is absent for a refusal past MAX_RECORDED_REFUSALS: it is only counted. */
+  | { kind: 'refused'; refusal: Refusal; question: QuestionView; evidence?: EvidenceRef }
+  | { kind: 'taken'; decided: boolean; question: QuestionView; answer: QuestionAnswer; evidence: EvidenceRef };
 
 export interface QuestionStore {
   /** The waiting questions any of `keys` (lib/questions/addressing.ts `identityKeys`) is addressed by at `now`, soonest deadline first. */
@@ -47,7 +54,8 @@ export interface QuestionStore {
   /**
    * Judges an attempt under the question's row lock (`judge`: answer-judgement.ts) and records it:
    * a taken answer with its result (and the question answered once it decides), a refusal with its
-   * reason (past `maxRecordedRefusals` for the question, only counted).
+   * reason (past `maxRecordedRefusals` for the question, only counted); each recorded one is an
+   * entry of the evidence log, appended in the same transaction.
    */
   claim(
     attempt: NewAttempt,

@@ -119,6 +119,7 @@ export function answeredByOf(questions: QuestionsState | undefined): Record<stri
       at: answer.sentAt,
       via: answer.via,
       action: answer.response.action,
+      ...(answer.evidence !== undefined ? { evidence: answer.evidence } : {}),
     })),
   ]);
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;

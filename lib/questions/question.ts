@@ -124,4 +124,6 @@ export interface QuestionAnswer {
   by: AnswererIdentity;
   via: AnswerChannel;
   sentAt: number;
+  /** The hash of the answer's evidence entry (docs/security.md "Evidence"); absent on answers claimed before the log. */
+  evidence?: string;
 }

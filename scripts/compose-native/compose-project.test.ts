@@ -10,6 +10,7 @@ const secrets = {
   MCP_DB_PASSWORD: 'mcp-secret',
   REQUEST_STATE_KEYS: 'k1:AAAA',
   PAYLOAD_CODEC_KEYS: 'c1:BBBB',
+  EVIDENCE_SIGNING_KEYS: 'e1:CCCC',
 };
 
 describe('readComposeProject on docker-compose.yml', () => {

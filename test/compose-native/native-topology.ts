@@ -43,6 +43,7 @@ export async function startTestTopology(
     MCP_DB_PASSWORD: randomBytes(12).toString('hex'),
     REQUEST_STATE_KEYS: ring('native'),
     PAYLOAD_CODEC_KEYS: ring('nativecodec'),
+    EVIDENCE_SIGNING_KEYS: ring('nativeevidence'),
     ALLOW_UNAUTHENTICATED: 'true',
     HANDLER_SET: 'conformance',
     LOG_LEVEL: 'info',

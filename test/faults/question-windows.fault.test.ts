@@ -3,10 +3,14 @@
  * then signals it. Here the API's connection to Temporal is held shut after the claim and the API
  * is SIGKILLed: the answerer got no reply, yet the claimed answer is signalled by the replica that
  * lives (its re-signaller, QUESTION_RESIGNAL_AFTER_MS), applied once, and the caller, who waited on
- * the other replica, gets the result. Real tokens from a real authorization server.
+ * the other replica, gets the result; the decision is one evidence entry, and the evidence log
+ * verifies whole (no gap, no duplicate). Real tokens from a real authorization server.
  */
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { JSONWebKeySet } from 'jose';
+import { verifyEvidenceExport } from '../../lib/evidence/chain-verification';
+import { EVIDENCE_JWKS_PATH, exportText } from '../../lib/evidence/evidence-export';
 import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from '../support/authorization-server';
 import { LOCAL_WINDOW_MS, waitForWindow } from './support/fault-window';
@@ -171,6 +175,7 @@ scenario(
       const text = await result;
       const final = await historyCounts(stack, workflowId);
       const rows = await claimed(question.id);
+      const evidence = await evidenceLog(stack.apiUrl(1));
       const rounds = await stack.query<{ round: number }>(
         'SELECT round FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
         [question.exchangeId],
@@ -182,6 +187,13 @@ scenario(
         signalled: rows.map((row) => row.signalled),
         rounds: rounds.map((row) => row.round),
         signalsAtEnd: final.questionAnswerSignals >= 1,
+        // One evidence entry for the one decision, committed with its claim, whatever the kill and
+        // the re-signal; the whole log verifies against the keys the living replica serves.
+        evidence: {
+          verified: evidence.verified,
+          startsAtOne: evidence.startsAtOne,
+          decisions: evidence.decisionsOf(question.exchangeId),
+        },
       }).toEqual({
         reply: NO_REPLY,
         signalsAtKill: 0,
@@ -189,6 +201,11 @@ scenario(
         signalled: [true],
         rounds: [1, 2],
         signalsAtEnd: true,
+        evidence: {
+          verified: { ok: true, problem: undefined },
+          startsAtOne: true,
+          decisions: [{ answerId: rows[0]!.id, taken: true, exchangeSeq: 1 }],
+        },
       });
     });
   },
@@ -271,9 +288,45 @@ scenario(
 );
 
 /** The question's taken answers, and whether each one's signal was confirmed. */
-async function claimed(questionId: string): Promise<Array<{ signalled: boolean }>> {
-  return suite.stack.query<{ signalled: boolean }>(
-    'SELECT signalled_at IS NOT NULL AS signalled FROM question_answers WHERE question_id = $1 AND taken',
+async function claimed(questionId: string): Promise<Array<{ id: string; signalled: boolean }>> {
+  return suite.stack.query<{ id: string; signalled: boolean }>(
+    'SELECT id, signalled_at IS NOT NULL AS signalled FROM question_answers WHERE question_id = $1 AND taken',
     [questionId],
   );
+}
+
+/**
+ * The whole evidence log as Postgres holds it, verified as an export of it against the JWKS the API
+ * at `url` serves: whether it verifies (seq from 1, every signature and link), and each exchange's
+ * decisions in it.
+ */
+async function evidenceLog(url: string) {
+  const rows = await suite.stack.query<{
+    seq: string;
+    prev: string | null;
+    exchange_id: string;
+    exchange_seq: number;
+    answer_id: string;
+    taken: boolean;
+    hash: string;
+    jws: string;
+  }>('SELECT seq, prev, exchange_id, exchange_seq, answer_id, taken, hash, jws FROM evidence_entries ORDER BY seq');
+  const entries = rows.map((r) => ({
+    seq: Number(r.seq),
+    prev: r.prev,
+    exchangeSeq: r.exchange_seq,
+    hash: r.hash,
+    jws: r.jws,
+  }));
+  const jwks = (await (await fetch(url.replace(/\/mcp$/, EVIDENCE_JWKS_PATH))).json()) as JSONWebKeySet;
+  const scope = { from: new Date(0).toISOString(), to: new Date().toISOString() };
+  const result = await verifyEvidenceExport(exportText(scope, entries, { exportedAt: new Date() }), jwks);
+  return {
+    verified: { ok: result.ok, problem: result.ok ? undefined : `line ${result.line}: ${result.problem}` },
+    startsAtOne: entries[0]?.seq === 1 && entries[0].prev === null,
+    decisionsOf: (exchangeId: string) =>
+      rows
+        .filter((r) => r.exchange_id === exchangeId)
+        .map((r) => ({ answerId: r.answer_id, taken: r.taken, exchangeSeq: r.exchange_seq })),
+  };
 }

@@ -222,7 +222,13 @@ const withoutComments = (file: string) =>
     .filter((line) => !/^\s*#/.test(line))
     .join('\n');
 /** Secrets without which nothing starts: required, with no default. */
-const REQUIRED_SECRETS = ['POSTGRES_PASSWORD', 'MCP_DB_PASSWORD', 'REQUEST_STATE_KEYS', 'PAYLOAD_CODEC_KEYS'];
+const REQUIRED_SECRETS = [
+  'POSTGRES_PASSWORD',
+  'MCP_DB_PASSWORD',
+  'REQUEST_STATE_KEYS',
+  'PAYLOAD_CODEC_KEYS',
+  'EVIDENCE_SIGNING_KEYS',
+];
 /** Secrets whose absence turns a feature off (the admin API, token introspection, a Temporal API key). */
 const OPTIONAL_SECRETS = [
   'ADMIN_TOKEN',

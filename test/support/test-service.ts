@@ -35,11 +35,17 @@ export const TEST_KEY_RING = `test1:${randomBytes(32).toString('base64')}`;
 export const TEST_CODEC_KEY_RING = `codec1:${randomBytes(32).toString('base64')}`;
 /** The answer page's own key ring (ANSWER_SESSION_KEYS), apart from both. */
 export const TEST_ANSWER_SESSION_KEY_RING = `answers1:${randomBytes(32).toString('base64')}`;
+/**
+ * The evidence log's signing key of every test service (EVIDENCE_SIGNING_KEYS): one fixed key, so
+ * the entries every test file appends to the shared Postgres form one log that verifies as a whole.
+ */
+export const TEST_EVIDENCE_KEY_RING = `testev1:${Buffer.alloc(32, 0x45).toString('base64')}`;
 /** The key rings, as the environment of an API or worker process started by a test. */
 export const TEST_KEY_RINGS = {
   REQUEST_STATE_KEYS: TEST_KEY_RING,
   PAYLOAD_CODEC_KEYS: TEST_CODEC_KEY_RING,
   ANSWER_SESSION_KEYS: TEST_ANSWER_SESSION_KEY_RING,
+  EVIDENCE_SIGNING_KEYS: TEST_EVIDENCE_KEY_RING,
 };
 
 let runtimeInstalled = false;
@@ -74,6 +80,7 @@ export async function startTestService(
     REQUEST_STATE_KEYS: TEST_KEY_RING,
     PAYLOAD_CODEC_KEYS: TEST_CODEC_KEY_RING,
     ANSWER_SESSION_KEYS: TEST_ANSWER_SESSION_KEY_RING,
+    EVIDENCE_SIGNING_KEYS: TEST_EVIDENCE_KEY_RING,
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTCOME_POLL_MS: '500',

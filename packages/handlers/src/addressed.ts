@@ -88,4 +88,9 @@ export interface AnsweredBy {
   /** The answer page, the answer API, the caller's own MCP client (declining a URL-mode question), or the test harness. */
   via: 'page' | 'api' | 'client' | 'harness';
   action: 'accept' | 'decline' | 'cancel';
+  /**
+   * The id of the answer's entry in the service's signed evidence log (its hash): what an export
+   * of the log names, and what the final result's `_meta["io.durable-mcp/approvals"]` lists.
+   */
+  evidence?: string;
 }

@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client } from '@temporalio/client';
-import { checkApiExposure, type Config } from '../../../lib/config';
+import { checkApiExposure, evidenceKeysOf, type Config } from '../../../lib/config';
 import { connectTemporalClient } from '../../../lib/temporal/connection';
 import { createAdminStorePg } from '../../../lib/db/admin-store-pg';
 import { createExchangeStorePg } from '../../../lib/db/exchange-store-pg';
@@ -63,6 +63,8 @@ export async function startApi(
 ): Promise<RunningApi> {
   // Before anything opens: no unauthenticated API on an address others reach, unless told so.
   checkApiExposure(config);
+  // Likewise without the keys every decision on a question is signed with.
+  evidenceKeysOf(config);
   const handlers = served.set;
   // Before anything opens: a tool with an invalid x-mcp-header annotation stops the start.
   const paramHeaders = toolParamHeaders(handlers);

@@ -45,6 +45,8 @@ export interface AppDeps {
   admin?: Router;
   /** The codec endpoint, mounted at /codec when configured (ADMIN_TOKEN); absent, /codec is 404. */
   codec?: Router;
+  /** The evidence log's public keys at their well-known path (services/api/src/evidence), open to anyone. */
+  evidenceJwks?: Router;
   /** The answer API and pages (`/answers`), for the people and bots questions are addressed to. */
   answers?: Router;
   /** ANSWER_PUBLIC_URL: the origin people reach the answer pages at, one of this server's names. */
@@ -92,6 +94,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.admin) app.use('/admin', deps.admin);
   app.use('/codec', deps.codec ?? codecEndpointOff());
   if (deps.auth.mode === 'oauth') app.use(metadataRoutes(deps.auth));
+  if (deps.evidenceJwks) app.use(deps.evidenceJwks);
   const guard = originGuard({ allowedOrigins: deps.allowedOrigins });
   app.use(GUARDED_PATHS, guard);
   // Before any body is read: a request without a valid token costs nothing more.

@@ -1,6 +1,7 @@
 /**
  * Builds the endpoints the API serves beside /mcp (api.ts): the answer API and pages (`/answers`),
- * for the people and bots questions are addressed to, and, when ADMIN_TOKEN is set, the admin API
+ * for the people and bots questions are addressed to, the evidence log's public keys (`/.well-known/
+ * durable-mcp/evidence-jwks.json`), and, when ADMIN_TOKEN is set, the admin API
  * and the codec endpoint for operators. Both read the questions from the same store, and the admin
  * and codec endpoints count wrong tokens together, so they are built in one place.
  */
@@ -12,6 +13,9 @@ import type { AdminStore } from '../../../lib/db/admin-store';
 import type { ExchangeStore } from '../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import { createQuestionStorePg } from '../../../lib/db/question-store-pg';
+import { createEvidenceLog, createEvidenceReader } from '../../../lib/db/evidence-log-pg';
+import { evidenceKeysOf } from '../../../lib/config';
+import { evidenceJwksRoute } from './evidence/evidence-jwks-route';
 import type { Logger } from '../../../lib/log';
 import { adminEndpoint } from './admin/admin-endpoint';
 import { createTokenGuesses } from './auth/token-guesses';
@@ -34,7 +38,7 @@ export interface EndpointsBesideMcpDeps {
 
 export interface EndpointsBesideMcp {
   /** The routers the app mounts (app.ts); admin and codec only when ADMIN_TOKEN is set. */
-  routers: { answers: Router; admin?: Router; codec?: Router };
+  routers: { answers: Router; evidenceJwks: Router; admin?: Router; codec?: Router };
   /** Stops the answers' re-signaller, as the API drains. */
   stop(): void;
   /** The answer page, when it is on: the legs send questions addressed to the caller to its client in URL mode. */
@@ -43,7 +47,9 @@ export interface EndpointsBesideMcp {
 
 export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps): EndpointsBesideMcp {
   const { pool, connection, admin, store, gateway, reconciler, waiter, log } = deps;
-  const questions = createQuestionStorePg(pool);
+  // Every decision on a question is signed into the evidence log in its claim's transaction.
+  const evidenceKeys = evidenceKeysOf(config);
+  const questions = createQuestionStorePg(pool, createEvidenceLog(evidenceKeys));
   const answers = answerEndpoint(config, {
     questions,
     gateway,
@@ -52,10 +58,11 @@ export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps)
   });
   // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
   const guesses = createTokenGuesses(config.admin.tokenGuesses);
-  const adminDeps = { admin, questions, store, gateway, reconciler, waiter, log };
+  const adminDeps = { admin, questions, evidence: createEvidenceReader(pool), store, gateway, reconciler, waiter, log };
   return {
     routers: {
       answers: answers.router,
+      evidenceJwks: evidenceJwksRoute(evidenceKeys),
       ...(config.admin.token
         ? {
             admin: adminEndpoint(config, config.admin.token, connection, { guesses, ...adminDeps }),

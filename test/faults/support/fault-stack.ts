@@ -89,6 +89,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   mkdirSync(logs);
   const keyRing = `k1:${randomBytes(32).toString('base64')}`;
   const codecKeyRing = `c1:${randomBytes(32).toString('base64')}`;
+  const evidenceKeyRing = `e1:${randomBytes(32).toString('base64')}`;
   const taskQueue = `faults-${randomUUID()}`;
   const temporalPort = await freePort();
   const temporalAddress = `127.0.0.1:${temporalPort}`;
@@ -110,6 +111,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     TEMPORAL_TASK_QUEUE: taskQueue,
     REQUEST_STATE_KEYS: keyRing,
     PAYLOAD_CODEC_KEYS: codecKeyRing,
+    EVIDENCE_SIGNING_KEYS: evidenceKeyRing,
     HANDLER_SET: 'demo',
     LOG_LEVEL: 'info',
   });

@@ -11,7 +11,7 @@ import { adminRouter, type AdminRouterDeps } from './admin-router';
 /** What the admin router reads and acts through, as the API built it. */
 export type AdminEndpointDeps = Pick<
   AdminRouterDeps,
-  'admin' | 'questions' | 'store' | 'gateway' | 'reconciler' | 'waiter' | 'guesses' | 'log'
+  'admin' | 'questions' | 'evidence' | 'store' | 'gateway' | 'reconciler' | 'waiter' | 'guesses' | 'log'
 >;
 
 export function adminEndpoint(config: Config, token: string, connection: Connection, deps: AdminEndpointDeps) {

@@ -10,6 +10,9 @@
  *   signalled but no worker recorded it within HTTP_WAIT_MS, 409 when the exchange had already
  *   ended (nothing is signalled), 404 for an unknown id.
  *
+ * - `GET /admin/evidence?exchange=<id>` or `?from=<time>&to=<time>`: an export of the evidence log
+ *   as JSON lines (evidence-export-route.ts).
+ *
  * - `GET /admin/deployment` (WORKER_VERSIONING=pinned): the worker deployment's versions, newest
  *   first, each with its status (`current`, `draining`, `drained`...) and its running exchanges
  *   (those pinned to it, from Temporal's visibility): a version no longer current whose count is 0
@@ -23,6 +26,8 @@ import express, { type ErrorRequestHandler, Router } from 'express';
 import type { AdminStore } from '../../../../lib/db/admin-store';
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import { questionsView } from './questions-view';
+import type { EvidenceReader } from '../../../../lib/db/evidence-log-pg';
+import { evidenceExportRoute } from './evidence-export-route';
 import { logExchange, type Logger } from '../../../../lib/log';
 import type { DeploymentView } from '../../../../lib/temporal/worker-deployment';
 import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
@@ -45,6 +50,8 @@ export interface AdminRouterDeps extends Omit<CancelDeps, 'admin'> {
   temporal: { namespace: string; uiUrl?: string };
   /** How long the show route waits for Temporal's view of the workflow before saying `unavailable`. */
   describeTimeoutMs: number;
+  /** The evidence log, for exports (`GET /admin/evidence`). */
+  evidence: EvidenceReader;
   /** The worker deployment's versions and what they hold (WORKER_VERSIONING=pinned); absent when off. */
   describeDeployment?: () => Promise<DeploymentView | undefined>;
   log: Logger;
@@ -146,6 +153,8 @@ export function adminRouter(deps: AdminRouterDeps): Router {
         return res.status(202).json({ cancelled: false, requested: true, exchange: summaryView(result.exchange, ctx) });
     }
   });
+
+  router.get('/evidence', evidenceExportRoute(deps.evidence));
 
   router.get('/deployment', async (_req, res) => {
     if (!deps.describeDeployment) {

@@ -7,7 +7,11 @@ import { questionPageUrl } from './answer-endpoint';
 import { answerPagesOff, answerPagesRouter, PAGE_HEADERS } from './answer-pages';
 import { DEV_SIGN_IN_BANNER } from './page/dev-sign-in-banner';
 import { answerer, NOW, questionView } from './page/test-question';
-import type { AnswerReply, QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
+import type {
+  AnswerAttemptInput,
+  AnswerReply,
+  QuestionAnswering,
+} from '../../../../lib/exchange-client/question-answering';
 import type { AnswerSignIn } from './sign-in/answer-sign-in';
 
 const SCHEMA = { type: 'object', properties: { amount: { type: 'number', minimum: 1 } }, required: ['amount'] };
@@ -134,7 +138,9 @@ describe('the answer pages', () => {
     const foreign = await post('/answers/q/q-theirs', { csrf: 'good', action: 'accept', shown: 'digest-1' });
     expect(foreign.status).toBe(403);
     // Both posts go to be judged (and refused, and recorded) as attempts, never taken from the page's say-so.
-    expect(answered.map((attempt) => [attempt.questionId, attempt.via, attempt.response.action])).toEqual([
+    expect(
+      (answered as AnswerAttemptInput[]).map((attempt) => [attempt.questionId, attempt.via, attempt.response.action]),
+    ).toEqual([
       ['q-anas-excluded', 'page', 'accept'],
       ['q-theirs', 'page', 'accept'],
     ]);
