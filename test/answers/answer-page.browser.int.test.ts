@@ -1,7 +1,7 @@
 /**
  * The answer page in a real browser (Debian's Chromium, driven by puppeteer-core), end to end: the
- * service with real bearer tokens (oauth-stack) and the answer page signed in at a real OpenID
- * provider (oidc-issuer-child.mjs, its login form filled in by the browser); a tool asks a
+ * service with real bearer tokens and the answer page signed in at the same real OpenID provider
+ * (oauth-stack, its login form filled in by the browser); a tool asks a
  * question of a group, excluding its caller; the caller's official 2.x client waits while the
  * approver signs in, finds the question in the inbox, is told what is wrong with a first answer,
  * then accepts; the caller gets the result naming the approver, the page says who answered, and
@@ -21,7 +21,6 @@ import { projectRoot } from '../../lib/paths';
 import type { OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
-import type { AnswerIssuer } from './sign-in-harness';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -87,7 +86,7 @@ const refund = defineTool({
 const handlers: HandlerSet = { name: 'refund-page', tools: [refund] };
 
 let answering: AnsweringStack | undefined;
-let issuer: AnswerIssuer | undefined;
+let issuer = '';
 let stack: OAuthStack | undefined;
 let browser: Browser | undefined;
 let origin = '';
@@ -119,7 +118,7 @@ async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
 
 /** Fills in the issuer's login (any password) and consent pages, until the browser is back at the service. */
 async function signInAtIssuer(page: Page, login: string): Promise<void> {
-  for (let step = 0; step < 5 && new URL(page.url()).origin === issuer!.issuer; step++) {
+  for (let step = 0; step < 5 && new URL(page.url()).origin === issuer; step++) {
     const prompt = await page.$eval('input[name=prompt]', (input) => (input as unknown as { value: string }).value);
     if (prompt === 'login') {
       await page.type('input[name=login]', login);
@@ -214,7 +213,7 @@ describeWithBrowser('the answer page in Chromium', () => {
     // The approver opens the inbox, is sent to the issuer's login, and comes back to it.
     const { context, page } = await freshPage();
     await page.goto(`${origin}/answers`);
-    expect(new URL(page.url()).origin).toBe(issuer!.issuer);
+    expect(new URL(page.url()).origin).toBe(issuer);
     await signInAtIssuer(page, 'approver');
     expect(new URL(page.url()).pathname).toBe('/answers');
     const inbox = await textOf(page);
@@ -293,7 +292,7 @@ describeWithBrowser('the answer page in Chromium', () => {
     );
     await page.reload();
     const answered = await textOf(page);
-    expect(answered).toContain(`Accepted by approver of ${issuer!.issuer} (“Rita Approver”, rita@example.com) at `);
+    expect(answered).toContain(`Accepted by approver of ${issuer} (“Rita Approver”, rita@example.com) at `);
     expect(answered).toMatch(/ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, on the answer page\./);
     for (const said of [
       'Note to the customer',
@@ -316,7 +315,7 @@ describeWithBrowser('the answer page in Chromium', () => {
     }>(`SELECT answerer_id, via, taken, refusal FROM question_answers WHERE question_id = $1 ORDER BY at`, [
       questionId,
     ]);
-    expect(rows).toEqual([{ answerer_id: `${issuer!.issuer}|approver`, via: 'page', taken: true, refusal: null }]);
+    expect(rows).toEqual([{ answerer_id: `${issuer}|approver`, via: 'page', taken: true, refusal: null }]);
     await context.close();
     await alice.close();
   }, 120_000);

@@ -28,6 +28,11 @@ export interface AuthorizationServerOptions {
   opaqueClients?: string[];
   /** Clients whose tokens live one second. */
   shortLivedClients?: string[];
+  /**
+   * People signed in by the authorization code flow (the answer page's sign-in) at the same issuer:
+   * the clients registered for it (OpenID client metadata) and the accounts' claims by login.
+   */
+  codeFlow?: { clients: Array<Record<string, unknown>>; accounts: Record<string, Record<string, unknown>> };
 }
 
 /** A signing key: the private JWK the server signs with (its `kid`, `alg` RS256). */

@@ -10,7 +10,7 @@
 import { importJWK, SignJWT } from 'jose';
 import { freePort } from '../../cli/dev/local-stack/free-port';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import { JWKS_COOLDOWN_FLOOR_MS, sseResourceOf } from '../../lib/auth/auth-config';
+import { answerApiResourceOf, JWKS_COOLDOWN_FLOOR_MS, sseResourceOf } from '../../lib/auth/auth-config';
 import { startAuthorizationServer, type AuthorizationServer, type TestClient } from './authorization-server';
 import { startTestService, type TestService } from './test-service';
 
@@ -34,6 +34,9 @@ export const CLIENTS = {
 
 export type ClientName = Exclude<keyof typeof CLIENTS, 'rs'>;
 
+/** The answer page's client at the issuer (the authorization code flow), when the page is on. */
+export const PAGE_CLIENT = { clientId: 'answer-page', clientSecret: 'answer-page-secret-for-the-tests-only' };
+
 /** The stack's OAUTH_JWKS_COOLDOWN_MS, the floor: after a key-set fetch, the next waits this long. */
 export const JWKS_COOLDOWN_MS = JWKS_COOLDOWN_FLOOR_MS;
 
@@ -46,14 +49,27 @@ export interface OAuthStack {
   /** The canonical URI of /mcp, and the 2024-11-05 transport's. */
   resource: string;
   sseResource: string;
+  /** The answer API's resource (ANSWER_API_RESOURCE_URL's default: beside /mcp). */
+  answersResource: string;
   /** `Bearer <token>` for a client, issued for /mcp with the scope `mcp` (or as `request` says). */
   bearer(name: ClientName, request?: { resource?: string; scope?: string }): Promise<string>;
+  /**
+   * `Bearer <token>` for a client as a service at the answer API: the client-credentials grant for
+   * the answer API's resource, with `scope` (none unless told).
+   */
+  serviceBearer(name: ClientName, scope?: string): Promise<string>;
   /**
    * `Bearer <token>` for a person (`subject`) through an app of theirs (`clientId`), as an
    * authorization-code grant would issue it: the server's own key signs it (the client-credentials
    * grant the tests use names no person).
    */
-  personBearer(subject: string, clientId: string, scope?: string, claims?: Record<string, unknown>): Promise<string>;
+  personBearer(
+    subject: string,
+    clientId: string,
+    scope?: string,
+    claims?: Record<string, unknown>,
+    audience?: string,
+  ): Promise<string>;
   /** The principal key a client's tokens make. */
   principal(name: ClientName): string;
   close(): Promise<void>;
@@ -67,16 +83,46 @@ export async function startOAuthStack(
     resourcePath?: string;
     /** The API's port, when something must know it before the service starts (an issuer's redirect URI). */
     port?: number;
+    /**
+     * The answer page on, signing people in at this same issuer (one issuer for /mcp's tokens and
+     * the page, as config.ts requires): its accounts' claims by login.
+     */
+    answerPage?: { accounts: Record<string, Record<string, unknown>> };
   } = {},
 ): Promise<OAuthStack> {
   const port = options.port ?? (await freePort());
   const resource = `http://127.0.0.1:${port}${options.resourcePath ?? '/mcp'}`;
   const sseResource = sseResourceOf(resource);
+  const answersResource = answerApiResourceOf(resource);
+  const origin = new URL(resource).origin;
+  const { answerPage } = options;
   const as = await startAuthorizationServer({
     clients: Object.values(CLIENTS),
-    resources: { [resource]: 'mcp files:read refunds:approve', [sseResource]: 'mcp', [ELSEWHERE]: 'mcp' },
+    resources: {
+      [resource]: 'mcp files:read refunds:approve',
+      [sseResource]: 'mcp',
+      [ELSEWHERE]: 'mcp',
+      [answersResource]: 'refunds:approve',
+    },
     opaqueClients: ['olga'],
     shortLivedClients: ['brief'],
+    ...(answerPage
+      ? {
+          codeFlow: {
+            clients: [
+              {
+                client_id: PAGE_CLIENT.clientId,
+                client_secret: PAGE_CLIENT.clientSecret,
+                token_endpoint_auth_method: 'client_secret_basic',
+                redirect_uris: [`${origin}/answers/callback`],
+                grant_types: ['authorization_code'],
+                response_types: ['code'],
+              },
+            ],
+            accounts: answerPage.accounts,
+          },
+        }
+      : {}),
   });
   let service: TestService;
   try {
@@ -92,6 +138,14 @@ export async function startOAuthStack(
         OAUTH_REQUEST_TIMEOUT_MS: '2000',
         OAUTH_INTROSPECTION_CLIENT_ID: CLIENTS.rs.client_id,
         OAUTH_INTROSPECTION_CLIENT_SECRET: CLIENTS.rs.client_secret,
+        ...(answerPage
+          ? {
+              ANSWER_OIDC_ISSUER: as.issuer,
+              ANSWER_OIDC_CLIENT_ID: PAGE_CLIENT.clientId,
+              ANSWER_OIDC_CLIENT_SECRET: PAGE_CLIENT.clientSecret,
+              ANSWER_PUBLIC_URL: origin,
+            }
+          : {}),
         ...env,
       },
       options.handlers ? { handlers: options.handlers } : {},
@@ -105,15 +159,19 @@ export async function startOAuthStack(
     service,
     resource,
     sseResource,
+    answersResource,
     async bearer(name, request = {}) {
       return `Bearer ${await as.token(CLIENTS[name], { resource, scope: 'mcp', ...request })}`;
     },
-    async personBearer(subject, clientId, scope = 'mcp', claims = {}) {
+    async serviceBearer(name, scope) {
+      return `Bearer ${await as.token(CLIENTS[name], { resource: answersResource, ...(scope !== undefined ? { scope } : {}) })}`;
+    },
+    async personBearer(subject, clientId, scope = 'mcp', claims = {}, audience = resource) {
       const key = as.keys[0]!;
       const token = await new SignJWT({ ...claims, client_id: clientId, scope })
         .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
         .setIssuer(as.issuer)
-        .setAudience(resource)
+        .setAudience(audience)
         .setSubject(subject)
         .setIssuedAt()
         .setExpirationTime('10m')

@@ -8,9 +8,15 @@
 // introspection (RFC 7662) for. It signs with the private keys it is given, so the harness can
 // rotate them by restarting it, and publishes RFC 8414 metadata and its JWKS.
 //
+// With `codeFlow`, it also signs people in by the authorization code flow (PKCE required) for the
+// clients it lists, as the answer page does: its dev interactions are the login and consent pages
+// a test fills in over HTTP like a browser (any login is accepted, and becomes the account's `sub`),
+// so one issuer issues the tokens of /mcp and the sign-ins of the page, as a deployment's does.
+//
 // Configuration: the JSON in AS_CONFIG:
 //   { port, keys: [private JWK], clients: [{ client_id, client_secret, scope }],
-//     resources: { "<resource URI>": "<scopes it grants>" }, opaqueClients: [id], shortLivedClients: [id] }
+//     resources: { "<resource URI>": "<scopes it grants>" }, opaqueClients: [id], shortLivedClients: [id],
+//     codeFlow?: { clients: [client metadata], accounts: { "<login>": { claims } } } }
 // Prints {"issuer": "..."} on one line once it listens; stops on SIGTERM.
 import Provider, { errors } from 'oidc-provider';
 
@@ -19,19 +25,37 @@ const issuer = `http://127.0.0.1:${config.port}`;
 /** Seconds a token lives: long enough for a test, or one second for the clients whose tokens must expire. */
 const ttlOf = (clientId) => (config.shortLivedClients?.includes(clientId) ? 1 : 300);
 
+const codeFlow = config.codeFlow;
+/** What the code flow needs: accounts, the claims of each scope, its interactions and PKCE. */
+const signIns = codeFlow
+  ? {
+      cookies: { keys: ['authorization-server-test-cookie-key'] },
+      findAccount: (_ctx, id) => ({
+        accountId: id,
+        claims: () => ({ sub: id, ...(codeFlow.accounts[id] ?? {}) }),
+      }),
+      claims: { openid: ['sub'], profile: ['name', 'groups'], email: ['email', 'email_verified'] },
+      pkce: { required: () => true },
+    }
+  : {};
+
 const provider = new Provider(issuer, {
+  ...signIns,
   jwks: { keys: config.keys },
-  clients: config.clients.map((client) => ({
-    client_id: client.client_id,
-    client_secret: client.client_secret,
-    grant_types: client.scope === undefined ? [] : ['client_credentials'],
-    redirect_uris: [],
-    response_types: [],
-    ...(client.scope !== undefined ? { scope: client.scope } : {}),
-  })),
+  clients: [
+    ...(codeFlow?.clients ?? []),
+    ...config.clients.map((client) => ({
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      grant_types: client.scope === undefined ? [] : ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      ...(client.scope !== undefined ? { scope: client.scope } : {}),
+    })),
+  ],
   scopes: [...new Set(Object.values(config.resources).flatMap((scopes) => scopes.split(' ')))],
   features: {
-    devInteractions: { enabled: false },
+    devInteractions: { enabled: codeFlow !== undefined },
     clientCredentials: { enabled: true },
     introspection: { enabled: true },
     resourceIndicators: {
@@ -55,6 +79,8 @@ const provider = new Provider(issuer, {
   ttl: {
     ClientCredentials: (_ctx, _token, client) => ttlOf(client.clientId),
     AccessToken: 300,
+    AuthorizationCode: 60,
+    IdToken: 300,
     Grant: 300,
     Session: 300,
     Interaction: 300,

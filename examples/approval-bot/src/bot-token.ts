@@ -1,6 +1,6 @@
 /**
  * The bot's own access token: the OAuth client-credentials grant at BOT_TOKEN_URL, for the
- * service's resource (RFC 8707 `resource`) and the bot's scope, kept until shortly before it
+ * service's answer API (its own resource, RFC 8707 `resource`) and the bot's scope, kept until shortly before it
  * expires. The client authenticates with HTTP Basic (`client_secret_basic`).
  */
 export interface TokenSource {
@@ -32,7 +32,11 @@ export function clientCredentials(options: {
     const response = await fetch(options.tokenUrl, {
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource: options.resource, scope: options.scope }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        resource: options.resource,
+        ...(options.scope !== '' ? { scope: options.scope } : {}),
+      }),
       signal: AbortSignal.timeout(options.timeoutMs),
     });
     const body = (await response.json().catch(() => ({}))) as {

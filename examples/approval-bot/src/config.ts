@@ -1,6 +1,6 @@
 /**
  * The bot's settings, from its environment. Every one is required but the port, the scope and the
- * answer API's address; none is ever logged (the chat's URL, the command token, the client secret
+ * answer API's resource; none is ever logged (the chat's URL, the command token, the client secret
  * and the webhook secrets are all credentials).
  */
 export interface BotConfig {
@@ -17,11 +17,14 @@ export interface BotConfig {
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
-  /** MCP_RESOURCE_URL: the service's /mcp, the resource the bot's tokens are for. */
+  /**
+   * ANSWER_API_RESOURCE_URL: the resource the bot's tokens are for, the service's answer API (its
+   * own resource: a token for /mcp answers nothing there); ANSWER_API_URL unless told.
+   */
   resource: string;
-  /** BOT_SCOPE: what the bot asks for: `mcp` and the scopes questions are addressed to. */
+  /** BOT_SCOPE: what the bot asks for: the scopes its questions are addressed to, if any. */
   scope: string;
-  /** ANSWER_API_URL: the answer API, `<origin of MCP_RESOURCE_URL>/answers/api` unless told. */
+  /** ANSWER_API_URL: the answer API (`https://mcp.example.com/answers/api`). */
   answerApiUrl: string;
 }
 
@@ -50,7 +53,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
     .map((s) => s.trim())
     .filter(Boolean);
   if (webhookSecrets.some((s) => !s.startsWith('whsec_'))) throw new Error('WEBHOOK_SECRETS: each starts with whsec_');
-  const resource = httpUrl('MCP_RESOURCE_URL', required(env, 'MCP_RESOURCE_URL'));
+  const answerApiUrl = httpUrl('ANSWER_API_URL', required(env, 'ANSWER_API_URL')).replace(/\/$/, '');
+  const resource = env.ANSWER_API_RESOURCE_URL?.trim()
+    ? httpUrl('ANSWER_API_RESOURCE_URL', env.ANSWER_API_RESOURCE_URL.trim()).replace(/\/$/, '')
+    : answerApiUrl;
   return {
     port,
     host: env.HOST?.trim() || '127.0.0.1',
@@ -61,10 +67,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
     clientId: required(env, 'BOT_CLIENT_ID'),
     clientSecret: required(env, 'BOT_CLIENT_SECRET'),
     resource,
-    scope: env.BOT_SCOPE?.trim() || 'mcp',
-    answerApiUrl: httpUrl(
-      'ANSWER_API_URL',
-      env.ANSWER_API_URL?.trim() || new URL('/answers/api', resource).href,
-    ).replace(/\/$/, ''),
+    scope: env.BOT_SCOPE?.trim() ?? '',
+    answerApiUrl,
   };
 }
