@@ -19,6 +19,9 @@ import type { ExchangeGateway } from './exchange-gateway';
 import type { ExchangeTraceContext } from '../tracing/exchange-trace';
 import { withAnswerSpan } from './answer-span';
 
+/** Refusals about who answers, which one who may not see the question is told; any other is `not-addressed`. */
+const WHO_REFUSALS = new Set<Refusal>(['not-addressed', 'client-token', 'identity-unmatched', 'caller-excluded']);
+
 export interface AnswerAttemptInput {
   questionId: string;
   by: AnswererIdentity;
@@ -81,7 +84,11 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
    * finds (its content was never checked against the schema, which it must not learn), and
    * recorded all the same.
    */
-  async function judgeAndClaim(input: AnswerAttemptInput, question: QuestionView, viewable: boolean): Promise<AnswerReply> {
+  async function judgeAndClaim(
+    input: AnswerAttemptInput,
+    question: QuestionView,
+    viewable: boolean,
+  ): Promise<AnswerReply> {
     if (viewable) {
       const problems = checkAnswerContent(question.requestedSchema, input.response);
       if (problems.length > 0) return { kind: 'invalid', question, problems };
@@ -95,7 +102,9 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
           response: input.response,
           now: now(),
         });
-        return judged.taken && !viewable ? { taken: false, refusal: 'not-addressed' } : judged;
+        return viewable || (!judged.taken && WHO_REFUSALS.has(judged.refusal))
+          ? judged
+          : { taken: false, refusal: 'not-addressed' };
       },
       deps.maxRecordedRefusals,
     );
@@ -107,7 +116,9 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
         kind: 'refused',
         question: claimed.question,
         refusal: claimed.refusal,
-        message: viewable ? refusalMessage(claimed.refusal, claimed.question) : refusalMessage(claimed.refusal, { answers: [], deadlineAt: question.deadlineAt }),
+        message: viewable
+          ? refusalMessage(claimed.refusal, claimed.question)
+          : refusalMessage(claimed.refusal, { answers: [], deadlineAt: question.deadlineAt }),
         viewable,
       };
     }

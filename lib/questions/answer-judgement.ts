@@ -24,7 +24,6 @@ export function judgeAnswer(
     return { taken: false, refusal: question.status };
   if (question.status === 'answered') return { taken: false, refusal: 'closed' };
   if (attempt.now > question.deadlineAt) return { taken: false, refusal: 'late' };
-  if (attempt.shownDigest !== question.shownDigest) return { taken: false, refusal: 'stale' };
   const admitted = admission(question.addressing, attempt.identity, {
     caller: question.caller,
     askedAt: question.askedAt,
@@ -33,6 +32,8 @@ export function judgeAnswer(
     action: attempt.response.action,
   });
   if (!admitted.admitted) return { taken: false, refusal: admitted.reason };
+  // Who answers is judged before what they saw: someone not admitted learns nothing of the question.
+  if (attempt.shownDigest !== question.shownDigest) return { taken: false, refusal: 'stale' };
   const after = [...taken, { slot: admitted.slot, by: attempt.identity, response: attempt.response }];
   return { taken: true, slot: admitted.slot, decided: decisionOf(question.addressing, after) !== undefined };
 }

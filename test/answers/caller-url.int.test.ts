@@ -3,9 +3,10 @@
  * end to end with real tokens, a real Temporal and Postgres and the official 2.x client at
  * 2026-07-28: a client that takes URL-mode elicitations is sent one pointing at the question's
  * page (no `elicitationId`: 2026-07-28 correlates through requestState), replies `accept`, and
- * waits; the same person answers through another app of theirs; someone else cannot see or answer
- * it. A `decline` from the client is the caller's answer. A client without URL mode waits as for
- * anyone else's question, and the caller answers the same way. A 1.x client in a 2025-11-25
+ * waits; the same person answers at the answer page, signed in at the issuer of their token, and
+ * only there: neither their own token at the answer API (software acting for them) nor anyone
+ * else can answer it. A `decline` from the client is the caller's answer. A client without URL
+ * mode waits as for anyone else's question, and the caller answers the same way. A 1.x client in a 2025-11-25
  * session is sent a real `elicitation/create` in URL mode with the question's id as its
  * `elicitationId`, and `notifications/elicitation/complete` once the question is answered.
  */
@@ -22,6 +23,7 @@ import type { OAuthStack } from '../support/oauth-stack';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
+import { answerOnPage, questionPage, signedInAt } from './page-answerer';
 
 const SIGNATURE = {
   type: 'object',
@@ -111,6 +113,15 @@ function answerApi(authorization: string) {
   };
 }
 
+/** The id of the question of the inbox of `browser` whose message is `message`, once it waits there. */
+const questionOn = (browser: Awaited<ReturnType<typeof signedInAt>>, message: string) =>
+  until(`the question "${message}" in the inbox`, async () => {
+    const inbox = await (await browser.request(`${origin}/answers`)).text();
+    const item = inbox.split('<li>').find((entry) => entry.includes(message));
+    const id = item && /href="\/answers\/q\/([^"]+)"/.exec(item)?.[1];
+    return id ? decodeURIComponent(id) : undefined;
+  });
+
 const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
 const call = (client: Client, contract: string) =>
   client.callTool({ name: 'sign_contract', arguments: { contract } }, { timeout: 60_000 });
@@ -126,24 +137,24 @@ describe('a question addressed to the caller', () => {
     const id = decodeURIComponent(sent.url!.slice(`${origin}/answers/q/`.length));
 
     // Someone else neither sees nor answers it; nor does the caller's form reply, which is consent only.
-    const carol = answerApi(await stack.bearer('carol'));
+    const carol = answerApi(await stack.serviceBearer('carol'));
     expect((await carol.list()).questions.some((q) => q.id === id)).toBe(false);
-    expect((await carol.read(id)).status).toBe(404);
+    expect((await carol.read(id)).status).toBe(403);
     expect((await carol.answer(id, { action: 'accept', content: { initials: 'CX' }, shownDigest: 'x' })).status).toBe(
-      404,
+      403,
     );
+    // Pat's own token on their phone is software acting for Pat: it answers nothing.
+    const agent = answerApi(await stack.personBearer('pat', 'pat-phone', 'mcp', {}, stack.answersResource));
+    const refused = await agent.answer(id, { action: 'accept', content: { initials: 'PX' }, shownDigest: 'x' });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('client-token');
 
-    // Pat, on their phone: another app, the same person.
-    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
-    const listed = (await phone.list()).questions.find((q) => q.id === id);
-    expect(listed).toMatchObject({ message: 'Sign contract C-1', url: sent.url });
-    const answered = await phone.answer(id, {
-      action: 'accept',
-      content: { initials: 'PS' },
-      shownDigest: listed!.shownDigest,
-    });
-    expect(answered.status).toBe(200);
-    expect(textOf(await result)).toBe('accept C-1 by pat via api: {"initials":"PS"}');
+    // Pat, on their phone's browser: signed in at the page, the same person.
+    const phone = await signedInAt(origin, 'pat');
+    expect(await (await questionPage(phone, origin, id)).text()).toContain('Sign contract C-1');
+    const answered = await answerOnPage(phone, origin, id, { action: 'accept', 'content.initials': 'PS' });
+    expect(answered.status).toBe(303);
+    expect(textOf(await result)).toBe('accept C-1 by pat via page: {"initials":"PS"}');
     expect(seen).toHaveLength(1);
     await client.close();
   }, 90_000);
@@ -158,19 +169,13 @@ describe('a question addressed to the caller', () => {
   it('waits for a client without URL mode as for anyone else, and the caller answers from elsewhere', async () => {
     const { client, seen } = await desk(false);
     const result = call(client, 'C-3');
-    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
-    const listed = await until('the question', async () =>
-      (await phone.list()).questions.find((q) => q.message === 'Sign contract C-3'),
-    );
+    const phone = await signedInAt(origin, 'pat');
+    const id = await questionOn(phone, 'Sign contract C-3');
     // Held past one QUESTION_HOLD_MS, so the client has come back at least once.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    const answered = await phone.answer(listed.id, {
-      action: 'accept',
-      content: { initials: 'P3' },
-      shownDigest: listed.shownDigest,
-    });
-    expect(answered.status).toBe(200);
-    expect(textOf(await result)).toBe('accept C-3 by pat via api: {"initials":"P3"}');
+    const answered = await answerOnPage(phone, origin, id, { action: 'accept', 'content.initials': 'P3' });
+    expect(answered.status).toBe(303);
+    expect(textOf(await result)).toBe('accept C-3 by pat via page: {"initials":"P3"}');
     expect(seen).toHaveLength(0);
     await client.close();
   }, 90_000);
@@ -201,15 +206,10 @@ describe('a question addressed to the caller', () => {
     const id = decodeURIComponent(params.url!.slice(`${origin}/answers/q/`.length));
     expect(params.elicitationId).toBe(id);
 
-    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
-    const question = (await (await phone.read(id)).json()) as { shownDigest: string };
-    const answered = await phone.answer(id, {
-      action: 'accept',
-      content: { initials: 'L1' },
-      shownDigest: question.shownDigest,
-    });
-    expect(answered.status).toBe(200);
-    expect(textOf(await result)).toBe('accept L-1 by pat via api: {"initials":"L1"}');
+    const phone = await signedInAt(origin, 'pat');
+    const answered = await answerOnPage(phone, origin, id, { action: 'accept', 'content.initials': 'L1' });
+    expect(answered.status).toBe(303);
+    expect(textOf(await result)).toBe('accept L-1 by pat via page: {"initials":"L1"}');
     expect(completed).toEqual([id]);
     await client.close();
   }, 90_000);
@@ -237,12 +237,11 @@ describe('a question addressed to the caller', () => {
     const page = /you, at (\S+) \(until /.exec(String(working.statusMessage))?.[1];
     expect(page?.startsWith(`${origin}/answers/q/`)).toBe(true);
     const id = decodeURIComponent(page!.slice(`${origin}/answers/q/`.length));
-    const phone = answerApi(await stack.personBearer('pat', 'pat-phone'));
-    const question = (await (await phone.read(id)).json()) as { shownDigest: string };
-    await phone.answer(id, { action: 'accept', content: { initials: 'T1' }, shownDigest: question.shownDigest });
+    const phone = await signedInAt(origin, 'pat');
+    expect((await answerOnPage(phone, origin, id, { action: 'accept', 'content.initials': 'T1' })).status).toBe(303);
     const done = await desk.until(taskId, (task) => task.status === 'completed');
     expect(done.result).toMatchObject({
-      content: [{ type: 'text', text: 'accept T-1 by pat via api: {"initials":"T1"}' }],
+      content: [{ type: 'text', text: 'accept T-1 by pat via page: {"initials":"T1"}' }],
     });
   }, 90_000);
 });

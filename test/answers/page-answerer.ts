@@ -1,0 +1,43 @@
+/**
+ * A person at the answer page, over HTTP as a browser would be: signed in at the deployment's
+ * OpenID provider (its login form filled in, any account name), reading a question's page and
+ * posting its form with the CSRF token and the digest of what it showed.
+ */
+import { Browser, locationOf, loginAtIssuer } from './browser';
+
+/** What a browser sends with its own form posts from the page (Referrer-Policy: no-referrer). */
+export const SAME_ORIGIN = { origin: 'null', 'sec-fetch-site': 'same-origin' };
+
+/** A hidden field's value in a page's markup. */
+export const hidden = (page: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1]?.replace(/&amp;/g, '&');
+
+/** A browser signed in at the page of `origin` as the provider's account `login`. */
+export async function signedInAt(origin: string, login: string): Promise<Browser> {
+  const browser = new Browser();
+  const start = `${origin}/answers/sign-in?return=%2Fanswers`;
+  const toIssuer = await browser.request(start);
+  const callback = await loginAtIssuer(browser, locationOf(toIssuer, start), login, origin);
+  const back = await browser.request(callback);
+  if (back.status !== 303) throw new Error(`the sign-in callback answered HTTP ${back.status}: ${await back.text()}`);
+  return browser;
+}
+
+/** The question's page as `browser` gets it. */
+export const questionPage = (browser: Browser, origin: string, id: string) =>
+  browser.request(`${origin}/answers/q/${encodeURIComponent(id)}`);
+
+/** Posts the question's form with `fields` (`action`, `content.<field>`), as shown: the page's answer (303 when taken). */
+export async function answerOnPage(
+  browser: Browser,
+  origin: string,
+  id: string,
+  fields: Record<string, string>,
+): Promise<Response> {
+  const page = await (await questionPage(browser, origin, id)).text();
+  return browser.post(
+    `${origin}/answers/q/${encodeURIComponent(id)}`,
+    { csrf: hidden(page, 'csrf') ?? '', shown: hidden(page, 'shown') ?? '', ...fields },
+    SAME_ORIGIN,
+  );
+}
