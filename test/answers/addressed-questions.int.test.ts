@@ -1,23 +1,28 @@
 /**
  * Questions addressed to someone other than the caller, end to end with real tokens from a real
  * authorization server, a real Temporal and Postgres, and the official clients: the caller's
- * client waits as its era does (a held 2026-07-28 leg, a task that is `working` with who it waits
- * for, a 1.x session's stream); the approver answers through the answer API; the caller gets the
- * result, and the handler knows who answered. Everyone outside the addressed set, the caller
- * where excluded, a stale digest, a second answer and a late one are refused, change nothing and
- * are in the audit.
+ * client waits as its era does (a held 2026-07-28 leg, a task that is `working` with who it
+ * waits for, a 1.x session's stream); an approving service answers through the answer API with a
+ * token of its own for the answer API's resource; the caller gets the result, and the handler
+ * knows who answered. Everyone outside the addressed set, the caller where excluded, a stale
+ * digest, a second answer and a late one are refused, change nothing and are in the audit; so is
+ * every attempt by software holding a token for someone (an MCP client's token, a person's
+ * delegated token), and by a service whose client id is a person's subject. A person answers at
+ * the page, signed in at the issuer of the tokens.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { answerer, type HandlerSet } from '@durable-mcp/handlers';
-import { startOAuthStack, type ClientName, type OAuthStack } from '../support/oauth-stack';
+import type { ClientName, OAuthStack } from '../support/oauth-stack';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { ANSWERED_BY } from '../../lib/exchange/search-attributes';
 import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
+import { startAnsweringStack, type AnsweringStack } from './answering-stack';
+import { answerOnPage, signedInAt } from './page-answerer';
 import { refundTool } from './refund-tool';
 
 let issuer = '';
@@ -25,7 +30,7 @@ const refund = (name: string, waitMs?: number, taskSupport?: 'optional') =>
   refundTool(
     name,
     () => ({
-      anyOf: [answerer.scope('refunds:approve'), answerer.principal(issuer, 'carol')],
+      anyOf: [answerer.scope('refunds:approve'), answerer.service('carol')],
       excludeCaller: true,
       ...(waitMs ? { waitMs } : {}),
     }),
@@ -39,20 +44,30 @@ const handlers: HandlerSet = {
     refund('refund_quick', 1_500),
     refund('refund_task', undefined, 'optional'),
     refundTool('refund_finance', () => ({ anyOf: [answerer.group('finance')], excludeCaller: true })),
+    // For Pam herself, a person: her page sign-in answers it, no token of hers does.
+    refundTool('refund_pam', () => ({ anyOf: [answerer.principal(issuer, 'pam')] })),
+    // For the person carol, not the service whose client id is carol.
+    refundTool('refund_person_carol', () => ({ anyOf: [answerer.principal(issuer, 'carol')] })),
   ],
 };
 
+let answering: AnsweringStack;
 let stack: OAuthStack;
+let origin = '';
 beforeAll(async () => {
-  stack = await startOAuthStack(
-    { QUESTION_HOLD_MS: '4000', QUESTION_PROGRESS_EVERY_MS: '1000', ADMIN_TOKEN: TEST_ADMIN_TOKEN },
-    { handlers },
-  );
-  issuer = stack.as.issuer;
+  answering = await startAnsweringStack(handlers, {
+    QUESTION_HOLD_MS: '4000',
+    QUESTION_PROGRESS_EVERY_MS: '1000',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+  });
+  ({ stack, issuer, origin } = answering);
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
+  await answering?.close();
 });
+
+/** The key a service answers by: its client, apart from any person's subject. */
+const serviceId = (name: string) => `${issuer}|client:${name}`;
 
 const answersUrl = () => stack.service.url.replace(/\/mcp$/, '/answers/api/questions');
 
@@ -74,9 +89,9 @@ interface AnswerReplyBody {
   error?: { code: string; message: string; problems?: unknown[] };
 }
 
-/** The answer API as `name` (dana holds refunds:approve when she asks for it). */
+/** The answer API as the service `name`, with its own token for the answer API (dana's holds refunds:approve). */
 async function answerApi(name: ClientName) {
-  return answerApiWith(await stack.bearer(name, name === 'dana' ? { scope: 'mcp refunds:approve' } : {}));
+  return answerApiWith(await stack.serviceBearer(name, name === 'dana' ? 'refunds:approve' : undefined));
 }
 
 /** The answer API with `authorization`. */
@@ -128,8 +143,8 @@ describe('a question addressed to an approver', () => {
     // Held legs have come back at least once (QUESTION_HOLD_MS is 4 s here) and been told who they wait for.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
 
-    // Alice's token is not addressed: she does not see the question.
-    expect((await (await answerApi('alice')).read(question.id)).status).toBe(404);
+    // Alice's service is not addressed: it does not see the question.
+    expect((await (await answerApi('alice')).read(question.id)).status).toBe(403);
     const dana = await answerApi('dana');
     const invalid = await dana.answer(question.id, {
       action: 'accept',
@@ -167,9 +182,9 @@ describe('a question addressed to an approver', () => {
       [question.id],
     );
     expect(rows).toEqual([
-      { answerer_id: stack.principal('dana'), taken: false, refusal: 'stale', via: 'api' },
-      { answerer_id: stack.principal('dana'), taken: true, refusal: null, via: 'api' },
-      { answerer_id: stack.principal('carol'), taken: false, refusal: 'closed', via: 'api' },
+      { answerer_id: serviceId('dana'), taken: false, refusal: 'stale', via: 'api' },
+      { answerer_id: serviceId('dana'), taken: true, refusal: null, via: 'api' },
+      { answerer_id: serviceId('carol'), taken: false, refusal: 'closed', via: 'api' },
     ]);
     const status = await stack.service.pool.query(`SELECT status FROM questions WHERE id = $1`, [question.id]);
     expect(status.rows[0]).toEqual({ status: 'answered' });
@@ -180,16 +195,16 @@ describe('a question addressed to an approver', () => {
       expect.objectContaining({
         key: 'approval',
         status: 'answered',
-        answers: [expect.objectContaining({ by: stack.principal('dana'), via: 'api', action: 'accept' })],
+        answers: [expect.objectContaining({ by: serviceId('dana'), via: 'api', action: 'accept' })],
         attempts: [
           expect.objectContaining({ taken: false, refusal: 'stale' }),
           expect.objectContaining({ taken: true }),
-          expect.objectContaining({ by: stack.principal('carol'), taken: false, refusal: 'closed' }),
+          expect.objectContaining({ by: serviceId('carol'), taken: false, refusal: 'closed' }),
         ],
       }),
     ]);
     const described = await stack.service.temporal.workflow.getHandle(workflowIdFor(question.exchangeId)).describe();
-    expect(described.typedSearchAttributes.get(ANSWERED_BY)).toEqual([stack.principal('dana')]);
+    expect(described.typedSearchAttributes.get(ANSWERED_BY)).toEqual([serviceId('dana')]);
     await alice.close();
   }, 60_000);
 
@@ -257,7 +272,7 @@ describe('a question addressed to an approver', () => {
     const alice = taskClient(() => stack.service.url, { authorization: await stack.bearer('alice') });
     const taskId = createdTaskId(await alice.call('refund_task', { order: 'T-1' }));
     const working = await alice.until(taskId, (task) => task.status === 'working' && task.statusMessage !== undefined);
-    expect(working.statusMessage).toMatch(/^Waiting for an answer from a holder of refunds:approve or carol \(until /);
+    expect(working.statusMessage).toMatch(/^Waiting for an answer from a holder of refunds:approve or the service carol \(until /);
     // The caller's tasks/update of the question's key takes nothing.
     await alice.update(taskId, { approval: { action: 'accept', content: {} } });
     const question = await questionFor('T-1');
@@ -289,19 +304,144 @@ describe('a question addressed to an approver', () => {
     await client.close();
   }, 60_000);
 
-  it("admits a group's member at the answer API by the groups claim of their access token", async () => {
+  it("admits a group's member service at the answer API by the groups claim of its own token", async () => {
     const alice = await modernClient('alice');
     const call = alice.callTool({ name: 'refund_finance', arguments: { order: 'G-1' } }, { timeout: 60_000 });
-    const gina = answerApiWith(await stack.personBearer('gina', 'finance-bot', 'mcp', { groups: ['finance'] }));
-    const outsider = answerApiWith(await stack.personBearer('otto', 'finance-bot', 'mcp', { groups: ['sales'] }));
+    const bot = (name: string, groups: string[]) =>
+      stack.personBearer(name, name, '', { groups }, stack.answersResource);
+    const finance = answerApiWith(await bot('finance-bot', ['finance']));
+    const outsider = answerApiWith(await bot('sales-bot', ['sales']));
     const question = await until('the question in the finance inbox', async () =>
-      (await gina.list()).questions.find((q) => q.message === 'Refund G-1?'),
+      (await finance.list()).questions.find((q) => q.message === 'Refund G-1?'),
     );
     expect((await outsider.list()).questions.some((q) => q.id === question.id)).toBe(false);
-    expect((await outsider.read(question.id)).status).toBe(404);
-    const taken = await gina.answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest });
+    expect((await outsider.read(question.id)).status).toBe(403);
+    // A person of the group, through software holding their token, answers nothing.
+    const gina = answerApiWith(
+      await stack.personBearer('gina', 'finance-app', '', { groups: ['finance'] }, stack.answersResource),
+    );
+    expect(
+      await gina.answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest }),
+    ).toMatchObject({
+      status: 403,
+      body: { error: { code: 'client-token' } },
+    });
+    const taken = await finance.answer(question.id, {
+      action: 'accept',
+      content: {},
+      shownDigest: question.shownDigest,
+    });
     expect(taken.status).toBe(200);
-    expect(textOf(await call)).toBe('accept for G-1 by gina via api ()');
+    expect(textOf(await call)).toBe('accept for G-1 by finance-bot via api ()');
+    await alice.close();
+  }, 60_000);
+});
+
+describe('people and agents are different principals', () => {
+  /** Every attempt on a question, in order: who, taken, and the refusal. */
+  const attemptsOn = async (id: string) =>
+    (
+      await stack.service.pool.query<{ answerer_id: string; taken: boolean; refusal: string | null; via: string }>(
+        `SELECT answerer_id, taken, refusal, via FROM question_answers WHERE question_id = $1 ORDER BY at`,
+        [id],
+      )
+    ).rows;
+
+  it("refuses, records and changes nothing for every token that speaks for Pam, and takes Pam's own answer at the page", async () => {
+    // Pam's agent calls with her token; the question is for Pam herself.
+    const client = new Client(
+      { name: 'agent', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const pamsToken = await stack.personBearer('pam', 'pam-agent');
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(stack.service.url), {
+        requestInit: { headers: { authorization: pamsToken } },
+      }),
+    );
+    const call = client.callTool(
+      { name: 'refund_pam', arguments: { order: 'P-1' } },
+      { timeout: 60_000, resetTimeoutOnProgress: true, onprogress: () => undefined },
+    );
+    call.catch(() => undefined);
+    const pam = await signedInAt(origin, 'pam');
+    const id = await until('the question in Pam’s inbox', async () => {
+      const inbox = await (await pam.request(`${origin}/answers`)).text();
+      const item = inbox.split('<li>').find((entry) => entry.includes('Refund P-1?'));
+      const found = item && /href="\/answers\/q\/([^"]+)"/.exec(item)?.[1];
+      return found ? decodeURIComponent(found) : undefined;
+    });
+    const attempt = { action: 'accept', content: { note: 'approved by my agent' }, shownDigest: 'guessed' };
+
+    // The token the agent holds for /mcp: it reads nothing and answers nothing.
+    const agent = answerApiWith(pamsToken);
+    const listed = await fetch(answersUrl(), { headers: { authorization: pamsToken } });
+    expect(listed.status).toBe(403);
+    expect(((await listed.json()) as AnswerReplyBody).error?.code).toBe('client-token');
+    expect((await agent.read(id)).status).toBe(403);
+    expect(await agent.answer(id, attempt)).toMatchObject({ status: 403, body: { error: { code: 'client-token' } } });
+    // A token of Pam's issued for the answer API itself (delegated to an app): the same.
+    const delegated = answerApiWith(await stack.personBearer('pam', 'pam-mail-app', '', {}, stack.answersResource));
+    expect(await delegated.answer(id, attempt)).toMatchObject({
+      status: 403,
+      body: { error: { code: 'client-token' } },
+    });
+    // An addressee's MCP client (dana's, holding refunds:approve for /mcp) is no service either.
+    const danasMcp = answerApiWith(await stack.bearer('dana', { scope: 'mcp refunds:approve' }));
+    expect(await danasMcp.answer(id, attempt)).toMatchObject({
+      status: 403,
+      body: { error: { code: 'client-token' } },
+    });
+    // A bot the question is not addressed to.
+    expect(await (await answerApi('dana')).answer(id, attempt)).toMatchObject({
+      status: 403,
+      body: { error: { code: 'not-addressed' } },
+    });
+    expect((await (await answerApi('dana')).answer(id, attempt)).body).not.toHaveProperty('question');
+
+    // Nothing changed: the question waits, every attempt is in the audit, refused.
+    const { rows: waiting } = await stack.service.pool.query(`SELECT status FROM questions WHERE id = $1`, [id]);
+    expect(waiting[0]).toEqual({ status: 'waiting' });
+    const pamId = `${issuer}|pam`;
+    expect(await attemptsOn(id)).toEqual([
+      { answerer_id: pamId, taken: false, refusal: 'client-token', via: 'api' },
+      { answerer_id: pamId, taken: false, refusal: 'client-token', via: 'api' },
+      { answerer_id: serviceId('dana'), taken: false, refusal: 'client-token', via: 'api' },
+      { answerer_id: serviceId('dana'), taken: false, refusal: 'not-addressed', via: 'api' },
+      { answerer_id: serviceId('dana'), taken: false, refusal: 'not-addressed', via: 'api' },
+    ]);
+
+    // Pam, signed in and present at the page, answers.
+    const answered = await answerOnPage(pam, origin, id, { action: 'accept', 'content.note': 'mine' });
+    expect(answered.status).toBe(303);
+    expect(textOf(await call)).toBe('accept for P-1 by pam via page (mine)');
+    expect((await attemptsOn(id)).at(-1)).toEqual({ answerer_id: pamId, taken: true, refusal: null, via: 'page' });
+    await client.close();
+  }, 90_000);
+
+  it('never takes a service for the person whose subject is its client id', async () => {
+    const alice = await modernClient('alice');
+    const call = alice.callTool({ name: 'refund_person_carol', arguments: { order: 'K-1' } }, { timeout: 60_000 });
+    call.catch(() => undefined);
+    const carolPerson = await signedInAt(origin, 'carol');
+    const id = await until('the question in carol’s inbox', async () => {
+      const inbox = await (await carolPerson.request(`${origin}/answers`)).text();
+      const item = inbox.split('<li>').find((entry) => entry.includes('Refund K-1?'));
+      const found = item && /href="\/answers\/q\/([^"]+)"/.exec(item)?.[1];
+      return found ? decodeURIComponent(found) : undefined;
+    });
+    // The service carol (client credentials: its sub is its client id, carol) is not the person carol.
+    const carolService = await answerApi('carol');
+    expect((await carolService.list()).questions.some((q) => q.id === id)).toBe(false);
+    expect(await carolService.answer(id, { action: 'accept', content: {}, shownDigest: 'x' })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'not-addressed' } },
+    });
+    expect(await attemptsOn(id)).toEqual([
+      { answerer_id: serviceId('carol'), taken: false, refusal: 'not-addressed', via: 'api' },
+    ]);
+    expect((await answerOnPage(carolPerson, origin, id, { action: 'decline' })).status).toBe(303);
+    expect(textOf(await call)).toBe('decline for K-1 by carol via page');
     await alice.close();
   }, 60_000);
 });
