@@ -272,7 +272,9 @@ describe('a question addressed to an approver', () => {
     const alice = taskClient(() => stack.service.url, { authorization: await stack.bearer('alice') });
     const taskId = createdTaskId(await alice.call('refund_task', { order: 'T-1' }));
     const working = await alice.until(taskId, (task) => task.status === 'working' && task.statusMessage !== undefined);
-    expect(working.statusMessage).toMatch(/^Waiting for an answer from a holder of refunds:approve or the service carol \(until /);
+    expect(working.statusMessage).toMatch(
+      /^Waiting for an answer from a holder of refunds:approve or the service carol \(until /,
+    );
     // The caller's tasks/update of the question's key takes nothing.
     await alice.update(taskId, { approval: { action: 'accept', content: {} } });
     const question = await questionFor('T-1');

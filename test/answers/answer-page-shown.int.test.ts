@@ -2,8 +2,8 @@
  * What an approver sees on the answer page is what they approve, over HTTP against the service as
  * `durable-mcp dev` runs it (AUTH_MODE=off, the development sign-in, a real Temporal and Postgres,
  * the official 2.x client as the caller): a hostile argument's right-to-left override is shown as a
- * marker; a 5,000-character argument is on the page whole; the form's fields, and the schema the
- * answer API returns, keep the order the handler wrote them in (not Postgres's jsonb order); the
+ * marker; a 5,000-character argument is on the page whole; the form's fields keep the order the
+ * handler wrote them in (not Postgres's jsonb order); the answer API answers nothing there; the
  * caller of a question that excludes them sees why they cannot answer and no form; someone it is not
  * addressed to learns only that; and after the answer, every reload says who answered, when and what.
  */
@@ -207,33 +207,41 @@ describe('the answer page shows what is approved', () => {
     await client.close();
   }, 90_000);
 
-  it("returns the schema in the handler's order from the answer API, as the page shows it", async () => {
+  it('keeps the answer API from answering anything with AUTH_MODE=off (nobody is a service), recording the attempt', async () => {
     const { client, call } = await callTool('confirm_payment', { to: 'ORDER-1' });
     const id = await questionOf('confirm_payment', 'ORDER-1');
-    // AUTH_MODE=off: the answer API's caller is the anonymous caller, to whom the question is addressed.
+    // The anonymous caller at the answer API is software acting for whoever runs it: a client.
     const read = await fetch(`${origin}/answers/api/questions/${encodeURIComponent(id)}`);
-    expect(read.status).toBe(200);
-    const question = (await read.json()) as {
-      shownDigest: string;
-      requestedSchema: { properties: Record<string, unknown>; required: string[] };
-    };
-    expect(Object.keys(question.requestedSchema.properties)).toEqual(FIELD_ORDER);
-    expect(Object.keys(question.requestedSchema)).toEqual(['type', 'properties', 'required']);
-    const listed = (await (await fetch(`${origin}/answers/api/questions`)).json()) as {
-      questions: Array<{ id: string; requestedSchema: { properties: Record<string, unknown> } }>;
-    };
-    expect(Object.keys(listed.questions.find((q) => q.id === id)!.requestedSchema.properties)).toEqual(FIELD_ORDER);
-
+    expect(read.status).toBe(403);
+    expect(((await read.json()) as { error: { code: string } }).error.code).toBe('client-token');
     const answeredVia = await fetch(`${origin}/answers/api/questions/${encodeURIComponent(id)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        action: 'accept',
-        content: { ok: true, justification: 'confirmed' },
-        shownDigest: question.shownDigest,
-      }),
+      body: JSON.stringify({ action: 'accept', content: { ok: true, justification: 'confirmed' }, shownDigest: 'x' }),
     });
-    expect(answeredVia.status).toBe(200);
+    expect(answeredVia.status).toBe(403);
+    const { rows } = await service.pool.query<{ refusal: string }>(
+      `SELECT refusal FROM question_answers WHERE question_id = $1`,
+      [id],
+    );
+    expect(rows).toEqual([{ refusal: 'client-token' }]);
+
+    // The caller answers at the page, signed in (here, the development sign-in as the anonymous caller).
+    const caller = await signIn({ subject: 'anonymous' });
+    const page = await (await caller.request(`${origin}/answers/q/${id}`)).text();
+    expect([...page.matchAll(/name="content\.([a-z_]+)"/g)].map((m) => m[1])).toEqual(FIELD_ORDER);
+    const answered = await caller.post(
+      `${origin}/answers/q/${id}`,
+      {
+        csrf: hidden(page, 'csrf')!,
+        shown: hidden(page, 'shown')!,
+        action: 'accept',
+        'content.justification': 'confirmed',
+        'content.ok': 'true',
+      },
+      SAME_ORIGIN,
+    );
+    expect(answered.status).toBe(303);
     expect(((await call) as { content: Array<{ text: string }> }).content[0]!.text).toBe('accept ORDER-1');
     await client.close();
   }, 90_000);

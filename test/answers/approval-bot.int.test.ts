@@ -51,7 +51,7 @@ beforeAll(async () => {
     { WEBHOOK_URLS: `http://127.0.0.1:${botPort}/webhooks`, WEBHOOK_SECRETS: SECRET, WEBHOOK_MAX_INTERVAL_MS: '500' },
     { handlers },
   );
-  // Configured as it is run, from its environment: the answer API found beside MCP_RESOURCE_URL.
+  // Configured as it is run, from its environment: its tokens are for the answer API's own resource.
   const config = configFromEnv({
     PORT: String(botPort),
     WEBHOOK_SECRETS: SECRET,
@@ -60,8 +60,8 @@ beforeAll(async () => {
     BOT_TOKEN_URL: stack.as.tokenEndpoint,
     BOT_CLIENT_ID: CLIENTS.dana.client_id,
     BOT_CLIENT_SECRET: CLIENTS.dana.client_secret,
-    MCP_RESOURCE_URL: stack.resource,
-    BOT_SCOPE: 'mcp refunds:approve',
+    ANSWER_API_URL: stack.answersResource,
+    BOT_SCOPE: 'refunds:approve',
   });
   bot = await startApprovalBot(config, {
     info: (msg, fields) => logs.push(JSON.stringify({ msg, ...fields })),

@@ -60,7 +60,7 @@ const payloadsOf = (file: string) =>
     .map((line) => decodeJwt((JSON.parse(line) as { jws: string }).jws) as unknown as EvidencePayload);
 
 async function answerAsDana(id: string, body: Record<string, unknown>) {
-  const authorization = await stack.bearer('dana', { scope: 'mcp refunds:approve' });
+  const authorization = await stack.serviceBearer('dana', 'refunds:approve');
   const res = await fetch(`${origin()}/answers/api/questions/${id}`, {
     method: 'POST',
     headers: { authorization, 'content-type': 'application/json' },
@@ -101,7 +101,7 @@ describe('the evidence log', () => {
       { timeout: 60_000, resetTimeoutOnProgress: true, onprogress: () => undefined },
     );
     call.catch(() => undefined); // awaited below
-    const authorization = await stack.bearer('dana', { scope: 'mcp refunds:approve' });
+    const authorization = await stack.serviceBearer('dana', 'refunds:approve');
     const question = await until('the question on EV-1', async () => {
       const res = await fetch(`${origin()}/answers/api/questions`, { headers: { authorization } });
       const { questions } = (await res.json()) as {
@@ -141,7 +141,7 @@ describe('the evidence log', () => {
     expect(verified.out).toContain('decline refused (closed) by dana via api');
 
     const [stale, accepted, closed] = payloadsOf(exported);
-    const danaId = stack.principal('dana');
+    const danaId = `${stack.as.issuer}|client:dana`;
     for (const entry of [stale!, accepted!, closed!]) {
       expect(entry).toMatchObject({
         typ: 'durable-mcp/evidence',

@@ -29,7 +29,7 @@ const approve = (name: string, waitMs: number) =>
               anyOf: [answerer.scope('refunds:approve')],
               waitMs,
               remindAfterMs: 1_000,
-              escalate: { afterMs: 2_000, to: [answerer.principal(issuer, 'carol')] },
+              escalate: { afterMs: 2_000, to: [answerer.service('carol')] },
             },
             { message: `Approve ${String(args.order)}?`, requestedSchema: { type: 'object', properties: {} } },
           ),
@@ -113,7 +113,7 @@ describe('question webhooks', () => {
     expect(JSON.stringify(waiting)).not.toContain('W-1"'); // no arguments: the order is only in the message
 
     // Carol is addressed by the escalation only: her answer is taken now.
-    const authorization = await stack.bearer('carol');
+    const authorization = await stack.serviceBearer('carol');
     const url = `${stack.service.url.replace(/\/mcp$/, '')}/answers/api/questions/${encodeURIComponent(waiting.question.id)}`;
     const question = (await (await fetch(url, { headers: { authorization } })).json()) as { shownDigest: string };
     const answered = await fetch(url, {
@@ -127,7 +127,7 @@ describe('question webhooks', () => {
       eventsOf('W-1').find((e) => e.type === 'question.answered'),
     );
     expect(done.question.answeredBy).toEqual([
-      expect.objectContaining({ id: stack.principal('carol'), via: 'api', action: 'accept' }),
+      expect.objectContaining({ id: `${issuer}|client:carol`, via: 'api', action: 'accept' }),
     ]);
     expect(eventsOf('W-1').map((e) => e.type)).toEqual([
       'question.waiting',
