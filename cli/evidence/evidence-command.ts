@@ -109,7 +109,8 @@ const summaryOf = (e: EvidencePayload) =>
   (e.decision.outcome === 'taken'
     ? `${e.decision.action} taken${e.decision.decided ? ', deciding' : ''}`
     : `${e.decision.action} refused (${e.decision.refusal})`) +
-  ` by ${e.answerer.name ?? e.answerer.subject} via ${e.channel}`;
+  // Who the service verified (subject, and a display name only beside it: anyone may set a name).
+  ` by ${e.answerer.subject}${e.answerer.name !== undefined ? ` (“${e.answerer.name}”)` : ''} via ${e.channel}`;
 
 async function verify(file: string, jwksSource: string, io: Io): Promise<number> {
   if (!existsSync(file)) throw new CliError(EXIT.usage, `no file ${file}`);

@@ -12,7 +12,8 @@
  * test is skipped, saying so; in CI (`CI` set) it must run. UPDATE_SCREENSHOTS=1 writes the
  * operator's guide's pictures of the page, at a phone's width, to docs/images/answer-page-*.png.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import puppeteer, { type Browser, type BrowserContext, type HTTPResponse, type Page } from 'puppeteer-core';
@@ -20,7 +21,10 @@ import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type Ha
 import { projectRoot } from '../../lib/paths';
 import type { OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
+import { EVIDENCE_JWKS_PATH } from '../../lib/evidence/evidence-export';
+import { TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
+import { changeOneByte, evidence } from './evidence-cli';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -99,7 +103,11 @@ const describeWithBrowser = HAVE_CHROMIUM || process.env.CI ? describe : describ
 
 beforeAll(async () => {
   if (!HAVE_CHROMIUM && !process.env.CI) return;
-  answering = await startAnsweringStack(handlers, { QUESTION_HOLD_MS: '4000' }, ACCOUNTS);
+  answering = await startAnsweringStack(
+    handlers,
+    { QUESTION_HOLD_MS: '4000', ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+    ACCOUNTS,
+  );
   ({ stack, issuer, origin } = answering);
   browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
 }, 120_000);
@@ -316,6 +324,42 @@ describeWithBrowser('the answer page in Chromium', () => {
       questionId,
     ]);
     expect(rows).toEqual([{ answerer_id: `${issuer}|approver`, via: 'page', taken: true, refusal: null }]);
+
+    // The caller's result names the approval's evidence entry; the exchange's export verifies with
+    // the published keys alone, and fails, naming the entry, once one byte of it is changed.
+    const approvals = (result as { _meta?: Record<string, unknown> })._meta?.['io.durable-mcp/approvals'] as Array<{
+      evidence: string;
+    }>;
+    expect(approvals).toEqual([
+      expect.objectContaining({ key: 'approval', by: `${issuer}|approver`, via: 'page', action: 'accept' }),
+    ]);
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-approval-'));
+    const exported = path.join(scratch, 'approval.jsonl');
+    const exchangeId = questionId.split('.')[0]!;
+    const written = await evidence(
+      'export',
+      '--exchange',
+      exchangeId,
+      '--out',
+      exported,
+      '--url',
+      origin,
+      '--token',
+      TEST_ADMIN_TOKEN,
+    );
+    expect(written.code).toBe(0);
+    expect((JSON.parse(readFileSync(exported, 'utf8').split('\n')[1]!) as { hash: string }).hash).toBe(
+      approvals[0]!.evidence,
+    );
+    const jwks = `${origin}${EVIDENCE_JWKS_PATH}`;
+    const verified = await evidence('verify', exported, '--jwks', jwks);
+    expect(verified).toMatchObject({ code: 0, err: '' });
+    expect(verified.out).toContain('accept taken, deciding by approver (“Rita Approver”) via page');
+    const tampered = path.join(scratch, 'tampered.jsonl');
+    const seq = changeOneByte(exported, 1, tampered);
+    const notVerified = await evidence('verify', tampered, '--jwks', jwks);
+    expect(notVerified.code).toBe(7);
+    expect(notVerified.err).toContain(`line 2 (entry #${seq}): its signature does not verify`);
     await context.close();
     await alice.close();
   }, 120_000);

@@ -8,19 +8,19 @@
  * in Postgres and exported again, and the verification fails naming that entry. The tool's result
  * names the evidence entry of the approval it rests on (`_meta["io.durable-mcp/approvals"]`).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { answerer, type HandlerSet } from '@durable-mcp/handlers';
 import { decodeJwt } from 'jose';
-import { run } from '../../cli/evidence/evidence-command';
 import { digestOfJson } from '../../lib/evidence/canonical-json';
 import type { EvidencePayload } from '../../lib/evidence/evidence-entry';
 import { EVIDENCE_JWKS_PATH } from '../../lib/evidence/evidence-export';
 import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
+import { changeOneByte, evidence } from './evidence-cli';
 import { refundTool } from './refund-tool';
 
 const handlers: HandlerSet = {
@@ -39,14 +39,6 @@ afterAll(async () => {
 
 const origin = () => stack.service.url.replace(/\/mcp$/, '');
 const jwksUrl = () => `${origin()}${EVIDENCE_JWKS_PATH}`;
-
-/** `durable-mcp evidence ...` in this process, its output and exit code. */
-async function evidence(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(argv, { out: (l) => out.push(l), err: (l) => err.push(l), env: {} });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 const exportExchange = (exchangeId: string, file: string) =>
   evidence('export', '--exchange', exchangeId, '--out', file, '--url', origin(), '--token', TEST_ADMIN_TOKEN);
@@ -199,13 +191,8 @@ describe('the evidence log', () => {
   }, 90_000);
 
   it('fails the file with one byte changed, naming the entry', async () => {
-    const lines = readFileSync(exported, 'utf8').split('\n');
-    const second = lines[2]!;
-    const at = second.indexOf('"jws":"') + 7 + 150; // inside the taken entry's signed payload
-    lines[2] = `${second.slice(0, at)}${second[at] === 'A' ? 'B' : 'A'}${second.slice(at + 1)}`;
     const tampered = path.join(scratch, 'tampered.jsonl');
-    writeFileSync(tampered, lines.join('\n'));
-    const seq = (JSON.parse(second) as { seq: number }).seq;
+    const seq = changeOneByte(exported, 2, tampered); // the taken entry
     const verified = await evidence('verify', tampered, '--jwks', jwksUrl());
     expect(verified.code).toBe(7);
     expect(verified.err).toMatch(
