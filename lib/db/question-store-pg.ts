@@ -31,15 +31,21 @@ async function viewsOf(pool: Pool, rows: QuestionRow[]): Promise<QuestionView[]>
 export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): QuestionStore {
   return {
     async waitingFor(keys, now, limit) {
-      if (keys.length === 0) return [];
-      const { rows } = await pool.query<QuestionRow>(
-        `SELECT ${COLUMNS} FROM questions
-          WHERE status = 'waiting' AND deadline_at > $2
-            AND (addressee_keys && $1 OR (escalate_at <= $2 AND escalation_keys && $1))
-          ORDER BY deadline_at, id LIMIT $3`,
+      if (keys.length === 0) return { questions: [], moreWaiting: 0 };
+      // `turn`: a question's place among its caller's, soonest deadline first; the list takes every
+      // caller's first turn before anyone's second. `waiting` counts them all, before the limit.
+      const { rows } = await pool.query<QuestionRow & { waiting: string }>(
+        `SELECT ${COLUMNS}, count(*) OVER () AS waiting FROM (
+            SELECT ${COLUMNS}, row_number() OVER (PARTITION BY caller->>'id' ORDER BY deadline_at, id) AS turn
+              FROM questions
+             WHERE status = 'waiting' AND deadline_at > $2
+               AND (addressee_keys && $1 OR (escalate_at <= $2 AND escalation_keys && $1))
+          ) AS waiting_questions
+          ORDER BY turn, deadline_at, id LIMIT $3`,
         [keys, new Date(now), limit],
       );
-      return viewsOf(pool, rows);
+      const waiting = rows[0] ? Number(rows[0].waiting) : 0;
+      return { questions: await viewsOf(pool, rows), moreWaiting: waiting - rows.length };
     },
 
     async ofExchange(exchangeId) {

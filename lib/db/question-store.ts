@@ -47,9 +47,20 @@ export type ClaimOutcome =
   | { kind: 'refused'; refusal: Refusal; question: QuestionView; evidence?: EvidenceRef }
   | { kind: 'taken'; decided: boolean; question: QuestionView; answer: QuestionAnswer; evidence: EvidenceRef };
 
+/** An inbox: the questions listed, and how many more wait beyond the list. */
+export interface WaitingQuestions {
+  questions: QuestionView[];
+  moreWaiting: number;
+}
+
 export interface QuestionStore {
-  /** The waiting questions any of `keys` (lib/questions/addressing.ts `identityKeys`) is addressed by at `now`, soonest deadline first. */
-  waitingFor(keys: string[], now: number, limit: number): Promise<QuestionView[]>;
+  /**
+   * The waiting questions any of `keys` (lib/questions/addressing.ts `identityKeys`) is addressed by
+   * at `now`, at most `limit`, taken round robin by caller (every caller's soonest deadline, then
+   * every caller's next, each turn soonest deadline first), so that one caller's flood of questions
+   * cannot push another caller's out of the list; and how many more wait.
+   */
+  waitingFor(keys: string[], now: number, limit: number): Promise<WaitingQuestions>;
   read(id: string): Promise<QuestionView | undefined>;
   /**
    * Judges an attempt under the question's row lock (`judge`: answer-judgement.ts) and records it:

@@ -81,7 +81,11 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
    * finds (its content was never checked against the schema, which it must not learn), and
    * recorded all the same.
    */
-  async function judgeAndClaim(input: AnswerAttemptInput, question: QuestionView, viewable: boolean): Promise<AnswerReply> {
+  async function judgeAndClaim(
+    input: AnswerAttemptInput,
+    question: QuestionView,
+    viewable: boolean,
+  ): Promise<AnswerReply> {
     if (viewable) {
       const problems = checkAnswerContent(question.requestedSchema, input.response);
       if (problems.length > 0) return { kind: 'invalid', question, problems };
@@ -107,7 +111,9 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
         kind: 'refused',
         question: claimed.question,
         refusal: claimed.refusal,
-        message: viewable ? refusalMessage(claimed.refusal, claimed.question) : refusalMessage(claimed.refusal, { answers: [], deadlineAt: question.deadlineAt }),
+        message: viewable
+          ? refusalMessage(claimed.refusal, claimed.question)
+          : refusalMessage(claimed.refusal, { answers: [], deadlineAt: question.deadlineAt }),
         viewable,
       };
     }
@@ -140,6 +146,8 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
       subject: caller.subject,
       scopes: [],
       groups: [],
+      ...(caller.name !== undefined ? { name: caller.name } : {}),
+      ...(caller.email !== undefined ? { email: caller.email } : {}),
     };
     return answer({ questionId, by, via: 'client', response: { action }, shownDigest: question.shownDigest });
   }
