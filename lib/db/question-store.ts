@@ -75,8 +75,17 @@ export interface QuestionStore {
   ): Promise<ClaimOutcome>;
   /** The taken answer's signal reached Temporal (or its workflow is gone): it is not signalled again. */
   markSignalled(answerId: string): Promise<void>;
-  /** Taken answers whose signal is unconfirmed after `olderThanMs`, oldest first: an API died between claim and signal. */
-  unsignalled(olderThanMs: number, limit: number): Promise<Array<{ exchangeId: string; answer: QuestionAnswer }>>;
+  /**
+   * Taken answers whose signal is unconfirmed after `olderThanMs` (an API died between claim and
+   * signal, or the signal failed), oldest first, leaving out those whose failed signal is not due
+   * to be tried again yet; with how many times their signal failed.
+   */
+  unsignalled(
+    olderThanMs: number,
+    limit: number,
+  ): Promise<Array<{ exchangeId: string; answer: QuestionAnswer; signalFailures: number }>>;
+  /** A taken answer's signal failed once more: it is not tried again for `retryInMs`. */
+  signalFailed(answerId: string, retryInMs: number): Promise<void>;
   /** Every attempt on the questions of an exchange, in order (the admin API's audit). */
   attemptsOf(exchangeId: string): Promise<AnswerAttempt[]>;
   /** The questions of an exchange, in round and key order, with the answers each took. */
