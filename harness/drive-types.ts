@@ -120,7 +120,7 @@ export interface DriveOptions {
   roundTimeoutMs?: number;
   /** The exchange's id (`ctx.exchangeId`). Default: a random UUID, as the service gives. */
   exchangeId?: string;
-  /** The longest a question addressed to someone else may wait (MAX_QUESTION_WAIT_MS). Default: the service's, 7 days. */
+  /** The longest a question addressed to someone else may wait (MAX_QUESTION_WAIT_MS). Default: the service's, 24 hours. */
   maxQuestionWaitMs?: number;
 }
 

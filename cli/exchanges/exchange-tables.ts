@@ -19,6 +19,9 @@ export interface ExchangeRow {
   temporalUiUrl?: string;
   lastOutcome?: string;
   principal?: string;
+  /** The caller's display name and verified email, shown beside `principal` (withShownName). */
+  principalName?: string;
+  principalEmail?: string;
   /** The version of the handlers that started it (absent for exchanges started before versions were recorded). */
   handlerVersion?: string;
   updatedAt?: string;
@@ -39,6 +42,7 @@ export interface RoundRow {
 }
 
 import { questionLines, type QuestionRow } from './question-table';
+import { withShownName } from './shown-name';
 
 export interface ExchangeDetailView {
   exchange: ExchangeRow;
@@ -140,7 +144,12 @@ export function detailLines(view: ExchangeDetailView, now = Date.now()): string[
     ['Status', exchange.status],
     ['Call', `${exchange.method} ${exchange.target}`],
     ['Era', exchange.era],
-    ['Principal', exchange.principal],
+    [
+      'Principal',
+      exchange.principal !== undefined
+        ? withShownName(exchange.principal, { name: exchange.principalName, email: exchange.principalEmail })
+        : undefined,
+    ],
     ['Handlers', exchange.handlerVersion],
     [
       'Session',

@@ -3,11 +3,23 @@
  * attempt to answer one, taken or refused (and why), with who and through what. Pure (rows in,
  * lines out), so it is unit-tested (test/operating/exchanges-questions.unit.test.ts).
  */
+import { withShownName } from './shown-name';
+
 export interface QuestionRow {
   key: string;
   round: number;
   status: string;
-  attempts: Array<{ by: string; at: string; via: string; action?: string; taken: boolean; refusal?: string }>;
+  attempts: Array<{
+    by: string;
+    /** The answerer's display name and verified email, printed beside `by` (shown-name.ts). */
+    name?: string;
+    email?: string;
+    at: string;
+    via: string;
+    action?: string;
+    taken: boolean;
+    refusal?: string;
+  }>;
 }
 
 export function questionLines(
@@ -22,7 +34,7 @@ export function questionLines(
           String(q.round),
           q.key,
           q.status,
-          a.by,
+          withShownName(a.by, a),
           a.via,
           a.at,
           a.action ?? '-',

@@ -8,14 +8,15 @@
  * the session cookie. Pure, and unit-tested beside it.
  */
 import { principalId } from '../exchange/principal';
+import { displayClaimsOf, MAX_NAME_LENGTH } from './display-claims';
 import { personKeyOf } from './person-key';
 import { SignInRefused } from './sign-in-refused';
 import type { AnswererIdentity } from '../questions/question';
 
-/** Groups kept at most, and the longest group name and display name kept. */
+/** Groups kept at most, and the longest group name kept (the longest display name: display-claims.ts). */
 export const MAX_GROUPS = 100;
 export const MAX_GROUP_LENGTH = 256;
-export const MAX_NAME_LENGTH = 256;
+export { MAX_NAME_LENGTH };
 
 export type Claims = Record<string, unknown> & { sub: string };
 
@@ -26,20 +27,6 @@ export function groupsOf(value: unknown): string[] {
     (item): item is string => typeof item === 'string' && item.length > 0 && item.length <= MAX_GROUP_LENGTH,
   );
   return [...new Set(groups)].slice(0, MAX_GROUPS);
-}
-
-/** A claim's text, trimmed and bounded, if it has any. */
-function textClaim(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, MAX_NAME_LENGTH) : undefined;
-}
-
-/**
- * The email, only when the provider vouches for it (`email_verified`, a boolean, or the string some
- * providers send): an unverified one is whatever the person typed, and pages show an email as theirs.
- */
-function verifiedEmailOf(claims: Claims): string | undefined {
-  const verified = claims.email_verified === true || claims.email_verified === 'true';
-  return verified ? textClaim(claims.email) : undefined;
 }
 
 /** Whether the ID token leaves out what userinfo may say: the groups claim, or both name and email. */
@@ -80,8 +67,7 @@ export function answererFromClaims(
   groupsClaim: string,
   identityClaim?: string,
 ): AnswererIdentity {
-  const name = textClaim(claims.name);
-  const email = verifiedEmailOf(claims);
+  const { name, email } = displayClaimsOf(claims);
   const person = identityClaim !== undefined ? personKeyOf(claims, identityClaim) : undefined;
   if (person !== undefined && 'unmatched' in person)
     throw new SignInRefused(person.unmatched.replace('the token', 'the sign-in'));

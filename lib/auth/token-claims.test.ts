@@ -59,6 +59,30 @@ describe('authInfoFromClaims', () => {
     });
   });
 
+  it("gives the principal its token's display name, and its email only when verified, beside the subject", () => {
+    const named = principalFromAuthInfo(
+      authInfoFromClaims(
+        't',
+        { sub: 'x3Jq', client_id: 'desk', name: ' Alice Example ', email: 'alice@example.com', email_verified: true },
+        ISSUER,
+        [RESOURCE],
+      ),
+    );
+    expect(named).toMatchObject({
+      id: `${ISSUER}|x3Jq|desk`,
+      subject: 'x3Jq',
+      name: 'Alice Example',
+      email: 'alice@example.com',
+    });
+    const unverified = principalFromAuthInfo(
+      authInfoFromClaims('t', { sub: 'x3Jq', name: 'n'.repeat(300), email: 'alice@example.com' }, ISSUER, [RESOURCE]),
+    );
+    expect(unverified.name).toHaveLength(256);
+    expect(unverified).not.toHaveProperty('email');
+    // The key is the same whatever the name says.
+    expect(unverified.id).toBe(principalFromAuthInfo(authInfoFromClaims('t', { sub: 'x3Jq' }, ISSUER, [RESOURCE])).id);
+  });
+
   it('takes the client from azp when client_id is absent, and the subject from the client when sub is', () => {
     const info = authInfoFromClaims('t', { azp: 'app', exp: 1 }, ISSUER, [RESOURCE]);
     expect(info.clientId).toBe('app');

@@ -10,6 +10,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { principalId, type Principal } from '../exchange/principal';
 import { REFUSAL, TokenRefused } from './token-refusal';
 import { personKeyOf, type PersonKey } from './person-key';
+import { displayClaimsOf } from './display-claims';
 
 /** The claims this mapping reads, from a JWT payload or an introspection response. */
 export interface TokenClaims {
@@ -21,6 +22,10 @@ export interface TokenClaims {
   scp?: unknown;
   client_id?: unknown;
   azp?: unknown;
+  /** Display only (display-claims.ts): shown beside the subject, never compared. */
+  name?: unknown;
+  email?: unknown;
+  email_verified?: unknown;
 }
 
 /** What `AuthInfo.extra` carries for the principal (never the token again). */
@@ -37,6 +42,9 @@ interface PrincipalExtra {
   person?: PersonKey;
   /** The groups its groups claim names (ANSWER_GROUPS_CLAIM), when it names any: what a question addressed to a group admits at the answer API. */
   groups?: string[];
+  /** Its holder's display name and verified email (display-claims.ts), for people to read beside the subject. */
+  name?: string;
+  email?: string;
 }
 
 const nonEmpty = (value: unknown): string | undefined =>
@@ -121,6 +129,7 @@ export function authInfoFromClaims(
       ? { person: personKeyOf(claims as Record<string, unknown>, reading.identityClaim) }
       : {}),
     ...groupsExtra(groupsClaim === undefined ? [] : groupsOf((claims as Record<string, unknown>)[groupsClaim])),
+    ...displayClaimsOf(claims as Record<string, unknown>),
   };
   return {
     token,
@@ -139,7 +148,8 @@ export const groupsFromAuthInfo = (info: AuthInfo): string[] => (info.extra as u
 
 /** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
 export function principalFromAuthInfo(info: AuthInfo): Principal {
-  const { issuer, subject, client, subjectIsClient, service, person } = info.extra as unknown as PrincipalExtra;
+  const { issuer, subject, client, subjectIsClient, service, person, name, email } =
+    info.extra as unknown as PrincipalExtra;
   return {
     id: principalId(issuer, subject, client, subjectIsClient === true),
     kind: service ? 'service' : 'person',
@@ -147,6 +157,8 @@ export function principalFromAuthInfo(info: AuthInfo): Principal {
     ...(client !== undefined ? { clientId: client } : {}),
     issuer,
     scopes: [...info.scopes],
+    ...(name !== undefined ? { name } : {}),
+    ...(email !== undefined ? { email } : {}),
     ...(person !== undefined ? { person } : {}),
   };
 }

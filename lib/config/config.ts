@@ -205,6 +205,7 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       maxAnswerBodyBytes: env.MAX_ANSWER_BODY_BYTES,
       maxRecordedRefusals: env.MAX_RECORDED_REFUSALS,
       maxListedQuestions: env.MAX_LISTED_QUESTIONS,
+      maxWaitingQuestionsPerPrincipal: env.MAX_WAITING_QUESTIONS_PER_PRINCIPAL,
       legacyStreamMaxEvents: env.LEGACY_STREAM_MAX_EVENTS,
       legacyReplayPageSize: env.LEGACY_REPLAY_PAGE_SIZE,
       sseMaxBufferedBytes: env.SSE_MAX_BUFFERED_BYTES,

@@ -23,6 +23,8 @@ interface SummaryRow {
   method: ExchangeMethod;
   target: string;
   principal: string;
+  principal_name: string | null;
+  principal_email: string | null;
   handler_version: string | null;
   rounds: number;
   asks: number;
@@ -37,7 +39,8 @@ interface SummaryRow {
 
 /** One exchange row with its session's tag and its last round, and its list position. */
 const SUMMARY_SELECT = `
-  SELECT e.id, e.workflow_id, e.status, e.era, e.method, e.target, e.principal, e.handler_version, e.rounds, e.asks,
+  SELECT e.id, e.workflow_id, e.status, e.era, e.method, e.target, e.principal, e.principal_name, e.principal_email,
+         e.handler_version, e.rounds, e.asks,
          e.created_at, e.updated_at,
          to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position,
          mcp_session_tag(c.session_id) AS session_tag,
@@ -59,6 +62,8 @@ function toSummary(row: SummaryRow): ExchangeSummary {
     method: row.method,
     target: row.target,
     principal: row.principal,
+    ...(row.principal_name !== null ? { principalName: row.principal_name } : {}),
+    ...(row.principal_email !== null ? { principalEmail: row.principal_email } : {}),
     ...(row.handler_version !== null ? { handlerVersion: row.handler_version } : {}),
     rounds: row.rounds,
     asks: row.asks,

@@ -42,6 +42,9 @@ export interface ExchangeSummary {
   method: ExchangeMethod;
   target: string;
   principal: string;
+  /** Its caller's display name and verified email, as its token said them (absent when it said none, or before they were kept). */
+  principalName?: string;
+  principalEmail?: string;
   /** The version of the handlers that started it; absent for an exchange started before versions were recorded. */
   handlerVersion?: string;
   /** The last recorded round, and how many asks were made. */

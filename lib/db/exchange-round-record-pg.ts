@@ -9,7 +9,7 @@ import type { Pool, PoolClient } from 'pg';
 import { exchangeStatusOf } from '../exchange/exchange-status';
 import type { RoundOutcome } from '../exchange/types';
 import { placeholders, READ_ROUND, ROUND_COLUMNS, toRecord, type RoundRow } from './exchange-round-rows';
-import { elseCreatingExchangeRow, EXCHANGE_COLUMNS, exchangeValues } from './exchange-rows-pg';
+import { elseCreatingExchangeRow, EXCHANGE_COLUMNS, EXCHANGE_VALUE_COUNT, exchangeValues } from './exchange-rows-pg';
 import type { NewRound, RoundRecordStore } from './exchange-store';
 import type { RoundRecord } from '../exchange/types';
 import { OUTCOME_CHANNEL } from './exchange-store';
@@ -18,6 +18,7 @@ import { inTransaction } from './pool';
 import { CLOSE_WAITING_QUESTIONS, insertQuestions } from './question-rows-pg';
 import { isAddressedAsk } from '../questions/addressing';
 import { questionsOfAsk } from '../questions/new-questions';
+import { withinWaitingBudget } from './waiting-questions-pg';
 
 type NewRoundRow = Omit<NewRound, 'exchange' | 'workflowId'> & { exchangeId: string };
 
@@ -96,7 +97,7 @@ const RECORD_ROUND = recordRoundSql(
 );
 
 /**
- * A round's record that creates its exchange's row too (`$11`-`$17`, exchangeValues), for the rare
+ * A round's record that creates its exchange's row too (`$11`-`$19`, exchangeValues), for the rare
  * exchange whose row is missing (elseCreatingExchangeRow): created as the round leaves it, or moved
  * like RECORD_ROUND's when another write created it meanwhile. The round is inserted before the
  * row, as in RECORD_ROUND, so two writes of a round take their locks in one order: the second waits
@@ -104,7 +105,7 @@ const RECORD_ROUND = recordRoundSql(
  */
 const RECORD_FIRST_ROUND = recordRoundSql(`
   INSERT INTO exchanges (${EXCHANGE_COLUMNS}, status, rounds, asks)
-  SELECT ${placeholders(11, 7)}, $10, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
+  SELECT ${placeholders(11, EXCHANGE_VALUE_COUNT)}, $10, $2, CASE WHEN $5 = 'ask' THEN 1 ELSE 0 END FROM inserted
   ON CONFLICT (id) DO UPDATE SET ${MOVE_EXCHANGE}`);
 
 /** What stands for a round another write recorded first, read with a snapshot that sees it. */
@@ -145,13 +146,36 @@ async function recordIn(
   return { ...record, recordedNow: true };
 }
 
-/** `legacyStreamMaxEvents`: the cap of the legacy streams rounds are projected into. */
-export function createRoundRecordPg(pool: Pool, legacyStreamMaxEvents: number): RoundRecordStore {
+/**
+ * `legacyStreamMaxEvents`: the cap of the legacy streams rounds are projected into.
+ * `maxWaitingQuestionsPerPrincipal`: the questions one caller may have waiting (none: no budget).
+ */
+export function createRoundRecordPg(
+  pool: Pool,
+  legacyStreamMaxEvents: number,
+  maxWaitingQuestionsPerPrincipal?: number,
+): RoundRecordStore {
+  /** The round to record: an addressed ask only while its caller has room for its questions (waiting-questions-pg.ts). */
+  async function withinBudget(client: PoolClient, entry: NewRoundRow, exchange?: NewRound['exchange']) {
+    if (!exchange || entry.outcome.kind !== 'ask' || !isAddressedAsk(entry.outcome.inputRequests)) return entry;
+    const outcome = await withinWaitingBudget(
+      client,
+      exchange,
+      entry.round,
+      entry.outcome,
+      maxWaitingQuestionsPerPrincipal,
+    );
+    if (outcome === entry.outcome) return entry;
+    const { deadlineAt: _none, ...ending } = entry;
+    return { ...ending, outcome };
+  }
+
   // A legacy call's stream gets what the round means to it in the transaction that records it, and
-  // an addressed ask its questions.
-  const recordProjected = (entry: NewRoundRow, creating?: Creating, exchange?: NewRound['exchange']) =>
-    inTransaction(pool, (client) =>
-      recordIn(client, entry, creating, async (record) => {
+  // an addressed ask its questions (or, without room for them, the error that ends its exchange).
+  const recordProjected = (asked: NewRoundRow, creating?: Creating, exchange?: NewRound['exchange']) =>
+    inTransaction(pool, async (client) => {
+      const entry = await withinBudget(client, asked, exchange);
+      return recordIn(client, entry, creating, async (record) => {
         if (exchange?.era !== 'modern') await projectRound(client, entry, legacyStreamMaxEvents, exchange);
         if (exchange && entry.outcome.kind === 'ask' && isAddressedAsk(entry.outcome.inputRequests))
           await insertQuestions(
@@ -164,8 +188,8 @@ export function createRoundRecordPg(pool: Pool, legacyStreamMaxEvents: number): 
               (record.deadlineAt ?? record.recordedAt).getTime(),
             ),
           );
-      }),
-    );
+      });
+    });
   return {
     recordRound({ exchange, workflowId, ...entry }: NewRound) {
       const row: NewRoundRow = { ...entry, exchangeId: exchange.exchangeId };

@@ -13,7 +13,10 @@ import { placeholders } from './exchange-round-rows';
 import type { ExchangeRoom, ExchangeRowStore } from './exchange-store';
 
 /** What an exchange's row is created with, whichever write creates it: the columns, and their values in order. */
-export const EXCHANGE_COLUMNS = 'id, workflow_id, era, method, target, principal, handler_version';
+export const EXCHANGE_COLUMNS =
+  'id, workflow_id, era, method, target, principal, handler_version, principal_name, principal_email';
+/** How many values `exchangeValues` gives (the columns of EXCHANGE_COLUMNS). */
+export const EXCHANGE_VALUE_COUNT = 9;
 export const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
   exchange.exchangeId,
   workflowId,
@@ -23,27 +26,30 @@ export const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
   exchange.principal,
   // The version of the handlers of the API that started it (migration 0019); none from an older API.
   exchange.handlerVersion ?? null,
+  // What its token said of the caller for people to read (migration 0026), bounded when it was read.
+  exchange.principalDetails?.name ?? null,
+  exchange.principalDetails?.email ?? null,
 ];
 
 /**
- * Creates an exchange's row (status running) unless it exists (`$1`-`$7`, exchangeValues). With a
- * budget (`$8`), only while fewer exchanges than that run: the count is read in the same statement,
+ * Creates an exchange's row (status running) unless it exists (`$1`-`$9`, exchangeValues). With a
+ * budget (`$10`), only while fewer exchanges than that run: the count is read in the same statement,
  * from the counters the row's own insert moves (migration 0015). With a budget for its principal
- * (`$9`), only while the principal (`$6`) runs fewer than that, counted on the running rows'
- * principal index (migration 0017). The trace context of the leg that starts it (`$10`, `$11`,
+ * (`$11`), only while the principal (`$6`) runs fewer than that, counted on the running rows'
+ * principal index (migration 0017). The trace context of the leg that starts it (`$12`, `$13`,
  * migration 0020) is written with it. One row back: whether there was room in each (the insert runs
  * whether or not the query reads it).
  */
 const CREATE_EXCHANGE = `
   WITH room AS (
-    SELECT $8::bigint IS NULL OR coalesce(sum(running), 0) < $8::bigint AS ok,
-           CASE WHEN $9::bigint IS NULL THEN true
-                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $9::bigint
+    SELECT $10::bigint IS NULL OR coalesce(sum(running), 0) < $10::bigint AS ok,
+           CASE WHEN $11::bigint IS NULL THEN true
+                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $11::bigint
            END AS principal_ok
       FROM exchange_running_counts
   ), created AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, traceparent, tracestate, status)
-    SELECT ${placeholders(1, 7)}, $10, $11, 'running' FROM room WHERE room.ok AND room.principal_ok
+    SELECT ${placeholders(1, EXCHANGE_VALUE_COUNT)}, $12, $13, 'running' FROM room WHERE room.ok AND room.principal_ok
     ON CONFLICT (id) DO NOTHING
     RETURNING 1
   )

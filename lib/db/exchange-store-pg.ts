@@ -12,13 +12,20 @@ import { createRoundRecordPg } from './exchange-round-record-pg';
 import { createExchangeRowsPg } from './exchange-rows-pg';
 import type { ExchangeStore } from './exchange-store';
 
-/** `legacyStreamMaxEvents`: the cap of the legacy streams this store projects into. */
-export function createExchangeStorePg(pool: Pool, options: { legacyStreamMaxEvents?: number } = {}): ExchangeStore {
+/**
+ * `legacyStreamMaxEvents`: the cap of the legacy streams this store projects into.
+ * `maxWaitingQuestionsPerPrincipal`: the questions one caller may have waiting when its asks are
+ * recorded (MAX_WAITING_QUESTIONS_PER_PRINCIPAL; the worker's store, which records them, has it).
+ */
+export function createExchangeStorePg(
+  pool: Pool,
+  options: { legacyStreamMaxEvents?: number; maxWaitingQuestionsPerPrincipal?: number } = {},
+): ExchangeStore {
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {
     ...createExchangeRowsPg(pool),
     ...createRoundReadsPg(pool),
-    ...createRoundRecordPg(pool, legacyStreamMaxEvents),
+    ...createRoundRecordPg(pool, legacyStreamMaxEvents, options.maxWaitingQuestionsPerPrincipal),
     ...createExchangeEventsPg(pool, legacyStreamMaxEvents),
   };
 }

@@ -31,15 +31,21 @@ async function viewsOf(pool: Pool, rows: QuestionRow[]): Promise<QuestionView[]>
 export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): QuestionStore {
   return {
     async waitingFor(keys, now, limit) {
-      if (keys.length === 0) return [];
-      const { rows } = await pool.query<QuestionRow>(
-        `SELECT ${COLUMNS} FROM questions
-          WHERE status = 'waiting' AND deadline_at > $2
-            AND (addressee_keys && $1 OR (escalate_at <= $2 AND escalation_keys && $1))
-          ORDER BY deadline_at, id LIMIT $3`,
+      if (keys.length === 0) return { questions: [], moreWaiting: 0 };
+      // `turn`: a question's place among its caller's, soonest deadline first; the list takes every
+      // caller's first turn before anyone's second. `waiting` counts them all, before the limit.
+      const { rows } = await pool.query<QuestionRow & { waiting: string }>(
+        `SELECT ${COLUMNS}, count(*) OVER () AS waiting FROM (
+            SELECT ${COLUMNS}, row_number() OVER (PARTITION BY caller->>'id' ORDER BY deadline_at, id) AS turn
+              FROM questions
+             WHERE status = 'waiting' AND deadline_at > $2
+               AND (addressee_keys && $1 OR (escalate_at <= $2 AND escalation_keys && $1))
+          ) AS waiting_questions
+          ORDER BY turn, deadline_at, id LIMIT $3`,
         [keys, new Date(now), limit],
       );
-      return viewsOf(pool, rows);
+      const waiting = rows[0] ? Number(rows[0].waiting) : 0;
+      return { questions: await viewsOf(pool, rows), moreWaiting: waiting - rows.length };
     },
 
     async ofExchange(exchangeId) {
@@ -154,18 +160,26 @@ export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): Questi
 
     async unsignalled(olderThanMs, limit) {
       const { rows } = await pool.query<
-        AnswerRow & { exchange_id: string; round: number; key: string; evidence: string | null }
+        AnswerRow & {
+          exchange_id: string;
+          round: number;
+          key: string;
+          evidence: string | null;
+          signal_failures: number;
+        }
       >(
         `SELECT a.id, a.question_id, a.answerer, a.via, a.at, a.action, a.taken, a.refusal, a.slot, a.response,
-            q.exchange_id, q.round, q.key, e.hash AS evidence
+            a.signal_failures, q.exchange_id, q.round, q.key, e.hash AS evidence
           FROM question_answers a JOIN questions q ON q.id = a.question_id
           LEFT JOIN evidence_entries e ON e.answer_id = a.id
           WHERE a.taken AND a.signalled_at IS NULL AND a.at < now() - make_interval(secs => $1::double precision / 1000)
+            AND (a.signal_retry_at IS NULL OR a.signal_retry_at <= now())
           ORDER BY a.at LIMIT $2`,
         [olderThanMs, limit],
       );
       return rows.map((r) => ({
         exchangeId: r.exchange_id,
+        signalFailures: r.signal_failures,
         answer: {
           round: r.round,
           key: r.key,
@@ -177,6 +191,16 @@ export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): Questi
           ...(r.evidence !== null ? { evidence: r.evidence } : {}),
         },
       }));
+    },
+
+    async signalFailed(id, retryInMs) {
+      await pool.query(
+        `UPDATE question_answers
+            SET signal_failures = signal_failures + 1,
+                signal_retry_at = now() + make_interval(secs => $2::double precision / 1000)
+          WHERE id = $1 AND signalled_at IS NULL`,
+        [id, retryInMs],
+      );
     },
 
     async attemptsOf(exchangeId) {

@@ -47,9 +47,20 @@ export type ClaimOutcome =
   | { kind: 'refused'; refusal: Refusal; question: QuestionView; evidence?: EvidenceRef }
   | { kind: 'taken'; decided: boolean; question: QuestionView; answer: QuestionAnswer; evidence: EvidenceRef };
 
+/** An inbox: the questions listed, and how many more wait beyond the list. */
+export interface WaitingQuestions {
+  questions: QuestionView[];
+  moreWaiting: number;
+}
+
 export interface QuestionStore {
-  /** The waiting questions any of `keys` (lib/questions/addressing.ts `identityKeys`) is addressed by at `now`, soonest deadline first. */
-  waitingFor(keys: string[], now: number, limit: number): Promise<QuestionView[]>;
+  /**
+   * The waiting questions any of `keys` (lib/questions/addressing.ts `identityKeys`) is addressed by
+   * at `now`, at most `limit`, taken round robin by caller (every caller's soonest deadline, then
+   * every caller's next, each turn soonest deadline first), so that one caller's flood of questions
+   * cannot push another caller's out of the list; and how many more wait.
+   */
+  waitingFor(keys: string[], now: number, limit: number): Promise<WaitingQuestions>;
   read(id: string): Promise<QuestionView | undefined>;
   /**
    * Judges an attempt under the question's row lock (`judge`: answer-judgement.ts) and records it:
@@ -64,8 +75,17 @@ export interface QuestionStore {
   ): Promise<ClaimOutcome>;
   /** The taken answer's signal reached Temporal (or its workflow is gone): it is not signalled again. */
   markSignalled(answerId: string): Promise<void>;
-  /** Taken answers whose signal is unconfirmed after `olderThanMs`, oldest first: an API died between claim and signal. */
-  unsignalled(olderThanMs: number, limit: number): Promise<Array<{ exchangeId: string; answer: QuestionAnswer }>>;
+  /**
+   * Taken answers whose signal is unconfirmed after `olderThanMs` (an API died between claim and
+   * signal, or the signal failed), oldest first, leaving out those whose failed signal is not due
+   * to be tried again yet; with how many times their signal failed.
+   */
+  unsignalled(
+    olderThanMs: number,
+    limit: number,
+  ): Promise<Array<{ exchangeId: string; answer: QuestionAnswer; signalFailures: number }>>;
+  /** A taken answer's signal failed once more: it is not tried again for `retryInMs`. */
+  signalFailed(answerId: string, retryInMs: number): Promise<void>;
   /** Every attempt on the questions of an exchange, in order (the admin API's audit). */
   attemptsOf(exchangeId: string): Promise<AnswerAttempt[]>;
   /** The questions of an exchange, in round and key order, with the answers each took. */

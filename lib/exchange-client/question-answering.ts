@@ -151,6 +151,8 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
       subject: caller.subject,
       scopes: [],
       groups: [],
+      ...(caller.name !== undefined ? { name: caller.name } : {}),
+      ...(caller.email !== undefined ? { email: caller.email } : {}),
     };
     return answer({ questionId, by, via: 'client', response: { action }, shownDigest: question.shownDigest });
   }

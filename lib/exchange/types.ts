@@ -19,6 +19,9 @@ export interface PrincipalDetails {
   clientId?: string;
   issuer?: string;
   scopes: string[];
+  /** Its token's display name, and its email when verified (lib/auth/display-claims.ts): shown, never compared. */
+  name?: string;
+  email?: string;
 }
 
 /** `tools/call`, `prompts/get` or `resources/read`: the one list is `EXCHANGE_METHODS` (exchange-methods.ts). */

@@ -4,7 +4,7 @@
  * The codes are lib/exchange/ending-codes.ts's.
  */
 import type { OutcomeError } from '../exchange/types';
-import { MISSING_REQUIRED_CLIENT_CAPABILITY } from './json-rpc-codes';
+import { MISSING_REQUIRED_CLIENT_CAPABILITY, SERVER_BUSY } from './json-rpc-codes';
 
 import {
   EXCHANGE_CANCELLED,
@@ -102,5 +102,23 @@ export function missingClientCapabilities(missing: Record<string, unknown>): Out
     code: MISSING_REQUIRED_CLIENT_CAPABILITY,
     message: `Client lacks capabilities this request requires: ${Object.keys(missing).join(', ')}`,
     data: { requiredCapabilities: missing },
+  };
+}
+
+/**
+ * An addressed ask its caller has no room for: it already has `waiting` questions waiting for
+ * answers, and this ask's `asked` would pass MAX_WAITING_QUESTIONS_PER_PRINCIPAL. -32000, the
+ * capacity code; `data` names the budget and its value.
+ */
+export function waitingQuestionsExceeded(
+  exchangeId: string,
+  round: number,
+  budget: { limit: number; waiting: number; asked: number },
+): OutcomeError {
+  const { limit, waiting, asked } = budget;
+  return {
+    code: SERVER_BUSY,
+    message: `Exchange ended: its caller has ${waiting} questions waiting for answers, and the ${asked} this ask adds would pass MAX_WAITING_QUESTIONS_PER_PRINCIPAL (${limit}); ask again once some are answered`,
+    data: { exchangeId, round, budget: 'MAX_WAITING_QUESTIONS_PER_PRINCIPAL', limit, waiting, asked },
   };
 }

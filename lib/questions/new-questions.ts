@@ -52,6 +52,9 @@ export function questionsOfAsk(
     ...(exchange.callerUnmatched !== undefined ? { unmatched: exchange.callerUnmatched } : {}),
     subject: exchange.principalDetails?.subject ?? exchange.principal,
     ...(exchange.principalDetails?.issuer !== undefined ? { issuer: exchange.principalDetails.issuer } : {}),
+    // Shown beside the subject and issuer; the digest of what is shown names the caller by its key.
+    ...(exchange.principalDetails?.name !== undefined ? { name: exchange.principalDetails.name } : {}),
+    ...(exchange.principalDetails?.email !== undefined ? { email: exchange.principalDetails.email } : {}),
   };
   const keys = addressedKeys(inputRequests);
   return keys.map((key) => {

@@ -95,8 +95,11 @@ export interface QuestionView {
   target: string;
   /** The call's arguments, as the caller sent them. */
   arguments: Record<string, unknown>;
-  /** Who made the call (`personId`: see `QuestionCaller`). */
-  caller: QuestionCaller & { subject: string; issuer?: string };
+  /**
+   * Who made the call (`personId`: see `QuestionCaller`), with its token's display name and
+   * verified email when it carried them (absent on questions recorded before they were kept).
+   */
+  caller: QuestionCaller & { subject: string; issuer?: string; name?: string; email?: string };
   message: string;
   /** The elicitation's `requestedSchema` (a flat object of primitive properties, MCP's restricted JSON Schema). */
   requestedSchema: Record<string, unknown>;

@@ -156,4 +156,29 @@ describe('what it prints', () => {
       /^2 +error +\S+ +3ms +- +- +- +-32603 Exchange failed: round 2 could not run to completion$/,
     );
   });
+
+  it("shows the caller's display name and verified email beside its key, never instead", () => {
+    const lines = detailLines(
+      {
+        exchange: {
+          id: 'd4c8',
+          status: 'running',
+          era: 'modern',
+          method: 'tools/call',
+          target: 'refund',
+          rounds: 1,
+          asks: 1,
+          createdAt: '2026-12-01T12:00:00.000Z',
+          ageSeconds: 5,
+          principal: 'https://id.example.com|x3JqZ8',
+          principalName: 'Alice \u202eExample',
+          principalEmail: 'alice@example.com',
+        },
+        workflow: { id: 'exchange-d4c8', status: 'RUNNING' },
+        rounds: [],
+      },
+      Date.parse('2026-12-01T12:00:05.000Z'),
+    );
+    expect(lines).toContain('Principal:  https://id.example.com|x3JqZ8 (“Alice ⟨U+202E⟩Example”, alice@example.com)');
+  });
 });

@@ -49,6 +49,34 @@ describe('the questions table of npm run exchanges show', () => {
     expect(lines.at(-1)).toBe('3      k         closed  bot  api  then  -       refused: ?');
   });
 
+  it("prints an answerer's display name and verified email beside its key, its controls as markers", () => {
+    const lines = questionLines(
+      [
+        {
+          key: 'k',
+          round: 1,
+          status: 'answered',
+          attempts: [
+            {
+              by: 'https://id.example.com|client:refund-bot',
+              name: 'Refund \u001b[2JBot',
+              email: 'bot@example.com',
+              at: 'then',
+              via: 'api',
+              action: 'accept',
+              taken: true,
+            },
+          ],
+        },
+      ],
+      table,
+    );
+    expect(lines.at(-1)).toContain(
+      'https://id.example.com|client:refund-bot (“Refund ⟨U+001B⟩[2JBot”, bot@example.com)  api',
+    );
+    expect(lines.join('\n')).not.toContain('\u001b');
+  });
+
   it('prints nothing for an exchange with no such question', () => {
     expect(questionLines(undefined, table)).toEqual([]);
     expect(questionLines([], table)).toEqual([]);

@@ -33,7 +33,11 @@ export const BUDGET_VARIABLES = {
   ),
   MAX_LISTED_QUESTIONS: documented(
     integer(1, 1000).default(100),
-    'questions one inbox read returns (the answer page and `GET /answers/api/questions`), soonest deadline first',
+    "questions one inbox read returns (the answer page and `GET /answers/api/questions`): taken round robin by caller (each caller's soonest deadline, then each one's next), so one caller's flood cannot push the others out; when reached: the rest are counted (`moreWaiting`, and a line on the page) and listed as these are answered",
+  ),
+  MAX_WAITING_QUESTIONS_PER_PRINCIPAL: documented(
+    integer(1, 100_000).default(50),
+    'questions addressed to someone else (`elicitFrom`) waiting at once for one authenticated caller, across its exchanges (counted in Postgres under a lock on the caller, when an ask is recorded, so concurrent asks cannot pass it); not applied with `AUTH_MODE=off`, where every caller is one principal; when reached: the ask is not recorded and its exchange ends with `-32000`, `data.budget` `MAX_WAITING_QUESTIONS_PER_PRINCIPAL` and `data.limit`, nothing of it written',
   ),
   MAX_REPEATED_ANSWERS: documented(
     integer(0, 100).default(3),

@@ -17,8 +17,8 @@ export const EXCHANGE_VARIABLES = {
     'how long a round waits for its answers; past it the exchange ends expired (`-32001`)',
   ),
   MAX_QUESTION_WAIT_MS: documented(
-    integer(1).default(604_800_000),
-    "the longest a question addressed to someone else may wait (its handler's `waitMs`; the round timeout when it names none) before its exchange ends expired; 7 days by default",
+    integer(1).default(86_400_000),
+    "the longest a question addressed to someone else may wait (its handler's `waitMs`, cut to this; the round timeout when it names none) before its exchange ends expired. 24 hours by default: a working day in every time zone and a night's hand-off (with `escalate` for whoever is slow), while every waiting question holds its exchange running (MAX_RUNNING_EXCHANGES), its caller's budget (MAX_WAITING_QUESTIONS_PER_PRINCIPAL) and a line in approvers' inboxes, and an approval given days later approves a call made in another state of the world; raise it for waits over a weekend",
   ),
   QUESTION_RESIGNAL_AFTER_MS: documented(
     integer(1_000).default(10_000),

@@ -24,6 +24,13 @@ export interface Principal {
   clientId?: string;
   issuer?: string;
   scopes: string[];
+  /**
+   * What its token says of its holder for people to read: `name`, and `email` only when the issuer
+   * says it is verified (each at most 256 characters). Self-chosen: show them beside `subject` and
+   * `issuer`, never decide anything by them.
+   */
+  name?: string;
+  email?: string;
 }
 
 /** One log method: a message, or an object of fields then a message (pino's shape). */

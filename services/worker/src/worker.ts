@@ -78,7 +78,10 @@ export async function createExchangeWorker(deps: ExchangeWorkerDeps): Promise<Wo
   const { config } = deps;
   const version = exchangeWorkerVersion(deps);
   const activities = createActivities({
-    store: createExchangeStorePg(deps.pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents }),
+    store: createExchangeStorePg(deps.pool, {
+      legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents,
+      maxWaitingQuestionsPerPrincipal: config.limits.maxWaitingQuestionsPerPrincipal,
+    }),
     handlers: deps.handlers,
     handlerVersion: deps.handlerVersion,
     handlerState: createHandlerStateCodec(createSealer(config.requestState.keys)),

@@ -30,6 +30,8 @@ export function summaryView(summary: ExchangeSummary, context: ViewContext): Rec
     method: summary.method,
     target: summary.target,
     principal: summary.principal,
+    ...(summary.principalName !== undefined ? { principalName: summary.principalName } : {}),
+    ...(summary.principalEmail !== undefined ? { principalEmail: summary.principalEmail } : {}),
     ...(summary.handlerVersion !== undefined ? { handlerVersion: summary.handlerVersion } : {}),
     rounds: summary.rounds,
     asks: summary.asks,

@@ -21,6 +21,7 @@ export function questionsView(questions: QuestionView[], attempts: AnswerAttempt
     answers: q.answers.map((a) => ({
       by: a.by.id,
       ...(a.by.name !== undefined ? { name: a.by.name } : {}),
+      ...(a.by.email !== undefined ? { email: a.by.email } : {}),
       at: iso(a.at),
       via: a.via,
       action: a.action,
@@ -29,6 +30,8 @@ export function questionsView(questions: QuestionView[], attempts: AnswerAttempt
       .filter((a) => a.questionId === q.id)
       .map((a) => ({
         by: a.by.id,
+        ...(a.by.name !== undefined ? { name: a.by.name } : {}),
+        ...(a.by.email !== undefined ? { email: a.by.email } : {}),
         at: iso(a.at),
         via: a.via,
         ...(a.action ? { action: a.action } : {}),

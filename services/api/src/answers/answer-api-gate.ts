@@ -42,6 +42,8 @@ export function answererOfPrincipal(principal: Principal, groups: string[], kind
     subject: principal.subject,
     scopes: principal.scopes,
     groups,
+    ...(principal.name !== undefined ? { name: principal.name } : {}),
+    ...(principal.email !== undefined ? { email: principal.email } : {}),
   };
 }
 

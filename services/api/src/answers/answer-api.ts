@@ -76,8 +76,9 @@ export function answerApiRouter(deps: {
 
   router.get('/questions', async (_req, res) => {
     const who = answerer(res);
-    const waiting = await deps.questions.waitingFor(identityKeys(who), now(), deps.maxListed);
-    res.json({ questions: waiting.map((q) => questionJson(q, deps.pageUrl)) });
+    const { questions, moreWaiting } = await deps.questions.waitingFor(identityKeys(who), now(), deps.maxListed);
+    // `moreWaiting`: questions beyond MAX_LISTED_QUESTIONS, listed as these are answered.
+    res.json({ questions: questions.map((q) => questionJson(q, deps.pageUrl)), moreWaiting });
   });
 
   router.get('/questions/:id', async (req: Request<{ id: string }>, res) => {

@@ -49,7 +49,7 @@ const answering = {
 } as unknown as QuestionAnswering;
 const questions = {
   read: async (id: string) => [mine, theirs, anasOwn, bobsOwn, anasExcluded].find((q) => q.id === id),
-  waitingFor: async () => [mine],
+  waitingFor: async () => ({ questions: [mine], moreWaiting: 0 }),
 } as unknown as QuestionStore;
 
 let server: Server;

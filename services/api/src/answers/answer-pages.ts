@@ -137,8 +137,9 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
   router.get('/', async (req, res) => {
     const answerer = signIn.answererOf(req);
     if (!answerer) return res.redirect(303, signInHref(INBOX_PATH));
-    const questions = await deps.questions.waitingFor(identityKeys(answerer), now(), deps.maxListed);
-    send(res, 200, renderInbox({ answerer, questions, signOutCsrf: signIn.csrfTokenFor(req)!, now: now(), banner }));
+    const { questions, moreWaiting } = await deps.questions.waitingFor(identityKeys(answerer), now(), deps.maxListed);
+    const signOutCsrf = signIn.csrfTokenFor(req)!;
+    send(res, 200, renderInbox({ answerer, questions, moreWaiting, signOutCsrf, now: now(), banner }));
   });
 
   router.get('/q/:id', async (req: Request<{ id: string }>, res) => {

@@ -52,6 +52,40 @@ describe('inbox', () => {
     expect(markup).not.toContain('y'.repeat(200));
     expect(markup).toContain('y…</p>');
   });
+
+  it('says how many more wait beyond the list, and nothing when it holds them all', () => {
+    const questions = [questionView({ id: 'q-1' })];
+    const more = renderInbox({ answerer, signOutCsrf: 't', questions, moreWaiting: 7, now: NOW });
+    expect(more).toContain(
+      '<p class="more">7 more questions are waiting for you; they are listed here as these are answered.</p>',
+    );
+    expect(renderInbox({ answerer, signOutCsrf: 't', questions, moreWaiting: 1, now: NOW })).toContain(
+      '1 more question is waiting for you',
+    );
+    expect(renderInbox({ answerer, signOutCsrf: 't', questions, moreWaiting: 0, now: NOW })).not.toContain('more');
+  });
+
+  it("shows the caller's display name and verified email beside its subject and issuer, never instead", () => {
+    const markup = renderInbox({
+      answerer,
+      signOutCsrf: 't',
+      now: NOW,
+      questions: [
+        questionView({
+          caller: {
+            id: 'https://id.example.com|x3Jq',
+            subject: 'x3Jq',
+            issuer: 'https://id.example.com',
+            name: 'Bob \u202eBuilder',
+            email: 'bob@example.com',
+          },
+        }),
+      ],
+    });
+    expect(markup).toContain(
+      'From <span class="identity"><code>x3Jq</code> of <code>https://id.example.com</code> (“Bob ⟨U+202E⟩Builder”, bob@example.com)</span>.',
+    );
+  });
 });
 
 describe('notices', () => {
