@@ -91,10 +91,15 @@ export interface Step<R> {
   ): Promise<Step<R>>;
 }
 
-/** Who answers a question in a test: an issuer and subject, with the scopes and groups that admit them. */
+/**
+ * Who answers a question in a test: a person signed in at the answer page (an issuer and subject),
+ * or, with `service: true`, a service at the answer API whose client id is `subject` (what
+ * `answerer.service(subject)` addresses); with the scopes and groups that admit them.
+ */
 export interface Answerer {
   issuer: string;
   subject: string;
+  service?: boolean;
   scopes?: string[];
   groups?: string[];
   name?: string;

@@ -103,3 +103,36 @@ describe('driveTool answering a question addressed to the caller', () => {
     expect(done.result?.content).toEqual([{ type: 'text', text: 'decline by anonymous' }]);
   });
 });
+
+describe('driveTool answering as a service', () => {
+  const toBot = defineTool({
+    tool: { name: 'to_bot', inputSchema: { type: 'object' } },
+    run(_args, ctx) {
+      const approval = inputResponse(ctx.inputResponses, 'approval');
+      if (approval.kind === 'elicit')
+        return {
+          content: [{ type: 'text', text: `${approval.action} by ${ctx.answeredBy?.approval?.[0]?.principal.id}` }],
+        };
+      return inputRequired({
+        inputRequests: {
+          approval: elicitFrom(
+            { anyOf: [answerer.service('ticket-bot')] },
+            { message: 'Approve?', requestedSchema: { type: 'object', properties: {} } },
+          ),
+        },
+      });
+    },
+  });
+
+  it('takes the service addressed, and never a person whose subject is its client id', async () => {
+    const asked = await driveTool(toBot, 'to_bot', {}, { principal: caller });
+    const person = await asked.answerAs({ issuer: ISSUER, subject: 'ticket-bot' }, { approval: { action: 'accept' } });
+    expect(person.refused).toBe(true);
+    expect((person.error?.data as { refusal?: string }).refusal).toBe('not-addressed');
+    const bot = await asked.answerAs(
+      { issuer: ISSUER, subject: 'ticket-bot', service: true },
+      { approval: { action: 'accept' } },
+    );
+    expect(bot.result?.content).toEqual([{ type: 'text', text: `accept by ${ISSUER}|client:ticket-bot` }]);
+  });
+});

@@ -27,6 +27,7 @@ export function answererIdentity(answerer: Answerer | 'caller', exchange: Exchan
     const details = exchange.principalDetails;
     return {
       id: exchange.callerPersonId ?? exchange.principal,
+      kind: 'person',
       ...(details?.issuer !== undefined ? { issuer: details.issuer } : {}),
       subject: details?.subject ?? exchange.principal,
       scopes: details?.scopes ?? [],
@@ -34,7 +35,10 @@ export function answererIdentity(answerer: Answerer | 'caller', exchange: Exchan
     };
   }
   return {
-    id: principalId(answerer.issuer, answerer.subject, undefined),
+    id: principalId(answerer.issuer, answerer.subject, undefined, answerer.service === true),
+    ...(answerer.service === true
+      ? { kind: 'service' as const, clientId: answerer.subject }
+      : { kind: 'person' as const }),
     issuer: answerer.issuer,
     subject: answerer.subject,
     scopes: answerer.scopes ?? [],

@@ -125,7 +125,7 @@ describe('a question addressed to an approver, in the time-skipping helper', () 
     ]);
     const outsider = { issuer: ISSUER, subject: 'sam', groups: ['sales'] };
     expect(await exchange.answerAs(1, outsider, { approval: { action: 'accept', content: {} } })).toEqual([
-      { key: 'approval', reply: 'not-found' },
+      { key: 'approval', reply: 'not-addressed' },
     ]);
     expect(
       await exchange.answerAs(1, approver, { approval: { action: 'accept', content: { note: 'sorry' } } }),

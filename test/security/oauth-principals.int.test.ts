@@ -89,6 +89,8 @@ describe('the principal of an exchange', () => {
     const done = await answer('alice', 'whoami', first, 'go');
     expect(JSON.parse((done.body.result?.content as Array<{ text: string }>)[0]!.text)).toEqual({
       id: stack.principal('alice'),
+      // A client-credentials token (its sub is its client): a service acting as itself.
+      kind: 'service',
       subject: 'alice',
       clientId: 'alice',
       issuer: stack.as.issuer,
