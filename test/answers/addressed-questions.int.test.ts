@@ -22,7 +22,7 @@ import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { ANSWERED_BY } from '../../lib/exchange/search-attributes';
 import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
-import { answerOnPage, signedInAt } from './page-answerer';
+import { answerOnPage, questionInInbox, signedInAt } from './page-answerer';
 import { refundTool } from './refund-tool';
 
 let issuer = '';
@@ -367,12 +367,7 @@ describe('people and agents are different principals', () => {
     );
     call.catch(() => undefined);
     const pam = await signedInAt(origin, 'pam');
-    const id = await until('the question in Pam’s inbox', async () => {
-      const inbox = await (await pam.request(`${origin}/answers`)).text();
-      const item = inbox.split('<li>').find((entry) => entry.includes('Refund P-1?'));
-      const found = item && /href="\/answers\/q\/([^"]+)"/.exec(item)?.[1];
-      return found ? decodeURIComponent(found) : undefined;
-    });
+    const id = await questionInInbox(pam, origin, 'Refund P-1?');
     const attempt = { action: 'accept', content: { note: 'approved by my agent' }, shownDigest: 'guessed' };
 
     // The token the agent holds for /mcp: it reads nothing and answers nothing.
@@ -426,12 +421,7 @@ describe('people and agents are different principals', () => {
     const call = alice.callTool({ name: 'refund_person_carol', arguments: { order: 'K-1' } }, { timeout: 60_000 });
     call.catch(() => undefined);
     const carolPerson = await signedInAt(origin, 'carol');
-    const id = await until('the question in carol’s inbox', async () => {
-      const inbox = await (await carolPerson.request(`${origin}/answers`)).text();
-      const item = inbox.split('<li>').find((entry) => entry.includes('Refund K-1?'));
-      const found = item && /href="\/answers\/q\/([^"]+)"/.exec(item)?.[1];
-      return found ? decodeURIComponent(found) : undefined;
-    });
+    const id = await questionInInbox(carolPerson, origin, 'Refund K-1?');
     // The service carol (client credentials: its sub is its client id, carol) is not the person carol.
     const carolService = await answerApi('carol');
     expect((await carolService.list()).questions.some((q) => q.id === id)).toBe(false);

@@ -23,7 +23,7 @@ import type { OAuthStack } from '../support/oauth-stack';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
-import { answerOnPage, questionPage, signedInAt } from './page-answerer';
+import { answerOnPage, questionInInbox, questionPage, signedInAt } from './page-answerer';
 
 const SIGNATURE = {
   type: 'object',
@@ -113,15 +113,6 @@ function answerApi(authorization: string) {
   };
 }
 
-/** The id of the question of the inbox of `browser` whose message is `message`, once it waits there. */
-const questionOn = (browser: Awaited<ReturnType<typeof signedInAt>>, message: string) =>
-  until(`the question "${message}" in the inbox`, async () => {
-    const inbox = await (await browser.request(`${origin}/answers`)).text();
-    const item = inbox.split('<li>').find((entry) => entry.includes(message));
-    const id = item && /href="\/answers\/q\/([^"]+)"/.exec(item)?.[1];
-    return id ? decodeURIComponent(id) : undefined;
-  });
-
 const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
 const call = (client: Client, contract: string) =>
   client.callTool({ name: 'sign_contract', arguments: { contract } }, { timeout: 60_000 });
@@ -170,7 +161,7 @@ describe('a question addressed to the caller', () => {
     const { client, seen } = await desk(false);
     const result = call(client, 'C-3');
     const phone = await signedInAt(origin, 'pat');
-    const id = await questionOn(phone, 'Sign contract C-3');
+    const id = await questionInInbox(phone, origin, 'Sign contract C-3');
     // Held past one QUESTION_HOLD_MS, so the client has come back at least once.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const answered = await answerOnPage(phone, origin, id, { action: 'accept', 'content.initials': 'P3' });

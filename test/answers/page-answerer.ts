@@ -3,6 +3,7 @@
  * OpenID provider (its login form filled in, any account name), reading a question's page and
  * posting its form with the CSRF token and the digest of what it showed.
  */
+import { until } from '../support/until';
 import { Browser, locationOf, loginAtIssuer } from './browser';
 
 /** What a browser sends with its own form posts from the page (Referrer-Policy: no-referrer). */
@@ -41,3 +42,12 @@ export async function answerOnPage(
     SAME_ORIGIN,
   );
 }
+
+/** The id of the question whose message is `message` in the inbox of `browser`, once it waits there. */
+export const questionInInbox = (browser: Browser, origin: string, message: string) =>
+  until(`the question "${message}" in the inbox`, async () => {
+    const inbox = await (await browser.request(`${origin}/answers`)).text();
+    const item = inbox.split('<li>').find((entry) => entry.includes(message));
+    const id = item && /href="\/answers\/q\/([^"]+)"/.exec(item)?.[1];
+    return id ? decodeURIComponent(id) : undefined;
+  });
