@@ -96,6 +96,9 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
     const claimed = await deps.questions.claim(
       { ...input, at: now() },
       (current, taken): Judgement => {
+        // A client's token speaks only on its own call's channel (the decline of a URL-mode
+        // question sent to it); at the page or the answer API it answers nothing at all.
+        if (input.by.kind === 'client' && input.via !== 'client') return { taken: false, refusal: 'client-token' };
         const judged = judgeAnswer(current, taken, {
           identity: input.by,
           shownDigest: input.shownDigest,
@@ -147,6 +150,7 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
     const { caller } = question;
     const by: AnswererIdentity = {
       id: caller.personId ?? caller.id,
+      kind: 'client',
       ...(caller.issuer !== undefined ? { issuer: caller.issuer } : {}),
       subject: caller.subject,
       scopes: [],

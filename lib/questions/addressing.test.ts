@@ -103,6 +103,14 @@ describe('who may answer an addressed question', () => {
       admitted: false,
       reason: 'identity-unmatched',
     });
+    // The caller's own client, bound to the caller by its channel, may still decline its URL question.
+    const ownClient = { ...caller, kind: 'client' as const };
+    expect(
+      admission({ anyOf: [{ caller: true }] }, ownClient, { ...context(), caller: unmatched, action: 'decline' }),
+    ).toEqual({
+      admitted: true,
+      slot: 0,
+    });
     // Nothing to compare: a question for a group alone is answered as ever.
     expect(admission({ anyOf: [{ group: 'finance' }] }, caller, { ...context(), caller: unmatched }).admitted).toBe(
       true,

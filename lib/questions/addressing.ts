@@ -99,8 +99,13 @@ export function identityKeys(identity: AnswererIdentity): string[] {
  * the caller it acts for (for the decline of a URL-mode question: `admission`).
  */
 export function answererNames(answerer: Answerer, identity: AnswererIdentity, caller: QuestionCaller): boolean {
-  if ('caller' in answerer)
-    return identity.kind !== 'service' && caller.unmatched === undefined && isCaller(identity, caller);
+  if ('caller' in answerer) {
+    if (identity.kind === 'service') return false;
+    // The caller's own client is bound to the caller by the channel it answers on; a person at
+    // the page must be matched with the caller.
+    if (identity.kind === 'client') return isCaller(identity, caller);
+    return caller.unmatched === undefined && isCaller(identity, caller);
+  }
   if (identity.kind === 'client') return false;
   if ('service' in answerer)
     return (
@@ -151,12 +156,7 @@ const clientMayAnswer = (
   identity: AnswererIdentity,
   caller: QuestionCaller,
   action: ElicitAnswer['action'] | undefined,
-): boolean =>
-  action !== undefined &&
-  action !== 'accept' &&
-  addressesCaller(addressing) &&
-  caller.unmatched === undefined &&
-  isCaller(identity, caller);
+): boolean => action !== undefined && action !== 'accept' && addressesCaller(addressing) && isCaller(identity, caller);
 
 /**
  * Whether `identity` may answer now (`at`), given what the question took so far. An `anyOf` has
