@@ -12,20 +12,29 @@
  * A question addressed to a group is answered at the page by a member, and the caller's client
  * gets the result; the caller, signed in at the page, is the same person and is told they may not
  * answer; a person whose sign-in brings no groups is told so; a bot answers a question addressed
- * to it through the answer API; tokens for another audience are refused.
+ * to it through the answer API; the official client also gets its token by its own OAuth (the
+ * code flow, as a client pre-registered at Dex), asking for the audience scope because the
+ * resource metadata advertises it (OAUTH_SCOPES_SUPPORTED); a token for another audience is refused.
  *
  * Dex is `DEX_BIN`, else /work/dex-bin/dex. Without it the test is skipped, saying how to build it;
  * in CI too (`CI` set), loudly: CI cannot fetch Dex's repository to build it (docs/development.md).
  */
 import { randomUUID } from 'node:crypto';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 import { answerer, type HandlerSet } from '@durable-mcp/handlers';
 import { freePort } from '../../cli/dev/local-stack/free-port';
 import { answerApiResourceOf } from '../../lib/auth/auth-config';
 import { until } from '../support/until';
 import { startTestService, type TestService } from '../support/test-service';
+import { Browser } from './browser';
 import {
   dexBinary,
+  loginAtDex,
   dexSubject,
   DEX_BUILD_HINT,
   signedInThroughDex,
@@ -58,6 +67,58 @@ const USERS = {
   nora: { email: 'nora@example.com', name: 'Nora Nogroups', userID: '00a00000-0000-4000-8000-000000000003' },
 };
 
+/** Where Dex sends the MCP client's browser back to (nothing listens: the test takes the code from the URL). */
+const DESK_ORIGIN = 'http://127.0.0.1:9';
+const DESK_REDIRECT = `${DESK_ORIGIN}/callback`;
+
+/**
+ * The MCP client's OAuth as an app registered at Dex would do it: a pre-registered confidential
+ * client (Dex has no dynamic registration), the authorization code flow with PKCE, the browser's
+ * part played by the test.
+ */
+class DeskOAuth implements OAuthClientProvider {
+  authorizationUrl?: URL;
+  private verifier = '';
+  private stored?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+  private discovery?: Awaited<ReturnType<NonNullable<OAuthClientProvider['discoveryState']>>>;
+  constructor(private readonly client: DexClient) {}
+  get redirectUrl() {
+    return DESK_REDIRECT;
+  }
+  get clientMetadata() {
+    return {
+      redirect_uris: [DESK_REDIRECT],
+      client_name: 'MCP desk',
+      grant_types: ['authorization_code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    };
+  }
+  clientInformation() {
+    return { client_id: this.client.id, client_secret: this.client.secret };
+  }
+  tokens() {
+    return this.stored;
+  }
+  saveTokens(tokens: NonNullable<typeof this.stored>) {
+    this.stored = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  saveDiscoveryState(state: NonNullable<typeof this.discovery>) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
+  }
+}
+
 const handlers: HandlerSet = {
   name: 'refunds',
   tools: [
@@ -80,7 +141,12 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${port}`;
   resource = `${origin}/mcp`;
   answersResource = answerApiResourceOf(resource);
-  desk = { id: 'mcp-desk', secret: 'mcp-desk-secret-for-the-tests-only', name: 'MCP desk' };
+  desk = {
+    id: 'mcp-desk',
+    secret: 'mcp-desk-secret-for-the-tests-only',
+    name: 'MCP desk',
+    redirectURIs: [DESK_REDIRECT],
+  };
   bot = {
     id: 'approval-bot',
     secret: 'approval-bot-secret-for-the-tests-only',
@@ -111,6 +177,8 @@ beforeAll(async () => {
       MCP_RESOURCE_URL: resource,
       OAUTH_ISSUERS: dex.issuer,
       OAUTH_TOKEN_TYPES: 'none',
+      // What an MCP client that reads the resource metadata asks Dex for: the audience scope.
+      OAUTH_SCOPES_SUPPORTED: `openid,audience:server:client_id:${resource}`,
       OAUTH_REQUEST_TIMEOUT_MS: '3000',
       ANSWER_OIDC_ISSUER: dex.issuer,
       ANSWER_OIDC_CLIENT_ID: 'answer-page',
@@ -264,6 +332,37 @@ describeWithDex('the service with Dex as its OpenID provider', () => {
     );
     expect(rows).toEqual([{ answerer_id: `${dex!.issuer}|client:${bot.id}` }]);
     await alice.close();
+  });
+
+  it('lets the official client do its own OAuth with Dex: the resource metadata’s scopes ask Dex for the audience', async () => {
+    const oauth = new DeskOAuth(desk);
+    const newClient = () =>
+      new Client(
+        { name: 'desk', version: '1.0.0' },
+        { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+    const transport = new StreamableHTTPClientTransport(new URL(resource), { authProvider: oauth });
+    const unauthorized = await (async () => {
+      const client = newClient();
+      await client.connect(transport);
+      await client.listTools();
+    })().catch((error: unknown) => error);
+    expect(unauthorized).toBeInstanceOf(UnauthorizedError);
+
+    // It found Dex through the protected resource metadata and asks for the scopes it advertises.
+    const authorization = oauth.authorizationUrl!;
+    expect(authorization.href.startsWith(`${dex!.issuer}/auth?`)).toBe(true);
+    expect(authorization.searchParams.get('scope')).toBe(`openid audience:server:client_id:${resource}`);
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    const callback = new URL(await loginAtDex(new Browser(), authorization.href, USERS.alice.email, DESK_ORIGIN));
+    await transport.finishAuth(callback.searchParams.get('code')!);
+    const token = (await oauth.tokens())!.access_token;
+    expect(claimsOf(token)).toMatchObject({ sub: dexSubject(USERS.alice.userID), aud: [resource, desk.id] });
+
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider: oauth }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['refund_finance', 'refund_bot']);
+    await client.close();
   });
 
   it('refuses a Dex token whose audience is only the client it was issued to', async () => {
