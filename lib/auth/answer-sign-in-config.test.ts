@@ -1,5 +1,9 @@
 // The ANSWER_* variables checked together, through parseConfig as the processes read them.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, parseConfig } from '../config';
 
 const REQUEST_STATE_KEY = randomBytes(32).toString('base64');
@@ -65,6 +69,28 @@ describe('answer sign-in configuration', () => {
     [{ ANSWER_OIDC_ISSUER: undefined }, 'ANSWER_OIDC_ISSUER is missing: ANSWER_OIDC_CLIENT_ID is set'],
   ])('refuses %j', (change, message) => {
     expect(problem({ ...minimal(), ...signIn, ...change })).toContain(message);
+  });
+
+  it('takes ANSWER_OIDC_SCOPES comma-separated (the default’s form) or space-separated', () => {
+    const scopesOf = (value: string) =>
+      parseConfig({ ...minimal(), ...signIn, ANSWER_OIDC_SCOPES: value }).answers.signIn?.scopes;
+    expect(scopesOf('openid,profile,email,groups')).toEqual(['openid', 'profile', 'email', 'groups']);
+    expect(scopesOf('openid profile email groups')).toEqual(['openid', 'profile', 'email', 'groups']);
+    expect(scopesOf('openid, groups ,openid')).toEqual(['openid', 'groups']);
+  });
+
+  it('keeps every scope of the documented form through an env file a shell sources, unquoted', () => {
+    // `set -a; . ./service.env` is how many run the service: an unquoted value with spaces is cut
+    // there (the rest runs as a command), so the default and the docs give the comma form.
+    const dir = mkdtempSync(join(tmpdir(), 'scopes-env-'));
+    const file = join(dir, 'service.env');
+    writeFileSync(file, 'ANSWER_OIDC_SCOPES=openid,profile,email,groups\n');
+    const sourced = execFileSync('/bin/sh', ['-c', `set -a; . "$1"; printf %s "$ANSWER_OIDC_SCOPES"`, 'sh', file], {
+      encoding: 'utf8',
+    });
+    rmSync(dir, { recursive: true });
+    const { answers } = parseConfig({ ...minimal(), ...signIn, ANSWER_OIDC_SCOPES: sourced });
+    expect(answers.signIn?.scopes).toEqual(['openid', 'profile', 'email', 'groups']);
   });
 
   it('seals the page with its own ring and the epoch, and refreshes at most as late as the session ends', () => {

@@ -6,6 +6,7 @@
  * knows. Pure, and unit-tested beside it; the signature, issuer and audience were checked before.
  */
 import { groupsOf } from './answerer-claims';
+import { isDexClientSubject } from './dex-subject';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { principalId, type Principal } from '../exchange/principal';
 import { REFUSAL, TokenRefused } from './token-refusal';
@@ -84,15 +85,18 @@ export interface ClaimReading {
 
 /**
  * Whether a token is a service's own (a client-credentials grant) rather than a person's: it names
- * no `sub`, or its `sub` is its client (as most issuers write client-credentials tokens), or it
- * carries one of the deployment's service claims (`idtyp: app` at Entra ID, `gty:
- * client-credentials` at Auth0). Anything else names a person, and is held by whatever client they
- * gave it to.
+ * no `sub`, or its `sub` is its client (as most issuers write client-credentials tokens; Dex in
+ * its own encoding), or it carries one of the deployment's service claims (`idtyp: app` at Entra
+ * ID, `gty: client-credentials` at Auth0). Anything else names a person, and is held by whatever
+ * client they gave it to.
  */
 export function serviceTokenOf(claims: TokenClaims, serviceClaims: readonly ServiceClaim[] = []): boolean {
   const sub = nonEmpty(claims.sub);
   if (sub === undefined) return true;
   if (sub === nonEmpty(claims.client_id) || sub === nonEmpty(claims.azp)) return true;
+  // Dex encodes even a client's own subject (dex-subject.ts), and names the client in `azp` only.
+  const azp = nonEmpty(claims.azp);
+  if (azp !== undefined && isDexClientSubject(sub, azp)) return true;
   const all = claims as Record<string, unknown>;
   return serviceClaims.some(({ claim, value }) =>
     value === undefined ? all[claim] !== undefined : String(all[claim] ?? '') === value,

@@ -37,8 +37,8 @@ export const ANSWER_VARIABLES = {
     '`true` turns the answer page on with a development sign-in instead of OpenID Connect: `/answers/sign-in` is a form where whoever opens it types any subject, name and groups and is signed in as that person (the subject `anonymous` is the `AUTH_MODE=off` caller itself), and every page says so. For local development only (`npm run dev` and `durable-mcp dev` set it): refused at start unless `AUTH_MODE=off`, and with `ANSWER_OIDC_ISSUER`; needs `ANSWER_PUBLIC_URL`',
   ),
   ANSWER_OIDC_SCOPES: documented(
-    z.string().default('openid profile email'),
-    'the scopes the sign-in asks for, space- or comma-separated; must include `openid`',
+    z.string().default('openid,profile,email'),
+    "the scopes the sign-in asks for, comma-separated (`openid,profile,email,groups`; spaces are accepted too, but an unquoted `openid profile email` in an env file a shell sources is cut at the first space); must include `openid`. Add the issuer's groups scope when it has one (`groups` at Dex and Keycloak) or people sign in without groups",
   ),
   ANSWER_GROUPS_CLAIM: documented(
     z

@@ -20,6 +20,7 @@ import type { AnswererIdentity, QuestionView } from '../../../../lib/questions/q
 import { REFUSAL_STATUS } from './answer-api';
 import { INBOX_PATH, questionPath } from './page/answer-paths';
 import { html, type Html } from './page/html';
+import { signInLacksGroups } from './page/groups-hint';
 import { renderInbox } from './page/inbox';
 import { renderPage } from './page/layout';
 import { renderNotice, type Notice } from './page/notice';
@@ -101,7 +102,8 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
     const access = questionAccess(question, answerer, now());
     if (access === 'answerer') return question;
     if (posted !== undefined) await recordRefused(id, answerer, posted);
-    if (access === 'not-addressed') return void notice(res, 403, { kind: 'notAddressed' });
+    if (access === 'not-addressed')
+      return void notice(res, 403, { kind: 'notAddressed', noGroups: signInLacksGroups(question, answerer) });
     questionPage(res, req.method === 'POST' ? 403 : 200, {
       question,
       answerer,

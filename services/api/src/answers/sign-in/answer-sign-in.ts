@@ -61,6 +61,7 @@ export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignI
     publicOrigin: config.publicOrigin,
     sessionTtlMs: config.sessionTtlMs,
     relyingParty: deps.relyingParty ?? createOidcRelyingParty(config),
+    groupsReading: { groupsClaim: config.groupsClaim, scopes: config.scopes },
     pending,
     sessions,
     cookies,

@@ -25,6 +25,7 @@ import { MAX_COOKIE_BYTES, PENDING_SIGN_IN_TTL_MS, type AnswerCookies } from './
 import { stateMatches, type PendingSignIns } from './pending-sign-in';
 import { DEFAULT_RETURN_PATH, safeReturnPath } from './return-path';
 import { escapeHtml, NO_STORE_HEADERS, signInPage, startAgainLink } from './sign-in-pages';
+import { logSignInWithoutGroups } from './no-groups-log';
 import { signOutHandlers } from './sign-out';
 
 export interface SignInRouterDeps {
@@ -32,6 +33,8 @@ export interface SignInRouterDeps {
   publicOrigin: string;
   sessionTtlMs: number;
   relyingParty: OidcRelyingParty;
+  /** What decides a sign-in's groups (ANSWER_GROUPS_CLAIM, ANSWER_OIDC_SCOPES): named when it brings none. */
+  groupsReading: { groupsClaim: string; scopes: readonly string[] };
   pending: PendingSignIns;
   sessions: AnswerSessions;
   cookies: AnswerCookies;
@@ -139,6 +142,7 @@ export function signInRouter(deps: SignInRouterDeps): Router {
       }
       cookies.set(res, 'session', value, deps.sessionTtlMs);
       log.info({ answerer: identity.id }, 'answer sign-in');
+      logSignInWithoutGroups(log, identity, deps.groupsReading);
       res.set(NO_STORE_HEADERS).redirect(303, pending.returnTo);
     } catch (error) {
       if (error instanceof AuthorizationServerUnavailable) return unavailable(res, error);
