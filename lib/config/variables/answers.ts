@@ -48,9 +48,7 @@ export const ANSWER_VARIABLES = {
     "the claim whose values are an answerer's groups, a string or a list of strings: what a question addressed to `{ group }` admits. Read from the page sign-in's ID token (or, when it lacks it, the issuer's userinfo answer) and from the access tokens of the answer API's callers",
   ),
   ANSWER_IDENTITY_CLAIM: documented(
-    unsetWhenEmpty(
-      z.string().regex(/^[\x21-\x7e]{1,128}$/, 'must be a claim name (printable ASCII, no spaces)'),
-    ),
+    unsetWhenEmpty(z.string().regex(/^[\x21-\x7e]{1,128}$/, 'must be a claim name (printable ASCII, no spaces)')),
     "the claim that names the same person in /mcp's access tokens and in the page's sign-in, when issuer and subject do not (another issuer for the page, or pairwise subjects as Entra ID gives): `oid`, or `email` (counted only with `email_verified: true`, compared without case). Unset, a person is their issuer and subject, and `ANSWER_OIDC_ISSUER` must be one of `OAUTH_ISSUERS`, exactly (with `AUTH_MODE=oauth`). A caller whose token lacks the claim cannot be told from anyone at the page: a question that excludes the caller, or is addressed to it, is then refused to everyone (`identity-unmatched`); a sign-in without it is refused",
     '(none: issuer and subject)',
   ),
