@@ -18,9 +18,11 @@ import { NO_REPLY, withGatedApi } from './support/gated-api';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
+import { answerApiResourceOf } from '../../lib/auth/auth-config';
 
 /** The audience tokens carry: the service checks it, not the port each API process happens to listen on. */
 const RESOURCE = 'http://127.0.0.1:3999/mcp';
+const ANSWERS_RESOURCE = answerApiResourceOf(RESOURCE);
 const client = (name: string, scope: string): TestClient => ({
   client_id: name,
   client_secret: `${name}-secret`,
@@ -32,7 +34,10 @@ const DANA = client('dana', 'mcp refunds:approve');
 const apiEnv: Record<string, string> = {};
 let as: AuthorizationServer | undefined;
 beforeAll(async () => {
-  as = await startAuthorizationServer({ clients: [ALICE, DANA], resources: { [RESOURCE]: 'mcp refunds:approve' } });
+  as = await startAuthorizationServer({
+    clients: [ALICE, DANA],
+    resources: { [RESOURCE]: 'mcp refunds:approve', [ANSWERS_RESOURCE]: 'refunds:approve' },
+  });
   Object.assign(apiEnv, {
     AUTH_MODE: 'oauth',
     MCP_RESOURCE_URL: RESOURCE,
@@ -53,6 +58,9 @@ const suite = faultSuite({ sharedWorkflowBundle: true, apiEnv });
 
 const bearer = async (who: TestClient, scope = 'mcp') =>
   `Bearer ${await as!.token(who, { resource: RESOURCE, scope })}`;
+/** The approver's own token for the answer API, a resource of its own: a service answering as itself. */
+const approverBearer = async () =>
+  `Bearer ${await as!.token(DANA, { resource: ANSWERS_RESOURCE, scope: 'refunds:approve' })}`;
 
 async function callRefund(url: string, order: string): Promise<string> {
   const caller = new Client(
@@ -88,7 +96,7 @@ async function listedQuestion(url: string, headers: Record<string, string>, orde
 }
 
 const approverHeaders = async () => ({
-  authorization: await bearer(DANA, 'mcp refunds:approve'),
+  authorization: await approverBearer(),
   'content-type': 'application/json',
 });
 
@@ -150,7 +158,7 @@ scenario(
     await withGatedApi(stack, async (api) => {
       // The caller waits on API 1, which reaches Temporal directly.
       const result = callRefund(stack.apiUrl(1), 'F-1');
-      const dana = { authorization: await bearer(DANA, 'mcp refunds:approve'), 'content-type': 'application/json' };
+      const dana = { authorization: await approverBearer(), 'content-type': 'application/json' };
       const question = await waitFor("the question in the approver's inbox", async () => {
         const listed = (await (await fetch(answersOf(stack.apiUrl(1)), { headers: dana })).json()) as {
           questions: Array<{ id: string; exchangeId: string; shownDigest: string; message: string }>;
