@@ -90,6 +90,7 @@ describe('answer sign-in', () => {
     const { answerer, csrf } = await whoami(browser, confidential);
     expect(answerer).toEqual({
       id: principalId(stack.issuer, 'alice', undefined),
+      kind: 'person',
       issuer: stack.issuer,
       subject: 'alice',
       scopes: [],
