@@ -9,8 +9,8 @@
  * answering every entry point shares (lib/exchange-client/question-answering.ts), with `via: 'page'`.
  * A question that requires a sign-in the session does not meet (`requireSignIn`: step-up) sends
  * its answerer through the issuer again, back to the question, when they open it, and when they
- * post to it (the post is refused, `step-up-required`, and recorded, as the rules would); with the
- * development sign-in, which has no issuer to ask, the page says it cannot be answered here. Every response
+ * post to it (the post is refused, `step-up-required`, and recorded, as the rules would); the
+ * development sign-in's step-up is its form again. Every response
  * carries the page's security headers (no script, no framing, no cache, no Referer), and every
  * page the sign-in's banner when it has one (the development sign-in says anyone can be anyone).
  */
@@ -18,7 +18,6 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
 import { identityKeys, meetsSignInRequirement } from '../../../../lib/questions/addressing';
-import { refusalMessage } from '../../../../lib/questions/answer-judgement';
 import { answerFromForm, type FormFields } from '../../../../lib/questions/form-answer';
 import { ACTION_FIELD, CSRF_FIELD, SHOWN_FIELD } from '../../../../lib/questions/form-field-names';
 import type { AnswererIdentity, QuestionView } from '../../../../lib/questions/question';
@@ -136,8 +135,8 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
   /**
    * Whether `answerer` must sign in again before answering `question` (it waits, they have not
    * answered it, and their sign-in falls short of its `requireSignIn`): then, having sent them
-   * through the issuer (step-up), true. With no issuer to ask (the development sign-in) the page
-   * shows the question and why it cannot be answered here, and a post is refused by the rules.
+   * through the issuer (step-up), true. A sign-in that cannot step up leaves the page as it is,
+   * and a post is refused by the rules.
    */
   async function steppedUp(res: Response, question: QuestionView, answerer: AnswererIdentity): Promise<boolean> {
     const requirement = question.addressing.requireSignIn;
@@ -148,12 +147,6 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
     await signIn.stepUp(res, requirement, questionPath(question.id));
     return true;
   }
-
-  /** Why nobody can answer `question` here when the sign-in cannot step up (the development one), if so. */
-  const cannotStepUpNotice = (question: QuestionView, answerer: AnswererIdentity) =>
-    !signIn.stepUp && question.status === 'waiting' && !meetsSignInRequirement(question.addressing, answerer, now())
-      ? `${refusalMessage('step-up-required', question)} The development sign-in cannot give it.`
-      : undefined;
 
   /** One line for an answerer who already answered a question that still waits for others. */
   const answeredNotice = (question: QuestionView, answerer: AnswererIdentity) =>
@@ -175,7 +168,7 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
     const question = await answerable(req, res, req.params.id, answerer);
     if (!question) return;
     if (await steppedUp(res, question, answerer)) return;
-    const shown = answeredNotice(question, answerer) ?? cannotStepUpNotice(question, answerer);
+    const shown = answeredNotice(question, answerer);
     questionPage(res, 200, {
       question,
       answerer,
