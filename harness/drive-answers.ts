@@ -115,7 +115,7 @@ export async function answerAsAddressee<R>(
     exchange.state,
     exchange.input,
     ask,
-    answererIdentity(answerer, exchange.input),
+    answererIdentity(answerer, exchange.input, exchange.now()),
     responses as Record<string, ElicitAnswer>,
     exchange.now(),
   );

@@ -103,6 +103,12 @@ export interface Answerer {
   scopes?: string[];
   groups?: string[];
   name?: string;
+  /**
+   * How they signed in at the answer page, for a question that requires it (`requireSignIn`): the
+   * `acr` and `amr` their ID token named, and how long before the answer they signed in (`ageS`,
+   * 0 when absent). Absent: a sign-in that said none of it, which meets no requirement.
+   */
+  signIn?: { acr?: string; amr?: string[]; ageS?: number };
 }
 
 export type ToolStep = Step<CallToolResult>;

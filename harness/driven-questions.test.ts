@@ -136,3 +136,37 @@ describe('driveTool answering as a service', () => {
     expect(bot.result?.content).toEqual([{ type: 'text', text: `accept by ${ISSUER}|client:ticket-bot` }]);
   });
 });
+
+describe('driveTool answering a question that requires a sign-in', () => {
+  const transfer = defineTool({
+    tool: { name: 'transfer', inputSchema: { type: 'object' } },
+    run(_args, ctx) {
+      const approval = inputResponse(ctx.inputResponses, 'approval');
+      if (approval.kind === 'elicit') return { content: [{ type: 'text', text: approval.action }] };
+      return inputRequired({
+        inputRequests: {
+          approval: elicitFrom(
+            { anyOf: [answerer.group('finance')], requireSignIn: { maxAgeS: 300, amr: ['mfa'] } },
+            { message: 'Transfer?', requestedSchema: { type: 'object', properties: {} } },
+          ),
+        },
+      });
+    },
+  });
+
+  it('refuses an answerer without the sign-in (step-up-required) and takes one with it', async () => {
+    const asked = await driveTool(transfer, 'transfer', {}, { principal: caller });
+    const refusalOf = async (signIn?: { amr?: string[]; ageS?: number }) => {
+      const step = await asked.answerAs({ ...fin, ...(signIn ? { signIn } : {}) }, { approval: { action: 'accept' } });
+      return step.refused ? (step.error?.data as { refusal?: string }).refusal : 'taken';
+    };
+    expect(await refusalOf()).toBe('step-up-required');
+    expect(await refusalOf({ amr: ['pwd'] })).toBe('step-up-required');
+    expect(await refusalOf({ amr: ['mfa'], ageS: 301 })).toBe('step-up-required');
+    const done = await asked.answerAs(
+      { ...fin, signIn: { amr: ['pwd', 'mfa'], ageS: 60 } },
+      { approval: { action: 'accept' } },
+    );
+    expect(done.result?.content).toEqual([{ type: 'text', text: 'accept' }]);
+  });
+});

@@ -18,11 +18,16 @@ import type { Answerer, JsonRpcError } from './drive-types';
 import { principalId } from '../lib/exchange/principal';
 
 /**
- * A test's answerer as the service would verify them: their principal key, scopes and groups;
+ * A test's answerer as the service would verify them: their principal key, scopes and groups, and
+ * their sign-in (`auth_time` `signIn.ageS` before `now`, `acr`, `amr`) when the test gives one;
  * `'caller'` is the exchange's own caller (`exchange`), signed in elsewhere, as a question
  * addressed to `answerer.caller()` is answered.
  */
-export function answererIdentity(answerer: Answerer | 'caller', exchange: ExchangeInput): AnswererIdentity {
+export function answererIdentity(
+  answerer: Answerer | 'caller',
+  exchange: ExchangeInput,
+  now: number = Date.now(),
+): AnswererIdentity {
   if (answerer === 'caller') {
     const details = exchange.principalDetails;
     return {
@@ -44,8 +49,16 @@ export function answererIdentity(answerer: Answerer | 'caller', exchange: Exchan
     scopes: answerer.scopes ?? [],
     groups: answerer.groups ?? [],
     ...(answerer.name !== undefined ? { name: answerer.name } : {}),
+    ...(answerer.signIn !== undefined ? signInOf(answerer.signIn, now) : {}),
   };
 }
+
+/** A test's sign-in as the identity carries it (what a session's ID token said). */
+const signInOf = ({ acr, amr, ageS }: NonNullable<Answerer['signIn']>, now: number) => ({
+  authTime: Math.floor(now / 1000) - (ageS ?? 0),
+  ...(acr !== undefined ? { acr } : {}),
+  ...(amr !== undefined ? { amr: [...amr] } : {}),
+});
 
 /** Takes `responses` (elicitation results by key) from `by`, or says why one of them was refused (nothing is taken then). */
 export function answerQuestions(

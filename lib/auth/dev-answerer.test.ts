@@ -1,6 +1,6 @@
 import { ANONYMOUS_PRINCIPAL_ID, principalId } from '../exchange/principal';
 import { MAX_GROUP_LENGTH, MAX_GROUPS, MAX_NAME_LENGTH } from './answerer-claims';
-import { DEV_SIGN_IN_ISSUER, devAnswerer, typedGroups } from './dev-answerer';
+import { DEV_SIGN_IN_ISSUER, devAnswerer, devAuthentication, typedGroups } from './dev-answerer';
 
 const identityOf = (fields: Parameters<typeof devAnswerer>[0]) => {
   const typed = devAnswerer(fields);
@@ -88,5 +88,28 @@ describe('a development answerer', () => {
 
   it('says every field that is wrong at once', () => {
     expect(problemsOf({ name: 'x\ny', groups: 'a\nb' }).map((p) => p.field)).toEqual(['subject', 'name', 'groups']);
+  });
+});
+
+describe('devAuthentication', () => {
+  const NOW_MS = 1_800_000_000_500;
+
+  it('says the person signed in now, with the acr and methods typed', () => {
+    expect(devAuthentication({ acr: ' urn:mfa ', amr: 'pwd, otp,, mfa, otp' }, NOW_MS)).toEqual({
+      authentication: { authTime: 1_800_000_000, acr: 'urn:mfa', amr: ['pwd', 'otp', 'mfa'] },
+    });
+    expect(devAuthentication({}, NOW_MS)).toEqual({ authentication: { authTime: 1_800_000_000 } });
+  });
+
+  it('refuses a method with a space or a control character, too many, and an acr with a control character', () => {
+    expect(devAuthentication({ amr: 'two words' }, NOW_MS)).toEqual({
+      problems: [{ field: 'amr', message: 'A method is one word of at most 64 characters.' }],
+    });
+    expect(devAuthentication({ amr: Array.from({ length: 33 }, (_, i) => `m${i}`).join(',') }, NOW_MS)).toEqual({
+      problems: [{ field: 'amr', message: 'At most 32 methods.' }],
+    });
+    expect(devAuthentication({ acr: 'a\u0007b' }, NOW_MS)).toEqual({
+      problems: [{ field: 'acr', message: 'No control characters.' }],
+    });
   });
 });

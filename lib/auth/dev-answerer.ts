@@ -5,18 +5,21 @@
  * shares a key with a real one. The subject `anonymous` is the AUTH_MODE=off caller itself (key
  * `anonymous`, no issuer), so a developer can answer a question addressed to the caller. Fields
  * are bounded as a real sign-in's claims are, but refused rather than cut, since the person
- * typing can fix them. Pure, and unit-tested beside it.
+ * typing can fix them. How they signed in is typed too (`acr`, `amr`; `auth_time` is the moment
+ * of the sign-in), so a question that requires a sign-in (`requireSignIn`) can be answered in
+ * development. Pure, and unit-tested beside it.
  */
 import { ANONYMOUS_PRINCIPAL_ID, principalId } from '../exchange/principal';
 import type { AnswererIdentity } from '../questions/question';
 import { MAX_GROUP_LENGTH, MAX_GROUPS, MAX_NAME_LENGTH } from './answerer-claims';
+import type { SignInAuthentication } from './step-up';
 
 /** The issuer of every development answerer but the anonymous one: not a URL, so never a real issuer's. */
 export const DEV_SIGN_IN_ISSUER = 'urn:durable-mcp:dev-sign-in';
 /** The longest subject taken: a display name's bound (a longer key would be a digest, unreadable in audits). */
 export const MAX_DEV_SUBJECT_LENGTH = MAX_NAME_LENGTH;
 
-export type DevSignInField = 'subject' | 'name' | 'groups';
+export type DevSignInField = 'subject' | 'name' | 'groups' | 'acr' | 'amr';
 
 export interface DevSignInProblem {
   field: DevSignInField;
@@ -47,6 +50,38 @@ function groupsProblem(groups: string[]): string | undefined {
     return `A group is at most ${MAX_GROUP_LENGTH} characters.`;
   if (groups.some((group) => CONTROL.test(group))) return 'A group cannot hold control characters.';
   return undefined;
+}
+
+/** At most this many methods typed, each at most this long (as an ID token's `amr` is read: step-up.ts). */
+const MAX_DEV_METHODS = 32;
+const MAX_DEV_METHOD_LENGTH = 64;
+const MAX_DEV_ACR_LENGTH = 256;
+
+/**
+ * How the form says the person signed in: the `acr` and the methods (`amr`, comma-separated)
+ * typed, signed in at `nowMs`; or what is wrong with them.
+ */
+export function devAuthentication(
+  fields: DevSignInFields,
+  nowMs: number,
+): { authentication: SignInAuthentication } | { problems: DevSignInProblem[] } {
+  const acr = text(fields.acr);
+  const amr = typedGroups(fields.amr);
+  const problems: DevSignInProblem[] = [];
+  if (acr.length > MAX_DEV_ACR_LENGTH)
+    problems.push({ field: 'acr', message: `At most ${MAX_DEV_ACR_LENGTH} characters.` });
+  else if (CONTROL.test(acr)) problems.push({ field: 'acr', message: 'No control characters.' });
+  if (amr.length > MAX_DEV_METHODS) problems.push({ field: 'amr', message: `At most ${MAX_DEV_METHODS} methods.` });
+  else if (amr.some((method) => method.length > MAX_DEV_METHOD_LENGTH || /[\s\x00-\x1f\x7f]/.test(method)))
+    problems.push({ field: 'amr', message: `A method is one word of at most ${MAX_DEV_METHOD_LENGTH} characters.` });
+  if (problems.length > 0) return { problems };
+  return {
+    authentication: {
+      authTime: Math.floor(nowMs / 1000),
+      ...(acr !== '' ? { acr } : {}),
+      ...(amr.length > 0 ? { amr } : {}),
+    },
+  };
 }
 
 /** The identity the form names, or what is wrong with it, field by field. */

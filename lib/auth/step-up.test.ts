@@ -1,5 +1,12 @@
 // Step-up: whether a sign-in satisfies a question's requirement, and what the issuer is asked for.
-import { authenticationFromClaims, stepUpParameters, unmetRequirement } from './step-up';
+import {
+  authenticationFromClaims,
+  describeRequirement,
+  describeUnmet,
+  requiresAnything,
+  stepUpParameters,
+  unmetRequirement,
+} from './step-up';
 
 const NOW_S = 1_800_000_000;
 const NOW = NOW_S * 1000;
@@ -7,7 +14,7 @@ const NOW = NOW_S * 1000;
 describe('unmetRequirement', () => {
   it('is met by anything when nothing is required', () => {
     expect(unmetRequirement({}, {}, NOW)).toBeUndefined();
-    expect(unmetRequirement({}, { acrValues: [], amr: [] }, NOW)).toBeUndefined();
+    expect(unmetRequirement({}, { acr: [], amr: [] }, NOW)).toBeUndefined();
   });
 
   it('takes a sign-in no older than max_age, and refuses an older one, one from the future, or one of unknown age', () => {
@@ -20,7 +27,7 @@ describe('unmetRequirement', () => {
   });
 
   it('takes an acr among the values asked for, and refuses another or none', () => {
-    const requirement = { acrValues: ['urn:mfa', 'urn:phishing-resistant'] };
+    const requirement = { acr: ['urn:mfa', 'urn:phishing-resistant'] };
     expect(unmetRequirement({ acr: 'urn:phishing-resistant' }, requirement, NOW)).toBeUndefined();
     expect(unmetRequirement({ acr: 'urn:password' }, requirement, NOW)).toBe('acr');
     expect(unmetRequirement({}, requirement, NOW)).toBe('acr');
@@ -34,19 +41,57 @@ describe('unmetRequirement', () => {
   });
 
   it('names the first unmet part when several are', () => {
-    expect(
-      unmetRequirement({ authTime: NOW_S - 10, acr: 'x' }, { maxAgeS: 60, acrValues: ['y'], amr: ['mfa'] }, NOW),
-    ).toBe('acr');
+    expect(unmetRequirement({ authTime: NOW_S - 10, acr: 'x' }, { maxAgeS: 60, acr: ['y'], amr: ['mfa'] }, NOW)).toBe(
+      'acr',
+    );
   });
 });
 
 describe('stepUpParameters', () => {
   it('asks for max_age and acr_values as OpenID Connect spells them', () => {
-    expect(stepUpParameters({ maxAgeS: 0, acrValues: ['urn:mfa', 'urn:hwk'], amr: ['mfa'] })).toEqual({
+    expect(stepUpParameters({ maxAgeS: 0, acr: ['urn:mfa', 'urn:hwk'], amr: ['mfa'] })).toEqual({
       max_age: '0',
       acr_values: 'urn:mfa urn:hwk',
     });
+    expect(stepUpParameters({ maxAgeS: 300 })).toEqual({ max_age: '300' });
     expect(stepUpParameters({})).toEqual({});
+  });
+
+  it('makes the person authenticate again for methods no acr value asks for', () => {
+    expect(stepUpParameters({ amr: ['mfa'] })).toEqual({ prompt: 'login' });
+    expect(stepUpParameters({ maxAgeS: 600, amr: ['otp'] })).toEqual({ max_age: '600', prompt: 'login' });
+    expect(stepUpParameters({ acr: ['urn:mfa'], amr: ['mfa'] })).toEqual({ acr_values: 'urn:mfa' });
+  });
+});
+
+describe('requiresAnything', () => {
+  it('is false for an absent or empty requirement', () => {
+    expect(requiresAnything(undefined)).toBe(false);
+    expect(requiresAnything({})).toBe(false);
+    expect(requiresAnything({ acr: [], amr: [] })).toBe(false);
+    expect(requiresAnything({ maxAgeS: 60 })).toBe(true);
+    expect(requiresAnything({ amr: ['mfa'] })).toBe(true);
+    expect(requiresAnything({ acr: ['x'] })).toBe(true);
+  });
+});
+
+describe('describeRequirement', () => {
+  it('says what a requirement asks in plain words', () => {
+    expect(describeRequirement({ amr: ['mfa'] })).toBe('a sign-in using multi-factor authentication (MFA)');
+    expect(describeRequirement({ maxAgeS: 300, amr: ['mfa'] })).toBe(
+      'a sign-in within the last 5 minutes, using multi-factor authentication (MFA)',
+    );
+    expect(describeRequirement({ maxAgeS: 3600 })).toBe('a sign-in within the last hour');
+    expect(describeRequirement({ maxAgeS: 90, amr: ['otp', 'x-custom'], acr: ['urn:a', 'urn:b'] })).toBe(
+      'a sign-in within the last 90 seconds, using a one-time code and “x-custom”, at one of the authentication levels “urn:a”, “urn:b”',
+    );
+    expect(describeRequirement({ acr: ['urn:mfa'] })).toBe('a sign-in at the authentication level “urn:mfa”');
+  });
+
+  it('says what a sign-in lacks', () => {
+    expect(describeUnmet('max-age', { maxAgeS: 60 })).toBe('your sign-in is not from within the last minute');
+    expect(describeUnmet('amr', { amr: ['mfa'] })).toBe('your sign-in did not use multi-factor authentication (MFA)');
+    expect(describeUnmet('acr', { acr: ['urn:mfa'] })).toBe('your sign-in is not at the authentication level it needs');
   });
 });
 

@@ -150,6 +150,8 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
     const { caller } = question;
     const by: AnswererIdentity = {
       id: caller.personId ?? caller.id,
+      // The caller's client, not the person present: it may only decline or cancel (`admission`),
+      // and a question's requireSignIn does not hold it, since that approves nothing.
       kind: 'client',
       ...(caller.issuer !== undefined ? { issuer: caller.issuer } : {}),
       subject: caller.subject,

@@ -60,6 +60,23 @@ describe('an exchange taking answers to its questions', () => {
     expect(takeAnswers(state).answeredBy?.approval).toHaveLength(1);
   });
 
+  it('judges a question’s requireSignIn at the answer’s sentAt, from the sign-in the answer carries', () => {
+    const state = initialState(CALLER);
+    const sentAtS = 1; // answer() sends at 1_000 ms
+    recordRound(
+      state,
+      ask({ approval: { anyOf: [{ group: 'managers' }], requireSignIn: { maxAgeS: 60, amr: ['mfa'] } } }),
+    );
+    const ann = who('ann', ['managers']);
+    expect(acceptQuestion(state, answer({ ...ann, kind: 'person', amr: ['pwd'], authTime: sentAtS }))).toBe(
+      'step-up-required',
+    );
+    const bot: AnswererIdentity = { ...who('bot', ['managers']), kind: 'service', clientId: 'bot' };
+    expect(acceptQuestion(state, answer({ ...bot, amr: ['mfa'], authTime: sentAtS }))).toBe('step-up-required');
+    expect(state.pending).toBeUndefined();
+    expect(acceptQuestion(state, answer({ ...ann, kind: 'person', amr: ['mfa'], authTime: sentAtS }))).toBe('decided');
+  });
+
   it('waits for each of two approvals, and completes the round only then', () => {
     const state = initialState(CALLER);
     recordRound(state, ask({ approval: { eachOf: [{ group: 'finance' }, { group: 'legal' }] } }));

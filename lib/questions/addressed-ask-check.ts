@@ -36,6 +36,46 @@ function listProblem(list: unknown, path: string): string | undefined {
 
 const positive = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value > 0;
 
+/** A `requireSignIn.maxAgeS` below this leaves no time to read and answer; above it, a day's sign-in is no step-up. */
+export const MIN_SIGN_IN_MAX_AGE_S = 60;
+export const MAX_SIGN_IN_MAX_AGE_S = 86_400;
+/** At most this many `acr` or `amr` values, each at most this long (as an ID token's are read: step-up.ts). */
+const MAX_SIGN_IN_VALUES = 10;
+const MAX_SIGN_IN_VALUE = 64;
+
+function signInValuesProblem(values: unknown, path: string): string | undefined {
+  if (values === undefined) return undefined;
+  if (
+    !Array.isArray(values) ||
+    values.length === 0 ||
+    values.length > MAX_SIGN_IN_VALUES ||
+    !values.every((v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_SIGN_IN_VALUE && !/\s/.test(v))
+  )
+    return `${path} must list 1 to ${MAX_SIGN_IN_VALUES} values, each 1 to ${MAX_SIGN_IN_VALUE} characters without spaces`;
+  return undefined;
+}
+
+/** What is wrong with a `requireSignIn` (lib/auth/step-up.ts reads it), if anything. */
+function signInRequirementProblem(requirement: unknown, path: string): string | undefined {
+  if (typeof requirement !== 'object' || requirement === null || Array.isArray(requirement))
+    return `${path} must be an object of maxAgeS, acr and amr`;
+  const r = requirement as Record<string, unknown>;
+  const unknown = Object.keys(r).find((key) => !['maxAgeS', 'acr', 'amr'].includes(key));
+  if (unknown !== undefined) return `${path}.${unknown} is not a sign-in requirement (maxAgeS, acr, amr)`;
+  if (r.maxAgeS === undefined && r.acr === undefined && r.amr === undefined)
+    return `${path} must require at least one of maxAgeS, acr and amr`;
+  if (
+    r.maxAgeS !== undefined &&
+    !(
+      positive(r.maxAgeS) &&
+      (r.maxAgeS as number) >= MIN_SIGN_IN_MAX_AGE_S &&
+      (r.maxAgeS as number) <= MAX_SIGN_IN_MAX_AGE_S
+    )
+  )
+    return `${path}.maxAgeS must be a whole number of seconds from ${MIN_SIGN_IN_MAX_AGE_S} to ${MAX_SIGN_IN_MAX_AGE_S}`;
+  return signInValuesProblem(r.acr, `${path}.acr`) ?? signInValuesProblem(r.amr, `${path}.amr`);
+}
+
 function addressingProblem(addressing: Addressing, path: string, waitMs: number): string | undefined {
   if ((addressing.anyOf === undefined) === (addressing.eachOf === undefined))
     return `${path} must have exactly one of anyOf and eachOf`;
@@ -53,6 +93,10 @@ function addressingProblem(addressing: Addressing, path: string, waitMs: number)
     !(positive(addressing.remindAfterMs) && addressing.remindAfterMs < waitMs)
   )
     return `${path}.remindAfterMs must be positive and within the question's wait (${waitMs} ms)`;
+  if (addressing.requireSignIn !== undefined) {
+    const problem = signInRequirementProblem(addressing.requireSignIn, `${path}.requireSignIn`);
+    if (problem) return problem;
+  }
   const escalate = addressing.escalate;
   if (escalate === undefined) return undefined;
   if (!(positive(escalate.afterMs) && escalate.afterMs < waitMs))

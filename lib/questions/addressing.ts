@@ -4,6 +4,7 @@
  * harness all apply: who may answer it and when, and when its answers decide it. No Temporal, pg
  * or express import: the workflow bundle imports this file.
  */
+import { requiresAnything, unmetRequirement } from '../auth/step-up';
 import type { Addressing, Answerer, AnswererIdentity, ElicitAnswer, QuestionCaller } from './question';
 
 /** The field of an embedded request that addresses it (`@durable-mcp/handlers` `ADDRESSED_TO`). */
@@ -143,7 +144,13 @@ export interface SlottedAnswer {
 }
 
 export type AdmissionRefusal =
-  'not-addressed' | 'caller-excluded' | 'already-answered' | 'closed' | 'client-token' | 'identity-unmatched';
+  | 'not-addressed'
+  | 'caller-excluded'
+  | 'already-answered'
+  | 'closed'
+  | 'client-token'
+  | 'identity-unmatched'
+  | 'step-up-required';
 
 export type Admission = { admitted: true; slot: number } | { admitted: false; reason: AdmissionRefusal };
 
@@ -159,9 +166,25 @@ const clientMayAnswer = (
 ): boolean => action !== undefined && action !== 'accept' && addressesCaller(addressing) && isCaller(identity, caller);
 
 /**
+ * Whether `identity`'s sign-in meets the question's `requireSignIn` at `at`: always, when it asks
+ * nothing (a question recorded before it existed included); a person's, when their ID token's
+ * `auth_time`, `acr` and `amr` do (lib/auth/step-up.ts); a service's never, as it is no person
+ * present. A caller's client reaches this only to decline or cancel its own call's URL-mode
+ * question, which approves nothing: it is not held to the requirement.
+ */
+export function meetsSignInRequirement(addressing: Addressing, identity: AnswererIdentity, at: number): boolean {
+  const requirement = addressing.requireSignIn;
+  if (!requiresAnything(requirement) || identity.kind === 'client') return true;
+  if (identity.kind === 'service') return false;
+  return unmetRequirement(identity, requirement!, at) === undefined;
+}
+
+/**
  * Whether `identity` may answer now (`at`), given what the question took so far. An `anyOf` has
  * one slot; an `eachOf` one per answerer, each filled by the first admitted principal that has not
- * filled another; an escalation's answerers may fill any open slot.
+ * filled another; an escalation's answerers may fill any open slot. One who would be admitted but
+ * whose sign-in falls short of the question's `requireSignIn` is refused `step-up-required` (only
+ * then, so nobody else learns what it requires).
  */
 export function admission(
   addressing: Addressing,
@@ -195,16 +218,26 @@ export function admission(
         ? 'identity-unmatched'
         : 'not-addressed',
   };
-  if (!addressing.eachOf) {
-    const admitted = addresseesAt(addressing, context.askedAt, context.at).some(names);
-    return admitted ? { admitted: true, slot: 0 } : notAdmitted;
-  }
+  const slot = admittedSlot(addressing, context.askedAt, context.at, filled, names);
+  if (slot === undefined) return notAdmitted;
+  if (!meetsSignInRequirement(addressing, identity, context.at)) return { admitted: false, reason: 'step-up-required' };
+  return { admitted: true, slot };
+}
+
+/** The slot an answerer `names` admits may fill at `at`, if any (`admission`). */
+function admittedSlot(
+  addressing: Addressing,
+  askedAt: number,
+  at: number,
+  filled: ReadonlySet<number>,
+  names: (answerer: Answerer) => boolean,
+): number | undefined {
+  if (!addressing.eachOf) return addresseesAt(addressing, askedAt, at).some(names) ? 0 : undefined;
   const open = addressing.eachOf.map((_, slot) => slot).filter((slot) => !filled.has(slot));
   const own = open.find((slot) => names(addressing.eachOf![slot]!));
-  if (own !== undefined) return { admitted: true, slot: own };
-  const escalated = addresseesAt(addressing, context.askedAt, context.at).slice(addressing.eachOf.length);
-  if (open.length > 0 && escalated.some(names)) return { admitted: true, slot: open[0]! };
-  return notAdmitted;
+  if (own !== undefined) return own;
+  const escalated = addresseesAt(addressing, askedAt, at).slice(addressing.eachOf.length);
+  return open.length > 0 && escalated.some(names) ? open[0] : undefined;
 }
 
 /**

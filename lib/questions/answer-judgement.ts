@@ -5,6 +5,7 @@
  * question is not addressed to (the caller, where excluded), or to a decided question is refused
  * with a reason that is recorded and shown.
  */
+import { describeRequirement } from '../auth/step-up';
 import { admission, decisionOf, type AdmissionRefusal, type SlottedAnswer } from './addressing';
 import { humanTime } from './human-time';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from './question';
@@ -38,8 +39,14 @@ export function judgeAnswer(
   return { taken: true, slot: admitted.slot, decided: decisionOf(question.addressing, after) !== undefined };
 }
 
-/** What an answerer is told of a refusal (the page and the API say the same). */
-export function refusalMessage(refusal: Refusal, question: Pick<QuestionView, 'answers' | 'deadlineAt'>): string {
+/**
+ * What an answerer is told of a refusal (the page and the API say the same). `addressing` says
+ * what sign-in a `step-up-required` question needs.
+ */
+export function refusalMessage(
+  refusal: Refusal,
+  question: Pick<QuestionView, 'answers' | 'deadlineAt'> & Partial<Pick<QuestionView, 'addressing'>>,
+): string {
   switch (refusal) {
     case 'not-addressed':
       return 'This question is not addressed to you.';
@@ -63,5 +70,10 @@ export function refusalMessage(refusal: Refusal, question: Pick<QuestionView, 'a
       return 'This question changed since it was shown to you: read it again before you answer.';
     case 'cancelled':
       return 'This question was withdrawn: its call ended.';
+    case 'step-up-required': {
+      const requirement = question.addressing?.requireSignIn;
+      const needs = requirement ? describeRequirement(requirement) : 'a stronger or more recent sign-in';
+      return `This question must be answered by a person with ${needs}: sign in again on the answer page to answer it (a service at the answer API cannot).`;
+    }
   }
 }

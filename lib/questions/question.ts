@@ -9,10 +9,10 @@
  * must accept.
  */
 
-import type { Addressing, Answerer } from '@durable-mcp/handlers';
+import type { Addressing, Answerer, SignInRequirement } from '@durable-mcp/handlers';
 
 /** Who may answer, and who a question is addressed to: the handler API's own words (`elicitFrom`). */
-export type { Addressing, Answerer };
+export type { Addressing, Answerer, SignInRequirement };
 
 /**
  * What an answerer is: a person signed in at the answer page (present: an interactive sign-in), a
@@ -41,6 +41,15 @@ export interface AnswererIdentity {
   name?: string;
   /** The sign-in's email, only when its provider says it is verified (`email_verified`). */
   email?: string;
+  /**
+   * How a person signed in at the page, as their ID token said (lib/auth/step-up.ts): `auth_time`
+   * (epoch seconds), `acr` and `amr`. What a question's `requireSignIn` is judged against, and
+   * what the evidence log records of the sign-in; absent when the token did not say (and on a
+   * service's or a client's identity).
+   */
+  authTime?: number;
+  acr?: string;
+  amr?: string[];
 }
 
 /**

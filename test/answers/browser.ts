@@ -71,11 +71,18 @@ export function locationOf(response: Response, from: string): string {
 }
 
 /**
- * Plays the answerer at the issuer from its authorization URL: the dev login page (any login),
- * then consent, redirect by redirect, until the issuer sends the browser back to `appOrigin`.
- * Returns that callback URL, not yet followed, so a test can alter it first.
+ * Plays the answerer at the issuer from its authorization URL: the dev login page (any login, and
+ * `loginFields` besides, such as a one-time code), then consent, redirect by redirect, until the
+ * issuer sends the browser back to `appOrigin`. Returns that callback URL, not yet followed, so a
+ * test can alter it first.
  */
-export async function loginAtIssuer(browser: Browser, authorizationUrl: string, login: string, appOrigin: string) {
+export async function loginAtIssuer(
+  browser: Browser,
+  authorizationUrl: string,
+  login: string,
+  appOrigin: string,
+  loginFields: Record<string, string> = {},
+) {
   let url = authorizationUrl;
   for (let step = 0; step < 20; step++) {
     if (new URL(url).origin === appOrigin) return url;
@@ -88,7 +95,8 @@ export async function loginAtIssuer(browser: Browser, authorizationUrl: string, 
     if (response.status !== 200) throw new Error(`the issuer answered HTTP ${response.status}: ${page.slice(0, 300)}`);
     const action = new URL(/<form[^>]*action="([^"]+)"/.exec(page)![1]!, url).href;
     const prompt = /name="prompt" value="([a-z]+)"/.exec(page)![1]!;
-    const fields: Record<string, string> = prompt === 'login' ? { prompt, login, password: 'any' } : { prompt };
+    const fields: Record<string, string> =
+      prompt === 'login' ? { prompt, login, password: 'any', ...loginFields } : { prompt };
     const submitted = await browser.post(action, fields);
     url = locationOf(submitted, action);
   }

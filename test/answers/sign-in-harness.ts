@@ -116,6 +116,18 @@ export interface AnswerIssuer {
   stop(): Promise<void>;
 }
 
+export interface AnswerIssuerOptions {
+  /**
+   * The ID token says how the person signed in (`auth_time`, `acr`, `amr`), a login with an `otp`
+   * field being multi-factor, and the provider steps up on `acr_values` (oidc-issuer-child.mjs).
+   */
+  authentication?: boolean;
+}
+
+/** The acr values the provider gives with `authentication`: a password alone, and with a one-time code. */
+export const PASSWORD_ACR = 'urn:durable-mcp:test:password';
+export const MFA_ACR = 'urn:durable-mcp:test:mfa';
+
 /**
  * The real OpenID provider (oidc-issuer-child.mjs) on a loopback port, with `clients` registered
  * for the authorization code flow and `accounts`' claims (any login is accepted, and becomes `sub`).
@@ -124,6 +136,7 @@ export async function startAnswerIssuer(
   clients: IssuerClient[],
   accounts: Record<string, Record<string, unknown>>,
   port?: number,
+  options: AnswerIssuerOptions = {},
 ): Promise<AnswerIssuer> {
   const issuerPort = port ?? (await freePort());
   const registered = clients.map((client) => ({
@@ -140,6 +153,7 @@ export async function startAnswerIssuer(
     keys: [await newSigningKey('s1')],
     clients: registered,
     accounts,
+    ...(options.authentication ? { authentication: true } : {}),
   });
   const child: Child = spawnChild('answer-issuer', nodeBinary(), [path.join(__dirname, 'oidc-issuer-child.mjs')], {
     cwd: projectRoot(),

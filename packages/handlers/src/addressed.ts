@@ -48,6 +48,28 @@ export const answerer = {
 };
 
 /**
+ * How recently, and how, a person must have signed in to answer a question (checked against their
+ * sign-in at the answer page: the ID token's `auth_time`, `acr` and `amr`). A person whose sign-in
+ * falls short is sent through the sign-in service again, asked for what is missing; until their
+ * sign-in meets it, their answer is refused (`step-up-required`). Only a person signed in at the
+ * page can meet it: a service at the answer API never does.
+ *
+ * - `maxAgeS`: they signed in at most this many seconds before answering (OpenID Connect
+ *   `max_age`); at least 60, so there is time to read and answer.
+ * - `acr`: their sign-in's authentication context class is one of these (`acr_values`; what the
+ *   values are, and which one means MFA, is your sign-in service's to say).
+ * - `amr`: every one of these authentication methods was used (RFC 8176: `mfa`, `otp`, `hwk`,
+ *   `face`...). Providers have no standard way to be asked for methods, so the person is asked to
+ *   sign in again, and the provider's own policy must use them; name the provider's `acr` for MFA
+ *   as well where it has one, so it knows to ask for a second factor.
+ */
+export interface SignInRequirement {
+  maxAgeS?: number;
+  acr?: string[];
+  amr?: string[];
+}
+
+/**
  * Who a question is addressed to, and how long it waits.
  *
  * - `anyOf`: the first answer from any of them decides. `eachOf`: one accepting answer from each
@@ -59,6 +81,8 @@ export const answerer = {
  * - `remindAfterMs`: a reminder goes out (the `question.reminder` webhook) that long after the
  *   question starts waiting, if it still waits.
  * - `escalate`: after `afterMs`, `to` may answer as well (`question.escalated`).
+ * - `requireSignIn`: a recent and/or stronger sign-in every answer needs (`SignInRequirement`), as
+ *   in `requireSignIn: { maxAgeS: 300, amr: ['mfa'] }`: signed in within five minutes, with MFA.
  */
 export interface Addressing {
   anyOf?: Answerer[];
@@ -67,6 +91,7 @@ export interface Addressing {
   waitMs?: number;
   remindAfterMs?: number;
   escalate?: { afterMs: number; to: Answerer[] };
+  requireSignIn?: SignInRequirement;
 }
 
 /** The field of an embedded request that addresses it. */

@@ -36,6 +36,7 @@ export {
   type Addressing,
   type AnsweredBy,
   type Answerer,
+  type SignInRequirement,
 } from './addressed';
 export { answerError, type AnswerError } from './answer-error';
 export { isProtocolError, ProtocolError } from './protocol-error';

@@ -20,6 +20,7 @@ export const REFUSAL_STATUS: Record<Refusal, number> = {
   'caller-excluded': 403,
   'client-token': 403,
   'identity-unmatched': 403,
+  'step-up-required': 403,
   'already-answered': 409,
   closed: 409,
   stale: 409,

@@ -6,14 +6,18 @@
  * only that it is not theirs (never what it asks); a missing id is "no such question"; signed out,
  * a question's page is only the way to sign in. A post is
  * refused without the session's CSRF token; what it holds becomes an answer through the one
- * answering every entry point shares (lib/exchange-client/question-answering.ts), with `via: 'page'`. Every response
+ * answering every entry point shares (lib/exchange-client/question-answering.ts), with `via: 'page'`.
+ * A question that requires a sign-in the session does not meet (`requireSignIn`: step-up) sends
+ * its answerer through the issuer again, back to the question, when they open it, and when they
+ * post to it (the post is refused, `step-up-required`, and recorded, as the rules would); the
+ * development sign-in's step-up is its form again. Every response
  * carries the page's security headers (no script, no framing, no cache, no Referer), and every
  * page the sign-in's banner when it has one (the development sign-in says anyone can be anyone).
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
-import { identityKeys } from '../../../../lib/questions/addressing';
+import { identityKeys, meetsSignInRequirement } from '../../../../lib/questions/addressing';
 import { answerFromForm, type FormFields } from '../../../../lib/questions/form-answer';
 import { ACTION_FIELD, CSRF_FIELD, SHOWN_FIELD } from '../../../../lib/questions/form-field-names';
 import type { AnswererIdentity, QuestionView } from '../../../../lib/questions/question';
@@ -130,6 +134,22 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
     });
   }
 
+  /**
+   * Whether `answerer` must sign in again before answering `question` (it waits, they have not
+   * answered it, and their sign-in falls short of its `requireSignIn`): then, having sent them
+   * through the issuer (step-up), true. A sign-in that cannot step up leaves the page as it is,
+   * and a post is refused by the rules.
+   */
+  async function steppedUp(res: Response, question: QuestionView, answerer: AnswererIdentity): Promise<boolean> {
+    const requirement = question.addressing.requireSignIn;
+    if (requirement === undefined || question.status !== 'waiting') return false;
+    if (question.answers.some((answer) => answer.by.id === answerer.id)) return false;
+    if (meetsSignInRequirement(question.addressing, answerer, now()) || !signIn.stepUp) return false;
+    log.info({ answerer: answerer.id, questionId: question.id }, 'answer page: the question needs a step-up');
+    await signIn.stepUp(res, requirement, questionPath(question.id));
+    return true;
+  }
+
   /** One line for an answerer who already answered a question that still waits for others. */
   const answeredNotice = (question: QuestionView, answerer: AnswererIdentity) =>
     question.status === 'waiting' && question.answers.some((answer) => answer.by.id === answerer.id)
@@ -150,6 +170,7 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
       return notice(res, 200, { kind: 'signInNeeded', signInHref: signInHref(questionPath(req.params.id)) });
     const question = await answerable(req, res, req.params.id, answerer);
     if (!question) return;
+    if (await steppedUp(res, question, answerer)) return;
     const shown = answeredNotice(question, answerer);
     questionPage(res, 200, {
       question,
@@ -191,6 +212,8 @@ export function answerPagesRouter(deps: AnswerPagesDeps): Router {
         case 'invalid':
           return questionPage(res, 422, { question, answerer, csrf, values: fields, problems: reply.problems });
         case 'refused':
+          // Recorded as refused; the person signs in as the question needs, then answers again.
+          if (reply.refusal === 'step-up-required' && (await steppedUp(res, reply.question, answerer))) return;
           return questionPage(res, REFUSAL_STATUS[reply.refusal], {
             question: reply.question,
             answerer,

@@ -5,8 +5,10 @@
  * the route wants read first (the answer was taken, the question changed since it was shown).
  *
  * The caller of a question that excludes them (`excludedCaller`) sees the call they made and why
- * they cannot answer, and no form (question-access.ts).
+ * they cannot answer, and no form (question-access.ts). A question that requires a sign-in
+ * (`requireSignIn`) says which, above its form.
  */
+import { describeRequirement, requiresAnything } from '../../../../../lib/auth/step-up';
 import type { AnswerProblem } from '../../../../../lib/questions/answer-problem';
 import type { FormFields } from '../../../../../lib/questions/form-answer';
 import type { AnswererIdentity, QuestionView } from '../../../../../lib/questions/question';
@@ -43,13 +45,20 @@ function excludedCallerPart(question: QuestionView): Html {
   return html`${why}<p class="outcome">It waits for their answer until ${utcTime(question.deadlineAt)}.</p>${renderAnswersSoFar(question)}`;
 }
 
+/** The sign-in a question requires of whoever answers it, in words, if it requires one. */
+function requirementPart(question: QuestionView): Html | undefined {
+  const requirement = question.addressing.requireSignIn;
+  if (!requiresAnything(requirement)) return undefined;
+  return html`<p class="hint">This question needs ${describeRequirement(requirement!)}.</p>`;
+}
+
 /** The form of a waiting question, after the answers it took so far (an "each of"); else its outcome. */
 function answerPart(page: QuestionPage): Html {
   const { question } = page;
   if (question.status !== 'waiting') return renderOutcome(question);
   // The schema was checked when the question was asked; a field that somehow is not readable is left out.
   const { fields } = readRequestedSchema(question.requestedSchema);
-  return html`${renderAnswersSoFar(question)}${renderQuestionForm({
+  return html`${renderAnswersSoFar(question)}${requirementPart(question)}${renderQuestionForm({
     action: questionPath(question.id),
     fields,
     csrf: page.csrf,

@@ -20,6 +20,7 @@ import { createPendingSignIns } from './pending-sign-in';
 import { signedInRequests, type SignedInRequests } from './signed-in-requests';
 import { createSignInSealer } from './sign-in-sealer';
 import { signInRouter } from './sign-in-router';
+import { stepUpStarter, type BeginStepUp } from './step-up-sign-in';
 
 export interface AnswerSignInDeps {
   /** The ring the cookies' keys are derived from: ANSWER_SESSION_KEYS (`config.answers.sessions.keys`). */
@@ -37,6 +38,11 @@ export interface AnswerSignIn extends SignedInRequests {
   router: Router;
   /** What every answer page shows above all else, when the sign-in has something to warn of (the development one). */
   banner?: Html;
+  /**
+   * Sends the browser through the issuer again for a sign-in a question requires (step-up-sign-in.ts),
+   * back to a question's page; absent with the development sign-in, which has no issuer to ask.
+   */
+  stepUp?: BeginStepUp;
 }
 
 export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignInDeps): AnswerSignIn {
@@ -56,18 +62,21 @@ export function createAnswerSignIn(config: AnswerSignInConfig, deps: AnswerSignI
   const cookies = answerCookies(config.publicOrigin);
   const requests = signedInRequests(sessions, cookies, config.publicOrigin);
 
+  const relyingParty = deps.relyingParty ?? createOidcRelyingParty(config);
   const router = signInRouter({
     issuer: config.issuer,
     publicOrigin: config.publicOrigin,
     sessionTtlMs: config.sessionTtlMs,
-    relyingParty: deps.relyingParty ?? createOidcRelyingParty(config),
+    relyingParty,
     groupsReading: { groupsClaim: config.groupsClaim, scopes: config.scopes },
     pending,
     sessions,
     cookies,
     checkCsrf: requests.checkCsrf,
     log: deps.log,
+    now,
   });
+  const stepUp = stepUpStarter({ relyingParty, pending, cookies, log: deps.log });
 
-  return { router, ...requests };
+  return { router, stepUp, ...requests };
 }

@@ -1,7 +1,8 @@
 /**
  * The development sign-in's pages, in the answer page's own frame (page/layout.ts) under its
  * banner: the form where a developer names who they are (a subject, an optional display name,
- * groups separated by commas), with each field's problem beside it when a post is refused, and
+ * groups separated by commas) and how they signed in (an `acr`, methods), with each field's
+ * problem beside it when a post is refused, and
  * the short pages the sign-in shows (a refusal, signed out). Plain HTML, no script: the fields
  * are the answer form's own inputs (page/field-input.ts), so the page reads the same.
  */
@@ -51,6 +52,21 @@ const FIELDS: Array<TextField & { name: DevSignInField }> = [
     title: 'Groups',
     description:
       'Separated by commas (refund-approvers, finance-leads): a question addressed to a group admits its members.',
+    required: false,
+  },
+  {
+    kind: 'text',
+    name: 'amr',
+    title: 'Signed in with',
+    description:
+      'Authentication methods, as an ID token\'s "amr" would list them, separated by commas (pwd, otp, mfa): for a question that requires them.',
+    required: false,
+  },
+  {
+    kind: 'text',
+    name: 'acr',
+    title: 'Authentication level',
+    description: 'An ID token\'s "acr", for a question that requires one.',
     required: false,
   },
 ];

@@ -6,14 +6,19 @@
  *   refused (400), as the OpenID Connect sign-in refuses it;
  * - `POST /sign-in`: refused (403) cross-site, from another origin, or without the form's token;
  *   a field out of bounds is the form again with its problem (422); otherwise the same session
- *   cookie the OpenID Connect callback sets, for the identity typed (lib/auth/dev-answerer.ts),
- *   303 back;
+ *   cookie the OpenID Connect callback sets, for the identity typed and the sign-in it says it
+ *   was (`acr`, `amr`, signed in now: lib/auth/dev-answerer.ts), 303 back;
  * - `POST /sign-out`: as with OpenID Connect (sign-out.ts).
  *
  * There is no callback: nobody is asked who the person is, which is the point and the danger.
  */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { devAnswerer, type DevSignInField, type DevSignInProblem } from '../../../../../lib/auth/dev-answerer';
+import {
+  devAnswerer,
+  devAuthentication,
+  type DevSignInField,
+  type DevSignInProblem,
+} from '../../../../../lib/auth/dev-answerer';
 import type { Logger } from '../../../../../lib/log';
 import { CSRF_FIELD } from '../../../../../lib/questions/form-field-names';
 import type { AnswerSessions } from './answer-session';
@@ -33,6 +38,7 @@ export interface DevSignInRouterDeps {
   cookies: AnswerCookies;
   checkCsrf(req: Request, token: unknown): boolean;
   log: Logger;
+  now: () => number;
 }
 
 /** The form's post holds three short fields and two tokens; a group list fills the rest. */
@@ -43,7 +49,7 @@ const posted = (body: unknown): Record<string, unknown> =>
 
 const valuesOf = (fields: Record<string, unknown>): Partial<Record<DevSignInField, string>> =>
   Object.fromEntries(
-    (['subject', 'name', 'groups'] as const).flatMap((name) =>
+    (['subject', 'name', 'groups', 'acr', 'amr'] as const).flatMap((name) =>
       typeof fields[name] === 'string' ? [[name, fields[name]]] : [],
     ),
   );
@@ -86,9 +92,14 @@ export function devSignInRouter(deps: DevSignInRouterDeps): Router {
         .send(renderDevSignIn({ token, returnTo, values: valuesOf(fields), problems }));
 
     const typed = devAnswerer(fields);
-    if ('problems' in typed) return again(typed.problems);
+    const signedIn = devAuthentication(fields, deps.now());
+    const problems = [
+      ...('problems' in typed ? typed.problems : []),
+      ...('problems' in signedIn ? signedIn.problems : []),
+    ];
+    if ('problems' in typed || 'problems' in signedIn) return again(problems);
     const { identity } = typed;
-    const { value } = deps.sessions.mint(identity);
+    const { value } = deps.sessions.mint(identity, signedIn.authentication);
     if (value.length > MAX_COOKIE_BYTES - 64)
       return again([{ field: 'groups', message: 'Too many groups, or too long, to keep you signed in.' }]);
     cookies.set(res, 'session', value, deps.sessionTtlMs);

@@ -5,6 +5,8 @@
  * escaped; why a sign-in failed in detail is for the log only.
  */
 import type { Response } from 'express';
+import type { AuthorizationServerUnavailable } from '../../../../../lib/auth/auth-errors';
+import type { Logger } from '../../../../../lib/log';
 
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -35,3 +37,10 @@ export function signInPage(res: Response, status: number, title: string, bodyHtm
 /** A link that starts the sign-in again, back to `returnTo`. */
 export const startAgainLink = (returnTo: string): string =>
   `<p><a href="/answers/sign-in?return=${escapeHtml(encodeURIComponent(returnTo))}">Sign in again</a>.</p>`;
+
+/** The issuer cannot be reached (or its metadata used): 503, to try again shortly. */
+export function issuerUnavailable(res: Response, log: Logger, error: AuthorizationServerUnavailable): void {
+  log.error({ issuer: error.issuer, err: error }, 'answer sign-in: the issuer cannot be used');
+  res.set('Retry-After', '5');
+  signInPage(res, 503, 'Sign-in unavailable', '<p>The sign-in service cannot be reached. Try again shortly.</p>');
+}

@@ -5,7 +5,9 @@
  *   a `return` that is not an answer-page path of this origin is refused (400);
  * - `GET /callback?code&state`: the state checked against the pending cookie (which is then spent),
  *   the code exchanged, the ID token verified, the session cookie set, 303 back; an issuer's
- *   `error` (the answerer declined, say) is a short page saying so;
+ *   `error` (the answerer declined, say) is a short page saying so; a step-up (step-up-sign-in.ts)
+ *   whose new sign-in still falls short of the question's requirement is a 403 page saying what
+ *   is missing, the new session kept;
  * - `POST /sign-out` (form field `csrf`): the session cookie cleared, once the CSRF check passes
  *   (sign-out.ts, shared with the development sign-in);
  * - any other `GET` under `/answers` with a session past its refresh (ANSWER_SESSION_REFRESH_MS):
@@ -24,9 +26,10 @@ import type { AnswerSessions } from './answer-session';
 import { MAX_COOKIE_BYTES, PENDING_SIGN_IN_TTL_MS, type AnswerCookies } from './cookies';
 import { stateMatches, type PendingSignIns } from './pending-sign-in';
 import { DEFAULT_RETURN_PATH, safeReturnPath } from './return-path';
-import { escapeHtml, NO_STORE_HEADERS, signInPage, startAgainLink } from './sign-in-pages';
+import { escapeHtml, issuerUnavailable, NO_STORE_HEADERS, signInPage, startAgainLink } from './sign-in-pages';
 import { logSignInWithoutGroups } from './no-groups-log';
 import { signOutHandlers } from './sign-out';
+import { refusedStepUp } from './step-up-sign-in';
 
 export interface SignInRouterDeps {
   issuer: string;
@@ -41,6 +44,7 @@ export interface SignInRouterDeps {
   /** Whether a post may change this browser's session (csrf.ts, with the session's token). */
   checkCsrf(req: Request, token: unknown): boolean;
   log: Logger;
+  now: () => number;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -62,11 +66,7 @@ export function signInRouter(deps: SignInRouterDeps): Router {
     res.set(NO_STORE_HEADERS).redirect(303, `/answers/sign-in?return=${encodeURIComponent(returnTo)}`);
   });
 
-  function unavailable(res: Response, error: AuthorizationServerUnavailable): void {
-    log.error({ issuer: error.issuer, err: error }, 'answer sign-in: the issuer cannot be used');
-    res.set('Retry-After', '5');
-    signInPage(res, 503, 'Sign-in unavailable', '<p>The sign-in service cannot be reached. Try again shortly.</p>');
-  }
+  const unavailable = (res: Response, error: AuthorizationServerUnavailable) => issuerUnavailable(res, log, error);
 
   router.get('/sign-in', async (req, res) => {
     const returnTo = safeReturnPath(req.query.return, deps.publicOrigin);
@@ -141,8 +141,9 @@ export function signInRouter(deps: SignInRouterDeps): Router {
         );
       }
       cookies.set(res, 'session', value, deps.sessionTtlMs);
-      log.info({ answerer: identity.id }, 'answer sign-in');
+      log.info({ answerer: identity.id, ...authentication }, 'answer sign-in');
       logSignInWithoutGroups(log, identity, deps.groupsReading);
+      if (refusedStepUp(res, pending, authentication, deps.now(), log)) return;
       res.set(NO_STORE_HEADERS).redirect(303, pending.returnTo);
     } catch (error) {
       if (error instanceof AuthorizationServerUnavailable) return unavailable(res, error);

@@ -5,17 +5,22 @@
  * under its own binding), so the pages, the CSRF check and sign-out never depend on how the
  * person signed in. A session past its refresh (ANSWER_SESSION_REFRESH_MS) acts for nobody: no
  * answerer, no form token, until the person has been through the issuer again; only its sign-out
- * still passes the CSRF check.
+ * still passes the CSRF check. The answerer carries how they signed in (`authTime`, `acr`, `amr`,
+ * as the ID token said), which a question's `requireSignIn` is judged against and the evidence log
+ * records.
  */
 import type { Request } from 'express';
 import type { AnswererIdentity } from '../../../../../lib/questions/question';
-import type { AnswerSessions } from './answer-session';
+import type { AnswerSessions, SessionRecord } from './answer-session';
 import type { AnswerCookies } from './cookies';
 import { crossSiteReason, requestSiteOf } from '../../http/request-site';
 import { csrfTokenOf, tokenMatches } from './csrf';
 
 export interface SignedInRequests {
-  /** Who is signed in on this request; undefined without a session, or with one expired, altered or due for refresh. */
+  /**
+   * Who is signed in on this request, with how they signed in; undefined without a session, or
+   * with one expired, altered or due for refresh.
+   */
   answererOf(req: Request): AnswererIdentity | undefined;
   /** The CSRF token the answer page's forms carry for this request's session; undefined when signed out. */
   csrfTokenFor(req: Request): string | undefined;
@@ -30,6 +35,14 @@ export const sameSite = (req: Request, publicOrigin: string): boolean =>
     described: 'ANSWER_PUBLIC_URL',
   }) === undefined;
 
+/** A session's person, with how they authenticated (lib/auth/step-up.ts) as part of their identity. */
+export const answererOfSession = ({ identity, authentication }: SessionRecord): AnswererIdentity => ({
+  ...identity,
+  ...(authentication.authTime !== undefined ? { authTime: authentication.authTime } : {}),
+  ...(authentication.acr !== undefined ? { acr: authentication.acr } : {}),
+  ...(authentication.amr !== undefined ? { amr: [...authentication.amr] } : {}),
+});
+
 export function signedInRequests(
   sessions: AnswerSessions,
   cookies: AnswerCookies,
@@ -41,7 +54,10 @@ export function signedInRequests(
     return session && sessions.isFresh(session) ? session : undefined;
   };
   return {
-    answererOf: (req) => freshSessionOf(req)?.identity,
+    answererOf(req) {
+      const session = freshSessionOf(req);
+      return session ? answererOfSession(session) : undefined;
+    },
     csrfTokenFor(req) {
       const session = freshSessionOf(req);
       return session ? csrfTokenOf(session) : undefined;
