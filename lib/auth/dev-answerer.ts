@@ -12,7 +12,7 @@
 import { ANONYMOUS_PRINCIPAL_ID, principalId } from '../exchange/principal';
 import type { AnswererIdentity } from '../questions/question';
 import { MAX_GROUP_LENGTH, MAX_GROUPS, MAX_NAME_LENGTH } from './answerer-claims';
-import type { SignInAuthentication } from './step-up';
+import type { SignInAuthentication } from '../questions/step-up';
 
 /** The issuer of every development answerer but the anonymous one: not a URL, so never a real issuer's. */
 export const DEV_SIGN_IN_ISSUER = 'urn:durable-mcp:dev-sign-in';

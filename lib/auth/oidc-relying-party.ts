@@ -16,7 +16,7 @@ import {
   stepUpParameters,
   type AuthenticationRequirement,
   type SignInAuthentication,
-} from './step-up';
+} from '../questions/step-up';
 import { authorizationUrl, newPendingSignIn, type PendingSignIn } from './oidc-authorization-request';
 import { createOidcDiscovery } from './oidc-discovery';
 import { exchangeCode } from './oidc-token-exchange';

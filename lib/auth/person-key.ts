@@ -12,10 +12,9 @@
  * comparison with it fails closed), and a sign-in without it is refused. `email` counts only
  * with `email_verified: true`, and is compared without case. Pure, and unit-tested beside it.
  */
-import { principalId } from '../exchange/principal';
+import { principalId, type PersonKey } from '../exchange/principal';
 
-/** The key of a person known by a claim, or why the claims do not give one. */
-export type PersonKey = { key: string } | { unmatched: string };
+export type { PersonKey };
 
 /** What a claim value must be to key a person: a non-empty string or a number, short enough for a key. */
 const MAX_CLAIM_VALUE = 200;

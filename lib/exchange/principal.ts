@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { Principal as HandlerPrincipal } from '@durable-mcp/handlers';
-import type { PersonKey } from '../auth/person-key';
 import type { PrincipalDetails } from './types';
 
 /**
@@ -17,6 +16,9 @@ import type { PrincipalDetails } from './types';
  * goes no further than the API's start leg (`personIdOf`, `callerUnmatchedOf`).
  */
 export type Principal = HandlerPrincipal & { person?: PersonKey };
+
+/** The key of a person known by a claim (lib/auth/person-key.ts `personKeyOf`), or why the claims give none. */
+export type PersonKey = { key: string } | { unmatched: string };
 
 export const ANONYMOUS_PRINCIPAL_ID = 'anonymous';
 

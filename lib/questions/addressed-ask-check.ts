@@ -55,7 +55,7 @@ function signInValuesProblem(values: unknown, path: string): string | undefined 
   return undefined;
 }
 
-/** What is wrong with a `requireSignIn` (lib/auth/step-up.ts reads it), if anything. */
+/** What is wrong with a `requireSignIn` (lib/questions/step-up.ts reads it), if anything. */
 function signInRequirementProblem(requirement: unknown, path: string): string | undefined {
   if (typeof requirement !== 'object' || requirement === null || Array.isArray(requirement))
     return `${path} must be an object of maxAgeS, acr and amr`;

@@ -4,7 +4,7 @@
  * harness all apply: who may answer it and when, and when its answers decide it. No Temporal, pg
  * or express import: the workflow bundle imports this file.
  */
-import { requiresAnything, unmetRequirement } from '../auth/step-up';
+import { requiresAnything, unmetRequirement } from './step-up';
 import type { Addressing, Answerer, AnswererIdentity, ElicitAnswer, QuestionCaller } from './question';
 
 /** The field of an embedded request that addresses it (`@durable-mcp/handlers` `ADDRESSED_TO`). */
@@ -168,7 +168,7 @@ const clientMayAnswer = (
 /**
  * Whether `identity`'s sign-in meets the question's `requireSignIn` at `at`: always, when it asks
  * nothing (a question recorded before it existed included); a person's, when their ID token's
- * `auth_time`, `acr` and `amr` do (lib/auth/step-up.ts); a service's never, as it is no person
+ * `auth_time`, `acr` and `amr` do (lib/questions/step-up.ts); a service's never, as it is no person
  * present. A caller's client reaches this only to decline or cancel its own call's URL-mode
  * question, which approves nothing: it is not held to the requirement.
  */

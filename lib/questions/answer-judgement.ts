@@ -5,7 +5,7 @@
  * question is not addressed to (the caller, where excluded), or to a decided question is refused
  * with a reason that is recorded and shown.
  */
-import { describeRequirement } from '../auth/step-up';
+import { describeRequirement } from './step-up';
 import { admission, decisionOf, type AdmissionRefusal, type SlottedAnswer } from './addressing';
 import { humanTime } from './human-time';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from './question';

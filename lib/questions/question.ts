@@ -42,7 +42,7 @@ export interface AnswererIdentity {
   /** The sign-in's email, only when its provider says it is verified (`email_verified`). */
   email?: string;
   /**
-   * How a person signed in at the page, as their ID token said (lib/auth/step-up.ts): `auth_time`
+   * How a person signed in at the page, as their ID token said (lib/questions/step-up.ts): `auth_time`
    * (epoch seconds), `acr` and `amr`. What a question's `requireSignIn` is judged against, and
    * what the evidence log records of the sign-in; absent when the token did not say (and on a
    * service's or a client's identity).

@@ -8,7 +8,7 @@
  * they cannot answer, and no form (question-access.ts). A question that requires a sign-in
  * (`requireSignIn`) says which, above its form.
  */
-import { describeRequirement, requiresAnything } from '../../../../../lib/auth/step-up';
+import { describeRequirement, requiresAnything } from '../../../../../lib/questions/step-up';
 import type { AnswerProblem } from '../../../../../lib/questions/answer-problem';
 import type { FormFields } from '../../../../../lib/questions/form-answer';
 import type { AnswererIdentity, QuestionView } from '../../../../../lib/questions/question';

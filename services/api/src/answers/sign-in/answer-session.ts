@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { SignInAuthentication } from '../../../../../lib/auth/step-up';
+import type { SignInAuthentication } from '../../../../../lib/questions/step-up';
 import type { AnswererIdentity } from '../../../../../lib/questions/question';
 import type { SignInSealer } from './sign-in-sealer';
 
@@ -27,7 +27,7 @@ export interface SessionRecord {
   csrf: string;
   /**
    * How the person authenticated at the issuer, as the ID token said (`auth_time`, `acr`, `amr`):
-   * what a question's step-up requirement is checked against (lib/auth/step-up.ts). Empty with the
+   * what a question's step-up requirement is checked against (lib/questions/step-up.ts). Empty with the
    * development sign-in.
    */
   authentication: SignInAuthentication;

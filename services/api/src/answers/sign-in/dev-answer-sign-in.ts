@@ -17,7 +17,7 @@ import type { AnswerSignIn } from './answer-sign-in';
 import { createAnswerSessions } from './answer-session';
 import { answerCookies } from './cookies';
 import { createDevSignInForms } from './dev-sign-in-forms';
-import { describeRequirement } from '../../../../../lib/auth/step-up';
+import { describeRequirement } from '../../../../../lib/questions/step-up';
 import { DEV_SIGN_IN_PATH, devSignInPage } from './dev-sign-in-page';
 import { escapeHtml, NO_STORE_HEADERS } from './sign-in-pages';
 import type { BeginStepUp } from './step-up-sign-in';

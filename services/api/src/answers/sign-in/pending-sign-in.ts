@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { PendingSignIn } from '../../../../../lib/auth/oidc-authorization-request';
-import type { AuthenticationRequirement } from '../../../../../lib/auth/step-up';
+import type { AuthenticationRequirement } from '../../../../../lib/questions/step-up';
 import { PENDING_SIGN_IN_TTL_MS } from './cookies';
 import type { SignInSealer } from './sign-in-sealer';
 

@@ -35,7 +35,7 @@ export const sameSite = (req: Request, publicOrigin: string): boolean =>
     described: 'ANSWER_PUBLIC_URL',
   }) === undefined;
 
-/** A session's person, with how they authenticated (lib/auth/step-up.ts) as part of their identity. */
+/** A session's person, with how they authenticated (lib/questions/step-up.ts) as part of their identity. */
 export const answererOfSession = ({ identity, authentication }: SessionRecord): AnswererIdentity => ({
   ...identity,
   ...(authentication.authTime !== undefined ? { authTime: authentication.authTime } : {}),

@@ -1,6 +1,6 @@
 /**
  * Step-up at the answer page: a person whose sign-in falls short of what a question requires
- * (its addressing's `requireSignIn`: lib/auth/step-up.ts) is sent through the issuer again, asked
+ * (its addressing's `requireSignIn`: lib/questions/step-up.ts) is sent through the issuer again, asked
  * for it (`max_age`, `acr_values`, or `prompt=login` for methods no acr value names), and comes
  * back to the question. The requirement travels in the sealed pending sign-in, never in the URL;
  * the callback checks the new ID token's `auth_time`, `acr` and `amr` against it, and, when the
@@ -18,7 +18,7 @@ import {
   unmetRequirement,
   type AuthenticationRequirement,
   type SignInAuthentication,
-} from '../../../../../lib/auth/step-up';
+} from '../../../../../lib/questions/step-up';
 import type { Logger } from '../../../../../lib/log';
 import { INBOX_PATH } from '../page/answer-paths';
 import { PENDING_SIGN_IN_TTL_MS, type AnswerCookies } from './cookies';
