@@ -1,8 +1,9 @@
 -- Questions waiting, by caller: each addressed ask counts its caller's waiting questions under a
 -- lock on that caller (MAX_WAITING_QUESTIONS_PER_PRINCIPAL, lib/db/waiting-questions-pg.ts), and an
 -- inbox lists what waits round robin by caller (MAX_LISTED_QUESTIONS): both read the waiting rows
--- by the caller's key.
-CREATE INDEX IF NOT EXISTS questions_waiting_caller_idx ON questions ((caller->>'id')) WHERE status = 'waiting';
+-- by the caller's key, the person behind it whatever client it called through (CALLER_KEY_SQL).
+CREATE INDEX IF NOT EXISTS questions_waiting_caller_idx
+  ON questions ((coalesce(caller->>'personId', caller->>'id'))) WHERE status = 'waiting';
 
 -- A claimed answer whose signal failed (its workflow refused it, Temporal was down) is tried again
 -- later, each time later (services/api/src/answers/answer-resignal.ts), so one that keeps failing

@@ -10,8 +10,9 @@ export type ProcessRole = 'api' | 'worker' | 'all';
 
 /**
  * Secrets only the API uses: the admin and codec tokens (/admin, /codec), the answer page's
- * client secret and cookie keys, and the introspection client's secret (it checks MCP callers'
- * opaque tokens). The worker never verifies a caller or serves a page.
+ * client secret and cookie keys, the introspection client's secret (it checks MCP callers'
+ * opaque tokens) and the evidence log's signing keys (it judges every answer). The worker never
+ * verifies a caller, serves a page or signs evidence.
  */
 export const API_ONLY_SECRETS = [
   'ADMIN_TOKEN',
@@ -19,6 +20,8 @@ export const API_ONLY_SECRETS = [
   'ANSWER_OIDC_CLIENT_SECRET',
   'ANSWER_SESSION_KEYS',
   'OAUTH_INTROSPECTION_CLIENT_SECRET',
+  // The evidence log's private keys: a worker (handler code) holding them could sign forged entries.
+  'EVIDENCE_SIGNING_KEYS',
 ] as const;
 
 /** Secrets only the worker uses: the webhooks' signing secrets (the worker sends every webhook). */

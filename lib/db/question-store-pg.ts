@@ -10,6 +10,7 @@ import type { EvidenceLog } from './evidence-log-pg';
 import { inTransaction } from './pool';
 import { answersOf, COLUMNS, takenOf, viewOf, type AnswerRow, type QuestionRow } from './question-rows-read-pg';
 import type { AnswerAttempt, QuestionStore } from './question-store';
+import { CALLER_KEY_SQL } from './waiting-questions-pg';
 
 const answerId = () => randomBytes(12).toString('base64url');
 
@@ -36,7 +37,7 @@ export function createQuestionStorePg(pool: Pool, evidence: EvidenceLog): Questi
       // caller's first turn before anyone's second. `waiting` counts them all, before the limit.
       const { rows } = await pool.query<QuestionRow & { waiting: string }>(
         `SELECT ${COLUMNS}, count(*) OVER () AS waiting FROM (
-            SELECT ${COLUMNS}, row_number() OVER (PARTITION BY caller->>'id' ORDER BY deadline_at, id) AS turn
+            SELECT ${COLUMNS}, row_number() OVER (PARTITION BY ${CALLER_KEY_SQL} ORDER BY deadline_at, id) AS turn
               FROM questions
              WHERE status = 'waiting' AND deadline_at > $2
                AND (addressee_keys && $1 OR (escalate_at <= $2 AND escalation_keys && $1))

@@ -22,6 +22,14 @@ import { withAnswerSpan } from './answer-span';
 /** Refusals about who answers, which one who may not see the question is told; any other is `not-addressed`. */
 const WHO_REFUSALS = new Set<Refusal>(['not-addressed', 'client-token', 'identity-unmatched', 'caller-excluded']);
 
+/**
+ * A client's token (software holding a token for someone) speaks only on its own call's channel:
+ * at the page or the answer API it is refused (`client-token`) whatever the question, and is shown
+ * nothing of it, not even through a refusal or a content check.
+ */
+const speaksOutOfTurn = (input: Pick<AnswerAttemptInput, 'by' | 'via'>): boolean =>
+  input.by.kind === 'client' && input.via !== 'client';
+
 export interface AnswerAttemptInput {
   questionId: string;
   by: AnswererIdentity;
@@ -75,7 +83,7 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
     return withAnswerSpan(
       { questionId: question.id, answerer: input.by.id, via: input.via },
       () => deps.traceOf?.(question.exchangeId) ?? Promise.resolve(undefined),
-      () => judgeAndClaim(input, question, mayView(question, input.by, now())),
+      () => judgeAndClaim(input, question, mayView(question, input.by, now()) && !speaksOutOfTurn(input)),
     );
   }
 
@@ -96,9 +104,7 @@ export function createQuestionAnswering(deps: QuestionAnsweringDeps) {
     const claimed = await deps.questions.claim(
       { ...input, at: now() },
       (current, taken): Judgement => {
-        // A client's token speaks only on its own call's channel (the decline of a URL-mode
-        // question sent to it); at the page or the answer API it answers nothing at all.
-        if (input.by.kind === 'client' && input.via !== 'client') return { taken: false, refusal: 'client-token' };
+        if (speaksOutOfTurn(input)) return { taken: false, refusal: 'client-token' };
         const judged = judgeAnswer(current, taken, {
           identity: input.by,
           shownDigest: input.shownDigest,

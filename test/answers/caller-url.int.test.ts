@@ -139,6 +139,24 @@ describe('a question addressed to the caller', () => {
     const refused = await agent.answer(id, { action: 'accept', content: { initials: 'PX' }, shownDigest: 'x' });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('client-token');
+    // Nor does the token its agent holds for /mcp, which a decline on its own channel would speak
+    // for: at the answer API it is refused, and learns nothing of the question (no schema check, no echo).
+    const mcpAgent = answerApi(await stack.personBearer('pat', 'pat-desk'));
+    for (const attempt of [
+      { action: 'decline', shownDigest: 'x' },
+      { action: 'accept', content: { initials: 'TOO-LONG' }, shownDigest: 'x' },
+    ]) {
+      const reply = await mcpAgent.answer(id, attempt);
+      expect(reply.status).toBe(403);
+      const body = (await reply.json()) as { error: { code: string }; question?: unknown };
+      expect(body.error.code).toBe('client-token');
+      expect(body).not.toHaveProperty('question');
+    }
+    const { rows } = await stack.service.pool.query<{ refusal: string }>(
+      `SELECT refusal FROM question_answers WHERE question_id = $1 AND NOT taken ORDER BY at`,
+      [id],
+    );
+    expect(rows.filter((row) => row.refusal === 'client-token')).toHaveLength(3);
 
     // Pat, on their phone's browser: signed in at the page, the same person.
     const phone = await signedInAt(origin, 'pat');

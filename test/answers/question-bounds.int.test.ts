@@ -81,13 +81,13 @@ async function refundBot() {
   };
 }
 
-/** A 2026-07-28 client calling as the person `subject`, whose token carries `claims`. */
-async function callerClient(subject: string, claims: Record<string, unknown>) {
+/** A 2026-07-28 client (`clientId`, desk by default) calling as the person `subject`, whose token carries `claims`. */
+async function callerClient(subject: string, claims: Record<string, unknown>, clientId = 'desk') {
   const client = new Client(
     { name: 'desk', version: '1.0.0' },
     { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  const authorization = await stack.personBearer(subject, 'desk', 'mcp', claims);
+  const authorization = await stack.personBearer(subject, clientId, 'mcp', claims);
   await client.connect(
     new StreamableHTTPClientTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
   );
@@ -142,6 +142,12 @@ describe('questions, bounded and by name', () => {
       'MAX_WAITING_QUESTIONS_PER_PRINCIPAL (1)',
     );
     expect((await bot.list()).questions.some((q) => q.message === 'Refund N-2?')).toBe(false);
+    // Through another client of hers she is the same caller, with the same budget.
+    const alicesPhone = await callerClient('x3JqZ8mN', { name: 'Alice Example' }, 'phone');
+    expect(await callRefund(alicesPhone, 'N-2b')).toMatchObject({
+      error: { code: -32000, data: { budget: 'MAX_WAITING_QUESTIONS_PER_PRINCIPAL', waiting: 1 } },
+    });
+    await alicesPhone.close();
 
     // Bob, another caller, still asks; his email is not verified, so it is not kept.
     const bob = await callerClient('b0bQ7', { name: 'Bob Builder', email: 'bob@example.com' });

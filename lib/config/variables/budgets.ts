@@ -37,7 +37,7 @@ export const BUDGET_VARIABLES = {
   ),
   MAX_WAITING_QUESTIONS_PER_PRINCIPAL: documented(
     integer(1, 100_000).default(50),
-    'questions addressed to someone else (`elicitFrom`) waiting at once for one authenticated caller, across its exchanges (counted in Postgres under a lock on the caller, when an ask is recorded, so concurrent asks cannot pass it); not applied with `AUTH_MODE=off`, where every caller is one principal; when reached: the ask is not recorded and its exchange ends with `-32000`, `data.budget` `MAX_WAITING_QUESTIONS_PER_PRINCIPAL` and `data.limit`, nothing of it written',
+    'questions addressed to someone else (`elicitFrom`) waiting at once for one authenticated caller (the person or service behind it, whatever MCP client it calls through), across its exchanges (counted in Postgres under a lock on the caller, when an ask is recorded, so concurrent asks cannot pass it); not applied with `AUTH_MODE=off`, where every caller is one principal; when reached: the ask is not recorded and its exchange ends with `-32000`, `data.budget` `MAX_WAITING_QUESTIONS_PER_PRINCIPAL` and `data.limit`, nothing of it written',
   ),
   MAX_REPEATED_ANSWERS: documented(
     integer(0, 100).default(3),
