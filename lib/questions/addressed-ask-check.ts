@@ -96,6 +96,10 @@ function addressingProblem(addressing: Addressing, path: string, waitMs: number)
   if (addressing.requireSignIn !== undefined) {
     const problem = signInRequirementProblem(addressing.requireSignIn, `${path}.requireSignIn`);
     if (problem) return problem;
+    // A sign-in is a person's: addressed to services and scope holders alone, nobody could meet it.
+    const everyone = [...addressing[list]!, ...(addressing.escalate?.to ?? [])];
+    if (everyone.every((a) => typeof a === 'object' && a !== null && ('service' in a || 'scope' in a)))
+      return `${path}.requireSignIn asks a person's sign-in, and only services or scope holders are addressed: nobody could answer`;
   }
   const escalate = addressing.escalate;
   if (escalate === undefined) return undefined;

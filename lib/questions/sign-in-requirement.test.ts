@@ -179,4 +179,17 @@ describe('what a handler may require', () => {
   ])('refuses requireSignIn %j', (requirement, problem) => {
     expect(addressedAskProblem(ask(requirement), waitMs)).toMatch(problem);
   });
+
+  it('refuses it on a question only services or scope holders may answer: no sign-in could meet it', () => {
+    const addressed = (to: Addressing['anyOf']) => ({
+      approval: elicitFrom({ anyOf: to, requireSignIn: { amr: ['mfa'] } } as Addressing, {
+        message: 'Approve?',
+        requestedSchema: { type: 'object', properties: {} },
+      }),
+    });
+    expect(addressedAskProblem(addressed([{ service: 'bot' }, { scope: 'refunds:approve' }]), waitMs)).toMatch(
+      /requireSignIn asks a person's sign-in, and only services or scope holders are addressed/,
+    );
+    expect(addressedAskProblem(addressed([{ service: 'bot' }, { group: 'finance' }]), waitMs)).toBeUndefined();
+  });
 });
