@@ -14,7 +14,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../cli/dev/local-stack/free-port';
-import { Browser, locationOf } from './browser';
+import { type Browser, locationOf } from './browser';
+import { signedInAt } from './page-answerer';
 
 export const DEX_BUILD_HINT =
   'git clone https://github.com/dexidp/dex && cd dex && go build -o /work/dex-bin/dex ./cmd/dex (or set DEX_BIN)';
@@ -173,12 +174,5 @@ export async function loginAtDex(browser: Browser, authorizationUrl: string, ema
 }
 
 /** A browser signed in at the answer page of `origin` through Dex as `email`. */
-export async function signedInThroughDex(origin: string, email: string): Promise<Browser> {
-  const browser = new Browser();
-  const start = `${origin}/answers/sign-in?return=%2Fanswers`;
-  const toDex = await browser.request(start);
-  const callback = await loginAtDex(browser, locationOf(toDex, start), email, origin);
-  const back = await browser.request(callback);
-  if (back.status !== 303) throw new Error(`the sign-in callback answered HTTP ${back.status}: ${await back.text()}`);
-  return browser;
-}
+export const signedInThroughDex = (origin: string, email: string): Promise<Browser> =>
+  signedInAt(origin, email, loginAtDex);

@@ -13,12 +13,18 @@ export const SAME_ORIGIN = { origin: 'null', 'sec-fetch-site': 'same-origin' };
 export const hidden = (page: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1]?.replace(/&amp;/g, '&');
 
-/** A browser signed in at the page of `origin` as the provider's account `login`. */
-export async function signedInAt(origin: string, login: string): Promise<Browser> {
+/** How a test plays a person at a provider's login pages: returns the callback URL, not yet followed. */
+export type LoginAt = (browser: Browser, authorizationUrl: string, login: string, appOrigin: string) => Promise<string>;
+
+/**
+ * A browser signed in at the page of `origin` as the provider's account `login`, its login pages
+ * played by `loginAt` (the test provider's by default).
+ */
+export async function signedInAt(origin: string, login: string, loginAt: LoginAt = loginAtIssuer): Promise<Browser> {
   const browser = new Browser();
   const start = `${origin}/answers/sign-in?return=%2Fanswers`;
   const toIssuer = await browser.request(start);
-  const callback = await loginAtIssuer(browser, locationOf(toIssuer, start), login, origin);
+  const callback = await loginAt(browser, locationOf(toIssuer, start), login, origin);
   const back = await browser.request(callback);
   if (back.status !== 303) throw new Error(`the sign-in callback answered HTTP ${back.status}: ${await back.text()}`);
   return browser;
