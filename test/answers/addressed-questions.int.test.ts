@@ -15,6 +15,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { answerer, type HandlerSet } from '@durable-mcp/handlers';
+import { decodeJwt } from 'jose';
 import type { ClientName, OAuthStack } from '../support/oauth-stack';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { until } from '../support/until';
@@ -413,6 +414,20 @@ describe('people and agents are different principals', () => {
     expect(answered.status).toBe(303);
     expect(textOf(await call)).toBe('accept for P-1 by pam via page (mine)');
     expect((await attemptsOn(id)).at(-1)).toEqual({ answerer_id: pamId, taken: true, refusal: null, via: 'page' });
+    // Every one of those decisions, refused or taken, is a signed entry of the evidence log, in order.
+    const { rows: entries } = await stack.service.pool.query<{ jws: string }>(
+      `SELECT e.jws FROM evidence_entries e JOIN question_answers a ON a.id = e.answer_id
+        WHERE a.question_id = $1 ORDER BY e.seq`,
+      [id],
+    );
+    expect(
+      entries.map((entry) => (decodeJwt(entry.jws) as { decision: { outcome: string; refusal?: string } }).decision),
+    ).toEqual([
+      ...['client-token', 'client-token', 'client-token', 'not-addressed', 'not-addressed'].map((refusal) =>
+        expect.objectContaining({ outcome: 'refused', refusal }),
+      ),
+      expect.objectContaining({ outcome: 'taken', action: 'accept' }),
+    ]);
     await client.close();
   }, 90_000);
 
