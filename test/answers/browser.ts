@@ -70,19 +70,15 @@ export function locationOf(response: Response, from: string): string {
   return new URL(location, from).href;
 }
 
+/** A login page's form as a person fills it in: where it posts, and what. */
+export type FillForm = (page: string, url: string) => { action: string; fields: Record<string, string> };
+
 /**
- * Plays the answerer at the issuer from its authorization URL: the dev login page (any login, and
- * `loginFields` besides, such as a one-time code), then consent, redirect by redirect, until the
- * issuer sends the browser back to `appOrigin`. Returns that callback URL, not yet followed, so a
- * test can alter it first.
+ * Plays a person at a provider from an authorization URL: redirect by redirect, each page's form
+ * filled in by `fill` and posted, until the provider sends the browser back to `appOrigin`.
+ * Returns that callback URL, not yet followed, so a test can alter it first.
  */
-export async function loginAtIssuer(
-  browser: Browser,
-  authorizationUrl: string,
-  login: string,
-  appOrigin: string,
-  loginFields: Record<string, string> = {},
-) {
+export async function playLogin(browser: Browser, authorizationUrl: string, appOrigin: string, fill: FillForm) {
   let url = authorizationUrl;
   for (let step = 0; step < 20; step++) {
     if (new URL(url).origin === appOrigin) return url;
@@ -92,13 +88,28 @@ export async function loginAtIssuer(
       continue;
     }
     const page = await response.text();
-    if (response.status !== 200) throw new Error(`the issuer answered HTTP ${response.status}: ${page.slice(0, 300)}`);
-    const action = new URL(/<form[^>]*action="([^"]+)"/.exec(page)![1]!, url).href;
-    const prompt = /name="prompt" value="([a-z]+)"/.exec(page)![1]!;
-    const fields: Record<string, string> =
-      prompt === 'login' ? { prompt, login, password: 'any', ...loginFields } : { prompt };
+    if (response.status !== 200)
+      throw new Error(`the provider answered HTTP ${response.status}: ${page.slice(0, 300)}`);
+    const { action, fields } = fill(page, url);
     const submitted = await browser.post(action, fields);
     url = locationOf(submitted, action);
   }
-  throw new Error('the issuer never sent the browser back');
+  throw new Error('the provider never sent the browser back');
 }
+
+/**
+ * Plays the answerer at the test issuer (oidc-provider's dev interactions): its login page (any
+ * login, and `loginFields` besides, such as a one-time code), then consent.
+ */
+export const loginAtIssuer = (
+  browser: Browser,
+  authorizationUrl: string,
+  login: string,
+  appOrigin: string,
+  loginFields: Record<string, string> = {},
+) =>
+  playLogin(browser, authorizationUrl, appOrigin, (page, url) => {
+    const action = new URL(/<form[^>]*action="([^"]+)"/.exec(page)![1]!, url).href;
+    const prompt = /name="prompt" value="([a-z]+)"/.exec(page)![1]!;
+    return { action, fields: prompt === 'login' ? { prompt, login, password: 'any', ...loginFields } : { prompt } };
+  });

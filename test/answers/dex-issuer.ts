@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../cli/dev/local-stack/free-port';
-import { type Browser, locationOf } from './browser';
+import { playLogin, type Browser } from './browser';
 import { signedInAt } from './page-answerer';
 
 export const DEX_BUILD_HINT =
@@ -153,25 +153,15 @@ export async function startDex(binary: string, setup: { clients: DexClient[]; us
  * (`login`, `password`), posts it, and follows on until Dex sends the browser back to
  * `appOrigin`. Returns that callback URL, not yet followed.
  */
-export async function loginAtDex(browser: Browser, authorizationUrl: string, email: string, appOrigin: string) {
-  let url = authorizationUrl;
-  for (let step = 0; step < 20; step++) {
-    if (new URL(url).origin === appOrigin) return url;
-    const response = await browser.request(url);
-    if (response.status >= 300 && response.status < 400) {
-      url = locationOf(response, url);
-      continue;
-    }
-    const page = await response.text();
-    if (response.status !== 200) throw new Error(`Dex answered HTTP ${response.status}: ${page.slice(0, 300)}`);
+export const loginAtDex = (browser: Browser, authorizationUrl: string, email: string, appOrigin: string) =>
+  playLogin(browser, authorizationUrl, appOrigin, (page, url) => {
     const form = /<form method="post" action="([^"]+)"/.exec(page);
     if (!form || !page.includes('name="password"')) throw new Error(`not Dex's login form: ${page.slice(0, 300)}`);
-    const action = new URL(form[1]!.replace(/&amp;/g, '&'), url).href;
-    const submitted = await browser.post(action, { login: email, password: DEX_PASSWORD });
-    url = locationOf(submitted, action);
-  }
-  throw new Error('Dex never sent the browser back');
-}
+    return {
+      action: new URL(form[1]!.replace(/&amp;/g, '&'), url).href,
+      fields: { login: email, password: DEX_PASSWORD },
+    };
+  });
 
 /** A browser signed in at the answer page of `origin` through Dex as `email`. */
 export const signedInThroughDex = (origin: string, email: string): Promise<Browser> =>
