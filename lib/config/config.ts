@@ -97,6 +97,8 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       waitMs: env.HTTP_WAIT_MS,
       questionHoldMs: env.QUESTION_HOLD_MS,
       questionProgressEveryMs: env.QUESTION_PROGRESS_EVERY_MS,
+      pendingResultAtLeg: env.PENDING_RESULT_AT_LEG,
+      reattachIdenticalCallsMs: env.REATTACH_IDENTICAL_CALLS_MS,
       maxBodyBytes: env.MAX_BODY_BYTES,
       allowedOrigins: env.ALLOWED_ORIGINS,
       /** The Host names /mcp, /sse and /messages answer besides the implied ones, lower case. */

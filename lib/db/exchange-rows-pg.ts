@@ -111,6 +111,15 @@ export function createExchangeRowsPg(pool: Pool): ExchangeRowStore {
     createExchange: (exchange, workflowId, maxRunning, maxRunningOfPrincipal, trace) =>
       createExchange(pool, exchange, workflowId, maxRunning, maxRunningOfPrincipal, trace),
 
+    async readCall(exchangeId) {
+      const { rows } = await pool.query<{ principal: string; method: string; target: string }>({
+        name: 'read-exchange-call',
+        text: 'SELECT principal, method, target FROM exchanges WHERE id = $1',
+        values: [exchangeId],
+      });
+      return rows[0];
+    },
+
     async readTraceContext(exchangeId) {
       const { rows } = await pool.query<{ traceparent: string | null; tracestate: string | null }>({
         name: 'read-trace-context',

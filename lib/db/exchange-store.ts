@@ -68,6 +68,13 @@ export type ExchangeRoom = 'room' | 'full' | 'full-for-principal';
  */
 export type ExchangeStore = ExchangeRowStore & RoundReadStore & RoundRecordStore & ExchangeEventStore;
 
+/** An exchange's caller and call, as its row keeps them. */
+export interface ExchangeCall {
+  principal: string;
+  method: string;
+  target: string;
+}
+
 /** Exchange rows: opened under the running budgets, forgotten, counted, found idle (exchange-rows-pg.ts). */
 export interface ExchangeRowStore {
   /**
@@ -84,6 +91,8 @@ export interface ExchangeRowStore {
     maxRunningOfPrincipal?: number,
     trace?: ExchangeTraceContext,
   ): Promise<ExchangeRoom>;
+  /** Who made an exchange's call and what it called: whom `await_answer` lets wait on it. */
+  readCall(exchangeId: string): Promise<ExchangeCall | undefined>;
   /** The trace context its first leg was written with, if any (lib/tracing/exchange-trace.ts). */
   readTraceContext(exchangeId: string): Promise<ExchangeTraceContext | undefined>;
   /** Removes the row of an exchange whose workflow could not be started (unless a round was recorded after all). */

@@ -29,6 +29,13 @@ export interface RequestStateClaims {
   answersDigest?: string;
   /** `wait`: the last notification of the round this client was sent, so none is sent twice. */
   afterEvent?: number;
+  /**
+   * How many results of this call's retry loop (its client's driver) were input-required so far,
+   * this one included, and how many of them were state-only: what its client will still tolerate
+   * is counted from them (lib/exchange-rules/client-patience.ts).
+   */
+  legs?: number;
+  waits?: number;
 }
 
 export type RequestStateFailure =
@@ -51,6 +58,8 @@ interface SealedClaims {
   exp: number;
   a?: string;
   e?: number;
+  l?: number;
+  w?: number;
 }
 
 export interface RequestStateCodec {
@@ -79,6 +88,8 @@ export function createRequestStateCodec(
         exp: now() + ttlMs,
         ...(claims.answersDigest !== undefined ? { a: claims.answersDigest } : {}),
         ...(claims.afterEvent !== undefined ? { e: claims.afterEvent } : {}),
+        ...(claims.legs !== undefined ? { l: claims.legs } : {}),
+        ...(claims.waits !== undefined ? { w: claims.waits } : {}),
       };
       return sealer.seal('request-state', JSON.stringify(sealed), CONTEXT);
     },
@@ -102,6 +113,8 @@ export function createRequestStateCodec(
         principal: claims.p,
         ...(typeof claims.a === 'string' ? { answersDigest: claims.a } : {}),
         ...(Number.isInteger(claims.e) ? { afterEvent: claims.e } : {}),
+        ...(Number.isInteger(claims.l) ? { legs: claims.l } : {}),
+        ...(Number.isInteger(claims.w) ? { waits: claims.w } : {}),
       };
     },
   };

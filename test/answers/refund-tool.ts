@@ -4,15 +4,26 @@
  * decided, by whom and through what (`accept for A-1 by carol via api (fine)`), so a test reads
  * the whole outcome from the caller's result.
  */
-import { defineTool, elicitFrom, inputRequired, inputResponse, type Addressing } from '@durable-mcp/handlers';
+import {
+  defineTool,
+  elicitFrom,
+  inputRequired,
+  inputResponse,
+  type Addressing,
+  type WaitDeclaration,
+} from '@durable-mcp/handlers';
 
 export const APPROVAL_NOTE = { type: 'object', properties: { note: { type: 'string', maxLength: 40 } } } as const;
 
 /** `addressing` is read at each run, so it may name what is known only once the stack runs (its issuer). */
-export function refundTool(name: string, addressing: () => Addressing, options: { taskSupport?: 'optional' } = {}) {
+export function refundTool(
+  name: string,
+  addressing: () => Addressing,
+  options: { taskSupport?: 'optional' } & WaitDeclaration = {},
+) {
   return defineTool({
     tool: { name, inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
-    ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
+    ...options,
     run(args, ctx) {
       const approval = inputResponse(ctx.inputResponses, 'approval');
       if (approval.kind === 'elicit') {

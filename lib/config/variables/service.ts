@@ -35,6 +35,14 @@ export const HTTP_VARIABLES = {
     integer(1_000).default(15_000),
     "while a leg waits on someone else's answer, how often a leg that sent a progress token is told so (`notifications/progress` naming who it waits for)",
   ),
+  PENDING_RESULT_AT_LEG: documented(
+    integer(2, 1000).default(10),
+    "which result of a 2026-07-28 client's retry loop is sent as a complete one when the call still waits: the pending result (or the tool's error, `longWait`); the official TypeScript and Python clients throw after their 10th retry, the Go SDK after its 10th result and its 3rd state-only one (counted for it); see [Waits longer than a client's patience](protocol.md#waits-longer-than-a-clients-patience)",
+  ),
+  REATTACH_IDENTICAL_CALLS_MS: documented(
+    integer(0).default(86_400_000),
+    "how long after an exchange started an identical call of its caller (same tool and arguments, no idempotency key) joins it while it runs instead of starting another (0: never); per tool `identicalCalls: 'separate'` turns it off",
+  ),
   MAX_BODY_BYTES: documented(integer(1024).default(1048576), 'the largest HTTP body; past it HTTP 413, `-32600`'),
   ALLOWED_ORIGINS: documented(origins(), 'browser origins allowed besides loopback', '(none)'),
   ALLOWED_HOSTS: documented(

@@ -70,7 +70,35 @@ export type TaskSupport = 'forbidden' | 'optional' | 'required';
  */
 export type TaskBegins = 'at-call' | 'after-input';
 
-export interface ToolHandler extends RoundsDeclaration {
+/**
+ * What a call gets when it still waits (on a person, usually) at the last result its client's retry
+ * loop takes (about ten legs: eight minutes or so with the official clients; docs/protocol.md):
+ *
+ * - `'pending-result'` (the default): a complete tool result (marked `isError`, so nothing takes it
+ *   for the tool's output) that says the call is pending, for whom and until when, with a handle:
+ *   the built-in `await_answer` tool, or the same call again, returns the outcome when it exists.
+ *   The exchange goes on waiting, and the answer is applied once, whoever comes back for it.
+ * - `'error'`: for a tool whose caller must not go on without the answer: the exchange is
+ *   cancelled (its question withdrawn, nothing the answer would do is done) and the call gets a
+ *   tool error saying so, unless the answer made it first.
+ */
+export type LongWait = 'pending-result' | 'error';
+
+/**
+ * Whether a second call identical to one still running (same caller, tool and arguments) joins it
+ * instead of starting another, so a person is never asked twice: `'reattach'` (the default) or
+ * `'separate'`, for a tool whose identical calls are meant as separate requests. A call with an
+ * idempotency key joins the call with the same key whatever this says.
+ */
+export type IdenticalCalls = 'reattach' | 'separate';
+
+/** How a tool's calls wait: declared once per tool. */
+export interface WaitDeclaration {
+  longWait?: LongWait;
+  identicalCalls?: IdenticalCalls;
+}
+
+export interface ToolHandler extends RoundsDeclaration, WaitDeclaration {
   /** The tool as `tools/list` describes it. */
   tool: Tool;
   taskSupport?: TaskSupport;

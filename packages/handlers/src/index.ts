@@ -23,9 +23,12 @@ export {
   type ResourceTemplate,
   type ResourceTemplateHandler,
   type RoundActivity,
+  type IdenticalCalls,
+  type LongWait,
   type TaskBegins,
   type TaskSupport,
   type ToolHandler,
+  type WaitDeclaration,
 } from './definitions';
 export { definePrompt, defineResource, defineResourceTemplate, defineTool } from './define';
 export {

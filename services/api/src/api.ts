@@ -41,6 +41,8 @@ import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 import { logStartup } from './startup-log';
 import { readinessChecks } from './readiness-checks';
+import { servesAwaitAnswer } from './catalog/await-answer-tool';
+import { createAwaitAnswer } from './modern/await-answer';
 
 /** How often a draining API closes the connections whose responses have ended. */
 const IDLE_CONNECTION_SWEEP_MS = 100;
@@ -149,6 +151,9 @@ export async function startApi(
       paramHeaders,
       argumentChecks,
       questionProgressEveryMs: config.http.questionProgressEveryMs,
+      pendingResultAtLeg: config.http.pendingResultAtLeg,
+      reattachesIdenticalCalls: config.http.reattachIdenticalCallsMs > 0,
+      ...(servesAwaitAnswer(handlers) ? { awaitAnswer: createAwaitAnswer((id) => store.readCall(id)) } : {}),
       ...questionPages,
       tasks: {
         tasks,

@@ -22,6 +22,8 @@ import {
 import {
   type HandlerSet,
   type RoundActivity,
+  type IdenticalCalls,
+  type LongWait,
   type TaskBegins,
   type TaskSupport,
   type ToolHandler,
@@ -36,6 +38,8 @@ export interface DurableToolOptions {
   taskSupport?: TaskSupport;
   taskBegins?: TaskBegins;
   roundActivity?: RoundActivity;
+  longWait?: LongWait;
+  identicalCalls?: IdenticalCalls;
 }
 
 /**

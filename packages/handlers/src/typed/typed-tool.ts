@@ -6,7 +6,7 @@
  */
 import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
 import type { HandlerContext } from '../context';
-import type { RoundActivity, TaskBegins, TaskSupport, ToolHandler } from '../definitions';
+import type { IdenticalCalls, LongWait, RoundActivity, TaskBegins, TaskSupport, ToolHandler } from '../definitions';
 import { answersOf, type Answers, type Asks } from './asks';
 import { check, describeIssues, jsonSchemaOf, type Infer, type StandardSchemaWithJSON } from './schema';
 
@@ -40,6 +40,8 @@ export interface TypedToolHandler<
   taskSupport?: TaskSupport;
   taskBegins?: TaskBegins;
   roundActivity?: RoundActivity;
+  longWait?: LongWait;
+  identicalCalls?: IdenticalCalls;
   run(
     args: Infer<In>,
     ctx: TypedContext<A, S extends StandardSchemaWithJSON ? Infer<S> : never>,

@@ -11,6 +11,7 @@ import { TASKS_EXTENSION } from '../../../../lib/protocol/tasks';
 import type { Era } from '../../../../lib/exchange/types';
 import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import { parseParams } from '../../../../lib/protocol/parse-params';
+import { AWAIT_ANSWER, servesAwaitAnswer } from './await-answer-tool';
 
 const LIST_TTL_MS = 60_000;
 const MAX_COMPLETIONS = 100;
@@ -75,7 +76,14 @@ export function createCatalogMethods(handlers: HandlerSet, era: Era) {
         capabilities: { ...serverCapabilities(handlers), extensions: { [TASKS_EXTENSION]: {} } },
         ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
       }),
-    'tools/list': () => cacheable({ tools: listedTools(handlers, era === 'modern') }),
+    // The 2026-07-28 wire serves `await_answer` beside the handlers' tools (its pending results name it).
+    'tools/list': () =>
+      cacheable({
+        tools: [
+          ...listedTools(handlers, era === 'modern'),
+          ...(era === 'modern' && servesAwaitAnswer(handlers) ? [AWAIT_ANSWER] : []),
+        ],
+      }),
     'prompts/list': () => cacheable({ prompts: (handlers.prompts ?? []).map((h) => h.prompt) }),
     'resources/list': () => cacheable({ resources: (handlers.resources ?? []).map((h) => h.resource) }),
     'resources/templates/list': () =>

@@ -13,7 +13,8 @@
  *   a retry whose answers begin it signals them with the task mode (task ids and TTL: tasks/task-ids.ts).
  *
  * Every requestState is verified first (request-state-check.ts); the capacity budgets are
- * capacity.ts's. What each leg is and gets is decided by the pure functions of lib/exchange-rules/leg-rules.ts.
+ * capacity.ts's. A call whose wait outlasts its client's retry loop gets a complete result at the
+ * last leg that loop takes (past-patience.ts), and `await_answer` joins it again (`attachTo`). What each leg is and gets is decided by the pure functions of lib/exchange-rules/leg-rules.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { RoundRecord } from '../../../../lib/exchange/types';
@@ -33,8 +34,19 @@ import { createRequestStateCheck } from './request-state-check';
 import { createServedAsks } from './served-asks';
 import { createRoundWait } from './round-wait';
 import { createStart } from './start-leg';
+import { createPastPatience } from './past-patience';
+import type { RequestStateClaims } from '../../../../lib/state/request-state';
+import { countedWith, FIRST_LEG, type LegCount } from '../../../../lib/exchange-rules/client-patience';
 
-export type { ExchangeLeg, ExchangeLegsDeps, LegBinding, LegLimits, LegOptions, LegResult } from './leg-types';
+export type {
+  ExchangeLeg,
+  ExchangeLegsDeps,
+  LegBinding,
+  LegLimits,
+  LegOptions,
+  LegResult,
+  LongWait,
+} from './leg-types';
 
 export function createExchangeLegs(deps: ExchangeLegsDeps) {
   const { store } = deps;
@@ -45,14 +57,17 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   const { answerLeg, redeliverAnswers } = createAnswerLeg(deps, taskFor, wait, servedAsks);
   const verified = createRequestStateCheck(deps.requestState, deps.log);
   const inflight = createInflightGate(deps.limits);
+  const pastPatience = createPastPatience(deps, wait);
 
-  /** A first leg starts the exchange; a retry answers its ask (or comes back for its outcome). */
-  async function runLeg(leg: ExchangeLeg, requestDigest: string, options: LegOptions): Promise<LegOutcome> {
-    const { requestState } = leg;
-    const claims =
-      requestState === undefined
-        ? undefined
-        : inStepSpan(STEP_SPANS.verifyRequestState, () => verified(leg, requestState, requestDigest));
+  /**
+   * A first leg starts the exchange (or joins the one it names: `attachTo`); a retry answers its
+   * ask (or comes back for its outcome). `claims`: its verified requestState.
+   */
+  async function runLeg(
+    leg: ExchangeLeg,
+    claims: RequestStateClaims | undefined,
+    options: LegOptions,
+  ): Promise<LegOutcome> {
     const kind = classifyLeg(claims);
     if (claims) {
       logExchange(claims.exchangeId);
@@ -63,6 +78,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     }
     switch (kind.kind) {
       case 'first': {
+        if (leg.attachTo !== undefined) {
+          logExchange(leg.attachTo);
+          return wait.attach(leg.attachTo, options, leg.clientCapabilities);
+        }
         // A task is answered with itself at once: nothing waits for its rounds.
         if (leg.taskBegins === 'at-call') return { kind: 'task', task: (await start(leg, randomUUID(), true))! };
         // Watched before the workflow exists, so nothing can record round 1 before the watch hears it.
@@ -122,7 +141,15 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
         // Digested once: the requestState is verified against it, and the requestState minted for
         // this leg's answer is bound to it.
         const binding: LegBinding = { requestDigest: requestDigestOf(leg.request), principal: leg.principal.id };
-        return { ...(await runLeg(leg, binding.requestDigest, options)), binding };
+        const { requestState } = leg;
+        const claims =
+          requestState === undefined
+            ? undefined
+            : inStepSpan(STEP_SPANS.verifyRequestState, () => verified(leg, requestState, binding.requestDigest));
+        // What its client's loop was sent before this leg, and so what it still takes.
+        const count: LegCount = claims ? { legs: claims.legs ?? 0, waits: claims.waits ?? 0 } : FIRST_LEG;
+        const outcome = await pastPatience(leg, await runLeg(leg, claims, options), count, options);
+        return { ...outcome, binding, count: countedWith(count, outcome.kind === 'pending') };
       }),
   };
 }

@@ -14,6 +14,8 @@ import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-gateway';
 import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import type { RoundResult } from '../../../../lib/exchange-rules/leg-rules';
+import type { LegCount, Patience } from '../../../../lib/exchange-rules/client-patience';
+import type { PendingOn } from '../../../../lib/questions/pending-result';
 
 export interface ExchangeLeg {
   /**
@@ -36,7 +38,21 @@ export interface ExchangeLeg {
    * extension): at its first leg, or at the retry that answers its first ask.
    */
   taskBegins?: 'at-call' | 'after-input';
+  /**
+   * A first leg that joins a running exchange of its caller's instead of starting one: the exchange
+   * an `await_answer` call names (its owner checked by the method).
+   */
+  attachTo?: string;
+  /**
+   * Where its client's retry loop stops (client-patience.ts), and what the call gets there instead
+   * of one more input-required result: the pending result, or its withdrawal (the tool's `longWait`).
+   * Unset: every result is sent as it is (prompts, resources, tasks).
+   */
+  patience?: { patience: Patience; longWait: LongWait; tool: string; repeatReattaches: boolean };
 }
+
+/** What a call gets when its wait outlasts its client's patience (ToolHandler `longWait`). */
+export type LongWait = 'pending-result' | 'error';
 
 export interface LegOptions {
   signal?: AbortSignal;
@@ -75,10 +91,27 @@ export interface LegBinding {
 export type LegOutcome = RoundResult | { kind: 'task'; task: TaskRecord };
 
 /**
- * What a leg resolves to, with the binding it was verified or started with, so the requestState
- * minted for its answer is bound to the same digest (computed once per leg).
+ * What a call whose wait outlasted its client's patience gets instead of one more input-required
+ * result: what it waits on (`withdrawn`: the tool took an error instead, and the exchange was cancelled).
  */
-export type LegResult = LegOutcome & { binding: LegBinding };
+export interface Outlasted {
+  kind: 'outlasted';
+  exchangeId: string;
+  on: PendingOn;
+  withdrawn: boolean;
+  tool: string;
+  repeatReattaches: boolean;
+}
+
+/** What a leg's client is sent: its outcome, or past its client's patience, a complete result instead. */
+export type SentOutcome = LegOutcome | Outlasted;
+
+/**
+ * What a leg resolves to, with the binding it was verified or started with, so the requestState
+ * minted for its answer is bound to the same digest (computed once per leg), and the count of its
+ * client's loop after it, minted into that requestState.
+ */
+export type LegResult = SentOutcome & { binding: LegBinding; count: LegCount };
 
 export interface LegLimits {
   roundTimeoutMs: number;

@@ -126,7 +126,22 @@ export function createRoundWait(
     return pastQuestions(found, options, capabilities);
   }
 
-  return { awaitRound, watching, pastQuestions, comeBack };
+  /**
+   * A leg that joins an exchange another leg of its caller started (`await_answer`, or the same call
+   * again): the exchange's last recorded round when that is its ending or an ask of the caller's
+   * client (which this leg's client may answer now); else it comes back for the round after it.
+   */
+  async function attach(
+    exchangeId: string,
+    options: LegOptions,
+    capabilities?: Record<string, unknown>,
+  ): Promise<RoundResult> {
+    const last = await store.lastRound(exchangeId);
+    if (last && !asksSomeoneElse(last)) return { kind: 'recorded', record: last };
+    return comeBack(exchangeId, (last?.round ?? 0) + 1, options, capabilities);
+  }
+
+  return { awaitRound, watching, pastQuestions, comeBack, attach };
 }
 
 export type RoundWait = ReturnType<typeof createRoundWait>;

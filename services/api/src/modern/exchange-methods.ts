@@ -15,6 +15,9 @@ import { forwardRoundNotifications } from './round-notifications';
 import { questionProgress } from './question-progress';
 import type { CallContext } from './call-context';
 import { complete, renderLeg } from './wire-result';
+import { patienceOf } from '../../../../lib/exchange-rules/client-patience';
+import { AWAIT_ANSWER } from '../catalog/await-answer-tool';
+import type { AwaitAnswer } from './await-answer';
 import type { ArgumentChecks } from '../../../../lib/handler-set/argument-checks';
 import type { ModernEnvelope } from './validate-request';
 
@@ -34,6 +37,12 @@ export interface ExchangeMethodsDeps {
   questionProgressEveryMs: number;
   /** A question's page, when the answer page is on: a waiting message names the caller's own question's page. */
   questionPageUrl?: (questionId: string) => string;
+  /** Which result of a client's retry loop is sent as a complete one when the call still waits (PENDING_RESULT_AT_LEG). */
+  pendingResultAtLeg: number;
+  /** Whether identical calls join a running one at all (REATTACH_IDENTICAL_CALLS_MS above 0). */
+  reattachesIdenticalCalls: boolean;
+  /** The built-in `await_answer`, when it is served (await-answer.ts). */
+  awaitAnswer?: AwaitAnswer;
 }
 
 export function createExchangeMethods(deps: ExchangeMethodsDeps) {
@@ -41,14 +50,29 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     // Read once: every step below receives this value (the leg, all of it).
     const parsed = readModernCall(method, params);
     const { request } = parsed;
-    requireHandler(deps.handlers, request);
-    // Arguments the tool's inputSchema refuses are answered here: no exchange, no workflow.
-    const refusal = deps.argumentChecks.refusal(request);
-    if (refusal) return complete(refusal);
+    // `await_answer` joins a pending call of this caller's: no handler of its own, no exchange of its own.
+    const awaited =
+      method === 'tools/call' && request.target === AWAIT_ANSWER.name && deps.awaitAnswer
+        ? await deps.awaitAnswer(request, call.caller.id, parsed.requestState === undefined)
+        : undefined;
+    if (!awaited) {
+      requireHandler(deps.handlers, request);
+      // Arguments the tool's inputSchema refuses are answered here: no exchange, no workflow.
+      const refusal = deps.argumentChecks.refusal(request);
+      if (refusal) return complete(refusal);
+    }
+    const tool = method === 'tools/call' ? findTool(deps.handlers, awaited?.tool ?? request.target) : undefined;
     // Only tools/call may become a task (SEP-2663 "Supported Methods").
-    const taskBegins =
-      method === 'tools/call'
-        ? taskBeginsFor(findTool(deps.handlers, request.target), envelope.clientCapabilities)
+    const taskBegins = tool && !awaited ? taskBeginsFor(tool, envelope.clientCapabilities) : undefined;
+    // A call that answers over MRTR gets a complete result where its client's retry loop would stop.
+    const patience =
+      tool && !taskBegins
+        ? {
+            patience: patienceOf(envelope.userAgent, deps.pendingResultAtLeg),
+            longWait: awaited ? ('pending-result' as const) : (tool.longWait ?? 'pending-result'),
+            tool: tool.tool.name,
+            repeatReattaches: deps.reattachesIdenticalCalls && tool.identicalCalls !== 'separate',
+          }
         : undefined;
     const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
     const listens =
@@ -75,6 +99,8 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
           era: 'modern',
           ...(listens ? { listening } : {}),
           ...(taskBegins ? { taskBegins } : {}),
+          ...(patience ? { patience } : {}),
+          ...(awaited?.attachTo !== undefined ? { attachTo: awaited.attachTo } : {}),
           origin: {
             ...(envelope.clientInfo ? { client: envelope.clientInfo } : {}),
             protocolVersion: envelope.protocolVersion,

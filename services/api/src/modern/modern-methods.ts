@@ -5,35 +5,21 @@
  * is `-32601` with HTTP 404.
  */
 import type { Request } from 'express';
-import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
-import type { HandlerSet } from '@durable-mcp/handlers';
 import { methodNotFound } from '../../../../lib/protocol/error-catalog';
-import type { RequestStateCodec } from '../../../../lib/state/request-state';
-import type { ExchangeLegs } from '../exchange-legs/exchange-legs';
 import type { CallContext } from './call-context';
 import { createCatalogMethods } from '../catalog/catalog-methods';
-import { createExchangeMethods } from './exchange-methods';
+import { createExchangeMethods, type ExchangeMethodsDeps } from './exchange-methods';
 import { complete } from './wire-result';
 import type { ToolParamHeaders } from '../../../../lib/handler-set/tool-param-headers';
-import type { ArgumentChecks } from '../../../../lib/handler-set/argument-checks';
 import { validateModernRequest } from './validate-request';
 import { createTaskMethods, type TaskMethodsDeps } from './task-methods';
 
-export interface ModernMethodsDeps {
-  handlers: HandlerSet;
-  legs: ExchangeLegs;
-  requestState: RequestStateCodec;
-  waiter: OutcomeWaiter;
+/** What the exchange methods take (exchange-methods.ts), and what the envelope and the task methods take. */
+export interface ModernMethodsDeps extends ExchangeMethodsDeps {
   /** The tools' `x-mcp-header` declarations (`toolParamHeaders`, read when the API starts). */
   paramHeaders: ToolParamHeaders;
-  /** The tools' compiled inputSchemas and the prompts' required arguments (`createArgumentChecks`). */
-  argumentChecks: ArgumentChecks;
   /** What tasks/get, tasks/update and tasks/cancel read and signal (the Tasks extension). */
   tasks: TaskMethodsDeps;
-  /** How often a leg waiting on someone else's answer is told so (QUESTION_PROGRESS_EVERY_MS). */
-  questionProgressEveryMs: number;
-  /** A question's page, when the answer page is on: a waiting message names the caller's own question's page. */
-  questionPageUrl?: (questionId: string) => string;
 }
 
 export function createModernMethods(deps: ModernMethodsDeps) {

@@ -38,6 +38,8 @@ export interface ModernEnvelope {
   progressToken?: string | number;
   /** The client's name and version from `_meta`'s clientInfo, when it sent them (for operators, not for decisions). */
   clientInfo?: { name: string; version?: string };
+  /** The HTTP User-Agent: which client's retry loop this is, where that loop is known to stop sooner (client-patience.ts). */
+  userAgent?: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -132,5 +134,6 @@ export function validateModernRequest(
     ...(clientInfo ? { clientInfo } : {}),
     ...(typeof logLevel === 'string' ? { logLevel } : {}),
     ...(progressToken !== undefined ? { progressToken } : {}),
+    ...(req.headers['user-agent'] !== undefined ? { userAgent: req.headers['user-agent'] } : {}),
   };
 }

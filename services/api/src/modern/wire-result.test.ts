@@ -11,6 +11,7 @@ import { renderLeg } from './wire-result';
 
 const codec = createRequestStateCodec(createSealer([{ kid: 'k1', key: randomBytes(32) }]), 60_000);
 const binding = { requestDigest: 'digest', principal: 'ada' };
+const count = { legs: 1, waits: 0 };
 const record = (round: number, outcome: RoundRecord['outcome']): RoundRecord => ({
   exchangeId: 'ex-1',
   round,
@@ -21,7 +22,7 @@ const record = (round: number, outcome: RoundRecord['outcome']): RoundRecord => 
 describe('renderLeg', () => {
   it('renders a complete outcome with resultType and the server identity', () => {
     const wire = renderLeg(
-      { kind: 'recorded', record: record(2, { kind: 'complete', result: { content: [] } }), binding },
+      { kind: 'recorded', record: record(2, { kind: 'complete', result: { content: [] } }), binding, count },
       codec,
     );
     expect(wire).toMatchObject({ resultType: 'complete', content: [] });
@@ -39,6 +40,7 @@ describe('renderLeg', () => {
           sealedHandlerState: 'sealed',
         }),
         binding,
+        count,
       },
       codec,
     );
@@ -47,12 +49,12 @@ describe('renderLeg', () => {
       inputRequests: { name: { method: 'elicitation/create' } },
     });
     const claims = codec.verify(wire.requestState as string, binding);
-    expect(claims).toEqual({ exchangeId: 'ex-1', round: 1, kind: 'ask', ...binding });
+    expect(claims).toEqual({ exchangeId: 'ex-1', round: 1, kind: 'ask', ...binding, ...count });
   });
 
   it('renders "not ready" as a state-only result whose wait requestState carries the answers digest', () => {
     const wire = renderLeg(
-      { kind: 'pending', exchangeId: 'ex-1', round: 2, answersDigest: 'answers', binding },
+      { kind: 'pending', exchangeId: 'ex-1', round: 2, answersDigest: 'answers', binding, count },
       codec,
       17,
     );
@@ -70,6 +72,7 @@ describe('renderLeg', () => {
       kind: 'recorded' as const,
       record: record(2, { kind: 'error', error: { code: EXCHANGE_EXPIRED, message: 'expired', data: { round: 1 } } }),
       binding,
+      count,
     };
     expect(() => renderLeg(leg, codec)).toThrow(RpcError);
     try {
@@ -80,7 +83,7 @@ describe('renderLeg', () => {
   });
 
   it('mints state another principal cannot use', () => {
-    const wire = renderLeg({ kind: 'pending', exchangeId: 'ex-1', round: 1, binding }, codec);
+    const wire = renderLeg({ kind: 'pending', exchangeId: 'ex-1', round: 1, binding, count }, codec);
     expect(() => codec.verify(wire.requestState as string, { ...binding, principal: 'mallory' })).toThrow();
   });
 });

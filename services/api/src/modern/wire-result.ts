@@ -6,6 +6,7 @@ import { SERVER_INFO, SERVER_INFO_META_KEY } from '../../../../lib/protocol/mode
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { errorOf, type LegResult } from '../exchange-legs/exchange-legs';
 import { createdTask } from '../tasks/task-view';
+import { pendingResult, withdrawnResult } from '../../../../lib/questions/pending-result';
 
 type WireResult = Record<string, unknown>;
 
@@ -21,6 +22,12 @@ export function complete(result: WireResult): WireResult {
 /** Every requestState is bound to what the leg was verified or started with (`leg.binding`). */
 export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?: number): WireResult {
   const { binding } = leg;
+  // What its client's loop has been sent, this result included (client-patience.ts).
+  const count = { legs: leg.count.legs, waits: leg.count.waits };
+  if (leg.kind === 'outlasted') {
+    const { tool, exchangeId: handle, on, repeatReattaches } = leg;
+    return complete(leg.withdrawn ? withdrawnResult(tool, on) : pendingResult({ tool, handle, on, repeatReattaches }));
+  }
   if (leg.kind === 'pending') {
     // Not ready within the wait budget: a state-only result tells the client to come back.
     const requestState = codec.mint({
@@ -28,6 +35,7 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
       round: leg.round,
       kind: 'wait',
       ...binding,
+      ...count,
       ...(leg.answersDigest !== undefined ? { answersDigest: leg.answersDigest } : {}),
       ...(afterEvent ? { afterEvent } : {}),
     });
@@ -42,7 +50,13 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
   if (record.outcome.kind !== 'ask') throw new Error('unreachable');
   // A pointer to this ask; the handler's own state stays with the workflow.
   const { inputRequests } = record.outcome;
-  const requestState = codec.mint({ exchangeId: record.exchangeId, round: record.round, kind: 'ask', ...binding });
+  const requestState = codec.mint({
+    exchangeId: record.exchangeId,
+    round: record.round,
+    kind: 'ask',
+    ...binding,
+    ...count,
+  });
   return withServerInfo({
     resultType: 'input_required',
     ...(Object.keys(inputRequests).length > 0 ? { inputRequests } : {}),

@@ -1,0 +1,192 @@
+/**
+ * Waits longer than a client's retry loop, with the official 2026-07-28 client, real tokens, a
+ * real Temporal and Postgres: at the last result the client's loop takes (PENDING_RESULT_AT_LEG,
+ * shortened here with the holds), a call still waiting on an approver gets the pending result,
+ * in the words an agent reads: who it waits for, until when, and the handle for `await_answer`.
+ * `await_answer` waits again and returns the call's own result once the approver answered, once;
+ * nobody else can wait on the handle. A tool that takes an error instead is withdrawn: its
+ * exchange cancelled, its question closed. A Go client's loop, which fails on its third
+ * state-only result, gets the pending result there.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { answerer, type HandlerSet } from '@durable-mcp/handlers';
+import type { ClientName, OAuthStack } from '../support/oauth-stack';
+import { until } from '../support/until';
+import { startAnsweringStack, type AnsweringStack } from './answering-stack';
+import { refundTool } from './refund-tool';
+
+const approvers = () => ({ anyOf: [answerer.scope('refunds:approve')], excludeCaller: true, waitMs: 3_600_000 });
+const handlers: HandlerSet = {
+  name: 'refunds',
+  tools: [refundTool('refund', approvers), refundTool('refund_strict', approvers, { longWait: 'error' })],
+};
+
+/** Results 1 to 4 of a loop are state-only "come back"s, result 5 is the pending one (a Go client's: 3). */
+const AT_LEG = 5;
+let answering: AnsweringStack;
+let stack: OAuthStack;
+beforeAll(async () => {
+  answering = await startAnsweringStack(handlers, {
+    QUESTION_HOLD_MS: '1500',
+    HTTP_WAIT_MS: '1500',
+    PENDING_RESULT_AT_LEG: String(AT_LEG),
+  });
+  ({ stack } = answering);
+}, 120_000);
+afterAll(async () => {
+  await answering?.close();
+});
+
+interface PendingMeta {
+  status: string;
+  handle: string;
+  tool: string;
+  waitingFor: string;
+  until?: string;
+  awaitTool: string;
+}
+interface ToolResult {
+  content: Array<{ type: string; text: string }>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+const pendingOf = (result: ToolResult) => result._meta?.['io.durable-mcp/pending'] as PendingMeta | undefined;
+
+async function modernClient(name: ClientName, userAgent?: string) {
+  const client = new Client(
+    { name: 'desk', version: '1.0.0' },
+    { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const authorization = await stack.bearer(name);
+  const headers: Record<string, string> = { authorization, ...(userAgent ? { 'user-agent': userAgent } : {}) };
+  await client.connect(new StreamableHTTPClientTransport(new URL(stack.service.url), { requestInit: { headers } }));
+  return client;
+}
+
+/** How many retries the official client's loop made: it reports each as progress ("round N"). */
+function driverRounds() {
+  let rounds = 0;
+  return {
+    onprogress: (progress: { message?: string }) => {
+      if (progress.message?.startsWith('Fulfilling input required')) rounds += 1;
+    },
+    seen: () => rounds,
+  };
+}
+
+const answersUrl = () => stack.service.url.replace(/\/mcp$/, '/answers/api/questions');
+
+/** Dana, holding refunds:approve, answers the question on `order`. */
+async function danaApproves(order: string) {
+  const authorization = await stack.serviceBearer('dana', 'refunds:approve');
+  const headers = { authorization, 'content-type': 'application/json' };
+  const question = await until(`the question on ${order}`, async () => {
+    const listed = (await (await fetch(answersUrl(), { headers })).json()) as {
+      questions: Array<{ id: string; message: string; shownDigest: string }>;
+    };
+    return listed.questions.find((q) => q.message === `Refund ${order}?`);
+  });
+  const res = await fetch(`${answersUrl()}/${question.id}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ action: 'accept', content: { note: 'ok' }, shownDigest: question.shownDigest }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** The exchange's row and its questions' statuses. */
+async function exchangeState(exchangeId: string) {
+  const { rows } = await stack.service.pool.query<{ status: string }>(`SELECT status FROM exchanges WHERE id = $1`, [
+    exchangeId,
+  ]);
+  const questions = await stack.service.pool.query<{ status: string }>(
+    `SELECT status FROM questions WHERE exchange_id = $1`,
+    [exchangeId],
+  );
+  return { status: rows[0]?.status, questions: questions.rows.map((q) => q.status) };
+}
+
+describe('a wait longer than the client waits', () => {
+  it('lists await_answer beside the tools', async () => {
+    const alice = await modernClient('alice');
+    const { tools } = await alice.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['refund', 'refund_strict', 'await_answer']);
+  });
+
+  it('gets the pending result, then await_answer returns the call’s own result once the approver answers', async () => {
+    const alice = await modernClient('alice');
+    const rounds = driverRounds();
+    const pending = (await alice.callTool(
+      { name: 'refund', arguments: { order: 'P-1' } },
+      { onprogress: rounds.onprogress },
+    )) as ToolResult;
+    expect(rounds.seen()).toBe(AT_LEG - 1);
+    const meta = pendingOf(pending);
+    expect(pending.isError).toBe(true);
+    expect(meta).toMatchObject({ status: 'pending', tool: 'refund', awaitTool: 'await_answer' });
+    expect(meta!.waitingFor).toMatch(/^Waiting for an answer from a holder of refunds:approve \(until .* UTC\)/);
+    expect(Date.parse(meta!.until!)).toBeGreaterThan(Date.now() + 3_000_000);
+    // What an agent reads: it is not a failure, who it waits for, and the exact call to make next.
+    const text = pending.content[0]!.text;
+    expect(text).toContain('nothing failed');
+    expect(text).toContain('a holder of refunds:approve');
+    expect(text).toContain(`call the tool "await_answer" with {"handle":"${meta!.handle}"}`);
+    expect(text).toContain('Calling "refund" again with the same arguments also comes back to this call');
+    expect(await exchangeState(meta!.handle)).toEqual({ status: 'running', questions: ['waiting'] });
+
+    // Still waiting: await_answer is pending again, in the same words.
+    const again = (await alice.callTool({ name: 'await_answer', arguments: { handle: meta!.handle } })) as ToolResult;
+    expect(pendingOf(again)).toMatchObject({ status: 'pending', handle: meta!.handle, tool: 'refund' });
+
+    // Someone else cannot wait on it, and cannot tell it from a handle that names nothing.
+    const bob = await modernClient('bob');
+    const refusals = await Promise.all(
+      [meta!.handle, '00000000-0000-4000-8000-000000000000', 'not-a-handle'].map((handle) =>
+        bob.callTool({ name: 'await_answer', arguments: { handle } }).then(
+          () => undefined,
+          (error: { code?: number; message: string }) => ({ code: error.code, message: error.message }),
+        ),
+      ),
+    );
+    expect(refusals).toEqual(
+      Array(3).fill({ code: -32602, message: expect.stringContaining('names no pending call of yours') }),
+    );
+
+    const awaited = alice.callTool({ name: 'await_answer', arguments: { handle: meta!.handle } });
+    await danaApproves('P-1');
+    const result = (await awaited) as ToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0]!.text).toBe('accept for P-1 by dana via api (ok)');
+    // Waiting on it once more gives the same outcome: it was applied once.
+    const replay = (await alice.callTool({ name: 'await_answer', arguments: { handle: meta!.handle } })) as ToolResult;
+    expect(replay.content[0]!.text).toBe('accept for P-1 by dana via api (ok)');
+    expect(await exchangeState(meta!.handle)).toEqual({ status: 'completed', questions: ['answered'] });
+  }, 60_000);
+
+  it('withdraws the call of a tool that takes an error instead: its exchange is cancelled, its question closed', async () => {
+    const alice = await modernClient('alice');
+    const result = (await alice.callTool({ name: 'refund_strict', arguments: { order: 'S-1' } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(pendingOf(result)).toBeUndefined();
+    expect(result.content[0]!.text).toMatch(/^The call to "refund_strict" was withdrawn: no answer came/);
+    const { rows } = await stack.service.pool.query<{ id: string }>(
+      `SELECT id FROM exchanges WHERE target = 'refund_strict' ORDER BY created_at DESC LIMIT 1`,
+    );
+    await until('the withdrawn exchange ended', async () => {
+      const state = await exchangeState(rows[0]!.id);
+      return state.status !== 'running' && !state.questions.includes('waiting') ? state : undefined;
+    });
+    expect((await exchangeState(rows[0]!.id)).status).toBe('cancelled');
+  }, 60_000);
+
+  it("gets a Go client's loop the pending result at its third state-only result", async () => {
+    const go = await modernClient('alice', 'Go-http-client/1.1');
+    const rounds = driverRounds();
+    const pending = (await go.callTool(
+      { name: 'refund', arguments: { order: 'G-1' } },
+      { onprogress: rounds.onprogress },
+    )) as ToolResult;
+    expect(pendingOf(pending)).toMatchObject({ status: 'pending', tool: 'refund' });
+    expect(rounds.seen()).toBe(2);
+  }, 60_000);
+});
