@@ -1,6 +1,6 @@
 /**
  * The exchange store in Postgres, put together from its parts, one room per job: exchange rows
- * and their running budgets (exchange-rows-pg.ts), round reads and handler starts
+ * and their running budgets (exchange-rows-pg.ts), a repeated call's join (exchange-joins-pg.ts), round reads and handler starts
  * (exchange-round-reads-pg.ts), a round's record (exchange-round-record-pg.ts) and a round's
  * handler notifications (exchange-events-pg.ts). What a round's row is lives in
  * exchange-round-rows.ts.
@@ -10,6 +10,7 @@ import { createExchangeEventsPg } from './exchange-events-pg';
 import { createRoundReadsPg } from './exchange-round-reads-pg';
 import { createRoundRecordPg } from './exchange-round-record-pg';
 import { createExchangeRowsPg } from './exchange-rows-pg';
+import { createExchangeJoinsPg } from './exchange-joins-pg';
 import type { ExchangeStore } from './exchange-store';
 
 /**
@@ -24,6 +25,7 @@ export function createExchangeStorePg(
   const legacyStreamMaxEvents = options.legacyStreamMaxEvents ?? 1000;
   return {
     ...createExchangeRowsPg(pool),
+    ...createExchangeJoinsPg(pool),
     ...createRoundReadsPg(pool),
     ...createRoundRecordPg(pool, legacyStreamMaxEvents, options.maxWaitingQuestionsPerPrincipal),
     ...createExchangeEventsPg(pool, legacyStreamMaxEvents),

@@ -62,11 +62,44 @@ export interface NewEnding {
 /** Whether a new exchange had room (and its row is written), or which budget was full. */
 export type ExchangeRoom = 'room' | 'full' | 'full-for-principal';
 
+/** What identifies a first leg's call, for a repeat to join the exchange of the first (exchange-joins-pg.ts). */
+export interface CallIdentity {
+  /** The call's method, target and arguments (`requestDigestOf`). */
+  digest: string;
+  /** The client's idempotency key (the SEP-3182 draft's `params.idempotencyKey`). */
+  idempotencyKey?: string;
+  /** Without a key: for how long after it started an identical call joins it while it runs (none: never). */
+  reattachWindowMs?: number;
+}
+
+/** A new exchange's room, or the exchange of the same call (by key or identity) it joins; `sameCall`: with the same digest. */
+export type JoinedOrRoom = ExchangeRoom | { joins: string; sameCall: boolean };
+
 /**
  * The exchange store, one part per job: each part has a Postgres room of its own
  * (`exchange-<part>-pg.ts`), and `createExchangeStorePg` (exchange-store-pg.ts) puts them together.
  */
-export type ExchangeStore = ExchangeRowStore & RoundReadStore & RoundRecordStore & ExchangeEventStore;
+export type ExchangeStore = ExchangeRowStore &
+  ExchangeJoinStore &
+  RoundReadStore &
+  RoundRecordStore &
+  ExchangeEventStore;
+
+/** A repeated call's first leg: the exchange of the call it repeats, or its own row (exchange-joins-pg.ts). */
+export interface ExchangeJoinStore {
+  /**
+   * As createExchange, unless its caller has an exchange of the same call to join: the one with its
+   * idempotency key, or a running identical call's that takes joiners (exchange-joins-pg.ts).
+   */
+  createOrJoinExchange(
+    exchange: ExchangeInput,
+    workflowId: string,
+    identity: CallIdentity,
+    maxRunning?: number,
+    maxRunningOfPrincipal?: number,
+    trace?: ExchangeTraceContext,
+  ): Promise<JoinedOrRoom>;
+}
 
 /** An exchange's caller and call, as its row keeps them. */
 export interface ExchangeCall {

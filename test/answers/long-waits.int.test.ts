@@ -6,7 +6,9 @@
  * `await_answer` waits again and returns the call's own result once the approver answered, once;
  * nobody else can wait on the handle. A tool that takes an error instead is withdrawn: its
  * exchange cancelled, its question closed. A Go client's loop, which fails on its third
- * state-only result, gets the pending result there.
+ * state-only result, gets the pending result there. A call repeated while the first still waits
+ * joins it (always with the same idempotency key, and as an identical call unless its tool says
+ * otherwise): the approver is asked once, and both calls get the one outcome.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { answerer, type HandlerSet } from '@durable-mcp/handlers';
@@ -18,7 +20,11 @@ import { refundTool } from './refund-tool';
 const approvers = () => ({ anyOf: [answerer.scope('refunds:approve')], excludeCaller: true, waitMs: 3_600_000 });
 const handlers: HandlerSet = {
   name: 'refunds',
-  tools: [refundTool('refund', approvers), refundTool('refund_strict', approvers, { longWait: 'error' })],
+  tools: [
+    refundTool('refund', approvers),
+    refundTool('refund_strict', approvers, { longWait: 'error' }),
+    refundTool('refund_each', approvers, { identicalCalls: 'separate' }),
+  ],
 };
 
 /** Results 1 to 4 of a loop are state-only "come back"s, result 5 is the pending one (a Go client's: 3). */
@@ -94,6 +100,16 @@ async function danaApproves(order: string) {
   expect(res.status).toBe(200);
 }
 
+/** The questions asked about `order`, whatever their status. */
+async function questionsOn(order: string) {
+  const { rows } = await stack.service.pool.query<{ id: string; exchange_id: string }>(
+    `SELECT q.id, q.exchange_id FROM questions q JOIN exchanges e ON e.id = q.exchange_id
+      WHERE e.target LIKE 'refund%' AND q.message = $1`,
+    [`Refund ${order}?`],
+  );
+  return rows;
+}
+
 /** The exchange's row and its questions' statuses. */
 async function exchangeState(exchangeId: string) {
   const { rows } = await stack.service.pool.query<{ status: string }>(`SELECT status FROM exchanges WHERE id = $1`, [
@@ -110,7 +126,7 @@ describe('a wait longer than the client waits', () => {
   it('lists await_answer beside the tools', async () => {
     const alice = await modernClient('alice');
     const { tools } = await alice.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['refund', 'refund_strict', 'await_answer']);
+    expect(tools.map((t) => t.name)).toEqual(['refund', 'refund_strict', 'refund_each', 'await_answer']);
   });
 
   it('gets the pending result, then await_answer returns the call’s own result once the approver answers', async () => {
@@ -188,5 +204,67 @@ describe('a wait longer than the client waits', () => {
     )) as ToolResult;
     expect(pendingOf(pending)).toMatchObject({ status: 'pending', tool: 'refund' });
     expect(rounds.seen()).toBe(2);
+  }, 60_000);
+
+  it('joins a repeated identical call to the one still waiting: the approver is asked once, both calls get the outcome', async () => {
+    const alice = await modernClient('alice');
+    const first = alice.callTool({ name: 'refund', arguments: { order: 'R-1' } });
+    await until('the question on R-1', async () => (await questionsOn('R-1')).length === 1 || undefined);
+    const again = alice.callTool({ name: 'refund', arguments: { order: 'R-1' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await questionsOn('R-1')).toHaveLength(1);
+    await danaApproves('R-1');
+    const results = (await Promise.all([first, again])) as ToolResult[];
+    // Both are alice's one call: its result, or (past the client's loop) the pending result of that one exchange.
+    const [exchange] = (await questionsOn('R-1')).map((q) => q.exchange_id);
+    for (const result of results) {
+      const handle = pendingOf(result)?.handle;
+      if (handle) expect(handle).toBe(exchange);
+      else expect(result.content[0]!.text).toBe('accept for R-1 by dana via api (ok)');
+    }
+    // Another caller's identical call is its own: it is asked apart.
+    const bob = await modernClient('bob');
+    const bobs = bob.callTool({ name: 'refund', arguments: { order: 'R-1' } });
+    await until('bob’s question on R-1', async () => (await questionsOn('R-1')).length === 2 || undefined);
+    expect(pendingOf((await bobs) as ToolResult)?.handle).not.toBe(exchange);
+  }, 60_000);
+
+  it('joins a call by its idempotency key, and refuses the key for other arguments', async () => {
+    const alice = await modernClient('alice');
+    const keyed = (order: string) =>
+      ({ name: 'refund_each', arguments: { order }, idempotencyKey: 'order-K-1' }) as {
+        name: string;
+        arguments: Record<string, unknown>;
+      };
+    const first = alice.callTool(keyed('K-1')) as Promise<ToolResult>;
+    await until('the question on K-1', async () => (await questionsOn('K-1')).length === 1 || undefined);
+    const refused = await alice.callTool(keyed('K-2')).then(
+      () => undefined,
+      (error: { code?: number; message: string }) => ({ code: error.code, message: error.message }),
+    );
+    expect(refused).toEqual({
+      code: -32602,
+      message: expect.stringContaining('params.idempotencyKey was used for another call'),
+    });
+    const pending = await first;
+    const handle = pendingOf(pending)!.handle;
+    // The same key again, after the first call's loop gave up: the same exchange, nobody asked twice.
+    const again = alice.callTool(keyed('K-1')) as Promise<ToolResult>;
+    await danaApproves('K-1');
+    expect((await again).content[0]!.text).toBe('accept for K-1 by dana via api (ok)');
+    expect(await questionsOn('K-1')).toEqual([expect.objectContaining({ exchange_id: handle })]);
+    // Once it has ended, the key still names it: its outcome again, nothing started.
+    const replay = (await alice.callTool(keyed('K-1'))) as ToolResult;
+    expect(replay.content[0]!.text).toBe('accept for K-1 by dana via api (ok)');
+    expect(await questionsOn('K-1')).toHaveLength(1);
+  }, 60_000);
+
+  it('starts an identical call apart when its tool says identical calls are separate requests', async () => {
+    const alice = await modernClient('alice');
+    const calls = [0, 1].map(() => alice.callTool({ name: 'refund_each', arguments: { order: 'E-1' } }));
+    await until('two questions on E-1', async () => (await questionsOn('E-1')).length === 2 || undefined);
+    const pending = (await Promise.all(calls)) as ToolResult[];
+    expect(pending.every((r) => pendingOf(r)?.status === 'pending')).toBe(true);
+    expect(pending[0]!.content[0]!.text).not.toContain('again with the same arguments');
   }, 60_000);
 });

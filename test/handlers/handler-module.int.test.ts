@@ -27,9 +27,12 @@ describe('a service serving the module HANDLERS names', () => {
     folder.remove();
   });
 
-  it("lists the module's tool, and only it", async () => {
+  it("lists the module's tool, and only it beside the built-in await_answer", async () => {
     const listed = await rawCall(service.url, 'tools/list', {});
-    expect((listed.body.result?.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['approve_refund']);
+    expect((listed.body.result?.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual([
+      'approve_refund',
+      'await_answer',
+    ]);
   });
 
   it("refuses arguments the module's schema refuses, before any exchange starts", async () => {

@@ -296,6 +296,63 @@ describe('the running-exchange budget', () => {
   });
 });
 
+describe('createOrJoinExchange (a repeated call joins the first)', () => {
+  const mine = (principal: string) => ({ ...exchangeInput(), principal });
+  const open = (x: ExchangeInput, identity: Parameters<typeof store.createOrJoinExchange>[2]) =>
+    store.createOrJoinExchange(x, workflowIdFor(x.exchangeId), identity, 1_000_000, 1_000_000);
+
+  it('starts one exchange of eight identical calls racing each other; the others join it', async () => {
+    const principal = `p-${randomUUID()}`;
+    const racers = Array.from({ length: 8 }, () => mine(principal));
+    const rooms = await Promise.all(racers.map((x) => open(x, { digest: 'same', reattachWindowMs: 60_000 })));
+    const started = racers.filter((_, i) => rooms[i] === 'room');
+    expect(started).toHaveLength(1);
+    expect(rooms.filter((r) => r !== 'room')).toEqual(Array(7).fill({ joins: started[0]!.exchangeId, sameCall: true }));
+    // Another caller's identical call, and another call of this caller's, are their own.
+    expect(await open(mine(`q-${randomUUID()}`), { digest: 'same', reattachWindowMs: 60_000 })).toBe('room');
+    expect(await open(mine(principal), { digest: 'other', reattachWindowMs: 60_000 })).toBe('room');
+    // Once it ended, an identical call starts anew; without a window, it always does.
+    await store.recordRound({
+      exchange: started[0]!,
+      workflowId: workflowIdFor(started[0]!.exchangeId),
+      round: 1,
+      outcome: done,
+    });
+    expect(await open(mine(principal), { digest: 'same', reattachWindowMs: 60_000 })).toBe('room');
+    expect(await open(mine(principal), { digest: 'same' })).toBe('room');
+  });
+
+  it('lets an identical call past the window start anew, and the call after it join the new one', async () => {
+    const principal = `p-${randomUUID()}`;
+    const old = mine(principal);
+    expect(await open(old, { digest: 'd', reattachWindowMs: 60_000 })).toBe('room');
+    await pool.query(`UPDATE exchanges SET created_at = now() - interval '2 minutes' WHERE id = $1`, [old.exchangeId]);
+    const fresh = mine(principal);
+    expect(await open(fresh, { digest: 'd', reattachWindowMs: 60_000 })).toBe('room');
+    expect(await open(mine(principal), { digest: 'd', reattachWindowMs: 60_000 })).toEqual({
+      joins: fresh.exchangeId,
+      sameCall: true,
+    });
+  });
+
+  it('joins by idempotency key whatever the status, and says when the key came with another call', async () => {
+    const principal = `p-${randomUUID()}`;
+    const first = mine(principal);
+    expect(await open(first, { digest: 'd', idempotencyKey: 'k' })).toBe('room');
+    await store.recordRound({ exchange: first, workflowId: workflowIdFor(first.exchangeId), round: 1, outcome: done });
+    expect(await open(mine(principal), { digest: 'd', idempotencyKey: 'k' })).toEqual({
+      joins: first.exchangeId,
+      sameCall: true,
+    });
+    expect(await open(mine(principal), { digest: 'e', idempotencyKey: 'k' })).toEqual({
+      joins: first.exchangeId,
+      sameCall: false,
+    });
+    // Keys are the caller's own.
+    expect(await open(mine(`q-${randomUUID()}`), { digest: 'd', idempotencyKey: 'k' })).toBe('room');
+  });
+});
+
 describe('appendEvent', () => {
   it("appends a round's notifications in order, creating the exchange row when one is its first write", async () => {
     const exchange = exchangeInput();

@@ -152,7 +152,7 @@ export async function startApi(
       argumentChecks,
       questionProgressEveryMs: config.http.questionProgressEveryMs,
       pendingResultAtLeg: config.http.pendingResultAtLeg,
-      reattachesIdenticalCalls: config.http.reattachIdenticalCallsMs > 0,
+      reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
       ...(servesAwaitAnswer(handlers) ? { awaitAnswer: createAwaitAnswer((id) => store.readCall(id)) } : {}),
       ...questionPages,
       tasks: {

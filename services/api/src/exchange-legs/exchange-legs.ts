@@ -83,13 +83,19 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
           return wait.attach(leg.attachTo, options, leg.clientCapabilities);
         }
         // A task is answered with itself at once: nothing waits for its rounds.
-        if (leg.taskBegins === 'at-call') return { kind: 'task', task: (await start(leg, randomUUID(), true))! };
+        if (leg.taskBegins === 'at-call') return { kind: 'task', task: (await start(leg, randomUUID(), true)).task! };
         // Watched before the workflow exists, so nothing can record round 1 before the watch hears it.
         const exchangeId = randomUUID();
         const first = await wait.watching(exchangeId, 1, async (watch) => {
-          await start(leg, exchangeId);
+          const { joins } = await start(leg, exchangeId);
+          // A repeat of a call still running: it waits with that call, which asks nobody again.
+          if (joins !== undefined) return { joins };
           return wait.awaitRound(watch, exchangeId, 1, options, true);
         });
+        if ('joins' in first) {
+          logExchange(first.joins);
+          return wait.attach(first.joins, options, leg.clientCapabilities);
+        }
         return wait.pastQuestions(first, options, leg.clientCapabilities);
       }
       case 'answer': {
@@ -133,7 +139,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
      * its task row written before the workflow starts; `requestedTtlMs` may shorten its TTL.
      */
     startTask: async (leg: ExchangeLeg, exchangeId: string, requestedTtlMs?: number): Promise<TaskRecord> =>
-      (await start(leg, exchangeId, true, requestedTtlMs))!,
+      (await start(leg, exchangeId, true, requestedTtlMs)).task!,
 
     /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
     run: (leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> =>

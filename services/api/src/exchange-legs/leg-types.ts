@@ -44,6 +44,11 @@ export interface ExchangeLeg {
    */
   attachTo?: string;
   /**
+   * A first leg that may join the exchange of the same call, already running: by its idempotency
+   * key, or as an identical call within `reattachWindowMs` of that exchange's start (exchange-joins-pg.ts).
+   */
+  joins?: { idempotencyKey?: string; reattachWindowMs?: number };
+  /**
    * Where its client's retry loop stops (client-patience.ts), and what the call gets there instead
    * of one more input-required result: the pending result, or its withdrawal (the tool's `longWait`).
    * Unset: every result is sent as it is (prompts, resources, tasks).

@@ -15,7 +15,8 @@ import { tagLegExchange } from '../../../../lib/tracing/leg-span';
 import { workflowIdFor } from '../../../../lib/exchange-client/workflow-messages';
 import { taskModeOf, type TaskRows } from '../tasks/task-ids';
 import { principalBudget, refuseFullRoom } from './capacity';
-import { targetTooLong } from '../../../../lib/exchange-rules/leg-rules';
+import { requestDigestOf, targetTooLong } from '../../../../lib/exchange-rules/leg-rules';
+import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import type { ExchangeLeg, ExchangeLegsDeps } from './leg-types';
 
 /** Refuses a round whose input (this leg's arguments and capabilities, and `answers`) is over the budget. */
@@ -39,7 +40,7 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
     exchangeId: string = randomUUID(),
     asTask = false,
     requestedTtlMs?: number,
-  ): Promise<TaskRecord | undefined> {
+  ): Promise<Started> {
     const { request } = leg;
     logExchange(exchangeId);
     tagLegExchange(exchangeId, 1);
@@ -68,13 +69,20 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
     // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an
     // authenticated principal fewer than its own (capacity.ts).
     // With the trace context of this leg, which holds the workflow's trace: later legs link to it.
-    const room = await store.createExchange(
-      input,
-      workflowIdFor(exchangeId),
-      limits.maxRunningExchanges,
-      principalBudget(leg.principal, limits),
-      activeTraceContext(),
-    );
+    const budgets = [limits.maxRunningExchanges, principalBudget(leg.principal, limits), activeTraceContext()] as const;
+    const room = leg.joins
+      ? await store.createOrJoinExchange(
+          input,
+          workflowIdFor(exchangeId),
+          { digest: requestDigestOf(request), ...leg.joins },
+          ...budgets,
+        )
+      : await store.createExchange(input, workflowIdFor(exchangeId), ...budgets);
+    if (typeof room === 'object') {
+      // The same call runs already: this leg joins it, and nothing is started.
+      if (!room.sameCall) throw idempotencyKeyReused();
+      return { joins: room.joins };
+    }
     refuseFullRoom(room, limits);
     let task: TaskRecord | undefined;
     try {
@@ -92,6 +100,18 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       { method: request.method, target: request.target, era: leg.era },
       'exchange started',
     );
-    return task;
+    return task ? { task } : {};
   };
 }
+
+/** What starting a first leg did: started its exchange (as a task: `task`), or found the same call's to join. */
+export interface Started {
+  task?: TaskRecord;
+  joins?: string;
+}
+
+/** The SEP-3182 draft's refusal of a key already used for a call with other arguments. */
+const idempotencyKeyReused = () =>
+  invalidParams('Invalid params: params.idempotencyKey was used for another call (other tool or arguments)', {
+    path: 'params.idempotencyKey',
+  });

@@ -39,8 +39,8 @@ export interface ExchangeMethodsDeps {
   questionPageUrl?: (questionId: string) => string;
   /** Which result of a client's retry loop is sent as a complete one when the call still waits (PENDING_RESULT_AT_LEG). */
   pendingResultAtLeg: number;
-  /** Whether identical calls join a running one at all (REATTACH_IDENTICAL_CALLS_MS above 0). */
-  reattachesIdenticalCalls: boolean;
+  /** For how long after a call started an identical one joins it while it runs (REATTACH_IDENTICAL_CALLS_MS; 0: never). */
+  reattachIdenticalCallsMs: number;
   /** The built-in `await_answer`, when it is served (await-answer.ts). */
   awaitAnswer?: AwaitAnswer;
 }
@@ -62,6 +62,8 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
       if (refusal) return complete(refusal);
     }
     const tool = method === 'tools/call' ? findTool(deps.handlers, awaited?.tool ?? request.target) : undefined;
+    const { idempotencyKey, ...retry } = parsed;
+    const reattachWindowMs = tool?.identicalCalls === 'separate' ? 0 : deps.reattachIdenticalCallsMs;
     // Only tools/call may become a task (SEP-2663 "Supported Methods").
     const taskBegins = tool && !awaited ? taskBeginsFor(tool, envelope.clientCapabilities) : undefined;
     // A call that answers over MRTR gets a complete result where its client's retry loop would stop.
@@ -71,8 +73,13 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
             patience: patienceOf(envelope.userAgent, deps.pendingResultAtLeg),
             longWait: awaited ? ('pending-result' as const) : (tool.longWait ?? 'pending-result'),
             tool: tool.tool.name,
-            repeatReattaches: deps.reattachesIdenticalCalls && tool.identicalCalls !== 'separate',
+            repeatReattaches: reattachWindowMs > 0,
           }
+        : undefined;
+    // A first leg of a call that may already run joins it: by its key, or as an identical call.
+    const joins =
+      patience && !awaited && parsed.requestState === undefined && (idempotencyKey || reattachWindowMs > 0)
+        ? { ...(idempotencyKey ? { idempotencyKey } : { reattachWindowMs }) }
         : undefined;
     const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
     const listens =
@@ -93,13 +100,14 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const leg = await deps.legs
       .run(
         {
-          ...parsed,
+          ...retry,
           clientCapabilities: envelope.clientCapabilities,
           principal: call.caller,
           era: 'modern',
           ...(listens ? { listening } : {}),
           ...(taskBegins ? { taskBegins } : {}),
           ...(patience ? { patience } : {}),
+          ...(joins ? { joins } : {}),
           ...(awaited?.attachTo !== undefined ? { attachTo: awaited.attachTo } : {}),
           origin: {
             ...(envelope.clientInfo ? { client: envelope.clientInfo } : {}),
