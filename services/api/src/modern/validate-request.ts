@@ -134,6 +134,6 @@ export function validateModernRequest(
     ...(clientInfo ? { clientInfo } : {}),
     ...(typeof logLevel === 'string' ? { logLevel } : {}),
     ...(progressToken !== undefined ? { progressToken } : {}),
-    ...(req.headers['user-agent'] !== undefined ? { userAgent: req.headers['user-agent'] } : {}),
+    ...(req.get('user-agent') !== undefined ? { userAgent: req.get('user-agent') } : {}),
   };
 }
