@@ -10,7 +10,7 @@
 import type { Pool } from 'pg';
 import type { ExchangeInput } from '../exchange/types';
 import type { ExchangeTraceContext } from '../tracing/exchange-trace';
-import { EXCHANGE_COLUMNS, EXCHANGE_VALUE_COUNT, exchangeValues } from './exchange-rows-pg';
+import { EXCHANGE_COLUMNS, EXCHANGE_VALUE_COUNT, openingValues } from './exchange-rows-pg';
 import { placeholders } from './exchange-round-rows';
 import type { CallIdentity, ExchangeJoinStore, JoinedOrRoom } from './exchange-store';
 
@@ -78,11 +78,7 @@ export async function createOrJoinExchange(
       name: 'create-or-join-exchange',
       text: CREATE_OR_JOIN_EXCHANGE,
       values: [
-        ...exchangeValues(exchange, workflowId),
-        maxRunning ?? null,
-        maxRunningOfPrincipal ?? null,
-        trace?.traceparent ?? null,
-        trace?.tracestate ?? null,
+        ...openingValues(exchange, workflowId, maxRunning, maxRunningOfPrincipal, trace),
         identity.digest,
         identity.idempotencyKey ?? null,
         reattachable,

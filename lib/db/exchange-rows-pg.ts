@@ -55,6 +55,21 @@ const CREATE_EXCHANGE = `
   )
   SELECT ok, principal_ok FROM room`;
 
+/** `$1`-`$13` of a statement that opens an exchange: its row, its budgets, its first leg's trace context. */
+export const openingValues = (
+  exchange: ExchangeInput,
+  workflowId: string,
+  maxRunning?: number,
+  maxRunningOfPrincipal?: number,
+  trace?: ExchangeTraceContext,
+) => [
+  ...exchangeValues(exchange, workflowId),
+  maxRunning ?? null,
+  maxRunningOfPrincipal ?? null,
+  trace?.traceparent ?? null,
+  trace?.tracestate ?? null,
+];
+
 /** Creates the exchange row on its first write, whichever write that is, unless a budget is full. */
 export async function createExchange(
   client: Pool | PoolClient,
@@ -67,13 +82,7 @@ export async function createExchange(
   const { rows } = await client.query<{ ok: boolean; principal_ok: boolean }>({
     name: 'create-exchange',
     text: CREATE_EXCHANGE,
-    values: [
-      ...exchangeValues(exchange, workflowId),
-      maxRunning ?? null,
-      maxRunningOfPrincipal ?? null,
-      trace?.traceparent ?? null,
-      trace?.tracestate ?? null,
-    ],
+    values: openingValues(exchange, workflowId, maxRunning, maxRunningOfPrincipal, trace),
   });
   const { ok, principal_ok } = rows[0]!;
   return !ok ? 'full' : principal_ok ? 'room' : 'full-for-principal';
