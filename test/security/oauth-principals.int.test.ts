@@ -216,8 +216,10 @@ describe('the official 1.x client with its OAuth support (legacy era)', () => {
 
 describe('per-principal budgets', () => {
   it('refuse a principal its next running exchange past MAX_RUNNING_EXCHANGES_PER_PRINCIPAL (429), not another principal', async () => {
-    for (let i = 0; i < 3; i += 1) expect((await leg('olga', 'greet')).body.result?.resultType).toBe('input_required');
-    const refused = await leg('olga', 'greet');
+    // Each call its own (a key apiece): identical calls without one would join the first.
+    const call = (i: number) => leg('olga', 'greet', { idempotencyKey: `budget-${i}` });
+    for (let i = 0; i < 3; i += 1) expect((await call(i)).body.result?.resultType).toBe('input_required');
+    const refused = await call(3);
     expect(refused.status).toBe(429);
     expect(refused.headers?.get('retry-after')).toBe('5');
     expect(refused.body.error).toMatchObject({ code: -32000, message: expect.stringContaining('this principal') });

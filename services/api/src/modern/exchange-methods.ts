@@ -76,9 +76,11 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
             repeatReattaches: reattachWindowMs > 0,
           }
         : undefined;
-    // A first leg of a call that may already run joins it: by its key, or as an identical call.
+    // A first leg of a call that may already run joins it: by its key, or as an identical call (one
+    // that sends answers up front is not: they may lead its handler elsewhere).
+    const identical = reattachWindowMs > 0 && parsed.inputResponses === undefined;
     const joins =
-      patience && !awaited && parsed.requestState === undefined && (idempotencyKey || reattachWindowMs > 0)
+      patience && !awaited && parsed.requestState === undefined && (idempotencyKey || identical)
         ? { ...(idempotencyKey ? { idempotencyKey } : { reattachWindowMs }) }
         : undefined;
     const listening: Listening = { progressToken: envelope.progressToken, logLevel: envelope.logLevel };
