@@ -3,8 +3,9 @@
  * that takes a result without `inputRequests` as final, the Go SDK's, retries it), and an embedded
  * request the handler recorded without `params` (`inputRequired.listRoots()`) goes out with
  * `params: {}` (the Go SDK cannot decode one without). Shown on the raw wire, through the official
- * TypeScript client, and through a real Go SDK client (test/modern/go-client, built with `go build`;
- * skipped, saying why, when Go or its module cannot be had).
+ * TypeScript client, through a real Go SDK client (test/modern/go-client, built with `go build`;
+ * skipped, saying why, when Go or its module cannot be had), and through the Python SDK (`mcp` 2.x)
+ * and FastMCP (test/modern/python-client; skipped when `python3` cannot import them).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -77,17 +78,43 @@ if ('skipped' in goClient)
   console.warn(`strict-clients.int.test.ts: the Go SDK client's tests are skipped: ${goClient.skipped}`);
 const describeWithGo = 'binary' in goClient ? describe : describe.skip;
 
-interface GoReport {
+/** What a client program prints: the result's text or its error (and, from the Go client, its legs). */
+interface ClientReport {
   text?: string;
   error?: string;
-  legs: number;
+  legs?: number;
 }
 
 /** Runs the Go client (never synchronously: the service it calls runs in this process). */
-async function runGoClient(url: string, tool: string): Promise<GoReport> {
+async function runGoClient(url: string, tool: string): Promise<ClientReport> {
   if (!('binary' in goClient)) throw new Error('no Go client');
   const { stdout } = await promisify(execFile)(goClient.binary, [url, tool], { encoding: 'utf8', timeout: 90_000 });
-  return JSON.parse(stdout.trim()) as GoReport;
+  return JSON.parse(stdout.trim()) as ClientReport;
+}
+
+const PYTHON_CLIENT = path.join(__dirname, 'python-client', 'mrtr_client.py');
+
+/** The Python clients this machine can import, each run by `python3`. */
+function pythonClients(): Array<'mcp' | 'fastmcp'> {
+  return (['mcp', 'fastmcp'] as const).filter((name) => {
+    try {
+      execFileSync('python3', ['-c', `import ${name}`], { stdio: 'pipe', timeout: 60_000 });
+      return true;
+    } catch {
+      console.warn(`strict-clients.int.test.ts: the ${name} client's tests are skipped: python3 cannot import ${name}`);
+      return false;
+    }
+  });
+}
+const PYTHON_CLIENTS = pythonClients();
+const describeWithPython = PYTHON_CLIENTS.length > 0 ? describe : describe.skip;
+
+async function runPythonClient(url: string, tool: string, flavour: 'mcp' | 'fastmcp'): Promise<ClientReport> {
+  const { stdout } = await promisify(execFile)('python3', [PYTHON_CLIENT, url, tool, flavour], {
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as ClientReport;
 }
 
 describe('what strict 2026-07-28 clients read', () => {
@@ -163,6 +190,18 @@ describe('what strict 2026-07-28 clients read', () => {
       } finally {
         await client.close();
       }
+    });
+  });
+
+  describeWithPython('through the Python SDK (mcp 2.x) and FastMCP', () => {
+    it.each(PYTHON_CLIENTS)('%s waits past a state-only leg and answers a roots ask', async (flavour) => {
+      expect(await runPythonClient(service.url, 'slow_answer', flavour)).toEqual({ text: `done after ${SLOW_MS} ms` });
+      let report!: ClientReport;
+      const exchange = await exchangeStartedBy(service.pool, 'list_client_roots', async () => {
+        report = await runPythonClient(service.url, 'list_client_roots', flavour);
+      });
+      expect(report).toEqual({ text: 'roots: file:///work/python' });
+      expect(exchange.era).toBe('modern'); // the roots ask went as an InputRequiredResult, not a roots/list request
     });
   });
 
