@@ -220,9 +220,13 @@ describe('what strict 2026-07-28 clients read', () => {
       expect(report).toEqual({ text: 'roots: file:///work/project', legs: 2 });
     });
 
-    it('gives up on its third state-only result, as docs/protocol.md says', async () => {
+    it('gets the pending result where its loop would fail, its third state-only result (docs/protocol.md)', async () => {
       const report = await runGoClient(service.url, 'slower_than_three_legs');
-      expect(report.error).toMatch(/exceeded maximum load-shedding retries \(3\)/);
+      // The client reports the pending result as the tool error it is marked.
+      expect(report.error).toMatch(
+        /^tool error: Not finished yet, and nothing failed: this call to "slower_than_three_legs"/,
+      );
+      expect(report.error).toContain('call the tool "await_answer"');
       expect(report.legs).toBe(3);
     });
   });
