@@ -87,7 +87,10 @@ async function startDev(): Promise<DevRun> {
 const ctrlC = (run: DevRun) => process.kill(-run.process.pid!, 'SIGINT');
 
 const lines = (run: DevRun, msg: string) =>
-  run.output().split('\n').filter((line) => line.includes(`"msg":"${msg}"`)).length;
+  run
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(`"msg":"${msg}"`)).length;
 
 /** Whether a TCP connection to `port` on loopback is taken. */
 function accepts(port: number): Promise<boolean> {
@@ -139,6 +142,46 @@ const refunded = (order: string) => `Refunded 5 on order ${order}, approved by R
 /** Long enough for any restart here; the call's own budget is not what is tested. */
 const CALL_OPTIONS = { timeout: 240_000 };
 
+/**
+ * The 2.x client pinned to 2026-07-28 on its manual path (`autoFulfill: false`): each leg's result
+ * comes back to the caller, which keeps the last requestState and comes back with it when it likes.
+ */
+async function manualCaller(order: string) {
+  const client = new ModernClient(
+    { name: 'desk-2026-manual', version: '1.0.0' },
+    { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
+  );
+  await client.connect(new ModernTransport(new URL(mcpUrl)));
+  let requestState: string | undefined;
+  const leg = async () => {
+    const params = { ...refund(order), ...(requestState ? { requestState } : {}) };
+    const result = (await client.callTool(params, { ...CALL_OPTIONS, allowInputRequired: true })) as Record<
+      string,
+      unknown
+    >;
+    if (result.resultType === 'input_required') requestState = result.requestState as string;
+    return result;
+  };
+  return { client, leg, requestState: () => requestState };
+}
+
+/** The 1.x client with its stream retried for as long as a restart takes (120 × 0.5 s). */
+async function patientLegacyCaller(order: string) {
+  const client = new LegacyClient({ name: 'desk-1x-patient', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new LegacyTransport(new URL(mcpUrl), { reconnectionOptions: PATIENT_RECONNECTION }));
+  const call = client.callTool(refund(order), undefined, CALL_OPTIONS).then(
+    (result) => ({ text: textOf(result) }),
+    (error: Error) => ({ error: error.message }),
+  );
+  return { client, call };
+}
+const PATIENT_RECONNECTION = {
+  maxRetries: 120,
+  initialReconnectionDelay: 500,
+  maxReconnectionDelay: 500,
+  reconnectionDelayGrowFactor: 1,
+};
+
 /** The three official clients, each calling refund_order for its own order; what each got. */
 async function threeCalls(orders: [string, string, string]) {
   const modern = new ModernClient(
@@ -161,8 +204,8 @@ async function threeCalls(orders: [string, string, string]) {
       (error: Error) => ({ error: `${error.message}${error.cause ? `: ${String(error.cause)}` : ''}` }),
     );
   const calls = {
-    modern: settle(modern.callTool(refund(orders[0]), undefined, CALL_OPTIONS)),
-    negotiating: settle(negotiating.callTool(refund(orders[1]), undefined, CALL_OPTIONS)),
+    modern: settle(modern.callTool(refund(orders[0]), CALL_OPTIONS)),
+    negotiating: settle(negotiating.callTool(refund(orders[1]), CALL_OPTIONS)),
     legacy: settle(legacy.callTool(refund(orders[2]), undefined, CALL_OPTIONS)),
   };
   return {
@@ -208,7 +251,7 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     const run = dev!;
     const clients = await threeCalls(['R-1', 'R-2', 'R-3']);
     const rita = await approver();
-    const ids = [await questionAbout(rita, 'R-1'), await questionAbout(rita, 'R-2'), await questionAbout(rita, 'R-3')];
+    const ids = await Promise.all(['R-1', 'R-2', 'R-3'].map((order) => questionAbout(rita, order)));
     // Held on their questions: the 2026-07-28 leg at the API, the others on their calls' streams.
     await sleep(500);
 
@@ -242,19 +285,32 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
   it('stops in order on Ctrl-C and starts again on the same ports; what each client gets, and what coming back gives', async () => {
     const run = dev!;
     const clients = await threeCalls(['S-1', 'S-2', 'S-3']);
+    const manual = await manualCaller('S-4');
+    const patient = await patientLegacyCaller('S-5');
     const rita = await approver();
-    const ids = [await questionAbout(rita, 'S-1'), await questionAbout(rita, 'S-2'), await questionAbout(rita, 'S-3')];
+    const held = manual.leg(); // held at the API on the question
+    const ids = await Promise.all(['S-1', 'S-2', 'S-3', 'S-4', 'S-5'].map((order) => questionAbout(rita, order)));
     await sleep(500);
 
     ctrlC(run);
     expect(await run.exited).toBe(0);
     // In order: the service drained and stopped before Postgres and Temporal, then the port went.
-    const out = run.output();
-    const at = (msg: string) => out.lastIndexOf(`"msg":"${msg}"`);
-    expect(at('stopping: the service drains, then Postgres and Temporal stop')).toBeGreaterThan(-1);
-    expect(at('API draining')).toBeGreaterThan(at('stopping: the service drains, then Postgres and Temporal stop'));
-    expect(at('service stopped')).toBeGreaterThan(at('API draining'));
-    expect(at('stopped')).toBeGreaterThan(at('service stopped'));
+    // The last time each step was logged (lines of two processes share the output, so by their time).
+    const loggedAt = (msg: string) =>
+      run
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(`"msg":"${msg}"`))
+        .map((line) => Date.parse((JSON.parse(line) as { time: string }).time))
+        .at(-1) ?? Number.NaN;
+    const steps = [
+      'stopping: the service drains, then Postgres and Temporal stop',
+      'API draining',
+      'service stopped',
+      'stopped',
+    ];
+    const times = steps.map(loggedAt);
+    expect(times.every((time, i) => i === 0 || time >= times[i - 1]!)).toBe(true);
     expect(await accepts(ports.api)).toBe(false);
     expect(await accepts(ports.temporal)).toBe(false);
 
@@ -262,10 +318,14 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     // state-only result) to a refused connection, and its call fails. A 2025-era client's stream
     // ended with a reconnect hint; it retries twice, is refused, and gives up on the stream.
     expect(await clients.calls.modern).toEqual({ error: expect.stringMatching(/fetch failed/) });
+    // On the manual path, the held leg's state-only result reaches the caller, whose requestState stays valid.
+    expect(await held).toEqual(
+      expect.objectContaining({ resultType: 'input_required', requestState: expect.any(String) }),
+    );
+    expect(Object.keys((await held).inputRequests ?? {})).toEqual([]); // state only
     await until(
       'the 1.x client to give up its stream',
-      async () =>
-        clients.errors.legacy.some((e) => /Maximum reconnection attempts/.test(e.message)) || undefined,
+      async () => clients.errors.legacy.some((e) => /Maximum reconnection attempts/.test(e.message)) || undefined,
       20_000,
     );
 
@@ -276,8 +336,13 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     const again = await approver();
     for (const id of ids) await approve(again, id);
 
-    // A 2026-07-28 caller that kept its requestState (the manual path) comes back with it and gets the refund.
-    // ...
-    await clients.close();
+    // The 2.x client on 2025-11-25 did the same with both its streams: no result for either call.
+    expect(clients.errors.negotiating.map((e) => e.message)).toContain('Maximum reconnection attempts (2) exceeded.');
+    // A 1.x client told to retry its stream for longer than a restart (every 0.5 s, as the
+    // server's retry field says) resumes it with Last-Event-ID once the stack is back, and gets its refund.
+    expect(await patient.call).toEqual({ text: refunded('S-5') });
+    // The manual caller comes back with the requestState it kept and gets its refund.
+    expect(await manual.leg()).toMatchObject({ content: [{ type: 'text', text: refunded('S-4') }] });
+    await Promise.allSettled([clients.close(), manual.client.close(), patient.client.close()]);
   }, 300_000);
 });
