@@ -250,7 +250,11 @@ describeWithDex('the service with Dex as its OpenID provider', () => {
     });
     expect(claimsOf(token)).not.toHaveProperty('scope');
     const client = await mcpClient(token);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['refund_finance', 'refund_bot']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'refund_finance',
+      'refund_bot',
+      'await_answer',
+    ]);
     await client.close();
   });
 
@@ -361,7 +365,11 @@ describeWithDex('the service with Dex as its OpenID provider', () => {
 
     const client = newClient();
     await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider: oauth }));
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['refund_finance', 'refund_bot']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'refund_finance',
+      'refund_bot',
+      'await_answer',
+    ]);
     await client.close();
   });
 
