@@ -49,6 +49,10 @@ export const CLIENTS = {
 export type ClientId = keyof typeof CLIENTS;
 
 export const SCENARIOS = {
+  tasks: {
+    title: 'Tasks extension',
+    what: "whether the client declares the Tasks extension (on a 2026-07-28 request: `io.modelcontextprotocol/tasks` in its client capabilities; in a session: `capabilities.tasks` at `initialize`), without which a `taskSupport: 'required'` tool refuses it",
+  },
   plain: { title: 'Plain call', what: 'a tool that asks nothing' },
   elicitation: { title: 'Form elicitation', what: 'the client accepts a form' },
   sampling: { title: 'Sampling', what: "the client's model answers `sampling/createMessage`" },
@@ -78,6 +82,7 @@ export type ScenarioId = keyof typeof SCENARIOS;
 /** What each client does in each scenario, as the tests observe it. */
 export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
   'typescript-2-pinned': {
+    tasks: 'not declared',
     plain: 'result',
     elicitation: 'result',
     sampling: 'result',
@@ -90,6 +95,7 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     awaitAnswer: 'result',
   },
   'typescript-2-negotiating': {
+    tasks: 'not declared',
     plain: 'result',
     elicitation: 'result',
     sampling: 'result',
@@ -102,6 +108,7 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     awaitAnswer: 'not listed',
   },
   'typescript-1': {
+    tasks: 'not declared',
     plain: 'result',
     elicitation: 'result',
     sampling: 'result',
@@ -114,6 +121,7 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     awaitAnswer: 'not listed',
   },
   'python-mcp': {
+    tasks: 'not declared',
     plain: 'result',
     elicitation: 'result',
     sampling: 'result',
@@ -126,6 +134,7 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     awaitAnswer: 'result',
   },
   'python-mcp-legacy': {
+    tasks: 'not declared',
     plain: 'result',
     elicitation: 'result',
     sampling: 'result',
@@ -138,6 +147,7 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     awaitAnswer: 'not listed',
   },
   fastmcp: {
+    tasks: 'not declared',
     plain: 'result',
     elicitation: 'result',
     sampling: 'result',

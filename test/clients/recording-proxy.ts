@@ -14,6 +14,11 @@ export interface RecordedPost {
   protocolVersion?: string;
   requestState?: string;
   hasInputResponses: boolean;
+  /**
+   * Whether it declared the Tasks extension: in a request's client capabilities
+   * (`io.modelcontextprotocol/tasks` in its `_meta`), or a session's (`capabilities.tasks` at `initialize`).
+   */
+  declaresTasks: boolean;
   /** The JSON-RPC result of this request's response (the last message with its id), if any came. */
   result?: Record<string, unknown>;
 }
@@ -66,7 +71,12 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
           const message = JSON.parse(body.toString('utf8')) as {
             id?: unknown;
             method?: string;
-            params?: { requestState?: string; inputResponses?: unknown };
+            params?: {
+              requestState?: string;
+              inputResponses?: unknown;
+              capabilities?: { tasks?: unknown };
+              _meta?: unknown;
+            };
           };
           id = message.id;
           recorded = {
@@ -77,6 +87,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
               : {}),
             ...(message.params?.requestState ? { requestState: message.params.requestState } : {}),
             hasInputResponses: message.params?.inputResponses !== undefined,
+            declaresTasks:
+              (message.method === 'initialize' && message.params?.capabilities?.tasks !== undefined) ||
+              JSON.stringify(message.params?._meta ?? {}).includes('io.modelcontextprotocol/tasks'),
           };
           posts.push(recorded);
         } catch {

@@ -85,7 +85,9 @@ export function describeClient(
       return;
     }
     let client: ConnectedClient;
+    let connectedFrom = 0;
     beforeAll(async () => {
+      connectedFrom = Date.now();
       client = await connect(get().proxy.url);
     }, 60_000);
     afterAll(async () => {
@@ -134,6 +136,11 @@ export function describeClient(
     });
 
     const observe: Record<ScenarioId, () => Promise<string>> = {
+      async tasks() {
+        await client.call('ping');
+        const posts = get().proxy.posts.filter((p) => p.at >= connectedFrom);
+        return posts.some((p) => p.declaresTasks) ? 'declared' : 'not declared';
+      },
       plain: () => simple('plain'),
       elicitation: () => simple('elicitation'),
       sampling: () => simple('sampling'),
