@@ -18,7 +18,7 @@ export const STAND_INS = {
   /** "A wait past 60 s": the approver answers this long after the question is asked. */
   past60sMs: 3_000,
   /** "A wait past 15 minutes": the approver answers once the call has ended, or after this long. */
-  past15minMs: 8_000,
+  past15minMs: 10_000,
 };
 
 export type Era = '2026-07-28' | '2025-11-25';

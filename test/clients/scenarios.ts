@@ -113,8 +113,13 @@ export function describeClient(
     async function withQuestionFate(observation: Observation, expected: string, on: string): Promise<string> {
       const outcome = callOutcome(observation, expected);
       if (observation.kind !== 'error') return outcome;
-      await sleep(500);
-      return `${outcome}; question ${(await get().approver.statusOf(on)) ?? 'never asked'}`;
+      // A cancel takes a moment to reach the question: give it up to 3 s before saying it still waits.
+      let status: string | undefined;
+      for (const deadline = Date.now() + 3_000; Date.now() < deadline; await sleep(100)) {
+        status = await get().approver.statusOf(on);
+        if (status !== 'waiting') break;
+      }
+      return `${outcome}; question ${status ?? 'never asked'}`;
     }
 
     // Past 15 minutes, the pending result and await_answer are one call's story: run it once.
