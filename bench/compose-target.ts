@@ -37,6 +37,8 @@ export async function startComposeTarget(spec: TargetSpec, ctx: TargetContext): 
       MCP_DB_PASSWORD: randomBytes(12).toString('hex'),
       REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
       PAYLOAD_CODEC_KEYS: `benchcodec:${randomBytes(32).toString('base64')}`,
+      // One principal opening many exchanges of the same call: each is its own, not a repeat to join.
+      REATTACH_IDENTICAL_CALLS_MS: '0',
       EVIDENCE_SIGNING_KEYS: `benchevidence:${randomBytes(32).toString('base64')}`,
       ALLOW_UNAUTHENTICATED: 'true',
       HANDLER_SET: 'bench',

@@ -27,8 +27,11 @@ export interface RunResult {
 /** One `tools/call` of a target: its params in, its result out (a JSON-RPC error is thrown). */
 export type Caller = (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
 
+/** "Come back": a requestState and nothing to answer (`inputRequests: {}`). */
 const isStateOnly = (r: Record<string, unknown>) =>
-  r.resultType === 'input_required' && typeof r.requestState === 'string' && r.inputRequests === undefined;
+  r.resultType === 'input_required' &&
+  typeof r.requestState === 'string' &&
+  Object.keys((r.inputRequests as object | undefined) ?? {}).length === 0;
 
 export interface LegTiming {
   result: Record<string, unknown>;

@@ -189,6 +189,8 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         HANDLER_SET: 'bench',
         REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
         PAYLOAD_CODEC_KEYS: `benchcodec:${randomBytes(32).toString('base64')}`,
+        // One principal opening many exchanges of the same call: each is its own, not a repeat to join.
+        REATTACH_IDENTICAL_CALLS_MS: '0',
         EVIDENCE_SIGNING_KEYS: `benchevidence:${randomBytes(32).toString('base64')}`,
         ...ctx.serviceEnv,
       };

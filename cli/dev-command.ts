@@ -7,12 +7,26 @@
  * in flight wait in Temporal and go on with the new code. A module that does not load is reported
  * and the previous one stays stopped until the next change. Questions a handler addresses to
  * someone else are answered at the answer page, signed in through its development sign-in.
+ *
+ * The API's port is bound here first, for the command's whole life (dev/front-door): while the
+ * service starts or restarts, a client's connection waits instead of being refused. It stops in
+ * order: Temporal, Postgres and the service run in process groups of their own, so a terminal's
+ * Ctrl-C reaches only this process, which stops the service (the API drains first: held legs
+ * answer their state-only result, streams end with their last event id and a reconnect hint; then
+ * the worker), then Postgres and Temporal, then lets the port go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { adminTokenFrom, answerPageFrom, codecEndpointForBrowser, devServiceEnvironment } from './dev/dev-environment';
+import {
+  adminTokenFrom,
+  answerPageFrom,
+  apiOriginForBrowser,
+  codecEndpointForBrowser,
+  devServiceEnvironment,
+} from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
+import { openFrontDoor, type FrontDoor } from './dev/front-door/front-door';
 import { loadDevStack } from './dev/dev-stack-package';
 import { TemporalDevServerExited } from './dev/local-stack/dev-server-exit';
 import { startLocalStack, type LocalStack } from './dev/local-stack/local-stack';
@@ -34,6 +48,12 @@ export interface DevOptions {
 
 /** How long a stopping service may drain its legs and rounds before it is killed. */
 const STOP_GRACE_MS = 20_000;
+/** A signal this soon after the first is the same Ctrl-C relayed by a wrapper (npm, tsx), not a second one. */
+const SAME_SIGNAL_MS = 1_000;
+/** What the front door's 503s ask a client to wait while the service restarts. */
+const RETRY_AFTER_S = 2;
+/** A leg's own wait (HTTP_WAIT_MS's default): how long the front door holds a connection for the service. */
+const DEFAULT_HOLD_MS = 25_000;
 
 const isPath = (specifier: string) => specifier.startsWith('.') || path.isAbsolute(specifier);
 
@@ -49,29 +69,57 @@ export async function devCommand(options: DevOptions): Promise<void> {
 
   let local: LocalStack | undefined;
   let child: ChildProcess | undefined;
+  let frontDoor: FrontDoor | undefined;
   let watcher: FileWatch | undefined;
-  let stopping = false;
+  let stopping: number | undefined;
 
   const stopChild = async () => {
+    frontDoor?.hold();
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
     running.kill('SIGTERM');
-    const killer = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
+    const killer = setTimeout(() => killGroup(running), STOP_GRACE_MS);
     await exited;
     clearTimeout(killer);
   };
   const stopAll = async (code: number) => {
-    if (stopping) process.exit(1); // a second Ctrl-C forces the exit
-    stopping = true;
+    if (stopping !== undefined) {
+      if (Date.now() - stopping > SAME_SIGNAL_MS) process.exit(1); // a second Ctrl-C forces the exit
+      return;
+    }
+    stopping = Date.now();
     watcher?.close();
+    if (child) log.info('stopping: the service drains, then Postgres and Temporal stop');
     await stopChild();
     await local?.stop().catch((error: unknown) => log.warn({ err: error }, 'local stack did not stop cleanly'));
+    await frontDoor?.close();
+    if (local) log.info('stopped');
     process.exit(code);
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  // However this process ends, the service it started goes with it (its own group: Ctrl-C misses it).
+  process.on('exit', () => child && killGroup(child));
+
+  const host = process.env.HOST || '127.0.0.1';
+  try {
+    frontDoor = await openFrontDoor({
+      host,
+      port: Number(process.env.PORT ?? 3000),
+      holdMs: Number(process.env.HTTP_WAIT_MS) || DEFAULT_HOLD_MS,
+      retryAfterS: RETRY_AFTER_S,
+      log,
+    });
+  } catch (error) {
+    const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (PORT moves it)' : '';
+    process.stderr.write(`durable-mcp dev: the API's port is not free: ${commandFailure(error)}${taken}\n`);
+    return stopAll(1);
+  }
+  // The port bound (one picked when PORT=0) is the one every link and the answer page's origin name.
+  const publicEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(frontDoor.port) };
+  const publicUrl = `${apiOriginForBrowser(publicEnv)!}/mcp`;
 
   try {
     local = await startLocalStack({
@@ -80,8 +128,9 @@ export async function devCommand(options: DevOptions): Promise<void> {
       persistent: true,
       temporalPort: Number(process.env.TEMPORAL_DEV_PORT ?? 7233),
       temporalUiPort: Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233),
-      temporalUiCodecEndpoint: codecEndpointForBrowser(),
+      temporalUiCodecEndpoint: codecEndpointForBrowser(publicEnv),
       waitForExternalTemporal: false,
+      ownProcessGroups: true,
       onStart: (server) =>
         log.info(`starting ${server === 'postgres' ? 'an embedded Postgres' : 'a Temporal dev server'} in ${dataDir}`),
     });
@@ -94,19 +143,28 @@ export async function devCommand(options: DevOptions): Promise<void> {
     process.stderr.write(`durable-mcp dev: the local stack did not start: ${commandFailure(error)}${movePorts}\n`);
     return stopAll(1);
   }
-  const env: NodeJS.ProcessEnv = { ...devServiceEnvironment(dataDir, local, log), HANDLERS: handlers };
+  // The service listens on a port of its own, on the same address; the front door passes connections through.
+  const env: NodeJS.ProcessEnv = {
+    ...devServiceEnvironment(dataDir, local, log, publicEnv),
+    HANDLERS: handlers,
+    PORT: '0',
+  };
   const watched = isPath(handlers) ? [moduleFolder(handlers)] : [];
   let shownBanner = false;
 
   const startChild = () => {
     // The same CLI, run the way this process runs (under tsx from source, or compiled), as `start`.
+    // In a process group of its own: a terminal's Ctrl-C reaches this process, which stops it in order.
     const started = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'start', 'all'], {
       env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      detached: true,
     });
     child = started;
     started.on('message', (message: StartedMessage) => {
-      if (message?.type !== 'started' || !message.url) return;
+      if (message?.type !== 'started' || !message.url || !message.port) return;
+      if (child !== started || stopping !== undefined) return;
+      frontDoor!.serve({ host: connectHost(host), port: message.port });
       if (shownBanner) {
         log.info(
           { handlerSet: message.handlerSet, handlerVersion: message.handlerVersion },
@@ -117,7 +175,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
       shownBanner = true;
       process.stdout.write(
         devBanner({
-          url: message.url,
+          url: publicUrl,
           handlerSet: message.handlerSet,
           handlerVersion: message.handlerVersion,
           answerPage: answerPageFrom(env),
@@ -131,8 +189,9 @@ export async function devCommand(options: DevOptions): Promise<void> {
       );
     });
     started.on('exit', (code, signal) => {
-      if (child !== started || stopping) return;
+      if (child !== started || stopping !== undefined) return;
       child = undefined;
+      frontDoor!.hold();
       log.error(
         { code, signal },
         watched.length && options.watch !== false
@@ -147,15 +206,33 @@ export async function devCommand(options: DevOptions): Promise<void> {
     let reloading: Promise<void> = Promise.resolve();
     watcher = watchFiles(watched, [dataDir], (file) => {
       reloading = reloading.then(async () => {
-        if (stopping) return;
+        if (stopping !== undefined) return;
         log.info({ file: path.relative(cwd, file) }, 'changed: restarting the service (exchanges in flight go on)');
         await stopChild();
-        if (!stopping) startChild();
+        if (stopping === undefined) startChild();
       });
     });
   }
   if (isTypeScriptModule(handlers)) log.info({ handlers }, 'serving a TypeScript module through tsx');
   startChild();
+}
+
+/** SIGKILL to a child's whole group (it and whatever it started), when it is still there. */
+function killGroup(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/** Where this process reaches the service listening on `host` (a wildcard: on loopback). */
+function connectHost(host: string): string {
+  if (!WILDCARD_HOSTS.has(host)) return host.replace(/^\[|\]$/g, '');
+  return host === '0.0.0.0' ? '127.0.0.1' : '::1';
 }
 
 /** The folder to watch for a module: its own folder, or the folder a path names. */

@@ -30,7 +30,7 @@ describe('parseConfig', () => {
   it('applies the documented defaults when only DATABASE_URL and the two key rings are given', () => {
     const config = parseConfig(minimal());
     expect(config.http.port).toBe(3000);
-    expect(config.http.waitMs).toBe(25_000);
+    expect(config.http.waitMs).toBe(50_000);
     expect(config.exchange.roundTimeoutMs).toBe(600_000);
     expect(config.exchange.maxRounds).toBe(8);
     expect(config.database.url).toBe('postgres://mcp:mcp@127.0.0.1:5432/mcp');

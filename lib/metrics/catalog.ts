@@ -85,7 +85,7 @@ export const METRICS = {
   stateOnlyResults: define({
     name: 'mcp_state_only_results_total',
     kind: 'counter',
-    help: 'State-only results ("come back": requestState without inputRequests) the API answered because a round outcome was not ready within HTTP_WAIT_MS.',
+    help: 'State-only results ("come back": requestState and an empty inputRequests) the API answered because a round outcome was not ready within HTTP_WAIT_MS.',
     labelNames: ['method', 'target'],
     processes: ['api'],
   }),

@@ -152,6 +152,15 @@ export const serverDraining = () =>
     retryAfterS: 1,
     closeConnection: true,
   });
+/** `durable-mcp dev` while its service restarts: the same 503, from the process that holds the port. */
+export const serviceRestarting = (retryAfterS: number) =>
+  new RpcError(
+    'serverDraining',
+    SERVER_BUSY,
+    `Service restarting; retry after ${retryAfterS} s`,
+    { retryAfterS },
+    { retryAfterS, closeConnection: true },
+  );
 
 // Refusals before any JSON-RPC message is read: the body, the HTTP method, the origin.
 export const bodyTooLarge = () =>

@@ -14,6 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { answerer, type HandlerSet } from '@durable-mcp/handlers';
 import type { ClientName, OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
+import { JOINED_IDENTICAL_CALLS } from '../support/test-service';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
 import { refundTool } from './refund-tool';
 
@@ -36,6 +37,7 @@ beforeAll(async () => {
     QUESTION_HOLD_MS: '1500',
     HTTP_WAIT_MS: '1500',
     PENDING_RESULT_AT_LEG: String(AT_LEG),
+    ...JOINED_IDENTICAL_CALLS,
   });
   ({ stack } = answering);
 }, 120_000);

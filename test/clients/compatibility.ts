@@ -9,7 +9,7 @@
 
 /** The service's and the clients' settings the tests use in place of real minutes. */
 export const STAND_INS = {
-  /** HTTP_WAIT_MS and QUESTION_HOLD_MS: how long a 2026-07-28 leg is held (25 s and 50 s by default). */
+  /** HTTP_WAIT_MS and QUESTION_HOLD_MS: how long a 2026-07-28 leg is held (50 s by default). */
   holdMs: 1_000,
   /** The TypeScript clients' request timeout (60 s by default in both); the Python clients have none by default, and none is set. */
   clientTimeoutMs: 2_000,

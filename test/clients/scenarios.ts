@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startDevAnsweringService } from '../answers/dev-answering-service';
-import type { TestService } from '../support/test-service';
+import { JOINED_IDENTICAL_CALLS, type TestService } from '../support/test-service';
 import { signInApprover, type Approver } from './approver';
 import { clientTools } from './client-tools';
 import { CLIENTS, EXPECTED, SCENARIOS, STAND_INS, type ClientId, type ScenarioId } from './compatibility';
@@ -43,6 +43,7 @@ export function useCompatibilityService(): () => CompatibilityService {
       HTTP_WAIT_MS: hold,
       QUESTION_HOLD_MS: hold,
       PENDING_RESULT_AT_LEG: String(STAND_INS.atLeg),
+      ...JOINED_IDENTICAL_CALLS, // the service's default
     });
     const proxy = await startRecordingProxy(service.url);
     started = { service, proxy, approver: await signInApprover(origin, service.pool) };

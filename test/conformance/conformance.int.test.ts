@@ -10,10 +10,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runConformance } from '../../conformance/run-conformance';
-import { useTestService } from '../support/test-service';
+import { JOINED_IDENTICAL_CALLS, useTestService } from '../support/test-service';
 
 describe('official conformance suite', () => {
-  const service = useTestService({ HANDLER_SET: 'conformance' });
+  const service = useTestService({ HANDLER_SET: 'conformance', ...JOINED_IDENTICAL_CALLS });
 
   it.each(['2026-07-28', '2025-11-25'])(
     'passes the %s requirement set',

@@ -101,7 +101,7 @@ describe('exchange endings decided in Temporal', () => {
     try {
       const waiting = await rawCall(service.url, 'tools/call', retry); // no worker: the answer is signalled, the leg comes back
       expect(waiting.body.result?.resultType).toBe('input_required');
-      expect(waiting.body.result?.inputRequests).toBeUndefined();
+      expect(waiting.body.result?.inputRequests).toEqual({});
       await handle.terminate();
       const back = await rawCall(service.url, 'tools/call', {
         ...retry,
@@ -215,7 +215,7 @@ describe('round deadlines are a rule', () => {
     let comeBack;
     try {
       comeBack = await rawCall(service.url, 'tools/call', retry);
-      expect(comeBack.body.result?.inputRequests).toBeUndefined();
+      expect(comeBack.body.result?.inputRequests).toEqual({});
       await pastDeadline(exchange.id); // the timer fires in Temporal with no worker to see it
     } finally {
       await service.startWorker();

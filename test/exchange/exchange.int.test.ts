@@ -142,7 +142,7 @@ describe('durable exchange engine', () => {
         });
         // The answer is durable in Temporal; the client is told to come back.
         expect(waiting.body.result).toMatchObject({ resultType: 'input_required' });
-        expect(waiting.body.result!.inputRequests).toBeUndefined();
+        expect(waiting.body.result!.inputRequests).toEqual({}); // state-only: nothing to answer
 
         await service.startWorker();
         let reply = waiting;

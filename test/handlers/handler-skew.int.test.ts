@@ -31,7 +31,7 @@ const NEW: HandlerSet = {
 };
 const OLD: HandlerSet = { name: 'skew-tools', tools: [common] };
 
-/** Well within HTTP_WAIT_MS (25 s, when a leg gives up and says "come back") and the round timeout. */
+/** Well within HTTP_WAIT_MS (50 s, when a leg gives up and says "come back") and the round timeout. */
 const PROMPTLY_MS = 10_000;
 
 let api: TestService | undefined;

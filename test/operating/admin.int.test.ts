@@ -103,7 +103,7 @@ describe('admin API', () => {
   describe('one 2026-07-28 exchange, listed, shown and cancelled', () => {
     it('shows the waiting exchange with its ask, then cancels it exactly as a client cancel ends it', async () => {
       const first = await rawCall(service.url, 'tools/call', { name: 'admin_ask', arguments: {} });
-      expect(first.body.result?.inputRequests).toBeDefined();
+      expect(first.body.result?.inputRequests).toHaveProperty('name');
       const requestState = first.body.result!.requestState as string;
 
       const running = await admin(service.url, '/exchanges?status=running&target=admin_ask&limit=200');
@@ -218,7 +218,7 @@ describe('admin API', () => {
 
     it('refuses a cancel body it cannot read, naming the field', async () => {
       const first = await rawCall(service.url, 'tools/call', { name: 'admin_ask', arguments: {} });
-      expect(first.body.result?.inputRequests).toBeDefined();
+      expect(first.body.result?.inputRequests).toHaveProperty('name');
       const id = (await admin(service.url, '/exchanges?status=running&target=admin_ask&limit=1')).body.exchanges[0].id;
       for (const [body, parameter] of [
         [{ reason: 42 }, 'reason'],

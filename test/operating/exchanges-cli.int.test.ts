@@ -73,7 +73,7 @@ describe('npm run exchanges', () => {
     });
     base = api.url.replace(/\/mcp$/, '');
     const first = await rawCall(api.url, 'tools/call', { name: 'greet', arguments: {} });
-    expect(first.body.result?.inputRequests).toBeDefined();
+    expect(first.body.result?.inputRequests).toHaveProperty('name');
     const { rows } = await worker.pool.query<{ id: string }>(
       "SELECT id FROM exchanges WHERE target = 'greet' AND status = 'running' ORDER BY created_at DESC LIMIT 1",
     );

@@ -85,7 +85,7 @@ describe('metrics of the API and worker processes', () => {
         .reduce((a, b) => a + b, 0);
 
     const first = await rawCall(api.url, 'tools/call', { name: 'greet', arguments: {} });
-    expect(first.body.result?.inputRequests).toBeDefined();
+    expect(first.body.result?.inputRequests).toHaveProperty('name');
     const done = await rawCall(api.url, 'tools/call', {
       name: 'greet',
       arguments: {},
@@ -187,7 +187,7 @@ describe('the API gauges, state-only results and endings it records', () => {
     const before = await metrics();
     // HTTP_WAIT_MS is short here: a loaded machine may answer the first leg with a come-back first.
     const first = await callUntilAnswered(service.url, 'tools/call', { name: 'greet', arguments: {} });
-    expect(first.body.result?.inputRequests).toBeDefined();
+    expect(first.body.result?.inputRequests).toHaveProperty('name');
     const { rows } = await service.pool.query<{ id: string; workflow_id: string }>(
       "SELECT id, workflow_id FROM exchanges WHERE target = 'greet' AND status = 'running' ORDER BY created_at DESC LIMIT 1",
     );

@@ -27,9 +27,13 @@ export const MODERN_META = {
 
 export const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28' };
 
-/** True for a state-only result: the server's "still working, come back with this requestState". */
+/**
+ * True for a state-only result: the server's "still working, come back with this requestState"
+ * (`inputRequests: {}`, nothing to answer).
+ */
 export const isComeBack = (reply: RpcReply): boolean =>
-  reply.body.result?.resultType === 'input_required' && reply.body.result.inputRequests === undefined;
+  reply.body.result?.resultType === 'input_required' &&
+  Object.keys((reply.body.result.inputRequests as object | undefined) ?? {}).length === 0;
 
 /** Sends a leg, then comes back with each state-only result's requestState until a real answer arrives. */
 export async function callUntilAnswered(

@@ -10,7 +10,7 @@ import { spawnChild, type Child, type ChildExit } from '../../cli/dev/child-proc
 import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 import { readStackInfo } from './stack-info';
-import { TEST_KEY_RINGS } from './test-service';
+import { SEPARATE_IDENTICAL_CALLS, TEST_KEY_RINGS } from './test-service';
 
 /**
  * What an API or worker process of a test needs to run on the shared test stack: its Postgres and
@@ -25,6 +25,7 @@ export function stackProcessEnv(extra: Record<string, string> = {}): Record<stri
     TEMPORAL_ADDRESS: stack.temporalAddress,
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     ...TEST_KEY_RINGS,
+    ...SEPARATE_IDENTICAL_CALLS,
     ...extra,
   };
 }

@@ -57,6 +57,17 @@ function quietTemporalRuntime(log: ReturnType<typeof createLogger>): void {
 }
 
 /**
+ * Tests share a service and leave calls waiting on purpose, then call the same tool with the same
+ * arguments expecting an exchange of its own: here identical calls do not join a running one
+ * unless a test says so (`JOINED_IDENTICAL_CALLS`). The join itself is tested where it is the
+ * subject (test/answers/long-waits.int.test.ts, test/storage/exchange-store.int.test.ts), and the
+ * conformance suite runs on the service's defaults.
+ */
+export const SEPARATE_IDENTICAL_CALLS = { REATTACH_IDENTICAL_CALLS_MS: '0' };
+/** The service's default (REATTACH_IDENTICAL_CALLS_MS, 24 h): identical calls join a running one. */
+export const JOINED_IDENTICAL_CALLS = { REATTACH_IDENTICAL_CALLS_MS: '86400000' };
+
+/**
  * `handlers` replaces the configured set, for tests of what a misbehaving handler does to an
  * exchange; it is versioned as a built-in set is (`<name>@<service version>`) unless
  * `handlerVersion` says otherwise.
@@ -84,6 +95,7 @@ export async function startTestService(
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTCOME_POLL_MS: '500',
+    ...SEPARATE_IDENTICAL_CALLS,
     ...env,
   });
   const log = createLogger('test', config.logLevel);

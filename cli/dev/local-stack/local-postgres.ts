@@ -20,6 +20,8 @@ export interface LocalPostgresOptions {
   persistent: boolean;
   /** Listen on this port (a restart on the same data folder keeps its URL); a free one when absent. */
   port?: number;
+  /** Run it in a process group of its own (see `EmbeddedPostgresOptions.ownProcessGroup`). */
+  ownProcessGroup?: boolean;
   onLog?: (line: string) => void;
 }
 
@@ -34,6 +36,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
     user: 'postgres',
     password,
     persistent: options.persistent,
+    ...(options.ownProcessGroup ? { ownProcessGroup: true } : {}),
     onLog: options.onLog,
   });
   const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });

@@ -22,6 +22,11 @@ export interface LocalStackOptions {
   temporalUiCodecEndpoint?: string;
   /** Wait (30 s) for an external `TEMPORAL_ADDRESS` to serve the `default` namespace (default true). */
   waitForExternalTemporal?: boolean;
+  /**
+   * Start the Temporal dev server and Postgres in process groups of their own, so a terminal's
+   * Ctrl-C reaches only the caller, which stops them last, after the service that uses them.
+   */
+  ownProcessGroups?: boolean;
   /** Told before a server is started here, to say so. */
   onStart?(server: 'temporal' | 'postgres'): void;
   env?: NodeJS.ProcessEnv;
@@ -53,6 +58,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         uiCodecEndpoint: options.temporalUiCodecEndpoint,
         dbFile: options.persistent ? path.join(options.dataDir, 'temporal.db') : undefined,
         logFile: path.join(options.dataDir, 'temporal.log'),
+        ...(options.ownProcessGroups ? { ownProcessGroup: true } : {}),
       });
       teardown.add(temporal.stop);
       temporalAddress = temporal.address;
@@ -66,6 +72,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         dataDir: path.join(options.dataDir, 'postgres'),
         database: options.database,
         persistent: options.persistent,
+        ...(options.ownProcessGroups ? { ownProcessGroup: true } : {}),
       });
       teardown.add(pg.stop);
       databaseUrl = pg.url;

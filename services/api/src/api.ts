@@ -191,6 +191,7 @@ export async function startApi(
       gateway,
       reconciler,
       endingCheckMs: config.http.waitMs,
+      personWaitEveryMs: config.http.questionProgressEveryMs,
       log,
       limits: config.limits,
       shutdown,

@@ -114,6 +114,8 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     EVIDENCE_SIGNING_KEYS: evidenceKeyRing,
     HANDLER_SET: 'demo',
     LOG_LEVEL: 'info',
+    // Each scenario's calls are its own exchanges, whatever an earlier one left waiting (test/README.md).
+    REATTACH_IDENTICAL_CALLS_MS: '0',
   });
 
   // The HTTP API and metrics ports are pinned too, so a restart binds what the first start did.

@@ -1,6 +1,6 @@
 /**
  * A 2026-07-28 client of the greet tool over raw HTTP, as a patient real client behaves: a
- * state-only result (requestState, no inputRequests) is re-sent, with the same inputResponses,
+ * state-only result (requestState, `inputRequests: {}`) is re-sent, with the same inputResponses,
  * until the final result or an error; a connection error (an API process that died or stopped)
  * is retried on the other API process. JSON-RPC errors are outcomes, never retried.
  */
@@ -73,13 +73,16 @@ export async function sendLeg(
   }
 }
 
+const askedKeys = (reply: RpcReply) => Object.keys((reply.body.result?.inputRequests as object | undefined) ?? {});
+
+/** A state-only result: `inputRequests: {}` (nothing to answer) and a requestState to come back with. */
 export const isStateOnly = (reply: RpcReply) =>
   reply.body.result?.resultType === 'input_required' &&
-  reply.body.result.inputRequests === undefined &&
+  askedKeys(reply).length === 0 &&
   typeof reply.body.result.requestState === 'string';
 
 export const isAsk = (reply: RpcReply) =>
-  reply.body.result?.resultType === 'input_required' && reply.body.result.inputRequests !== undefined;
+  reply.body.result?.resultType === 'input_required' && askedKeys(reply).length > 0;
 
 /**
  * Re-sends `params` with each state-only result's requestState until something else comes back

@@ -6,13 +6,15 @@
  * replica's GET stream; a stream the server ended for the client to resume keeps it for that
  * resumption, briefly. Only a process that died holds it until it lapses. While it delivers, it
  * asks Temporal now and then about a workflow that may have ended without recording it
- * (ending-watch.ts). The worker writes the stream; this only reads it.
+ * (ending-watch.ts), and reminds a host whose call waits on a person that it still waits
+ * (person-wait-progress.ts). The worker writes the stream; this only reads it.
  */
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import { DELIVERY_LEASE_MS, type LegacyCall, type LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import { watchEndings } from './ending-watch';
 import { holdLease } from './lease-hold';
+import { remindWhilePeopleAnswer } from './person-wait-progress';
 import type { SseWriter } from './sse-writer';
 import { deliverStream, RECONNECT_RETRY_MS, type DeliveryEnd, type DeliveryOptions } from './stream-delivery';
 
@@ -22,6 +24,11 @@ export interface CallDeliveryDeps {
   reconciler: ExchangeReconciler;
   /** How often (HTTP_WAIT_MS) a delivered call is checked with Temporal for an ending it did not record. */
   endingCheckMs: number;
+  /**
+   * How often (QUESTION_PROGRESS_EVERY_MS) a call with a request open to a person is reminded
+   * that it waits (person-wait-progress.ts); never when absent.
+   */
+  personWaitEveryMs?: number;
 }
 
 export interface CallDeliveryOptions extends DeliveryOptions {
@@ -53,7 +60,7 @@ export function leaseAfter(end: DeliveryEnd): 'release' | 'hold-for-resume' {
 }
 
 export function createCallDelivery(deps: CallDeliveryDeps) {
-  const { legacy, waiter, reconciler, endingCheckMs } = deps;
+  const { legacy, waiter, reconciler, endingCheckMs, personWaitEveryMs } = deps;
 
   /** Delivers `call`'s stream after `afterId` on `sse` until it ends or `stop` aborts. */
   return async function deliverCall(
@@ -72,9 +79,13 @@ export function createCallDelivery(deps: CallDeliveryDeps) {
       if (hold === 'lost' && !options.shared) local.abort();
     });
     watchEndings(reconciler, async () => [call.exchangeId], endingCheckMs, local.signal);
+    const writer =
+      personWaitEveryMs === undefined
+        ? sse
+        : remindWhilePeopleAnswer({ legacy }, call.sessionId, sse, personWaitEveryMs, local.signal);
     let end: DeliveryEnd = 'stopped'; // a delivery that failed frees its call like a client that left
     try {
-      end = await deliverStream({ legacy, waiter }, call.streamId, afterId, sse, local.signal, options);
+      end = await deliverStream({ legacy, waiter }, call.streamId, afterId, writer, local.signal, options);
       return end;
     } finally {
       holding.abort();

@@ -28,6 +28,7 @@ import type { IncomingMessage } from './incoming-message';
 import type { RequestIntake } from './request-intake';
 import type { ResponseIntake } from './response-intake';
 import type { Sessions } from './sessions';
+import { remindWhilePeopleAnswer } from './person-wait-progress';
 import { openSseInSlot, type SseOptions } from './sse-writer';
 import { deliverStream, RECONNECT_RETRY_MS } from './stream-delivery';
 import type { StreamSlots } from './stream-slots';
@@ -43,6 +44,8 @@ export interface HttpSseDeps {
   sseOptions: SseOptions;
   /** How often (HTTP_WAIT_MS) the stream's running calls are checked with Temporal for endings it did not record. */
   endingCheckMs: number;
+  /** How often (QUESTION_PROGRESS_EVERY_MS) a call with a request open to a person is reminded that it waits. */
+  personWaitEveryMs?: number;
   log: Logger;
   shutdown: Shutdown;
 }
@@ -80,7 +83,14 @@ export function createHttpSse(deps: HttpSseDeps) {
       const runningCalls = async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId);
       watchEndings(reconciler, runningCalls, deps.endingCheckMs, stop.signal);
       const drain = endWhenIdle(shutdown, stop.signal, async () => (await runningCalls()).length === 0);
-      const end = await deliverStream({ legacy, waiter }, streamId, 0, sse, stop.signal, { untilFinal: false, drain });
+      const writer =
+        deps.personWaitEveryMs === undefined
+          ? sse
+          : remindWhilePeopleAnswer({ legacy }, sessionId, sse, deps.personWaitEveryMs, stop.signal);
+      const end = await deliverStream({ legacy, waiter }, streamId, 0, writer, stop.signal, {
+        untilFinal: false,
+        drain,
+      });
       // Ended before the stream is, so a stopping process closes nothing under it.
       await sessions.endWithStream(sessionId, streamId);
       if (end === 'drained') sse.endForReconnect(RECONNECT_RETRY_MS);

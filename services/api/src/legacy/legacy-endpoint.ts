@@ -5,7 +5,8 @@
  * - sessions.ts: open on `initialize` or GET /sse, look up, keep fresh, end; the open-sessions budget
  * - request-intake.ts: a session's requests, answered at once or recorded as a call whose exchange starts
  * - response-intake.ts: the client's responses to server-to-client requests, and its cancellations
- * - call-delivery.ts: one call's stream on one connection, under the call's delivery lease (lease-hold.ts)
+ * - call-delivery.ts: one call's stream on one connection, under the call's delivery lease (lease-hold.ts),
+ *   reminding a host whose call waits on a person that it waits (person-wait-progress.ts)
  * - get-stream.ts: the GET /mcp stream (resume by Last-Event-ID, take over and re-deliver open requests)
  * - streamable-http.ts and http-sse.ts: the two transports
  * - stream-delivery.ts, sse-writer.ts, stream-slots.ts: the event log onto SSE, and the stream budgets
@@ -46,6 +47,8 @@ export interface LegacyEndpointDeps {
   reconciler: ExchangeReconciler;
   /** How often (HTTP_WAIT_MS) a stream's running calls are checked with Temporal for endings it did not record. */
   endingCheckMs: number;
+  /** How often (QUESTION_PROGRESS_EVERY_MS) a call with a request open to a person is reminded that it waits. */
+  personWaitEveryMs?: number;
   log: Logger;
   limits: Limits;
   /** The process's stop: what each stream does when it drains (streamable-http.ts, http-sse.ts). */
@@ -69,7 +72,8 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     log,
     ...(deps.callerPages ? { callerPages: deps.callerPages } : {}),
   });
-  const deliverCall = createCallDelivery({ legacy, waiter, reconciler, endingCheckMs });
+  const { personWaitEveryMs } = deps;
+  const deliverCall = createCallDelivery({ legacy, waiter, reconciler, endingCheckMs, personWaitEveryMs });
   const serveGetStream = createGetStream({ legacy, waiter, deliverCall, log });
   const streamable = createStreamableHttp({
     legacy,
@@ -92,6 +96,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     slots,
     sseOptions,
     endingCheckMs,
+    personWaitEveryMs,
     log,
     shutdown,
   });

@@ -46,19 +46,49 @@ describe('renderLeg', () => {
     );
     expect(wire).toMatchObject({
       resultType: 'input_required',
-      inputRequests: { name: { method: 'elicitation/create' } },
+      inputRequests: { name: { method: 'elicitation/create', params: {} } },
     });
     const claims = codec.verify(wire.requestState as string, binding);
     expect(claims).toEqual({ exchangeId: 'ex-1', round: 1, kind: 'ask', ...binding, ...count });
   });
 
-  it('renders "not ready" as a state-only result whose wait requestState carries the answers digest', () => {
+  it('sends an embedded request recorded without params with params {}, and leaves the record as it was', () => {
+    const outcome: RoundRecord['outcome'] = {
+      kind: 'ask',
+      inputRequests: {
+        roots: { method: 'roots/list' },
+        name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } },
+      },
+    };
+    const wire = renderLeg({ kind: 'recorded', record: record(1, outcome), binding, count }, codec);
+    expect(wire.inputRequests).toEqual({
+      roots: { method: 'roots/list', params: {} },
+      name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } },
+    });
+    expect(outcome.inputRequests).toEqual({
+      roots: { method: 'roots/list' },
+      name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } },
+    });
+  });
+
+  it('renders an ask with nothing for the caller to answer with inputRequests {} and its requestState', () => {
+    const wire = renderLeg(
+      { kind: 'recorded', record: record(3, { kind: 'ask', inputRequests: {} }), binding, count },
+      codec,
+    );
+    expect(wire).toMatchObject({ resultType: 'input_required', inputRequests: {} });
+    expect(codec.verify(wire.requestState as string, binding)).toMatchObject({ kind: 'ask', round: 3 });
+  });
+
+  it('renders "not ready" as a state-only result (inputRequests {}) whose wait requestState carries the answers digest', () => {
     const wire = renderLeg(
       { kind: 'pending', exchangeId: 'ex-1', round: 2, answersDigest: 'answers', binding, count },
       codec,
       17,
     );
-    expect(wire.inputRequests).toBeUndefined();
+    // `{}`, not absent: a client that reads a result without inputRequests as final (the Go SDK) retries.
+    expect(wire).toMatchObject({ resultType: 'input_required', inputRequests: {} });
+    expect(Object.keys(wire).sort()).toEqual(['_meta', 'inputRequests', 'requestState', 'resultType']);
     expect(codec.verify(wire.requestState as string, binding)).toMatchObject({
       kind: 'wait',
       round: 2,

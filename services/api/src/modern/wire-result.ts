@@ -7,6 +7,7 @@ import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { errorOf, type LegResult } from '../exchange-legs/exchange-legs';
 import { createdTask } from '../tasks/task-view';
 import { pendingResult, withdrawnResult } from '../../../../lib/questions/pending-result';
+import { wireInputRequests } from './wire-asks';
 
 type WireResult = Record<string, unknown>;
 
@@ -29,7 +30,9 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
     return complete(leg.withdrawn ? withdrawnResult(tool, on) : pendingResult({ tool, handle, on, repeatReattaches }));
   }
   if (leg.kind === 'pending') {
-    // Not ready within the wait budget: a state-only result tells the client to come back.
+    // Not ready within the wait budget: a state-only result tells the client to come back. Its
+    // `inputRequests: {}` (nothing to answer) keeps it an ask for clients that take a result
+    // without `inputRequests` as final (the Go SDK's); every other client reads it as state-only.
     const requestState = codec.mint({
       exchangeId: leg.exchangeId,
       round: leg.round,
@@ -39,7 +42,7 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
       ...(leg.answersDigest !== undefined ? { answersDigest: leg.answersDigest } : {}),
       ...(afterEvent ? { afterEvent } : {}),
     });
-    return withServerInfo({ resultType: 'input_required', requestState });
+    return withServerInfo({ resultType: 'input_required', inputRequests: {}, requestState });
   }
   // A task: its seed state, and no requestState (SEP-2663 keeps requestState off the task wire).
   if (leg.kind === 'task') return withServerInfo({ resultType: 'task', ...createdTask(leg.task) });
@@ -48,8 +51,8 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
   if (error) throw error;
   if (record.outcome.kind === 'complete') return complete(record.outcome.result);
   if (record.outcome.kind !== 'ask') throw new Error('unreachable');
-  // A pointer to this ask; the handler's own state stays with the workflow.
-  const { inputRequests } = record.outcome;
+  // A pointer to this ask; the handler's own state stays with the workflow. `inputRequests` is
+  // always there, `{}` when nothing is the caller's to answer, for the same clients.
   const requestState = codec.mint({
     exchangeId: record.exchangeId,
     round: record.round,
@@ -59,7 +62,7 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
   });
   return withServerInfo({
     resultType: 'input_required',
-    ...(Object.keys(inputRequests).length > 0 ? { inputRequests } : {}),
+    inputRequests: wireInputRequests(record.outcome.inputRequests),
     requestState,
   });
 }

@@ -27,8 +27,9 @@ describe('task wire', () => {
 
   it('requires input with only the keys tasks/update has not answered, and works once all are', () => {
     expect(detailedTask(withRound(ask))).toMatchObject({ status: 'input_required', inputRequests: ask.inputRequests });
+    // An embedded request recorded without params goes out with `params: {}` (strict decoders need it).
     expect(detailedTask(withRound(ask, { answeredKeys: ['a'] })).inputRequests).toEqual({
-      b: { method: 'elicitation/create' },
+      b: { method: 'elicitation/create', params: {} },
     });
     expect(detailedTask(withRound(ask, { answeredKeys: ['a', 'b'] }))).toMatchObject({ status: 'working' });
   });

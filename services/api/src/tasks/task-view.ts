@@ -7,6 +7,7 @@
  * `working`. No requestState appears on this wire.
  */
 import type { TaskRecord, TaskSnapshot } from '../../../../lib/db/task-store';
+import { wireInputRequests } from '../modern/wire-asks';
 import { taskPhase } from './task-phase';
 
 type WireTask = Record<string, unknown>;
@@ -32,7 +33,7 @@ export function detailedTask(snapshot: TaskSnapshot, questionPageUrl?: (question
         ? { ...envelope(snapshot, 'working', at), statusMessage: phase.waitingOn }
         : envelope(snapshot, 'working', at);
     case 'input_required':
-      return { ...envelope(snapshot, 'input_required', at), inputRequests: phase.outstanding };
+      return { ...envelope(snapshot, 'input_required', at), inputRequests: wireInputRequests(phase.outstanding) };
     case 'complete':
       return { ...envelope(snapshot, 'completed', at), result: phase.result };
     case 'cancelled':

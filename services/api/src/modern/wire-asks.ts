@@ -1,0 +1,20 @@
+/**
+ * Embedded requests as the 2026-07-28 wire sends them. The spec makes an embedded request's
+ * `params` optional, and a handler may record one without (`inputRequired.listRoots()` is
+ * `{ method: 'roots/list' }`); strict decoders (the Go SDK's) cannot read an embedded request
+ * without `params`, so each is sent with `params: {}` then. Only the wire changes: what the
+ * handler asked is stored as it asked it (answers are carried, not interpreted).
+ */
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `inputRequests` with every embedded request that lacks `params` given `params: {}`; others unchanged. */
+export function wireInputRequests(inputRequests: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(inputRequests).map(([key, request]) => [
+      key,
+      isPlainObject(request) && request.params === undefined ? { ...request, params: {} } : request,
+    ]),
+  );
+}
