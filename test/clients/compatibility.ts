@@ -1,0 +1,162 @@
+/**
+ * The client compatibility table: for each client in use and each scenario, what that client
+ * does against the service, as a short outcome string. This file is the one place the table is
+ * written: each test of test/clients asserts that what it observed equals its cell, and
+ * `npm run docs:clients` renders it into docs/protocol.md ("Clients, tested";
+ * compatibility-table.test.ts fails when the two part). To add a client (a Go SDK row, say), add
+ * it to CLIENTS and EXPECTED and a test file that runs `describeClient` with its adapter.
+ */
+
+/** The service's and the clients' settings the tests use in place of real minutes. */
+export const STAND_INS = {
+  /** HTTP_WAIT_MS and QUESTION_HOLD_MS: how long a 2026-07-28 leg is held (50 s by default). */
+  holdMs: 1_000,
+  /** The TypeScript clients' request timeout (60 s by default in both); the Python clients have none by default, and none is set. */
+  clientTimeoutMs: 2_000,
+  /** PENDING_RESULT_AT_LEG (10 by default), and the clients' own retry caps set to match (10 by default). */
+  atLeg: 5,
+  /** "A wait past 60 s": the approver answers this long after the question is asked. */
+  past60sMs: 3_000,
+  /** "A wait past 15 minutes": the approver answers once the call has ended, or after this long. */
+  past15minMs: 10_000,
+};
+
+export type Era = '2026-07-28' | '2025-11-25';
+
+export interface ClientRow {
+  /** The client as the table names it. */
+  label: string;
+  /** The protocol revision its calls carry (`MCP-Protocol-Version`): 2025-11-25 is a legacy session. */
+  era: Era;
+}
+
+export const CLIENTS = {
+  'typescript-2-pinned': {
+    label:
+      'TypeScript `@modelcontextprotocol/client` 2.4.0, pinned (`versionNegotiation: { mode: { pin: "2026-07-28" } }`)',
+    era: '2026-07-28',
+  },
+  'typescript-2-negotiating': {
+    label: 'TypeScript `@modelcontextprotocol/client` 2.4.0, negotiating (its default)',
+    era: '2025-11-25',
+  },
+  'typescript-1': { label: 'TypeScript `@modelcontextprotocol/sdk` 1.32.2', era: '2025-11-25' },
+  'python-mcp': { label: 'Python `mcp` 2.3.0 `Client` (`mode="auto"`, its default)', era: '2026-07-28' },
+  'python-mcp-legacy': { label: 'Python `mcp` 2.3.0 `Client`, `mode="legacy"`', era: '2025-11-25' },
+  fastmcp: { label: 'Python FastMCP 4.2.3 `fastmcp.Client` (its defaults)', era: '2026-07-28' },
+} satisfies Record<string, ClientRow>;
+
+export type ClientId = keyof typeof CLIENTS;
+
+export const SCENARIOS = {
+  tasks: {
+    title: 'Tasks extension',
+    what: "whether the client declares the Tasks extension (on a 2026-07-28 request: `io.modelcontextprotocol/tasks` in its client capabilities; in a session: `capabilities.tasks` at `initialize`), without which a `taskSupport: 'required'` tool refuses it",
+  },
+  plain: { title: 'Plain call', what: 'a tool that asks nothing' },
+  elicitation: { title: 'Form elicitation', what: 'the client accepts a form' },
+  sampling: { title: 'Sampling', what: "the client's model answers `sampling/createMessage`" },
+  roots: { title: 'Roots', what: 'the client lists its roots' },
+  decline: { title: 'Decline', what: 'the client declines a form; the tool answers with what it was told' },
+  stateOnly: {
+    title: 'State-only result',
+    what: 'what the client does with a state-only result (a question to someone else, answered after the first hold)',
+  },
+  past60s: {
+    title: 'Wait past 60 s',
+    what: "a question to someone else, answered after the TypeScript clients' request timeout, before the last leg",
+  },
+  past15min: {
+    title: 'Wait past 15 min',
+    what: "a question to someone else still unanswered when a 2026-07-28 client's retry loop reaches PENDING_RESULT_AT_LEG",
+  },
+  pendingResult: { title: 'Pending result', what: 'where the caller can read the handle of the pending result' },
+  awaitAnswer: {
+    title: '`await_answer`',
+    what: 'calling `await_answer` with that handle while the approver answers',
+  },
+} satisfies Record<string, { title: string; what: string }>;
+
+export type ScenarioId = keyof typeof SCENARIOS;
+
+/** What each client does in each scenario, as the tests observe it. */
+export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
+  'typescript-2-pinned': {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
+  },
+  'typescript-2-negotiating': {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'none sent; result',
+    past60s: 'throws SdkError REQUEST_TIMEOUT; question cancelled',
+    past15min: 'throws SdkError REQUEST_TIMEOUT; question cancelled',
+    pendingResult: 'none',
+    awaitAnswer: 'not listed',
+  },
+  'typescript-1': {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'none sent; result',
+    past60s: 'throws McpError -32001; question cancelled',
+    past15min: 'throws McpError -32001; question cancelled',
+    pendingResult: 'none',
+    awaitAnswer: 'not listed',
+  },
+  'python-mcp': {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
+  },
+  'python-mcp-legacy': {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'none sent; result',
+    past60s: 'result',
+    past15min: 'result',
+    pendingResult: 'none',
+    awaitAnswer: 'not listed',
+  },
+  fastmcp: {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'throws ToolError with the pending text; question waiting',
+    pendingResult: 'ToolError, handle only in its message',
+    awaitAnswer: 'result',
+  },
+};

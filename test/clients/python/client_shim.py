@@ -1,0 +1,166 @@
+"""One Python MCP client (the `mcp` SDK's Client, or FastMCP's) held open for a test, driven over
+stdin/stdout one JSON line at a time, so the TypeScript test runs the same scenarios through it as
+through the TypeScript clients (test/clients/python-client.ts).
+
+    python3 client_shim.py --client mcp|fastmcp --mode auto|legacy --url URL --max-rounds N
+
+It prints {"ready": true} once connected, or {"unavailable": "..."} when its module cannot be
+imported. Then each line {"id": n, "op": "call", "name": ..., "arguments": {...}} is answered
+with {"id": n, "observation": {...}}: what the call returned (a result: its text, isError, and the
+pending handle from its _meta), or what it raised (the exception's class, its code, its message);
+{"op": "list"} answers the tool names. Ops run concurrently. The peers are the ones every client
+under test has: a form is accepted with {"name": "Ada"} unless its message starts with "[decline]",
+sampling answers "A small change.", and the one root is file:///src/checkout.
+"""
+
+import argparse
+import asyncio
+import json
+import sys
+
+PENDING = "io.durable-mcp/pending"
+NAME = {"name": "Ada"}
+SAMPLED = "A small change."
+ROOT = "file:///src/checkout"
+
+
+def emit(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def failure(error):
+    code = getattr(error, "code", None)
+    error_data = getattr(error, "error", None)
+    if code is None and error_data is not None:
+        code = getattr(error_data, "code", None)
+    return {
+        "kind": "error",
+        "name": type(error).__name__,
+        "code": code if isinstance(code, (int, str)) else None,
+        "message": str(error)[:500],
+    }
+
+
+def result_of(content, is_error, meta):
+    text = " ".join(getattr(block, "text", "") for block in content or [])
+    pending = (meta or {}).get(PENDING) if isinstance(meta, dict) else None
+    observation = {"kind": "result", "text": text, "isError": bool(is_error)}
+    if isinstance(pending, dict) and isinstance(pending.get("handle"), str):
+        observation["pendingHandle"] = pending["handle"]
+    return observation
+
+
+def mcp_client(url, mode, max_rounds):
+    import mcp_types as types
+    from mcp import Client
+
+    async def elicit(_context, params):
+        if params.message.startswith("[decline]"):
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content=NAME)
+
+    async def sample(_context, _params):
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text=SAMPLED),
+            model="test-model",
+            stop_reason="endTurn",
+        )
+
+    async def roots(_context):
+        return types.ListRootsResult(roots=[types.Root(uri=ROOT, name="checkout")])
+
+    client = Client(
+        url,
+        mode=mode,
+        elicitation_callback=elicit,
+        sampling_callback=sample,
+        list_roots_callback=roots,
+        input_required_max_rounds=max_rounds,
+    )
+
+    async def call(name, arguments):
+        result = await client.call_tool(name, arguments)
+        return result_of(result.content, result.is_error, result.meta)
+
+    async def list_tools():
+        return [tool.name for tool in (await client.list_tools()).tools]
+
+    return client, call, list_tools
+
+
+def fastmcp_client(url, mode, max_rounds):
+    from fastmcp import Client
+    from fastmcp.client.elicitation import ElicitResult
+
+    async def elicit(message, _response_type, _params, _context):
+        if message.startswith("[decline]"):
+            return ElicitResult(action="decline")
+        return NAME
+
+    async def sample(_messages, _params, _context):
+        return SAMPLED
+
+    client = Client(
+        url,
+        mode=mode,
+        elicitation_handler=elicit,
+        sampling_handler=sample,
+        roots=[ROOT],
+        input_required_max_rounds=max_rounds,
+    )
+
+    async def call(name, arguments):
+        result = await client.call_tool(name, arguments)
+        return result_of(result.content, result.is_error, result.meta)
+
+    async def list_tools():
+        return [tool.name for tool in await client.list_tools()]
+
+    return client, call, list_tools
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--client", choices=["mcp", "fastmcp"], required=True)
+    parser.add_argument("--mode", default="auto")
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--max-rounds", type=int, default=10)
+    args = parser.parse_args()
+    try:
+        build = mcp_client if args.client == "mcp" else fastmcp_client
+        client, call, list_tools = build(args.url, args.mode, args.max_rounds)
+    except ImportError as error:
+        emit({"unavailable": f"{type(error).__name__}: {error}"})
+        return
+
+    async with client:
+        emit({"ready": True})
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        tasks = set()
+
+        async def run(request):
+            try:
+                if request["op"] == "list":
+                    emit({"id": request["id"], "tools": await list_tools()})
+                else:
+                    observation = await call(request["name"], request.get("arguments") or {})
+                    emit({"id": request["id"], "observation": observation})
+            except Exception as error:  # what the client raised is the observation
+                emit({"id": request["id"], "observation": failure(error)})
+
+        while line := await reader.readline():
+            request = json.loads(line)
+            if request["op"] == "close":
+                break
+            task = asyncio.ensure_future(run(request))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        for task in tasks:
+            task.cancel()
+
+
+asyncio.run(main())
