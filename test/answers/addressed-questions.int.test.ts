@@ -287,23 +287,28 @@ describe('a question addressed to an approver', () => {
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'accept for T-1 by carol via api (fine)' }] });
   }, 60_000);
 
-  it('is answered while a 1.x client waits in a 2025-11-25 session', async () => {
+  it('is answered while a 1.x client waits in a 2025-11-25 session, kept waiting past its timeout by reminders', async () => {
     const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: {} });
     const authorization = await stack.bearer('alice');
     await client.connect(
       new LegacyTransport(new URL(stack.service.url), { requestInit: { headers: { authorization } } }),
     );
     const progress: string[] = [];
+    // A 3 s timeout, reset by progress, stands for a host's 60 s: the question is answered after
+    // 5 s, and the reminders (every QUESTION_PROGRESS_EVERY_MS, 1 s here) keep the call alive.
     const call = client.callTool({ name: 'refund', arguments: { order: 'L-1' } }, CallToolResultSchema, {
       onprogress: (p) => progress.push(String(p.message)),
-      timeout: 60_000,
+      timeout: 3_000,
+      resetTimeoutOnProgress: true,
     });
     const question = await questionFor('L-1');
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
     await (
       await answerApi('dana')
     ).answer(question.id, { action: 'accept', content: {}, shownDigest: question.shownDigest });
     expect(textOf(await call)).toBe('accept for L-1 by dana via api ()');
-    expect(progress[0]).toMatch(/^Waiting for an answer from a holder of refunds:approve/);
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress.every((m) => m.startsWith('Waiting for an answer from a holder of refunds:approve'))).toBe(true);
     await client.close();
   }, 60_000);
 

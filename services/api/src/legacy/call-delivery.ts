@@ -10,6 +10,7 @@
  * (person-wait-progress.ts). The worker writes the stream; this only reads it.
  */
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import { DELIVERY_LEASE_MS, type LegacyCall, type LegacyStore } from '../../../../lib/db/legacy-store';
 import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import { watchEndings } from './ending-watch';
@@ -20,6 +21,8 @@ import { deliverStream, RECONNECT_RETRY_MS, type DeliveryEnd, type DeliveryOptio
 
 export interface CallDeliveryDeps {
   legacy: LegacyStore;
+  /** Whether a question a call waits on is answered (its round after is recorded), for its reminders. */
+  exchanges: Pick<ExchangeStore, 'readRound'>;
   waiter: OutcomeWaiter;
   reconciler: ExchangeReconciler;
   /** How often (HTTP_WAIT_MS) a delivered call is checked with Temporal for an ending it did not record. */
@@ -60,7 +63,7 @@ export function leaseAfter(end: DeliveryEnd): 'release' | 'hold-for-resume' {
 }
 
 export function createCallDelivery(deps: CallDeliveryDeps) {
-  const { legacy, waiter, reconciler, endingCheckMs, personWaitEveryMs } = deps;
+  const { legacy, exchanges, waiter, reconciler, endingCheckMs, personWaitEveryMs } = deps;
 
   /** Delivers `call`'s stream after `afterId` on `sse` until it ends or `stop` aborts. */
   return async function deliverCall(
@@ -82,7 +85,7 @@ export function createCallDelivery(deps: CallDeliveryDeps) {
     const writer =
       personWaitEveryMs === undefined
         ? sse
-        : remindWhilePeopleAnswer({ legacy }, call.sessionId, sse, personWaitEveryMs, local.signal);
+        : remindWhilePeopleAnswer({ legacy, exchanges }, call.sessionId, sse, personWaitEveryMs, local.signal);
     let end: DeliveryEnd = 'stopped'; // a delivery that failed frees its call like a client that left
     try {
       end = await deliverStream({ legacy, waiter }, call.streamId, afterId, writer, local.signal, options);

@@ -13,6 +13,7 @@
  */
 import type { Request, Response } from 'express';
 import type { LegacyStore } from '../../../../lib/db/legacy-store';
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { Logger } from '../../../../lib/log';
 import { internalError } from '../../../../lib/protocol/error-catalog';
@@ -35,6 +36,8 @@ import type { StreamSlots } from './stream-slots';
 
 export interface HttpSseDeps {
   legacy: LegacyStore;
+  /** Whether a question a call waits on is answered (its round after is recorded), for its reminders. */
+  exchanges: Pick<ExchangeStore, 'readRound'>;
   waiter: OutcomeWaiter;
   reconciler: ExchangeReconciler;
   sessions: Sessions;
@@ -86,7 +89,13 @@ export function createHttpSse(deps: HttpSseDeps) {
       const writer =
         deps.personWaitEveryMs === undefined
           ? sse
-          : remindWhilePeopleAnswer({ legacy }, sessionId, sse, deps.personWaitEveryMs, stop.signal);
+          : remindWhilePeopleAnswer(
+              { legacy, exchanges: deps.exchanges },
+              sessionId,
+              sse,
+              deps.personWaitEveryMs,
+              stop.signal,
+            );
       const end = await deliverStream({ legacy, waiter }, streamId, 0, writer, stop.signal, {
         untilFinal: false,
         drain,

@@ -73,7 +73,14 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     ...(deps.callerPages ? { callerPages: deps.callerPages } : {}),
   });
   const { personWaitEveryMs } = deps;
-  const deliverCall = createCallDelivery({ legacy, waiter, reconciler, endingCheckMs, personWaitEveryMs });
+  const deliverCall = createCallDelivery({
+    legacy,
+    exchanges,
+    waiter,
+    reconciler,
+    endingCheckMs,
+    personWaitEveryMs,
+  });
   const serveGetStream = createGetStream({ legacy, waiter, deliverCall, log });
   const streamable = createStreamableHttp({
     legacy,
@@ -88,6 +95,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
   });
   const httpSse = createHttpSse({
     legacy,
+    exchanges,
     waiter,
     reconciler,
     sessions,

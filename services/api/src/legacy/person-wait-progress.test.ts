@@ -2,7 +2,8 @@
 // reminders stop once the request is settled or the stream ends.
 import type { LegacyCall, OpenRequest } from '../../../../lib/db/legacy-store';
 import { reverseRequestId } from '../../../../lib/protocol/reverse-request-id';
-import { personWaitMessage, remindWhilePeopleAnswer } from './person-wait-progress';
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
+import { personWaitMessage, questionWaitOf, remindWhilePeopleAnswer } from './person-wait-progress';
 import type { SseWriter } from './sse-writer';
 
 const requestId = reverseRequestId('00000000-0000-4000-8000-000000000001', 1, 'approver');
@@ -42,6 +43,7 @@ describe('remindWhilePeopleAnswer', () => {
   /** `progressToken` null: the call sent none. */
   function setUp(progressToken: string | number | null = 'tok') {
     let status: 'open' | 'answered' = 'open';
+    let questionAnswered = false;
     const written: Array<{ message: Record<string, unknown>; eventId?: number }> = [];
     const sse = {
       write: (message: object, eventId?: number) =>
@@ -64,10 +66,24 @@ describe('remindWhilePeopleAnswer', () => {
       }),
     };
     const stop = new AbortController();
-    const writer = remindWhilePeopleAnswer({ legacy }, 's1', sse, EVERY_MS, stop.signal);
+    // The round after the question's (round 1) is recorded once it is answered.
+    const exchanges = {
+      readRound: async (exchangeId: string, round: number) =>
+        questionAnswered && exchangeId === call.exchangeId && round === 2
+          ? ({ exchangeId, round } as Awaited<ReturnType<ExchangeStore['readRound']>>)
+          : undefined,
+    };
+    const writer = remindWhilePeopleAnswer({ legacy, exchanges }, 's1', sse, EVERY_MS, stop.signal);
     const progress = () =>
       written.filter((w) => w.message.method === 'notifications/progress').map((w) => w.message.params);
-    return { writer, written, progress, stop, answer: () => (status = 'answered') };
+    return {
+      writer,
+      written,
+      progress,
+      stop,
+      answer: () => (status = 'answered'),
+      answerQuestion: () => (questionAnswered = true),
+    };
   }
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -110,5 +126,44 @@ describe('remindWhilePeopleAnswer', () => {
     expect(roots.progress()).toEqual([]);
     quiet.stop.abort();
     roots.stop.abort();
+  });
+
+  it('reminds while a question addressed to someone else waits, until the round after it is recorded', async () => {
+    const { writer, written, progress, stop, answerQuestion } = setUp();
+    const announced = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'tok', progress: 1, message: 'Waiting for an answer from a member of finance' },
+    };
+    writer.write(announced, 7, `questions:${call.exchangeId}:1`);
+    expect(written[0]).toEqual({ message: announced, eventId: 7 });
+    await sleep(EVERY_MS * 5);
+    const reminders = progress().slice(1);
+    expect(reminders.length).toBeGreaterThanOrEqual(2);
+    expect(reminders[0]).toMatchObject({
+      progressToken: 'tok',
+      message: 'Waiting for an answer from a member of finance',
+    });
+    answerQuestion();
+    await sleep(EVERY_MS * 3);
+    const settled = progress().length;
+    await sleep(EVERY_MS * 4);
+    expect(progress().length).toBe(settled);
+    stop.abort();
+  });
+
+  it('reads a question wait only from its own stream key, with a token and a message', () => {
+    const message = { method: 'notifications/progress', params: { progressToken: 3, message: 'Waiting' } };
+    expect(questionWaitOf(message, 'questions:ex-1:4')).toEqual({
+      exchangeId: 'ex-1',
+      round: 4,
+      progressToken: 3,
+      message: 'Waiting',
+    });
+    expect(questionWaitOf(message, 'request:ex-1')).toBeUndefined();
+    expect(questionWaitOf(message, undefined)).toBeUndefined();
+    expect(
+      questionWaitOf({ method: 'notifications/progress', params: { message: 'x' } }, 'questions:e:1'),
+    ).toBeUndefined();
   });
 });

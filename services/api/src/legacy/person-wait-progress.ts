@@ -1,14 +1,16 @@
 /**
- * Keeps a handshake-era host waiting while a person answers its client. While a server-to-client
- * request that a person answers (`elicitation/create`: the user fills the client's form;
- * `sampling/createMessage`: the user reviews the request) is open, the call it belongs to is sent
- * `notifications/progress` on the stream every QUESTION_PROGRESS_EVERY_MS, saying what it waits
- * for, when the call carries a progress token. A host that resets its request timeout on progress
+ * Keeps a handshake-era host waiting while a person answers. While a server-to-client request that
+ * a person answers (`elicitation/create`: the user fills the client's form; `sampling/createMessage`:
+ * the user reviews the request) is open, or a question addressed to someone else waits (the stream
+ * carried its "Waiting for an answer from …" progress and the round after it is not recorded), the
+ * call it belongs to is sent `notifications/progress` on the stream every QUESTION_PROGRESS_EVERY_MS,
+ * saying what it waits for, when the call carries a progress token. A host that resets its request timeout on progress
  * (the official SDK's `resetTimeoutOnProgress`) then waits past its timeout (60 s by default) for
  * as long as the person takes. The reminders stop once the request is answered (on any replica:
  * its row says so) or withdrawn, or the stream ends. Nothing is stored: a reconnected stream is
  * sent the request again and reminded again.
  */
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { LegacyStore } from '../../../../lib/db/legacy-store';
 import { isReverseRequestId } from '../../../../lib/protocol/reverse-request-id';
 import type { SseWriter } from './sse-writer';
@@ -35,6 +37,31 @@ export function personWaitMessage(request: Record<string, unknown>): string | un
 
 export interface PersonWaitDeps {
   legacy: Pick<LegacyStore, 'findRequest' | 'callOfExchange'>;
+  /** Whether the round after a question's is recorded: the question no longer waits. */
+  exchanges: Pick<ExchangeStore, 'readRound'>;
+}
+
+/** A question addressed to someone else, as the stream announced it (legacy-stream-messages.ts `questionWaitEntries`). */
+interface QuestionWait {
+  exchangeId: string;
+  round: number;
+  progressToken: string | number;
+  message: string;
+}
+
+const QUESTION_WAIT_KEY = /^questions:([^:]+):(\d+)$/;
+
+/** The question wait a stream message announces, if it is one. */
+export function questionWaitOf(
+  message: Record<string, unknown>,
+  messageKey: string | undefined,
+): QuestionWait | undefined {
+  const key = messageKey === undefined ? undefined : QUESTION_WAIT_KEY.exec(messageKey);
+  const params = message.params as { progressToken?: unknown; message?: unknown } | undefined;
+  const token = params?.progressToken;
+  if (!key || (typeof token !== 'string' && typeof token !== 'number') || typeof params?.message !== 'string')
+    return undefined;
+  return { exchangeId: key[1]!, round: Number(key[2]), progressToken: token, message: params.message };
 }
 
 /**
@@ -50,6 +77,7 @@ export function remindWhilePeopleAnswer(
   stop: AbortSignal,
 ): SseWriter {
   const waiting = new Map<string, string>(); // request id -> what its reminder says
+  const questions = new Map<string, QuestionWait>(); // question wait key -> the wait
   const progressTokens = new Map<string, string | number | null>(); // exchange id -> its call's token
   const reminders = new Map<string | number, number>();
 
@@ -70,6 +98,13 @@ export function remindWhilePeopleAnswer(
       const token = await tokenOf(request.exchangeId);
       if (token !== undefined) byToken.set(token, [...(byToken.get(token) ?? []), message]);
     }
+    for (const [key, wait] of [...questions]) {
+      if (await deps.exchanges.readRound(wait.exchangeId, wait.round + 1)) {
+        questions.delete(key);
+        continue;
+      }
+      byToken.set(wait.progressToken, [...(byToken.get(wait.progressToken) ?? []), wait.message]);
+    }
     for (const [progressToken, messages] of byToken) {
       if (stop.aborted || sse.closed) return;
       const progress = (reminders.get(progressToken) ?? 0) + 1;
@@ -84,7 +119,7 @@ export function remindWhilePeopleAnswer(
 
   let reminding = false;
   const timer = setInterval(() => {
-    if (reminding || waiting.size === 0) return;
+    if (reminding || (waiting.size === 0 && questions.size === 0)) return;
     reminding = true;
     void remind()
       .catch(() => undefined) // the next tick tries again
@@ -94,11 +129,13 @@ export function remindWhilePeopleAnswer(
   stop.addEventListener('abort', () => clearInterval(timer), { once: true });
 
   return {
-    write(message, eventId) {
+    write(message, eventId, messageKey) {
       const request = message as Record<string, unknown>;
       const reminder = personWaitMessage(request);
       if (reminder !== undefined) waiting.set(request.id as string, reminder);
-      sse.write(message, eventId);
+      const question = questionWaitOf(request, messageKey);
+      if (question) questions.set(messageKey!, question);
+      sse.write(message, eventId, messageKey);
     },
     mark: (eventId, retryMs) => sse.mark(eventId, retryMs),
     event: (name, data) => sse.event(name, data),

@@ -9,7 +9,8 @@ import type { Logger } from '../../../../lib/log';
 import { boundedWriter, sseFrames, startSse } from '../http/sse';
 
 export interface SseWriter {
-  write(message: object, eventId?: number): void;
+  /** `messageKey`: what the stream recorded it as (legacy-stream-keys.ts), for a writer that watches what it carries. */
+  write(message: object, eventId?: number, messageKey?: string): void;
   /** An event with an id and no data (SEP-1699): a resumption point, optionally with `retry`. */
   mark(eventId: number, retryMs?: number): void;
   /** A named event with raw data (the 2024-11-05 transport's `endpoint` announcement). */

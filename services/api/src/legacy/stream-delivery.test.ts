@@ -36,9 +36,9 @@ describe('planPage', () => {
   it('writes every row in stream order, each under its row id, and moves the cursor to the last', () => {
     const page = planPage([request(4, 'a'), request(7, 'b'), withdrawal(9, 'a')], 3, {});
     expect(page.frames).toEqual([
-      { kind: 'message', eventId: 4, message: request(4, 'a').message },
-      { kind: 'message', eventId: 7, message: request(7, 'b').message },
-      { kind: 'message', eventId: 9, message: withdrawal(9, 'a').message },
+      { kind: 'message', eventId: 4, message: request(4, 'a').message, messageKey: request(4, 'a').messageKey },
+      { kind: 'message', eventId: 7, message: request(7, 'b').message, messageKey: request(7, 'b').messageKey },
+      { kind: 'message', eventId: 9, message: withdrawal(9, 'a').message, messageKey: withdrawal(9, 'a').messageKey },
     ]);
     expect(page.lastId).toBe(9);
     expect(page.end).toBeUndefined();
@@ -66,7 +66,7 @@ describe('planPage', () => {
   it('turns the priming entry into a resumption mark with the reconnect delay, for a client that resumes only', () => {
     expect(planPage([priming(1), request(2, 'a')], 0, { resumable: true }).frames).toEqual([
       { kind: 'mark', eventId: 1, retryMs: RECONNECT_RETRY_MS },
-      { kind: 'message', eventId: 2, message: request(2, 'a').message },
+      { kind: 'message', eventId: 2, message: request(2, 'a').message, messageKey: request(2, 'a').messageKey },
     ]);
     expect(written(planPage([priming(1), request(2, 'a')], 0, { resumable: false }).frames)).toEqual(['message 2']);
   });
@@ -77,7 +77,7 @@ describe('planPage', () => {
       honorClose: true,
     });
     expect(page.frames).toEqual([
-      { kind: 'message', eventId: 1, message: request(1, 'a').message },
+      { kind: 'message', eventId: 1, message: request(1, 'a').message, messageKey: request(1, 'a').messageKey },
       { kind: 'mark', eventId: 2, retryMs: RECONNECT_RETRY_MS },
     ]);
     expect(page.end).toBe('closed');
@@ -108,8 +108,13 @@ describe('planPage', () => {
     const renderFinal = (m: Record<string, unknown>) => ({ ...m, id: 'tasks-result-9' });
     const page = planPage([request(1, 'a'), response(2)], 0, { renderFinal });
     expect(page.frames).toEqual([
-      { kind: 'message', message: request(1, 'a').message, eventId: 1 },
-      { kind: 'message', message: { jsonrpc: '2.0', id: 'tasks-result-9', result: {} }, eventId: 2 },
+      { kind: 'message', message: request(1, 'a').message, eventId: 1, messageKey: request(1, 'a').messageKey },
+      {
+        kind: 'message',
+        message: { jsonrpc: '2.0', id: 'tasks-result-9', result: {} },
+        eventId: 2,
+        messageKey: response(2).messageKey,
+      },
     ]);
     expect(page).toMatchObject({ end: 'final', lastId: 2 });
   });

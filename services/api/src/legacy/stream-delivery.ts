@@ -50,7 +50,7 @@ const FOLLOW_WAIT_MS = 30_000;
 
 /** One SSE event a page writes. */
 export type Frame =
-  | { kind: 'message'; message: Record<string, unknown>; eventId: number }
+  | { kind: 'message'; message: Record<string, unknown>; eventId: number; messageKey: string }
   /** A resumption point without data (SEP-1699), telling the client how soon to reconnect. */
   | { kind: 'mark'; eventId: number; retryMs: number };
 
@@ -91,7 +91,8 @@ export function planPage(messages: ReadonlyArray<StreamMessage>, afterId: number
       continue;
     }
     const message = m.final && renderFinal ? renderFinal(m.message) : m.message;
-    if (!(m.final && withoutResponse)) frames.push({ kind: 'message', message, eventId: m.id });
+    if (!(m.final && withoutResponse))
+      frames.push({ kind: 'message', message, eventId: m.id, messageKey: m.messageKey });
     if (m.final && untilFinal) return { frames, lastId, end: 'final' };
   }
   return { frames, lastId };
@@ -104,7 +105,7 @@ function withDefaults(options: DeliveryOptions): PageOptions {
 
 function writeFrame(sse: SseWriter, frame: Frame): void {
   if (frame.kind === 'mark') sse.mark(frame.eventId, frame.retryMs);
-  else sse.write(frame.message, frame.eventId);
+  else sse.write(frame.message, frame.eventId, frame.messageKey);
 }
 
 /**
