@@ -38,7 +38,7 @@ const CREATE_OR_JOIN_EXCHANGE = `
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, traceparent, tracestate, status, call_digest, idempotency_key, reattachable)
     SELECT ${placeholders(1, EXCHANGE_VALUE_COUNT)}, $12, $13, 'running', $14, $15, $16 AND $15::text IS NULL
       FROM room WHERE room.ok AND room.principal_ok AND NOT EXISTS (SELECT 1 FROM existing)
-    ON CONFLICT DO NOTHING
+    ON CONFLICT DO NOTHING -- any unique index: the id (never repeated here), the key, the running call
     RETURNING 1
   )
   SELECT room.ok, room.principal_ok, (SELECT count(*) FROM created) AS created,

@@ -147,6 +147,11 @@ export const capacityExceeded = (what: string, limit: number, retryAfterS: numbe
     { limit, retryAfterS },
     { retryAfterS },
   );
+/** A repeated call joined one whose start then failed (Temporal refused it): sending it again starts it anew. */
+export const repeatedCallGone = () =>
+  new RpcError('serverBusy', SERVER_BUSY, 'The call this one repeated could not start; send it again', undefined, {
+    retryAfterS: 1,
+  });
 export const serverDraining = () =>
   new RpcError('serverDraining', SERVER_BUSY, 'Server shutting down; retry on another instance', undefined, {
     retryAfterS: 1,

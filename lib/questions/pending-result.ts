@@ -18,11 +18,17 @@ export const PENDING_META_KEY = 'io.durable-mcp/pending';
 /** The built-in tool that waits again for a pending call's outcome (await-answer.ts). */
 export const AWAIT_ANSWER_TOOL = 'await_answer';
 
-/** What a pending call waits on, in one line, and until when (epoch ms) where its ask has a deadline. */
+/**
+ * What a pending call waits on, in one line, and until when (epoch ms) where its ask has a deadline;
+ * `working`: its answers are in, and its handler is at work with them (nothing waits on a person).
+ */
 export interface PendingOn {
   waitingFor: string;
   until?: number;
+  working?: true;
 }
+
+const WORKING: PendingOn = { waitingFor: 'The tool has its answers and is still working on it', working: true };
 
 function messageOf(request: unknown): string | undefined {
   const params = (request as { params?: { message?: unknown } } | undefined)?.params;
@@ -30,12 +36,14 @@ function messageOf(request: unknown): string | undefined {
 }
 
 /**
- * What the call waits on, from its last recorded round (`last`): a question addressed to someone,
- * a question of its own client's (a form nobody filled in yet), or its handler, still at work.
+ * What the call waits on, from its last recorded round (`last`), and whether the answers to it are
+ * in (`answered`: the workflow holds or took them): a question addressed to someone, a question of
+ * its own client's (a form nobody filled in yet), or its handler, still at work.
  */
-export function pendingOn(last: RoundRecord | undefined): PendingOn {
+export function pendingOn(last: RoundRecord | undefined, answered = false): PendingOn {
   const until = last?.deadlineAt?.getTime();
-  if (!last || last.outcome.kind !== 'ask') return { waitingFor: 'The tool is still working on it' };
+  if (last?.outcome.kind === 'ask' && answered) return WORKING;
+  if (!last || last.outcome.kind !== 'ask') return { waitingFor: 'The tool is still working on it', working: true };
   const { inputRequests } = last.outcome;
   if (isAddressedAsk(inputRequests)) {
     const direct = Object.keys(inputRequests).filter((key) => !addressedKeys(inputRequests).includes(key));
@@ -69,9 +77,12 @@ export function pendingResult(call: PendingCall): Record<string, unknown> {
   const repeat = call.repeatReattaches
     ? ` Calling "${tool}" again with the same arguments also comes back to this call instead of asking again.`
     : '';
+  const safe = on.working
+    ? 'Nothing was lost. '
+    : 'Nothing was lost, and nothing that needs that answer has been done. ';
   const text =
     `Not finished yet, and nothing failed: this call to "${tool}" is still pending. ${on.waitingFor}. ` +
-    `Nothing was lost, and nothing that needs that answer has been done. ` +
+    safe +
     `To get the outcome, call the tool "${AWAIT_ANSWER_TOOL}" with ${args}: it waits again and returns ` +
     `this call's result once it is there (or this notice again if it is still pending).${repeat} ` +
     `Do not change the arguments to make it go faster; tell the user what the call is waiting for.`;
@@ -96,6 +107,6 @@ export function withdrawnResult(tool: string, on: PendingOn): Record<string, unk
   const text =
     `The call to "${tool}" was withdrawn: no answer came within the time this client waits ` +
     `(${on.waitingFor.replace(/^Waiting/, 'it was waiting')}). Nothing that needed the answer was done. ` +
-    `Call it again when the answer can be given sooner.`;
+    `Call it again when the answer can be given sooner (with a new idempotency key, if it had one).`;
   return { content: [{ type: 'text', text }], isError: true };
 }

@@ -11,7 +11,7 @@
  * otherwise): the approver is asked once, and both calls get the one outcome.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { answerer, type HandlerSet } from '@durable-mcp/handlers';
+import { answerer, defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import type { ClientName, OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
 import { JOINED_IDENTICAL_CALLS } from '../support/test-service';
@@ -19,9 +19,31 @@ import { startAnsweringStack, type AnsweringStack } from './answering-stack';
 import { refundTool } from './refund-tool';
 
 const approvers = () => ({ anyOf: [answerer.scope('refunds:approve')], excludeCaller: true, waitMs: 3_600_000 });
+/** Asks its caller's client a name, then takes its time with the answer (a slow second round). */
+const SLOW_ROUND_MS = 3_000;
+const slowGreet = defineTool({
+  tool: { name: 'slow_greet', inputSchema: { type: 'object', properties: {} } },
+  async run(_args, ctx) {
+    const answer = inputResponse(ctx.inputResponses, 'name');
+    if (answer.kind === 'elicit' && answer.action === 'accept') {
+      await new Promise((resolve) => setTimeout(resolve, SLOW_ROUND_MS));
+      return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}!` }] };
+    }
+    return inputRequired({
+      inputRequests: {
+        name: inputRequired.elicit({
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        }),
+      },
+    });
+  },
+});
+
 const handlers: HandlerSet = {
   name: 'refunds',
   tools: [
+    slowGreet,
     refundTool('refund', approvers),
     refundTool('refund_strict', approvers, { longWait: 'error' }),
     refundTool('refund_each', approvers, { identicalCalls: 'separate' }),
@@ -60,11 +82,17 @@ interface ToolResult {
 }
 const pendingOf = (result: ToolResult) => result._meta?.['io.durable-mcp/pending'] as PendingMeta | undefined;
 
-async function modernClient(name: ClientName, userAgent?: string) {
+async function modernClient(name: ClientName, userAgent?: string, formAnswers: string[] = []) {
   const client = new Client(
     { name: 'desk', version: '1.0.0' },
-    { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
+  // Each form this client is asked takes the next name; none left: the test sees it was asked.
+  client.setRequestHandler('elicitation/create', async () => {
+    const name = formAnswers.shift();
+    if (name === undefined) throw new Error('asked a form it should not have been');
+    return { action: 'accept', content: { name } };
+  });
   const authorization = await stack.bearer(name);
   const headers: Record<string, string> = { authorization, ...(userAgent ? { 'user-agent': userAgent } : {}) };
   await client.connect(new StreamableHTTPClientTransport(new URL(stack.service.url), { requestInit: { headers } }));
@@ -128,7 +156,7 @@ describe('a wait longer than the client waits', () => {
   it('lists await_answer beside the tools', async () => {
     const alice = await modernClient('alice');
     const { tools } = await alice.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['refund', 'refund_strict', 'refund_each', 'await_answer']);
+    expect(tools.map((t) => t.name)).toEqual(['slow_greet', 'refund', 'refund_strict', 'refund_each', 'await_answer']);
   });
 
   it('gets the pending result, then await_answer returns the call’s own result once the approver answers', async () => {
@@ -268,5 +296,23 @@ describe('a wait longer than the client waits', () => {
     const pending = (await Promise.all(calls)) as ToolResult[];
     expect(pending.every((r) => pendingOf(r)?.status === 'pending')).toBe(true);
     expect(pending[0]!.content[0]!.text).not.toContain('again with the same arguments');
+  }, 60_000);
+
+  it('joins a repeat while the handler works with the answers, and never asks its form again', async () => {
+    const first = await modernClient('alice', undefined, ['Ada']);
+    const call = first.callTool({ name: 'slow_greet', arguments: {} });
+    // The form is answered at once; the second round takes its time.
+    await until('the slow round started', async () => {
+      const { rows } = await stack.service.pool.query<{ rounds: number }>(
+        `SELECT rounds FROM exchanges WHERE target = 'slow_greet' AND status = 'running'`,
+      );
+      return rows[0]?.rounds === 1 ? true : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The same call from another of alice's clients joins it: its result, and no form (it has none to give).
+    const again = await modernClient('alice');
+    const joined = (await again.callTool({ name: 'slow_greet', arguments: {} })) as ToolResult;
+    expect(joined.content[0]!.text).toBe('Hello, Ada!');
+    expect(((await call) as ToolResult).content[0]!.text).toBe('Hello, Ada!');
   }, 60_000);
 });

@@ -23,7 +23,7 @@ import { linkToExchangeTrace } from '../../../../lib/tracing/exchange-trace';
 import { tagLegExchange } from '../../../../lib/tracing/leg-span';
 import { inStepSpan, STEP_SPANS } from '../../../../lib/tracing/step-span';
 import { logExchange } from '../../../../lib/log';
-import { fromOutcome } from '../../../../lib/protocol/error-catalog';
+import { fromOutcome, invalidRequestState, repeatedCallGone } from '../../../../lib/protocol/error-catalog';
 import type { RpcError } from '../../../../lib/protocol/rpc-error';
 import { createTaskRows } from '../tasks/task-ids';
 import { createAnswerLeg } from './answer-leg';
@@ -34,7 +34,7 @@ import { createRequestStateCheck } from './request-state-check';
 import { createServedAsks } from './served-asks';
 import { createRoundWait } from './round-wait';
 import { createStart } from './start-leg';
-import { createPastPatience } from './past-patience';
+import { createPastPatience, sentStateOnly } from './past-patience';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
 import { countedWith, FIRST_LEG, type LegCount } from '../../../../lib/exchange-rules/client-patience';
 
@@ -154,8 +154,13 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
             : inStepSpan(STEP_SPANS.verifyRequestState, () => verified(leg, requestState, binding.requestDigest));
         // What its client's loop was sent before this leg, and so what it still takes.
         const count: LegCount = claims ? { legs: claims.legs ?? 0, waits: claims.waits ?? 0 } : FIRST_LEG;
-        const outcome = await pastPatience(leg, await runLeg(leg, claims, options), count, options);
-        return { ...outcome, binding, count: countedWith(count, outcome.kind === 'pending') };
+        const ran = await runLeg(leg, claims, options);
+        // Nothing to come back to: the exchange's row is gone (a repeat joined a call whose start
+        // then failed, or retention removed it), so no later leg would find anything either.
+        if (ran.kind === 'pending' && !(await store.readCall(ran.exchangeId)))
+          throw claims ? invalidRequestState() : repeatedCallGone();
+        const outcome = await pastPatience(leg, ran, count, options);
+        return { ...outcome, binding, count: countedWith(count, sentStateOnly(outcome)) };
       }),
   };
 }

@@ -9,20 +9,44 @@
  *   the call gets an error, unless the answer made it first (then its result).
  */
 import { outlastsPatience, type LegCount } from '../../../../lib/exchange-rules/client-patience';
-import { pendingOn } from '../../../../lib/questions/pending-result';
+import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
+import { pendingOn, type PendingOn } from '../../../../lib/questions/pending-result';
 import type { ExchangeLeg, ExchangeLegsDeps, LegOptions, LegOutcome, SentOutcome } from './leg-types';
 import type { RoundWait } from './round-wait';
 
 /** Why the exchange is cancelled, as its record and the Temporal UI say. */
 const WITHDRAWN = "the caller's client stopped waiting before the answer came";
+/**
+ * How long a withdrawing leg waits for the cancel's ending: it was held a whole hold already, so
+ * only a few seconds are left under the client's 60 s request timeout.
+ */
+const WITHDRAW_WAIT_MS = 5_000;
+
+/** Whether `outcome`, sent to a 2026-07-28 client, is a result with nothing to answer (a state-only one, or an empty ask). */
+export function sentStateOnly(outcome: LegOutcome | SentOutcome): boolean {
+  if (outcome.kind === 'pending') return true;
+  return (
+    outcome.kind === 'recorded' &&
+    outcome.record.outcome.kind === 'ask' &&
+    Object.keys(outcome.record.outcome.inputRequests).length === 0
+  );
+}
 
 export function createPastPatience(deps: Pick<ExchangeLegsDeps, 'store' | 'gateway'>, wait: RoundWait) {
   /** The exchange and the round a not-yet-complete outcome waits on, or undefined when it is complete. */
-  function waitingOf(outcome: LegOutcome): { exchangeId: string; round: number; stateOnly: boolean } | undefined {
-    if (outcome.kind === 'pending') return { exchangeId: outcome.exchangeId, round: outcome.round, stateOnly: true };
+  function waitingOf(outcome: LegOutcome): { exchangeId: string; round: number } | undefined {
+    if (outcome.kind === 'pending') return { exchangeId: outcome.exchangeId, round: outcome.round };
     if (outcome.kind === 'recorded' && outcome.record.outcome.kind === 'ask')
-      return { exchangeId: outcome.record.exchangeId, round: outcome.record.round + 1, stateOnly: false };
+      return { exchangeId: outcome.record.exchangeId, round: outcome.record.round + 1 };
     return undefined;
+  }
+
+  /** What the call waits on: its last round, and whether the workflow has the answers to it already. */
+  async function waitingOn(exchangeId: string): Promise<PendingOn> {
+    const last = await deps.store.lastRound(exchangeId);
+    if (last?.outcome.kind !== 'ask') return pendingOn(last);
+    // A workflow that cannot say now is running a round (a local one holds its queries): answered.
+    return pendingOn(last, (await deps.gateway.answerStanding(exchangeId, last.round)) !== 'missing');
   }
 
   /** `outcome` as this leg's client is sent it, `count` being its loop's count before it. */
@@ -33,11 +57,11 @@ export function createPastPatience(deps: Pick<ExchangeLegsDeps, 'store' | 'gatew
     options: LegOptions,
   ): Promise<SentOutcome> {
     const waiting = waitingOf(outcome);
-    if (!leg.patience || !waiting || !outlastsPatience(count, waiting.stateOnly, leg.patience.patience)) return outcome;
+    if (!leg.patience || !waiting || !outlastsPatience(count, sentStateOnly(outcome), leg.patience.patience))
+      return outcome;
     const { exchangeId, round } = waiting;
     const { tool, repeatReattaches, longWait } = leg.patience;
-    // Read before any cancel: what the call was waiting on, not how it ended.
-    const on = pendingOn(await deps.store.lastRound(exchangeId));
+    const on = await waitingOn(exchangeId);
     const outlasted = (withdrawn: boolean): SentOutcome => ({
       kind: 'outlasted',
       exchangeId,
@@ -46,11 +70,22 @@ export function createPastPatience(deps: Pick<ExchangeLegsDeps, 'store' | 'gatew
       tool,
       repeatReattaches,
     });
-    if (longWait === 'pending-result') return outlasted(false);
+    // A call whose handler already has its answers is not withdrawn: what it does with them is done.
+    if (longWait === 'pending-result' || on.working) return outlasted(false);
     await deps.gateway.cancel(exchangeId, WITHDRAWN, 'client');
-    // The answer may have landed before the cancel: then the call has its result after all.
-    const ended = await wait.comeBack(exchangeId, round, { ...(options.signal ? { signal: options.signal } : {}) });
-    if (ended.kind === 'recorded' && ended.record.outcome.kind === 'complete') return ended;
-    return outlasted(true);
+    // Withdrawn only once the cancel's ending is read; an answer that landed first gives the result.
+    const ended = await wait.watching(exchangeId, round, (watch) =>
+      wait.awaitRound(
+        watch,
+        exchangeId,
+        round,
+        options.signal ? { signal: options.signal } : {},
+        false,
+        WITHDRAW_WAIT_MS,
+      ),
+    );
+    if (ended.kind !== 'recorded' || ended.record.outcome.kind === 'ask') return outlasted(false);
+    const { outcome: ending } = ended.record;
+    return ending.kind === 'error' && ending.error.code === EXCHANGE_CANCELLED ? outlasted(true) : ended;
   };
 }

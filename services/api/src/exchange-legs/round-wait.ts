@@ -19,10 +19,10 @@ export const asksSomeoneElse = (record: RoundRecord): boolean =>
 
 /** `served`: where an ask of the caller a wait finds is kept, for the leg that will answer it. */
 export function createRoundWait(
-  deps: Pick<ExchangeLegsDeps, 'waiter' | 'reconciler' | 'limits' | 'store' | 'callerPages'>,
+  deps: Pick<ExchangeLegsDeps, 'waiter' | 'reconciler' | 'limits' | 'store' | 'callerPages' | 'gateway'>,
   served: Pick<ServedAsks, 'keep'>,
 ) {
-  const { waiter, reconciler, limits, store, callerPages } = deps;
+  const { waiter, reconciler, limits, store, callerPages, gateway } = deps;
 
   /**
    * The round's outcome as `watch` hears or finds it (`absent`: nothing was there when the watch
@@ -128,8 +128,10 @@ export function createRoundWait(
 
   /**
    * A leg that joins an exchange another leg of its caller started (`await_answer`, or the same call
-   * again): the exchange's last recorded round when that is its ending or an ask of the caller's
-   * client (which this leg's client may answer now); else it comes back for the round after it.
+   * again): the exchange's last recorded round when that is its ending, or an ask of the caller's
+   * client that nobody answered yet (this leg's client may answer it now: the workflow says whether
+   * answers to it are in, so none is asked twice); else it comes back for the round after it.
+   * (`await_answer` and a repeat reach only their caller's exchanges: the methods check that.)
    */
   async function attach(
     exchangeId: string,
@@ -137,7 +139,11 @@ export function createRoundWait(
     capabilities?: Record<string, unknown>,
   ): Promise<RoundResult> {
     const last = await store.lastRound(exchangeId);
-    if (last && !asksSomeoneElse(last)) return { kind: 'recorded', record: last };
+    if (last && last.outcome.kind !== 'ask') return { kind: 'recorded', record: last };
+    // Sent again only when the workflow says no answers to it are in: one that cannot say now is
+    // running a round (a local one holds its queries), which only answers start.
+    if (last && !asksSomeoneElse(last) && (await gateway.answerStanding(exchangeId, last.round)) === 'missing')
+      return { kind: 'recorded', record: last };
     return comeBack(exchangeId, (last?.round ?? 0) + 1, options, capabilities);
   }
 
