@@ -47,6 +47,8 @@ export async function startTestTopology(
     ALLOW_UNAUTHENTICATED: 'true',
     HANDLER_SET: 'conformance',
     LOG_LEVEL: 'info',
+    // The scenarios start many exchanges of one call: each is its own (test/README.md).
+    REATTACH_IDENTICAL_CALLS_MS: '0',
     // Where compose publishes them on 127.0.0.1: free ports, beside whatever else runs here.
     API_PORT: String(await freePort()),
     TEMPORAL_PORT: String(await freePort()),

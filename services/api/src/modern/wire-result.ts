@@ -7,7 +7,7 @@ import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { errorOf, type LegResult } from '../exchange-legs/exchange-legs';
 import { createdTask } from '../tasks/task-view';
 import { pendingResult, withdrawnResult } from '../../../../lib/questions/pending-result';
-import { wireInputRequests } from './wire-asks';
+import { wireInputRequests } from '../../../../lib/protocol/wire-asks';
 
 type WireResult = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
  * `working`. No requestState appears on this wire.
  */
 import type { TaskRecord, TaskSnapshot } from '../../../../lib/db/task-store';
-import { wireInputRequests } from '../modern/wire-asks';
+import { wireInputRequests } from '../../../../lib/protocol/wire-asks';
 import { taskPhase } from './task-phase';
 
 type WireTask = Record<string, unknown>;
