@@ -10,7 +10,7 @@
 import type { Pool } from 'pg';
 import type { ExchangeInput } from '../exchange/types';
 import type { ExchangeTraceContext } from '../tracing/exchange-trace';
-import { EXCHANGE_COLUMNS, EXCHANGE_VALUE_COUNT, openingValues } from './exchange-rows-pg';
+import { EXCHANGE_COLUMNS, EXCHANGE_VALUE_COUNT, openingValues, ROOM_SQL } from './exchange-rows-pg';
 import { placeholders } from './exchange-round-rows';
 import type { CallIdentity, ExchangeJoinStore, JoinedOrRoom } from './exchange-store';
 
@@ -28,13 +28,7 @@ const CREATE_OR_JOIN_EXCHANGE = `
                 ELSE $16 AND call_digest = $14 AND status = 'running' AND reattachable
                      AND created_at > now() - make_interval(secs => $17::bigint / 1000.0) END
      LIMIT 1
-  ), room AS (
-    SELECT $10::bigint IS NULL OR coalesce(sum(running), 0) < $10::bigint AS ok,
-           CASE WHEN $11::bigint IS NULL THEN true
-                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $11::bigint
-           END AS principal_ok
-      FROM exchange_running_counts
-  ), created AS (
+  ), room AS (${ROOM_SQL}), created AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, traceparent, tracestate, status, call_digest, idempotency_key, reattachable)
     SELECT ${placeholders(1, EXCHANGE_VALUE_COUNT)}, $12, $13, 'running', $14, $15, $16 AND $15::text IS NULL
       FROM room WHERE room.ok AND room.principal_ok AND NOT EXISTS (SELECT 1 FROM existing)

@@ -32,6 +32,18 @@ export const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
 ];
 
 /**
+ * Whether a new exchange has room (`ok`: the deployment's budget `$10`; `principal_ok`: its
+ * principal `$6`'s budget `$11`), read in the statement that inserts it.
+ */
+export const ROOM_SQL = `
+    SELECT $10::bigint IS NULL OR coalesce(sum(running), 0) < $10::bigint AS ok,
+           CASE WHEN $11::bigint IS NULL THEN true
+                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $11::bigint
+           END AS principal_ok
+      FROM exchange_running_counts
+  `;
+
+/**
  * Creates an exchange's row (status running) unless it exists (`$1`-`$9`, exchangeValues). With a
  * budget (`$10`), only while fewer exchanges than that run: the count is read in the same statement,
  * from the counters the row's own insert moves (migration 0015). With a budget for its principal
@@ -41,13 +53,7 @@ export const exchangeValues = (exchange: ExchangeInput, workflowId: string) => [
  * whether or not the query reads it).
  */
 const CREATE_EXCHANGE = `
-  WITH room AS (
-    SELECT $10::bigint IS NULL OR coalesce(sum(running), 0) < $10::bigint AS ok,
-           CASE WHEN $11::bigint IS NULL THEN true
-                ELSE (SELECT count(*) FROM exchanges WHERE principal = $6 AND status = 'running') < $11::bigint
-           END AS principal_ok
-      FROM exchange_running_counts
-  ), created AS (
+  WITH room AS (${ROOM_SQL}), created AS (
     INSERT INTO exchanges (${EXCHANGE_COLUMNS}, traceparent, tracestate, status)
     SELECT ${placeholders(1, EXCHANGE_VALUE_COUNT)}, $12, $13, 'running' FROM room WHERE room.ok AND room.principal_ok
     ON CONFLICT (id) DO NOTHING
