@@ -33,17 +33,21 @@ export function patienceOf(userAgent: string | undefined, legs: number): Patienc
   return { legs, stateOnlyLegs: go ? Math.min(legs, GO_STATE_ONLY_LEGS) : legs };
 }
 
-/** How many input-required results a loop was sent before this leg (from the requestState it echoed). */
+/**
+ * How many input-required results a loop was sent before this leg (from the requestState it
+ * echoed), and whether the loop joined a call another loop started (`joined`).
+ */
 export interface LegCount {
   legs: number;
   waits: number;
+  joined?: true;
 }
 
 export const FIRST_LEG: LegCount = { legs: 0, waits: 0 };
 
 /** The count after this leg's result, `stateOnly` or an ask. */
 export function countedWith(count: LegCount, stateOnly: boolean): LegCount {
-  return { legs: count.legs + 1, waits: count.waits + (stateOnly ? 1 : 0) };
+  return { ...count, legs: count.legs + 1, waits: count.waits + (stateOnly ? 1 : 0) };
 }
 
 /**

@@ -53,6 +53,13 @@ describe('createRequestStateCodec', () => {
     expect(codec.verify(codec.mint(wait), expected)).toEqual(wait);
   });
 
+  it("round-trips its client loop's count and whether the loop joined another's call", () => {
+    const codec = createRequestStateCodec(sealer, TTL_MS);
+    const counted: RequestStateClaims = { ...claims, legs: 7, waits: 3, joined: true };
+    expect(codec.verify(codec.mint(counted), expected)).toEqual(counted);
+    expect(codec.verify(codec.mint({ ...claims, legs: 1, waits: 0 }), expected)).not.toHaveProperty('joined');
+  });
+
   it('seals a pointer only: an ask token carries no copy of the handler state', () => {
     const codec = createRequestStateCodec(sealer, TTL_MS);
     const sealed = JSON.parse(sealer.open('request-state', codec.mint(claims), 'mcp-request-state-v1')) as object;

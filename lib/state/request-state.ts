@@ -36,6 +36,8 @@ export interface RequestStateClaims {
    */
   legs?: number;
   waits?: number;
+  /** The loop joined a call another loop started (a repeat, `await_answer`): it never withdraws that call. */
+  joined?: true;
 }
 
 export type RequestStateFailure =
@@ -60,6 +62,7 @@ interface SealedClaims {
   e?: number;
   l?: number;
   w?: number;
+  j?: 1;
 }
 
 export interface RequestStateCodec {
@@ -90,6 +93,7 @@ export function createRequestStateCodec(
         ...(claims.afterEvent !== undefined ? { e: claims.afterEvent } : {}),
         ...(claims.legs !== undefined ? { l: claims.legs } : {}),
         ...(claims.waits !== undefined ? { w: claims.waits } : {}),
+        ...(claims.joined ? { j: 1 as const } : {}),
       };
       return sealer.seal('request-state', JSON.stringify(sealed), CONTEXT);
     },
@@ -115,6 +119,7 @@ export function createRequestStateCodec(
         ...(Number.isInteger(claims.e) ? { afterEvent: claims.e } : {}),
         ...(Number.isInteger(claims.l) ? { legs: claims.l } : {}),
         ...(Number.isInteger(claims.w) ? { waits: claims.w } : {}),
+        ...(claims.j === 1 ? { joined: true as const } : {}),
       };
     },
   };

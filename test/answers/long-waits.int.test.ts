@@ -315,4 +315,18 @@ describe('a wait longer than the client waits', () => {
     expect(joined.content[0]!.text).toBe('Hello, Ada!');
     expect(((await call) as ToolResult).content[0]!.text).toBe('Hello, Ada!');
   }, 60_000);
+
+  it("leaves a call a repeat joined to the loop that started it: the joiner's last leg withdraws nothing", async () => {
+    const alice = await modernClient('alice');
+    const first = alice.callTool({ name: 'refund_strict', arguments: { order: 'S-2' } }) as Promise<ToolResult>;
+    await until('the question on S-2', async () => (await questionsOn('S-2')).length === 1 || undefined);
+    // A Go client's loop joins it and reaches its own last leg (its third state-only result) first.
+    const go = await modernClient('alice', 'Go-http-client/1.1');
+    const joined = (await go.callTool({ name: 'refund_strict', arguments: { order: 'S-2' } })) as ToolResult;
+    const [question] = await questionsOn('S-2');
+    expect(pendingOf(joined)).toMatchObject({ status: 'pending', handle: question!.exchange_id });
+    expect(await exchangeState(question!.exchange_id)).toEqual({ status: 'running', questions: ['waiting'] });
+    // The loop that started it withdraws it at its own last leg.
+    expect((await first).content[0]!.text).toMatch(/^The call to "refund_strict" was withdrawn/);
+  }, 60_000);
 });

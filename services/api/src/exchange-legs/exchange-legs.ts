@@ -67,6 +67,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     leg: ExchangeLeg,
     claims: RequestStateClaims | undefined,
     options: LegOptions,
+    joined: () => void,
   ): Promise<LegOutcome> {
     const kind = classifyLeg(claims);
     if (claims) {
@@ -79,6 +80,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     switch (kind.kind) {
       case 'first': {
         if (leg.attachTo !== undefined) {
+          joined();
           logExchange(leg.attachTo);
           return wait.attach(leg.attachTo, options, leg.clientCapabilities);
         }
@@ -93,6 +95,7 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
           return wait.awaitRound(watch, exchangeId, 1, options, true);
         });
         if ('joins' in first) {
+          joined();
           logExchange(first.joins);
           return wait.attach(first.joins, options, leg.clientCapabilities);
         }
@@ -153,8 +156,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
             ? undefined
             : inStepSpan(STEP_SPANS.verifyRequestState, () => verified(leg, requestState, binding.requestDigest));
         // What its client's loop was sent before this leg, and so what it still takes.
-        const count: LegCount = claims ? { legs: claims.legs ?? 0, waits: claims.waits ?? 0 } : FIRST_LEG;
-        const ran = await runLeg(leg, claims, options);
+        let count: LegCount = claims
+          ? { legs: claims.legs ?? 0, waits: claims.waits ?? 0, ...(claims.joined ? { joined: true } : {}) }
+          : FIRST_LEG;
+        const ran = await runLeg(leg, claims, options, () => (count = { ...count, joined: true }));
         // Nothing to come back to: the exchange's row is gone (a repeat joined a call whose start
         // then failed, or retention removed it), so no later leg would find anything either.
         if (ran.kind === 'pending' && !(await store.readCall(ran.exchangeId)))

@@ -71,7 +71,8 @@ export function createPastPatience(deps: Pick<ExchangeLegsDeps, 'store' | 'gatew
       repeatReattaches,
     });
     // A call whose handler already has its answers is not withdrawn: what it does with them is done.
-    if (longWait === 'pending-result' || on.working) return outlasted(false);
+    // Nor is one this loop joined: the loop that started it decides for it.
+    if (longWait === 'pending-result' || on.working || count.joined) return outlasted(false);
     await deps.gateway.cancel(exchangeId, WITHDRAWN, 'client');
     // Withdrawn only once the cancel's ending is read; an answer that landed first gives the result.
     const ended = await wait.watching(exchangeId, round, (watch) =>

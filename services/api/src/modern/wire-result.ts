@@ -24,7 +24,11 @@ export function complete(result: WireResult): WireResult {
 export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?: number): WireResult {
   const { binding } = leg;
   // What its client's loop has been sent, this result included (client-patience.ts).
-  const count = { legs: leg.count.legs, waits: leg.count.waits };
+  const count = {
+    legs: leg.count.legs,
+    waits: leg.count.waits,
+    ...(leg.count.joined ? { joined: true as const } : {}),
+  };
   if (leg.kind === 'outlasted') {
     const { tool, exchangeId: handle, on, repeatReattaches } = leg;
     return complete(leg.withdrawn ? withdrawnResult(tool, on) : pendingResult({ tool, handle, on, repeatReattaches }));
