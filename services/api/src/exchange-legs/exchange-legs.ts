@@ -161,8 +161,10 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
           : FIRST_LEG;
         const ran = await runLeg(leg, claims, options, () => (count = { ...count, joined: true }));
         // Nothing to come back to: the exchange's row is gone (a repeat joined a call whose start
-        // then failed, or retention removed it), so no later leg would find anything either.
-        if (ran.kind === 'pending' && !(await store.readCall(ran.exchangeId)))
+        // then failed, or retention removed it), so no later leg would find anything either. Only a
+        // leg that did not start the exchange can find it so, and only one still heard is told.
+        const reached = claims !== undefined || count.joined === true;
+        if (reached && ran.kind === 'pending' && !options.signal?.aborted && !(await store.readCall(ran.exchangeId)))
           throw claims ? invalidRequestState() : repeatedCallGone();
         const outcome = await pastPatience(leg, ran, count, options);
         return { ...outcome, binding, count: countedWith(count, sentStateOnly(outcome)) };

@@ -57,6 +57,8 @@ export function createPastPatience(deps: Pick<ExchangeLegsDeps, 'store' | 'gatew
     options: LegOptions,
   ): Promise<SentOutcome> {
     const waiting = waitingOf(outcome);
+    // A leg its client left is sent nothing: it reads nothing more either.
+    if (options.signal?.aborted) return outcome;
     if (!leg.patience || !waiting || !outlastsPatience(count, sentStateOnly(outcome), leg.patience.patience))
       return outcome;
     const { exchangeId, round } = waiting;
