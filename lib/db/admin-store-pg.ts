@@ -14,6 +14,7 @@ import type {
   ListPosition,
   RoundDetail,
 } from './admin-store';
+import { UUID_ANY_CASE as UUID } from '../exchange/uuid';
 
 interface SummaryRow {
   id: string;
@@ -134,8 +135,6 @@ function toRound(row: RoundRow): RoundDetail {
     ...(row.deadline_at ? { deadlineAt: row.deadline_at } : {}),
   };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createAdminStorePg(pool: Pool): AdminStore {
   return {

@@ -10,8 +10,7 @@ import type { Request, Response } from 'express';
 import type { EvidenceReader } from '../../../../lib/db/evidence-log-pg';
 import { exportHeader, exportLine, type ExportScope } from '../../../../lib/evidence/evidence-export';
 import { InvalidParameter } from './admin-errors';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_ANY_CASE as UUID } from '../../../../lib/exchange/uuid';
 
 function timeOf(query: Record<string, unknown>, name: 'from' | 'to'): Date {
   const value = query[name];

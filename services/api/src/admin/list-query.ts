@@ -22,6 +22,7 @@ import { MAX_PRINCIPAL_ID_LENGTH } from '../../../../lib/exchange/principal';
 import { MAX_KEYWORD_CHARS } from '../../../../lib/exchange/search-attributes';
 import { sessionRef } from '../../../../lib/log';
 import { InvalidParameter } from './admin-errors';
+import { UUID } from '../../../../lib/exchange/uuid';
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
@@ -79,7 +80,6 @@ function wholeNumber(name: string, value: string, min: number, max: number): num
 }
 
 const POSITION_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The opaque cursor of the page after `position`. */
 export function encodeCursor(position: ListPosition): string {

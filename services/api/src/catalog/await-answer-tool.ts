@@ -11,6 +11,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { findTool } from '../../../../lib/handler-set/lookup';
 import { invalidParams } from '../../../../lib/protocol/error-catalog';
 import { AWAIT_ANSWER_TOOL } from '../../../../lib/questions/pending-result';
+import { UUID } from '../../../../lib/exchange/uuid';
 
 export const AWAIT_ANSWER: Tool = {
   name: AWAIT_ANSWER_TOOL,
@@ -32,8 +33,6 @@ export const AWAIT_ANSWER: Tool = {
 export const servesAwaitAnswer = (handlers: HandlerSet): boolean =>
   handlers.tools.length > 0 && !findTool(handlers, AWAIT_ANSWER_TOOL);
 
-const HANDLE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** The refusal of a handle that names no call of this caller's (the same whether it exists or not). */
 export const unknownHandle = () =>
   invalidParams('Invalid params: params.arguments.handle names no pending call of yours', {
@@ -43,6 +42,6 @@ export const unknownHandle = () =>
 /** The exchange id an `await_answer` call's arguments name, or the refusal. */
 export function handleOf(args: unknown): string {
   const handle = (args as { handle?: unknown } | undefined)?.handle;
-  if (typeof handle !== 'string' || !HANDLE.test(handle)) throw unknownHandle();
+  if (typeof handle !== 'string' || !UUID.test(handle)) throw unknownHandle();
   return handle;
 }
