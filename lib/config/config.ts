@@ -99,6 +99,7 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       questionProgressEveryMs: env.QUESTION_PROGRESS_EVERY_MS,
       pendingResultAtLeg: env.PENDING_RESULT_AT_LEG,
       reattachIdenticalCallsMs: env.REATTACH_IDENTICAL_CALLS_MS,
+      legacyPendingAfterMs: env.LEGACY_PENDING_AFTER_MS,
       maxBodyBytes: env.MAX_BODY_BYTES,
       allowedOrigins: env.ALLOWED_ORIGINS,
       /** The Host names /mcp, /sse and /messages answer besides the implied ones, lower case. */

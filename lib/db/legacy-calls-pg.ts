@@ -15,6 +15,7 @@ export interface CallRow {
   exchange_id: string;
   stream_id: string;
   progress_token: string | number | null;
+  detached_through: string | null;
 }
 
 export const toCall = (r: CallRow): LegacyCall => ({
@@ -24,6 +25,7 @@ export const toCall = (r: CallRow): LegacyCall => ({
   exchangeId: r.exchange_id,
   streamId: r.stream_id,
   ...(r.progress_token !== null ? { progressToken: r.progress_token } : {}),
+  ...(r.detached_through !== null ? { detachedThrough: Number(r.detached_through) } : {}),
 });
 
 export function createLegacyCallsPg(pool: Pool): LegacyCallStore {
@@ -85,6 +87,19 @@ export function createLegacyCallsPg(pool: Pool): LegacyCallStore {
         values: [value],
       });
       return rows.map(toCall);
+    },
+
+    async detachCall(exchangeId, deliveredThrough) {
+      // The projection sets finished_at in the transaction that appends the response: under the
+      // row's lock, a call without it has no response committed, nor will its stream's delivery
+      // have written one.
+      const { rowCount } = await pool.query({
+        text: `UPDATE legacy_calls SET detached_at = coalesce(detached_at, now()),
+                      detached_through = greatest(detached_through, $2)
+                WHERE exchange_id = $1 AND finished_at IS NULL`,
+        values: [exchangeId, deliveredThrough],
+      });
+      return rowCount === 1;
     },
 
     async countRunningCalls(sessionId) {

@@ -1,6 +1,7 @@
 /**
  * Delivery leases on legacy calls in Postgres: which connection delivers a running call's
- * messages, and until when. A GET stream claims the calls nobody delivers, the holder renews its
+ * messages, and until when. A GET stream claims the calls nobody delivers (a detached one is
+ * awaited instead: legacy-store.ts `detachCall`), the holder renews its
  * hold and gives it up when it stops, and a take-over or a release is announced so the other
  * connection acts at once (DELIVERY_TAKEN_CHANNEL, DELIVERY_FREED_CHANNEL). One part of the legacy
  * store (legacy-store-pg.ts).
@@ -15,7 +16,8 @@ export function createLegacyLeasesPg(pool: Pool): LegacyLeaseStore {
       const { rows } = await pool.query<CallRow>({
         text: `WITH claimed AS (
                  UPDATE legacy_calls SET delivering_until = now() + make_interval(secs => $3::int / 1000.0), delivered_by = $2
-                  WHERE session_id = $1 AND finished_at IS NULL AND (delivering_until IS NULL OR delivering_until < now())
+                  WHERE session_id = $1 AND finished_at IS NULL AND detached_at IS NULL
+                    AND (delivering_until IS NULL OR delivering_until < now())
                   RETURNING *
                )
                SELECT claimed.*, pg_notify($4, exchange_id::text) FROM claimed`,
@@ -28,7 +30,7 @@ export function createLegacyLeasesPg(pool: Pool): LegacyLeaseStore {
       const { rows } = await pool.query<{ ms: number | null }>({
         text: `SELECT greatest(0, extract(epoch FROM min(delivering_until) - now()) * 1000)::float8 AS ms
                  FROM legacy_calls
-                WHERE session_id = $1 AND finished_at IS NULL AND delivering_until IS NOT NULL
+                WHERE session_id = $1 AND finished_at IS NULL AND detached_at IS NULL AND delivering_until IS NOT NULL
                   AND delivered_by IS DISTINCT FROM $2`,
         values: [sessionId, owner],
       });

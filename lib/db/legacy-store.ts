@@ -47,6 +47,11 @@ export interface LegacyCall {
   exchangeId: string;
   streamId: string;
   progressToken?: string | number;
+  /**
+   * Set once the call was answered with the pending result: the last event of its stream written
+   * to its client by then (a later await sends nothing up to it again).
+   */
+  detachedThrough?: number;
 }
 
 export interface OpenRequest {
@@ -130,6 +135,13 @@ export interface LegacyCallStore {
   activeCalls(filter: { streamId: string } | { sessionId: string }): Promise<LegacyCall[]>;
   /** The session's calls whose exchange still runs (not finished, nor ended without its response delivered). */
   countRunningCalls(sessionId: string): Promise<number>;
+  /**
+   * Detaches a call whose client is sent the pending result instead of its response, its stream
+   * written to the client through event `deliveredThrough` (`detachedThrough`): true when it
+   * has no response recorded (no GET stream claims it from then on: its outcome goes to whoever
+   * awaits it), false when it has. Atomic with the projection's ending (legacy-projection.ts).
+   */
+  detachCall(exchangeId: string, deliveredThrough: number): Promise<boolean>;
 }
 
 /** The leases on a call's delivery: which connection delivers it, for how long (legacy-leases-pg.ts). */

@@ -20,6 +20,14 @@ export function findTool(set: HandlerSet, name: string): ToolHandler | undefined
   return set.tools.find((handler) => handler.tool.name === name);
 }
 
+/**
+ * For how long after a call of `tool` started an identical call joins it (REATTACH_IDENTICAL_CALLS_MS
+ * as `windowMs`), unless the tool declares its identical calls separate (0: never).
+ */
+export function identicalCallWindow(tool: Pick<ToolHandler, 'identicalCalls'> | undefined, windowMs: number): number {
+  return tool?.identicalCalls === 'separate' ? 0 : windowMs;
+}
+
 export function findPrompt(set: HandlerSet, name: string): PromptHandler | undefined {
   return set.prompts?.find((handler) => handler.prompt.name === name);
 }

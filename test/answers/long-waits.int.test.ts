@@ -11,51 +11,18 @@
  * otherwise): the approver is asked once, and both calls get the one outcome.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { answerer, defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import type { ClientName, OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
 import { JOINED_IDENTICAL_CALLS } from '../support/test-service';
 import { startAnsweringStack, type AnsweringStack } from './answering-stack';
-import { refundTool } from './refund-tool';
-
-const approvers = () => ({ anyOf: [answerer.scope('refunds:approve')], excludeCaller: true, waitMs: 3_600_000 });
-/** Asks its caller's client a name, then takes its time with the answer (a slow second round). */
-const SLOW_ROUND_MS = 3_000;
-const slowGreet = defineTool({
-  tool: { name: 'slow_greet', inputSchema: { type: 'object', properties: {} } },
-  async run(_args, ctx) {
-    const answer = inputResponse(ctx.inputResponses, 'name');
-    if (answer.kind === 'elicit' && answer.action === 'accept') {
-      await new Promise((resolve) => setTimeout(resolve, SLOW_ROUND_MS));
-      return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}!` }] };
-    }
-    return inputRequired({
-      inputRequests: {
-        name: inputRequired.elicit({
-          message: 'Your name?',
-          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-        }),
-      },
-    });
-  },
-});
-
-const handlers: HandlerSet = {
-  name: 'refunds',
-  tools: [
-    slowGreet,
-    refundTool('refund', approvers),
-    refundTool('refund_strict', approvers, { longWait: 'error' }),
-    refundTool('refund_each', approvers, { identicalCalls: 'separate' }),
-  ],
-};
+import { longWaitHandlers, longWaitProbes, pendingOf, type ToolResult } from './long-wait-support';
 
 /** Results 1 to 4 of a loop are state-only "come back"s, result 5 is the pending one (a Go client's: 3). */
 const AT_LEG = 5;
 let answering: AnsweringStack;
 let stack: OAuthStack;
 beforeAll(async () => {
-  answering = await startAnsweringStack(handlers, {
+  answering = await startAnsweringStack(longWaitHandlers, {
     QUESTION_HOLD_MS: '1500',
     HTTP_WAIT_MS: '1500',
     PENDING_RESULT_AT_LEG: String(AT_LEG),
@@ -66,21 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await answering?.close();
 });
-
-interface PendingMeta {
-  status: string;
-  handle: string;
-  tool: string;
-  waitingFor: string;
-  until?: string;
-  awaitTool: string;
-}
-interface ToolResult {
-  content: Array<{ type: string; text: string }>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
-const pendingOf = (result: ToolResult) => result._meta?.['io.durable-mcp/pending'] as PendingMeta | undefined;
+const { danaApproves, questionsOn, exchangeState } = longWaitProbes(() => stack);
 
 async function modernClient(name: ClientName, userAgent?: string, formAnswers: string[] = []) {
   const client = new Client(
@@ -108,48 +61,6 @@ function driverRounds() {
     },
     seen: () => rounds,
   };
-}
-
-const answersUrl = () => stack.service.url.replace(/\/mcp$/, '/answers/api/questions');
-
-/** Dana, holding refunds:approve, answers the question on `order`. */
-async function danaApproves(order: string) {
-  const authorization = await stack.serviceBearer('dana', 'refunds:approve');
-  const headers = { authorization, 'content-type': 'application/json' };
-  const question = await until(`the question on ${order}`, async () => {
-    const listed = (await (await fetch(answersUrl(), { headers })).json()) as {
-      questions: Array<{ id: string; message: string; shownDigest: string }>;
-    };
-    return listed.questions.find((q) => q.message === `Refund ${order}?`);
-  });
-  const res = await fetch(`${answersUrl()}/${question.id}`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ action: 'accept', content: { note: 'ok' }, shownDigest: question.shownDigest }),
-  });
-  expect(res.status).toBe(200);
-}
-
-/** The questions asked about `order`, whatever their status. */
-async function questionsOn(order: string) {
-  const { rows } = await stack.service.pool.query<{ id: string; exchange_id: string }>(
-    `SELECT q.id, q.exchange_id FROM questions q JOIN exchanges e ON e.id = q.exchange_id
-      WHERE e.target LIKE 'refund%' AND q.message = $1`,
-    [`Refund ${order}?`],
-  );
-  return rows;
-}
-
-/** The exchange's row and its questions' statuses. */
-async function exchangeState(exchangeId: string) {
-  const { rows } = await stack.service.pool.query<{ status: string }>(`SELECT status FROM exchanges WHERE id = $1`, [
-    exchangeId,
-  ]);
-  const questions = await stack.service.pool.query<{ status: string }>(
-    `SELECT status FROM questions WHERE exchange_id = $1`,
-    [exchangeId],
-  );
-  return { status: rows[0]?.status, questions: questions.rows.map((q) => q.status) };
 }
 
 describe('a wait longer than the client waits', () => {

@@ -42,6 +42,10 @@ export const HTTP_VARIABLES = {
     integer(2, 1000).default(10),
     "which result of a 2026-07-28 client's retry loop is sent as a complete one when the call still waits: the pending result (or the tool's error, `longWait`); the official TypeScript and Python clients throw after their 10th retry, the Go SDK after its 10th result and its 3rd state-only one (counted for it); see [Waits longer than a client's patience](protocol.md#waits-longer-than-a-clients-patience)",
   ),
+  LEGACY_PENDING_AFTER_MS: documented(
+    integer(0).default(50_000),
+    "how long a handshake-era (2025-11-25 and older) `tools/call` on Streamable HTTP waits before it is answered with the pending result while its exchange still runs (0: never; the call then waits as long as its client does); under the TypeScript clients' 60 s request timeout; see [Waits longer than a client's patience](protocol.md#waits-longer-than-a-clients-patience)",
+  ),
   REATTACH_IDENTICAL_CALLS_MS: documented(
     integer(0).default(86_400_000),
     "how long after an exchange started an identical call of its caller (same tool and arguments, no idempotency key) joins it while it runs instead of starting another (0: never); per tool `identicalCalls: 'separate'` turns it off",

@@ -42,6 +42,7 @@ import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 import { logStartup } from './startup-log';
 import { readinessChecks } from './readiness-checks';
 import { servesAwaitAnswer } from './catalog/await-answer-tool';
+import { createWaitingOn } from './exchange-legs/waiting-on';
 import { createAwaitAnswer } from './modern/await-answer';
 
 /** How often a draining API closes the connections whose responses have ended. */
@@ -173,6 +174,9 @@ export async function startApi(
         legs,
         argumentChecks,
         taskStore: tasks,
+        pendingAfterMs: config.http.legacyPendingAfterMs,
+        reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
+        awaiting: { exchanges: store, legacy, waiter, waitingOn: createWaitingOn({ store, gateway }) },
         tasks: createLegacyTaskMethods({
           tasks,
           legacy,

@@ -131,10 +131,13 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
   }
 
   return {
-    /** Starts the exchange of a first leg that answers elsewhere (a legacy call's stream). */
-    start: async (leg: ExchangeLeg, exchangeId: string = randomUUID()) => {
-      await start(leg, exchangeId);
-      return exchangeId;
+    /**
+     * Starts the exchange of a first leg that answers elsewhere (a legacy call's stream); a leg that
+     * may join (`joins`) gets the running exchange it joined instead, and nothing is started.
+     */
+    start: async (leg: ExchangeLeg, exchangeId: string = randomUUID()): Promise<{ joins?: string }> => {
+      const { joins } = await start(leg, exchangeId);
+      return joins !== undefined ? { joins } : {};
     },
 
     /**

@@ -10,9 +10,9 @@
  */
 import { outlastsPatience, type LegCount } from '../../../../lib/exchange-rules/client-patience';
 import { EXCHANGE_CANCELLED } from '../../../../lib/protocol/exchange-errors';
-import { pendingOn, type PendingOn } from '../../../../lib/questions/pending-result';
 import type { ExchangeLeg, ExchangeLegsDeps, LegOptions, LegOutcome, SentOutcome } from './leg-types';
 import type { RoundWait } from './round-wait';
+import { createWaitingOn } from './waiting-on';
 
 /** Why the exchange is cancelled, as its record and the Temporal UI say. */
 const WITHDRAWN = "the caller's client stopped waiting before the answer came";
@@ -41,13 +41,7 @@ export function createPastPatience(deps: Pick<ExchangeLegsDeps, 'store' | 'gatew
     return undefined;
   }
 
-  /** What the call waits on: its last round, and whether the workflow has the answers to it already. */
-  async function waitingOn(exchangeId: string): Promise<PendingOn> {
-    const last = await deps.store.lastRound(exchangeId);
-    if (last?.outcome.kind !== 'ask') return pendingOn(last);
-    // A workflow that cannot say now is running a round (a local one holds its queries): answered.
-    return pendingOn(last, (await deps.gateway.answerStanding(exchangeId, last.round)) !== 'missing');
-  }
+  const waitingOn = createWaitingOn(deps);
 
   /** `outcome` as this leg's client is sent it, `count` being its loop's count before it. */
   return async function pastPatience(

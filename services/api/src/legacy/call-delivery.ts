@@ -7,7 +7,8 @@
  * resumption, briefly. Only a process that died holds it until it lapses. While it delivers, it
  * asks Temporal now and then about a workflow that may have ended without recording it
  * (ending-watch.ts), and reminds a host whose call waits on a person that it still waits
- * (person-wait-progress.ts). The worker writes the stream; this only reads it.
+ * (person-wait-progress.ts). A call that waits past its client's patience is answered with the
+ * pending result instead (pending-call.ts). The worker writes the stream; this only reads it.
  */
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
@@ -15,7 +16,9 @@ import { DELIVERY_LEASE_MS, type LegacyCall, type LegacyStore } from '../../../.
 import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import { watchEndings } from './ending-watch';
 import { holdLease } from './lease-hold';
+import { deliverUntilPending, type PendingCall } from './pending-call';
 import { remindWhilePeopleAnswer } from './person-wait-progress';
+import type { WaitingOn } from '../exchange-legs/waiting-on';
 import type { SseWriter } from './sse-writer';
 import { deliverStream, RECONNECT_RETRY_MS, type DeliveryEnd, type DeliveryOptions } from './stream-delivery';
 
@@ -32,6 +35,8 @@ export interface CallDeliveryDeps {
    * that it waits (person-wait-progress.ts); never when absent.
    */
   personWaitEveryMs?: number;
+  /** What a call answered with the pending result waits on (pending-call.ts). */
+  waitingOn: WaitingOn;
 }
 
 export interface CallDeliveryOptions extends DeliveryOptions {
@@ -44,6 +49,8 @@ export interface CallDeliveryOptions extends DeliveryOptions {
    * streams, any number of which the client may hold open at once, each to its end.
    */
   shared?: boolean;
+  /** Answer with the pending result if the call still waits this long (pending-call.ts). */
+  pending?: PendingCall;
 }
 
 /**
@@ -64,6 +71,10 @@ export function leaseAfter(end: DeliveryEnd): 'release' | 'hold-for-resume' {
 
 export function createCallDelivery(deps: CallDeliveryDeps) {
   const { legacy, exchanges, waiter, reconciler, endingCheckMs, personWaitEveryMs } = deps;
+  const pendingDeps = {
+    detach: (exchangeId: string, through: number) => legacy.detachCall(exchangeId, through),
+    waitingOn: deps.waitingOn,
+  };
 
   /** Delivers `call`'s stream after `afterId` on `sse` until it ends or `stop` aborts. */
   return async function deliverCall(
@@ -88,7 +99,19 @@ export function createCallDelivery(deps: CallDeliveryDeps) {
         : remindWhilePeopleAnswer({ legacy, exchanges }, call.sessionId, sse, personWaitEveryMs, local.signal);
     let end: DeliveryEnd = 'stopped'; // a delivery that failed frees its call like a client that left
     try {
-      end = await deliverStream({ legacy, waiter }, call.streamId, afterId, writer, local.signal, options);
+      const deliver = (after: number, signal: AbortSignal) =>
+        deliverStream({ legacy, waiter }, call.streamId, after, writer, signal, options);
+      end = options.pending
+        ? await deliverUntilPending(
+            pendingDeps,
+            call.exchangeId,
+            deliver,
+            afterId,
+            writer,
+            local.signal,
+            options.pending,
+          )
+        : await deliver(afterId, local.signal);
       return end;
     } finally {
       holding.abort();

@@ -6,7 +6,8 @@
  * - request-intake.ts: a session's requests, answered at once or recorded as a call whose exchange starts
  * - response-intake.ts: the client's responses to server-to-client requests, and its cancellations
  * - call-delivery.ts: one call's stream on one connection, under the call's delivery lease (lease-hold.ts),
- *   reminding a host whose call waits on a person that it waits (person-wait-progress.ts)
+ *   reminding a host whose call waits on a person that it waits (person-wait-progress.ts), and
+ *   answering one that waits past its client's patience with the pending result (pending-call.ts)
  * - get-stream.ts: the GET /mcp stream (resume by Last-Event-ID, take over and re-deliver open requests)
  * - streamable-http.ts and http-sse.ts: the two transports
  * - stream-delivery.ts, sse-writer.ts, stream-slots.ts: the event log onto SSE, and the stream budgets
@@ -25,6 +26,7 @@ import type { ExchangeGateway } from '../../../../lib/exchange-client/exchange-g
 import type { Shutdown } from '../http/shutdown';
 import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import { createCallDelivery } from './call-delivery';
+import { createWaitingOn } from '../exchange-legs/waiting-on';
 import { createGetStream } from './get-stream';
 import { createHttpSse } from './http-sse';
 import type { LegacyMethods } from './legacy-methods';
@@ -80,6 +82,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     reconciler,
     endingCheckMs,
     personWaitEveryMs,
+    waitingOn: createWaitingOn({ store: exchanges, gateway }),
   });
   const serveGetStream = createGetStream({ legacy, waiter, deliverCall, log });
   const streamable = createStreamableHttp({

@@ -4,7 +4,10 @@
  * resources never change), and the three exchange methods, which start a durable exchange whose
  * asks go back to the client as real server-to-client requests. A 2025-11-25 session is also
  * offered tasks: a `tools/call` with `params.task` runs as one, followed by `tasks/get`,
- * `tasks/result` and `tasks/cancel` (legacy-task-methods.ts).
+ * `tasks/result` and `tasks/cancel` (legacy-task-methods.ts). A Streamable HTTP session's
+ * `tools/call` that waits past its client's patience is answered with the pending result
+ * (pending-call.ts), and the session is offered `await_answer` to wait for it again
+ * (legacy-await-answer.ts), as an identical call does when it joins it.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -19,7 +22,7 @@ import type { ExchangeOrigin, Listening } from '../../../../lib/exchange/types';
 import { clientOf } from '../../../../lib/exchange/exchange-details';
 import { sessionRef } from '../../../../lib/log';
 import { type HandlerSet } from '@durable-mcp/handlers';
-import { findTool, requireHandler } from '../../../../lib/handler-set/lookup';
+import { findTool, identicalCallWindow, requireHandler } from '../../../../lib/handler-set/lookup';
 import { negotiateVersion } from '../../../../lib/protocol/legacy';
 import { isLegacyTaskMethod, LEGACY_TASKS_CAPABILITY, servesLegacyTasks } from '../../../../lib/protocol/legacy-tasks';
 import { SERVER_INFO } from '../../../../lib/protocol/modern';
@@ -32,6 +35,8 @@ import { parseParams } from '../../../../lib/protocol/parse-params';
 import type { Principal } from '../../../../lib/exchange/principal';
 import type { LegacyTaskMethods, TaskMethodAnswer } from './legacy-task-methods';
 import { legacyTaskRequest, type LegacyTaskRequest } from './legacy-task-policy';
+import { AWAIT_ANSWER, servesAwaitAnswer } from '../catalog/await-answer-tool';
+import { createLegacyAwait, type AwaitedCall, type CallPending, type LegacyAwaitDeps } from './legacy-await-answer';
 
 /** Who a session's exchanges come from, as operators see it in Temporal: its client, its tag (never its id), its version. */
 function originOf(session: LegacySession): ExchangeOrigin {
@@ -53,6 +58,15 @@ export interface LegacyMethodsDeps {
   tasks: LegacyTaskMethods;
   /** The task rows (shared with the 2026-07-28 wire): a repeated task call finds its task there. */
   taskStore: Pick<TaskStore, 'readOfExchange'>;
+  /** LEGACY_PENDING_AFTER_MS (0: a call waits as long as its client does). */
+  pendingAfterMs: number;
+  /** REATTACH_IDENTICAL_CALLS_MS: an identical call joins a running one (only where a call can be pending). */
+  reattachIdenticalCallsMs: number;
+  /**
+   * What waiting again for a pending call reads (legacy-await-answer.ts): `await_answer`, served
+   * unless a handler tool has its name, and an identical call that joins a running one.
+   */
+  awaiting: Omit<LegacyAwaitDeps, 'pendingAfterMs' | 'repeatReattaches'>;
 }
 
 export type LegacyOutcome =
@@ -62,7 +76,9 @@ export type LegacyOutcome =
    * An exchange to start; request-intake.ts records the call first, so a repeated request id
    * starts nothing. With `task`, it runs as a task and the request is answered with it at once.
    */
-  | { kind: 'call'; leg: ExchangeLeg; listening: Listening; task?: LegacyTaskRequest };
+  | { kind: 'call'; leg: ExchangeLeg; listening: Listening; task?: LegacyTaskRequest; pending?: CallPending }
+  /** `await_answer`: a call answered with the pending result, waited on again. */
+  | Extract<AwaitedCall, { kind: 'await-stream' }>;
 
 /** The server's capabilities at `initialize`: a session of the revision that has tasks is offered them. */
 export function legacyCapabilities(
@@ -76,6 +92,15 @@ export function legacyCapabilities(
 
 export function createLegacyMethods(deps: LegacyMethodsDeps) {
   const { handlers, legacy, legs, tasks } = deps;
+  /** Pending results go on Streamable HTTP, whose calls each answer on a stream of their own. */
+  const pendingOn = (session: LegacySession) => deps.pendingAfterMs > 0 && session.transport === 'streamable-http';
+  const awaits = createLegacyAwait({
+    ...deps.awaiting,
+    pendingAfterMs: deps.pendingAfterMs,
+    repeatReattaches: (tool) => identicalCallWindow(findTool(handlers, tool), deps.reattachIdenticalCallsMs) > 0,
+  });
+  const servesAwait = servesAwaitAnswer(handlers);
+  const awaitsIn = (session: LegacySession) => (pendingOn(session) && servesAwait ? awaits : undefined);
   const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers, 'legacy');
 
   /**
@@ -115,6 +140,9 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
   ): Promise<LegacyOutcome> {
     if (isExchangeMethod(method)) {
       const request = readOriginalRequest(method, params);
+      const awaits = awaitsIn(session);
+      if (method === 'tools/call' && request.target === AWAIT_ANSWER.name && awaits)
+        return awaits.awaitHandle(session, caller.id, (params as { arguments?: unknown }).arguments);
       requireHandler(handlers, request);
       // Arguments the tool's inputSchema refuses are the call's answer: no call row, no exchange.
       const refusal = deps.argumentChecks.refusal(request);
@@ -125,9 +153,13 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
           ? meta.progressToken
           : undefined;
       const listening: Listening = { progressToken, logLevel: session.logLevel };
-      const task =
-        method === 'tools/call'
-          ? legacyTaskRequest(findTool(handlers, request.target), params, servesLegacyTasks(session))
+      const tool = method === 'tools/call' ? findTool(handlers, request.target) : undefined;
+      const task = tool ? legacyTaskRequest(tool, params, servesLegacyTasks(session)) : undefined;
+      // A call that can outwait its client gets the pending result then; an identical one joins it.
+      const reattachWindowMs = identicalCallWindow(tool, deps.reattachIdenticalCallsMs);
+      const pending: CallPending | undefined =
+        tool && !task && pendingOn(session) && tool.longWait !== 'error'
+          ? { afterMs: deps.pendingAfterMs, tool: tool.tool.name, repeatReattaches: reattachWindowMs > 0 }
           : undefined;
       const leg: ExchangeLeg = {
         request,
@@ -136,8 +168,9 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
         era: 'legacy',
         listening,
         origin: originOf(session),
+        ...(pending?.repeatReattaches ? { joins: { reattachWindowMs } } : {}),
       };
-      return { kind: 'call', leg, listening, ...(task ? { task } : {}) };
+      return { kind: 'call', leg, listening, ...(task ? { task } : {}), ...(pending ? { pending } : {}) };
     }
     if (isLegacyTaskMethod(method) && servesLegacyTasks(session)) return tasks[method](session, params);
     switch (method) {
@@ -150,7 +183,12 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
       }
       case 'tools/list':
         // Each tool's taskSupport, for the sessions that are offered tasks.
-        return { kind: 'result', result: { tools: listedTools(handlers, servesLegacyTasks(session)) } };
+        return {
+          kind: 'result',
+          result: {
+            tools: [...listedTools(handlers, servesLegacyTasks(session)), ...(awaitsIn(session) ? [AWAIT_ANSWER] : [])],
+          },
+        };
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const { uri } = parseParams(SubscribeRequestParamsSchema, params);
@@ -169,7 +207,11 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     call,
     /** Whether `method` starts an exchange (and so answers on a stream of its own). */
     startsExchange: (method: string | undefined) => method !== undefined && isExchangeMethod(method),
+    /** Starts a call's exchange, or finds the running one of an identical call that it joins (`joins`). */
     start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId),
+    /** Waits again for the running call `exchangeId` (of `tool`), which a repeat of it joined. */
+    awaitJoined: (session: LegacySession, exchangeId: string, tool: string) =>
+      awaits.awaitExchange(session, exchangeId, tool),
     /** Starts a call's exchange as a task (its row written before the workflow starts). */
     startTask: (leg: ExchangeLeg, exchangeId: string, task: LegacyTaskRequest) =>
       legs.startTask(leg, exchangeId, task.ttlMs),

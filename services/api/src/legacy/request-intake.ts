@@ -6,7 +6,8 @@
  * budget of running exchanges per session (MAX_RUNNING_EXCHANGES_PER_SESSION). A call that runs as
  * a task (2025-11-25) is recorded the same way, its exchange started as a task, and answered with
  * its `CreateTaskResult` at once (again for a repeat of its request id); a running task's
- * tasks/result answers on a stream of its own.
+ * tasks/result answers on a stream of its own. An identical call that joins a running one
+ * (REATTACH_IDENTICAL_CALLS_MS, where calls can be pending) waits with it (legacy-await-answer.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { LegacyCall, LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
@@ -19,6 +20,7 @@ import type { IncomingMessage } from './incoming-message';
 import type { LegacyMethods } from './legacy-methods';
 import type { TaskMethodAnswer } from './legacy-task-methods';
 import { createTaskResult } from './legacy-task-view';
+import type { AwaitedCall, CallPending } from './legacy-await-answer';
 
 export interface RequestIntakeDeps {
   methods: LegacyMethods;
@@ -26,21 +28,31 @@ export interface RequestIntakeDeps {
   limits: Pick<Limits, 'maxRunningExchangesPerSession' | 'capacityRetryAfterS'>;
 }
 
-/** A request's answer: a result to send now, or the call whose stream carries it. */
+/**
+ * A request's answer: a result to send now, or the call whose stream carries it (with `pending`,
+ * answered with the pending result if it waits too long: pending-call.ts), or a stream that
+ * carries another request's call (a running task's, or a pending call's: legacy-await-answer.ts).
+ */
 export type RequestAnswer =
   | { kind: 'result'; result: Record<string, unknown> }
-  | { kind: 'call'; call: LegacyCall; listening: Listening }
-  | Extract<TaskMethodAnswer, { kind: 'task-stream' }>;
+  | { kind: 'call'; call: LegacyCall; listening: Listening; pending?: CallPending }
+  | Extract<TaskMethodAnswer, { kind: 'task-stream' }>
+  | Extract<AwaitedCall, { kind: 'await-stream' }>;
 
 export function createRequestIntake(deps: RequestIntakeDeps) {
   const { methods, legacy, limits } = deps;
 
   /** The call already recorded under this request id, served as it was first recorded (a task: with its task). */
-  async function reattach(existing: LegacyCall, listening: Listening): Promise<RequestAnswer> {
+  async function reattach(existing: LegacyCall, listening: Listening, pending?: CallPending): Promise<RequestAnswer> {
     logExchange(existing.exchangeId);
     const task = await methods.taskOfCall(existing.exchangeId);
     if (task) return { kind: 'result', result: createTaskResult(task) };
-    return { kind: 'call', call: existing, listening: { ...listening, progressToken: existing.progressToken } };
+    return {
+      kind: 'call',
+      call: existing,
+      listening: { ...listening, progressToken: existing.progressToken },
+      ...(pending ? { pending } : {}),
+    };
   }
 
   /**
@@ -70,7 +82,7 @@ export function createRequestIntake(deps: RequestIntakeDeps) {
     // (a retry re-attaching to its call) is never refused.
     if ((await legacy.countRunningCalls(session.id)) >= limits.maxRunningExchangesPerSession) {
       const existing = await legacy.findCall(session.id, call.requestId);
-      if (existing) return reattach(existing, outcome.listening);
+      if (existing) return reattach(existing, outcome.listening, outcome.pending);
       throw capacityExceeded(
         'running exchanges of this session',
         limits.maxRunningExchangesPerSession,
@@ -82,19 +94,30 @@ export function createRequestIntake(deps: RequestIntakeDeps) {
     if (!(await legacy.recordCall(call, owner))) {
       const existing = await legacy.findCall(session.id, call.requestId);
       if (!existing) throw requestInProgress();
-      return reattach(existing, outcome.listening);
+      return reattach(existing, outcome.listening, outcome.pending);
     }
     try {
       if (outcome.task) {
         const task = await methods.startTask(outcome.leg, exchangeId, outcome.task);
         return { kind: 'result', result: createTaskResult(task) };
       }
-      await methods.start(outcome.leg, exchangeId);
+      const { joins } = await methods.start(outcome.leg, exchangeId);
+      if (joins !== undefined) {
+        // An identical call still runs: this one waits with it, and nobody is asked again.
+        await legacy.deleteCall(exchangeId);
+        logExchange(joins);
+        return await methods.awaitJoined(session, joins, outcome.leg.request.target);
+      }
     } catch (error) {
       await legacy.deleteCall(exchangeId).catch(() => undefined);
       throw error;
     }
-    return { kind: 'call', call, listening: outcome.listening };
+    return {
+      kind: 'call',
+      call,
+      listening: outcome.listening,
+      ...(outcome.pending ? { pending: outcome.pending } : {}),
+    };
   }
 
   return { answer, startsExchange: methods.startsExchange, answersOnStream: methods.answersOnStream };

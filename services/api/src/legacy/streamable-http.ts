@@ -15,6 +15,8 @@
  * A 2025-11-25 task's `tasks/result`, while the task runs, answers on a stream too: the task's
  * requests still open, then its call's stream from now on, ending with the call's response
  * addressed to the tasks/result request (the response intake takes the answers, as for any call).
+ * So does `await_answer` of a pending call (legacy-await-answer.ts), and a call that still waits
+ * LEGACY_PENDING_AFTER_MS after its stream began is answered with the pending result (pending-call.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -131,6 +133,20 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
         endStream(sse, end);
         return;
       }
+      if (answer.kind === 'await-stream') {
+        const respondTo = message.id;
+        for (const request of answer.openRequests) sse.write(request.message, request.eventId);
+        // As a task's tasks/result: not resumable, and beside the call's own delivery, never taking it over.
+        const end = await deliverCall(answer.call, sse, answer.afterId, stop.signal, {
+          owner,
+          shared: true,
+          drain: shutdown.closing,
+          renderFinal: (response) => ({ ...response, id: respondTo }),
+          pending: { ...answer.pending, respondTo },
+        });
+        endStream(sse, end);
+        return;
+      }
       const resumable = supportsResumption(session);
       if (resumable) {
         await legacy.appendMessage({
@@ -147,6 +163,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
         owner,
         takeOver: true,
         drain: resumable ? shutdown.draining : shutdown.closing,
+        ...(answer.pending ? { pending: { ...answer.pending, respondTo: message.id } } : {}),
       });
       endStream(sse, end);
     },

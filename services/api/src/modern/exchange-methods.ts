@@ -5,7 +5,7 @@
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { ExchangeMethod, Listening } from '../../../../lib/exchange/types';
 import { type HandlerSet } from '@durable-mcp/handlers';
-import { findTool, requireHandler } from '../../../../lib/handler-set/lookup';
+import { findTool, requireHandler, identicalCallWindow } from '../../../../lib/handler-set/lookup';
 import { taskBeginsFor } from '../tasks/task-policy';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import type { RequestStateCodec } from '../../../../lib/state/request-state';
@@ -63,7 +63,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     }
     const tool = method === 'tools/call' ? findTool(deps.handlers, awaited?.tool ?? request.target) : undefined;
     const { idempotencyKey, ...retry } = parsed;
-    const reattachWindowMs = tool?.identicalCalls === 'separate' ? 0 : deps.reattachIdenticalCallsMs;
+    const reattachWindowMs = identicalCallWindow(tool, deps.reattachIdenticalCallsMs);
     // Only tools/call may become a task (SEP-2663 "Supported Methods").
     const taskBegins = tool && !awaited ? taskBeginsFor(tool, envelope.clientCapabilities) : undefined;
     // A call that answers over MRTR gets a complete result where its client's retry loop would stop.

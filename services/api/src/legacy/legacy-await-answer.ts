@@ -1,0 +1,114 @@
+/**
+ * Waiting again, in a handshake-era session, for a call answered with the pending result
+ * (pending-call.ts): `await_answer` with the handle it gave, or the same call again when it joined
+ * that call's exchange (request-intake.ts). Only the principal that made the call may wait on it:
+ * any other handle, and an unknown one, get the same refusal (catalog/await-answer-tool.ts).
+ *
+ * - A call that ended answers with its own result (or its error) at once.
+ * - A call of this session that still runs answers on a stream, as a running task's tasks/result
+ *   does: its requests still open (but those its client had before it was answered pending,
+ *   whose answers may still come), then its stream from now on, ending with its response
+ *   re-addressed to this request, or with the pending result again when it still waits
+ *   LEGACY_PENDING_AFTER_MS later. Answers come back through the response intake as for any call.
+ * - A call this session's stream does not carry (another session's, or one on the 2026-07-28 wire)
+ *   answers with its outcome if it is recorded within that wait, and with the pending result if not.
+ */
+import type { ExchangeStore } from '../../../../lib/db/exchange-store';
+import type { LegacyCall, LegacySession, LegacyStore, OpenRequest } from '../../../../lib/db/legacy-store';
+import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
+import type { RoundRecord } from '../../../../lib/exchange/types';
+import { fromOutcome } from '../../../../lib/protocol/error-catalog';
+import { pendingResult } from '../../../../lib/questions/pending-result';
+import { handleOf, unknownHandle } from '../catalog/await-answer-tool';
+import type { WaitingOn } from '../exchange-legs/waiting-on';
+import type { PendingCall } from './pending-call';
+
+/** What the pending result of a call says besides its handle, and when it is sent (pending-call.ts). */
+export type CallPending = Omit<PendingCall, 'respondTo'>;
+
+/** What waiting again answers: the call's outcome (or the pending result) now, or its stream. */
+export type AwaitedCall =
+  | { kind: 'result'; result: Record<string, unknown> }
+  | {
+      kind: 'await-stream';
+      call: LegacyCall;
+      /** The stream is delivered after this event id; the requests still open before it go first. */
+      afterId: number;
+      openRequests: Array<OpenRequest & { eventId?: number }>;
+      pending: CallPending;
+    };
+
+export interface LegacyAwaitDeps {
+  exchanges: Pick<ExchangeStore, 'readCall' | 'lastRound'>;
+  legacy: Pick<LegacyStore, 'callOfExchange' | 'lastEventId' | 'openRequestsOfSession'>;
+  waiter: Pick<OutcomeWaiter, 'wait'>;
+  waitingOn: WaitingOn;
+  /** LEGACY_PENDING_AFTER_MS: how long one wait lasts. */
+  pendingAfterMs: number;
+  /** Whether identical calls of `tool` join a running one (the pending result says so). */
+  repeatReattaches: (tool: string) => boolean;
+}
+
+/** The outcome of an ended call, as its request's answer; undefined while it runs. */
+function endingOf(last: RoundRecord | undefined): AwaitedCall | undefined {
+  const outcome = last?.outcome;
+  if (outcome?.kind === 'complete') return { kind: 'result', result: outcome.result };
+  if (outcome?.kind === 'error') throw fromOutcome(outcome.error);
+  return undefined;
+}
+
+export function createLegacyAwait(deps: LegacyAwaitDeps) {
+  const { exchanges, legacy, waiter, pendingAfterMs } = deps;
+
+  /** The outcome of a call this session's stream does not carry, if recorded within one wait. */
+  async function outcomeWithin(exchangeId: string, pending: CallPending): Promise<AwaitedCall> {
+    let last = await exchanges.lastRound(exchangeId);
+    const until = Date.now() + pendingAfterMs;
+    while (last?.outcome.kind !== 'complete' && last?.outcome.kind !== 'error') {
+      const left = until - Date.now();
+      const next = left > 0 ? await waiter.wait(exchangeId, (last?.round ?? 0) + 1, left) : undefined;
+      if (!next) break;
+      last = next;
+    }
+    const ended = endingOf(last);
+    if (ended) return ended;
+    const { tool, repeatReattaches } = pending;
+    return {
+      kind: 'result',
+      result: pendingResult({ tool, handle: exchangeId, on: await deps.waitingOn(exchangeId), repeatReattaches }),
+    };
+  }
+
+  /** Waits again for `exchangeId`, a `tools/call` of `tool` by this session's principal. */
+  async function awaitExchange(session: LegacySession, exchangeId: string, tool: string): Promise<AwaitedCall> {
+    const pending: CallPending = { afterMs: pendingAfterMs, tool, repeatReattaches: deps.repeatReattaches(tool) };
+    const call = await legacy.callOfExchange(exchangeId);
+    if (call?.sessionId !== session.id) return outcomeWithin(exchangeId, pending);
+    // The cursor is read before the outcome, so an ending recorded after it is on the stream from
+    // there, and one recorded before it is read now: nothing falls in between.
+    const afterId = await legacy.lastEventId(call.streamId);
+    const ended = endingOf(await exchanges.lastRound(exchangeId));
+    if (ended) return ended;
+    // Requests written after the cursor come with the stream; those before it are sent first, but
+    // not those the client has had since before it was answered pending (its form may still be open).
+    const delivered = call.detachedThrough ?? 0;
+    const openRequests = (await legacy.openRequestsOfSession(session.id)).filter(
+      (request) =>
+        request.exchangeId === exchangeId && (request.eventId ?? 0) <= afterId && (request.eventId ?? 0) > delivered,
+    );
+    return { kind: 'await-stream', call, afterId, openRequests, pending };
+  }
+
+  return {
+    awaitExchange,
+    /** `await_answer` of `principal`, with these arguments. */
+    async awaitHandle(session: LegacySession, principal: string, args: unknown): Promise<AwaitedCall> {
+      const handle = handleOf(args);
+      const call = await exchanges.readCall(handle);
+      if (!call || call.principal !== principal || call.method !== 'tools/call') throw unknownHandle();
+      return awaitExchange(session, handle, call.target);
+    },
+  };
+}
+
+export type LegacyAwait = ReturnType<typeof createLegacyAwait>;
