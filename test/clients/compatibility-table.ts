@@ -26,6 +26,7 @@ export function renderCompatibilityTable(): string {
   const standIns = [
     `- \`HTTP_WAIT_MS\` and \`QUESTION_HOLD_MS\` are ${STAND_INS.holdMs} ms, for their default 50 s.`,
     `- The TypeScript clients' request timeout is ${seconds(STAND_INS.clientTimeoutMs)}, for their default 60 s. The Python clients have no request timeout by default, and none is set.`,
+    `- \`LEGACY_PENDING_AFTER_MS\` is ${seconds(STAND_INS.legacyPendingAfterMs)}, for its default 50 s.`,
     `- \`PENDING_RESULT_AT_LEG\` is ${STAND_INS.atLeg}, for 10, and the clients' own retry caps (\`inputRequired.maxRounds\`, \`input_required_max_rounds\`) are ${STAND_INS.atLeg} too, for their default 10.`,
     `- "Past 60 s": the approver answers ${seconds(STAND_INS.past60sMs)} after the question is asked. "Past 15 min": once the call has ended, or after ${seconds(STAND_INS.past15minMs)}.`,
   ];

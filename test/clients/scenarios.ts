@@ -43,6 +43,7 @@ export function useCompatibilityService(): () => CompatibilityService {
       HTTP_WAIT_MS: hold,
       QUESTION_HOLD_MS: hold,
       PENDING_RESULT_AT_LEG: String(STAND_INS.atLeg),
+      LEGACY_PENDING_AFTER_MS: String(STAND_INS.legacyPendingAfterMs),
       ...JOINED_IDENTICAL_CALLS, // the service's default
     });
     const proxy = await startRecordingProxy(service.url);
@@ -169,7 +170,8 @@ export function describeClient(
         const on = order('state');
         const call = client.call('approve', { order: on });
         await approver.questionOn(on);
-        await sleep(STAND_INS.holdMs * 1.5);
+        // Past one hold, well before a session's call would be answered pending.
+        await sleep(STAND_INS.holdMs * 1.2);
         await approver.accept(on);
         const observed = await call;
         return `${stateOnlyBehaviour(proxy.posts, since)}; ${await withQuestionFate(observed, approved(on), on)}`;
