@@ -13,24 +13,15 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientName, OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
-import { JOINED_IDENTICAL_CALLS } from '../support/test-service';
-import { startAnsweringStack, type AnsweringStack } from './answering-stack';
-import { longWaitHandlers, longWaitProbes, pendingOf, type ToolResult } from './long-wait-support';
+import { longWaitProbes, useLongWaitStack, pendingOf, type ToolResult } from './long-wait-support';
 
 const PENDING_AFTER_MS = 3_000;
 /** Stands for a host's 60 s request timeout: the pending result comes well before it. */
 const CLIENT_TIMEOUT_MS = 10_000;
-let answering: AnsweringStack;
+const theStack = useLongWaitStack({ LEGACY_PENDING_AFTER_MS: String(PENDING_AFTER_MS) });
 let stack: OAuthStack;
-beforeAll(async () => {
-  answering = await startAnsweringStack(longWaitHandlers, {
-    LEGACY_PENDING_AFTER_MS: String(PENDING_AFTER_MS),
-    ...JOINED_IDENTICAL_CALLS,
-  });
-  ({ stack } = answering);
-}, 120_000);
-afterAll(async () => {
-  await answering?.close();
+beforeAll(() => {
+  stack = theStack();
 });
 const { danaApproves, questionsOn, exchangeState } = longWaitProbes(() => stack);
 
@@ -144,28 +135,28 @@ describe('a wait longer than a handshake-era client waits', () => {
 
   it('joins the same call repeated after its pending result: the approver is asked once', async () => {
     const alice = await sessionClient('alice');
-    const pending = (await alice.callTool({ name: 'refund', arguments: { order: 'R-1' } }, timeout)) as ToolResult;
+    const pending = (await alice.callTool({ name: 'refund', arguments: { order: 'LR-1' } }, timeout)) as ToolResult;
     const handle = pendingOf(pending)!.handle;
-    const repeated = alice.callTool({ name: 'refund', arguments: { order: 'R-1' } }, timeout);
+    const repeated = alice.callTool({ name: 'refund', arguments: { order: 'LR-1' } }, timeout);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await danaApproves('R-1');
+    await danaApproves('LR-1');
     // The repeat is the first call: its result, or (on a slow machine) its pending result again.
     const first = (await repeated) as ToolResult;
     expect(pendingOf(first)?.handle ?? handle).toBe(handle);
     const outcome = pendingOf(first) ? await outcomeOf(alice, pendingOf(first)!.handle) : first;
-    expect(outcome.content[0]!.text).toBe('accept for R-1 by dana via api (ok)');
-    expect(await questionsOn('R-1')).toEqual([expect.objectContaining({ exchange_id: handle })]);
+    expect(outcome.content[0]!.text).toBe('accept for LR-1 by dana via api (ok)');
+    expect(await questionsOn('LR-1')).toEqual([expect.objectContaining({ exchange_id: handle })]);
     await alice.close();
   }, 60_000);
 
   it('never answers pending a call whose tool takes an error instead: it waits as long as its client does', async () => {
     const alice = await sessionClient('alice');
-    const call = alice.callTool({ name: 'refund_strict', arguments: { order: 'S-1' } }, timeout);
+    const call = alice.callTool({ name: 'refund_strict', arguments: { order: 'LS-1' } }, timeout);
     await new Promise((resolve) => setTimeout(resolve, PENDING_AFTER_MS + 1_500));
-    await danaApproves('S-1');
+    await danaApproves('LS-1');
     const result = (await call) as ToolResult;
     expect(pendingOf(result)).toBeUndefined();
-    expect(result.content[0]!.text).toBe('accept for S-1 by dana via api (ok)');
+    expect(result.content[0]!.text).toBe('accept for LS-1 by dana via api (ok)');
     await alice.close();
   }, 60_000);
 });

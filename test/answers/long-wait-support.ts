@@ -6,7 +6,9 @@
  */
 import { answerer, defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import type { OAuthStack } from '../support/oauth-stack';
+import { JOINED_IDENTICAL_CALLS } from '../support/test-service';
 import { until } from '../support/until';
+import { startAnsweringStack, type AnsweringStack } from './answering-stack';
 import { refundTool } from './refund-tool';
 
 const approvers = () => ({ anyOf: [answerer.scope('refunds:approve')], excludeCaller: true, waitMs: 3_600_000 });
@@ -40,6 +42,21 @@ export const longWaitHandlers: HandlerSet = {
     refundTool('refund_each', approvers, { identicalCalls: 'separate' }),
   ],
 };
+
+/** The file's stack, serving these tools with `env` on the service's defaults for joins: started before its tests, closed after. */
+export function useLongWaitStack(env: Record<string, string>): () => OAuthStack {
+  let answering: AnsweringStack | undefined;
+  beforeAll(async () => {
+    answering = await startAnsweringStack(longWaitHandlers, { ...env, ...JOINED_IDENTICAL_CALLS });
+  }, 120_000);
+  afterAll(async () => {
+    await answering?.close();
+  });
+  return () => {
+    if (!answering) throw new Error('the long-wait stack is not started yet');
+    return answering.stack;
+  };
+}
 
 export interface PendingMeta {
   status: string;

@@ -13,25 +13,18 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ClientName, OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
-import { JOINED_IDENTICAL_CALLS } from '../support/test-service';
-import { startAnsweringStack, type AnsweringStack } from './answering-stack';
-import { longWaitHandlers, longWaitProbes, pendingOf, type ToolResult } from './long-wait-support';
+import { longWaitProbes, useLongWaitStack, pendingOf, type ToolResult } from './long-wait-support';
 
 /** Results 1 to 4 of a loop are state-only "come back"s, result 5 is the pending one (a Go client's: 3). */
 const AT_LEG = 5;
-let answering: AnsweringStack;
+const theStack = useLongWaitStack({
+  QUESTION_HOLD_MS: '1500',
+  HTTP_WAIT_MS: '1500',
+  PENDING_RESULT_AT_LEG: String(AT_LEG),
+});
 let stack: OAuthStack;
-beforeAll(async () => {
-  answering = await startAnsweringStack(longWaitHandlers, {
-    QUESTION_HOLD_MS: '1500',
-    HTTP_WAIT_MS: '1500',
-    PENDING_RESULT_AT_LEG: String(AT_LEG),
-    ...JOINED_IDENTICAL_CALLS,
-  });
-  ({ stack } = answering);
-}, 120_000);
-afterAll(async () => {
-  await answering?.close();
+beforeAll(() => {
+  stack = theStack();
 });
 const { danaApproves, questionsOn, exchangeState } = longWaitProbes(() => stack);
 

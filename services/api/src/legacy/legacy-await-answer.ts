@@ -14,14 +14,17 @@
  *   answers with its outcome if it is recorded within that wait, and with the pending result if not.
  */
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
-import type { LegacyCall, LegacySession, LegacyStore, OpenRequest } from '../../../../lib/db/legacy-store';
+import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
 import type { RoundRecord } from '../../../../lib/exchange/types';
 import { fromOutcome } from '../../../../lib/protocol/error-catalog';
 import { pendingResult } from '../../../../lib/questions/pending-result';
 import { handleOf, unknownHandle } from '../catalog/await-answer-tool';
 import type { WaitingOn } from '../exchange-legs/waiting-on';
+import type { TaskMethodAnswer } from './legacy-task-methods';
 import type { PendingCall } from './pending-call';
+
+type TaskStream = Extract<TaskMethodAnswer, { kind: 'task-stream' }>;
 
 /** What the pending result of a call says besides its handle, and when it is sent (pending-call.ts). */
 export type CallPending = Omit<PendingCall, 'respondTo'>;
@@ -29,14 +32,8 @@ export type CallPending = Omit<PendingCall, 'respondTo'>;
 /** What waiting again answers: the call's outcome (or the pending result) now, or its stream. */
 export type AwaitedCall =
   | { kind: 'result'; result: Record<string, unknown> }
-  | {
-      kind: 'await-stream';
-      call: LegacyCall;
-      /** The stream is delivered after this event id; the requests still open before it go first. */
-      afterId: number;
-      openRequests: Array<OpenRequest & { eventId?: number }>;
-      pending: CallPending;
-    };
+  /** The call's stream as a running task's tasks/result has it (from `afterId`, its open requests first). */
+  | ({ kind: 'await-stream'; pending: CallPending } & Pick<TaskStream, 'call' | 'afterId' | 'openRequests'>);
 
 export interface LegacyAwaitDeps {
   exchanges: Pick<ExchangeStore, 'readCall' | 'lastRound'>;

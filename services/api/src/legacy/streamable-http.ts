@@ -118,31 +118,26 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
       const stop = new AbortController();
       res.on('close', () => stop.abort());
       const sse = openSseInSlot(res, release, sseOptions);
-      if (answer.kind === 'task-stream') {
+      if (answer.kind === 'task-stream' || answer.kind === 'await-stream') {
         const requestId = message.id;
         for (const request of answer.openRequests) sse.write(request.message, request.eventId);
         // Not resumable: a resumed stream could not know this request's id. The client that loses
-        // it calls tasks/result again; the drain waits for its response like an older client's call.
-        const end = await deliverCall(answer.call, sse, answer.afterId, stop.signal, {
-          owner,
-          takeOver: true,
-          shared: true,
-          drain: shutdown.closing,
-          renderFinal: (response) => asTaskResultResponse(response, requestId, answer.taskId),
-        });
-        endStream(sse, end);
-        return;
-      }
-      if (answer.kind === 'await-stream') {
-        const respondTo = message.id;
-        for (const request of answer.openRequests) sse.write(request.message, request.eventId);
-        // As a task's tasks/result: not resumable, and beside the call's own delivery, never taking it over.
+        // it asks again; the drain waits for its response like an older client's call. A task's
+        // tasks/result takes the call's delivery over (its call was answered at once); an await
+        // goes beside the call's own delivery, if it still has one.
         const end = await deliverCall(answer.call, sse, answer.afterId, stop.signal, {
           owner,
           shared: true,
           drain: shutdown.closing,
-          renderFinal: (response) => ({ ...response, id: respondTo }),
-          pending: { ...answer.pending, respondTo },
+          ...(answer.kind === 'task-stream'
+            ? {
+                takeOver: true,
+                renderFinal: (response) => asTaskResultResponse(response, requestId, answer.taskId),
+              }
+            : {
+                renderFinal: (response) => ({ ...response, id: requestId }),
+                pending: { ...answer.pending, respondTo: requestId },
+              }),
         });
         endStream(sse, end);
         return;
