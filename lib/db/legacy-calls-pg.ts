@@ -16,6 +16,7 @@ export interface CallRow {
   stream_id: string;
   progress_token: string | number | null;
   detached_through: string | null;
+  created_at: Date;
 }
 
 export const toCall = (r: CallRow): LegacyCall => ({
@@ -26,6 +27,7 @@ export const toCall = (r: CallRow): LegacyCall => ({
   streamId: r.stream_id,
   ...(r.progress_token !== null ? { progressToken: r.progress_token } : {}),
   ...(r.detached_through !== null ? { detachedThrough: Number(r.detached_through) } : {}),
+  ...(r.created_at ? { startedAt: r.created_at } : {}),
 });
 
 export function createLegacyCallsPg(pool: Pool): LegacyCallStore {

@@ -52,6 +52,8 @@ export interface LegacyCall {
    * to its client by then (a later await sends nothing up to it again).
    */
   detachedThrough?: number;
+  /** When the call was recorded (read back from its row): its client's request timeout runs from then. */
+  startedAt?: Date;
 }
 
 export interface OpenRequest {

@@ -176,7 +176,14 @@ export async function startApi(
         taskStore: tasks,
         pendingAfterMs: config.http.legacyPendingAfterMs,
         reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
-        awaiting: { exchanges: store, legacy, waiter, waitingOn: createWaitingOn({ store, gateway }) },
+        awaiting: {
+          exchanges: store,
+          legacy,
+          waiter,
+          tasks,
+          reconciler,
+          waitingOn: createWaitingOn({ store, gateway }),
+        },
         tasks: createLegacyTaskMethods({
           tasks,
           legacy,

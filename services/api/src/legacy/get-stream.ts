@@ -21,6 +21,7 @@ import {
 } from '../../../../lib/db/legacy-store';
 import type { Logger } from '../../../../lib/log';
 import type { DeliverCall } from './call-delivery';
+import type { PendingCall } from './pending-call';
 import { callLogger } from './call-log';
 import { supportsResumption } from './sessions';
 import type { SseWriter } from './sse-writer';
@@ -32,6 +33,8 @@ export interface GetStreamDeps {
   waiter: OutcomeWaiter;
   deliverCall: DeliverCall;
   log: Logger;
+  /** What a resumed call is answered pending with, when its wait outlasts its client (legacy-methods.ts `pendingOfCall`). */
+  pendingOf: (session: LegacySession, call: LegacyCall) => Promise<PendingCall | undefined>;
 }
 
 /** The event id a `Last-Event-ID` header names, if it names one (an integer). */
@@ -99,10 +102,19 @@ export function createGetStream(deps: GetStreamDeps) {
         // Its call already ended: replay what the client missed, then end.
         return deliverStream({ legacy, waiter }, resumed, lastEventId, sse, stop, { drainOnly: true });
       }
+      // Its client's request timeout runs on from the call's start: it is answered pending as it
+      // would have been on the stream it resumes.
       const ends = await Promise.all(
-        calls.map(async (call) =>
-          deliverCall(call, sse, lastEventId, stop, { resumable, owner, takeOver: true, drain }),
-        ),
+        calls.map(async (call) => {
+          const pending = await deps.pendingOf(session, call);
+          return deliverCall(call, sse, lastEventId, stop, {
+            resumable,
+            owner,
+            takeOver: true,
+            drain,
+            ...(pending ? { pending } : {}),
+          });
+        }),
       );
       return ends.includes('drained') ? 'drained' : 'final';
     }

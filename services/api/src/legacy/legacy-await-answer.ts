@@ -5,17 +5,23 @@
  * any other handle, and an unknown one, get the same refusal (catalog/await-answer-tool.ts).
  *
  * - A call that ended answers with its own result (or its error) at once.
- * - A call of this session that still runs answers on a stream, as a running task's tasks/result
- *   does: its requests still open (but those its client had before it was answered pending,
- *   whose answers may still come), then its stream from now on, ending with its response
- *   re-addressed to this request, or with the pending result again when it still waits
- *   LEGACY_PENDING_AFTER_MS later. Answers come back through the response intake as for any call.
- * - A call this session's stream does not carry (another session's, or one on the 2026-07-28 wire)
- *   answers with its outcome if it is recorded within that wait, and with the pending result if not.
+ * - A call of this session answered pending that still runs answers on a stream, as a running
+ *   task's tasks/result does: its requests still open (but those its client had before it was
+ *   answered pending, whose answers may still come), then its stream from now on, ending with its
+ *   response re-addressed to this request, or with the pending result again when it still waits
+ *   LEGACY_PENDING_AFTER_MS later (or the process stops). Answers come back through the response
+ *   intake as for any call. No other connection delivers such a call, so nothing goes out twice.
+ * - Any other call (still delivered on its own stream, another session's, one on the 2026-07-28
+ *   wire) answers with its outcome if it is recorded within that wait (an ending Temporal left
+ *   unrecorded is reconciled then), and with the pending result if not.
+ *
+ * A call that runs as a task is awaited with tasks/result: its handle is refused here.
  */
 import type { ExchangeStore } from '../../../../lib/db/exchange-store';
 import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { OutcomeWaiter } from '../../../../lib/db/outcome-waiter';
+import type { TaskStore } from '../../../../lib/db/task-store';
+import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchange-reconciler';
 import type { RoundRecord } from '../../../../lib/exchange/types';
 import { fromOutcome } from '../../../../lib/protocol/error-catalog';
 import { pendingResult } from '../../../../lib/questions/pending-result';
@@ -37,6 +43,8 @@ export type AwaitedCall =
 
 export interface LegacyAwaitDeps {
   exchanges: Pick<ExchangeStore, 'readCall' | 'lastRound'>;
+  tasks: Pick<TaskStore, 'readOfExchange'>;
+  reconciler: Pick<ExchangeReconciler, 'reconcile'>;
   legacy: Pick<LegacyStore, 'callOfExchange' | 'lastEventId' | 'openRequestsOfSession'>;
   waiter: Pick<OutcomeWaiter, 'wait'>;
   waitingOn: WaitingOn;
@@ -67,6 +75,8 @@ export function createLegacyAwait(deps: LegacyAwaitDeps) {
       if (!next) break;
       last = next;
     }
+    // Nothing within a whole wait: a workflow may have ended without recording it.
+    if (!endingOf(last)) last = (await deps.reconciler.reconcile(exchangeId).catch(() => undefined)) ?? last;
     const ended = endingOf(last);
     if (ended) return ended;
     const { tool, repeatReattaches } = pending;
@@ -80,7 +90,7 @@ export function createLegacyAwait(deps: LegacyAwaitDeps) {
   async function awaitExchange(session: LegacySession, exchangeId: string, tool: string): Promise<AwaitedCall> {
     const pending: CallPending = { afterMs: pendingAfterMs, tool, repeatReattaches: deps.repeatReattaches(tool) };
     const call = await legacy.callOfExchange(exchangeId);
-    if (call?.sessionId !== session.id) return outcomeWithin(exchangeId, pending);
+    if (call?.sessionId !== session.id || call.detachedThrough === undefined) return outcomeWithin(exchangeId, pending);
     // The cursor is read before the outcome, so an ending recorded after it is on the stream from
     // there, and one recorded before it is read now: nothing falls in between.
     const afterId = await legacy.lastEventId(call.streamId);
@@ -88,7 +98,7 @@ export function createLegacyAwait(deps: LegacyAwaitDeps) {
     if (ended) return ended;
     // Requests written after the cursor come with the stream; those before it are sent first, but
     // not those the client has had since before it was answered pending (its form may still be open).
-    const delivered = call.detachedThrough ?? 0;
+    const delivered = call.detachedThrough;
     const openRequests = (await legacy.openRequestsOfSession(session.id)).filter(
       (request) =>
         request.exchangeId === exchangeId && (request.eventId ?? 0) <= afterId && (request.eventId ?? 0) > delivered,
@@ -103,6 +113,7 @@ export function createLegacyAwait(deps: LegacyAwaitDeps) {
       const handle = handleOf(args);
       const call = await exchanges.readCall(handle);
       if (!call || call.principal !== principal || call.method !== 'tools/call') throw unknownHandle();
+      if (await deps.tasks.readOfExchange(handle)) throw unknownHandle();
       return awaitExchange(session, handle, call.target);
     },
   };

@@ -84,7 +84,13 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     personWaitEveryMs,
     waitingOn: createWaitingOn({ store: exchanges, gateway }),
   });
-  const serveGetStream = createGetStream({ legacy, waiter, deliverCall, log });
+  const serveGetStream = createGetStream({
+    legacy,
+    waiter,
+    deliverCall,
+    log,
+    pendingOf: (session, call) => methods.pendingOfCall(session, call),
+  });
   const streamable = createStreamableHttp({
     legacy,
     sessions,

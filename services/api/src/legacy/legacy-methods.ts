@@ -15,7 +15,7 @@ import {
   SetLevelRequestParamsSchema,
   SubscribeRequestParamsSchema,
 } from '@modelcontextprotocol/core';
-import type { LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
+import type { LegacyCall, LegacySession, LegacyStore } from '../../../../lib/db/legacy-store';
 import type { TaskStore } from '../../../../lib/db/task-store';
 import { isExchangeMethod } from '../../../../lib/exchange/exchange-methods';
 import type { ExchangeOrigin, Listening } from '../../../../lib/exchange/types';
@@ -37,6 +37,7 @@ import type { LegacyTaskMethods, TaskMethodAnswer } from './legacy-task-methods'
 import { legacyTaskRequest, type LegacyTaskRequest } from './legacy-task-policy';
 import { AWAIT_ANSWER, servesAwaitAnswer } from '../catalog/await-answer-tool';
 import { createLegacyAwait, type AwaitedCall, type CallPending, type LegacyAwaitDeps } from './legacy-await-answer';
+import type { PendingCall } from './pending-call';
 
 /** Who a session's exchanges come from, as operators see it in Temporal: its client, its tag (never its id), its version. */
 function originOf(session: LegacySession): ExchangeOrigin {
@@ -209,6 +210,23 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     startsExchange: (method: string | undefined) => method !== undefined && isExchangeMethod(method),
     /** Starts a call's exchange, or finds the running one of an identical call that it joins (`joins`). */
     start: (leg: ExchangeLeg, exchangeId: string) => legs.start(leg, exchangeId),
+    /**
+     * What a call resumed on another stream (Last-Event-ID) is answered pending with, if it can be:
+     * a `tools/call` of this session's that is no task, whose client's timeout runs from its start.
+     */
+    async pendingOfCall(session: LegacySession, call: LegacyCall): Promise<PendingCall | undefined> {
+      if (!pendingOn(session) || (await deps.taskStore.readOfExchange(call.exchangeId))) return undefined;
+      const made = await deps.awaiting.exchanges.readCall(call.exchangeId);
+      const tool = made?.method === 'tools/call' ? findTool(handlers, made.target) : undefined;
+      if (!tool || tool.longWait === 'error') return undefined;
+      const waited = call.startedAt ? Date.now() - call.startedAt.getTime() : 0;
+      return {
+        afterMs: Math.max(0, deps.pendingAfterMs - waited),
+        tool: tool.tool.name,
+        repeatReattaches: identicalCallWindow(tool, deps.reattachIdenticalCallsMs) > 0,
+        respondTo: call.requestIdJson,
+      };
+    },
     /** Waits again for the running call `exchangeId` (of `tool`), which a repeat of it joined. */
     awaitJoined: (session: LegacySession, exchangeId: string, tool: string) =>
       awaits.awaitExchange(session, exchangeId, tool),

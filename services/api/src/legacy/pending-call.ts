@@ -3,8 +3,9 @@
  * the TypeScript clients' 60 s request timeout, past which they cancel the call and so withdraw
  * its question): its stream's delivery stops, the call is detached (legacy-store.ts `detachCall`),
  * and its client is sent the pending result (lib/questions/pending-result.ts) as the call's
- * response. The exchange runs on; `await_answer`, or the same call again, delivers its outcome
- * (legacy-await-answer.ts). A response recorded before the detach wins: the delivery goes on and
+ * response (counted from the call's start on a stream it resumed; and, for a stream its client
+ * cannot resume, also when the process stops first). The exchange runs on; `await_answer`, or the
+ * same call again, delivers its outcome (legacy-await-answer.ts). A response recorded before the detach wins: the delivery goes on and
  * writes it. Either way the request gets exactly one response: the delivery has stopped before
  * the detach, so it cannot have written one the detach did not see.
  */
@@ -23,6 +24,12 @@ export interface PendingCall {
   repeatReattaches: boolean;
   /** The request the result answers: the call itself, or an `await_answer` of it. */
   respondTo: string | number;
+  /**
+   * Answer pending, too, when the process stops (the delivery is drained) before the call ends:
+   * for a stream its client cannot resume (an await's, or an older client's call), which would
+   * otherwise end without a response.
+   */
+  onDrain?: boolean;
 }
 
 export interface PendingCallDeps {
@@ -52,14 +59,17 @@ export async function deliverUntilPending(
   const either = eitherSignal(stop, due.signal);
   try {
     const end = await deliver(afterId, either.signal);
-    if (end !== 'stopped' || stop.aborted || !due.signal.aborted || sse.closed) return end;
+    const fellDue = end === 'stopped' && due.signal.aborted && !stop.aborted;
+    const drained = end === 'drained' && pending.onDrain === true;
+    if ((!fellDue && !drained) || sse.closed) return end;
   } finally {
     clearTimeout(timer);
     either.dispose();
   }
-  // What this delivery wrote is with the client: an await does not send it again.
+  // What this delivery wrote is with the client: an await does not send it again. (Requests it
+  // re-sent first have ids below `afterId`; the stream it followed starts after it.)
   const through = Math.max(afterId, sse.lastEventId ?? 0);
-  if (!(await deps.detach(exchangeId, through))) return deliver(sse.lastEventId ?? afterId, stop);
+  if (!(await deps.detach(exchangeId, through))) return deliver(through, stop);
   const on = await deps.waitingOn(exchangeId).catch(() => UNREAD);
   const { tool, repeatReattaches, respondTo } = pending;
   sse.write({

@@ -136,7 +136,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
               }
             : {
                 renderFinal: (response) => ({ ...response, id: requestId }),
-                pending: { ...answer.pending, respondTo: requestId },
+                pending: { ...answer.pending, respondTo: requestId, onDrain: true },
               }),
         });
         endStream(sse, end);
@@ -158,7 +158,8 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
         owner,
         takeOver: true,
         drain: resumable ? shutdown.draining : shutdown.closing,
-        ...(answer.pending ? { pending: { ...answer.pending, respondTo: message.id } } : {}),
+        // A client that cannot resume the stream is answered pending when the process stops, too.
+        ...(answer.pending ? { pending: { ...answer.pending, respondTo: message.id, onDrain: !resumable } } : {}),
       });
       endStream(sse, end);
     },
