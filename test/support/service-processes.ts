@@ -81,7 +81,13 @@ export function startApiProcess(
   timeoutMs = 30_000,
   logFile?: string,
 ): Promise<ApiProcess> {
-  const child = startMain('API process', 'cli/start/api-main.ts', { PORT: '0', ...env }, logFile);
+  // Identical calls apart, as in every test service, unless the test says otherwise.
+  const child = startMain(
+    'API process',
+    'cli/start/api-main.ts',
+    { PORT: '0', ...SEPARATE_IDENTICAL_CALLS, ...env },
+    logFile,
+  );
   return whenReady(child, async () => {
     const [, url] = await child.waitForOutput(/"url":"(http:\/\/[^"]+\/mcp)"[^\n]*"msg":"API listening"/, timeoutMs);
     return { ...handle(child), url: url! };
