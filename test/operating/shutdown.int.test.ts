@@ -3,7 +3,7 @@
  * 2026-07-28 leg waiting on its round, a 2025-11-25 call's stream and its session's GET stream, an
  * older (2025-06-18) call's stream, an idle and a busy 2024-11-05 session, and a request on its way in. Each
  * must end the way its client can go on from (a state-only result, a reconnect hint and a clean
- * end, a 503), no new connection is taken, the process exits 0 within its drain grace, and the
+ * end, the pending result for a call its client cannot resume, a 503), no new connection is taken, the process exits 0 within its drain grace, and the
  * exchanges then finish on another replica: the call resumed there by Last-Event-ID, the leg come
  * back there with its requestState.
  */
@@ -199,12 +199,21 @@ describe('an API process stopped with SIGTERM', () => {
     expect([503, 'ECONNREFUSED']).toContain(again);
 
     // The older call's stream and the busy 2024-11-05 session are kept until just before the grace
-    // runs out, then end cleanly with the reconnect hint.
+    // runs out. Then the busy session ends cleanly with the reconnect hint; the older call, whose
+    // client cannot resume it, is answered with the pending result (await_answer gets its outcome).
     for (const stream of [olderCall.stream, busy.stream]) {
       await stream.drain(GRACE_MS + 2_000);
       expect(Date.now() - stopped).toBeGreaterThan(GRACE_MS - 1_500);
-      expect({ failure: stream.failure, retryMs: stream.retryMs }).toEqual({ failure: undefined, retryMs: RETRY_MS });
     }
+    expect({ failure: busy.stream.failure, retryMs: busy.stream.retryMs }).toEqual({
+      failure: undefined,
+      retryMs: RETRY_MS,
+    });
+    expect(olderCall.stream.failure).toBeUndefined();
+    const olderAnswer = olderCall.stream.messages.find((m) => isResponseTo(m.message, olderCall.id))?.message;
+    expect(olderAnswer?.result?._meta).toMatchObject({
+      'io.durable-mcp/pending': { status: 'pending', tool: 'greet' },
+    });
 
     await exited;
     expect(await doomed.exit).toEqual({ code: 0, signal: null });
@@ -238,11 +247,15 @@ describe('an API process stopped with SIGTERM', () => {
     });
     expect(answered.body.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Grace!' }] });
 
-    // The older client resumes its call's stream as well, after the last id it was sent.
-    const olderResumed = await older.listen({ url: replica.url, lastEventId: olderCall.stream.lastEventId });
+    // The older client answers its form, still open, at the other replica, and awaits its call there.
     expect(await older.respond(olderAsk.message.id!, accept({ name: 'Hopper' }), { url: replica.url })).toBe(202);
-    const olderResult = await olderResumed.until((m) => isResponseTo(m, olderCall.id), 'the result of the older call');
-    expect(textOf(olderResult.message)).toBe('Hello, Hopper!');
+    const handle = (olderAnswer!.result!._meta as Record<string, { handle: string }>)['io.durable-mcp/pending']!.handle;
+    const olderResult = await older.call(
+      'tools/call',
+      { name: 'await_answer', arguments: { handle } },
+      { url: replica.url },
+    );
+    expect(textOf(olderResult)).toBe('Hello, Hopper!');
     await session.close();
     await older.close();
   });

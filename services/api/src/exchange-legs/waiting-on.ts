@@ -12,12 +12,13 @@ export interface WaitingOnDeps {
   gateway: Pick<ExchangeGateway, 'answerStanding'>;
 }
 
-export type WaitingOn = (exchangeId: string) => Promise<PendingOn>;
+/** `askWorkflow` false: from Postgres alone (a stopping process has no time for a query that may wait for a worker). */
+export type WaitingOn = (exchangeId: string, askWorkflow?: boolean) => Promise<PendingOn>;
 
 export function createWaitingOn(deps: WaitingOnDeps): WaitingOn {
-  return async (exchangeId) => {
+  return async (exchangeId, askWorkflow = true) => {
     const last = await deps.store.lastRound(exchangeId);
-    if (last?.outcome.kind !== 'ask') return pendingOn(last);
+    if (last?.outcome.kind !== 'ask' || !askWorkflow) return pendingOn(last);
     // A workflow that cannot say now is running a round (a local one holds its queries): answered.
     return pendingOn(last, (await deps.gateway.answerStanding(exchangeId, last.round)) !== 'missing');
   };

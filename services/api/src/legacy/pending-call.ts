@@ -57,10 +57,11 @@ export async function deliverUntilPending(
   const due = new AbortController();
   const timer = setTimeout(() => due.abort(), pending.afterMs);
   const either = eitherSignal(stop, due.signal);
+  let drained = false;
   try {
     const end = await deliver(afterId, either.signal);
     const fellDue = end === 'stopped' && due.signal.aborted && !stop.aborted;
-    const drained = end === 'drained' && pending.onDrain === true;
+    drained = end === 'drained' && pending.onDrain === true;
     if ((!fellDue && !drained) || sse.closed) return end;
   } finally {
     clearTimeout(timer);
@@ -70,7 +71,7 @@ export async function deliverUntilPending(
   // re-sent first have ids below `afterId`; the stream it followed starts after it.)
   const through = Math.max(afterId, sse.lastEventId ?? 0);
   if (!(await deps.detach(exchangeId, through))) return deliver(through, stop);
-  const on = await deps.waitingOn(exchangeId).catch(() => UNREAD);
+  const on = await deps.waitingOn(exchangeId, !drained).catch(() => UNREAD);
   const { tool, repeatReattaches, respondTo } = pending;
   sse.write({
     jsonrpc: '2.0',
