@@ -8,6 +8,7 @@
  * and each question is answered once.
  */
 import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
 import { startTestService, type TestService } from '../support/test-service';
 import { startRotationProxy, type RotationProxy } from '../support/rotation-proxy';
 import { signInApprover, type Approver } from '../clients/approver';
@@ -84,7 +85,9 @@ it('gives every client its own result across a rolling restart of both replicas,
   const present = UNDER_TEST.filter((client) => client.missing === undefined);
   const mcpUrl = `${proxy.origin}/mcp`;
   const clients = await Promise.all(present.map(async (c) => ({ ...c, client: await c.connect(mcpUrl) })));
-  const approver: Approver = await signInApprover(proxy.origin, replicas[0]!.pool);
+  // Its own pool: each replica's closes with it.
+  const pool = new Pool({ connectionString: replicas[0]!.config.database.url, max: 2 });
+  const approver: Approver = await signInApprover(proxy.origin, pool);
   try {
     const calls = clients.map((c) => {
       const order = `${c.id}-${randomUUID().slice(0, 8)}`;
@@ -105,8 +108,14 @@ it('gives every client its own result across a rolling restart of both replicas,
       calls.map(async (c) => [CLIENTS[c.id].label, await outcome(c.client, await c.observed, c.order)]),
     );
     expect(Object.fromEntries(outcomes)).toEqual(Object.fromEntries(calls.map((c) => [CLIENTS[c.id].label, 'result'])));
-    for (const c of calls) expect(await approver.statusOf(c.order)).toBe('answered');
+    // One question per call, answered: no client started its call again.
+    const { rows } = await pool.query<{ message: string; status: string }>(
+      'SELECT message, status FROM questions WHERE message = ANY($1) ORDER BY message',
+      [calls.map((c) => `Approve ${c.order}?`)],
+    );
+    expect(rows.map((r) => r.status)).toEqual(calls.map(() => 'answered'));
   } finally {
     await Promise.all(clients.map((c) => c.client.close()));
+    await pool.end();
   }
 }, 240_000);
