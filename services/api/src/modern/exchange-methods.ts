@@ -87,6 +87,10 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
     const listens =
       call.channel.canStream && (listening.progressToken !== undefined || listening.logLevel !== undefined);
     const stopForwarding = new AbortController();
+    // A client that went away is sent nothing more: its forwarding stops now, not when the leg
+    // returns, so it reads nothing more for a stream nobody reads (each read takes a connection).
+    const clientLeft = () => stopForwarding.abort(LEG_ENDED);
+    call.signal.addEventListener('abort', clientLeft, { once: true });
     // Waiting on someone else's answer: a leg that can be told so is told who it waits for.
     const waitingOn =
       call.channel.canStream && listening.progressToken !== undefined
@@ -134,6 +138,7 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
         },
       )
       .finally(() => {
+        call.signal.removeEventListener('abort', clientLeft);
         stopForwarding.abort(LEG_ENDED);
         waitingOn?.stop();
       });
