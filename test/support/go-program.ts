@@ -27,7 +27,12 @@ function build(source: string): GoProgram {
   const dir = mkdtempSync(path.join(tmpdir(), `durable-mcp-${path.basename(source)}-`));
   const binary = path.join(dir, path.basename(source));
   try {
-    execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'pipe', timeout: 300_000 });
+    // No VCS stamp: the build needs nothing of the checkout's git state (nor git's trust in its owner).
+    execFileSync('go', ['build', '-buildvcs=false', '-o', binary, '.'], {
+      cwd: source,
+      stdio: 'pipe',
+      timeout: 300_000,
+    });
     return { binary, remove: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
