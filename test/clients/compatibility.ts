@@ -9,8 +9,11 @@
 
 /** The service's and the clients' settings the tests use in place of real minutes. */
 export const STAND_INS = {
-  /** HTTP_WAIT_MS and QUESTION_HOLD_MS: how long a 2026-07-28 leg is held (50 s by default). */
-  holdMs: 1_000,
+  /**
+   * HTTP_WAIT_MS and QUESTION_HOLD_MS: how long a 2026-07-28 leg is held (50 s by default). Three
+   * holds, where the Go SDK's loop ends (150 s by default), must outlast the wait past 60 s, as they do.
+   */
+  holdMs: 1_250,
   /** The TypeScript clients' request timeout (60 s by default in both); the Python and Go clients have none by default, and none is set. */
   clientTimeoutMs: 2_800,
   /** LEGACY_PENDING_AFTER_MS (50 s by default, under the TypeScript clients' 60 s): when a session's call still waiting is answered pending. */
@@ -166,16 +169,16 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     awaitAnswer: 'result',
   },
   go: {
-    tasks: '?',
-    plain: '?',
-    elicitation: '?',
-    sampling: '?',
-    roots: '?',
-    decline: '?',
-    stateOnly: '?',
-    past60s: '?',
-    past15min: '?',
-    pendingResult: '?',
-    awaitAnswer: '?',
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
   },
 };
