@@ -3,19 +3,25 @@
  * does against the service, as a short outcome string. This file is the one place the table is
  * written: each test of test/clients asserts that what it observed equals its cell, and
  * `npm run docs:clients` renders it into docs/protocol.md ("Clients, tested";
- * compatibility-table.test.ts fails when the two part). To add a client (a Go SDK row, say), add
- * it to CLIENTS and EXPECTED and a test file that runs `describeClient` with its adapter.
+ * compatibility-table.test.ts fails when the two part). To add a client, add it to CLIENTS and
+ * EXPECTED and a test file that runs `describeClient` with its adapter.
  */
 
 /** The service's and the clients' settings the tests use in place of real minutes. */
 export const STAND_INS = {
-  /** HTTP_WAIT_MS and QUESTION_HOLD_MS: how long a 2026-07-28 leg is held (50 s by default). */
-  holdMs: 1_000,
-  /** The TypeScript clients' request timeout (60 s by default in both); the Python clients have none by default, and none is set. */
+  /**
+   * HTTP_WAIT_MS and QUESTION_HOLD_MS: how long a 2026-07-28 leg is held (50 s by default). Three
+   * holds, where the Go SDK's loop ends (150 s by default), must outlast the wait past 60 s, as they do.
+   */
+  holdMs: 1_250,
+  /** The TypeScript clients' request timeout (60 s by default in both); the Python and Go clients have none by default, and none is set. */
   clientTimeoutMs: 2_800,
   /** LEGACY_PENDING_AFTER_MS (50 s by default, under the TypeScript clients' 60 s): when a session's call still waiting is answered pending. */
   legacyPendingAfterMs: 2_200,
-  /** PENDING_RESULT_AT_LEG (10 by default), and the clients' own retry caps set to match (10 by default). */
+  /**
+   * PENDING_RESULT_AT_LEG (10 by default), and the clients' own retry caps set to match (10 by
+   * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) are fixed.
+   */
   atLeg: 5,
   /** "A wait past 60 s": the approver answers this long after the question is asked. */
   past60sMs: 3_000,
@@ -46,6 +52,7 @@ export const CLIENTS = {
   'python-mcp': { label: 'Python `mcp` 2.3.0 `Client` (`mode="auto"`, its default)', era: '2026-07-28' },
   'python-mcp-legacy': { label: 'Python `mcp` 2.3.0 `Client`, `mode="legacy"`', era: '2025-11-25' },
   fastmcp: { label: 'Python FastMCP 4.2.3 `fastmcp.Client` (its defaults)', era: '2026-07-28' },
+  go: { label: 'Go `github.com/modelcontextprotocol/go-sdk` 1.8.0 `mcp.Client` (its defaults)', era: '2026-07-28' },
 } satisfies Record<string, ClientRow>;
 
 export type ClientId = keyof typeof CLIENTS;
@@ -159,6 +166,19 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     past60s: 'result',
     past15min: 'throws ToolError with the pending text; question waiting',
     pendingResult: 'ToolError, handle only in its message',
+    awaitAnswer: 'result',
+  },
+  go: {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
     awaitAnswer: 'result',
   },
 };

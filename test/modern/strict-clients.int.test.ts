@@ -8,13 +8,12 @@
  * and FastMCP (test/modern/python-client; skipped when `python3` cannot import them).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
 import { exchangeStartedBy } from '../support/exchange-rows';
+import { goProgram } from '../support/go-program';
 import { connectModernClient } from '../support/modern-client';
 import { isComeBack, rawCall, type RpcReply } from '../support/raw-mcp';
 import { useTestService } from '../support/test-service';
@@ -52,28 +51,7 @@ const handlers: HandlerSet = {
   tools: [slowTool('slow_answer', SLOW_MS), slowTool('slower_than_three_legs', SLOWER_MS), rootsTool],
 };
 
-const GO_CLIENT_SOURCE = path.join(__dirname, 'go-client');
-
-/** The Go client built into a temporary folder, or why it could not be. */
-function buildGoClient(): { binary: string; dir: string } | { skipped: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'durable-mcp-go-client-'));
-  const binary = path.join(dir, 'go-client');
-  try {
-    execFileSync('go', ['build', '-o', binary, '.'], { cwd: GO_CLIENT_SOURCE, stdio: 'pipe', timeout: 300_000 });
-    return { binary, dir };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    const { code, stderr } = error as { code?: string; stderr?: Buffer };
-    return {
-      skipped:
-        code === 'ENOENT'
-          ? 'no `go` command on PATH'
-          : `\`go build\` in ${GO_CLIENT_SOURCE} failed (is github.com/modelcontextprotocol/go-sdk reachable through GOPROXY?): ${String(stderr ?? error).trim()}`,
-    };
-  }
-}
-
-const goClient = buildGoClient();
+const goClient = goProgram(path.join(__dirname, 'go-client'));
 if ('skipped' in goClient)
   console.warn(`strict-clients.int.test.ts: the Go SDK client's tests are skipped: ${goClient.skipped}`);
 const describeWithGo = 'binary' in goClient ? describe : describe.skip;
@@ -123,7 +101,7 @@ describe('what strict 2026-07-28 clients read', () => {
     { handlers },
   );
   afterAll(() => {
-    if ('dir' in goClient) rmSync(goClient.dir, { recursive: true, force: true });
+    if ('remove' in goClient) goClient.remove();
   });
 
   describe('on the raw wire', () => {
