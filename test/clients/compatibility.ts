@@ -15,9 +15,9 @@ export const STAND_INS = {
    */
   holdMs: 1_250,
   /** The TypeScript clients' request timeout (60 s by default in both); the Python and Go clients have none by default, and none is set. */
-  clientTimeoutMs: 2_800,
+  clientTimeoutMs: 3_000,
   /** LEGACY_PENDING_AFTER_MS (50 s by default, under the TypeScript clients' 60 s): when a session's call still waiting is answered pending. */
-  legacyPendingAfterMs: 2_200,
+  legacyPendingAfterMs: 2_500,
   /**
    * PENDING_RESULT_AT_LEG (10 by default), and the clients' own retry caps set to match (10 by
    * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) are fixed.

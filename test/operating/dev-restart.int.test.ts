@@ -11,6 +11,8 @@
  * - the whole command stopped as a terminal's Ctrl-C stops it (SIGINT to its process group) and
  *   started again on the same data folder: it stops in order and comes back on the same ports;
  *   what each client gets, and what coming back after the restart gives.
+ *
+ * The Python clients (`mcp` in its default and legacy modes, FastMCP) are run through both too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,8 @@ import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 import { Browser, locationOf } from '../answers/browser';
 import { until } from '../support/until';
+import type { Observation } from '../clients/observation';
+import { pythonClient, pythonModuleMissing } from '../clients/python-client';
 
 const SAME_ORIGIN = { origin: 'null', 'sec-fetch-site': 'same-origin' };
 const hidden = (page: string, name: string) =>
@@ -218,6 +222,37 @@ async function threeCalls(orders: [string, string, string]) {
   };
 }
 
+/**
+ * The Python clients (the `mcp` SDK's `Client` in its default mode and in legacy mode, FastMCP's),
+ * each calling refund_order for its own order with its defaults; those python3 cannot import are
+ * left out (CI installs them).
+ */
+async function pythonCalls(prefix: string) {
+  const present = (
+    [
+      ['mcp', pythonClient({ client: 'mcp', mode: 'auto', maxRounds: 10 }), pythonModuleMissing('mcp')],
+      ['mcp-legacy', pythonClient({ client: 'mcp', mode: 'legacy', maxRounds: 10 }), pythonModuleMissing('mcp')],
+      ['fastmcp', pythonClient({ client: 'fastmcp', mode: 'auto', maxRounds: 10 }), pythonModuleMissing('fastmcp')],
+    ] as const
+  ).filter(([, , missing]) => missing === undefined);
+  const clients = await Promise.all(present.map(async ([name, connect]) => ({ name, client: await connect(mcpUrl) })));
+  const calls = clients.map(({ name, client }) => {
+    const order = `${prefix}-${name}`;
+    return { name, order, observed: client.call('refund_order', refund(order).arguments) };
+  });
+  return {
+    calls,
+    /** What each call got, by client. */
+    async outcomes(): Promise<Record<string, Observation>> {
+      return Object.fromEntries(await Promise.all(calls.map(async (c) => [c.name, await c.observed])));
+    },
+    async close() {
+      await Promise.allSettled(clients.map(({ client }) => client.close()));
+    },
+  };
+}
+const refundedResult = (order: string): Observation => ({ kind: 'result', text: refunded(order), isError: false });
+
 beforeAll(async () => {
   mkdirSync(moduleDir, { recursive: true });
   // The user's module: the demo set, served as a module so that saving it restarts the service.
@@ -250,8 +285,10 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
   it('restarts the service on save under every client, which each get their result', async () => {
     const run = dev!;
     const clients = await threeCalls(['R-1', 'R-2', 'R-3']);
+    const python = await pythonCalls('RP');
     const rita = await approver();
-    const ids = await Promise.all(['R-1', 'R-2', 'R-3'].map((order) => questionAbout(rita, order)));
+    const orders = ['R-1', 'R-2', 'R-3', ...python.calls.map((c) => c.order)];
+    const ids = await Promise.all(orders.map((order) => questionAbout(rita, order)));
     // Held on their questions: the 2026-07-28 leg at the API, the others on their calls' streams.
     await sleep(500);
 
@@ -274,6 +311,10 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     expect(await clients.calls.modern).toEqual({ text: refunded('R-1') });
     expect(await clients.calls.negotiating).toEqual({ text: refunded('R-2') });
     expect(await clients.calls.legacy).toEqual({ text: refunded('R-3') });
+    expect(await python.outcomes()).toEqual(
+      Object.fromEntries(python.calls.map((c) => [c.name, refundedResult(c.order)])),
+    );
+    await python.close();
     expect(clients.negotiatedVersion()).toBe('2025-11-25');
     // The streams ended with a reconnect hint and were resumed: no client saw a failed reconnect.
     expect([...clients.errors.negotiating, ...clients.errors.legacy].map((e) => e.message)).not.toContainEqual(
@@ -287,9 +328,11 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     const clients = await threeCalls(['S-1', 'S-2', 'S-3']);
     const manual = await manualCaller('S-4');
     const patient = await patientLegacyCaller('S-5');
+    const python = await pythonCalls('SP');
     const rita = await approver();
     const held = manual.leg(); // held at the API on the question
-    const ids = await Promise.all(['S-1', 'S-2', 'S-3', 'S-4', 'S-5'].map((order) => questionAbout(rita, order)));
+    const orders = ['S-1', 'S-2', 'S-3', 'S-4', 'S-5', ...python.calls.map((c) => c.order)];
+    const ids = await Promise.all(orders.map((order) => questionAbout(rita, order)));
     await sleep(500);
 
     ctrlC(run);
@@ -333,8 +376,32 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     dev = await startDev();
     expect(dev.output()).toContain(`MCP endpoint     ${mcpUrl}`);
     expect(dev.output()).toContain(`Temporal         127.0.0.1:${ports.temporal}`);
+    // The Python clients failed their calls when the stack stopped; the same calls again, from new
+    // connections (and, for the legacy one, a new session), join the exchanges still waiting.
+    expect(await python.outcomes()).toEqual(
+      Object.fromEntries(
+        python.calls.map((c) => [
+          c.name,
+          expect.objectContaining({
+            kind: 'error',
+            message:
+              c.name === 'mcp-legacy'
+                ? expect.stringMatching(/reconnection attempts were exhausted/)
+                : 'Connection closed',
+          }),
+        ]),
+      ),
+    );
+    const pythonAgain = await pythonCalls('SP');
+    await sleep(500);
     const again = await approver();
     for (const id of ids) await approve(again, id);
+    expect(await pythonAgain.outcomes()).toEqual(
+      Object.fromEntries(pythonAgain.calls.map((c) => [c.name, refundedResult(c.order)])),
+    );
+    // Nobody was asked twice: no question about these orders is left in the inbox.
+    const inbox = await (await again.request(`${origin}/answers`)).text();
+    for (const c of pythonAgain.calls) expect(inbox).not.toContain(`order ${c.order} `);
 
     // The 2.x client on 2025-11-25 did the same with both its streams: no result for either call.
     expect(clients.errors.negotiating.map((e) => e.message)).toContain('Maximum reconnection attempts (2) exceeded.');
@@ -343,6 +410,12 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     expect(await patient.call).toEqual({ text: refunded('S-5') });
     // The manual caller comes back with the requestState it kept and gets its refund.
     expect(await manual.leg()).toMatchObject({ content: [{ type: 'text', text: refunded('S-4') }] });
-    await Promise.allSettled([clients.close(), manual.client.close(), patient.client.close()]);
+    await Promise.allSettled([
+      clients.close(),
+      manual.client.close(),
+      patient.client.close(),
+      python.close(),
+      pythonAgain.close(),
+    ]);
   }, 300_000);
 });
