@@ -18,10 +18,16 @@ import type { Connect, ConnectedClient } from '../clients/connected-client';
 import { callOutcome, pendingHandleIn, type Observation } from '../clients/observation';
 import { pythonClient, pythonModuleMissing } from '../clients/python-client';
 import { typescript1, typescript2 } from '../clients/typescript-clients';
+import { goClient, goClientProgram } from '../clients/go-client';
 
 /** Each client's own defaults, but for the TypeScript clients' 60 s timeout, which would end the test's calls too late to matter. */
 const TS = { timeoutMs: 60_000, maxRounds: 10 };
+const go = goClientProgram();
+afterAll(() => {
+  if ('remove' in go) go.remove();
+});
 const UNDER_TEST: Array<{ id: ClientId; connect: Connect; missing?: string }> = [
+  { id: 'go', connect: goClient(go), ...('skipped' in go ? { missing: go.skipped } : {}) },
   { id: 'typescript-2-pinned', connect: typescript2(true, TS) },
   { id: 'typescript-2-negotiating', connect: typescript2(false, TS) },
   { id: 'typescript-1', connect: typescript1(TS) },
@@ -82,6 +88,9 @@ async function outcome(client: ConnectedClient, observed: Observation, order: st
 }
 
 it('gives every client its own result across a rolling restart of both replicas, each question answered once', async () => {
+  for (const { id, missing } of UNDER_TEST)
+    if (missing !== undefined)
+      console.warn(`rolling-restart.int.test.ts: ${CLIENTS[id].label} is left out: ${missing}`);
   const present = UNDER_TEST.filter((client) => client.missing === undefined);
   const mcpUrl = `${proxy.origin}/mcp`;
   const clients = await Promise.all(present.map(async (c) => ({ ...c, client: await c.connect(mcpUrl) })));
