@@ -19,6 +19,7 @@ describe('what the front door answers while the service restarts', () => {
       id: 7,
       result: {
         resultType: 'input_required',
+        inputRequests: {},
         requestState: 'sealed-state',
         _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'durable-mcp', version: '0.1.0' } },
       },

@@ -14,6 +14,7 @@ import { renderErrorResponse } from '../../../lib/protocol/error-response';
 import { serviceRestarting } from '../../../lib/protocol/error-catalog';
 import type { JsonRpcId } from '../../../lib/protocol/json-rpc-envelope';
 import { PROTOCOL_VERSION_META_KEY, SERVER_INFO, SERVER_INFO_META_KEY } from '../../../lib/protocol/modern';
+import { stateOnlyResult } from '../../../lib/protocol/wire-asks';
 
 export interface ComeBackReply {
   status: number;
@@ -54,11 +55,7 @@ export function comeBackReply(method: string, path: string, body: string, retryA
       body: {
         jsonrpc: '2.0',
         id,
-        result: {
-          resultType: 'input_required',
-          requestState: params.requestState,
-          _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO },
-        },
+        result: { ...stateOnlyResult(params.requestState), _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } },
       },
     };
   }

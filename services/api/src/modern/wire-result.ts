@@ -7,7 +7,7 @@ import type { RequestStateCodec } from '../../../../lib/state/request-state';
 import { errorOf, type LegResult } from '../exchange-legs/exchange-legs';
 import { createdTask } from '../tasks/task-view';
 import { pendingResult, withdrawnResult } from '../../../../lib/questions/pending-result';
-import { wireInputRequests } from '../../../../lib/protocol/wire-asks';
+import { stateOnlyResult, wireInputRequests } from '../../../../lib/protocol/wire-asks';
 
 type WireResult = Record<string, unknown>;
 
@@ -34,9 +34,7 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
     return complete(leg.withdrawn ? withdrawnResult(tool, on) : pendingResult({ tool, handle, on, repeatReattaches }));
   }
   if (leg.kind === 'pending') {
-    // Not ready within the wait budget: a state-only result tells the client to come back. Its
-    // `inputRequests: {}` (nothing to answer) keeps it an ask for clients that take a result
-    // without `inputRequests` as final (the Go SDK's); every other client reads it as state-only.
+    // Not ready within the wait budget: a state-only result tells the client to come back.
     const requestState = codec.mint({
       exchangeId: leg.exchangeId,
       round: leg.round,
@@ -46,7 +44,7 @@ export function renderLeg(leg: LegResult, codec: RequestStateCodec, afterEvent?:
       ...(leg.answersDigest !== undefined ? { answersDigest: leg.answersDigest } : {}),
       ...(afterEvent ? { afterEvent } : {}),
     });
-    return withServerInfo({ resultType: 'input_required', inputRequests: {}, requestState });
+    return withServerInfo(stateOnlyResult(requestState));
   }
   // A task: its seed state, and no requestState (SEP-2663 keeps requestState off the task wire).
   if (leg.kind === 'task') return withServerInfo({ resultType: 'task', ...createdTask(leg.task) });
