@@ -297,9 +297,9 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
   it('restarts the service on save under every client, which each get their result', async () => {
     const run = dev!;
     const clients = await threeCalls(['R-1', 'R-2', 'R-3']);
-    const python = await programCalls('RP');
+    const programs = await programCalls('RP');
     const rita = await approver();
-    const orders = ['R-1', 'R-2', 'R-3', ...python.calls.map((c) => c.order)];
+    const orders = ['R-1', 'R-2', 'R-3', ...programs.calls.map((c) => c.order)];
     const ids = await Promise.all(orders.map((order) => questionAbout(rita, order)));
     // Held on their questions: the 2026-07-28 leg at the API, the others on their calls' streams.
     await sleep(500);
@@ -323,10 +323,10 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     expect(await clients.calls.modern).toEqual({ text: refunded('R-1') });
     expect(await clients.calls.negotiating).toEqual({ text: refunded('R-2') });
     expect(await clients.calls.legacy).toEqual({ text: refunded('R-3') });
-    expect(await python.outcomes()).toEqual(
-      Object.fromEntries(python.calls.map((c) => [c.name, refundedResult(c.order)])),
+    expect(await programs.outcomes()).toEqual(
+      Object.fromEntries(programs.calls.map((c) => [c.name, refundedResult(c.order)])),
     );
-    await python.close();
+    await programs.close();
     expect(clients.negotiatedVersion()).toBe('2025-11-25');
     // The streams ended with a reconnect hint and were resumed: no client saw a failed reconnect.
     expect([...clients.errors.negotiating, ...clients.errors.legacy].map((e) => e.message)).not.toContainEqual(
@@ -340,10 +340,10 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     const clients = await threeCalls(['S-1', 'S-2', 'S-3']);
     const manual = await manualCaller('S-4');
     const patient = await patientLegacyCaller('S-5');
-    const python = await programCalls('SP');
+    const programs = await programCalls('SP');
     const rita = await approver();
     const held = manual.leg(); // held at the API on the question
-    const orders = ['S-1', 'S-2', 'S-3', 'S-4', 'S-5', ...python.calls.map((c) => c.order)];
+    const orders = ['S-1', 'S-2', 'S-3', 'S-4', 'S-5', ...programs.calls.map((c) => c.order)];
     const ids = await Promise.all(orders.map((order) => questionAbout(rita, order)));
     await sleep(500);
 
@@ -390,17 +390,33 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     expect(dev.output()).toContain(`Temporal         127.0.0.1:${ports.temporal}`);
     // The Python clients failed their calls when the stack stopped; the same calls again, from new
     // connections (and, for the legacy one, a new session), join the exchanges still waiting.
-    console.log('PROGRAM OUTCOMES', JSON.stringify(await python.outcomes()));
-    const pythonAgain = await programCalls('SP');
+    // The clients run as programs failed their calls when the stack stopped, each saying so; the
+    // same calls again, from new connections (for the legacy one, a new session), join the
+    // exchanges still waiting.
+    const failures: Record<string, RegExp> = {
+      mcp: /^Connection closed$/,
+      'mcp-legacy': /reconnection attempts were exhausted/,
+      fastmcp: /^Connection closed$/,
+      go: /connection refused/,
+    };
+    expect(await programs.outcomes()).toEqual(
+      Object.fromEntries(
+        programs.calls.map((c) => [
+          c.name,
+          expect.objectContaining({ kind: 'error', message: expect.stringMatching(failures[c.name]!) }),
+        ]),
+      ),
+    );
+    const programsAgain = await programCalls('SP');
     await sleep(500);
     const again = await approver();
     for (const id of ids) await approve(again, id);
-    expect(await pythonAgain.outcomes()).toEqual(
-      Object.fromEntries(pythonAgain.calls.map((c) => [c.name, refundedResult(c.order)])),
+    expect(await programsAgain.outcomes()).toEqual(
+      Object.fromEntries(programsAgain.calls.map((c) => [c.name, refundedResult(c.order)])),
     );
     // Nobody was asked twice: no question about these orders is left in the inbox.
     const inbox = await (await again.request(`${origin}/answers`)).text();
-    for (const c of pythonAgain.calls) expect(inbox).not.toContain(`order ${c.order} `);
+    for (const c of programsAgain.calls) expect(inbox).not.toContain(`order ${c.order} `);
 
     // The 2.x client on 2025-11-25 did the same with both its streams: no result for either call.
     expect(clients.errors.negotiating.map((e) => e.message)).toContain('Maximum reconnection attempts (2) exceeded.');
@@ -413,8 +429,8 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
       clients.close(),
       manual.client.close(),
       patient.client.close(),
-      python.close(),
-      pythonAgain.close(),
+      programs.close(),
+      programsAgain.close(),
     ]);
   }, 300_000);
 });
