@@ -16,7 +16,15 @@
  */
 import { projectRound } from '../../lib/db/legacy-projection';
 import { PENDING_META_KEY } from '../../lib/questions/pending-result';
-import { isRequest, isResponseTo, LegacySession, type JsonRpcId, type JsonRpcMessage } from '../support/legacy-client';
+import {
+  isRequest,
+  isResponseTo,
+  LegacySession,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type MessageStream,
+  type StreamedMessage,
+} from '../support/legacy-client';
 import { exchangeOfSession } from '../support/exchange-rows';
 import { useTestService } from '../support/test-service';
 import { until } from '../support/until';
@@ -37,72 +45,83 @@ const isPendingResponseTo = (m: JsonRpcMessage, id: JsonRpcId) =>
   isResponseTo(m, id) &&
   (m.result as { _meta?: Record<string, unknown> } | undefined)?._meta?.[PENDING_META_KEY] !== undefined;
 
-it('gives a call whose response is recorded as it is due its own response, once, and no pending result', async () => {
+/**
+ * Runs `test` with a session whose `greet` call waits on its form (its request id, stream, the
+ * form's request and the exchange), then answers the form so the workflow ends as it would have.
+ */
+async function withGreetWaiting(
+  test: (call: {
+    session: LegacySession;
+    id: JsonRpcId;
+    stream: MessageStream;
+    ask: StreamedMessage;
+    exchangeId: string;
+  }) => Promise<void>,
+): Promise<void> {
   const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
   try {
     const { id, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
     const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the form of greet');
     const exchange = await exchangeOfSession(service.pool, session.sessionId);
-
-    // The ending, projected as the worker projects it, held uncommitted while the call falls due.
-    const recorder = await service.pool.connect();
-    try {
-      await recorder.query('BEGIN');
-      const outcome = { kind: 'complete' as const, result: { content: [{ type: 'text', text: 'recorded first' }] } };
-      await projectRound(recorder, { exchangeId: exchange.id, round: 2, outcome }, 1_000);
-      await until('the detach waiting on the ending', detachWaitsOnLock, PENDING_AFTER_MS + 10_000);
-      await recorder.query('COMMIT');
-    } finally {
-      recorder.release();
-    }
-
-    const response = await stream.until((m) => isResponseTo(m, id), 'the response of greet');
-    expect(response.message.result).toEqual({ content: [{ type: 'text', text: 'recorded first' }] });
-    const all = await stream.settle(500);
-    expect(all.filter((m) => isResponseTo(m.message, id))).toHaveLength(1);
-    // The workflow ends as it would have: its form answered.
+    await test({ session, id, stream, ask, exchangeId: exchange.id });
     expect(await session.respond(ask.message.id!, { action: 'accept', content: { name: 'Ada' } })).toBe(202);
   } finally {
     await session.close();
   }
-}, 60_000);
+}
 
-it('answers a call resumed on a GET stream with the pending result, on time from the call’s start', async () => {
-  const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
-  try {
-    const started = Date.now();
-    const { id, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
-    const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the form of greet');
-    stream.close(); // the network drops; the client resumes after the last event it saw
-    const resumed = await session.listen({ lastEventId: ask.eventId! });
-    const pending = await resumed.until((m) => isResponseTo(m, id), 'the pending result', PENDING_AFTER_MS + 10_000);
-    expect(isPendingResponseTo(pending.message, id)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(PENDING_AFTER_MS + 5_000);
-    // The exchange runs on: its form is still answered, and await_answer gets the greeting.
-    expect(await session.respond(ask.message.id!, { action: 'accept', content: { name: 'Ada' } })).toBe(202);
-    const exchange = await exchangeOfSession(service.pool, session.sessionId);
-    const awaited = await session.call('tools/call', { name: 'await_answer', arguments: { handle: exchange.id } });
-    expect(awaited.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
-  } finally {
-    await session.close();
-  }
-}, 60_000);
+it(
+  'gives a call whose response is recorded as it is due its own response, once, and no pending result',
+  () =>
+    withGreetWaiting(async ({ id, stream, exchangeId }) => {
+      // The ending, projected as the worker projects it, held uncommitted while the call falls due.
+      const recorder = await service.pool.connect();
+      try {
+        await recorder.query('BEGIN');
+        const outcome = { kind: 'complete' as const, result: { content: [{ type: 'text', text: 'recorded first' }] } };
+        await projectRound(recorder, { exchangeId, round: 2, outcome }, 1_000);
+        await until('the detach waiting on the ending', detachWaitsOnLock, PENDING_AFTER_MS + 10_000);
+        await recorder.query('COMMIT');
+      } finally {
+        recorder.release();
+      }
+      const response = await stream.until((m) => isResponseTo(m, id), 'the response of greet');
+      expect(response.message.result).toEqual({ content: [{ type: 'text', text: 'recorded first' }] });
+      const all = await stream.settle(500);
+      expect(all.filter((m) => isResponseTo(m.message, id))).toHaveLength(1);
+    }),
+  60_000,
+);
 
-it('has an await of a call still delivered on its own stream wait on the outcome only: no request goes out twice', async () => {
-  const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
-  try {
-    const { id, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
-    const ask = await stream.until((m) => isRequest(m, 'elicitation/create'), 'the form of greet');
-    const exchange = await exchangeOfSession(service.pool, session.sessionId);
-    const awaiting = await session.request('tools/call', { name: 'await_answer', arguments: { handle: exchange.id } });
-    const awaited = await awaiting.stream.until((m) => isResponseTo(m, awaiting.id), 'the await’s answer', 15_000);
-    expect(isPendingResponseTo(awaited.message, awaiting.id)).toBe(true);
-    expect(awaiting.stream.messages.filter((m) => isRequest(m.message, 'elicitation/create'))).toEqual([]);
-    // The call itself was answered pending on its own stream, once.
-    await stream.until((m) => isResponseTo(m, id), 'the call’s pending result', 15_000);
-    expect(stream.messages.filter((m) => isResponseTo(m.message, id))).toHaveLength(1);
-    expect(await session.respond(ask.message.id!, { action: 'accept', content: { name: 'Ada' } })).toBe(202);
-  } finally {
-    await session.close();
-  }
-}, 60_000);
+it(
+  'answers a call resumed on a GET stream with the pending result, on time from the call’s start',
+  () =>
+    withGreetWaiting(async ({ session, id, stream, ask, exchangeId }) => {
+      const due = Date.now() + PENDING_AFTER_MS;
+      stream.close(); // the network drops; the client resumes after the last event it saw
+      const resumed = await session.listen({ lastEventId: ask.eventId! });
+      const pending = await resumed.until((m) => isResponseTo(m, id), 'the pending result', PENDING_AFTER_MS + 10_000);
+      expect(isPendingResponseTo(pending.message, id)).toBe(true);
+      expect(Date.now()).toBeLessThan(due + 5_000);
+      // The exchange runs on: its form is still answered, and await_answer gets the greeting.
+      expect(await session.respond(ask.message.id!, { action: 'accept', content: { name: 'Ada' } })).toBe(202);
+      const awaited = await session.call('tools/call', { name: 'await_answer', arguments: { handle: exchangeId } });
+      expect(awaited.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
+    }),
+  60_000,
+);
+
+it(
+  'has an await of a call still delivered on its own stream wait on the outcome only: no request goes out twice',
+  () =>
+    withGreetWaiting(async ({ session, id, stream, exchangeId }) => {
+      const awaiting = await session.request('tools/call', { name: 'await_answer', arguments: { handle: exchangeId } });
+      const awaited = await awaiting.stream.until((m) => isResponseTo(m, awaiting.id), 'the await’s answer', 15_000);
+      expect(isPendingResponseTo(awaited.message, awaiting.id)).toBe(true);
+      expect(awaiting.stream.messages.filter((m) => isRequest(m.message, 'elicitation/create'))).toEqual([]);
+      // The call itself was answered pending on its own stream, once.
+      await stream.until((m) => isResponseTo(m, id), 'the call’s pending result', 15_000);
+      expect(stream.messages.filter((m) => isResponseTo(m.message, id))).toHaveLength(1);
+    }),
+  60_000,
+);
