@@ -14,7 +14,7 @@ export const STAND_INS = {
    * holds, where the Go SDK's loop ends (150 s by default), must outlast the wait past 60 s, as they do.
    */
   holdMs: 1_250,
-  /** The TypeScript clients' request timeout (60 s by default in both); the Python and Go clients have none by default, and none is set. */
+  /** The TypeScript clients' request timeout (60 s by default in both); the Python, Go and Rust clients have none by default, and none is set. */
   clientTimeoutMs: 3_000,
   /** LEGACY_PENDING_AFTER_MS (50 s by default, under the TypeScript clients' 60 s): when a session's call still waiting is answered pending. */
   legacyPendingAfterMs: 2_500,
@@ -53,6 +53,7 @@ export const CLIENTS = {
   'python-mcp-legacy': { label: 'Python `mcp` 2.3.0 `Client`, `mode="legacy"`', era: '2025-11-25' },
   fastmcp: { label: 'Python FastMCP 4.2.3 `fastmcp.Client` (its defaults)', era: '2026-07-28' },
   go: { label: 'Go `github.com/modelcontextprotocol/go-sdk` 1.8.0 `mcp.Client` (its defaults)', era: '2026-07-28' },
+  rust: { label: 'Rust `rmcp` 3.11.0 client (`serve`: `initialize`, its default)', era: '2025-11-25' },
 } satisfies Record<string, ClientRow>;
 
 export type ClientId = keyof typeof CLIENTS;
@@ -177,6 +178,19 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     decline: 'result',
     stateOnly: 'comes back with its requestState; result',
     past60s: 'result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
+  },
+  rust: {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'none sent; result',
+    past60s: 'pending result',
     past15min: 'pending result',
     pendingResult: 'isError result, handle in _meta and text',
     awaitAnswer: 'result',

@@ -6,17 +6,17 @@
  * SDK, so STAND_INS.atLeg does not reach it.
  */
 import path from 'node:path';
-import { goProgram, type GoProgram } from '../support/go-program';
+import { goProgram, type BuiltProgram } from '../support/built-program';
 import type { Connect } from './connected-client';
 import { connectLineClient } from './line-client';
 
 /** go/main.go, built once here, or why it could not be. */
-export function goClientProgram(): GoProgram {
+export function goClientProgram(): BuiltProgram {
   return goProgram(path.join(__dirname, 'go'));
 }
 
 /** Connects the built client to each URL it is given. */
-export function goClient(program: GoProgram): Connect {
+export function goClient(program: BuiltProgram): Connect {
   return async (url) => {
     if (!('binary' in program)) throw new Error(`no Go client: ${program.skipped}`);
     return connectLineClient(program.binary, ['-url', url], 'Go SDK');

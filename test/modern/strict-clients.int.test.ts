@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { defineTool, inputRequired, type HandlerSet } from '@durable-mcp/handlers';
 import { createExchangeStorePg } from '../../lib/db/exchange-store-pg';
 import { exchangeStartedBy } from '../support/exchange-rows';
-import { goProgram } from '../support/go-program';
+import { goProgram } from '../support/built-program';
 import { connectModernClient } from '../support/modern-client';
 import { isComeBack, rawCall, type RpcReply } from '../support/raw-mcp';
 import { useTestService } from '../support/test-service';
