@@ -19,15 +19,18 @@ import { callOutcome, pendingHandleIn, type Observation } from '../clients/obser
 import { pythonClient, pythonModuleMissing } from '../clients/python-client';
 import { typescript1, typescript2 } from '../clients/typescript-clients';
 import { goClient, goClientProgram } from '../clients/go-client';
+import { rustClient, rustClientProgram } from '../clients/rust-client';
 
 /** Each client's own defaults, but for the TypeScript clients' 60 s timeout, which would end the test's calls too late to matter. */
 const TS = { timeoutMs: 60_000, maxRounds: 10 };
 const go = goClientProgram();
+const rust = rustClientProgram();
 afterAll(() => {
-  if ('remove' in go) go.remove();
+  for (const program of [go, rust]) if ('remove' in program) program.remove();
 });
 const UNDER_TEST: Array<{ id: ClientId; connect: Connect; missing?: string }> = [
   { id: 'go', connect: goClient(go), ...('skipped' in go ? { missing: go.skipped } : {}) },
+  { id: 'rust', connect: rustClient(rust), ...('skipped' in rust ? { missing: rust.skipped } : {}) },
   { id: 'typescript-2-pinned', connect: typescript2(true, TS) },
   { id: 'typescript-2-negotiating', connect: typescript2(false, TS) },
   { id: 'typescript-1', connect: typescript1(TS) },
