@@ -11,8 +11,9 @@
  * whoever awaits the call: test/answers/legacy-long-waits.int.test.ts.)
  *
  * A call stream its client resumes elsewhere (Last-Event-ID) is answered pending on time too, its
- * client's timeout counted from the call's start. And an `await_answer` of a call still delivered
- * on its own stream waits on its outcome only: nothing goes out on two streams.
+ * client's timeout counted from the call's start. An `await_answer` of a call still delivered on
+ * its own stream waits on its outcome only: nothing goes out on two streams. And a cancel of a call
+ * already answered pending cancels nothing.
  */
 import { projectRound } from '../../lib/db/legacy-projection';
 import { PENDING_META_KEY } from '../../lib/questions/pending-result';
@@ -25,7 +26,7 @@ import {
   type MessageStream,
   type StreamedMessage,
 } from '../support/legacy-client';
-import { exchangeOfSession } from '../support/exchange-rows';
+import { exchangeOfSession, exchangeStatus } from '../support/exchange-rows';
 import { useTestService } from '../support/test-service';
 import { until } from '../support/until';
 
@@ -122,6 +123,23 @@ it(
       // The call itself was answered pending on its own stream, once.
       await stream.until((m) => isResponseTo(m, id), 'the call’s pending result', 15_000);
       expect(stream.messages.filter((m) => isResponseTo(m.message, id))).toHaveLength(1);
+    }),
+  60_000,
+);
+
+it(
+  'ignores a cancel of a call its client was answered pending: the exchange runs on for await_answer',
+  () =>
+    withGreetWaiting(async ({ session, id, stream, ask, exchangeId }) => {
+      const pending = await stream.until((m) => isResponseTo(m, id), 'the pending result', PENDING_AFTER_MS + 10_000);
+      expect(isPendingResponseTo(pending.message, id)).toBe(true);
+      // A client whose timer fires after the response came cancels a request that completed.
+      expect(await session.notify('notifications/cancelled', { requestId: id, reason: 'timed out' })).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await exchangeStatus(service.pool, exchangeId)).toBe('running');
+      expect(await session.respond(ask.message.id!, { action: 'accept', content: { name: 'Ada' } })).toBe(202);
+      const awaited = await session.call('tools/call', { name: 'await_answer', arguments: { handle: exchangeId } });
+      expect(awaited.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
     }),
   60_000,
 );

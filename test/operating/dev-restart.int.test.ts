@@ -12,8 +12,8 @@
  *   started again on the same data folder: it stops in order and comes back on the same ports;
  *   what each client gets, and what coming back after the restart gives.
  *
- * The Python clients (`mcp` in its default and legacy modes, FastMCP) and the Go SDK's are run
- * through both too.
+ * The Python clients (`mcp` in its default and legacy modes, FastMCP) and the Go and Rust SDKs'
+ * are run through both too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,7 @@ import { projectRoot } from '../../lib/paths';
 import { Browser, locationOf } from '../answers/browser';
 import { until } from '../support/until';
 import { goClient, goClientProgram } from '../clients/go-client';
+import { rustClient, rustClientProgram } from '../clients/rust-client';
 import { pendingHandleIn, type Observation } from '../clients/observation';
 import { pythonClient, pythonModuleMissing } from '../clients/python-client';
 
@@ -225,6 +226,7 @@ async function threeCalls(orders: [string, string, string]) {
 }
 
 const go = goClientProgram();
+const rust = rustClientProgram();
 
 /**
  * The clients run as a program of their own: the Python ones (the `mcp` SDK's `Client` in its
@@ -238,6 +240,7 @@ async function programCalls(prefix: string) {
       ['mcp-legacy', pythonClient({ client: 'mcp', mode: 'legacy', maxRounds: 10 }), pythonModuleMissing('mcp')],
       ['fastmcp', pythonClient({ client: 'fastmcp', mode: 'auto', maxRounds: 10 }), pythonModuleMissing('fastmcp')],
       ['go', goClient(go), 'skipped' in go ? go.skipped : undefined],
+      ['rust', rustClient(rust), 'skipped' in rust ? rust.skipped : undefined],
     ] as const
   ).filter(([, , missing]) => missing === undefined);
   const clients = await Promise.all(present.map(async ([name, connect]) => ({ name, client: await connect(mcpUrl) })));
@@ -248,14 +251,14 @@ async function programCalls(prefix: string) {
   return {
     calls,
     /** What each call got, by client; a pending result is awaited (`await_answer`) to its outcome. */
-    async outcomes(): Promise<Record<string, Observation>> {
+    async outcomes(of: ReadonlyArray<(typeof calls)[number]> = calls): Promise<Record<string, Observation>> {
       const settled = async ({ client, observed }: (typeof calls)[number]) => {
         let current = await observed;
         for (let handle = pendingHandleIn(current); handle; handle = pendingHandleIn(current))
           current = await client.call('await_answer', { handle });
         return current;
       };
-      return Object.fromEntries(await Promise.all(calls.map(async (c) => [c.name, await settled(c)])));
+      return Object.fromEntries(await Promise.all(of.map(async (c) => [c.name, await settled(c)])));
     },
     async close() {
       await Promise.allSettled(clients.map(({ client }) => client.close()));
@@ -290,7 +293,7 @@ afterAll(async () => {
     }
   }
   rmSync(work, { recursive: true, force: true });
-  if ('remove' in go) go.remove();
+  for (const program of [go, rust]) if ('remove' in program) program.remove();
 }, 60_000);
 
 describe('durable-mcp dev restarted under calls waiting on a person', () => {
@@ -388,20 +391,19 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     dev = await startDev();
     expect(dev.output()).toContain(`MCP endpoint     ${mcpUrl}`);
     expect(dev.output()).toContain(`Temporal         127.0.0.1:${ports.temporal}`);
-    // The Python clients failed their calls when the stack stopped; the same calls again, from new
-    // connections (and, for the legacy one, a new session), join the exchanges still waiting.
-    // The clients run as programs failed their calls when the stack stopped, each saying so; the
-    // same calls again, from new connections (for the legacy one, a new session), join the
-    // exchanges still waiting.
+    // The clients run as programs failed their calls when the stack stopped, each saying so
+    // (but the Rust SDK's, whose stream retries on: below); the same calls again, from new
+    // connections (for the legacy one, a new session), join the exchanges still waiting.
     const failures: Record<string, RegExp> = {
       mcp: /^Connection closed$/,
       'mcp-legacy': /reconnection attempts were exhausted/,
       fastmcp: /^Connection closed$/,
       go: /connection refused/,
     };
-    expect(await programs.outcomes()).toEqual(
+    const failing = programs.calls.filter((c) => c.name !== 'rust');
+    expect(await programs.outcomes(failing)).toEqual(
       Object.fromEntries(
-        programs.calls.map((c) => [
+        failing.map((c) => [
           c.name,
           expect.objectContaining({ kind: 'error', message: expect.stringMatching(failures[c.name]!) }),
         ]),
@@ -417,6 +419,12 @@ describe('durable-mcp dev restarted under calls waiting on a person', () => {
     // Nobody was asked twice: no question about these orders is left in the inbox.
     const inbox = await (await again.request(`${origin}/answers`)).text();
     for (const c of programsAgain.calls) expect(inbox).not.toContain(`order ${c.order} `);
+    // The Rust SDK's client retried its call's stream until the stack was back, resumed it with
+    // Last-Event-ID, and got its refund on its own.
+    const survivors = programs.calls.filter((c) => c.name === 'rust');
+    expect(await programs.outcomes(survivors)).toEqual(
+      Object.fromEntries(survivors.map((c) => [c.name, refundedResult(c.order)])),
+    );
 
     // The 2.x client on 2025-11-25 did the same with both its streams: no result for either call.
     expect(clients.errors.negotiating.map((e) => e.message)).toContain('Maximum reconnection attempts (2) exceeded.');

@@ -162,12 +162,17 @@ export function createResponseIntake(deps: ResponseIntakeDeps) {
     );
   }
 
-  /** A client's notification: `notifications/cancelled` for one of its calls cancels that exchange. */
+  /**
+   * A client's notification: `notifications/cancelled` for one of its calls cancels that exchange,
+   * unless the call was answered already with the pending result: a cancel of a request that
+   * completed is ignored (as the spec allows), so a client whose timer fires late (the 1.x SDK's,
+   * under LangChain's tool timeout) does not withdraw the question the result told it to await.
+   */
   async function takeNotification(session: LegacySession, message: IncomingMessage): Promise<void> {
     if (message.method !== 'notifications/cancelled') return;
     const params = (message.params ?? {}) as { requestId?: unknown; reason?: unknown };
     const call = await legacy.findCall(session.id, JSON.stringify(params.requestId ?? null));
-    if (!call) return;
+    if (!call || call.detachedThrough !== undefined) return;
     logExchange(call.exchangeId);
     const reason = typeof params.reason === 'string' ? params.reason : undefined;
     await gateway.cancel(call.exchangeId, reason);
