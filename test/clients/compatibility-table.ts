@@ -25,9 +25,9 @@ export function renderCompatibilityTable(): string {
   const what = scenarios.map((s) => `- **${SCENARIOS[s].title}**: ${SCENARIOS[s].what}.`);
   const standIns = [
     `- \`HTTP_WAIT_MS\` and \`QUESTION_HOLD_MS\` are ${STAND_INS.holdMs} ms, for their default 50 s.`,
-    `- The TypeScript clients' request timeout is ${seconds(STAND_INS.clientTimeoutMs)}, for their default 60 s. The Python and Go clients have no request timeout by default, and none is set.`,
+    `- The TypeScript clients' request timeout is ${seconds(STAND_INS.clientTimeoutMs)}, for their default 60 s, and so are Mastra's (its \`timeout\`) and LangChain's (its SDK's 60 s, which it leaves alone unless a call is given a timeout: here each call's \`metadata.timeoutMs\`, which its tools pass to the SDK as that timeout and nothing else; \`defaultToolTimeout\` would also abort the call's signal, which the SDK acts on even after the call has been answered, sending \`notifications/cancelled\` for it). The Python and Go clients have no request timeout by default, and none is set.`,
     `- \`LEGACY_PENDING_AFTER_MS\` is ${seconds(STAND_INS.legacyPendingAfterMs)}, for its default 50 s.`,
-    `- \`PENDING_RESULT_AT_LEG\` is ${STAND_INS.atLeg}, for 10, and the clients' own retry caps (\`inputRequired.maxRounds\`, \`input_required_max_rounds\`) are ${STAND_INS.atLeg} too, for their default 10. The Go SDK's cannot be set: it takes 10 results, and the service ends its loop at its third state-only result, as it does by default (three holds: ${seconds(3 * STAND_INS.holdMs)} here, 150 s by default).`,
+    `- \`PENDING_RESULT_AT_LEG\` is ${STAND_INS.atLeg}, for 10, and the clients' own retry caps (\`inputRequired.maxRounds\`, \`input_required_max_rounds\`) are ${STAND_INS.atLeg} too, for their default 10. The Go SDK's cannot be set: it takes 10 results, and the service ends its loop at its third state-only result, as it does by default (three holds: ${seconds(3 * STAND_INS.holdMs)} here, 150 s by default). Nor can Mastra's: it keeps its SDK's 10, so the service's pending result comes first, as it does by default.`,
     `- "Past 60 s": the approver answers ${seconds(STAND_INS.past60sMs)} after the question is asked. "Past 15 min": once the call has ended, or after ${seconds(STAND_INS.past15minMs)}.`,
   ];
   return [
