@@ -14,13 +14,17 @@ export const STAND_INS = {
    * holds, where the Go SDK's loop ends (150 s by default), must outlast the wait past 60 s, as they do.
    */
   holdMs: 1_250,
-  /** The TypeScript clients' request timeout (60 s by default in both); the Python, Go and Rust clients have none by default, and none is set. */
+  /**
+   * The TypeScript clients' request timeout (60 s by default in both), and Mastra's and LangChain's (their
+   * SDKs', 60 s by default too); the Python, Go and Rust clients have none by default, and none is set.
+   */
   clientTimeoutMs: 3_000,
   /** LEGACY_PENDING_AFTER_MS (50 s by default, under the TypeScript clients' 60 s): when a session's call still waiting is answered pending. */
   legacyPendingAfterMs: 2_500,
   /**
    * PENDING_RESULT_AT_LEG (10 by default), and the clients' own retry caps set to match (10 by
-   * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) are fixed.
+   * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) are fixed,
+   * and Mastra's is its SDK's 10, which it does not let its users set.
    */
   atLeg: 5,
   /** "A wait past 60 s": the approver answers this long after the question is asked. */
@@ -54,6 +58,11 @@ export const CLIENTS = {
   fastmcp: { label: 'Python FastMCP 4.2.3 `fastmcp.Client` (its defaults)', era: '2026-07-28' },
   go: { label: 'Go `github.com/modelcontextprotocol/go-sdk` 1.8.0 `mcp.Client` (its defaults)', era: '2026-07-28' },
   rust: { label: 'Rust `rmcp` 3.11.0 client (`serve`: `initialize`, its default)', era: '2025-11-25' },
+  mastra: { label: 'Mastra `@mastra/mcp` 2.0.0 `MCPClient` (its defaults), through its tools', era: '2026-07-28' },
+  langchain: {
+    label: 'LangChain `@langchain/mcp-adapters` 1.1.4 `MultiServerMCPClient` (its defaults), through its tools',
+    era: '2025-11-25',
+  },
 } satisfies Record<string, ClientRow>;
 
 export type ClientId = keyof typeof CLIENTS;
@@ -193,6 +202,32 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     past60s: 'pending result',
     past15min: 'pending result',
     pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
+  },
+  mastra: {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'throws MissingRequiredClientCapabilityError -32021',
+    roots: 'throws MissingRequiredClientCapabilityError -32021',
+    decline: 'result',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'throws MastraError with the pending text; question waiting',
+    pendingResult: 'MastraError, handle only in its message',
+    awaitAnswer: 'result',
+  },
+  langchain: {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'throws ToolException',
+    sampling: 'throws ToolException',
+    roots: 'throws ToolException',
+    decline: 'throws ToolException',
+    stateOnly: 'none sent; result',
+    past60s: 'throws ToolException with the pending text; question answered',
+    past15min: 'throws ToolException with the pending text; question waiting',
+    pendingResult: 'ToolException, handle only in its message',
     awaitAnswer: 'result',
   },
 };

@@ -1,7 +1,8 @@
 // How jest finds and turns source into what it runs: the project's TypeScript through swc, and the ES-module
-// packages among the dependencies (jose) into CommonJS the same way, since jest requires modules
-// and Node only requires ES modules natively from 22.12 on, and jest's own loader not at all.
-const ESM_PACKAGES = ['jose'];
+// packages among the dependencies (jose; exit-hook and @modelcontextprotocol/ext-apps, which Mastra's
+// CommonJS build requires) into CommonJS the same way, since jest requires modules and Node only
+// requires ES modules natively from 22.12 on, and jest's own loader not at all.
+const ESM_PACKAGES = ['jose', 'exit-hook', '@modelcontextprotocol/ext-apps'];
 
 const swc = (module) => ['@swc/jest', { jsc: { target: 'es2022' }, ...(module ? { module } : {}) }];
 
