@@ -25,9 +25,9 @@ export function renderCompatibilityTable(): string {
   const what = scenarios.map((s) => `- **${SCENARIOS[s].title}**: ${SCENARIOS[s].what}.`);
   const standIns = [
     `- \`HTTP_WAIT_MS\` and \`QUESTION_HOLD_MS\` are ${STAND_INS.holdMs} ms, for their default 50 s.`,
-    `- The TypeScript clients' request timeout is ${seconds(STAND_INS.clientTimeoutMs)}, for their default 60 s. The Python and Go clients have no request timeout by default, and none is set.`,
+    `- The TypeScript clients' request timeout is ${seconds(STAND_INS.clientTimeoutMs)}, for their default 60 s. The Python and Go clients have no request timeout by default, and none is set. The Inspector CLI's (60 s) has no flag and is left as it is: none of its requests waits that long here, nor by default (a session's call is answered pending after \`LEGACY_PENDING_AFTER_MS\`, a 2026-07-28 leg after one hold).`,
     `- \`LEGACY_PENDING_AFTER_MS\` is ${seconds(STAND_INS.legacyPendingAfterMs)}, for its default 50 s.`,
-    `- \`PENDING_RESULT_AT_LEG\` is ${STAND_INS.atLeg}, for 10, and the clients' own retry caps (\`inputRequired.maxRounds\`, \`input_required_max_rounds\`) are ${STAND_INS.atLeg} too, for their default 10. The Go SDK's cannot be set: it takes 10 results, and the service ends its loop at its third state-only result, as it does by default (three holds: ${seconds(3 * STAND_INS.holdMs)} here, 150 s by default).`,
+    `- \`PENDING_RESULT_AT_LEG\` is ${STAND_INS.atLeg}, for 10, and the clients' own retry caps (\`inputRequired.maxRounds\`, \`input_required_max_rounds\`) are ${STAND_INS.atLeg} too, for their default 10. The Go SDK's cannot be set: it takes 10 results, and the service ends its loop at its third state-only result, as it does by default (three holds: ${seconds(3 * STAND_INS.holdMs)} here, 150 s by default). Nor can the Inspector CLI's (10 rounds): the service's leg comes first.`,
     `- "Past 60 s": the approver answers ${seconds(STAND_INS.past60sMs)} after the question is asked. "Past 15 min": once the call has ended, or after ${seconds(STAND_INS.past15minMs)}.`,
   ];
   return [

@@ -14,13 +14,17 @@ export const STAND_INS = {
    * holds, where the Go SDK's loop ends (150 s by default), must outlast the wait past 60 s, as they do.
    */
   holdMs: 1_250,
-  /** The TypeScript clients' request timeout (60 s by default in both); the Python and Go clients have none by default, and none is set. */
+  /**
+   * The TypeScript clients' request timeout (60 s by default in both); the Python and Go clients
+   * have none by default, and none is set; the Inspector CLI's (60 s) has no flag and is left.
+   */
   clientTimeoutMs: 3_000,
   /** LEGACY_PENDING_AFTER_MS (50 s by default, under the TypeScript clients' 60 s): when a session's call still waiting is answered pending. */
   legacyPendingAfterMs: 2_500,
   /**
    * PENDING_RESULT_AT_LEG (10 by default), and the clients' own retry caps set to match (10 by
-   * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) are fixed.
+   * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) and
+   * the Inspector CLI's (10 rounds) are fixed.
    */
   atLeg: 5,
   /** "A wait past 60 s": the approver answers this long after the question is asked. */
@@ -53,6 +57,14 @@ export const CLIENTS = {
   'python-mcp-legacy': { label: 'Python `mcp` 2.3.0 `Client`, `mode="legacy"`', era: '2025-11-25' },
   fastmcp: { label: 'Python FastMCP 4.2.3 `fastmcp.Client` (its defaults)', era: '2026-07-28' },
   go: { label: 'Go `github.com/modelcontextprotocol/go-sdk` 1.8.0 `mcp.Client` (its defaults)', era: '2026-07-28' },
+  'inspector-cli': {
+    label: 'MCP Inspector 2.12.0 CLI (`npx @modelcontextprotocol/inspector --cli`, its defaults), one process per call',
+    era: '2025-11-25',
+  },
+  'inspector-cli-auto': {
+    label: 'MCP Inspector 2.12.0 CLI, `--protocol-era auto`, one process per call',
+    era: '2026-07-28',
+  },
 } satisfies Record<string, ClientRow>;
 
 export type ClientId = keyof typeof CLIENTS;
@@ -175,6 +187,32 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     sampling: 'result',
     roots: 'result',
     decline: 'result',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
+  },
+  'inspector-cli': {
+    tasks: "not declared (named in initialize's extensions)",
+    plain: 'result',
+    elicitation: 'throws exit 1 error',
+    sampling: 'throws exit 1 error',
+    roots: 'result',
+    decline: 'throws exit 1 error',
+    stateOnly: 'none sent; result',
+    past60s: 'pending result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
+  },
+  'inspector-cli-auto': {
+    tasks: 'declared',
+    plain: 'result',
+    elicitation: 'throws exit 1 error',
+    sampling: 'throws exit 1 error',
+    roots: 'result',
+    decline: 'throws exit 1 error',
     stateOnly: 'comes back with its requestState; result',
     past60s: 'result',
     past15min: 'pending result',
