@@ -16,15 +16,16 @@ export const STAND_INS = {
   holdMs: 1_250,
   /**
    * The TypeScript clients' request timeout (60 s by default in both), and Mastra's and LangChain's (their
-   * SDKs', 60 s by default too); the Python, Go and Rust clients have none by default, and none is set.
+   * SDKs', 60 s by default too); the Python, Go and Rust clients have none by default, and none is set;
+   * the Inspector CLI's (60 s) has no flag and is left.
    */
   clientTimeoutMs: 3_000,
   /** LEGACY_PENDING_AFTER_MS (50 s by default, under the TypeScript clients' 60 s): when a session's call still waiting is answered pending. */
   legacyPendingAfterMs: 2_500,
   /**
    * PENDING_RESULT_AT_LEG (10 by default), and the clients' own retry caps set to match (10 by
-   * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) are fixed,
-   * and Mastra's is its SDK's 10, which it does not let its users set.
+   * default), where the client has one to set: the Go SDK's (10 results, 3 state-only ones) and the
+   * Inspector CLI's (10 rounds) are fixed, and Mastra's is its SDK's 10, which it does not let its users set.
    */
   atLeg: 5,
   /** "A wait past 60 s": the approver answers this long after the question is asked. */
@@ -62,6 +63,14 @@ export const CLIENTS = {
   langchain: {
     label: 'LangChain `@langchain/mcp-adapters` 1.1.4 `MultiServerMCPClient` (its defaults), through its tools',
     era: '2025-11-25',
+  },
+  'inspector-cli': {
+    label: 'MCP Inspector 2.12.0 CLI (`npx @modelcontextprotocol/inspector --cli`, its defaults), one process per call',
+    era: '2025-11-25',
+  },
+  'inspector-cli-auto': {
+    label: 'MCP Inspector 2.12.0 CLI, `--protocol-era auto`, one process per call',
+    era: '2026-07-28',
   },
 } satisfies Record<string, ClientRow>;
 
@@ -228,6 +237,32 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     past60s: 'throws ToolException with the pending text; question answered',
     past15min: 'throws ToolException with the pending text; question waiting',
     pendingResult: 'ToolException, handle only in its message',
+    awaitAnswer: 'result',
+  },
+  'inspector-cli': {
+    tasks: "not declared (named in initialize's extensions)",
+    plain: 'result',
+    elicitation: 'throws exit 1 error',
+    sampling: 'throws exit 1 error',
+    roots: 'result',
+    decline: 'throws exit 1 error',
+    stateOnly: 'none sent; result',
+    past60s: 'pending result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
+    awaitAnswer: 'result',
+  },
+  'inspector-cli-auto': {
+    tasks: 'declared',
+    plain: 'result',
+    elicitation: 'throws exit 1 error',
+    sampling: 'throws exit 1 error',
+    roots: 'result',
+    decline: 'throws exit 1 error',
+    stateOnly: 'comes back with its requestState; result',
+    past60s: 'result',
+    past15min: 'pending result',
+    pendingResult: 'isError result, handle in _meta and text',
     awaitAnswer: 'result',
   },
 };

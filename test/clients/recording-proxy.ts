@@ -19,6 +19,11 @@ export interface RecordedPost {
    * (`io.modelcontextprotocol/tasks` in its `_meta`), or a session's (`capabilities.tasks` at `initialize`).
    */
   declaresTasks: boolean;
+  /**
+   * Whether an `initialize` named the extension among its `capabilities.extensions`: the
+   * 2026-07-28 way of saying it, which a 2025-11-25 session does not read (it reads `capabilities.tasks`).
+   */
+  namesTasksAtInitialize: boolean;
   /** The JSON-RPC result of this request's response (the last message with its id), if any came. */
   result?: Record<string, unknown>;
 }
@@ -74,7 +79,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
             params?: {
               requestState?: string;
               inputResponses?: unknown;
-              capabilities?: { tasks?: unknown };
+              capabilities?: { tasks?: unknown; extensions?: Record<string, unknown> };
               _meta?: unknown;
             };
           };
@@ -90,6 +95,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
             declaresTasks:
               (message.method === 'initialize' && message.params?.capabilities?.tasks !== undefined) ||
               JSON.stringify(message.params?._meta ?? {}).includes('io.modelcontextprotocol/tasks'),
+            namesTasksAtInitialize:
+              message.method === 'initialize' &&
+              Object.hasOwn(message.params?.capabilities?.extensions ?? {}, 'io.modelcontextprotocol/tasks'),
           };
           posts.push(recorded);
         } catch {

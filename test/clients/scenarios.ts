@@ -157,7 +157,10 @@ export function describeClient(
       async tasks() {
         await client.call('ping');
         const posts = get().proxy.posts.filter((p) => p.at >= connectedFrom);
-        return posts.some((p) => p.declaresTasks) ? 'declared' : 'not declared';
+        if (posts.some((p) => p.declaresTasks)) return 'declared';
+        return posts.some((p) => p.namesTasksAtInitialize)
+          ? "not declared (named in initialize's extensions)"
+          : 'not declared';
       },
       plain: () => simple('plain'),
       elicitation: () => simple('elicitation'),
