@@ -1,7 +1,8 @@
 /**
  * A rolling restart of the production topology under waiting clients: two API replicas (each with
  * its worker) on one task queue, one Postgres and one Temporal, behind a load balancer
- * (test/support/rotation-proxy.ts). Every client of the compatibility table calls `approve`,
+ * (test/support/rotation-proxy.ts). Each official SDK's client of the compatibility table (the
+ * agent frameworks' and the Inspector's are left out) calls `approve`,
  * whose question waits on a person; then each replica in turn is taken out of rotation, stopped as
  * SIGTERM stops it (the API drains first) and replaced by a new one; then the person answers.
  * Every client gets the call's own result (or the pending result, whose `await_answer` gets it),
