@@ -3,8 +3,8 @@
  * negotiating 2025-11-25, and 1.x), real tokens, a real Temporal and Postgres. Their requests time
  * out (60 s by default; 10 s here) and cancel the call, which withdraws its question; so a call
  * still waiting at LEGACY_PENDING_AFTER_MS (3 s here) is answered with the pending result, and
- * `await_answer` (listed in the session) or the same call again waits for the one outcome. A
- * detached call still takes its client's answers; a tool that takes an error instead is never
+ * `await_answer` (listed in the session) or the same call again waits for the one outcome, also
+ * from a later session. A detached call still takes its client's answers; a tool that takes an error instead is never
  * answered pending; nobody else can wait on a handle.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -97,6 +97,26 @@ describe('a wait longer than a handshake-era client waits', () => {
     expect(replay.content[0]!.text).toBe('accept for L-1 by dana via api (ok)');
     expect(await exchangeState(meta!.handle)).toEqual({ status: 'completed', questions: ['answered'] });
     await Promise.all([alice.close(), bob.close()]);
+  }, 60_000);
+
+  it('keeps the question of a call answered pending when its session ends: await_answer in a new session returns it', async () => {
+    // As LangChain's Python adapters do by default: a session for each call, ended once it is answered.
+    const first = new Client({ name: 'desk', version: '1.0.0' }, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(new URL(stack.service.url), {
+      requestInit: { headers: { authorization: await stack.bearer('alice') } },
+    });
+    await first.connect(transport);
+    const pending = (await first.callTool({ name: 'refund', arguments: { order: 'LE-1' } }, timeout)) as ToolResult;
+    const handle = pendingOf(pending)!.handle;
+    await transport.terminateSession(); // DELETE /mcp
+    await first.close();
+    expect(await exchangeState(handle)).toEqual({ status: 'running', questions: ['waiting'] });
+
+    const next = await sessionClient('alice');
+    const awaited = outcomeOf(next, handle);
+    await danaApproves('LE-1');
+    expect((await awaited).content[0]!.text).toBe('accept for LE-1 by dana via api (ok)');
+    await next.close();
   }, 60_000);
 
   it("takes a 1.x client's answer to its own form after the call was answered pending", async () => {

@@ -64,6 +64,11 @@ export const CLIENTS = {
     label: 'LangChain `@langchain/mcp-adapters` 1.1.4 `MultiServerMCPClient` (its defaults), through its tools',
     era: '2025-11-25',
   },
+  'langchain-python': {
+    label:
+      'LangChain `langchain-mcp-adapters` 0.3.2 `MultiServerMCPClient` (Python `mcp` 1.30.0; `on_elicitation`, sampling and roots through `session_kwargs`), through its tools',
+    era: '2025-11-25',
+  },
   'inspector-cli': {
     label: 'MCP Inspector 2.12.0 CLI (`npx @modelcontextprotocol/inspector --cli`, its defaults), one process per call',
     era: '2025-11-25',
@@ -237,6 +242,19 @@ export const EXPECTED: Record<ClientId, Record<ScenarioId, string>> = {
     past60s: 'throws ToolException with the pending text; question answered',
     past15min: 'throws ToolException with the pending text; question waiting',
     pendingResult: 'ToolException, handle only in its message',
+    awaitAnswer: 'result',
+  },
+  'langchain-python': {
+    tasks: 'not declared',
+    plain: 'result',
+    elicitation: 'result',
+    sampling: 'result',
+    roots: 'result',
+    decline: 'result',
+    stateOnly: 'none sent; result',
+    past60s: 'tool error with the pending text',
+    past15min: 'tool error with the pending text',
+    pendingResult: 'isError result, handle only in its text',
     awaitAnswer: 'result',
   },
   'inspector-cli': {

@@ -22,6 +22,7 @@ const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : t
 export function callOutcome(observation: Observation, expected: string): string {
   if (observation.kind === 'result') {
     if (observation.pendingHandle) return 'pending result';
+    if (observation.isError && pendingHandleIn(observation)) return 'tool error with the pending text';
     if (observation.isError) return `tool error "${clip(observation.text)}"`;
     return observation.text === expected ? 'result' : `other result "${clip(observation.text)}"`;
   }
@@ -33,6 +34,8 @@ export function callOutcome(observation: Observation, expected: string): string 
 /** Where the client's caller can read the pending result's handle. */
 export function pendingOutcome(observation: Observation): string {
   if (observation.kind === 'result' && observation.pendingHandle) return 'isError result, handle in _meta and text';
+  if (observation.kind === 'result' && observation.isError && pendingHandleIn(observation))
+    return 'isError result, handle only in its text';
   if (observation.kind === 'error' && pendingHandleIn(observation))
     return `${observation.name}, handle only in its message`;
   return 'none';

@@ -1,25 +1,46 @@
 /**
- * A Python client under test (the `mcp` SDK's `Client`, or FastMCP's `fastmcp.Client`), run as
- * python/client_shim.py: one process per connection, driven one JSON line at a time
- * (line-client.ts), so the scenarios run through it as through the TypeScript clients.
+ * A Python client under test (the `mcp` SDK's `Client`, FastMCP's `fastmcp.Client`, or LangChain's
+ * `MultiServerMCPClient`), run as python/client_shim.py: one process per connection, driven one
+ * JSON line at a time (line-client.ts), so the scenarios run through it as through the TypeScript
+ * clients.
  */
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import type { Connect } from './connected-client';
 import { connectLineClient } from './line-client';
 
 const SHIM = path.join(__dirname, 'python', 'client_shim.py');
 
-/** Why `python3` cannot run the client whose module is `module` here, or undefined when it can. */
-export function pythonModuleMissing(module: 'mcp' | 'fastmcp'): string | undefined {
-  const probe = spawnSync('python3', ['-c', `import ${module}`], { encoding: 'utf8', cwd: '/' });
-  if (probe.error) return `python3 cannot run: ${probe.error.message}`;
-  if (probe.status !== 0) return `python3 cannot import ${module} (pip install mcp==2.3.0 fastmcp==4.2.3)`;
+/**
+ * The interpreter of each client. LangChain's adapters pin the 1.x `mcp` SDK, which cannot sit
+ * beside the 2.x the others use: .ci/run installs them in a virtual environment of their own.
+ */
+const LANGCHAIN_PYTHON =
+  process.env.LANGCHAIN_PYTHON ?? path.join(os.homedir(), '.cache', 'durable-mcp', 'langchain-venv', 'bin', 'python');
+const PYTHONS = {
+  mcp: { python: 'python3', module: 'mcp', install: 'pip install mcp==2.3.0' },
+  fastmcp: { python: 'python3', module: 'fastmcp', install: 'pip install fastmcp==4.2.3' },
+  langchain: {
+    python: LANGCHAIN_PYTHON,
+    module: 'langchain_mcp_adapters',
+    install: `python3 -m venv; pip install langchain-mcp-adapters==0.3.2 (.ci/run)`,
+  },
+};
+
+type PythonClientName = keyof typeof PYTHONS;
+
+/** Why the client `client` cannot run here, or undefined when it can. */
+export function pythonModuleMissing(client: PythonClientName): string | undefined {
+  const { python, module, install } = PYTHONS[client];
+  const probe = spawnSync(python, ['-c', `import ${module}`], { encoding: 'utf8', cwd: '/' });
+  if (probe.error) return `${python} cannot run: ${probe.error.message}`;
+  if (probe.status !== 0) return `${python} cannot import ${module} (${install})`;
   return undefined;
 }
 
 export interface PythonClientOptions {
-  client: 'mcp' | 'fastmcp';
+  client: PythonClientName;
   /** The client's `mode`: `auto` (its default: server/discover, then initialize) or `legacy`. */
   mode: 'auto' | 'legacy';
   /** `input_required_max_rounds` (10 by default). */
@@ -29,7 +50,7 @@ export interface PythonClientOptions {
 export function pythonClient(options: PythonClientOptions): Connect {
   return (url) =>
     connectLineClient(
-      'python3',
+      PYTHONS[options.client].python,
       [
         SHIM,
         '--client',

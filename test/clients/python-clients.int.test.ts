@@ -1,8 +1,9 @@
 /**
  * The Python clients of the compatibility table (compatibility.ts) against one service, each run
  * as python/client_shim.py: the `mcp` SDK's `Client` as it connects by default (`mode="auto"`:
- * `server/discover`, then the 2026-07-28 wire) and in its legacy mode, and FastMCP's client. A
- * client whose module python3 cannot import is skipped, saying so (CI installs both: .ci/run).
+ * `server/discover`, then the 2026-07-28 wire) and in its legacy mode, FastMCP's client, and
+ * LangChain's `MultiServerMCPClient` through its tools. A client whose module cannot be imported
+ * is skipped, saying so (CI installs them all: .ci/run).
  */
 import { STAND_INS } from './compatibility';
 import { pythonClient, pythonModuleMissing } from './python-client';
@@ -19,4 +20,10 @@ describeClient(
   'fastmcp',
   pythonClient({ client: 'fastmcp', mode: 'auto', maxRounds }),
   pythonModuleMissing('fastmcp'),
+);
+describeClient(
+  service,
+  'langchain-python',
+  pythonClient({ client: 'langchain', mode: 'legacy', maxRounds }),
+  pythonModuleMissing('langchain'),
 );

@@ -12,8 +12,9 @@
  *
  * A call stream its client resumes elsewhere (Last-Event-ID) is answered pending on time too, its
  * client's timeout counted from the call's start. An `await_answer` of a call still delivered on
- * its own stream waits on its outcome only: nothing goes out on two streams. And a cancel of a call
- * already answered pending cancels nothing.
+ * its own stream waits on its outcome only: nothing goes out on two streams. A cancel of a call
+ * already answered pending cancels nothing; the end of its session cancels it only while it waits
+ * on that session's client, who can no longer answer.
  */
 import { projectRound } from '../../lib/db/legacy-projection';
 import { PENDING_META_KEY } from '../../lib/questions/pending-result';
@@ -143,3 +144,18 @@ it(
     }),
   60_000,
 );
+
+it('cancels a call answered pending when its session ends while it waits on that session’s own form', async () => {
+  const session = await LegacySession.open(service.url, { capabilities: { elicitation: {} } });
+  const { id, stream } = await session.request('tools/call', { name: 'greet', arguments: {} });
+  await stream.until((m) => isRequest(m, 'elicitation/create'), 'the form of greet');
+  const exchange = await exchangeOfSession(service.pool, session.sessionId);
+  const pending = await stream.until((m) => isResponseTo(m, id), 'the pending result', PENDING_AFTER_MS + 10_000);
+  expect(isPendingResponseTo(pending.message, id)).toBe(true);
+  await session.close(); // DELETE /mcp: nobody is left to fill in the form
+  await until(
+    'the exchange cancelled',
+    async () => ((await exchangeStatus(service.pool, exchange.id)) === 'cancelled' ? true : undefined),
+    15_000,
+  );
+}, 60_000);

@@ -1,8 +1,11 @@
-"""One Python MCP client (the `mcp` SDK's Client, or FastMCP's) held open for a test, driven over
-stdin/stdout one JSON line at a time, so the TypeScript test runs the same scenarios through it as
-through the TypeScript clients (test/clients/python-client.ts).
+"""One Python MCP client (the `mcp` SDK's Client, FastMCP's, or LangChain's MultiServerMCPClient)
+held open for a test, driven over stdin/stdout one JSON line at a time, so the TypeScript test runs
+the same scenarios through it as through the TypeScript clients (test/clients/python-client.ts).
 
-    python3 client_shim.py --client mcp|fastmcp --mode auto|legacy --url URL --max-rounds N
+    python3 client_shim.py --client mcp|fastmcp|langchain --mode auto|legacy --url URL --max-rounds N
+
+LangChain's adapters pin the 1.x `mcp` SDK, so that client runs from an interpreter whose path has
+its own install (.ci/run); it has no mode or round limit, and ignores both.
 
 It prints {"ready": true} once connected, or {"unavailable": "..."} when its module cannot be
 imported. Then each line {"id": n, "op": "call", "name": ..., "arguments": {...}} is answered
@@ -121,16 +124,77 @@ def fastmcp_client(url, mode, max_rounds):
     return client, call, list_tools
 
 
+def langchain_client(url, _mode, _max_rounds):
+    """LangChain's tools, each called as an agent's tool node calls it: with a tool call, answered by
+    a ToolMessage (status "error" for an isError result: the adapters' handle_tool_errors default).
+    Its input hooks: `on_elicitation`, and sampling and roots through `session_kwargs`, which the
+    adapters hand to the SDK's ClientSession. It opens a session for each call (its default)."""
+    import contextlib
+    import uuid
+
+    import mcp.types as types
+    from langchain_mcp_adapters.callbacks import Callbacks
+    from langchain_mcp_adapters.client import MultiServerMCPClient
+
+    async def elicit(_mcp_context, params, _context):
+        if params.message.startswith("[decline]"):
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content=NAME)
+
+    async def sample(_context, _params):
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text=SAMPLED),
+            model="test-model",
+            stopReason="endTurn",
+        )
+
+    async def roots(_context):
+        return types.ListRootsResult(roots=[types.Root(uri=ROOT, name="checkout")])
+
+    client = MultiServerMCPClient(
+        {
+            "service": {
+                "url": url,
+                "transport": "streamable_http",
+                "session_kwargs": {"sampling_callback": sample, "list_roots_callback": roots},
+            }
+        },
+        callbacks=Callbacks(on_elicitation=elicit),
+    )
+    tools = {}
+
+    async def call(name, arguments):
+        if not tools:
+            tools.update({tool.name: tool for tool in await client.get_tools()})
+        message = await tools[name].ainvoke(
+            {"type": "tool_call", "id": str(uuid.uuid4()), "name": name, "args": arguments}
+        )
+        content = message.content
+        text = content if isinstance(content, str) else " ".join(
+            block.get("text", "") if isinstance(block, dict) else str(block) for block in content
+        )
+        return {"kind": "result", "text": text, "isError": message.status == "error"}
+
+    async def list_tools():
+        return [tool.name for tool in await client.get_tools()]
+
+    # It holds no connection between calls, so there is nothing to open or close.
+    return contextlib.nullcontext(), call, list_tools
+
+
+BUILDERS = {"mcp": mcp_client, "fastmcp": fastmcp_client, "langchain": langchain_client}
+
+
 async def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--client", choices=["mcp", "fastmcp"], required=True)
+    parser.add_argument("--client", choices=list(BUILDERS), required=True)
     parser.add_argument("--mode", default="auto")
     parser.add_argument("--url", required=True)
     parser.add_argument("--max-rounds", type=int, default=10)
     args = parser.parse_args()
     try:
-        build = mcp_client if args.client == "mcp" else fastmcp_client
-        client, call, list_tools = build(args.url, args.mode, args.max_rounds)
+        client, call, list_tools = BUILDERS[args.client](args.url, args.mode, args.max_rounds)
     except ImportError as error:
         emit({"unavailable": f"{type(error).__name__}: {error}"})
         return

@@ -57,9 +57,20 @@ export function createSessions(deps: SessionsDeps) {
     }
   }
 
-  /** Cancels the exchanges a session's calls still run. */
+  /**
+   * Cancels the exchanges a session's calls still run. A call already answered with the pending
+   * result is left running unless it waits on this session's client: its caller was told to fetch
+   * the outcome with `await_answer`, from any session, and a question to someone else can still be
+   * answered; one to the client that just left cannot.
+   */
   async function cancelCalls(filter: { sessionId: string } | { streamId: string }, reason: string): Promise<void> {
-    for (const call of await legacy.activeCalls(filter)) await gateway.cancel(call.exchangeId, reason);
+    const calls = await legacy.activeCalls(filter);
+    const waitingOnClient = calls.some((call) => call.detachedThrough !== undefined)
+      ? new Set((await legacy.openRequestsOfSession(calls[0]!.sessionId)).map((request) => request.exchangeId))
+      : new Set<string>();
+    for (const call of calls)
+      if (call.detachedThrough === undefined || waitingOnClient.has(call.exchangeId))
+        await gateway.cancel(call.exchangeId, reason);
   }
 
   return {
