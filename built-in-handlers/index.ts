@@ -12,6 +12,8 @@ const loaders: Readonly<Record<BuiltInHandlerSetName, () => HandlerSet>> = {
   demo: () => (require('./demo') as typeof import('./demo')).demoHandlers,
   conformance: () => (require('./conformance') as typeof import('./conformance')).conformanceHandlers,
   bench: () => (require('./bench') as typeof import('./bench')).benchHandlers,
+  // No tools of its own: the service serves its upstreams' (UPSTREAMS_FILE, UPSTREAM_URL) alone.
+  none: () => ({ name: 'none', tools: [] }),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -17,6 +17,8 @@ import { startApi, type RunningApi } from '../../services/api/src/api';
 import type { ExchangeWorkerDeps } from '../../services/worker/src/worker';
 import type { LoadedHandlers } from './handler-module';
 import { createServiceWorker, type ServiceWorker } from './service-worker';
+import { createUpstreamCatalog, type UpstreamCatalog } from '../../lib/gateway/upstream-catalog';
+import { gatewayHandlerSet } from '../../lib/gateway/gateway-handler-set';
 
 export type WorkerRunOptions = Pick<ExchangeWorkerDeps, 'workflowBundle' | 'interceptors'>;
 
@@ -46,12 +48,15 @@ export interface RunningService {
   pool?: Pool;
   /** The process's tracer provider while traces are on (OTEL_EXPORTER_OTLP_ENDPOINT); flushed at `stop()`. */
   tracing?: Tracing;
+  /** The upstreams' tools (UPSTREAMS_FILE, UPSTREAM_URL), when the service stands in front of any. */
+  upstreams?: UpstreamCatalog;
   /** Stops everything once (later calls wait for the same stop); every part is tried, then the first error thrown. */
   stop(): Promise<void>;
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const { config, handlers, log } = options;
+  const { config, log } = options;
+  let handlers = options.handlers;
   const withWorker = options.worker ?? true;
   const service: RunningService = { stop: () => Promise.resolve() };
   let stopping: Promise<void> | undefined;
@@ -73,6 +78,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     service.tracing = startTracing(config.tracing, role, handlers.version);
   }
   try {
+    if (config.upstreams.length > 0) {
+      // Listed before either part serves: an upstream that cannot be listed yet is tried again later.
+      service.upstreams = createUpstreamCatalog(config.upstreams, log);
+      await service.upstreams.start();
+      handlers = { ...handlers, set: gatewayHandlerSet(handlers.set, service.upstreams) };
+    }
     if (withWorker) {
       service.pool = pool;
       service.worker = createServiceWorker({
@@ -101,6 +112,7 @@ async function stopAll(service: RunningService): Promise<void> {
   };
   await attempt(service.api && (() => service.api!.close()));
   await attempt(service.worker && (() => service.worker!.stop()));
+  await attempt(service.upstreams && (() => service.upstreams!.close()));
   await attempt(service.pool && (() => service.pool!.end()));
   // Last: the spans of everything above are flushed to the collector before the process ends.
   await attempt(service.tracing && (() => service.tracing!.release()));

@@ -22,6 +22,7 @@ import { evidenceSigningKeysOf } from '../evidence/signing-keys';
 import { EnvSchema } from './schema';
 import { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
+import { upstreamsOf } from '../gateway/upstreams-of-env';
 
 /**
  * Validates an environment-shaped object and returns a frozen, grouped config. `role` says which
@@ -197,6 +198,7 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
         : {}),
     },
     handlers: env.HANDLERS ?? env.HANDLER_SET,
+    upstreams: upstreamsOf(env, source),
     webhooks,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({

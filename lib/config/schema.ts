@@ -13,6 +13,7 @@ import { EVIDENCE_VARIABLES } from './variables/evidence';
 import { EXCHANGE_VARIABLES, RETENTION_VARIABLES, TASK_VARIABLES } from './variables/exchanges';
 import { HTTP_VARIABLES, OPERATING_VARIABLES, PROCESS_VARIABLES } from './variables/service';
 import { POSTGRES_VARIABLES, TEMPORAL_VARIABLES } from './variables/temporal';
+import { UPSTREAM_VARIABLES } from './variables/upstreams';
 import { WEBHOOK_VARIABLES } from './variables/webhooks';
 
 /** The groups, titled and in the order the docs show them. */
@@ -22,6 +23,7 @@ export const CONFIG_GROUPS = [
   { title: 'Connecting to a secured Temporal', variables: TEMPORAL_SECURITY_ENV, patterns: [GRPC_META_DOC] },
   { title: 'Exchanges and handlers', variables: EXCHANGE_VARIABLES },
   { title: 'Tasks (the Tasks extension, SEP-2663)', variables: TASK_VARIABLES },
+  { title: 'Upstreams (the gateway)', variables: UPSTREAM_VARIABLES },
   { title: 'HTTP', variables: HTTP_VARIABLES },
   { title: 'Authorization', variables: AUTHORIZATION_VARIABLES },
   { title: 'Answering questions', variables: ANSWER_VARIABLES },
@@ -46,6 +48,7 @@ export const EnvSchema = z.object({
   ...TEMPORAL_SECURITY_ENV,
   ...EXCHANGE_VARIABLES,
   ...TASK_VARIABLES,
+  ...UPSTREAM_VARIABLES,
   ...BUDGET_VARIABLES,
   ...RETENTION_VARIABLES,
   ...WEBHOOK_VARIABLES,

@@ -7,7 +7,7 @@ import { integer, keyRing, unsetWhenEmpty } from './value-kinds';
  * The handler sets the service ships, served by name: `HANDLERS=demo`, or with the older
  * `HANDLER_SET`. built-in-handlers/index.ts maps each name to its set (the compiler holds the two together).
  */
-export const BUILT_IN_HANDLER_SETS = ['demo', 'conformance', 'bench'] as const;
+export const BUILT_IN_HANDLER_SETS = ['demo', 'conformance', 'bench', 'none'] as const;
 export type BuiltInHandlerSetName = (typeof BUILT_IN_HANDLER_SETS)[number];
 
 /** Exchanges and handlers */
@@ -48,12 +48,12 @@ export const EXCHANGE_VARIABLES = {
   ),
   HANDLERS: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
-    "the handler set to serve: a built-in one by name (`demo`, `conformance`, `bench`), or a module that exports one, by path (absolute or relative to the working directory) or package name ([Serving your own handlers](handler-authors.md#writing-a-handler)); set, it wins over `HANDLER_SET`; the API and the worker must name the same. Each exchange records the set's version (its package's `name@version`, else a digest of its file; `demo@0.1.0` for a built-in one)",
+    "the handler set to serve: a built-in one by name (`demo`, `conformance`, `bench`, or `none`: no tools of its own, to serve upstreams alone), or a module that exports one, by path (absolute or relative to the working directory) or package name ([Serving your own handlers](handler-authors.md#writing-a-handler)); set, it wins over `HANDLER_SET`; the API and the worker must name the same. Each exchange records the set's version (its package's `name@version`, else a digest of its file; `demo@0.1.0` for a built-in one)",
     '(none: `HANDLER_SET`)',
   ),
   HANDLER_SET: documented(
     z.enum(BUILT_IN_HANDLER_SETS).default('demo'),
-    'the older name, built-in sets only (`demo`, `conformance`, `bench`): read when `HANDLERS` is unset',
+    'the older name, built-in sets only (`demo`, `conformance`, `bench`, `none`): read when `HANDLERS` is unset',
   ),
 };
 

@@ -1,0 +1,42 @@
+/**
+ * The upstream MCP servers the service stands in front of (the gateway): a file for any number of
+ * them, or these variables for one. Each is declared once, with what docs/configuration.md says of it.
+ */
+import { z } from 'zod';
+import { documented } from './documented';
+import { integer, unsetWhenEmpty } from './value-kinds';
+
+/** Upstreams (the gateway) */
+export const UPSTREAM_VARIABLES = {
+  UPSTREAMS_FILE: documented(
+    unsetWhenEmpty(z.string().trim().min(1)),
+    'a JSON file declaring the upstream MCP servers whose tools the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "refreshEveryMs", "maxResultBytes", "forwardCaller" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
+    '(none)',
+  ),
+  UPSTREAM_URL: documented(
+    unsetWhenEmpty(z.string().trim().min(1)),
+    "one upstream MCP server's Streamable HTTP endpoint (2026-07-28), declared without a file: its tools are listed beside the handler set's and each call to one runs as a durable exchange ([In front of your MCP server](gateway.md))",
+    '(none)',
+  ),
+  UPSTREAM_NAME: documented(
+    z
+      .string()
+      .trim()
+      .default('upstream'),
+    "`UPSTREAM_URL`'s name, in logs, metrics and errors",
+  ),
+  UPSTREAM_TOOL_PREFIX: documented(
+    z.string().trim().default(''),
+    "put before each of `UPSTREAM_URL`'s tool names where the service lists them (`billing_` makes `billing_refund`)",
+    '(none)',
+  ),
+  UPSTREAM_BEARER_TOKEN: documented(
+    unsetWhenEmpty(z.string().min(1)),
+    "the bearer token the gateway itself sends to `UPSTREAM_URL` (never the caller's, which does not leave the service)",
+    '(none)',
+  ),
+  UPSTREAM_CALL_TIMEOUT_MS: documented(
+    integer(100, 600_000).default(60_000),
+    "how long one call to `UPSTREAM_URL` (`tools/call`, `tools/list`) may take; past it the round's call gets a tool error",
+  ),
+};

@@ -1,0 +1,136 @@
+/**
+ * The gateway's connection to one upstream MCP server: the official TypeScript client (2.x), pinned
+ * to 2026-07-28 and in manual multi-round-trip mode, so an upstream's `InputRequiredResult` comes
+ * back to the round that made the call instead of being answered here. One connection per
+ * upstream and process, opened on first use and opened again after a failure.
+ *
+ * Each call declares the capabilities of the exchange's own client (a 2026-07-28 request carries
+ * them in `_meta`), so an upstream asks only what that client can answer, and an idempotency key
+ * naming the exchange and round (`_meta.idempotencyKey`, the SEP-3182 draft's name), so an upstream
+ * that dedupes sees a retried round as the same call.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  Client,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+  type Tool,
+} from '@modelcontextprotocol/client';
+import type { Upstream } from './upstream-declaration';
+
+/** Where the caller goes, for an upstream that reads it (`forwardCaller`). */
+export const CALLER_META_KEY = 'io.durable-mcp/caller';
+/** The SEP-3182 draft's name for a request's idempotency key, sent in `_meta`. */
+export const IDEMPOTENCY_META_KEY = 'idempotencyKey';
+
+export interface UpstreamCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  clientCapabilities: Record<string, unknown>;
+  idempotencyKey: string;
+  caller?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export type UpstreamOutcome =
+  | { kind: 'complete'; result: Record<string, unknown> }
+  | { kind: 'input_required'; inputRequests: Record<string, unknown>; requestState?: string };
+
+/** The upstream answered the call with a JSON-RPC error: its code and message, passed on. */
+export class UpstreamProtocolError extends Error {
+  override readonly name = 'UpstreamProtocolError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface UpstreamClient {
+  listTools(): Promise<Tool[]>;
+  callTool(call: UpstreamCall): Promise<UpstreamOutcome>;
+  close(): Promise<void>;
+}
+
+const CLIENT_INFO = { name: 'durable-mcp-gateway', version: '1' };
+
+export function createUpstreamClient(upstream: Upstream): UpstreamClient {
+  let connected: Promise<Client> | undefined;
+
+  function connect(): Promise<Client> {
+    connected ??= (async () => {
+      const client = new Client(CLIENT_INFO, {
+        capabilities: {},
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        inputRequired: { autoFulfill: false },
+      });
+      const transport = new StreamableHTTPClientTransport(new URL(upstream.url), {
+        ...(upstream.authorization ? { requestInit: { headers: { authorization: upstream.authorization } } } : {}),
+      });
+      await client.connect(transport, { timeout: upstream.callTimeoutMs });
+      return client;
+    })();
+    // A connection that failed is not kept: the next call opens another.
+    connected.catch(() => (connected = undefined));
+    return connected;
+  }
+
+  /** Runs `use` on the connection; a failure that is not the upstream's own answer drops it. */
+  async function withClient<T>(use: (client: Client) => Promise<T>): Promise<T> {
+    const client = await connect();
+    try {
+      return await use(client);
+    } catch (error) {
+      if (error instanceof ProtocolError) throw new UpstreamProtocolError(error.code, error.message, error.data);
+      connected = undefined;
+      void client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    listTools: () =>
+      withClient(async (client) => (await client.listTools(undefined, { timeout: upstream.callTimeoutMs })).tools),
+
+    callTool: (call) =>
+      withClient(async (client) => {
+        const result = (await client.callTool(
+          {
+            name: call.name,
+            arguments: call.arguments,
+            ...(call.inputResponses && Object.keys(call.inputResponses).length > 0
+              ? { inputResponses: call.inputResponses }
+              : {}),
+            ...(call.requestState !== undefined ? { requestState: call.requestState } : {}),
+            _meta: {
+              [CLIENT_CAPABILITIES_META_KEY]: call.clientCapabilities,
+              [IDEMPOTENCY_META_KEY]: call.idempotencyKey,
+              ...(call.caller ? { [CALLER_META_KEY]: call.caller } : {}),
+            },
+          } as Parameters<Client['callTool']>[0],
+          {
+            timeout: upstream.callTimeoutMs,
+            allowInputRequired: true,
+            ...(call.signal ? { signal: call.signal } : {}),
+          } as Parameters<Client['callTool']>[1],
+        )) as Record<string, unknown>;
+        if (result.resultType === 'input_required')
+          return {
+            kind: 'input_required',
+            inputRequests: (result.inputRequests as Record<string, unknown> | undefined) ?? {},
+            ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
+          };
+        return { kind: 'complete', result };
+      }),
+
+    async close() {
+      const client = await connected?.catch(() => undefined);
+      connected = undefined;
+      await client?.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * An upstream MCP server the service stands in front of, as an operator declares it: in a JSON
+ * file (`UPSTREAMS_FILE`, `{ "upstreams": [ ... ] }`), or, for the one-upstream case, in the
+ * environment (`UPSTREAM_URL` and its companions). Pure: parsing and defaults only.
+ *
+ * Credentials are the gateway's own, never the caller's token (the MCP authorization spec forbids
+ * passing it through): none, or a bearer token read from the environment variable the file names,
+ * so no secret sits in the file.
+ */
+import { z } from 'zod';
+
+/** How many upstreams one service may declare: each is a client, a catalog and a refresh loop. */
+export const MAX_UPSTREAMS = 32;
+
+const name = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lower-case letter, then up to 31 of a-z, 0-9, _ and -');
+
+const url = z
+  .string()
+  .url()
+  .refine((value) => /^https?:$/.test(new URL(value).protocol), 'an http: or https: URL (Streamable HTTP)');
+
+const auth = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }).strict(),
+  z
+    .object({
+      kind: z.literal('bearer'),
+      /** The environment variable that holds the token (read when the service starts). */
+      tokenEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+    })
+    .strict(),
+]);
+
+export const UpstreamFileEntrySchema = z
+  .object({
+    name,
+    url,
+    auth: auth.default({ kind: 'none' }),
+    /** Put before each of its tools' names where the service lists them (`billing_` makes `billing_refund`). */
+    toolPrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{0,32}$/, 'up to 32 of A-Z, a-z, 0-9, _, . and -')
+      .default(''),
+    /** How long one upstream `tools/call` or `tools/list` may take. */
+    callTimeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    /** How often its tools are listed again. */
+    refreshEveryMs: z.number().int().min(1_000).max(86_400_000).default(300_000),
+    /** The largest upstream result taken, in bytes of JSON: past it the call gets a tool error. */
+    maxResultBytes: z.number().int().min(1_024).max(16_777_216).default(1_048_576),
+    /** Whether each call tells the upstream who the caller is (`_meta["io.durable-mcp/caller"]`). */
+    forwardCaller: z.boolean().default(false),
+  })
+  .strict();
+
+export const UpstreamFileSchema = z
+  .object({ upstreams: z.array(UpstreamFileEntrySchema).max(MAX_UPSTREAMS) })
+  .strict()
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.upstreams.forEach((upstream, index) => {
+      if (seen.has(upstream.name))
+        ctx.addIssue({ code: 'custom', path: ['upstreams', index, 'name'], message: `${upstream.name} is declared twice` });
+      seen.add(upstream.name);
+    });
+  });
+
+export type UpstreamFileEntry = z.output<typeof UpstreamFileEntrySchema>;
+
+/** An upstream as the service uses it: its declaration with its credential resolved. */
+export interface Upstream extends Omit<UpstreamFileEntry, 'auth'> {
+  /** The `Authorization` header value the gateway sends there, if any. */
+  authorization?: string;
+}
+
+export class UpstreamDeclarationError extends Error {
+  override readonly name = 'UpstreamDeclarationError';
+}
+
+/** The upstreams a parsed file declares, their credentials read from `env`. */
+export function upstreamsOfFile(file: z.output<typeof UpstreamFileSchema>, env: NodeJS.ProcessEnv): Upstream[] {
+  return file.upstreams.map(({ auth: credential, ...upstream }) => {
+    if (credential.kind === 'none') return upstream;
+    const token = env[credential.tokenEnv];
+    if (!token)
+      throw new UpstreamDeclarationError(
+        `upstream ${upstream.name}: its bearer token variable ${credential.tokenEnv} is not set`,
+      );
+    return { ...upstream, authorization: `Bearer ${token}` };
+  });
+}
+
+/** Where a file's problems are, one line each: `upstreams.0.url: Invalid url`. */
+export function fileProblems(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`).join('; ');
+}
+
+/** Parses a file's text: the upstreams it declares, or an error naming each field at fault. */
+export function parseUpstreamFile(text: string, env: NodeJS.ProcessEnv, origin: string): Upstream[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UpstreamDeclarationError(`${origin} is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = UpstreamFileSchema.safeParse(json);
+  if (!parsed.success) throw new UpstreamDeclarationError(`${origin}: ${fileProblems(parsed.error)}`);
+  return upstreamsOfFile(parsed.data, env);
+}
+
+/** The one upstream the environment declares (`UPSTREAM_URL` and its companions), parsed as a file entry is. */
+export function upstreamOfEnv(values: {
+  url: string;
+  name: string;
+  toolPrefix: string;
+  bearerToken?: string;
+  callTimeoutMs: number;
+}): Upstream {
+  const parsed = UpstreamFileEntrySchema.safeParse({
+    name: values.name,
+    url: values.url,
+    toolPrefix: values.toolPrefix,
+    callTimeoutMs: values.callTimeoutMs,
+  });
+  if (!parsed.success) throw new UpstreamDeclarationError(`UPSTREAM_*: ${fileProblems(parsed.error)}`);
+  const { auth: _none, ...upstream } = parsed.data;
+  return values.bearerToken ? { ...upstream, authorization: `Bearer ${values.bearerToken}` } : upstream;
+}

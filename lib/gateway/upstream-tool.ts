@@ -1,0 +1,99 @@
+/**
+ * An upstream's tool as a handler: a round calls the upstream's `tools/call` (later rounds with the
+ * answers to its ask and the upstream's own `requestState`), and whatever the upstream answers is
+ * the round's outcome. An upstream `InputRequiredResult` is the round's ask; its `requestState`
+ * becomes the handler's state, so the service seals it (AES-GCM, bound to the exchange and
+ * round) and no client ever sees it bare. Re-entry stays re-execution: the upstream repeats the
+ * call from the top with the answers, as the 2026-07-28 revision has every server do.
+ *
+ * What the caller gets when the upstream cannot answer: its JSON-RPC error passed on as the call's
+ * error (the message naming the upstream); a failure to reach it (down, refused, timed out,
+ * unreadable) or a result past `maxResultBytes` as a tool error, which an agent can read and act on.
+ */
+import { inputRequired, ProtocolError, type Principal, type ToolHandler } from '@durable-mcp/handlers';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { Upstream } from './upstream-declaration';
+import { UpstreamProtocolError, type UpstreamClient, type UpstreamOutcome } from './upstream-client';
+
+/** The idempotency key of one round's upstream call: the same for every attempt of that round. */
+export const roundIdempotencyKey = (exchangeId: string, round: number) => `${exchangeId}/${round}`;
+
+/** Who the caller is, as an upstream that asked for it (`forwardCaller`) reads it: never a credential. */
+function callerOf(principal: Principal): Record<string, unknown> {
+  return {
+    id: principal.id,
+    subject: principal.subject,
+    ...(principal.kind ? { kind: principal.kind } : {}),
+    ...(principal.issuer ? { issuer: principal.issuer } : {}),
+    ...(principal.clientId ? { clientId: principal.clientId } : {}),
+  };
+}
+
+const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/**
+ * How many state-only results in a row (an ask with no requests: "come back") a round takes from
+ * an upstream, calling again with its state each time, before it gives the caller a tool error.
+ */
+export const MAX_STATE_ONLY_RESULTS = 5;
+const STATE_ONLY_PAUSE_MS = 250;
+
+/** The tool as the service lists it: the upstream's description under its prefixed name, run as our own exchange. */
+export function listedTool(upstream: Upstream, tool: Tool): Tool {
+  // `execution` says how the upstream runs tasks; here a call is an exchange whatever it says.
+  const { execution: _upstreamTasks, ...described } = tool;
+  return { ...described, name: `${upstream.toolPrefix}${tool.name}` };
+}
+
+export function upstreamToolHandler(upstream: Upstream, client: UpstreamClient, tool: Tool): ToolHandler {
+  return {
+    tool: listedTool(upstream, tool),
+    // A network call: a regular activity, heartbeating, bounded by HANDLER_TIMEOUT_MS.
+    roundActivity: 'regular',
+    async run(args, ctx) {
+      let outcome: UpstreamOutcome | undefined;
+      let requestState = ctx.requestState;
+      let inputResponses = ctx.inputResponses;
+      for (let comeBacks = 0; ; comeBacks += 1) {
+        try {
+          outcome = await client.callTool({
+            name: tool.name,
+            arguments: args,
+            inputResponses,
+            ...(requestState !== undefined ? { requestState } : {}),
+            clientCapabilities: ctx.clientCapabilities as Record<string, unknown>,
+            idempotencyKey: roundIdempotencyKey(ctx.exchangeId, ctx.round),
+            ...(upstream.forwardCaller ? { caller: callerOf(ctx.principal) } : {}),
+            signal: ctx.signal,
+          });
+        } catch (error) {
+          if (error instanceof UpstreamProtocolError)
+            throw new ProtocolError(error.code, `upstream ${upstream.name}: ${error.message}`, error.data);
+          const reason = error instanceof Error ? error.message : String(error);
+          ctx.log.warn({ upstream: upstream.name, tool: tool.name, err: error }, 'upstream call failed');
+          return toolError(`The upstream server ${upstream.name} could not be reached for ${tool.name}: ${reason}`);
+        }
+        if (outcome.kind !== 'input_required' || Object.keys(outcome.inputRequests).length > 0) break;
+        if (comeBacks + 1 >= MAX_STATE_ONLY_RESULTS || outcome.requestState === undefined)
+          return toolError(
+            `The upstream server ${upstream.name} kept answering ${tool.name} with nothing to ask and no result.`,
+          );
+        requestState = outcome.requestState;
+        inputResponses = {};
+        await new Promise((resolve) => setTimeout(resolve, STATE_ONLY_PAUSE_MS));
+      }
+      if (outcome.kind === 'input_required')
+        return inputRequired({
+          inputRequests: outcome.inputRequests as Parameters<typeof inputRequired>[0]['inputRequests'],
+          ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}),
+        });
+      const size = Buffer.byteLength(JSON.stringify(outcome.result));
+      if (size > upstream.maxResultBytes)
+        return toolError(
+          `The upstream server ${upstream.name} answered ${tool.name} with ${size} bytes, over its limit of ${upstream.maxResultBytes} (maxResultBytes).`,
+        );
+      const { resultType: _complete, ...result } = outcome.result;
+      return result as CallToolResult;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The upstreams a process's configuration declares: `UPSTREAMS_FILE`'s, or the one `UPSTREAM_URL`
+ * names, or none. A file that cannot be read or declares something invalid stops the start, its
+ * message naming the file and each field at fault.
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config/errors';
+import { parseUpstreamFile, upstreamOfEnv, UpstreamDeclarationError, type Upstream } from './upstream-declaration';
+
+interface UpstreamEnv {
+  UPSTREAMS_FILE?: string;
+  UPSTREAM_URL?: string;
+  UPSTREAM_NAME: string;
+  UPSTREAM_TOOL_PREFIX: string;
+  UPSTREAM_BEARER_TOKEN?: string;
+  UPSTREAM_CALL_TIMEOUT_MS: number;
+}
+
+/** `source` is the raw environment: a file's bearer tokens are read from the variables it names. */
+export function upstreamsOf(env: UpstreamEnv, source: Record<string, string | undefined>): Upstream[] {
+  try {
+    if (env.UPSTREAMS_FILE !== undefined && env.UPSTREAM_URL !== undefined)
+      throw new UpstreamDeclarationError('UPSTREAMS_FILE and UPSTREAM_URL are both set: declare the upstream in the file');
+    if (env.UPSTREAMS_FILE !== undefined) {
+      let text: string;
+      try {
+        text = readFileSync(env.UPSTREAMS_FILE, 'utf8');
+      } catch (error) {
+        throw new UpstreamDeclarationError(`UPSTREAMS_FILE ${env.UPSTREAMS_FILE} cannot be read: ${(error as Error).message}`);
+      }
+      return parseUpstreamFile(text, source, `UPSTREAMS_FILE ${env.UPSTREAMS_FILE}`);
+    }
+    if (env.UPSTREAM_URL === undefined) return [];
+    return [
+      upstreamOfEnv({
+        url: env.UPSTREAM_URL,
+        name: env.UPSTREAM_NAME,
+        toolPrefix: env.UPSTREAM_TOOL_PREFIX,
+        callTimeoutMs: env.UPSTREAM_CALL_TIMEOUT_MS,
+        ...(env.UPSTREAM_BEARER_TOKEN !== undefined ? { bearerToken: env.UPSTREAM_BEARER_TOKEN } : {}),
+      }),
+    ];
+  } catch (error) {
+    if (error instanceof UpstreamDeclarationError) throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
+    throw error;
+  }
+}

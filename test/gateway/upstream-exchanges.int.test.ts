@@ -1,0 +1,94 @@
+/**
+ * The gateway in front of a real upstream: the official TypeScript SDK 2.x server, 2026-07-28 only,
+ * with its own multi-round tool (test/support/sdk-upstream.ts), declared by UPSTREAM_URL with a
+ * tool prefix. Its tools are listed beside the local ones; a call to one is a durable exchange whose
+ * rounds call the upstream, and its ask reaches the official 2.x client as an ask and the 1.x client
+ * (2025-11-25) as a real `elicitation/create` on its stream. Each upstream call carries the
+ * gateway's own credential, the exchange's client capabilities and an idempotency key naming the
+ * exchange and round; the upstream's requestState comes back to it as it sent it.
+ */
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectModernClient } from '../support/modern-client';
+import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
+import { useTestService } from '../support/test-service';
+import { exchangeStatus } from '../support/exchange-rows';
+
+const UPSTREAM_TOKEN = 'gateway-own-credential';
+let upstream: SdkUpstream;
+const env: Record<string, string> = {
+  UPSTREAM_NAME: 'shop',
+  UPSTREAM_TOOL_PREFIX: 'shop_',
+  UPSTREAM_BEARER_TOKEN: UPSTREAM_TOKEN,
+};
+beforeAll(async () => {
+  upstream = await startSdkUpstream();
+  env.UPSTREAM_URL = upstream.url;
+});
+afterAll(() => upstream?.close());
+const service = useTestService(env);
+
+type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
+const textOf = (result: unknown) => (result as ToolResult).content[0]?.text;
+const callsOf = (order: string) => upstream.calls.filter((call) => call.arguments?.order === order);
+
+describe('the gateway in front of an official SDK server', () => {
+  it('lists the upstream tools, prefixed, beside the local ones', async () => {
+    const client = await connectModernClient(service.url, {});
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['shop_add', 'shop_confirm_order', 'greet']));
+    expect(tools.find((tool) => tool.name === 'shop_add')?.description).toBe('Adds two numbers.');
+    await client.close();
+  });
+
+  it('serves a plain upstream call to a 2026-07-28 client', async () => {
+    const client = await connectModernClient(service.url, {});
+    const result = await client.callTool({ name: 'shop_add', arguments: { a: 2, b: 3 } });
+    expect(textOf(result)).toBe('5');
+    await client.close();
+  });
+
+  it('carries the upstream ask to a 2026-07-28 client and its answer back, with the upstream state and a key per round', async () => {
+    const client = await connectModernClient(service.url, async () => ({ action: 'accept', content: { name: 'Ada' } }));
+    const result = await client.callTool({ name: 'shop_confirm_order', arguments: { order: 'G-1' } });
+    expect(textOf(result)).toBe('placed G-1 for Ada (order:G-1)');
+    const [first, second] = callsOf('G-1');
+    expect(callsOf('G-1')).toHaveLength(2);
+    const key = first!._meta?.idempotencyKey as string;
+    expect(key).toMatch(/^[0-9a-f-]{36}\/1$/);
+    expect(second!._meta?.idempotencyKey).toBe(key.replace(/\/1$/, '/2'));
+    expect(second!.requestState).toBe('order:G-1');
+    expect(second!.inputResponses).toEqual({ confirm: { action: 'accept', content: { name: 'Ada' } } });
+    expect(first!._meta?.['io.modelcontextprotocol/clientCapabilities']).toEqual({ elicitation: {} });
+    expect(first!.authorization).toBe(`Bearer ${UPSTREAM_TOKEN}`);
+    expect(first!._meta?.['io.durable-mcp/caller']).toBeUndefined();
+    expect(await exchangeStatus(service.pool, key.split('/')[0]!)).toBe('completed');
+    await client.close();
+  });
+
+  it("sends a 2026-only upstream's ask to a 2025-11-25 client as a real elicitation/create", async () => {
+    const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { name: 'Grace' } };
+    });
+    await client.connect(new LegacyTransport(new URL(service.url)));
+    const result = await client.callTool({ name: 'shop_confirm_order', arguments: { order: 'G-2' } }, CallToolResultSchema);
+    expect(textOf(result)).toBe('placed G-2 for Grace (order:G-2)');
+    expect(asked).toEqual(['Place order G-2?']);
+    await client.close();
+  });
+
+  it('refuses an upstream ask the client did not declare, with -32021, as for a local handler', async () => {
+    const client = await connectModernClient(service.url, {});
+    const refused = await client.callTool({ name: 'shop_confirm_order', arguments: { order: 'G-3' } }).then(
+      () => undefined,
+      (error: { code?: number }) => error.code,
+    );
+    expect(refused).toBe(-32021);
+    await client.close();
+  });
+});
