@@ -22,7 +22,7 @@ import { evidenceSigningKeysOf } from '../evidence/signing-keys';
 import { EnvSchema } from './schema';
 import { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
-import { upstreamsOf } from '../gateway/upstreams-of-env';
+import { upstreamsOf } from './upstreams';
 
 /**
  * Validates an environment-shaped object and returns a frozen, grouped config. `role` says which

@@ -12,14 +12,12 @@ import { z } from 'zod';
 /** How many upstreams one service may declare: each is a client, a catalog and a refresh loop. */
 export const MAX_UPSTREAMS = 32;
 
-const name = z
-  .string()
-  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lower-case letter, then up to 31 of a-z, 0-9, _ and -');
+const name = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lower-case letter, then up to 31 of a-z, 0-9, _ and -');
 
 const url = z
   .string()
   .url()
-  .refine((value) => /^https?:$/.test(new URL(value).protocol), 'an http: or https: URL (Streamable HTTP)');
+  .refine((value) => /^https?:\/\//i.test(value), 'an http: or https: URL (Streamable HTTP)');
 
 const auth = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }).strict(),
@@ -60,7 +58,11 @@ export const UpstreamFileSchema = z
     const seen = new Set<string>();
     file.upstreams.forEach((upstream, index) => {
       if (seen.has(upstream.name))
-        ctx.addIssue({ code: 'custom', path: ['upstreams', index, 'name'], message: `${upstream.name} is declared twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['upstreams', index, 'name'],
+          message: `${upstream.name} is declared twice`,
+        });
       seen.add(upstream.name);
     });
   });

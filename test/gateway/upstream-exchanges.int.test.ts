@@ -76,7 +76,10 @@ describe('the gateway in front of an official SDK server', () => {
       return { action: 'accept', content: { name: 'Grace' } };
     });
     await client.connect(new LegacyTransport(new URL(service.url)));
-    const result = await client.callTool({ name: 'shop_confirm_order', arguments: { order: 'G-2' } }, CallToolResultSchema);
+    const result = await client.callTool(
+      { name: 'shop_confirm_order', arguments: { order: 'G-2' } },
+      CallToolResultSchema,
+    );
     expect(textOf(result)).toBe('placed G-2 for Grace (order:G-2)');
     expect(asked).toEqual(['Place order G-2?']);
     await client.close();
@@ -89,6 +92,20 @@ describe('the gateway in front of an official SDK server', () => {
       (error: { code?: number }) => error.code,
     );
     expect(refused).toBe(-32021);
+    await client.close();
+  });
+
+  // Last: it stops the upstream.
+  it('gives the call a tool error naming the upstream when it cannot be reached, and ends the exchange', async () => {
+    await upstream.close();
+    const client = await connectModernClient(service.url, {});
+    const result = (await client.callTool({ name: 'shop_add', arguments: { a: 1, b: 1 } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The upstream server shop could not be reached for add: /);
+    const { rows } = await service.pool.query<{ status: string }>(
+      `SELECT status FROM exchanges WHERE target = 'shop_add' ORDER BY created_at DESC LIMIT 1`,
+    );
+    expect(rows).toEqual([{ status: 'completed' }]);
     await client.close();
   });
 });

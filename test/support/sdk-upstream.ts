@@ -55,7 +55,10 @@ function upstreamServer(): McpServer {
       const state = ctx.mcpReq.requestState();
       return {
         content: [
-          { type: 'text', text: content ? `placed ${order} for ${String(content.name)} (${String(state)})` : 'declined' },
+          {
+            type: 'text',
+            text: content ? `placed ${order} for ${String(content.name)} (${String(state)})` : 'declined',
+          },
         ],
       };
     },
@@ -99,6 +102,7 @@ export async function startSdkUpstream(): Promise<SdkUpstream> {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
     async close() {
+      if (!server.listening) return;
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await handler.close();

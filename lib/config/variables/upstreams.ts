@@ -19,10 +19,7 @@ export const UPSTREAM_VARIABLES = {
     '(none)',
   ),
   UPSTREAM_NAME: documented(
-    z
-      .string()
-      .trim()
-      .default('upstream'),
+    z.string().trim().default('upstream'),
     "`UPSTREAM_URL`'s name, in logs, metrics and errors",
   ),
   UPSTREAM_TOOL_PREFIX: documented(

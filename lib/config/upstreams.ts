@@ -4,8 +4,8 @@
  * message naming the file and each field at fault.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../config/errors';
-import { parseUpstreamFile, upstreamOfEnv, UpstreamDeclarationError, type Upstream } from './upstream-declaration';
+import { ConfigError } from './errors';
+import { parseUpstreamFile, upstreamOfEnv, UpstreamDeclarationError, type Upstream } from '../gateway/upstream-declaration';
 
 interface UpstreamEnv {
   UPSTREAMS_FILE?: string;
@@ -20,13 +20,17 @@ interface UpstreamEnv {
 export function upstreamsOf(env: UpstreamEnv, source: Record<string, string | undefined>): Upstream[] {
   try {
     if (env.UPSTREAMS_FILE !== undefined && env.UPSTREAM_URL !== undefined)
-      throw new UpstreamDeclarationError('UPSTREAMS_FILE and UPSTREAM_URL are both set: declare the upstream in the file');
+      throw new UpstreamDeclarationError(
+        'UPSTREAMS_FILE and UPSTREAM_URL are both set: declare the upstream in the file',
+      );
     if (env.UPSTREAMS_FILE !== undefined) {
       let text: string;
       try {
         text = readFileSync(env.UPSTREAMS_FILE, 'utf8');
       } catch (error) {
-        throw new UpstreamDeclarationError(`UPSTREAMS_FILE ${env.UPSTREAMS_FILE} cannot be read: ${(error as Error).message}`);
+        throw new UpstreamDeclarationError(
+          `UPSTREAMS_FILE ${env.UPSTREAMS_FILE} cannot be read: ${(error as Error).message}`,
+        );
       }
       return parseUpstreamFile(text, source, `UPSTREAMS_FILE ${env.UPSTREAMS_FILE}`);
     }
