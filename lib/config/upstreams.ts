@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './errors';
-import { parseUpstreamFile, upstreamOfEnv, UpstreamDeclarationError, type Upstream } from '../gateway/upstream-declaration';
+import {
+  parseUpstreamFile,
+  upstreamOfEnv,
+  UpstreamDeclarationError,
+  type Upstream,
+} from '../gateway/upstream-declaration';
 
 interface UpstreamEnv {
   UPSTREAMS_FILE?: string;
