@@ -19,6 +19,7 @@ import type { LoadedHandlers } from './handler-module';
 import { createServiceWorker, type ServiceWorker } from './service-worker';
 import { createUpstreamCatalog, type UpstreamCatalog } from '../../lib/gateway/upstream-catalog';
 import { gatewayHandlerSet } from '../../lib/gateway/gateway-handler-set';
+import { startPolicyReload, type PolicyReload } from '../../lib/gateway/policy-reload';
 
 export type WorkerRunOptions = Pick<ExchangeWorkerDeps, 'workflowBundle' | 'interceptors'>;
 
@@ -50,6 +51,8 @@ export interface RunningService {
   tracing?: Tracing;
   /** The upstreams' tools (UPSTREAMS_FILE, UPSTREAM_URL), when the service stands in front of any. */
   upstreams?: UpstreamCatalog;
+  /** Reads UPSTREAMS_FILE again for its policies, when there is one. */
+  policyReload?: PolicyReload;
   /** Stops everything once (later calls wait for the same stop); every part is tried, then the first error thrown. */
   stop(): Promise<void>;
 }
@@ -82,6 +85,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       // Listed before either part serves: an upstream that cannot be listed yet is tried again later.
       service.upstreams = createUpstreamCatalog(config.upstreams, log);
       await service.upstreams.start();
+      if (config.upstreamsFile !== undefined)
+        service.policyReload = startPolicyReload(
+          config.upstreamsFile,
+          config.upstreams,
+          service.upstreams,
+          log,
+          config.upstreamsReloadMs,
+        );
       handlers = { ...handlers, set: gatewayHandlerSet(handlers.set, service.upstreams) };
     }
     if (withWorker) {
@@ -112,6 +123,7 @@ async function stopAll(service: RunningService): Promise<void> {
   };
   await attempt(service.api && (() => service.api!.close()));
   await attempt(service.worker && (() => service.worker!.stop()));
+  service.policyReload?.stop();
   await attempt(service.upstreams && (() => service.upstreams!.close()));
   await attempt(service.pool && (() => service.pool!.end()));
   // Last: the spans of everything above are flushed to the collector before the process ends.

@@ -199,6 +199,9 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
     },
     handlers: env.HANDLERS ?? env.HANDLER_SET,
     upstreams: upstreamsOf(env, source),
+    /** Read again while the process runs, for its policies (lib/gateway/policy-reload.ts). */
+    upstreamsFile: env.UPSTREAMS_FILE,
+    upstreamsReloadMs: env.UPSTREAMS_RELOAD_MS,
     webhooks,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({

@@ -4,7 +4,7 @@
  * tools it last listed (none, before its first listing) and is tried again at its next refresh; it
  * never stops the process.
  *
- * A name already taken (by a local tool, or by an upstream declared before) is not listed again:
+ * A tool every call of which a policy denies is not listed at all. A name already taken (by a local tool, or by an upstream declared before) is not listed again:
  * the first holder keeps it, and the shadowed tool is logged once per listing.
  */
 import type { ToolHandler } from '@durable-mcp/handlers';
@@ -12,6 +12,8 @@ import type { Logger } from '../log';
 import type { Upstream } from './upstream-declaration';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
 import { upstreamToolHandler } from './upstream-tool';
+import { alwaysDenied } from './call-policy';
+import { createPolicyBook, type PolicyBook } from './policy-book';
 
 /** The most tools one upstream's listing may add: a larger listing is cut there, and said so. */
 export const MAX_TOOLS_PER_UPSTREAM = 1_000;
@@ -20,6 +22,8 @@ interface Entry {
   upstream: Upstream;
   client: UpstreamClient;
   tools: ToolHandler[];
+  /** The upstream's own names of `tools`, in the same order. */
+  names: string[];
   timer?: NodeJS.Timeout;
 }
 
@@ -31,8 +35,12 @@ export interface UpstreamCatalog {
   /** Lists each upstream once, then keeps them fresh in the background. */
   start(): Promise<void>;
   close(): Promise<void>;
-  /** Called after a listing changed what an upstream offers. */
+  /** Called after a listing, or new policies, changed what an upstream offers. */
   onChange(listener: () => void): void;
+  /** The policies every round decides by (replaced on reload: `policiesChanged` then). */
+  policies: PolicyBook;
+  /** Says the policies were replaced, so tools they now deny outright are listed no more (or again). */
+  policiesChanged(): void;
 }
 
 export function createUpstreamCatalog(
@@ -40,7 +48,13 @@ export function createUpstreamCatalog(
   log: Logger,
   clientOf: (upstream: Upstream) => UpstreamClient = createUpstreamClient,
 ): UpstreamCatalog {
-  const entries: Entry[] = upstreams.map((upstream) => ({ upstream, client: clientOf(upstream), tools: [] }));
+  const policies = createPolicyBook(upstreams);
+  const entries: Entry[] = upstreams.map((upstream) => ({
+    upstream,
+    client: clientOf(upstream),
+    tools: [],
+    names: [],
+  }));
   const listeners: Array<() => void> = [];
   let closed = false;
 
@@ -54,9 +68,9 @@ export function createUpstreamCatalog(
           'upstream lists more tools than one upstream may add: the rest are not served',
         );
       const before = entry.tools.map((t) => t.tool.name).join('\n');
-      entry.tools = listed
-        .slice(0, MAX_TOOLS_PER_UPSTREAM)
-        .map((tool) => upstreamToolHandler(upstream, entry.client, tool));
+      const kept = listed.slice(0, MAX_TOOLS_PER_UPSTREAM);
+      entry.tools = kept.map((tool) => upstreamToolHandler(upstream, entry.client, tool, policies));
+      entry.names = kept.map((tool) => tool.name);
       log.info({ upstream: upstream.name, tools: entry.tools.length }, 'upstream tools listed');
       if (entry.tools.map((t) => t.tool.name).join('\n') !== before) for (const listener of listeners) listener();
     } catch (error) {
@@ -72,8 +86,9 @@ export function createUpstreamCatalog(
       const names = new Set(taken);
       const tools: ToolHandler[] = [];
       for (const entry of entries)
-        for (const handler of entry.tools) {
+        for (const [index, handler] of entry.tools.entries()) {
           if (names.has(handler.tool.name)) continue;
+          if (alwaysDenied(policies.of(entry.upstream.name), entry.names[index]!)) continue;
           names.add(handler.tool.name);
           tools.push(handler);
         }
@@ -97,6 +112,10 @@ export function createUpstreamCatalog(
     },
     onChange(listener) {
       listeners.push(listener);
+    },
+    policies,
+    policiesChanged() {
+      for (const listener of listeners) listener();
     },
   };
 }

@@ -13,6 +13,7 @@ describe('an upstreams file', () => {
         refreshEveryMs: 300_000,
         maxResultBytes: 1_048_576,
         forwardCaller: false,
+        policies: [],
       },
     ]);
   });
@@ -77,6 +78,26 @@ describe('an upstream in the environment', () => {
     });
     expect(() => upstreamOfEnv({ url: 'not a url', name: 'shop', toolPrefix: '', callTimeoutMs: 1_000 })).toThrow(
       /^UPSTREAM_\*: url/,
+    );
+  });
+});
+
+describe("an upstream's policies", () => {
+  it('stop the start when nobody could answer an approval, naming the policy', () => {
+    const entry = {
+      name: 'pay',
+      url: 'http://pay/mcp',
+      policies: [
+        { name: 'ok', tools: ['refund'], approve: { anyOf: [{ group: 'approvers' }] } },
+        {
+          name: 'bad',
+          tools: ['pay'],
+          approve: { anyOf: [{ scope: 'pay:approve' }], requireSignIn: { maxAgeS: 300 } },
+        },
+      ],
+    };
+    expect(() => parseUpstreamFile(file([entry]), {}, 'f')).toThrow(
+      /upstreams\.0\.policies\.1\.approve: approve\.requireSignIn/,
     );
   });
 });

@@ -8,6 +8,8 @@
  * so no secret sits in the file.
  */
 import { z } from 'zod';
+import { CallPolicySchema, MAX_POLICIES } from './call-policy';
+import { approvalProblem } from './approval-request';
 
 /** How many upstreams one service may declare: each is a client, a catalog and a refresh loop. */
 export const MAX_UPSTREAMS = 32;
@@ -48,8 +50,16 @@ export const UpstreamFileEntrySchema = z
     maxResultBytes: z.number().int().min(1_024).max(16_777_216).default(1_048_576),
     /** Whether each call tells the upstream who the caller is (`_meta["io.durable-mcp/caller"]`). */
     forwardCaller: z.boolean().default(false),
+    /** What a call needs before it is forwarded (call-policy.ts): the first that matches decides. */
+    policies: z.array(CallPolicySchema).max(MAX_POLICIES).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((upstream, ctx) => {
+    upstream.policies.forEach((policy, index) => {
+      const problem = 'approve' in policy ? approvalProblem(policy.approve) : undefined;
+      if (problem) ctx.addIssue({ code: 'custom', path: ['policies', index, 'approve'], message: problem });
+    });
+  });
 
 export const UpstreamFileSchema = z
   .object({ upstreams: z.array(UpstreamFileEntrySchema).max(MAX_UPSTREAMS) })

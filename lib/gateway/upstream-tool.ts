@@ -6,14 +6,29 @@
  * round) and no client ever sees it bare. Re-entry stays re-execution: the upstream repeats the
  * call from the top with the answers, as the 2026-07-28 revision has every server do.
  *
+ * Before the first upstream call, the upstream's policies decide (policy-gate.ts): a denied call is
+ * never forwarded, and one that needs an approval is forwarded only once it is approved. An
+ * upstream's ask goes to the caller's client only: an `addressedTo` in it is dropped, since who
+ * may answer for an upstream is the operator's to say, in a policy.
+ *
  * What the caller gets when the upstream cannot answer: its JSON-RPC error passed on as the call's
  * error (the message naming the upstream); a failure to reach it (down, refused, timed out,
  * unreadable) or a result past `maxResultBytes` as a tool error, which an agent can read and act on.
  */
-import { inputRequired, ProtocolError, type Principal, type ToolHandler } from '@durable-mcp/handlers';
+import {
+  inputRequired,
+  ProtocolError,
+  type HandlerContext,
+  type Principal,
+  type ToolHandler,
+} from '@durable-mcp/handlers';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Upstream } from './upstream-declaration';
 import { UpstreamProtocolError, type UpstreamClient, type UpstreamOutcome } from './upstream-client';
+import { readGatewayState, writeGatewayState } from './gateway-state';
+import { policyGate } from './policy-gate';
+import type { PolicyBook } from './policy-book';
+import { toolError } from './tool-error';
 
 /** The idempotency key of one round's upstream call: the same for every attempt of that round. */
 export const roundIdempotencyKey = (exchangeId: string, round: number) => `${exchangeId}/${round}`;
@@ -29,8 +44,6 @@ function callerOf(principal: Principal): Record<string, unknown> {
   };
 }
 
-const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-
 /**
  * How many state-only results in a row (an ask with no requests: "come back") a round takes from
  * an upstream, calling again with its state each time, before it gives the caller a tool error.
@@ -45,55 +58,98 @@ export function listedTool(upstream: Upstream, tool: Tool): Tool {
   return { ...described, name: `${upstream.toolPrefix}${tool.name}` };
 }
 
-export function upstreamToolHandler(upstream: Upstream, client: UpstreamClient, tool: Tool): ToolHandler {
+/** The upstream's ask as the caller's client is sent it: addressed to nobody else. */
+function callersAsk(inputRequests: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(inputRequests).map(([key, request]) => {
+      if (typeof request !== 'object' || request === null || !('addressedTo' in request)) return [key, request];
+      const { addressedTo: _notTheUpstreams, ...forCaller } = request as Record<string, unknown>;
+      return [key, forCaller];
+    }),
+  );
+}
+
+interface Forwarding {
+  upstream: Upstream;
+  client: UpstreamClient;
+  tool: Tool;
+}
+
+/** One round's call to the upstream (and the calls a state-only answer asks for), as the round's outcome. */
+async function forward(
+  { upstream, client, tool }: Forwarding,
+  args: Record<string, unknown>,
+  ctx: HandlerContext,
+  sent: { inputResponses: Record<string, unknown>; upstreamState?: string },
+) {
+  let outcome: UpstreamOutcome;
+  let { inputResponses, upstreamState } = sent;
+  for (let comeBacks = 0; ; comeBacks += 1) {
+    try {
+      outcome = await client.callTool({
+        name: tool.name,
+        arguments: args,
+        inputResponses,
+        ...(upstreamState !== undefined ? { requestState: upstreamState } : {}),
+        clientCapabilities: ctx.clientCapabilities as Record<string, unknown>,
+        idempotencyKey: roundIdempotencyKey(ctx.exchangeId, ctx.round),
+        ...(upstream.forwardCaller ? { caller: callerOf(ctx.principal) } : {}),
+        signal: ctx.signal,
+      });
+    } catch (error) {
+      if (error instanceof UpstreamProtocolError)
+        throw new ProtocolError(error.code, `upstream ${upstream.name}: ${error.message}`, error.data);
+      const reason = error instanceof Error ? error.message : String(error);
+      ctx.log.warn({ upstream: upstream.name, tool: tool.name, err: error }, 'upstream call failed');
+      return toolError(`The upstream server ${upstream.name} could not be reached for ${tool.name}: ${reason}`);
+    }
+    if (outcome.kind !== 'input_required' || Object.keys(outcome.inputRequests).length > 0) break;
+    if (comeBacks + 1 >= MAX_STATE_ONLY_RESULTS || outcome.requestState === undefined)
+      return toolError(
+        `The upstream server ${upstream.name} kept answering ${tool.name} with nothing to ask and no result.`,
+      );
+    upstreamState = outcome.requestState;
+    inputResponses = {};
+    await new Promise((resolve) => setTimeout(resolve, STATE_ONLY_PAUSE_MS));
+  }
+  if (outcome.kind === 'input_required')
+    return inputRequired({
+      inputRequests: callersAsk(outcome.inputRequests) as Parameters<typeof inputRequired>[0]['inputRequests'],
+      requestState: writeGatewayState({
+        forwarded: true,
+        ...(outcome.requestState !== undefined ? { upstream: outcome.requestState } : {}),
+      }),
+    });
+  const size = Buffer.byteLength(JSON.stringify(outcome.result));
+  if (size > upstream.maxResultBytes)
+    return toolError(
+      `The upstream server ${upstream.name} answered ${tool.name} with ${size} bytes, over its limit of ${upstream.maxResultBytes} (maxResultBytes).`,
+    );
+  const { resultType: _complete, ...result } = outcome.result;
+  return result as CallToolResult;
+}
+
+export function upstreamToolHandler(
+  upstream: Upstream,
+  client: UpstreamClient,
+  tool: Tool,
+  policies: PolicyBook,
+): ToolHandler {
   return {
     tool: listedTool(upstream, tool),
     // A network call: a regular activity, heartbeating, bounded by HANDLER_TIMEOUT_MS.
     roundActivity: 'regular',
     async run(args, ctx) {
-      let outcome: UpstreamOutcome | undefined;
-      let requestState = ctx.requestState;
-      let inputResponses = ctx.inputResponses;
-      for (let comeBacks = 0; ; comeBacks += 1) {
-        try {
-          outcome = await client.callTool({
-            name: tool.name,
-            arguments: args,
-            inputResponses,
-            ...(requestState !== undefined ? { requestState } : {}),
-            clientCapabilities: ctx.clientCapabilities as Record<string, unknown>,
-            idempotencyKey: roundIdempotencyKey(ctx.exchangeId, ctx.round),
-            ...(upstream.forwardCaller ? { caller: callerOf(ctx.principal) } : {}),
-            signal: ctx.signal,
-          });
-        } catch (error) {
-          if (error instanceof UpstreamProtocolError)
-            throw new ProtocolError(error.code, `upstream ${upstream.name}: ${error.message}`, error.data);
-          const reason = error instanceof Error ? error.message : String(error);
-          ctx.log.warn({ upstream: upstream.name, tool: tool.name, err: error }, 'upstream call failed');
-          return toolError(`The upstream server ${upstream.name} could not be reached for ${tool.name}: ${reason}`);
-        }
-        if (outcome.kind !== 'input_required' || Object.keys(outcome.inputRequests).length > 0) break;
-        if (comeBacks + 1 >= MAX_STATE_ONLY_RESULTS || outcome.requestState === undefined)
-          return toolError(
-            `The upstream server ${upstream.name} kept answering ${tool.name} with nothing to ask and no result.`,
-          );
-        requestState = outcome.requestState;
-        inputResponses = {};
-        await new Promise((resolve) => setTimeout(resolve, STATE_ONLY_PAUSE_MS));
-      }
-      if (outcome.kind === 'input_required')
-        return inputRequired({
-          inputRequests: outcome.inputRequests as Parameters<typeof inputRequired>[0]['inputRequests'],
-          ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}),
+      const state = readGatewayState(ctx.requestState);
+      if (state.forwarded)
+        return forward({ upstream, client, tool }, args, ctx, {
+          inputResponses: ctx.inputResponses,
+          ...(state.upstream !== undefined ? { upstreamState: state.upstream } : {}),
         });
-      const size = Buffer.byteLength(JSON.stringify(outcome.result));
-      if (size > upstream.maxResultBytes)
-        return toolError(
-          `The upstream server ${upstream.name} answered ${tool.name} with ${size} bytes, over its limit of ${upstream.maxResultBytes} (maxResultBytes).`,
-        );
-      const { resultType: _complete, ...result } = outcome.result;
-      return result as CallToolResult;
+      const gate = policyGate({ upstream: upstream.name, tool, policies: policies.of(upstream.name) }, args, ctx);
+      if (gate.kind === 'stop') return gate.outcome;
+      // The approval's answer is the gateway's, not the upstream's: its first call carries none.
+      return forward({ upstream, client, tool }, args, ctx, { inputResponses: {} });
     },
   };
 }

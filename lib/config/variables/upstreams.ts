@@ -13,6 +13,10 @@ export const UPSTREAM_VARIABLES = {
     'a JSON file declaring the upstream MCP servers whose tools the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "refreshEveryMs", "maxResultBytes", "forwardCaller" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
     '(none)',
   ),
+  UPSTREAMS_RELOAD_MS: documented(
+    integer(500, 3_600_000).default(5_000),
+    "how often `UPSTREAMS_FILE` is read again: its upstreams' changed `policies` apply from the next call on, each change logged; other changes apply after a restart",
+  ),
   UPSTREAM_URL: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
     "one upstream MCP server's Streamable HTTP endpoint (2026-07-28), declared without a file: its tools are listed beside the handler set's and each call to one runs as a durable exchange ([In front of your MCP server](gateway.md))",

@@ -1,0 +1,171 @@
+/**
+ * What an upstream call needs before it is forwarded: nothing, a person's (or a service's) approval,
+ * or nothing at all because it is denied. An upstream's policies are declared in order in its
+ * entry of `UPSTREAMS_FILE`; the first whose tool patterns match the upstream's own tool name and
+ * whose conditions all hold on the call's arguments decides. No policy matching: forwarded.
+ *
+ * Pure: the declarations' schema and the decision.
+ */
+import { z } from 'zod';
+import type { Addressing } from '@durable-mcp/handlers';
+
+/** How many policies one upstream may declare, and conditions one policy may hold. */
+export const MAX_POLICIES = 100;
+export const MAX_CONDITIONS = 20;
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+const ConditionSchema = z.discriminatedUnion('op', [
+  z
+    .object({
+      argument: z.string().min(1).max(200),
+      op: z.enum(['eq', 'ne']),
+      value: scalar,
+    })
+    .strict(),
+  z
+    .object({
+      argument: z.string().min(1).max(200),
+      op: z.enum(['gt', 'gte', 'lt', 'lte']),
+      value: z.number(),
+    })
+    .strict(),
+  z
+    .object({
+      argument: z.string().min(1).max(200),
+      op: z.literal('in'),
+      value: z.array(scalar).max(100),
+    })
+    .strict(),
+  z.object({ argument: z.string().min(1).max(200), op: z.literal('exists') }).strict(),
+]);
+
+export type Condition = z.output<typeof ConditionSchema>;
+
+const answererSchema = z.union([
+  z.object({ issuer: z.string().min(1), subject: z.string().min(1) }).strict(),
+  z.object({ service: z.string().min(1), issuer: z.string().min(1).optional() }).strict(),
+  z.object({ scope: z.string().min(1) }).strict(),
+  z.object({ group: z.string().min(1) }).strict(),
+  z.object({ caller: z.literal(true) }).strict(),
+]);
+
+/** The same vocabulary as a handler's `elicitFrom` (packages/handlers addressed.ts). */
+const AddressingSchema = z
+  .object({
+    anyOf: z.array(answererSchema).min(1).optional(),
+    eachOf: z.array(answererSchema).min(1).optional(),
+    excludeCaller: z.boolean().optional(),
+    waitMs: z.number().int().positive().optional(),
+    remindAfterMs: z.number().int().positive().optional(),
+    escalate: z
+      .object({ afterMs: z.number().int().positive(), to: z.array(answererSchema).min(1) })
+      .strict()
+      .optional(),
+    requireSignIn: z
+      .object({
+        maxAgeS: z.number().int().positive().optional(),
+        acr: z.array(z.string().min(1)).optional(),
+        amr: z.array(z.string().min(1)).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((a) => (a.anyOf === undefined) !== (a.eachOf === undefined), 'exactly one of anyOf and eachOf');
+
+const toolPatterns = z
+  .array(z.string().regex(/^[A-Za-z0-9_.*?/-]{1,128}$/, 'a tool name, where * is any run of characters and ? one'))
+  .min(1)
+  .max(100);
+
+const base = {
+  name: z.string().min(1).max(100),
+  tools: toolPatterns,
+  when: z.array(ConditionSchema).max(MAX_CONDITIONS).default([]),
+};
+
+export const CallPolicySchema = z.union([
+  z.object({ ...base, approve: AddressingSchema }).strict(),
+  z.object({ ...base, deny: z.string().min(1).max(500) }).strict(),
+]);
+
+export type CallPolicy = z.output<typeof CallPolicySchema>;
+
+export type PolicyDecision =
+  | { kind: 'forward' }
+  | { kind: 'approve'; policy: string; addressing: Addressing }
+  | { kind: 'deny'; policy: string; reason: string };
+
+function globPattern(pattern: string): RegExp {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\/-]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${source}$`);
+}
+
+/** The value at a dotted path of the arguments (`customer.id`), if there is one. */
+function argumentAt(args: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
+  let value: unknown = args;
+  for (const part of path.split('.')) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return { found: false };
+    value = (value as Record<string, unknown>)[part];
+  }
+  return { found: true, value };
+}
+
+/** Whether `condition` holds on `args`. A comparison with a value of another type does not hold. */
+export function conditionHolds(condition: Condition, args: Record<string, unknown>): boolean {
+  const { found, value } = argumentAt(args, condition.argument);
+  if (condition.op === 'exists') return found;
+  if (!found) return false;
+  switch (condition.op) {
+    case 'eq':
+      return value === condition.value;
+    case 'ne':
+      return value !== condition.value;
+    case 'in':
+      return condition.value.some((candidate) => candidate === value);
+    default: {
+      if (typeof value !== 'number') return false;
+      const limit = condition.value;
+      return condition.op === 'gt'
+        ? value > limit
+        : condition.op === 'gte'
+          ? value >= limit
+          : condition.op === 'lt'
+            ? value < limit
+            : value <= limit;
+    }
+  }
+}
+
+/** Whether a policy names `tool`, whatever the arguments. */
+export const policyNamesTool = (policy: CallPolicy, tool: string): boolean =>
+  policy.tools.some((pattern) => globPattern(pattern).test(tool));
+
+/** What the first policy that matches a call of `tool` (the upstream's own name) with `args` decides. */
+export function decideCall(
+  policies: readonly CallPolicy[],
+  tool: string,
+  args: Record<string, unknown>,
+): PolicyDecision {
+  for (const policy of policies) {
+    if (!policyNamesTool(policy, tool)) continue;
+    if (!policy.when.every((condition) => conditionHolds(condition, args))) continue;
+    return 'deny' in policy
+      ? { kind: 'deny', policy: policy.name, reason: policy.deny }
+      : { kind: 'approve', policy: policy.name, addressing: policy.approve as Addressing };
+  }
+  return { kind: 'forward' };
+}
+
+/** Whether every call of `tool` is denied (a deny policy with no conditions names it first): such a tool is not listed. */
+export function alwaysDenied(policies: readonly CallPolicy[], tool: string): boolean {
+  const first = policies.find((policy) => policyNamesTool(policy, tool) && policy.when.length === 0);
+  if (!first) return false;
+  // A conditional policy before it may still decide some calls otherwise.
+  const before = policies.slice(0, policies.indexOf(first));
+  return 'deny' in first && !before.some((policy) => policyNamesTool(policy, tool));
+}

@@ -1,0 +1,24 @@
+/**
+ * The state a gateway round keeps for the next, as the handler's own state (the service seals it
+ * and gives it back verified): whether the call was already forwarded (its policy decided once,
+ * before the first upstream call, and never again for that exchange, whatever a reload changes),
+ * and the upstream's own `requestState`, byte for byte.
+ */
+export interface GatewayState {
+  forwarded: boolean;
+  upstream?: string;
+}
+
+const FIRST: GatewayState = { forwarded: false };
+
+export function readGatewayState(state: string | undefined): GatewayState {
+  if (state === undefined) return FIRST;
+  const parsed = JSON.parse(state) as { f?: unknown; u?: unknown };
+  return {
+    forwarded: parsed.f === true,
+    ...(typeof parsed.u === 'string' ? { upstream: parsed.u } : {}),
+  };
+}
+
+export const writeGatewayState = (state: GatewayState): string =>
+  JSON.stringify({ f: state.forwarded, ...(state.upstream !== undefined ? { u: state.upstream } : {}) });

@@ -1,0 +1,54 @@
+/**
+ * The first round of an upstream call, before anything is forwarded: what the upstream's policies
+ * decide (call-policy.ts), and, for a call held for approval, what its approver answered. A denied
+ * call, and one declined or cancelled by its approver, ends with a tool error saying so and by
+ * whom, and is never forwarded.
+ */
+import { inputRequired, type HandlerContext } from '@durable-mcp/handlers';
+import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
+import { APPROVAL_KEY, approvalRequest } from './approval-request';
+import { decideCall, type CallPolicy } from './call-policy';
+import { writeGatewayState } from './gateway-state';
+import { toolError } from './tool-error';
+
+export type Gate = { kind: 'forward' } | { kind: 'stop'; outcome: CallToolResult | InputRequiredResult };
+
+interface Gated {
+  upstream: string;
+  tool: Tool;
+  policies: readonly CallPolicy[];
+}
+
+const stop = (outcome: CallToolResult | InputRequiredResult): Gate => ({ kind: 'stop', outcome });
+
+export function policyGate(
+  { upstream, tool, policies }: Gated,
+  args: Record<string, unknown>,
+  ctx: Pick<HandlerContext, 'inputResponses' | 'answeredBy'>,
+): Gate {
+  const call = `the call to ${upstream}'s tool "${tool.name}"`;
+  const approval = ctx.inputResponses[APPROVAL_KEY] as { action?: string; content?: { note?: unknown } } | undefined;
+  if (approval !== undefined) {
+    if (approval.action === 'accept') return { kind: 'forward' };
+    const by = ctx.answeredBy?.[APPROVAL_KEY]?.map((a) => a.principal.name ?? a.principal.subject).join(', ');
+    const note =
+      typeof approval.content?.note === 'string' && approval.content.note ? `: ${approval.content.note}` : '';
+    return stop(
+      toolError(
+        `${capitalized(call)} was not approved (${approval.action ?? 'no answer'}${by ? ` by ${by}` : ''})${note}. It was not forwarded.`,
+      ),
+    );
+  }
+  const decision = decideCall(policies, tool.name, args);
+  if (decision.kind === 'forward') return decision;
+  if (decision.kind === 'deny')
+    return stop(toolError(`The gateway's policy "${decision.policy}" does not allow ${call}: ${decision.reason}`));
+  return stop(
+    inputRequired({
+      inputRequests: { [APPROVAL_KEY]: approvalRequest(upstream, tool, decision.policy, decision.addressing) },
+      requestState: writeGatewayState({ forwarded: false }),
+    }),
+  );
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

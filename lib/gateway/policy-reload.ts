@@ -1,0 +1,91 @@
+/**
+ * Reads `UPSTREAMS_FILE` again while the process runs, so an operator changes policies without a
+ * restart: every `everyMs` the file is read, and when its text changed and it is valid, each
+ * upstream's policies are replaced (the next call's first round decides by them) and every change
+ * is logged, naming the upstream and its policies before and after. A file that no longer parses
+ * keeps the policies in force, and says why at `error`. Changes to anything but policies (URLs,
+ * credentials, timeouts) are logged as needing a restart, and not applied.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Logger } from '../log';
+import type { UpstreamCatalog } from './upstream-catalog';
+import { parseUpstreamFile, type Upstream } from './upstream-declaration';
+
+const policyNames = (upstream: Pick<Upstream, 'policies'> | undefined) => upstream?.policies.map((p) => p.name) ?? [];
+const withoutPolicies = ({ policies: _policies, ...rest }: Upstream) => JSON.stringify(rest);
+
+export interface PolicyReload {
+  /** Reads the file once now (what the timer does). */
+  check(): Promise<void>;
+  stop(): void;
+}
+
+export function startPolicyReload(
+  file: string,
+  declared: readonly Upstream[],
+  catalog: Pick<UpstreamCatalog, 'policies' | 'policiesChanged'>,
+  log: Logger,
+  everyMs: number,
+): PolicyReload {
+  let current = [...declared];
+  let lastText: string | undefined;
+
+  async function check(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      log.error({ file, err: error }, 'UPSTREAMS_FILE cannot be read; the policies in force are kept');
+      return;
+    }
+    if (text === lastText) return;
+    lastText = text;
+    let next: Upstream[];
+    try {
+      next = parseUpstreamFile(text, process.env, `UPSTREAMS_FILE ${file}`);
+    } catch (error) {
+      log.error(
+        { file, reason: (error as Error).message },
+        'UPSTREAMS_FILE is invalid; the policies in force are kept',
+      );
+      return;
+    }
+    const before = new Map(current.map((upstream) => [upstream.name, upstream]));
+    let changed = false;
+    for (const upstream of next) {
+      const was = before.get(upstream.name);
+      if (!was) {
+        log.warn({ upstream: upstream.name }, 'UPSTREAMS_FILE declares a new upstream: it is served after a restart');
+        continue;
+      }
+      if (withoutPolicies(was) !== withoutPolicies(upstream))
+        log.warn({ upstream: upstream.name }, "an upstream's connection settings changed: they apply after a restart");
+      if (JSON.stringify(was.policies) !== JSON.stringify(upstream.policies)) {
+        changed = true;
+        log.info(
+          { upstream: upstream.name, before: policyNames(was), after: policyNames(upstream) },
+          'upstream policies changed',
+        );
+      }
+    }
+    for (const name of before.keys())
+      if (!next.some((upstream) => upstream.name === name))
+        log.warn({ upstream: name }, 'UPSTREAMS_FILE no longer declares an upstream: it is served until a restart');
+    // Upstreams served now keep serving; each takes the policies the file gives it now (none if it left).
+    current = current.map((upstream) => ({
+      ...upstream,
+      policies: next.find((n) => n.name === upstream.name)?.policies ?? [],
+    }));
+    if (!changed) return;
+    catalog.policies.replace(current);
+    catalog.policiesChanged();
+  }
+
+  void readFile(file, 'utf8').then(
+    (text) => (lastText = text),
+    () => undefined,
+  );
+  const timer = setInterval(() => void check(), everyMs);
+  timer.unref();
+  return { check, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,168 @@
+/**
+ * Approval policies in front of a real upstream (the official TypeScript SDK 2.x server): declared
+ * in UPSTREAMS_FILE, decided before anything is forwarded. A call a policy holds becomes a question
+ * addressed as the policy says, answered by a person signed in at the answer page (the development
+ * sign-in, as `durable-mcp dev` runs); the upstream is called only once approved, with the call that
+ * was approved, and the result names the evidence of the approval. A decline and a deny never reach
+ * the upstream; a tool every call of which is denied is not listed; a changed file applies without
+ * a restart.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Browser, locationOf } from '../answers/browser';
+import { startDevAnsweringService } from '../answers/dev-answering-service';
+import { answerOnPage, hidden, SAME_ORIGIN } from '../answers/page-answerer';
+import { connectModernClient } from '../support/modern-client';
+import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
+import type { TestService } from '../support/test-service';
+import { until } from '../support/until';
+
+type ToolResult = {
+  content: Array<{ type: string; text: string }>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
+const textOf = (result: unknown) => (result as ToolResult).content[0]?.text;
+
+const BIG_SUMS = {
+  name: 'big sums',
+  tools: ['add'],
+  when: [{ argument: 'a', op: 'gt', value: 100 }],
+  approve: { anyOf: [{ group: 'approvers' }], waitMs: 3_600_000 },
+};
+const NO_NEGATIVES = {
+  name: 'no negatives',
+  tools: ['a?d'],
+  when: [{ argument: 'b', op: 'lt', value: 0 }],
+  deny: 'No negative numbers.',
+};
+const NO_ORDERS = { name: 'no orders', tools: ['confirm_*'], deny: 'Orders are placed by the desk.' };
+
+let upstream: SdkUpstream;
+let service: TestService;
+let origin: string;
+let file: string;
+let approver: Browser;
+
+const declare = (policies: unknown[]) =>
+  writeFileSync(
+    file,
+    JSON.stringify({ upstreams: [{ name: 'shop', url: upstream.url, toolPrefix: 'shop_', policies }] }),
+  );
+
+beforeAll(async () => {
+  upstream = await startSdkUpstream();
+  file = path.join(mkdtempSync(path.join(tmpdir(), 'upstreams-')), 'upstreams.json');
+  declare([NO_NEGATIVES, BIG_SUMS, NO_ORDERS]);
+  ({ service, origin } = await startDevAnsweringService(
+    { name: 'none', tools: [] },
+    { UPSTREAMS_FILE: file, UPSTREAMS_RELOAD_MS: '500' },
+  ));
+  approver = await signIn();
+}, 120_000);
+afterAll(async () => {
+  await service?.close();
+  await upstream?.close();
+});
+
+/** Rita, a member of `approvers`, signed in at the page with its development sign-in. */
+async function signIn(): Promise<Browser> {
+  const browser = new Browser();
+  const inbox = await browser.request(`${origin}/answers`);
+  const form = await (await browser.request(locationOf(inbox, `${origin}/answers`))).text();
+  const signedIn = await browser.post(
+    `${origin}/answers/sign-in`,
+    { csrf: hidden(form, 'csrf') ?? '', return: '/answers', subject: 'rita', name: 'Rita', groups: 'approvers' },
+    SAME_ORIGIN,
+  );
+  expect(signedIn.status).toBe(303);
+  return browser;
+}
+
+/** The question a call of `shop_add` with `a` asked, once it waits. */
+const questionOn = (a: number) =>
+  until(`the question on a=${a}`, async () => {
+    const { rows } = await service.pool.query<{ id: string; message: string }>(
+      `SELECT q.id, q.message FROM questions q JOIN exchanges e ON e.id = q.exchange_id
+        WHERE e.target = 'shop_add' AND q.status = 'waiting'`,
+    );
+    return rows.find(() => true);
+  });
+
+const upstreamCallsWith = (a: number) => upstream.calls.filter((call) => call.arguments?.a === a);
+
+describe('approval policies in front of an upstream', () => {
+  it('does not list a tool every call of which is denied', async () => {
+    const client = await connectModernClient(service.url, {});
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('shop_add');
+    expect(names).not.toContain('shop_confirm_order');
+    await client.close();
+  });
+
+  it('forwards a call no policy holds at once', async () => {
+    const client = await connectModernClient(service.url, {});
+    expect(textOf(await client.callTool({ name: 'shop_add', arguments: { a: 1, b: 2 } }))).toBe('3');
+    await client.close();
+  });
+
+  it('never forwards a denied call: the caller reads the policy and its reason', async () => {
+    const client = await connectModernClient(service.url, {});
+    const result = (await client.callTool({ name: 'shop_add', arguments: { a: 7, b: -1 } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      `The gateway's policy "no negatives" does not allow the call to shop's tool "add": No negative numbers.`,
+    );
+    expect(upstreamCallsWith(7)).toEqual([]);
+    await client.close();
+  });
+
+  it('holds a call for approval, forwards it once approved at the page, and names the evidence', async () => {
+    const client = await connectModernClient(service.url, {});
+    const call = client.callTool({ name: 'shop_add', arguments: { a: 200, b: 1 } });
+    const question = await questionOn(200);
+    expect(question.message).toBe(
+      `Forward this call to shop's tool "add"? It says: Adds two numbers. (policy: big sums)`,
+    );
+    expect(upstreamCallsWith(200)).toEqual([]);
+    const answered = await answerOnPage(approver, origin, question.id, { action: 'accept', 'content.note': 'fine' });
+    expect(answered.status).toBe(303);
+    const result = (await call) as ToolResult;
+    expect(textOf(result)).toBe('201');
+    expect(upstreamCallsWith(200)).toHaveLength(1);
+    expect(upstreamCallsWith(200)[0]!._meta?.idempotencyKey).toMatch(/\/2$/);
+    const approvals = result._meta?.['io.durable-mcp/approvals'] as Array<{ evidence?: string }> | undefined;
+    expect(approvals?.[0]?.evidence).toMatch(/\S/);
+    await client.close();
+  });
+
+  it('never forwards a call its approver declined: the caller reads who declined', async () => {
+    const client = await connectModernClient(service.url, {});
+    const call = client.callTool({ name: 'shop_add', arguments: { a: 300, b: 1 } });
+    const question = await questionOn(300);
+    expect((await answerOnPage(approver, origin, question.id, { action: 'decline' })).status).toBe(303);
+    const result = (await call) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      `The call to shop's tool "add" was not approved (decline by Rita). It was not forwarded.`,
+    );
+    expect(upstreamCallsWith(300)).toEqual([]);
+    await client.close();
+  });
+
+  it('applies a changed file without a restart', async () => {
+    declare([NO_NEGATIVES]);
+    // Once reloaded, the orders tool is listed again (to a new client: a client keeps its listing),
+    // and a big sum is forwarded at once.
+    await until('the reload', async () => {
+      const lister = await connectModernClient(service.url, {});
+      const { tools } = await lister.listTools();
+      await lister.close();
+      return tools.some((tool) => tool.name === 'shop_confirm_order') || undefined;
+    });
+    const client = await connectModernClient(service.url, {});
+    expect(textOf(await client.callTool({ name: 'shop_add', arguments: { a: 400, b: 1 } }))).toBe('401');
+    await client.close();
+  });
+});
