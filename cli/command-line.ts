@@ -4,7 +4,7 @@ import type { ServiceRole } from './start/service-process';
 export const SERVICE_ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
 
 export type Command =
-  | { command: 'dev'; module?: string; dataDir?: string; watch: boolean }
+  | { command: 'dev'; module?: string; dataDir?: string; upstream?: string; watch: boolean }
   | { command: 'start'; role: ServiceRole }
   | { command: 'check'; module: string }
   /** The admin API from a terminal: the rest of the line is its own (exchanges/exchanges-command.ts). */
@@ -26,22 +26,30 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (command === 'evidence') return { command: 'evidence', argv: rest };
   // `durable-mcp <command> --help` is that command's help, whatever else the line says.
   if (isTopic(command) && (rest.includes('--help') || rest.includes('-h'))) return { command: 'help', topic: command };
-  const dataDirAt = rest.indexOf('--data-dir');
+  // The flags that take a value: the argument after each is theirs, not a positional one.
+  const valueAt = (flag: string) => rest.indexOf(flag);
+  const dataDirAt = valueAt('--data-dir');
+  const upstreamAt = valueAt('--upstream');
+  const values = new Set([dataDirAt, upstreamAt].filter((at) => at >= 0).map((at) => at + 1));
   const flags = rest.filter((arg) => arg.startsWith('-'));
-  const positional = rest.filter((arg, i) => !arg.startsWith('-') && !(dataDirAt >= 0 && i === dataDirAt + 1));
+  const positional = rest.filter((arg, i) => !arg.startsWith('-') && !values.has(i));
   const usageError = (message: string): Command => ({ command: 'usage-error', message });
   switch (command) {
     case 'dev': {
-      const unknown = flags.filter((flag) => flag !== '--data-dir' && flag !== '--no-watch');
+      const unknown = flags.filter((flag) => !['--data-dir', '--upstream', '--no-watch'].includes(flag));
       if (unknown.length || positional.length > 1)
         return usageError(`durable-mcp dev: unexpected ${[...unknown, ...positional.slice(1)].join(' ')}`);
       const dataDir = dataDirAt >= 0 ? rest[dataDirAt + 1] : undefined;
       if (dataDirAt >= 0 && (!dataDir || dataDir.startsWith('-')))
         return usageError('durable-mcp dev: --data-dir needs a folder');
+      const upstream = upstreamAt >= 0 ? rest[upstreamAt + 1] : undefined;
+      if (upstreamAt >= 0 && !/^https?:\/\//.test(upstream ?? ''))
+        return usageError("durable-mcp dev: --upstream needs an MCP server's http(s) URL");
       return {
         command: 'dev',
         ...(positional[0] ? { module: positional[0] } : {}),
         ...(dataDir ? { dataDir } : {}),
+        ...(upstream ? { upstream } : {}),
         watch: !flags.includes('--no-watch'),
       };
     }

@@ -44,6 +44,8 @@ export interface DevOptions {
   dataDir?: string;
   /** Reload on changes (default true). */
   watch?: boolean;
+  /** An MCP server to stand in front of (UPSTREAM_URL); with no module named, the service serves its tools alone. */
+  upstream?: string;
 }
 
 /** How long a stopping service may drain its legs and rounds before it is killed. */
@@ -61,7 +63,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
   // Before anything is written: without the development stack, say what to install.
   loadDevStack('durable-mcp dev');
   const cwd = process.cwd();
-  const specifier = options.handlers ?? process.env.HANDLERS ?? 'demo';
+  const specifier = options.handlers ?? process.env.HANDLERS ?? (options.upstream ? 'none' : 'demo');
   const handlers = isPath(specifier) ? path.resolve(cwd, specifier) : specifier;
   const dataDir = path.resolve(cwd, options.dataDir ?? '.durable-mcp');
   prepareDataFolder(dataDir);
@@ -148,6 +150,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
     ...devServiceEnvironment(dataDir, local, log, publicEnv),
     HANDLERS: handlers,
     PORT: '0',
+    ...(options.upstream ? { UPSTREAM_URL: options.upstream } : {}),
   };
   const watched = isPath(handlers) ? [moduleFolder(handlers)] : [];
   let shownBanner = false;

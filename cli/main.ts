@@ -27,6 +27,7 @@ async function main(argv: string[]): Promise<void> {
       return devCommand({
         ...(line.module ? { handlers: moduleArgument(line.module) } : {}),
         ...(line.dataDir ? { dataDir: line.dataDir } : {}),
+        ...(line.upstream ? { upstream: line.upstream } : {}),
         watch: line.watch,
       });
     case 'start':
