@@ -2,7 +2,9 @@
  * An upstream MCP server for the gateway's tests, none of it written here but its tools: the
  * official TypeScript SDK 2.x server (`createMcpHandler`, a fresh `McpServer` per request, 2026-07-28
  * only) behind node:http, its multi-round tools answering with `inputRequired(...)` as the SDK's own
- * users write them. It records each `tools/call` it is sent, as sent, for the tests to read.
+ * users write them. It records each `tools/call` it is sent, as sent, and each one it ran
+ * (`applied`), for the tests to read; a test can hold the next call of a tool before it runs or
+ * after it ran, before its response goes out (`hold`), to stop its caller inside that window.
  */
 import http from 'node:http';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
@@ -18,10 +20,27 @@ export interface ReceivedCall {
   authorization?: string;
 }
 
+/** The next call of a tool, held: `arrived` once it is, `release` lets it go on. */
+export interface HeldCall {
+  arrived: Promise<ReceivedCall>;
+  release(): void;
+}
+
 export interface SdkUpstream {
   url: string;
   calls: ReceivedCall[];
+  /** The calls the server ran (a call held `before` and never released did not run). */
+  applied: ReceivedCall[];
+  /** Holds the next call of `tool`: `before` it runs, or `after` it ran, before its response is sent. */
+  hold(tool: string, when: 'before' | 'after'): HeldCall;
   close(): Promise<void>;
+}
+
+interface Hold {
+  tool: string;
+  when: 'before' | 'after';
+  arrive(call: ReceivedCall): void;
+  released: Promise<void>;
 }
 
 const accepted = (answer: unknown) => {
@@ -70,15 +89,28 @@ function upstreamServer(): McpServer {
 export async function startSdkUpstream(): Promise<SdkUpstream> {
   const handler = createMcpHandler(upstreamServer, { legacy: 'reject' });
   const calls: ReceivedCall[] = [];
+  const applied: ReceivedCall[] = [];
+  const holds: Hold[] = [];
   const server = http.createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
       const message = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : undefined;
-      if (message?.method === 'tools/call')
-        calls.push({
+      let call: ReceivedCall | undefined;
+      let hold: Hold | undefined;
+      if (message?.method === 'tools/call') {
+        call = {
           ...(message.params as ReceivedCall),
           ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-        });
+        };
+        calls.push(call);
+        const at = holds.findIndex((h) => h.tool === call!.name);
+        if (at >= 0) [hold] = holds.splice(at, 1);
+      }
+      if (hold?.when === 'before') {
+        hold.arrive(call!);
+        await hold.released;
+      }
+      if (call) applied.push(call);
       const headers = new Headers();
       for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -89,8 +121,13 @@ export async function startSdkUpstream(): Promise<SdkUpstream> {
           body: hasBody ? body : undefined,
         }),
       );
+      const answer = Buffer.from(await response.arrayBuffer());
+      if (hold?.when === 'after') {
+        hold.arrive(call!);
+        await hold.released;
+      }
       res.writeHead(response.status, [...response.headers]);
-      res.end(Buffer.from(await response.arrayBuffer()));
+      res.end(answer);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error));
@@ -101,6 +138,15 @@ export async function startSdkUpstream(): Promise<SdkUpstream> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
+    applied,
+    hold(tool, when) {
+      let arrive: (call: ReceivedCall) => void = () => undefined;
+      let release: () => void = () => undefined;
+      const arrived = new Promise<ReceivedCall>((resolve) => (arrive = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.push({ tool, when, arrive, released });
+      return { arrived, release };
+    },
     async close() {
       if (!server.listening) return;
       server.closeAllConnections();

@@ -29,6 +29,8 @@ import { readLog, spawnLogged, tailOf, waitForLog, type OsProcess } from './os-p
 export interface FaultStackOptions {
   /** Extra environment for the API processes (ROUND_TIMEOUT_MS, say). */
   apiEnv?: Record<string, string>;
+  /** Extra environment for the API and worker processes alike (UPSTREAM_URL, say), read when each starts. */
+  serviceEnv?: Record<string, string>;
   /** How long a leg waits for an outcome before a state-only result: short, so clients poll. */
   httpWaitMs?: number;
   /**
@@ -116,6 +118,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     LOG_LEVEL: 'info',
     // Each scenario's calls are its own exchanges, whatever an earlier one left waiting (test/README.md).
     REATTACH_IDENTICAL_CALLS_MS: '0',
+    ...options.serviceEnv,
   });
 
   // The HTTP API and metrics ports are pinned too, so a restart binds what the first start did.
