@@ -11,6 +11,7 @@ import type { ToolHandler } from '@durable-mcp/handlers';
 import type { Logger } from '../log';
 import type { Upstream } from './upstream-declaration';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
+import { guardedUpstreamClient } from './guarded-upstream';
 import { upstreamToolHandler } from './upstream-tool';
 import { alwaysDenied } from './call-policy';
 import { createPolicyBook, type PolicyBook } from './policy-book';
@@ -46,7 +47,8 @@ export interface UpstreamCatalog {
 export function createUpstreamCatalog(
   upstreams: Upstream[],
   log: Logger,
-  clientOf: (upstream: Upstream) => UpstreamClient = createUpstreamClient,
+  clientOf: (upstream: Upstream) => UpstreamClient = (upstream) =>
+    guardedUpstreamClient(upstream, createUpstreamClient(upstream)),
 ): UpstreamCatalog {
   const policies = createPolicyBook(upstreams);
   const entries: Entry[] = upstreams.map((upstream) => ({

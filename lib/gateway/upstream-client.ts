@@ -17,6 +17,10 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import type { Upstream } from './upstream-declaration';
+import { boundedFetch } from './bounded-fetch';
+
+/** What an answer may carry beyond its result's `maxResultBytes`: the JSON-RPC envelope, SSE framing, a few notifications. */
+const ENVELOPE_BYTES = 65_536;
 
 /** Where the caller goes, for an upstream that reads it (`forwardCaller`). */
 export const CALLER_META_KEY = 'io.durable-mcp/caller';
@@ -69,6 +73,7 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
         inputRequired: { autoFulfill: false },
       });
       const transport = new StreamableHTTPClientTransport(new URL(upstream.url), {
+        fetch: boundedFetch(upstream.maxResultBytes + ENVELOPE_BYTES),
         ...(upstream.authorization ? { requestInit: { headers: { authorization: upstream.authorization } } } : {}),
       });
       await client.connect(transport, { timeout: upstream.callTimeoutMs });

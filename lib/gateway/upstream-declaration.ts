@@ -44,6 +44,12 @@ export const UpstreamFileEntrySchema = z
       .default(''),
     /** How long one upstream `tools/call` or `tools/list` may take. */
     callTimeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    /** How many times a round calls again after a failure that may pass (guarded-upstream.ts). */
+    retries: z.number().int().min(0).max(5).default(2),
+    /** Failed calls in a row after which its circuit opens, in each worker. */
+    circuitFailures: z.number().int().min(1).max(100).default(5),
+    /** How long an open circuit fails its calls at once before it lets one through. */
+    circuitOpenMs: z.number().int().min(1_000).max(600_000).default(30_000),
     /** How often its tools are listed again. */
     refreshEveryMs: z.number().int().min(1_000).max(86_400_000).default(300_000),
     /** The largest upstream result taken, in bytes of JSON: past it the call gets a tool error. */

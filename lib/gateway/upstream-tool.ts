@@ -29,6 +29,7 @@ import { readGatewayState, writeGatewayState } from './gateway-state';
 import { policyGate } from './policy-gate';
 import type { PolicyBook } from './policy-book';
 import { toolError } from './tool-error';
+import { failureReason } from './guarded-upstream';
 
 /** The idempotency key of one round's upstream call: the same for every attempt of that round. */
 export const roundIdempotencyKey = (exchangeId: string, round: number) => `${exchangeId}/${round}`;
@@ -99,7 +100,7 @@ async function forward(
     } catch (error) {
       if (error instanceof UpstreamProtocolError)
         throw new ProtocolError(error.code, `upstream ${upstream.name}: ${error.message}`, error.data);
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = failureReason(error);
       ctx.log.warn({ upstream: upstream.name, tool: tool.name, err: error }, 'upstream call failed');
       return toolError(`The upstream server ${upstream.name} could not be reached for ${tool.name}: ${reason}`);
     }

@@ -132,6 +132,28 @@ export const METRICS = {
     processes: ['worker'],
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   }),
+  upstreamCalls: define({
+    name: 'mcp_upstream_calls_total',
+    kind: 'counter',
+    help: 'Calls a gateway round made to an upstream MCP server (UPSTREAMS_FILE, UPSTREAM_URL), attempts included, by upstream and outcome: result, ask (an InputRequiredResult), protocol_error (its JSON-RPC error), failed (unreachable, refused, timed out, an HTTP error, an unreadable or oversized answer), circuit_open (not tried: its circuit is open).',
+    labelNames: ['upstream', 'outcome'],
+    processes: ['worker'],
+  }),
+  upstreamCallDuration: define({
+    name: 'mcp_upstream_call_duration_seconds',
+    kind: 'histogram',
+    help: 'One call to an upstream, from the request to its answer (or the failure), by upstream and outcome (as mcp_upstream_calls_total, circuit_open aside).',
+    labelNames: ['upstream', 'outcome'],
+    processes: ['worker'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  }),
+  upstreamCircuitOpen: define({
+    name: 'mcp_upstream_circuit_open',
+    kind: 'gauge',
+    help: "1 while an upstream's circuit is open in this worker (its calls fail at once), else 0.",
+    labelNames: ['upstream'],
+    processes: ['worker'],
+  }),
 } as const;
 
 export type MetricKey = keyof typeof METRICS;

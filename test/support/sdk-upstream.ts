@@ -48,8 +48,24 @@ const accepted = (answer: unknown) => {
   return action === 'accept' ? content : undefined;
 };
 
-function upstreamServer(): McpServer {
+/**
+ * What a test makes the server do with one call instead of answering it: write its own HTTP answer
+ * (`res`), as a broken or hostile server would. Return false to let the server answer.
+ */
+export type Misbehave = (call: ReceivedCall, res: http.ServerResponse, attempt: number) => boolean;
+
+export interface SdkUpstreamOptions {
+  /** More tools, each answering `ok <name>`: names for `misbehave` to act on. */
+  extraTools?: string[];
+  misbehave?: Misbehave;
+}
+
+function upstreamServer(extraTools: readonly string[]): McpServer {
   const server = new McpServer({ name: 'shop', version: '1.0.0' });
+  for (const name of extraTools)
+    server.registerTool(name, { description: `Answers ok ${name}.`, inputSchema: z.object({}) }, () => ({
+      content: [{ type: 'text', text: `ok ${name}` }],
+    }));
   server.registerTool(
     'add',
     { description: 'Adds two numbers.', inputSchema: z.object({ a: z.number(), b: z.number() }) },
@@ -86,8 +102,9 @@ function upstreamServer(): McpServer {
 }
 
 /** Starts the upstream on a free loopback port. */
-export async function startSdkUpstream(): Promise<SdkUpstream> {
-  const handler = createMcpHandler(upstreamServer, { legacy: 'reject' });
+export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promise<SdkUpstream> {
+  const handler = createMcpHandler(() => upstreamServer(options.extraTools ?? []), { legacy: 'reject' });
+  const attempts = new Map<string, number>();
   const calls: ReceivedCall[] = [];
   const applied: ReceivedCall[] = [];
   const holds: Hold[] = [];
@@ -105,6 +122,11 @@ export async function startSdkUpstream(): Promise<SdkUpstream> {
         calls.push(call);
         const at = holds.findIndex((h) => h.tool === call!.name);
         if (at >= 0) [hold] = holds.splice(at, 1);
+      }
+      if (call && options.misbehave) {
+        const attempt = (attempts.get(call.name) ?? 0) + 1;
+        attempts.set(call.name, attempt);
+        if (options.misbehave(call, res, attempt)) return;
       }
       if (hold?.when === 'before') {
         hold.arrive(call!);

@@ -1,0 +1,75 @@
+/**
+ * An upstream's calls as a round makes them: retried when the failure says nothing reached the
+ * server's logic or it may go better a moment later (a refused or dropped connection, a timeout, a
+ * 5xx, 408 or 429), up to the upstream's `retries`, backing off; never when the server answered
+ * (its JSON-RPC error is its answer) or refused the gateway (another 4xx), or its answer was too
+ * large. Every attempt carries the round's idempotency key, so a retry is the same call to a server
+ * that dedupes. Behind a circuit breaker per upstream and process (circuit-breaker.ts), and counted
+ * in the worker's metrics.
+ */
+import { SdkHttpError } from '@modelcontextprotocol/client';
+import { observeUpstreamCall, observeUpstreamCircuit } from '../metrics/upstream-metrics';
+import { UpstreamResponseTooLarge } from './bounded-fetch';
+import { createCircuitBreaker } from './circuit-breaker';
+import type { Upstream } from './upstream-declaration';
+import { UpstreamProtocolError, type UpstreamClient } from './upstream-client';
+
+export class UpstreamCircuitOpen extends Error {
+  override readonly name = 'UpstreamCircuitOpen';
+}
+
+/** The pause before retry `attempt` (0 first): 250 ms, then 1 s, then 2 s. */
+export const retryPauseMs = (attempt: number) => Math.min(250 * 4 ** attempt, 2_000);
+
+/** Why a call failed, in the words its caller reads: the HTTP status first when there was one. */
+export function failureReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof SdkHttpError ? `HTTP ${error.status}: ${message}` : message;
+}
+
+/** Whether a failed call may be made again. */
+export function retryable(error: unknown): boolean {
+  if (error instanceof UpstreamProtocolError || error instanceof UpstreamResponseTooLarge) return false;
+  if (error instanceof SdkHttpError) return error.status >= 500 || error.status === 408 || error.status === 429;
+  return true;
+}
+
+export function guardedUpstreamClient(
+  upstream: Upstream,
+  client: UpstreamClient,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): UpstreamClient {
+  const circuit = createCircuitBreaker({ failuresToOpen: upstream.circuitFailures, openMs: upstream.circuitOpenMs });
+  const report = () => observeUpstreamCircuit(upstream.name, circuit.state() === 'open');
+  return {
+    listTools: () => client.listTools(),
+    close: () => client.close(),
+    async callTool(call) {
+      for (let attempt = 0; ; attempt++) {
+        if (!circuit.allow()) {
+          observeUpstreamCall(upstream.name, 'circuit_open');
+          const at = circuit.retryAt();
+          throw new UpstreamCircuitOpen(
+            `its circuit is open after ${upstream.circuitFailures} failed calls in a row${at ? `, until ${new Date(at).toISOString()}` : ''}`,
+          );
+        }
+        const started = Date.now();
+        try {
+          const outcome = await client.callTool(call);
+          circuit.success();
+          observeUpstreamCall(upstream.name, outcome.kind === 'complete' ? 'result' : 'ask', Date.now() - started);
+          return outcome;
+        } catch (error) {
+          const answered = error instanceof UpstreamProtocolError;
+          if (answered) circuit.success();
+          else circuit.failure();
+          observeUpstreamCall(upstream.name, answered ? 'protocol_error' : 'failed', Date.now() - started);
+          if (attempt >= upstream.retries || !retryable(error) || call.signal?.aborted) throw error;
+          await sleep(retryPauseMs(attempt));
+        } finally {
+          report();
+        }
+      }
+    },
+  };
+}
