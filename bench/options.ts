@@ -7,6 +7,7 @@ import { integerOption, list, parseFlags } from './flags';
 export const TARGETS = [
   'dev',
   'prod',
+  'gateway',
   'sdk',
   'bare-regular',
   'bare-local',

@@ -34,19 +34,15 @@ const times = (v: number | null | undefined) => (v === null || v === undefined ?
 function scenarioTable(scenario: ScenarioName, results: readonly TargetResult[], concurrency: number): string[] {
   const spec = SCENARIO_SPECS[scenario];
   const legs = spec.legs.length;
+  // The upstream's column only where a target has one (the gateway's), so other runs print as before.
+  const roles = ROLES.filter(
+    (role) =>
+      role !== 'upstream' ||
+      results.some((t) => t.scenarios.some((s) => s.scenario === scenario && s.loaded?.cpuPer100[role] !== undefined)),
+  );
   const header = ['target'];
   for (let i = 1; i <= legs; i++) header.push(`leg${i} p50`, `leg${i} p99`);
-  header.push(
-    `ex/s@${concurrency}`,
-    'temporal',
-    'api',
-    'worker',
-    'postgres',
-    'total',
-    'client',
-    'events/ex',
-    'actions/ex',
-  );
+  header.push(`ex/s@${concurrency}`, ...roles, 'total', 'client', 'events/ex', 'actions/ex');
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const target of results) {
@@ -69,7 +65,7 @@ function scenarioTable(scenario: ScenarioName, results: readonly TargetResult[],
     for (let i = 0; i < legs; i++) row.push(ms(s.serial?.legs[i]?.p50), ms(s.serial?.legs[i]?.p99));
     const cpu = s.loaded?.cpuPer100 ?? {};
     row.push(num(s.loaded?.exchangesPerSec, 1));
-    for (const role of ROLES) row.push(role === 'worker' && oneProcess ? 'in api' : num(cpu[role]));
+    for (const role of roles) row.push(role === 'worker' && oneProcess ? 'in api' : num(cpu[role]));
     row.push(num(cpu.total), num(cpu.client));
     row.push(s.history?.eventsMedian === undefined ? '-' : String(s.history.eventsMedian ?? '-'));
     row.push(num(s.actions?.total));
@@ -114,7 +110,8 @@ export function render(
         `  ${t.target.padEnd(12)} ${TARGET_SPECS[t.target].label}` +
         (t.startupMs !== undefined ? ` (started in ${(t.startupMs / 1000).toFixed(1)} s)` : ''),
     ),
-    'CPU columns: the process trees of the Temporal server, the API, the worker and Postgres (backends included);',
+    'CPU columns: the process trees of the Temporal server, the API, the worker and Postgres (backends included),',
+    "and the gateway's upstream (the SDK server it calls) where it has one;",
     '"in api": one process serves HTTP and runs the workflows (dev mode, and each baseline); total = those; client = this bench.',
     '',
   ];

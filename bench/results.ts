@@ -9,7 +9,7 @@ import { SCENARIO_SPECS } from './scenarios';
 import { round, type LatencySummary } from './stats';
 import type { Role } from './target-types';
 
-export const ROLES: readonly Role[] = ['temporal', 'api', 'worker', 'postgres'];
+export const ROLES: readonly Role[] = ['temporal', 'api', 'worker', 'postgres', 'upstream'];
 
 type TargetCpu = Partial<Record<Role | 'total' | 'client', number>>;
 
@@ -65,15 +65,18 @@ export interface RunInfo {
   temporalFlags: string[];
 }
 
-export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'compose'];
+export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'gateway', 'compose'];
 /**
  * Each service row against the baselines it is measured by: the in-memory SDK (no durability) for
  * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres),
- * and on the dev server the engine's floor with no HTTP leg.
+ * and on the dev server the engine's floor with no HTTP leg. The gateway is measured against the
+ * server it stands in front of called directly (`sdk`: what the gateway costs in all) and against
+ * the same service running the tools itself (`dev`: what going upstream adds to a local handler).
  */
 export const BASELINES_OF: Record<string, readonly TargetName[]> = {
   dev: ['sdk', 'bare-local', 'bare-split', 'floor'],
   prod: ['sdk', 'bare-local', 'bare-split', 'floor'],
+  gateway: ['sdk', 'dev'],
   compose: ['sdk', 'bare-compose'],
 };
 

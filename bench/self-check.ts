@@ -16,6 +16,10 @@ import { median, medianOf, medianResults, ratiosOverRuns } from './run-medians';
 import { renderOpenWaitsPlot, tickStep } from './open-waits-plot';
 import { legStages, STAGES, summarizeStages } from './leg-breakdown';
 import { nanosToMs, spansOf } from './otlp-receiver';
+import { serviceEnv } from './service-env';
+import { BENCH_TOOLS } from './baselines/tools';
+import { TARGET_SPECS } from './targets';
+import { parseConfig } from '../lib/config/config';
 
 const checks: Array<[string, () => void]> = [
   [
@@ -53,6 +57,7 @@ const checks: Array<[string, () => void]> = [
       assert.equal(o.n, 5);
       assert.equal(o.warmup, 3);
       assert.deepEqual(o.targets, ['dev', 'sdk']);
+      assert.deepEqual(readOptions(['--targets', 'sdk,gateway,dev'], {}).targets, ['dev', 'gateway', 'sdk']);
       assert.deepEqual(o.temporalFlags, ['--sqlite-pragma', 'journal_mode=wal']);
       assert.equal(o.build, false);
       const q = readOptions(['--quick', '--n', '3'], {});
@@ -63,6 +68,33 @@ const checks: Array<[string, () => void]> = [
       assert.throws(() => readOptions(['--n', '0'], {}), /must be an integer >= 1/);
       assert.throws(() => readOptions(['--bogus'], {}), /unknown option --bogus/);
       assert.throws(() => readOptions(['--quick=1'], {}), /takes no value/);
+    },
+  ],
+  [
+    "gateway target: the service's own config loader reads its environment as the bench's upstream alone, under the scenarios' tool names",
+    () => {
+      const base = {
+        databaseUrl: 'postgres://u:p@127.0.0.1:5432/bench',
+        temporalAddress: '127.0.0.1:7233',
+        taskQueue: 'bench-gateway',
+        port: 4000,
+      };
+      const upstreamUrl = 'http://127.0.0.1:4001/mcp';
+      const gateway = parseConfig(serviceEnv({ ...base, upstreamUrl }));
+      assert.equal(gateway.handlers, 'none');
+      assert.deepEqual(
+        gateway.upstreams.map((u) => [u.name, u.url, u.toolPrefix, u.authorization]),
+        [['sdk', upstreamUrl, '', undefined]],
+      );
+      // No prefix: every scenario's tool is a name the upstream serves, listed as it is.
+      for (const scenario of Object.values(SCENARIO_SPECS))
+        assert.ok((BENCH_TOOLS as readonly string[]).includes(gateway.upstreams[0]!.toolPrefix + scenario.tool));
+      const local = parseConfig(serviceEnv(base));
+      assert.deepEqual([local.handlers, local.upstreams], ['bench', []]);
+      assert.deepEqual(
+        [TARGET_SPECS.gateway.temporal, TARGET_SPECS.gateway.oneProcess, TARGETS.includes('gateway')],
+        [true, true, true],
+      );
     },
   ],
   [
@@ -150,6 +182,38 @@ const checks: Array<[string, () => void]> = [
           ['bare-compose', 1.5, 0.5],
         ],
       );
+      // The gateway against the server it fronts called directly, and against the service running the tools itself;
+      // its upstream's CPU counts in its total, and its column shows only where a target has one.
+      const gatewayTarget = target('gateway', 48, 8, 9);
+      gatewayTarget.scenarios[0]!.loaded!.cpuPer100 = { api: 8, upstream: 1, total: 9, client: 0.1 };
+      const fronted = ratios([...results, gatewayTarget]);
+      assert.deepEqual(
+        fronted.filter((r) => r.service === 'gateway').map((r) => [r.baseline, r.legP50[0], r.cpuPerExchange]),
+        [
+          ['sdk', 12, 18],
+          ['dev', 1.2, 1.13],
+        ],
+      );
+      const info = {
+        date: 'd',
+        nproc: 2,
+        cpuModel: 'cpu',
+        node: 'v',
+        platform: 'p',
+        loadAverageStart: [0, 0, 0],
+        loadAverageEnd: [0, 0, 0],
+        n: 3,
+        nConcurrent: 3,
+        concurrency: 16,
+        warmup: 0,
+        runs: 1,
+        temporalFlags: [],
+      };
+      const withGateway = render(info, [...results, gatewayTarget], ['two']);
+      assert.match(withGateway, /postgres\s+upstream\s+total/);
+      assert.match(withGateway, /gateway(\s+\S+){5}\s+-\s+8\.00\s+in api\s+-\s+1\.00\s+9\.00/);
+      assert.match(withGateway, /two\s+gateway\s+sdk\s+12\.00x/);
+      assert.doesNotMatch(render(info, results, ['two']), /upstream\s+total/);
       assert.deepEqual(table(['a', 'bb'], [['xyz', '1']]), ['a    bb', '---  --', 'xyz   1']);
       const text = render(
         {

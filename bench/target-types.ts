@@ -2,8 +2,8 @@
 import type { Caller } from './load';
 import type { TargetName } from './options';
 
-/** Process roles whose CPU the bench reports. */
-export type Role = 'temporal' | 'api' | 'worker' | 'postgres';
+/** Process roles whose CPU the bench reports; `upstream` is the MCP server the gateway target stands in front of. */
+export type Role = 'temporal' | 'api' | 'worker' | 'postgres' | 'upstream';
 
 export interface TargetSpec {
   name: TargetName;

@@ -6,6 +6,8 @@
  * - dev: `tsx cli/main.ts start all`, the API and the worker in one process, as `npm run dev` runs them
  * - prod: the built dist/, `node dist/cli/start/{worker,api}-main.js`, two processes, each with the
  *   `NODE_OPTIONS` docker-compose.yml gives its container
+ * - gateway: the service as dev runs it, serving no tools of its own, in front of the sdk target's
+ *   server as its upstream (`HANDLERS=none`, `UPSTREAM_URL`): the gateway's cost over that server
  * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
  * - bare-regular, bare-local: bare Temporal in one process (bench/baselines/bare-temporal.ts)
  * - bare-split: bare-local's front and worker as two processes, the step posted back over HTTP
@@ -32,6 +34,7 @@ import { inspectorUrlFromLog } from '../scripts/inspector-session';
 import { composeNodeOptions } from '../scripts/compose-node-options';
 import { startFloorClient } from './baselines/floor-client';
 import { httpCaller } from './http-caller';
+import { serviceEnv } from './service-env';
 
 export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   dev: { name: 'dev', label: 'service, dev mode (API + worker in one process)', oneProcess: true, temporal: true },
@@ -39,6 +42,12 @@ export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
     name: 'prod',
     label: 'service, production (dist/, API and worker processes)',
     oneProcess: false,
+    temporal: true,
+  },
+  gateway: {
+    name: 'gateway',
+    label: "gateway: dev mode, HANDLERS=none, the sdk target's server as its UPSTREAM_URL (a process of its own)",
+    oneProcess: true,
     temporal: true,
   },
   sdk: { name: 'sdk', label: 'official SDK 2.4 in-memory server (no durability)', oneProcess: true, temporal: false },
@@ -106,6 +115,8 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const DEV_SERVICE = ['cli/main.ts', 'start', 'all'];
 /** Bare Temporal's process, in the role its environment names (bench/baselines/bare-temporal.ts). */
 const BARE = 'bench/baselines/bare-temporal.ts';
+/** The official SDK's in-memory server: the `sdk` target, and the gateway target's upstream. */
+const SDK_SERVER = 'bench/baselines/sdk-server.ts';
 
 export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise<RunningTarget> {
   mkdirSync(ctx.dir, { recursive: true });
@@ -177,24 +188,31 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
 
-    if (spec.name === 'dev' || spec.name === 'prod') {
+    if (spec.name === 'dev' || spec.name === 'prod' || spec.name === 'gateway') {
+      let upstreamUrl: string | undefined;
+      if (spec.name === 'gateway') {
+        // The upstream first: the service lists its tools as it starts.
+        const upstreamPort = await freePort();
+        const upstream = start('upstream', process.execPath, [...profiled('upstream'), '--import', 'tsx', SDK_SERVER], {
+          PORT: String(upstreamPort),
+        });
+        processes.upstream = [upstream.pid];
+        upstreamUrl = `http://127.0.0.1:${upstreamPort}/mcp`;
+        await waitForHealth(upstreamUrl, ready(upstream));
+      }
       const pg = await ctx.postgres();
       processes.postgres = [pg.pid];
       const env = {
-        DATABASE_URL: await pg.database(`bench_${spec.name}_${randomBytes(3).toString('hex')}`),
-        TEMPORAL_ADDRESS: temporal!.address,
-        TEMPORAL_TASK_QUEUE: temporal!.taskQueue,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        HANDLER_SET: 'bench',
-        REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-        PAYLOAD_CODEC_KEYS: `benchcodec:${randomBytes(32).toString('base64')}`,
-        // One principal opening many exchanges of the same call: each is its own, not a repeat to join.
-        REATTACH_IDENTICAL_CALLS_MS: '0',
-        EVIDENCE_SIGNING_KEYS: `benchevidence:${randomBytes(32).toString('base64')}`,
+        ...serviceEnv({
+          databaseUrl: await pg.database(`bench_${spec.name}_${randomBytes(3).toString('hex')}`),
+          temporalAddress: temporal!.address,
+          taskQueue: temporal!.taskQueue,
+          port,
+          ...(upstreamUrl ? { upstreamUrl } : {}),
+        }),
         ...ctx.serviceEnv,
       };
-      if (spec.name === 'dev') {
+      if (spec.name !== 'prod') {
         const service =
           ctx.profileDir || ctx.inspect
             ? start('service', process.execPath, [...profiled('api'), '--import', 'tsx', ...DEV_SERVICE], env)
@@ -222,14 +240,9 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
         await waitForHealth(url, ready(api));
       }
     } else if (spec.name === 'sdk') {
-      const server = start(
-        'sdk',
-        process.execPath,
-        [...profiled('api'), '--import', 'tsx', 'bench/baselines/sdk-server.ts'],
-        {
-          PORT: String(port),
-        },
-      );
+      const server = start('sdk', process.execPath, [...profiled('api'), '--import', 'tsx', SDK_SERVER], {
+        PORT: String(port),
+      });
       processes.api = [server.pid];
       await waitForHealth(url, ready(server));
     } else if (spec.name === 'bare-split') {
