@@ -82,13 +82,7 @@ describeWithPython('the gateway in front of a Python server on the official mcp 
     const client = await connectModernClient(service.url, {});
     const { tools } = await client.listTools();
     const listed = tools.map((tool) => tool.name).filter((name) => name.startsWith('wh_'));
-    expect(listed.sort()).toEqual([
-      'wh_add',
-      'wh_book_table',
-      'wh_confirm_order',
-      'wh_summarize',
-      'wh_workspace',
-    ]);
+    expect(listed.sort()).toEqual(['wh_add', 'wh_book_table', 'wh_confirm_order', 'wh_summarize', 'wh_workspace']);
     expect(tools.find((tool) => tool.name === 'wh_add')?.description).toBe('Adds two numbers.');
     await client.close();
   });
@@ -104,7 +98,7 @@ describeWithPython('the gateway in front of a Python server on the official mcp 
     await legacy.close();
   });
 
-  it("carries its own InputRequiredResult to a 2026-07-28 client, and returns its sealed requestState as it sent it", async () => {
+  it('carries its own InputRequiredResult to a 2026-07-28 client, and returns its sealed requestState as it sent it', async () => {
     const asked: unknown[] = [];
     const client = await connectModernClient(service.url, (params) => {
       asked.push(params);
@@ -157,6 +151,10 @@ describeWithPython('the gateway in front of a Python server on the official mcp 
     const workspace = await client.callTool({ name: 'wh_workspace', arguments: {} });
     expect(textOf(workspace)).toBe(`roots: ${ROOT.uri}`);
     expect(asked).toEqual(['elicit: Book a table for 4: whose name, and when?', 'sample: Summarize: a long text']);
+    // Each ask was a round of its own: the call, then the call again with the answer.
+    expect(callsOf('book_table', 'guests', 4)).toHaveLength(2);
+    const [, sampledRound] = callsOf('summarize', 'text', 'a long text');
+    expect(Object.values(sampledRound!.inputResponses ?? {})).toEqual([sampled('brief')]);
     await client.close();
   });
 
@@ -175,9 +173,10 @@ describeWithPython('the gateway in front of a Python server on the official mcp 
       'sampling/createMessage: Summarize: minutes',
       'roots/list',
     ]);
-    // The upstream saw the capabilities the 1.x client declared at initialize, as a 2026-07-28 request carries them.
+    // The upstream saw the capabilities the 1.x client declared at initialize (its SDK sends
+    // `elicitation: {}` as `{ form: {} }`), as a 2026-07-28 request carries them.
     expect(callsOf('book_table', 'guests', 2)[0]!._meta?.['io.modelcontextprotocol/clientCapabilities']).toEqual({
-      elicitation: {},
+      elicitation: { form: {} },
       sampling: {},
       roots: {},
     });
