@@ -28,7 +28,8 @@ export const CALLER_META_KEY = 'io.durable-mcp/caller';
 export const IDEMPOTENCY_META_KEY = 'idempotencyKey';
 
 export interface UpstreamCall {
-  name: string;
+  /** The upstream's tool, as it last listed it. */
+  tool: Tool;
   arguments: Record<string, unknown>;
   inputResponses?: Record<string, unknown>;
   requestState?: string;
@@ -61,6 +62,11 @@ export interface UpstreamClient {
 }
 
 const CLIENT_INFO = { name: 'durable-mcp-gateway', version: '1' };
+
+function withoutOutputSchema(tool: Tool): Tool {
+  const { outputSchema: _checkedByTheCaller, ...rest } = tool;
+  return rest;
+}
 
 export function createUpstreamClient(upstream: Upstream): UpstreamClient {
   let connected: Promise<Client> | undefined;
@@ -105,7 +111,7 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
       withClient(async (client) => {
         const result = (await client.callTool(
           {
-            name: call.name,
+            name: call.tool.name,
             arguments: call.arguments,
             ...(call.inputResponses && Object.keys(call.inputResponses).length > 0
               ? { inputResponses: call.inputResponses }
@@ -120,6 +126,11 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
           {
             timeout: upstream.callTimeoutMs,
             allowInputRequired: true,
+            // The client checks a result against the tool's output schema, an InputRequiredResult
+            // too, which has no structured content: a tool with an output schema could never ask.
+            // The result is carried, not checked, here; the caller's client checks it against the
+            // schema the service lists. The input schema stays, for the headers it declares.
+            toolDefinition: withoutOutputSchema(call.tool),
             ...(call.signal ? { signal: call.signal } : {}),
           } as Parameters<Client['callTool']>[1],
         )) as Record<string, unknown>;

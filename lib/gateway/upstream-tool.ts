@@ -88,7 +88,7 @@ async function forward(
   for (let comeBacks = 0; ; comeBacks += 1) {
     try {
       outcome = await client.callTool({
-        name: tool.name,
+        tool,
         arguments: args,
         inputResponses,
         ...(upstreamState !== undefined ? { requestState: upstreamState } : {}),

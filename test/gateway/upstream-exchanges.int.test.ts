@@ -68,6 +68,15 @@ describe('the gateway in front of an official SDK server', () => {
     await client.close();
   });
 
+  it('carries the ask of an upstream tool that declares an output schema, and its structured result', async () => {
+    const client = await connectModernClient(service.url, async () => ({ action: 'accept', content: { seats: 3 } }));
+    const result = (await client.callTool({ name: 'shop_reserve', arguments: { show: 'Tosca' } })) as ToolResult & {
+      structuredContent?: unknown;
+    };
+    expect(result.structuredContent).toEqual({ show: 'Tosca', seats: 3 });
+    await client.close();
+  });
+
   it("sends a 2026-only upstream's ask to a 2025-11-25 client as a real elicitation/create", async () => {
     const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked: string[] = [];

@@ -98,6 +98,29 @@ function upstreamServer(extraTools: readonly string[]): McpServer {
       };
     },
   );
+  // A tool with an output schema that asks: its ask has no structured content, its result has.
+  server.registerTool(
+    'reserve',
+    {
+      description: 'Reserves seats once the user says how many.',
+      inputSchema: z.object({ show: z.string() }),
+      outputSchema: z.object({ show: z.string(), seats: z.number() }),
+    },
+    ({ show }, ctx) => {
+      const answer = accepted(ctx.mcpReq.inputResponses?.seats);
+      if (answer === undefined)
+        return inputRequired({
+          inputRequests: {
+            seats: inputRequired.elicit({
+              message: `How many seats for ${show}?`,
+              requestedSchema: { type: 'object', properties: { seats: { type: 'number' } }, required: ['seats'] },
+            }),
+          },
+        });
+      const reserved = { show, seats: Number(answer.seats) };
+      return { content: [{ type: 'text', text: JSON.stringify(reserved) }], structuredContent: reserved };
+    },
+  );
   return server;
 }
 
