@@ -1,6 +1,7 @@
 /**
- * The gateway's connection to one upstream MCP server: the official TypeScript client (2.x), pinned
- * to 2026-07-28 and in manual multi-round-trip mode, so an upstream's `InputRequiredResult` comes
+ * The gateway's connection to one upstream MCP server: the official TypeScript client (2.x),
+ * negotiating (2026-07-28 where the server speaks it, else the handshake era, for plain calls) and
+ * in manual multi-round-trip mode, so an upstream's `InputRequiredResult` comes
  * back to the round that made the call instead of being answered here. One connection per
  * upstream and process, opened on first use and opened again after a failure.
  *
@@ -74,8 +75,13 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
   function connect(): Promise<Client> {
     connected ??= (async () => {
       const client = new Client(CLIENT_INFO, {
+        // None: a handshake-era server's server-to-client request cannot outlive its connection, so
+        // no round could carry its answer; its own SDK then refuses its ask. (On 2026-07-28 each
+        // call declares its caller's capabilities instead.)
         capabilities: {},
-        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        // 'auto': server/discover first, so a 2026-07-28 server is called as one; a handshake-era server
+        // (no discover) is initialized instead, and serves its plain calls.
+        versionNegotiation: { mode: 'auto' },
         inputRequired: { autoFulfill: false },
       });
       const transport = new StreamableHTTPClientTransport(new URL(upstream.url), {
