@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Upstream } from './upstream-declaration';
 import { boundedFetch } from './bounded-fetch';
+import { accessTokens, authorizedFetch } from './upstream-credentials';
 
 /** What an answer may carry beyond its result's `maxResultBytes`: the JSON-RPC envelope, SSE framing, a few notifications. */
 const ENVELOPE_BYTES = 65_536;
@@ -71,6 +72,8 @@ function withoutOutputSchema(tool: Tool): Tool {
 
 export function createUpstreamClient(upstream: Upstream): UpstreamClient {
   let connected: Promise<Client> | undefined;
+  // One credential per upstream and process: a token got once serves every call until it expires.
+  const tokens = accessTokens(upstream);
 
   function connect(): Promise<Client> {
     connected ??= (async () => {
@@ -85,8 +88,7 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
         inputRequired: { autoFulfill: false },
       });
       const transport = new StreamableHTTPClientTransport(new URL(upstream.url), {
-        fetch: boundedFetch(upstream.maxResultBytes + ENVELOPE_BYTES),
-        ...(upstream.authorization ? { requestInit: { headers: { authorization: upstream.authorization } } } : {}),
+        fetch: boundedFetch(upstream.maxResultBytes + ENVELOPE_BYTES, authorizedFetch(tokens)),
       });
       await client.connect(transport, { timeout: upstream.callTimeoutMs });
       return client;

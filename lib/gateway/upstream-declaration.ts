@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { CallPolicySchema, MAX_POLICIES } from './call-policy';
 import { approvalProblem } from './approval-request';
+import type { ClientCredentials } from './upstream-credentials';
 
 /** How many upstreams one service may declare: each is a client, a catalog and a refresh loop. */
 export const MAX_UPSTREAMS = 32;
@@ -21,13 +22,28 @@ const url = z
   .url()
   .refine((value) => /^https?:\/\//i.test(value), 'an http: or https: URL (Streamable HTTP)');
 
+const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name');
+
 const auth = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }).strict(),
   z
     .object({
       kind: z.literal('bearer'),
       /** The environment variable that holds the token (read when the service starts). */
-      tokenEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+      tokenEnv: envName,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('client-credentials'),
+      /** The upstream's authorization server's token endpoint. */
+      tokenUrl: url,
+      clientId: z.string().min(1).max(255),
+      /** The environment variable that holds the client secret. */
+      clientSecretEnv: envName,
+      scope: z.string().min(1).max(1000).optional(),
+      /** RFC 8707 resource indicator, when the authorization server wants one (often the upstream's URL). */
+      resource: z.string().url().optional(),
     })
     .strict(),
 ]);
@@ -87,8 +103,10 @@ export type UpstreamFileEntry = z.output<typeof UpstreamFileEntrySchema>;
 
 /** An upstream as the service uses it: its declaration with its credential resolved. */
 export interface Upstream extends Omit<UpstreamFileEntry, 'auth'> {
-  /** The `Authorization` header value the gateway sends there, if any. */
+  /** The `Authorization` header value the gateway sends there, if a fixed one. */
   authorization?: string;
+  /** How the gateway gets its access tokens there, by the client-credentials grant (upstream-credentials.ts). */
+  clientCredentials?: ClientCredentials;
 }
 
 export class UpstreamDeclarationError extends Error {
@@ -99,12 +117,24 @@ export class UpstreamDeclarationError extends Error {
 export function upstreamsOfFile(file: z.output<typeof UpstreamFileSchema>, env: NodeJS.ProcessEnv): Upstream[] {
   return file.upstreams.map(({ auth: credential, ...upstream }) => {
     if (credential.kind === 'none') return upstream;
-    const token = env[credential.tokenEnv];
-    if (!token)
+    const variable = credential.kind === 'bearer' ? credential.tokenEnv : credential.clientSecretEnv;
+    const secret = env[variable];
+    if (!secret)
       throw new UpstreamDeclarationError(
-        `upstream ${upstream.name}: its bearer token variable ${credential.tokenEnv} is not set`,
+        `upstream ${upstream.name}: its ${credential.kind === 'bearer' ? 'bearer token' : 'client secret'} variable ${variable} is not set`,
       );
-    return { ...upstream, authorization: `Bearer ${token}` };
+    if (credential.kind === 'bearer') return { ...upstream, authorization: `Bearer ${secret}` };
+    const { tokenUrl, clientId, scope, resource } = credential;
+    return {
+      ...upstream,
+      clientCredentials: {
+        tokenUrl,
+        clientId,
+        clientSecret: secret,
+        ...(scope !== undefined ? { scope } : {}),
+        ...(resource !== undefined ? { resource } : {}),
+      },
+    };
   });
 }
 
