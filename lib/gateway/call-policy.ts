@@ -85,9 +85,27 @@ const base = {
   when: z.array(ConditionSchema).max(MAX_CONDITIONS).default([]),
 };
 
+/** An external decision point (decision-point.ts): asked, in the AuthZEN evaluation shape, whether to forward and who must approve. */
+const DecisionPointSchema = z
+  .object({
+    url: z.string().url(),
+    /** The environment variable holding its Standard Webhooks secret (`whsec_...`), which signs each request. */
+    secretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+    timeoutMs: z.number().int().min(100).max(30_000).default(5_000),
+    /** What an unreachable, late or unreadable decision point means: `deny` (fail closed, the default) or `allow`. */
+    onError: z.enum(['deny', 'allow']).default('deny'),
+  })
+  .strict();
+
+export type DecisionPoint = z.output<typeof DecisionPointSchema> & {
+  /** The secret `secretEnv` names, read when the declaration is (upstream-declaration.ts). */
+  secret?: string;
+};
+
 export const CallPolicySchema = z.union([
   z.object({ ...base, approve: AddressingSchema }).strict(),
   z.object({ ...base, deny: z.string().min(1).max(500) }).strict(),
+  z.object({ ...base, decide: DecisionPointSchema }).strict(),
 ]);
 
 export type CallPolicy = z.output<typeof CallPolicySchema>;
@@ -95,7 +113,8 @@ export type CallPolicy = z.output<typeof CallPolicySchema>;
 export type PolicyDecision =
   | { kind: 'forward' }
   | { kind: 'approve'; policy: string; addressing: Addressing }
-  | { kind: 'deny'; policy: string; reason: string };
+  | { kind: 'deny'; policy: string; reason: string }
+  | { kind: 'ask'; policy: string; point: DecisionPoint };
 
 function globPattern(pattern: string): RegExp {
   const source = pattern
@@ -154,9 +173,9 @@ export function decideCall(
   for (const policy of policies) {
     if (!policyNamesTool(policy, tool)) continue;
     if (!policy.when.every((condition) => conditionHolds(condition, args))) continue;
-    return 'deny' in policy
-      ? { kind: 'deny', policy: policy.name, reason: policy.deny }
-      : { kind: 'approve', policy: policy.name, addressing: policy.approve as Addressing };
+    if ('deny' in policy) return { kind: 'deny', policy: policy.name, reason: policy.deny };
+    if ('decide' in policy) return { kind: 'ask', policy: policy.name, point: policy.decide };
+    return { kind: 'approve', policy: policy.name, addressing: policy.approve as Addressing };
   }
   return { kind: 'forward' };
 }

@@ -1,6 +1,7 @@
 /**
  * The first round of an upstream call, before anything is forwarded: what the upstream's policies
- * decide (call-policy.ts), and, for a call held for approval, what its approver answered. A denied
+ * decide (call-policy.ts), or the decision point a policy names (decision-point.ts), and, for a call
+ * held for approval, what its approver answered. A denied
  * call, and one declined or cancelled by its approver, ends with a tool error saying so and by
  * whom, and is never forwarded.
  */
@@ -9,6 +10,7 @@ import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextpro
 import { APPROVAL_KEY, approvalRequest } from './approval-request';
 import { decideCall, type CallPolicy } from './call-policy';
 import { writeGatewayState } from './gateway-state';
+import { askDecisionPoint } from './decision-point';
 import { toolError } from './tool-error';
 
 export type Gate = { kind: 'forward' } | { kind: 'stop'; outcome: CallToolResult | InputRequiredResult };
@@ -21,11 +23,11 @@ interface Gated {
 
 const stop = (outcome: CallToolResult | InputRequiredResult): Gate => ({ kind: 'stop', outcome });
 
-export function policyGate(
+export async function policyGate(
   { upstream, tool, policies }: Gated,
   args: Record<string, unknown>,
-  ctx: Pick<HandlerContext, 'inputResponses' | 'answeredBy'>,
-): Gate {
+  ctx: Pick<HandlerContext, 'inputResponses' | 'answeredBy' | 'principal' | 'exchangeId' | 'log'>,
+): Promise<Gate> {
   const call = `the call to ${upstream}'s tool "${tool.name}"`;
   const approval = ctx.inputResponses[APPROVAL_KEY] as { action?: string; content?: { note?: unknown } } | undefined;
   if (approval !== undefined) {
@@ -39,7 +41,20 @@ export function policyGate(
       ),
     );
   }
-  const decision = decideCall(policies, tool.name, args);
+  let decision = decideCall(policies, tool.name, args);
+  if (decision.kind === 'ask') {
+    const { policy } = decision;
+    const request = {
+      upstream,
+      tool: tool.name,
+      arguments: args,
+      principal: ctx.principal,
+      exchangeId: ctx.exchangeId,
+      policy,
+    };
+    const decided = await askDecisionPoint(decision.point, request, ctx.log);
+    decision = decided.kind === 'forward' ? decided : { ...decided, policy };
+  }
   if (decision.kind === 'forward') return decision;
   if (decision.kind === 'deny')
     return stop(toolError(`The gateway's policy "${decision.policy}" does not allow ${call}: ${decision.reason}`));

@@ -8,7 +8,8 @@
  * so no secret sits in the file.
  */
 import { z } from 'zod';
-import { CallPolicySchema, MAX_POLICIES } from './call-policy';
+import { CallPolicySchema, MAX_POLICIES, type CallPolicy } from './call-policy';
+import { secretProblem } from '../webhooks/webhook-secret';
 import { approvalProblem } from './approval-request';
 import type { ClientCredentials } from './upstream-credentials';
 
@@ -114,8 +115,23 @@ export class UpstreamDeclarationError extends Error {
 }
 
 /** The upstreams a parsed file declares, their credentials read from `env`. */
+/** Each decision point's secret, read from the variable it names. */
+function withSecrets(upstream: string, policies: CallPolicy[], env: NodeJS.ProcessEnv): CallPolicy[] {
+  return policies.map((policy) => {
+    if (!('decide' in policy)) return policy;
+    const secret = env[policy.decide.secretEnv];
+    const problem = secret === undefined ? 'is not set' : secretProblem(secret);
+    if (problem)
+      throw new UpstreamDeclarationError(
+        `upstream ${upstream}, policy ${policy.name}: its decision point's secret variable ${policy.decide.secretEnv} ${problem}`,
+      );
+    return { ...policy, decide: { ...policy.decide, secret } };
+  });
+}
+
 export function upstreamsOfFile(file: z.output<typeof UpstreamFileSchema>, env: NodeJS.ProcessEnv): Upstream[] {
-  return file.upstreams.map(({ auth: credential, ...upstream }) => {
+  return file.upstreams.map(({ auth: credential, ...declared }) => {
+    const upstream = { ...declared, policies: withSecrets(declared.name, declared.policies, env) };
     if (credential.kind === 'none') return upstream;
     const variable = credential.kind === 'bearer' ? credential.tokenEnv : credential.clientSecretEnv;
     const secret = env[variable];

@@ -147,7 +147,7 @@ export function upstreamToolHandler(
           inputResponses: ctx.inputResponses,
           ...(state.upstream !== undefined ? { upstreamState: state.upstream } : {}),
         });
-      const gate = policyGate({ upstream: upstream.name, tool, policies: policies.of(upstream.name) }, args, ctx);
+      const gate = await policyGate({ upstream: upstream.name, tool, policies: policies.of(upstream.name) }, args, ctx);
       if (gate.kind === 'stop') return gate.outcome;
       // The approval's answer is the gateway's, not the upstream's: its first call carries none.
       return forward({ upstream, client, tool }, args, ctx, { inputResponses: {} });

@@ -10,9 +10,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Browser, locationOf } from '../answers/browser';
+import type { Browser } from '../answers/browser';
 import { startDevAnsweringService } from '../answers/dev-answering-service';
-import { answerOnPage, hidden, SAME_ORIGIN } from '../answers/page-answerer';
+import { answerOnPage } from '../answers/page-answerer';
+import { signInApprover, waitingQuestionOn } from './page-approver';
 import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import type { TestService } from '../support/test-service';
@@ -59,36 +60,15 @@ beforeAll(async () => {
     { name: 'none', tools: [] },
     { UPSTREAMS_FILE: file, UPSTREAMS_RELOAD_MS: '500' },
   ));
-  approver = await signIn();
+  approver = await signInApprover(origin);
 }, 120_000);
 afterAll(async () => {
   await service?.close();
   await upstream?.close();
 });
 
-/** Rita, a member of `approvers`, signed in at the page with its development sign-in. */
-async function signIn(): Promise<Browser> {
-  const browser = new Browser();
-  const inbox = await browser.request(`${origin}/answers`);
-  const form = await (await browser.request(locationOf(inbox, `${origin}/answers`))).text();
-  const signedIn = await browser.post(
-    `${origin}/answers/sign-in`,
-    { csrf: hidden(form, 'csrf') ?? '', return: '/answers', subject: 'rita', name: 'Rita', groups: 'approvers' },
-    SAME_ORIGIN,
-  );
-  expect(signedIn.status).toBe(303);
-  return browser;
-}
-
-/** The question a call of `shop_add` with `a` asked, once it waits. */
-const questionOn = (a: number) =>
-  until(`the question on a=${a}`, async () => {
-    const { rows } = await service.pool.query<{ id: string; message: string }>(
-      `SELECT q.id, q.message FROM questions q JOIN exchanges e ON e.id = q.exchange_id
-        WHERE e.target = 'shop_add' AND q.status = 'waiting'`,
-    );
-    return rows.find(() => true);
-  });
+/** The question a call of `shop_add` asked, once it waits. */
+const questionOn = () => waitingQuestionOn(service.pool, 'shop_add');
 
 const upstreamCallsWith = (a: number) => upstream.calls.filter((call) => call.arguments?.a === a);
 
@@ -121,7 +101,7 @@ describe('approval policies in front of an upstream', () => {
   it('holds a call for approval, forwards it once approved at the page, and names the evidence', async () => {
     const client = await connectModernClient(service.url, {});
     const call = client.callTool({ name: 'shop_add', arguments: { a: 200, b: 1 } });
-    const question = await questionOn(200);
+    const question = await questionOn();
     expect(question.message).toBe(
       `Forward this call to shop's tool "add"? It says: Adds two numbers. (policy: big sums)`,
     );
@@ -140,7 +120,7 @@ describe('approval policies in front of an upstream', () => {
   it('never forwards a call its approver declined: the caller reads who declined', async () => {
     const client = await connectModernClient(service.url, {});
     const call = client.callTool({ name: 'shop_add', arguments: { a: 300, b: 1 } });
-    const question = await questionOn(300);
+    const question = await questionOn();
     expect((await answerOnPage(approver, origin, question.id, { action: 'decline' })).status).toBe(303);
     const result = (await call) as ToolResult;
     expect(result.isError).toBe(true);

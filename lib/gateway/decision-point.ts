@@ -1,0 +1,116 @@
+/**
+ * Asking an external decision point whether an upstream call may be forwarded, and who must approve
+ * it first: a POST in the shape of the AuthZEN Access Evaluation API (subject, resource, action,
+ * context), signed as the service's webhooks are (Standard Webhooks: `webhook-id`,
+ * `webhook-timestamp`, `webhook-signature` under the point's secret), within its `timeoutMs`.
+ *
+ * Its answer: `{ "decision": true }` forwards; `{ "decision": true, "context": { "approve": <an
+ * addressing, as a policy's approve> } }` holds the call for that approval; `{ "decision": false,
+ * "context": { "reason": "..." } }` denies it. A point that cannot be reached, answers late, with a
+ * non-2xx status or anything else decides as its `onError` says: deny (fail closed) by default.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Addressing, Principal } from '@durable-mcp/handlers';
+import { z } from 'zod';
+import { digestJson } from '../exchange/digest';
+import { signWebhook } from '../webhooks/signature';
+import { approvalProblem } from './approval-request';
+import { boundedFetch } from './bounded-fetch';
+import type { DecisionPoint } from './call-policy';
+
+/** The most a decision point's answer may hold. */
+const MAX_ANSWER_BYTES = 65_536;
+
+export type PointDecision =
+  { kind: 'forward' } | { kind: 'approve'; addressing: Addressing } | { kind: 'deny'; reason: string };
+
+export interface DecisionRequest {
+  upstream: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  principal: Principal;
+  exchangeId: string;
+  policy: string;
+}
+
+const AnswerSchema = z.object({
+  decision: z.boolean(),
+  context: z
+    .object({
+      reason: z.string().max(500).optional(),
+      approve: z.record(z.string(), z.unknown()).optional(),
+    })
+    .passthrough()
+    .optional(),
+});
+
+/** The AuthZEN evaluation request for one call. */
+export function evaluationRequest(request: DecisionRequest) {
+  const { principal } = request;
+  return {
+    subject: {
+      type: principal.kind === 'service' ? 'service' : principal.kind === 'person' ? 'user' : 'anonymous',
+      id: principal.id,
+      properties: {
+        subject: principal.subject,
+        scopes: principal.scopes,
+        ...(principal.issuer ? { issuer: principal.issuer } : {}),
+        ...(principal.clientId ? { client_id: principal.clientId } : {}),
+      },
+    },
+    resource: {
+      type: 'mcp_tool',
+      id: `${request.upstream}/${request.tool}`,
+      properties: { upstream: request.upstream, tool: request.tool, arguments: request.arguments },
+    },
+    action: { name: 'tools/call' },
+    context: {
+      exchange_id: request.exchangeId,
+      policy: request.policy,
+      arguments_digest: digestJson(request.arguments),
+    },
+  };
+}
+
+/** What an answer decides, or why it decides nothing. */
+export function readAnswer(answer: unknown): PointDecision | { problem: string } {
+  const parsed = AnswerSchema.safeParse(answer);
+  if (!parsed.success)
+    return { problem: `its answer is not an evaluation result (${parsed.error.issues[0]?.message})` };
+  const { decision, context } = parsed.data;
+  if (!decision) return { kind: 'deny', reason: context?.reason ?? 'the decision point denied it' };
+  if (context?.approve === undefined) return { kind: 'forward' };
+  const addressing = context.approve as Addressing;
+  const problem = approvalProblem(addressing);
+  return problem ? { problem: `its approval cannot be asked: ${problem}` } : { kind: 'approve', addressing };
+}
+
+export async function askDecisionPoint(
+  point: DecisionPoint,
+  request: DecisionRequest,
+  log: { warn(fields: object, message: string): void },
+  fetchImpl: typeof fetch = fetch,
+): Promise<PointDecision> {
+  const failed = (why: string): PointDecision => {
+    log.warn({ url: point.url, policy: request.policy, reason: why, onError: point.onError }, 'decision point failed');
+    return point.onError === 'allow'
+      ? { kind: 'forward' }
+      : { kind: 'deny', reason: `the decision point could not decide (${why}), and its policy fails closed` };
+  };
+  if (!point.secret) return failed('its secret is not set');
+  const body = JSON.stringify(evaluationRequest(request));
+  const headers = signWebhook(`dp_${randomUUID()}`, Math.floor(Date.now() / 1000), body, [point.secret]);
+  try {
+    const response = await boundedFetch(MAX_ANSWER_BYTES, fetchImpl)(point.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body,
+      signal: AbortSignal.timeout(point.timeoutMs),
+    });
+    if (!response.ok) return failed(`HTTP ${response.status}`);
+    const decided = readAnswer(await response.json());
+    return 'problem' in decided ? failed(decided.problem) : decided;
+  } catch (error) {
+    return failed(error instanceof Error ? error.message : String(error));
+  }
+}
