@@ -70,12 +70,12 @@ export async function executeHandler(
     handler = requireHandler(handlers, exchange.request);
   } catch (error) {
     // The API refused unknown targets before starting the exchange: this worker lacks a handler the
-    // API has (version skew). The exchange ends with the error the API would have answered, at
-    // once: no retry would find the handler on this worker.
+    // API has (version skew), or an upstream's tool that its last listing dropped. The exchange
+    // ends with the error the API would have answered, at once: no retry would find the handler.
     if (!(error instanceof RpcError)) throw error;
     ctx.log.error(
       { method, target },
-      "this worker's handlers lack the exchange's target (it serves another version than the API that started it): the exchange ends with the unknown-target error",
+      "this worker's handlers lack the exchange's target (it serves another version than the API that started it, or an upstream no longer lists the tool): the exchange ends with the unknown-target error",
     );
     return { kind: 'error', error: error.toJson() };
   }

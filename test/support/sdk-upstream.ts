@@ -5,6 +5,8 @@
  * users write them. It records each `tools/call` it is sent, as sent, and each one it ran
  * (`applied`), for the tests to read; a test can hold the next call of a tool before it runs or
  * after it ran, before its response goes out (`hold`), to stop its caller inside that window.
+ * A test can change its tools while it runs (`removeTool`, `addTool`), as a server redeployed with
+ * other tools does: from the next request on, a removed tool is neither listed nor called.
  */
 import http from 'node:http';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
@@ -33,6 +35,10 @@ export interface SdkUpstream {
   applied: ReceivedCall[];
   /** Holds the next call of `tool`: `before` it runs, or `after` it ran, before its response is sent. */
   hold(tool: string, when: 'before' | 'after'): HeldCall;
+  /** From the next request on, `tool` is not listed, and a call of it gets the SDK's own "not found". */
+  removeTool(tool: string): void;
+  /** From the next request on, one more tool is served, answering `ok <name>`. */
+  addTool(tool: string): void;
   close(): Promise<void>;
 }
 
@@ -60,18 +66,24 @@ export interface SdkUpstreamOptions {
   misbehave?: Misbehave;
 }
 
-function upstreamServer(extraTools: readonly string[]): McpServer {
+/** The server with its tools, those named in `removed` taken out again (each request builds it anew). */
+function upstreamServer(extraTools: readonly string[], removed: ReadonlySet<string>): McpServer {
   const server = new McpServer({ name: 'shop', version: '1.0.0' });
+  const register = ((...args: Parameters<McpServer['registerTool']>) => {
+    const tool = server.registerTool(...args);
+    if (removed.has(args[0])) tool.remove();
+    return tool;
+  }) as McpServer['registerTool'];
   for (const name of extraTools)
-    server.registerTool(name, { description: `Answers ok ${name}.`, inputSchema: z.object({}) }, () => ({
+    register(name, { description: `Answers ok ${name}.`, inputSchema: z.object({}) }, () => ({
       content: [{ type: 'text', text: `ok ${name}` }],
     }));
-  server.registerTool(
+  register(
     'add',
     { description: 'Adds two numbers.', inputSchema: z.object({ a: z.number(), b: z.number() }) },
     ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
   );
-  server.registerTool(
+  register(
     'confirm_order',
     { description: 'Places an order once the user confirms it.', inputSchema: z.object({ order: z.string() }) },
     ({ order }, ctx) => {
@@ -99,7 +111,7 @@ function upstreamServer(extraTools: readonly string[]): McpServer {
     },
   );
   // A tool with an output schema that asks: its ask has no structured content, its result has.
-  server.registerTool(
+  register(
     'reserve',
     {
       description: 'Reserves seats once the user says how many.',
@@ -126,7 +138,9 @@ function upstreamServer(extraTools: readonly string[]): McpServer {
 
 /** Starts the upstream on a free loopback port. */
 export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promise<SdkUpstream> {
-  const handler = createMcpHandler(() => upstreamServer(options.extraTools ?? []), { legacy: 'reject' });
+  const extraTools = [...(options.extraTools ?? [])];
+  const removed = new Set<string>();
+  const handler = createMcpHandler(() => upstreamServer(extraTools, removed), { legacy: 'reject' });
   const attempts = new Map<string, number>();
   const calls: ReceivedCall[] = [];
   const applied: ReceivedCall[] = [];
@@ -191,6 +205,13 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
       const released = new Promise<void>((resolve) => (release = resolve));
       holds.push({ tool, when, arrive, released });
       return { arrived, release };
+    },
+    removeTool(tool) {
+      removed.add(tool);
+    },
+    addTool(tool) {
+      removed.delete(tool);
+      if (!extraTools.includes(tool)) extraTools.push(tool);
     },
     async close() {
       if (!server.listening) return;

@@ -56,7 +56,11 @@ export function createExchangeMethods(deps: ExchangeMethodsDeps) {
         ? await deps.awaitAnswer(request, call.caller.id, parsed.requestState === undefined)
         : undefined;
     if (!awaited) {
-      requireHandler(deps.handlers, request);
+      // Only a first leg is refused for a target this deployment lacks: a later one continues an
+      // exchange that runs, whose next round answers for a tool gone since it started (an
+      // upstream's listing that dropped it) with the same error and ends it, instead of leaving
+      // it waiting for an answer refused here until its round times out.
+      if (parsed.requestState === undefined) requireHandler(deps.handlers, request);
       // Arguments the tool's inputSchema refuses are answered here: no exchange, no workflow.
       const refusal = deps.argumentChecks.refusal(request);
       if (refusal) return complete(refusal);
