@@ -16,6 +16,7 @@ describe('parseCommandLine', () => {
     [['start'], { command: 'start', role: 'all' }],
     [['start', 'worker'], { command: 'start', role: 'worker' }],
     [['check', './tools.ts'], { command: 'check', module: './tools.ts' }],
+    [['check', '--upstreams', 'u.json'], { command: 'check-upstreams', file: 'u.json' }],
     [[], { command: 'help' }],
     [['--help'], { command: 'help' }],
     [['help', 'dev'], { command: 'help', topic: 'dev' }],
@@ -41,6 +42,8 @@ describe('parseCommandLine', () => {
     [['start', 'scheduler'], 'durable-mcp start: the role is one of all, api, worker'],
     [['check'], 'durable-mcp check: name one module'],
     [['check', 'a.ts', 'b.ts'], 'durable-mcp check: name one module'],
+    [['check', '--upstreams'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
+    [['check', 'a.ts', '--upstreams', 'u.json'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
     [['serve'], 'durable-mcp: no command serve'],
     [['help', 'serve'], 'durable-mcp help: no command serve'],
   ])('refuses %j', (argv, message) => {

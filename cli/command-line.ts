@@ -7,6 +7,8 @@ export type Command =
   | { command: 'dev'; module?: string; dataDir?: string; upstream?: string; watch: boolean }
   | { command: 'start'; role: ServiceRole }
   | { command: 'check'; module: string }
+  /** `check --upstreams <file>`: an UPSTREAMS_FILE, read as the service reads it. */
+  | { command: 'check-upstreams'; file: string }
   /** The admin API from a terminal: the rest of the line is its own (exchanges/exchanges-command.ts). */
   | { command: 'exchanges'; argv: string[] }
   /** The evidence log's exports and their verification: the rest of the line is its own (evidence/evidence-command.ts). */
@@ -30,7 +32,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const valueAt = (flag: string) => rest.indexOf(flag);
   const dataDirAt = valueAt('--data-dir');
   const upstreamAt = valueAt('--upstream');
-  const values = new Set([dataDirAt, upstreamAt].filter((at) => at >= 0).map((at) => at + 1));
+  const upstreamsAt = valueAt('--upstreams');
+  const values = new Set([dataDirAt, upstreamAt, upstreamsAt].filter((at) => at >= 0).map((at) => at + 1));
   const flags = rest.filter((arg) => arg.startsWith('-'));
   const positional = rest.filter((arg, i) => !arg.startsWith('-') && !values.has(i));
   const usageError = (message: string): Command => ({ command: 'usage-error', message });
@@ -60,6 +63,12 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return { command: 'start', role };
     }
     case 'check':
+      if (upstreamsAt >= 0) {
+        const file = rest[upstreamsAt + 1];
+        if (!file || file.startsWith('-') || positional.length || flags.length !== 1)
+          return usageError('durable-mcp check: --upstreams needs one file, and nothing else');
+        return { command: 'check-upstreams', file };
+      }
       if (positional.length !== 1 || flags.length) return usageError('durable-mcp check: name one module');
       return { command: 'check', module: positional[0]! };
     case 'help':

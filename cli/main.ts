@@ -5,11 +5,13 @@
  *   durable-mcp dev [module]            the whole service on embedded defaults, reloading on changes
  *   durable-mcp start [all|api|worker]  production, configured by environment variables
  *   durable-mcp check <module>          validates a handler module's declarations, starting nothing
+ *   durable-mcp check --upstreams <f>   validates an UPSTREAMS_FILE (its upstreams and policies)
  *   durable-mcp exchanges list|show|cancel  the admin API from a terminal
  *   durable-mcp evidence export|verify  the signed log of decisions on questions, and its offline check
  *   durable-mcp --version, durable-mcp <command> --help
  */
 import { checkCommand } from './check-command';
+import { checkUpstreamsCommand } from './check-upstreams-command';
 import { moduleArgument } from './module-argument';
 import { devCommand } from './dev-command';
 import { parseCommandLine } from './command-line';
@@ -34,6 +36,9 @@ async function main(argv: string[]): Promise<void> {
       return startCommand(line.role);
     case 'check':
       process.exitCode = await checkCommand(moduleArgument(line.module));
+      return;
+    case 'check-upstreams':
+      process.exitCode = checkUpstreamsCommand(line.file);
       return;
     case 'exchanges':
       process.exitCode = await runInTerminal(line.argv);

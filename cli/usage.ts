@@ -16,6 +16,8 @@ const HELP: Record<HelpTopic, string> = {
 `,
   check: `  durable-mcp check <module>
       Loads the module and checks every tool, prompt and resource it declares, starting nothing.
+  durable-mcp check --upstreams <file>
+      Reads an UPSTREAMS_FILE as the service does (its upstreams, credentials' variables, policies).
       Exit code 0 when valid, 78 when not.
 `,
 };
