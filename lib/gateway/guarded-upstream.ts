@@ -8,6 +8,8 @@
  * in the worker's metrics.
  */
 import { SdkHttpError } from '@modelcontextprotocol/client';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { serviceTracer } from '../tracing/tracer-provider';
 import { observeUpstreamCall, observeUpstreamCircuit } from '../metrics/upstream-metrics';
 import { UpstreamResponseTooLarge } from './bounded-fetch';
 import { createCircuitBreaker } from './circuit-breaker';
@@ -16,6 +18,30 @@ import { UpstreamProtocolError, type UpstreamClient } from './upstream-client';
 
 export class UpstreamCircuitOpen extends Error {
   override readonly name = 'UpstreamCircuitOpen';
+}
+
+/**
+ * One attempt as a client span (`upstream <name> tools/call`), a child of the handler's run when
+ * traces are on; the call carries its context to the upstream (upstream-client.ts), so the trace
+ * continues there. A no-op span otherwise.
+ */
+function upstreamSpan<T>(upstream: string, tool: string, attempt: number, run: () => Promise<T>): Promise<T> {
+  const attributes = { 'mcp.upstream': upstream, 'mcp.target': tool, 'mcp.attempt': attempt + 1 };
+  return serviceTracer().startActiveSpan(
+    `upstream ${upstream} tools/call`,
+    { kind: SpanKind.CLIENT, attributes },
+    async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: failureReason(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /** The pause before retry `attempt` (0 first): 250 ms, then 1 s, then 2 s. */
@@ -55,7 +81,7 @@ export function guardedUpstreamClient(
         }
         const started = Date.now();
         try {
-          const outcome = await client.callTool(call);
+          const outcome = await upstreamSpan(upstream.name, call.tool.name, attempt, () => client.callTool(call));
           circuit.success();
           observeUpstreamCall(upstream.name, outcome.kind === 'complete' ? 'result' : 'ask', Date.now() - started);
           return outcome;

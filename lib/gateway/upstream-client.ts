@@ -17,6 +17,7 @@ import {
   StreamableHTTPClientTransport,
   type Tool,
 } from '@modelcontextprotocol/client';
+import { context, propagation } from '@opentelemetry/api';
 import type { Upstream } from './upstream-declaration';
 import { boundedFetch } from './bounded-fetch';
 import { accessTokens, authorizedFetch } from './upstream-credentials';
@@ -61,6 +62,13 @@ export interface UpstreamClient {
   listTools(): Promise<Tool[]>;
   callTool(call: UpstreamCall): Promise<UpstreamOutcome>;
   close(): Promise<void>;
+}
+
+/** The active span's W3C trace context (none while traces are off). */
+function traceContext(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
 }
 
 const CLIENT_INFO = { name: 'durable-mcp-gateway', version: '1' };
@@ -126,6 +134,8 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
               : {}),
             ...(call.requestState !== undefined ? { requestState: call.requestState } : {}),
             _meta: {
+              // The trace goes on at the upstream: `traceparent`/`tracestate`, as MCP carries them.
+              ...traceContext(),
               [CLIENT_CAPABILITIES_META_KEY]: call.clientCapabilities,
               [IDEMPOTENCY_META_KEY]: call.idempotencyKey,
               ...(call.caller ? { [CALLER_META_KEY]: call.caller } : {}),

@@ -17,6 +17,7 @@ import type { RawCallOptions } from '../../scripts/raw-mcp-call';
 import { createdTaskId, taskClient } from '../support/task-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { until } from '../support/until';
+import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 
 interface OtlpSpan {
   traceId: string;
@@ -159,22 +160,50 @@ describe('traces off (no OTLP endpoint)', () => {
 describe('traces on (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let receiver: Receiver;
   let service: TestService;
+  // An upstream MCP server behind the gateway: its calls continue the exchange's trace.
+  let upstream: SdkUpstream;
 
   beforeAll(async () => {
     receiver = await startReceiver();
+    upstream = await startSdkUpstream();
     const { code } = await bundleWorkflowCode({
       workflowsPath: require.resolve('../../workflows'),
       workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTORS_MODULE],
       failureConverterPath: FAILURE_CONVERTER_PATH,
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
     });
-    service = await startTestService({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, { workflowBundle: { code } });
+    service = await startTestService(
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        UPSTREAM_URL: upstream.url,
+        UPSTREAM_NAME: 'shop',
+        UPSTREAM_TOOL_PREFIX: 'shop_',
+      },
+      { workflowBundle: { code } },
+    );
   }, 120_000);
 
   afterAll(async () => {
     await service?.close();
     await receiver?.close();
+    await upstream?.close();
   });
+
+  it("continues the trace into an upstream's call: the round's call is a client span, its context sent along", async () => {
+    const client = clientSpan();
+    const done = await rawCall(service.url, 'tools/call', { name: 'shop_add', arguments: { a: 1, b: 2 } }, undefined, {
+      meta: { traceparent: client.traceparent },
+    });
+    expect(done.body.result?.content).toEqual([{ type: 'text', text: '3' }]);
+    const trace = traceOf(receiver, client.traceId);
+    await spansArrive('the upstream span', () => trace.named(/^upstream shop tools\/call$/).length > 0);
+    const handler = trace.named(/^handler shop_add round 1$/)[0]!;
+    const call = trace.one(/^upstream shop tools\/call$/, handler);
+    expect(attr(call, 'mcp.upstream')).toBe('shop');
+    expect(attr(call, 'mcp.target')).toBe('add');
+    const sent = upstream.calls.find((c) => c.name === 'add')!._meta?.traceparent as string;
+    expect(sent).toBe(`00-${client.traceId}-${call.spanId}-01`);
+  }, 60_000);
 
   it('continues the client trace of a 2026-07-28 exchange: leg, workflow, rounds, handler', async () => {
     const client = clientSpan();
