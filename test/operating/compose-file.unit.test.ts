@@ -10,7 +10,7 @@
  * stage leaves out, and their Node: one release, the one the tests run on, of the major `engines` names.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import draft07 from 'ajv/dist/refs/json-schema-draft-07.json';
@@ -22,6 +22,7 @@ const ROOT = projectRoot();
 
 interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
   command?: string[];
   environment?: Record<string, unknown>;
@@ -144,6 +145,16 @@ describe('docker-compose.yml', () => {
   });
 
   // The service's own image is built from ./Dockerfile and tagged `local` unless MCP_IMAGE_TAG says otherwise.
+  it('runs the example upstream only with its profile, on the service image, its folder read-only, no port published', () => {
+    const example = compose.services['upstream-example']!;
+    expect(example.profiles).toEqual(['upstream-example']);
+    expect(example.image).toBe(compose.services.api!.image);
+    expect(example.command).toEqual(['node', '/app/upstream-shop/server.mjs']);
+    expect(example.ports).toBeUndefined();
+    expect(example.volumes).toEqual(['./examples/upstream-shop:/app/upstream-shop:ro']);
+    expect(existsSync(path.join(ROOT, 'examples/upstream-shop/server.mjs'))).toBe(true);
+  });
+
   it('pins every image to a version', () => {
     const unpinned = Object.entries(compose.services)
       .filter(([, s]) => s.image && !/:(\$\{[A-Z_]+:-)?(\d[\w.-]*|local)\}?$/.test(s.image))
