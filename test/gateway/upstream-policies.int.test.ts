@@ -18,6 +18,7 @@ import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import type { TestService } from '../support/test-service';
 import { until } from '../support/until';
+import { digestOfJson } from '../../lib/evidence/canonical-json';
 
 type ToolResult = {
   content: Array<{ type: string; text: string }>;
@@ -114,6 +115,17 @@ describe('approval policies in front of an upstream', () => {
     expect(upstreamCallsWith(200)[0]!._meta?.idempotencyKey).toMatch(/\/2$/);
     const approvals = result._meta?.['io.durable-mcp/approvals'] as Array<{ evidence?: string }> | undefined;
     expect(approvals?.[0]?.evidence).toMatch(/\S/);
+    // The signed evidence of the approval names the digest of exactly the arguments forwarded.
+    const { rows } = await service.pool.query<{ jws: string }>('SELECT jws FROM evidence_entries WHERE hash = $1', [
+      approvals![0]!.evidence,
+    ]);
+    const payload = JSON.parse(Buffer.from(rows[0]!.jws.split('.')[1]!, 'base64url').toString('utf8')) as {
+      call: { target: string; argumentsDigest: string };
+    };
+    expect(payload.call).toMatchObject({
+      target: 'shop_add',
+      argumentsDigest: digestOfJson(upstreamCallsWith(200)[0]!.arguments),
+    });
     await client.close();
   });
 
