@@ -215,25 +215,7 @@ const checks: Array<[string, () => void]> = [
       assert.match(withGateway, /two\s+gateway\s+sdk\s+12\.00x/);
       assert.doesNotMatch(render(info, results, ['two']), /upstream\s+total/);
       assert.deepEqual(table(['a', 'bb'], [['xyz', '1']]), ['a    bb', '---  --', 'xyz   1']);
-      const text = render(
-        {
-          date: 'd',
-          nproc: 2,
-          cpuModel: 'cpu',
-          node: 'v',
-          platform: 'p',
-          loadAverageStart: [0, 0, 0],
-          loadAverageEnd: [0, 0, 0],
-          n: 3,
-          nConcurrent: 3,
-          concurrency: 16,
-          warmup: 0,
-          runs: 1,
-          temporalFlags: [],
-        },
-        results,
-        ['two'],
-      );
+      const text = render(info, results, ['two']);
       assert.match(text, /two-round/);
       assert.match(text, /dev\s+40\.0\s+40\.0\s+80\.0\s+80\.0/);
       assert.match(text, /two\s+dev\s+sdk\s+10\.00x/);

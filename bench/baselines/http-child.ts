@@ -13,6 +13,18 @@ export async function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** A node request as the web-standard Request an SDK's `fetch`-style handler takes. */
+export function fetchRequestOf(req: http.IncomingMessage, body: Buffer): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? body : undefined,
+  });
+}
+
 export function serveBaseline(name: string, handle: Handle, stop: () => Promise<void>): void {
   const port = Number(process.env.PORT ?? 0);
   const server = http.createServer((req, res) => {

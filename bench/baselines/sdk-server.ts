@@ -6,7 +6,7 @@
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { acceptedString, benchStep, BENCH_TOOLS, type BenchTool } from './tools';
-import { serveBaseline } from './http-child';
+import { fetchRequestOf, serveBaseline } from './http-child';
 
 function tool(name: BenchTool) {
   return (ctx: { mcpReq: { inputResponses?: Record<string, unknown>; requestState: () => unknown } }) => {
@@ -41,16 +41,7 @@ const handler = createMcpHandler(
 serveBaseline(
   'sdk-baseline',
   async (req, body, res) => {
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const response = await handler.fetch(
-      new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
-        method: req.method,
-        headers,
-        body: hasBody ? body : undefined,
-      }),
-    );
+    const response = await handler.fetch(fetchRequestOf(req, body));
     res.writeHead(response.status, [...response.headers]);
     res.end(Buffer.from(await response.arrayBuffer()));
   },

@@ -30,6 +30,26 @@ export async function signedInAt(origin: string, login: string, loginAt: LoginAt
   return browser;
 }
 
+/**
+ * A browser signed in at the page of `origin` through its development sign-in (a service run as
+ * `durable-mcp dev` runs it), as the person the form names.
+ */
+export async function signedInByDevSignIn(
+  origin: string,
+  person: { subject: string; name: string; groups: string },
+): Promise<Browser> {
+  const browser = new Browser();
+  const inbox = await browser.request(`${origin}/answers`);
+  const form = await (await browser.request(locationOf(inbox, `${origin}/answers`))).text();
+  const signedIn = await browser.post(
+    `${origin}/answers/sign-in`,
+    { csrf: hidden(form, 'csrf') ?? '', return: '/answers', ...person },
+    SAME_ORIGIN,
+  );
+  if (signedIn.status !== 303) throw new Error(`the development sign-in answered HTTP ${signedIn.status}`);
+  return browser;
+}
+
 /** The question's page as `browser` gets it. */
 export const questionPage = (browser: Browser, origin: string, id: string) =>
   browser.request(`${origin}/answers/q/${encodeURIComponent(id)}`);

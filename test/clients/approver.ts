@@ -5,8 +5,7 @@
  * Postgres, so a test knows when a call's question is waiting and what became of it.
  */
 import type { Pool } from 'pg';
-import { Browser, locationOf } from '../answers/browser';
-import { SAME_ORIGIN, hidden } from '../answers/page-answerer';
+import { SAME_ORIGIN, hidden, signedInByDevSignIn } from '../answers/page-answerer';
 import { until } from '../support/until';
 
 export interface Approver {
@@ -19,15 +18,7 @@ export interface Approver {
 }
 
 export async function signInApprover(origin: string, pool: Pool): Promise<Approver> {
-  const browser = new Browser();
-  const inbox = await browser.request(`${origin}/answers`);
-  const form = await (await browser.request(locationOf(inbox, `${origin}/answers`))).text();
-  const signedIn = await browser.post(
-    `${origin}/answers/sign-in`,
-    { csrf: hidden(form, 'csrf') ?? '', return: '/answers', subject: 'rita', name: 'Rita', groups: 'approvers' },
-    SAME_ORIGIN,
-  );
-  if (signedIn.status !== 303) throw new Error(`the development sign-in answered HTTP ${signedIn.status}`);
+  const browser = await signedInByDevSignIn(origin, { subject: 'rita', name: 'Rita', groups: 'approvers' });
 
   const message = (order: string) => `Approve ${order}?`;
   const row = async (order: string) =>

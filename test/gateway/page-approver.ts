@@ -4,22 +4,11 @@
  * an upstream tool, found in Postgres once they wait.
  */
 import type { Pool } from 'pg';
-import { Browser, locationOf } from '../answers/browser';
-import { hidden, SAME_ORIGIN } from '../answers/page-answerer';
+import { signedInByDevSignIn } from '../answers/page-answerer';
 import { until } from '../support/until';
 
-export async function signInApprover(origin: string): Promise<Browser> {
-  const browser = new Browser();
-  const inbox = await browser.request(`${origin}/answers`);
-  const form = await (await browser.request(locationOf(inbox, `${origin}/answers`))).text();
-  const signedIn = await browser.post(
-    `${origin}/answers/sign-in`,
-    { csrf: hidden(form, 'csrf') ?? '', return: '/answers', subject: 'rita', name: 'Rita', groups: 'approvers' },
-    SAME_ORIGIN,
-  );
-  if (signedIn.status !== 303) throw new Error(`the development sign-in answered HTTP ${signedIn.status}`);
-  return browser;
-}
+export const signInApprover = (origin: string) =>
+  signedInByDevSignIn(origin, { subject: 'rita', name: 'Rita', groups: 'approvers' });
 
 /** The question a call of `target` asked, once it waits (the first one still waiting). */
 export const waitingQuestionOn = (pool: Pool, target: string) =>

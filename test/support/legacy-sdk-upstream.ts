@@ -4,16 +4,12 @@
  * server per request), which speaks 2025-11-25 at most and asks for input only with a
  * server-to-client request (`elicitInput`), as servers of that era do.
  */
-import http from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { readBody } from '../../bench/baselines/http-child';
+import { serveOnLoopback, type LoopbackMcpServer } from './loopback-mcp-server';
 
-export interface LegacySdkUpstream {
-  url: string;
-  close(): Promise<void>;
-}
+export type LegacySdkUpstream = LoopbackMcpServer;
 
 function legacyServer(): McpServer {
   const server = new McpServer({ name: 'ledger', version: '1.0.0' });
@@ -37,28 +33,12 @@ function legacyServer(): McpServer {
   return server;
 }
 
-export async function startLegacySdkUpstream(): Promise<LegacySdkUpstream> {
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const body = await readBody(req);
-      const mcp = legacyServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => void transport.close().then(() => mcp.close()));
-      await mcp.connect(transport);
-      await transport.handleRequest(req, res, body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined);
-    })().catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end(String(error));
-    });
+export function startLegacySdkUpstream(): Promise<LegacySdkUpstream> {
+  return serveOnLoopback(async (req, body, res) => {
+    const mcp = legacyServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => void transport.close().then(() => mcp.close()));
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    async close() {
-      if (!server.listening) return;
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }

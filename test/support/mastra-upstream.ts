@@ -9,12 +9,11 @@
  * (Mastra's server asks nothing else: no sampling, no roots.) Each `tools/call` it is sent is
  * recorded, as sent.
  */
-import http from 'node:http';
 import { createTool } from '@mastra/core/tools';
 import { MCPServer } from '@mastra/mcp';
 import { z } from 'zod';
-import { readBody } from '../../bench/baselines/http-child';
-import type { ReceivedCall } from './sdk-upstream';
+import { serveOnLoopback } from './loopback-mcp-server';
+import { toolsCallOf, type ReceivedCall } from './sdk-upstream';
 
 export interface MastraUpstream {
   url: string;
@@ -55,33 +54,23 @@ export async function startMastraUpstream(): Promise<MastraUpstream> {
     tools: { add, book_delivery: bookDelivery },
   });
   const calls: ReceivedCall[] = [];
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const body = await readBody(req);
-      const message = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : undefined;
-      if (message?.method === 'tools/call')
-        calls.push({
-          ...(message.params as ReceivedCall),
-          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-        });
-      // The body is read here: Mastra takes it parsed, as an express body parser leaves it.
-      Object.assign(req, { body: message });
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-      await mcp.startHTTP({ url, httpPath: '/mcp', req, res });
-    })().catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end(String(error));
-    });
+  const served = await serveOnLoopback(async (req, body, res) => {
+    const message = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : undefined;
+    const call = toolsCallOf(req, message);
+    if (call) calls.push(call);
+    // The body is read here: Mastra takes it parsed, as an express body parser leaves it.
+    Object.assign(req, { body: message });
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+    await mcp.startHTTP({ url, httpPath: '/mcp', req, res });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  let closed = false;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: served.url,
     calls,
     async close() {
-      if (!server.listening) return;
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      if (closed) return;
+      closed = true;
+      await served.close();
       await mcp.close();
     },
   };

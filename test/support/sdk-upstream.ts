@@ -11,7 +11,7 @@
 import http from 'node:http';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { readBody } from '../../bench/baselines/http-child';
+import { fetchRequestOf, serveOnLoopback } from './loopback-mcp-server';
 
 export interface ReceivedCall {
   name: string;
@@ -26,6 +26,18 @@ export interface ReceivedCall {
 export interface HeldCall {
   arrived: Promise<ReceivedCall>;
   release(): void;
+}
+
+/** The `tools/call` a request carries, as a test reads it (with the `Authorization` it came with), if it carries one. */
+export function toolsCallOf(
+  req: http.IncomingMessage,
+  message: Record<string, unknown> | undefined,
+): ReceivedCall | undefined {
+  if (message?.method !== 'tools/call') return undefined;
+  return {
+    ...(message.params as ReceivedCall),
+    ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+  };
 }
 
 export interface SdkUpstream {
@@ -145,57 +157,37 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
   const calls: ReceivedCall[] = [];
   const applied: ReceivedCall[] = [];
   const holds: Hold[] = [];
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const body = await readBody(req);
-      const message = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : undefined;
-      let call: ReceivedCall | undefined;
-      let hold: Hold | undefined;
-      if (message?.method === 'tools/call') {
-        call = {
-          ...(message.params as ReceivedCall),
-          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-        };
-        calls.push(call);
-        const at = holds.findIndex((h) => h.tool === call!.name);
-        if (at >= 0) [hold] = holds.splice(at, 1);
-      }
-      if (call && options.misbehave) {
-        const attempt = (attempts.get(call.name) ?? 0) + 1;
-        attempts.set(call.name, attempt);
-        if (options.misbehave(call, res, attempt)) return;
-      }
-      if (hold?.when === 'before') {
-        hold.arrive(call!);
-        await hold.released;
-      }
-      if (call) applied.push(call);
-      const headers = new Headers();
-      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const response = await handler.fetch(
-        new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
-          method: req.method,
-          headers,
-          body: hasBody ? body : undefined,
-        }),
-      );
-      const answer = Buffer.from(await response.arrayBuffer());
-      if (hold?.when === 'after') {
-        hold.arrive(call!);
-        await hold.released;
-      }
-      res.writeHead(response.status, [...response.headers]);
-      res.end(answer);
-    })().catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end(String(error));
-    });
+  let closed = false;
+  const served = await serveOnLoopback(async (req, body, res) => {
+    const message = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : undefined;
+    const call = toolsCallOf(req, message);
+    let hold: Hold | undefined;
+    if (call) {
+      calls.push(call);
+      const at = holds.findIndex((h) => h.tool === call!.name);
+      if (at >= 0) [hold] = holds.splice(at, 1);
+    }
+    if (call && options.misbehave) {
+      const attempt = (attempts.get(call.name) ?? 0) + 1;
+      attempts.set(call.name, attempt);
+      if (options.misbehave(call, res, attempt)) return;
+    }
+    if (hold?.when === 'before') {
+      hold.arrive(call!);
+      await hold.released;
+    }
+    if (call) applied.push(call);
+    const response = await handler.fetch(fetchRequestOf(req, body));
+    const answer = Buffer.from(await response.arrayBuffer());
+    if (hold?.when === 'after') {
+      hold.arrive(call!);
+      await hold.released;
+    }
+    res.writeHead(response.status, [...response.headers]);
+    res.end(answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: served.url,
     calls,
     applied,
     hold(tool, when) {
@@ -214,9 +206,9 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
       if (!extraTools.includes(tool)) extraTools.push(tool);
     },
     async close() {
-      if (!server.listening) return;
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      if (closed) return;
+      closed = true;
+      await served.close();
       await handler.close();
     },
   };

@@ -54,9 +54,9 @@ def result_of(content, is_error, meta):
     return observation
 
 
-def mcp_client(url, mode, max_rounds):
-    import mcp_types as types
-    from mcp import Client
+def sdk_peers(types, stop_reason_field):
+    """The peers as the `mcp` SDK's callbacks take them, built from its types module (`mcp_types` in
+    2.x, `mcp.types` in 1.x, which spells the sampling result's stop reason in camel case)."""
 
     async def elicit(_context, params):
         if params.message.startswith("[decline]"):
@@ -68,11 +68,20 @@ def mcp_client(url, mode, max_rounds):
             role="assistant",
             content=types.TextContent(type="text", text=SAMPLED),
             model="test-model",
-            stop_reason="endTurn",
+            **{stop_reason_field: "endTurn"},
         )
 
     async def roots(_context):
         return types.ListRootsResult(roots=[types.Root(uri=ROOT, name="checkout")])
+
+    return elicit, sample, roots
+
+
+def mcp_client(url, mode, max_rounds):
+    import mcp_types as types
+    from mcp import Client
+
+    elicit, sample, roots = sdk_peers(types, "stop_reason")
 
     client = Client(
         url,
@@ -136,21 +145,10 @@ def langchain_client(url, _mode, _max_rounds):
     from langchain_mcp_adapters.callbacks import Callbacks
     from langchain_mcp_adapters.client import MultiServerMCPClient
 
-    async def elicit(_mcp_context, params, _context):
-        if params.message.startswith("[decline]"):
-            return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content=NAME)
+    elicit, sample, roots = sdk_peers(types, "stopReason")
 
-    async def sample(_context, _params):
-        return types.CreateMessageResult(
-            role="assistant",
-            content=types.TextContent(type="text", text=SAMPLED),
-            model="test-model",
-            stopReason="endTurn",
-        )
-
-    async def roots(_context):
-        return types.ListRootsResult(roots=[types.Root(uri=ROOT, name="checkout")])
+    async def on_elicitation(mcp_context, params, _context):
+        return await elicit(mcp_context, params)
 
     client = MultiServerMCPClient(
         {
@@ -160,7 +158,7 @@ def langchain_client(url, _mode, _max_rounds):
                 "session_kwargs": {"sampling_callback": sample, "list_roots_callback": roots},
             }
         },
-        callbacks=Callbacks(on_elicitation=elicit),
+        callbacks=Callbacks(on_elicitation=on_elicitation),
     )
     tools = {}
 
