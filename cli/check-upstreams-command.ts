@@ -5,7 +5,7 @@
  * policy change.
  */
 import { readFileSync } from 'node:fs';
-import { parseUpstreamFile, UpstreamDeclarationError } from '../lib/gateway/upstream-declaration';
+import { parseUpstreamFile, UpstreamDeclarationError } from '../lib/upstreams/upstream-declaration';
 import { EXIT_INVALID_MODULE } from './check-command';
 
 export function checkUpstreamsCommand(file: string, out: NodeJS.WritableStream = process.stdout): number {

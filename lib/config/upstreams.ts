@@ -10,7 +10,7 @@ import {
   upstreamOfEnv,
   UpstreamDeclarationError,
   type Upstream,
-} from '../gateway/upstream-declaration';
+} from '../upstreams/upstream-declaration';
 
 interface UpstreamEnv {
   UPSTREAMS_FILE?: string;

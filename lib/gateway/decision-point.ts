@@ -14,9 +14,9 @@ import type { Addressing, Principal } from '@durable-mcp/handlers';
 import { z } from 'zod';
 import { digestJson } from '../exchange/digest';
 import { signWebhook } from '../webhooks/signature';
-import { approvalProblem } from './approval-request';
+import { approvalProblem } from '../upstreams/approval-request';
 import { boundedFetch } from './bounded-fetch';
-import type { DecisionPoint } from './call-policy';
+import type { DecisionPoint } from '../upstreams/call-policy';
 
 /** The most a decision point's answer may hold. */
 const MAX_ANSWER_BYTES = 65_536;

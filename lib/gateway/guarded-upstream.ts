@@ -13,7 +13,7 @@ import { serviceTracer } from '../tracing/tracer-provider';
 import { observeUpstreamCall, observeUpstreamCircuit } from '../metrics/upstream-metrics';
 import { UpstreamResponseTooLarge } from './bounded-fetch';
 import { createCircuitBreaker } from './circuit-breaker';
-import type { Upstream } from './upstream-declaration';
+import type { Upstream } from '../upstreams/upstream-declaration';
 import { UpstreamProtocolError, type UpstreamClient } from './upstream-client';
 
 export class UpstreamCircuitOpen extends Error {

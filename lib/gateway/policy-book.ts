@@ -3,8 +3,8 @@
  * replaced whole when `UPSTREAMS_FILE` is read again (policy-reload.ts). A round reads them when it
  * decides, so a reload applies from the next call's first round on.
  */
-import type { CallPolicy } from './call-policy';
-import type { Upstream } from './upstream-declaration';
+import type { CallPolicy } from '../upstreams/call-policy';
+import type { Upstream } from '../upstreams/upstream-declaration';
 
 export interface PolicyBook {
   of(upstream: string): readonly CallPolicy[];

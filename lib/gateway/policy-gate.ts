@@ -7,8 +7,8 @@
  */
 import { inputRequired, type HandlerContext } from '@durable-mcp/handlers';
 import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
-import { APPROVAL_KEY, approvalRequest } from './approval-request';
-import { decideCall, type CallPolicy } from './call-policy';
+import { APPROVAL_KEY, approvalRequest } from '../upstreams/approval-request';
+import { decideCall, type CallPolicy } from '../upstreams/call-policy';
 import { writeGatewayState } from './gateway-state';
 import { askDecisionPoint } from './decision-point';
 import { toolError } from './tool-error';

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Logger } from '../log';
 import type { UpstreamCatalog } from './upstream-catalog';
-import { parseUpstreamFile, type Upstream } from './upstream-declaration';
+import { parseUpstreamFile, type Upstream } from '../upstreams/upstream-declaration';
 
 const policyNames = (upstream: Pick<Upstream, 'policies'> | undefined) => upstream?.policies.map((p) => p.name) ?? [];
 const withoutPolicies = ({ policies: _policies, ...rest }: Upstream) => JSON.stringify(rest);

@@ -9,11 +9,11 @@
  */
 import type { ToolHandler } from '@durable-mcp/handlers';
 import type { Logger } from '../log';
-import type { Upstream } from './upstream-declaration';
+import type { Upstream } from '../upstreams/upstream-declaration';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
 import { guardedUpstreamClient } from './guarded-upstream';
 import { upstreamToolHandler } from './upstream-tool';
-import { alwaysDenied } from './call-policy';
+import { alwaysDenied } from '../upstreams/call-policy';
 import { createPolicyBook, type PolicyBook } from './policy-book';
 
 /** The most tools one upstream's listing may add: a larger listing is cut there, and said so. */

@@ -18,7 +18,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import { context, propagation } from '@opentelemetry/api';
-import type { Upstream } from './upstream-declaration';
+import type { Upstream } from '../upstreams/upstream-declaration';
 import { boundedFetch } from './bounded-fetch';
 import { accessTokens, authorizedFetch } from './upstream-credentials';
 

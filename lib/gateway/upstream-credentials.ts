@@ -4,14 +4,7 @@
  * OAuth client-credentials grant (client_secret_basic), kept until shortly before it expires and
  * got again after the upstream answers 401 (a revoked or rotated token). Never the caller's token.
  */
-export interface ClientCredentials {
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  scope?: string;
-  /** RFC 8707: the upstream's resource identifier, when its authorization server wants one. */
-  resource?: string;
-}
+import type { ClientCredentials } from '../upstreams/upstream-declaration';
 
 export class UpstreamTokenRefused extends Error {
   override readonly name = 'UpstreamTokenRefused';

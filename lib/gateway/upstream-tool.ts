@@ -23,7 +23,7 @@ import {
   type ToolHandler,
 } from '@durable-mcp/handlers';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import type { Upstream } from './upstream-declaration';
+import type { Upstream } from '../upstreams/upstream-declaration';
 import { UpstreamProtocolError, type UpstreamClient, type UpstreamOutcome } from './upstream-client';
 import { readGatewayState, writeGatewayState } from './gateway-state';
 import { policyGate } from './policy-gate';

@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { CallPolicySchema, MAX_POLICIES, type CallPolicy } from './call-policy';
 import { secretProblem } from '../webhooks/webhook-secret';
 import { approvalProblem } from './approval-request';
-import type { ClientCredentials } from './upstream-credentials';
 
 /** How many upstreams one service may declare: each is a client, a catalog and a refresh loop. */
 export const MAX_UPSTREAMS = 32;
@@ -101,6 +100,16 @@ export const UpstreamFileSchema = z
   });
 
 export type UpstreamFileEntry = z.output<typeof UpstreamFileEntrySchema>;
+
+/** How the gateway gets an access token at an upstream (the client-credentials grant, lib/gateway/upstream-credentials.ts). */
+export interface ClientCredentials {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  /** RFC 8707: the upstream's resource identifier, when its authorization server wants one. */
+  resource?: string;
+}
 
 /** An upstream as the service uses it: its declaration with its credential resolved. */
 export interface Upstream extends Omit<UpstreamFileEntry, 'auth'> {
