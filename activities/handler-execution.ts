@@ -20,14 +20,19 @@ export class HandlerTimeoutError extends Error {
   override readonly name = 'HandlerTimeoutError';
 }
 
-/** Settles with the handler, or fails once `timeoutMs` passes (the handler itself cannot be stopped). */
-function withinTimeout<T>(run: () => T | Promise<T>, timeoutMs: number): Promise<T> {
+/**
+ * Settles with the handler, or fails once `timeoutMs` passes. The handler cannot be stopped, but
+ * it is told: `expired` aborts then, and the handler's `ctx.signal` with it, so a handler that
+ * listens (an upstream call, lib/gateway) stops its work instead of doing it after its round ended.
+ */
+function withinTimeout<T>(run: () => T | Promise<T>, timeoutMs: number, expired: AbortController): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new HandlerTimeoutError(`the handler did not finish within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    timer = setTimeout(() => {
+      const error = new HandlerTimeoutError(`the handler did not finish within ${timeoutMs} ms`);
+      expired.abort(error);
+      reject(error);
+    }, timeoutMs);
   });
   return Promise.race([Promise.resolve().then(run), timeout]).finally(() => clearTimeout(timer));
 }
@@ -80,9 +85,12 @@ export async function executeHandler(
     return { kind: 'error', error: error.toJson() };
   }
   try {
+    const expired = new AbortController();
+    const told = { ...ctx, signal: ctx.signal ? AbortSignal.any([ctx.signal, expired.signal]) : expired.signal };
     const result = (await withinTimeout<unknown>(
-      () => tracedHandler(handler, ctx, method, target),
+      () => tracedHandler(handler, told, method, target),
       timeoutMs,
+      expired,
     )) as Record<string, unknown>;
     if (isInputRequiredResult(result)) {
       return {

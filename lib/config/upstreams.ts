@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './errors';
+import { callBudgetProblem } from '../upstreams/call-budget';
 import {
   parseUpstreamFile,
   upstreamOfEnv,
@@ -19,10 +20,18 @@ interface UpstreamEnv {
   UPSTREAM_TOOL_PREFIX: string;
   UPSTREAM_BEARER_TOKEN?: string;
   UPSTREAM_CALL_TIMEOUT_MS: number;
+  HANDLER_TIMEOUT_MS: number;
 }
 
 /** `source` is the raw environment: a file's bearer tokens are read from the variables it names. */
 export function upstreamsOf(env: UpstreamEnv, source: Record<string, string | undefined>): Upstream[] {
+  const upstreams = declaredUpstreams(env, source);
+  const problem = upstreams.map((upstream) => callBudgetProblem(upstream, env.HANDLER_TIMEOUT_MS)).find(Boolean);
+  if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
+  return upstreams;
+}
+
+function declaredUpstreams(env: UpstreamEnv, source: Record<string, string | undefined>): Upstream[] {
   try {
     if (env.UPSTREAMS_FILE !== undefined && env.UPSTREAM_URL !== undefined)
       throw new UpstreamDeclarationError(

@@ -28,9 +28,18 @@ describe("a decision point's answer", () => {
     expect(readAnswer({ decision: false })).toEqual({ kind: 'deny', reason: 'the decision point denied it' });
   });
 
-  it('decides nothing when it is not an evaluation result, or its approval cannot be asked', () => {
+  it('decides nothing when it is not an evaluation result', () => {
     expect(readAnswer({ allow: true })).toHaveProperty('problem');
-    expect(readAnswer({ decision: true, context: { approve: { anyOf: [] } } })).toHaveProperty('problem');
+    expect(readAnswer(null)).toHaveProperty('problem');
+  });
+
+  it('denies, whatever onError says, on a false decision with a bad reason, or an approval that cannot be asked', () => {
+    expect(readAnswer({ decision: false, context: { reason: 'x'.repeat(501) } })).toEqual({
+      kind: 'deny',
+      reason: 'the decision point denied it',
+    });
+    expect(readAnswer({ decision: false, context: { reason: 42 } })).toMatchObject({ kind: 'deny' });
+    expect(readAnswer({ decision: true, context: { approve: { anyOf: [] } } })).toMatchObject({ kind: 'deny' });
   });
 
   it('fails closed, or open when its policy says so, when the point cannot be reached or is late', async () => {

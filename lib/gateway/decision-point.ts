@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Addressing, Principal } from '@durable-mcp/handlers';
-import { z } from 'zod';
 import { digestJson } from '../exchange/digest';
 import { signWebhook } from '../webhooks/signature';
 import { approvalProblem } from '../upstreams/approval-request';
@@ -33,16 +32,8 @@ export interface DecisionRequest {
   policy: string;
 }
 
-const AnswerSchema = z.object({
-  decision: z.boolean(),
-  context: z
-    .object({
-      reason: z.string().max(500).optional(),
-      approve: z.record(z.string(), z.unknown()).optional(),
-    })
-    .passthrough()
-    .optional(),
-});
+/** The longest reason a denial passes on to the caller. */
+const MAX_REASON = 500;
 
 /** The AuthZEN evaluation request for one call. */
 export function evaluationRequest(request: DecisionRequest) {
@@ -72,17 +63,28 @@ export function evaluationRequest(request: DecisionRequest) {
   };
 }
 
-/** What an answer decides, or why it decides nothing. */
+/**
+ * What an answer decides, or why it decides nothing. `decision` is read first: a `false` denies
+ * whatever else the answer holds (a reason too long or of another type is left out), and an
+ * approval that cannot be asked denies too, so no malformed answer ever reaches `onError: allow`.
+ */
 export function readAnswer(answer: unknown): PointDecision | { problem: string } {
-  const parsed = AnswerSchema.safeParse(answer);
-  if (!parsed.success)
-    return { problem: `its answer is not an evaluation result (${parsed.error.issues[0]?.message})` };
-  const { decision, context } = parsed.data;
-  if (!decision) return { kind: 'deny', reason: context?.reason ?? 'the decision point denied it' };
-  if (context?.approve === undefined) return { kind: 'forward' };
-  const addressing = context.approve as Addressing;
-  const problem = approvalProblem(addressing);
-  return problem ? { problem: `its approval cannot be asked: ${problem}` } : { kind: 'approve', addressing };
+  const decision = (answer as { decision?: unknown } | null)?.decision;
+  if (typeof decision !== 'boolean') return { problem: 'its answer is not an evaluation result (no boolean decision)' };
+  const context = (answer as { context?: unknown }).context;
+  const fields = typeof context === 'object' && context !== null ? (context as Record<string, unknown>) : {};
+  if (!decision) {
+    const reason = typeof fields.reason === 'string' && fields.reason.length <= MAX_REASON ? fields.reason : undefined;
+    return { kind: 'deny', reason: reason ?? 'the decision point denied it' };
+  }
+  if (fields.approve === undefined) return { kind: 'forward' };
+  const problem =
+    typeof fields.approve === 'object' && fields.approve !== null
+      ? approvalProblem(fields.approve as Addressing)
+      : 'approve is not an addressing';
+  return problem
+    ? { kind: 'deny', reason: `the decision point asked for an approval that cannot be asked (${problem})` }
+    : { kind: 'approve', addressing: fields.approve as Addressing };
 }
 
 export async function askDecisionPoint(
@@ -105,9 +107,14 @@ export async function askDecisionPoint(
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
       body,
+      // The signed arguments go to this URL and no other.
+      redirect: 'error',
       signal: AbortSignal.timeout(point.timeoutMs),
     });
-    if (!response.ok) return failed(`HTTP ${response.status}`);
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      return failed(`HTTP ${response.status}`);
+    }
     const decided = readAnswer(await response.json());
     return 'problem' in decided ? failed(decided.problem) : decided;
   } catch (error) {

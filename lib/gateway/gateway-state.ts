@@ -1,11 +1,14 @@
 /**
  * The state a gateway round keeps for the next, as the handler's own state (the service seals it
- * and gives it back verified): whether the call was already forwarded (its policy decided once,
+ * and gives it back verified, so no client can forge it): whether the gate asked its approval,
+ * whether the call was already forwarded (its policy decided once,
  * before the first upstream call, and never again for that exchange, whatever a reload changes),
  * and the upstream's own `requestState`, byte for byte.
  */
 export interface GatewayState {
   forwarded: boolean;
+  /** Set with the gate's approval question: the round after it may take that approval's answer. */
+  asked?: boolean;
   upstream?: string;
 }
 
@@ -13,12 +16,17 @@ const FIRST: GatewayState = { forwarded: false };
 
 export function readGatewayState(state: string | undefined): GatewayState {
   if (state === undefined) return FIRST;
-  const parsed = JSON.parse(state) as { f?: unknown; u?: unknown };
+  const parsed = JSON.parse(state) as { f?: unknown; a?: unknown; u?: unknown };
   return {
     forwarded: parsed.f === true,
+    ...(parsed.a === true ? { asked: true } : {}),
     ...(typeof parsed.u === 'string' ? { upstream: parsed.u } : {}),
   };
 }
 
 export const writeGatewayState = (state: GatewayState): string =>
-  JSON.stringify({ f: state.forwarded, ...(state.upstream !== undefined ? { u: state.upstream } : {}) });
+  JSON.stringify({
+    f: state.forwarded,
+    ...(state.asked ? { a: true } : {}),
+    ...(state.upstream !== undefined ? { u: state.upstream } : {}),
+  });

@@ -13,6 +13,8 @@ import { serviceTracer } from '../tracing/tracer-provider';
 import { observeUpstreamCall, observeUpstreamCircuit } from '../metrics/upstream-metrics';
 import { UpstreamResponseTooLarge } from './bounded-fetch';
 import { createCircuitBreaker } from './circuit-breaker';
+import { retryPauseMs } from '../upstreams/call-budget';
+import { UpstreamTokenRefused } from './upstream-credentials';
 import type { Upstream } from '../upstreams/upstream-declaration';
 import { UpstreamProtocolError, type UpstreamClient } from './upstream-client';
 
@@ -44,9 +46,6 @@ function upstreamSpan<T>(upstream: string, tool: string, attempt: number, run: (
   );
 }
 
-/** The pause before retry `attempt` (0 first): 250 ms, then 1 s, then 2 s. */
-export const retryPauseMs = (attempt: number) => Math.min(250 * 4 ** attempt, 2_000);
-
 /** Why a call failed, in the words its caller reads: the HTTP status first when there was one. */
 export function failureReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -55,8 +54,15 @@ export function failureReason(error: unknown): string {
 
 /** Whether a failed call may be made again. */
 export function retryable(error: unknown): boolean {
-  if (error instanceof UpstreamProtocolError || error instanceof UpstreamResponseTooLarge) return false;
-  if (error instanceof SdkHttpError) return error.status >= 500 || error.status === 408 || error.status === 429;
+  if (
+    error instanceof UpstreamProtocolError ||
+    error instanceof UpstreamResponseTooLarge ||
+    error instanceof UpstreamTokenRefused
+  )
+    return false;
+  // 404: a session a restarted server no longer knows; the connection is dropped, and the next try opens another.
+  if (error instanceof SdkHttpError)
+    return error.status >= 500 || error.status === 408 || error.status === 429 || error.status === 404;
   return true;
 }
 
@@ -87,8 +93,10 @@ export function guardedUpstreamClient(
           return outcome;
         } catch (error) {
           const answered = error instanceof UpstreamProtocolError;
+          // The caller's own cancel says nothing of the upstream's health.
+          const cancelled = call.signal?.aborted === true;
           if (answered) circuit.success();
-          else circuit.failure();
+          else if (!cancelled) circuit.failure();
           observeUpstreamCall(upstream.name, answered ? 'protocol_error' : 'failed', Date.now() - started);
           if (attempt >= upstream.retries || !retryable(error) || call.signal?.aborted) throw error;
           await sleep(retryPauseMs(attempt));

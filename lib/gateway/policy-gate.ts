@@ -9,7 +9,7 @@ import { inputRequired, type HandlerContext } from '@durable-mcp/handlers';
 import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
 import { APPROVAL_KEY, approvalRequest } from '../upstreams/approval-request';
 import { decideCall, type CallPolicy } from '../upstreams/call-policy';
-import { writeGatewayState } from './gateway-state';
+import { writeGatewayState, type GatewayState } from './gateway-state';
 import { askDecisionPoint } from './decision-point';
 import { toolError } from './tool-error';
 
@@ -27,12 +27,20 @@ export async function policyGate(
   { upstream, tool, policies }: Gated,
   args: Record<string, unknown>,
   ctx: Pick<HandlerContext, 'inputResponses' | 'answeredBy' | 'principal' | 'exchangeId' | 'log'>,
+  state: GatewayState,
 ): Promise<Gate> {
   const call = `the call to ${upstream}'s tool "${tool.name}"`;
-  const approval = ctx.inputResponses[APPROVAL_KEY] as { action?: string; content?: { note?: unknown } } | undefined;
+  // An approval counts only as the answer to the gate's own question: asked in the round before
+  // (its state says so) and answered by a verified addressee (answeredBy). A caller's client can
+  // send `inputResponses` with any key on a first leg; that is never an approval.
+  const answeredBy = ctx.answeredBy?.[APPROVAL_KEY] ?? [];
+  const approval =
+    state.asked && answeredBy.length > 0
+      ? (ctx.inputResponses[APPROVAL_KEY] as { action?: string; content?: { note?: unknown } } | undefined)
+      : undefined;
   if (approval !== undefined) {
     if (approval.action === 'accept') return { kind: 'forward' };
-    const by = ctx.answeredBy?.[APPROVAL_KEY]?.map((a) => a.principal.name ?? a.principal.subject).join(', ');
+    const by = answeredBy.map((a) => a.principal.name ?? a.principal.subject).join(', ');
     const note =
       typeof approval.content?.note === 'string' && approval.content.note ? `: ${approval.content.note}` : '';
     return stop(
@@ -61,7 +69,7 @@ export async function policyGate(
   return stop(
     inputRequired({
       inputRequests: { [APPROVAL_KEY]: approvalRequest(upstream, tool, decision.policy, decision.addressing) },
-      requestState: writeGatewayState({ forwarded: false }),
+      requestState: writeGatewayState({ forwarded: false, asked: true }),
     }),
   );
 }

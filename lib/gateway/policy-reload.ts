@@ -28,16 +28,22 @@ export function startPolicyReload(
   everyMs: number,
 ): PolicyReload {
   let current = [...declared];
+  // Unset at first: the first read compares the file's policies with those in force, so an edit
+  // made since the service read it is applied.
   let lastText: string | undefined;
+  let unreadable = false;
 
   async function check(): Promise<void> {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      log.error({ file, err: error }, 'UPSTREAMS_FILE cannot be read; the policies in force are kept');
+      // Said once until it can be read again, not at every tick.
+      if (!unreadable) log.error({ file, err: error }, 'UPSTREAMS_FILE cannot be read; the policies in force are kept');
+      unreadable = true;
       return;
     }
+    unreadable = false;
     if (text === lastText) return;
     lastText = text;
     let next: Upstream[];
@@ -71,21 +77,21 @@ export function startPolicyReload(
     for (const name of before.keys())
       if (!next.some((upstream) => upstream.name === name))
         log.warn({ upstream: name }, 'UPSTREAMS_FILE no longer declares an upstream: it is served until a restart');
-    // Upstreams served now keep serving; each takes the policies the file gives it now (none if it left).
+    // Upstreams served now keep serving; each takes the policies the file gives it now. One the file
+    // no longer declares keeps those in force (never fewer policies than the file ever gave it).
     current = current.map((upstream) => ({
       ...upstream,
-      policies: next.find((n) => n.name === upstream.name)?.policies ?? [],
+      policies: next.find((n) => n.name === upstream.name)?.policies ?? upstream.policies,
     }));
     if (!changed) return;
     catalog.policies.replace(current);
     catalog.policiesChanged();
   }
 
-  void readFile(file, 'utf8').then(
-    (text) => (lastText = text),
-    () => undefined,
-  );
-  const timer = setInterval(() => void check(), everyMs);
+  // One check at a time: a slow read never lands after a later one.
+  let running: Promise<void> = Promise.resolve();
+  const next = () => (running = running.then(check, check));
+  const timer = setInterval(() => void next(), everyMs);
   timer.unref();
-  return { check, stop: () => clearInterval(timer) };
+  return { check: next, stop: () => clearInterval(timer) };
 }

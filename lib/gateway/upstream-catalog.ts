@@ -13,6 +13,7 @@ import type { Upstream } from '../upstreams/upstream-declaration';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
 import { guardedUpstreamClient } from './guarded-upstream';
 import { upstreamToolHandler } from './upstream-tool';
+import { servable } from './servable-tools';
 import { alwaysDenied } from '../upstreams/call-policy';
 import { createPolicyBook, type PolicyBook } from './policy-book';
 
@@ -25,6 +26,10 @@ interface Entry {
   tools: ToolHandler[];
   /** The upstream's own names of `tools`, in the same order. */
   names: string[];
+  /** The listing `tools` was made from, to tell a change (a new tool, a schema, a description). */
+  listing: string;
+  /** The listing under way, if one is: a refresh never overlaps one still running. */
+  listingNow?: Promise<void>;
   timer?: NodeJS.Timeout;
 }
 
@@ -56,11 +61,28 @@ export function createUpstreamCatalog(
     client: clientOf(upstream),
     tools: [],
     names: [],
+    listing: '[]',
   }));
   const listeners: Array<() => void> = [];
   let closed = false;
+  const saidShadowed = new Set<string>();
+  /** Said once per name: a tool whose name another already holds is not served. */
+  const shadowed = (upstream: string, name: string) => {
+    if (saidShadowed.has(`${upstream}\n${name}`)) return;
+    saidShadowed.add(`${upstream}\n${name}`);
+    log.warn(
+      { upstream, tool: name },
+      'an upstream tool is not served: a local tool or an earlier upstream holds its name',
+    );
+  };
 
-  async function list(entry: Entry): Promise<void> {
+  /** Lists `entry`'s tools, unless a listing of it is still under way (then that one is awaited). */
+  function list(entry: Entry): Promise<void> {
+    entry.listingNow ??= listOnce(entry).finally(() => (entry.listingNow = undefined));
+    return entry.listingNow;
+  }
+
+  async function listOnce(entry: Entry): Promise<void> {
     const { upstream } = entry;
     try {
       const listed = await entry.client.listTools();
@@ -69,12 +91,14 @@ export function createUpstreamCatalog(
           { upstream: upstream.name, listed: listed.length, kept: MAX_TOOLS_PER_UPSTREAM },
           'upstream lists more tools than one upstream may add: the rest are not served',
         );
-      const before = entry.tools.map((t) => t.tool.name).join('\n');
-      const kept = listed.slice(0, MAX_TOOLS_PER_UPSTREAM);
+      const kept = servable(listed.slice(0, MAX_TOOLS_PER_UPSTREAM), upstream, log);
+      const listing = JSON.stringify(kept);
+      if (listing === entry.listing) return;
+      entry.listing = listing;
       entry.tools = kept.map((tool) => upstreamToolHandler(upstream, entry.client, tool, policies));
       entry.names = kept.map((tool) => tool.name);
       log.info({ upstream: upstream.name, tools: entry.tools.length }, 'upstream tools listed');
-      if (entry.tools.map((t) => t.tool.name).join('\n') !== before) for (const listener of listeners) listener();
+      for (const listener of listeners) listener();
     } catch (error) {
       log.warn(
         { upstream: upstream.name, err: error, kept: entry.tools.length },
@@ -89,7 +113,10 @@ export function createUpstreamCatalog(
       const tools: ToolHandler[] = [];
       for (const entry of entries)
         for (const [index, handler] of entry.tools.entries()) {
-          if (names.has(handler.tool.name)) continue;
+          if (names.has(handler.tool.name)) {
+            shadowed(entry.upstream.name, handler.tool.name);
+            continue;
+          }
           if (alwaysDenied(policies.of(entry.upstream.name), entry.names[index]!)) continue;
           names.add(handler.tool.name);
           tools.push(handler);

@@ -14,12 +14,15 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   Client,
   ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
   StreamableHTTPClientTransport,
   type Tool,
 } from '@modelcontextprotocol/client';
 import { context, propagation } from '@opentelemetry/api';
 import type { Upstream } from '../upstreams/upstream-declaration';
-import { boundedFetch } from './bounded-fetch';
+import { boundedFetch, UpstreamResponseTooLarge } from './bounded-fetch';
 import { accessTokens, authorizedFetch } from './upstream-credentials';
 
 /** What an answer may carry beyond its result's `maxResultBytes`: the JSON-RPC envelope, SSE framing, a few notifications. */
@@ -71,6 +74,15 @@ function traceContext(): Record<string, string> {
   return carrier;
 }
 
+/** Whether `error` says the connection itself is gone, rather than one request failing on it. */
+function connectionLost(error: unknown): boolean {
+  if (error instanceof UpstreamResponseTooLarge) return false;
+  if (error instanceof SdkHttpError) return error.status === 404; // a session the server no longer knows
+  if (error instanceof SdkError) return error.code !== SdkErrorCode.RequestTimeout;
+  const name = (error as { name?: unknown } | null)?.name;
+  return name !== 'AbortError' && name !== 'TimeoutError';
+}
+
 const CLIENT_INFO = { name: 'durable-mcp-gateway', version: '1' };
 
 function withoutOutputSchema(tool: Tool): Tool {
@@ -106,15 +118,23 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
     return connected;
   }
 
-  /** Runs `use` on the connection; a failure that is not the upstream's own answer drops it. */
+  /**
+   * Runs `use` on the connection. A failure of the connection itself (refused, reset, closed, a
+   * session the server forgot) drops it, if no other call replaced it meanwhile, so the next call
+   * opens another; a failure of this request alone (its timeout, its abort, an HTTP status, an answer
+   * too large) leaves it to the calls sharing it.
+   */
   async function withClient<T>(use: (client: Client) => Promise<T>): Promise<T> {
-    const client = await connect();
+    const current = connect();
+    const client = await current;
     try {
       return await use(client);
     } catch (error) {
       if (error instanceof ProtocolError) throw new UpstreamProtocolError(error.code, error.message, error.data);
-      connected = undefined;
-      void client.close().catch(() => undefined);
+      if (connectionLost(error) && connected === current) {
+        connected = undefined;
+        void client.close().catch(() => undefined);
+      }
       throw error;
     }
   }

@@ -5,6 +5,7 @@
  * got again after the upstream answers 401 (a revoked or rotated token). Never the caller's token.
  */
 import type { ClientCredentials } from '../upstreams/upstream-declaration';
+import { boundedFetch } from './bounded-fetch';
 
 export class UpstreamTokenRefused extends Error {
   override readonly name = 'UpstreamTokenRefused';
@@ -21,13 +22,17 @@ export interface AccessTokens {
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
+/** The most a token response may hold, and how long it may take when the upstream names no timeout. */
+const MAX_TOKEN_RESPONSE_BYTES = 65_536;
+const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
+
 /** A token is used until this long before it expires (a token living less than twice this: half its life). */
 const EXPIRY_MARGIN_MS = 30_000;
 /** A token whose response names no lifetime is kept this long. */
 const UNSTATED_LIFETIME_S = 300;
 
 export function accessTokens(
-  credential: { authorization?: string; clientCredentials?: ClientCredentials },
+  credential: { authorization?: string; clientCredentials?: ClientCredentials; callTimeoutMs?: number },
   fetchImpl: Fetch = fetch,
   now: () => number = Date.now,
 ): AccessTokens {
@@ -37,8 +42,11 @@ export function accessTokens(
   let current: Promise<{ header: string; renewAt: number }> | undefined;
 
   async function fetchToken() {
-    const response = await fetchImpl(grant!.tokenUrl, {
+    // Bounded like a call: a token endpoint that hangs or answers without end fails the call.
+    const response = await boundedFetch(MAX_TOKEN_RESPONSE_BYTES, fetchImpl)(grant!.tokenUrl, {
       method: 'POST',
+      redirect: 'error',
+      signal: AbortSignal.timeout(credential.callTimeoutMs ?? DEFAULT_TOKEN_TIMEOUT_MS),
       headers: {
         authorization: `Basic ${Buffer.from(`${encodeURIComponent(grant!.clientId)}:${encodeURIComponent(grant!.clientSecret)}`).toString('base64')}`,
         'content-type': 'application/x-www-form-urlencoded',

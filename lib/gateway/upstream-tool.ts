@@ -15,13 +15,7 @@
  * error (the message naming the upstream); a failure to reach it (down, refused, timed out,
  * unreadable) or a result past `maxResultBytes` as a tool error, which an agent can read and act on.
  */
-import {
-  inputRequired,
-  ProtocolError,
-  type HandlerContext,
-  type Principal,
-  type ToolHandler,
-} from '@durable-mcp/handlers';
+import { inputRequired, type HandlerContext, type Principal, type ToolHandler } from '@durable-mcp/handlers';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Upstream } from '../upstreams/upstream-declaration';
 import { UpstreamProtocolError, type UpstreamClient, type UpstreamOutcome } from './upstream-client';
@@ -29,10 +23,19 @@ import { readGatewayState, writeGatewayState } from './gateway-state';
 import { policyGate } from './policy-gate';
 import type { PolicyBook } from './policy-book';
 import { toolError } from './tool-error';
+import { callersAsk, passedOn, withoutServiceMeta } from './upstream-answer';
 import { failureReason } from './guarded-upstream';
 
-/** The idempotency key of one round's upstream call: the same for every attempt of that round. */
-export const roundIdempotencyKey = (exchangeId: string, round: number) => `${exchangeId}/${round}`;
+/**
+ * The idempotency key of one round's upstream call: the same for every attempt of it. A call made
+ * again after a state-only answer carries other parameters (the new state), so it has a key of its
+ * own: `<exchange>/<round>.<n>`.
+ */
+export const roundIdempotencyKey = (exchangeId: string, round: number, followUp = 0) =>
+  followUp === 0 ? `${exchangeId}/${round}` : `${exchangeId}/${round}.${followUp}`;
+
+/** The most an upstream's ask (its requests and its state) may hold, in bytes of JSON. */
+export const MAX_ASK_BYTES = 262_144;
 
 /** Who the caller is, as an upstream that asked for it (`forwardCaller`) reads it: never a credential. */
 function callerOf(principal: Principal): Record<string, unknown> {
@@ -59,17 +62,6 @@ export function listedTool(upstream: Upstream, tool: Tool): Tool {
   return { ...described, name: `${upstream.toolPrefix}${tool.name}` };
 }
 
-/** The upstream's ask as the caller's client is sent it: addressed to nobody else. */
-function callersAsk(inputRequests: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(inputRequests).map(([key, request]) => {
-      if (typeof request !== 'object' || request === null || !('addressedTo' in request)) return [key, request];
-      const { addressedTo: _notTheUpstreams, ...forCaller } = request as Record<string, unknown>;
-      return [key, forCaller];
-    }),
-  );
-}
-
 interface Forwarding {
   upstream: Upstream;
   client: UpstreamClient;
@@ -93,13 +85,12 @@ async function forward(
         inputResponses,
         ...(upstreamState !== undefined ? { requestState: upstreamState } : {}),
         clientCapabilities: ctx.clientCapabilities as Record<string, unknown>,
-        idempotencyKey: roundIdempotencyKey(ctx.exchangeId, ctx.round),
+        idempotencyKey: roundIdempotencyKey(ctx.exchangeId, ctx.round, comeBacks),
         ...(upstream.forwardCaller ? { caller: callerOf(ctx.principal) } : {}),
         signal: ctx.signal,
       });
     } catch (error) {
-      if (error instanceof UpstreamProtocolError)
-        throw new ProtocolError(error.code, `upstream ${upstream.name}: ${error.message}`, error.data);
+      if (error instanceof UpstreamProtocolError) throw passedOn(upstream.name, error);
       const reason = failureReason(error);
       ctx.log.warn({ upstream: upstream.name, tool: tool.name, err: error }, 'upstream call failed');
       return toolError(`The upstream server ${upstream.name} could not be reached for ${tool.name}: ${reason}`);
@@ -112,8 +103,16 @@ async function forward(
     upstreamState = outcome.requestState;
     inputResponses = {};
     await new Promise((resolve) => setTimeout(resolve, STATE_ONLY_PAUSE_MS));
+    // The round ran out of time (or was cancelled) meanwhile: no more calls for it.
+    if (ctx.signal.aborted) throw ctx.signal.reason;
   }
-  if (outcome.kind === 'input_required')
+  if (outcome.kind === 'input_required') {
+    // Carried in the exchange's history and records, sealed: bounded apart from results.
+    const askBytes = Buffer.byteLength(JSON.stringify([outcome.inputRequests, outcome.requestState ?? '']));
+    if (askBytes > MAX_ASK_BYTES)
+      return toolError(
+        `The upstream server ${upstream.name} asked with ${askBytes} bytes of requests and state for ${tool.name}, over the limit of ${MAX_ASK_BYTES}.`,
+      );
     return inputRequired({
       inputRequests: callersAsk(outcome.inputRequests) as Parameters<typeof inputRequired>[0]['inputRequests'],
       requestState: writeGatewayState({
@@ -121,13 +120,14 @@ async function forward(
         ...(outcome.requestState !== undefined ? { upstream: outcome.requestState } : {}),
       }),
     });
+  }
   const size = Buffer.byteLength(JSON.stringify(outcome.result));
   if (size > upstream.maxResultBytes)
     return toolError(
       `The upstream server ${upstream.name} answered ${tool.name} with ${size} bytes, over its limit of ${upstream.maxResultBytes} (maxResultBytes).`,
     );
   const { resultType: _complete, ...result } = outcome.result;
-  return result as CallToolResult;
+  return withoutServiceMeta(result) as CallToolResult;
 }
 
 export function upstreamToolHandler(
@@ -147,7 +147,12 @@ export function upstreamToolHandler(
           inputResponses: ctx.inputResponses,
           ...(state.upstream !== undefined ? { upstreamState: state.upstream } : {}),
         });
-      const gate = await policyGate({ upstream: upstream.name, tool, policies: policies.of(upstream.name) }, args, ctx);
+      const gate = await policyGate(
+        { upstream: upstream.name, tool, policies: policies.of(upstream.name) },
+        args,
+        ctx,
+        state,
+      );
       if (gate.kind === 'stop') return gate.outcome;
       // The approval's answer is the gateway's, not the upstream's: its first call carries none.
       return forward({ upstream, client, tool }, args, ctx, { inputResponses: {} });

@@ -7,12 +7,14 @@
  *
  * Each tool's schema is compiled once, when the API starts, with the SDK's validator (its dialect
  * follows `$schema`: 2020-12 by default, draft-07 when named). A schema that does not compile is
- * the handler author's mistake and stops the start, naming the tool.
+ * the handler author's mistake and stops the start, naming the tool. A tool the set lists later (an
+ * upstream's, lib/gateway: its listing refreshed) or lists anew (a changed schema) is compiled at its
+ * first call; the gateway serves only upstream tools whose schema compiles.
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { OriginalRequest } from '../exchange/types';
 import { type HandlerSet } from '@durable-mcp/handlers';
-import { findPrompt } from './lookup';
+import { findPrompt, findTool } from './lookup';
 import { argumentProblems, invalidArgumentsResult } from '../protocol/argument-problems';
 import { invalidParams } from '../protocol/error-catalog';
 
@@ -34,10 +36,18 @@ export interface ArgumentChecks {
 
 export function createArgumentChecks(set: HandlerSet): ArgumentChecks {
   const engine = new AjvJsonSchemaValidator();
-  const validators = new Map<string, Validate>();
+  // By name, with the description compiled: a set may list a tool anew under the same name.
+  const validators = new Map<string, { tool: object; validate: Validate }>();
+  const compiled = (tool: HandlerSet['tools'][number]['tool']) => {
+    const held = validators.get(tool.name);
+    if (held?.tool === tool) return held.validate;
+    const validate = engine.getValidator(tool.inputSchema as JsonSchemaType);
+    validators.set(tool.name, { tool, validate });
+    return validate;
+  };
   for (const { tool } of set.tools) {
     try {
-      validators.set(tool.name, engine.getValidator(tool.inputSchema as JsonSchemaType));
+      compiled(tool);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new InvalidToolInputSchema(
@@ -49,7 +59,8 @@ export function createArgumentChecks(set: HandlerSet): ArgumentChecks {
   return {
     refusal(request) {
       if (request.method === 'tools/call') {
-        const verdict = validators.get(request.target)?.(request.params.arguments ?? {});
+        const tool = findTool(set, request.target)?.tool;
+        const verdict = tool && compiled(tool)(request.params.arguments ?? {});
         if (!verdict || verdict.valid) return undefined;
         return invalidArgumentsResult(request.target, argumentProblems(verdict.errorMessage ?? 'data is invalid'));
       }

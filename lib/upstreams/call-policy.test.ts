@@ -43,9 +43,12 @@ describe('a call policy', () => {
     expect(decideCall(policies, 'pay', { amount: 50, currency: 'EUR' })).toEqual({ kind: 'forward' });
   });
 
-  it('reads nested arguments, and never holds a comparison on a value of another type', () => {
+  it('reads nested arguments, compares a numeric string as its number, and fails closed on any other value', () => {
     expect(conditionHolds({ argument: 'order.total', op: 'gt', value: 10 }, { order: { total: 11 } })).toBe(true);
-    expect(conditionHolds({ argument: 'order.total', op: 'gt', value: 10 }, { order: { total: '11' } })).toBe(false);
+    expect(conditionHolds({ argument: 'order.total', op: 'gt', value: 10 }, { order: { total: '11' } })).toBe(true);
+    expect(conditionHolds({ argument: 'order.total', op: 'gt', value: 10 }, { order: { total: ' 9 ' } })).toBe(false);
+    expect(conditionHolds({ argument: 'order.total', op: 'lt', value: 10 }, { order: { total: 'lots' } })).toBe(true);
+    expect(conditionHolds({ argument: 'order.total', op: 'gt', value: 10 }, { order: {} })).toBe(false);
     expect(conditionHolds({ argument: 'order.total', op: 'exists' }, { order: {} })).toBe(false);
     expect(conditionHolds({ argument: 'toString', op: 'exists' }, {})).toBe(false);
     expect(conditionHolds({ argument: 'mode', op: 'ne', value: 'dry' }, {})).toBe(false);

@@ -134,7 +134,10 @@ function argumentAt(args: Record<string, unknown>, path: string): { found: boole
   return { found: true, value };
 }
 
-/** Whether `condition` holds on `args`. A comparison with a value of another type does not hold. */
+/**
+ * Whether `condition` holds on `args`. A number comparison holds on a value that is not a number
+ * (a numeric string is compared as its number): a policy is never escaped by sending a string.
+ */
 export function conditionHolds(condition: Condition, args: Record<string, unknown>): boolean {
   const { found, value } = argumentAt(args, condition.argument);
   if (condition.op === 'exists') return found;
@@ -147,17 +150,22 @@ export function conditionHolds(condition: Condition, args: Record<string, unknow
     case 'in':
       return condition.value.some((candidate) => candidate === value);
     default: {
-      if (typeof value !== 'number') return false;
-      const limit = condition.value;
-      return condition.op === 'gt'
-        ? value > limit
-        : condition.op === 'gte'
-          ? value >= limit
-          : condition.op === 'lt'
-            ? value < limit
-            : value <= limit;
+      // An upstream may take "100000" for 100000 (or coerce whatever it gets): a numeric string is
+      // compared as its number, and any other value holds, so a policy fails closed, never open.
+      const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(number))
+        return compare(number, condition);
+      if (typeof value !== 'number') return true;
+      return compare(value, condition);
     }
   }
+}
+
+function compare(value: number, condition: Extract<Condition, { op: 'gt' | 'gte' | 'lt' | 'lte' }>): boolean {
+  const limit = condition.value;
+  if (condition.op === 'gt') return value > limit;
+  if (condition.op === 'gte') return value >= limit;
+  return condition.op === 'lt' ? value < limit : value <= limit;
 }
 
 /** Whether a policy names `tool`, whatever the arguments. */

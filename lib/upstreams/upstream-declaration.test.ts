@@ -9,7 +9,7 @@ describe('an upstreams file', () => {
         name: 'billing',
         url: 'https://billing.example/mcp',
         toolPrefix: '',
-        callTimeoutMs: 60_000,
+        callTimeoutMs: 25_000,
         retries: 2,
         circuitFailures: 5,
         circuitOpenMs: 30_000,

@@ -59,7 +59,7 @@ export const UpstreamFileEntrySchema = z
       .regex(/^[A-Za-z0-9_.-]{0,32}$/, 'up to 32 of A-Z, a-z, 0-9, _, . and -')
       .default(''),
     /** How long one upstream `tools/call` or `tools/list` may take. */
-    callTimeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    callTimeoutMs: z.number().int().min(100).max(600_000).default(25_000),
     /** How many times a round calls again after a failure that may pass (guarded-upstream.ts). */
     retries: z.number().int().min(0).max(5).default(2),
     /** Failed calls in a row after which its circuit opens, in each worker. */

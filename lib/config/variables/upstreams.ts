@@ -37,7 +37,7 @@ export const UPSTREAM_VARIABLES = {
     '(none)',
   ),
   UPSTREAM_CALL_TIMEOUT_MS: documented(
-    integer(100, 600_000).default(60_000),
-    "how long one call to `UPSTREAM_URL` (`tools/call`, `tools/list`) may take; past it the round's call gets a tool error",
+    integer(100, 600_000).default(25_000),
+    'how long one call to `UPSTREAM_URL` (`tools/call`, `tools/list`) may take; past it the call is tried again, then gets a tool error. Its three attempts and their pauses must fit under `HANDLER_TIMEOUT_MS`',
   ),
 };
