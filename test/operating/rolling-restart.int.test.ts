@@ -67,6 +67,9 @@ const startReplica = () =>
       // Held legs come back every 2 s, so each client meets the restart mid-wait on every era.
       HTTP_WAIT_MS: '2000',
       QUESTION_HOLD_MS: '2000',
+      // A session's call is answered pending well before the TypeScript clients' 60 s, with room
+      // for two replica restarts on a loaded machine (the default, 50 s, leaves 10).
+      LEGACY_PENDING_AFTER_MS: '30000',
     },
     { handlers: clientTools },
   );
