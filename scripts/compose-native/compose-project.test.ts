@@ -24,6 +24,11 @@ describe('readComposeProject on docker-compose.yml', () => {
     expect(project.services.temporal!.image).toBe('temporalio/server:1.32.0');
   });
 
+  it('leaves out a service of a profile, as `docker compose up` does without --profile', () => {
+    expect(project.services['upstream-example']).toBeUndefined();
+    expect(project.services.api).toBeDefined();
+  });
+
   it('refuses to read without a secret compose requires', () => {
     expect(() => readComposeProject([file('docker-compose.yml')], { ...secrets, POSTGRES_PASSWORD: '' })).toThrow(
       /POSTGRES_PASSWORD: set POSTGRES_PASSWORD in .env/,

@@ -75,7 +75,10 @@ export function readComposeProject(files: string[], variables: Variables): Compo
   return {
     name: String(merged.name ?? path.basename(projectDir)),
     services: Object.fromEntries(
-      Object.entries(services).map(([name, raw]) => [name, normaliseService(name, raw, projectDir)]),
+      Object.entries(services)
+        // As `docker compose up` without `--profile`: a service of a profile is not started.
+        .filter(([, raw]) => !(Array.isArray(raw.profiles) && raw.profiles.length > 0))
+        .map(([name, raw]) => [name, normaliseService(name, raw, projectDir)]),
     ),
   };
 }
