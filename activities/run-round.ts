@@ -43,6 +43,8 @@ export interface RunRoundInput {
   answersDigest?: string;
   /** Who answered each addressed question of the previous ask (the handler's `ctx.answeredBy`). */
   answeredBy?: Record<string, AnsweredBy[]>;
+  /** The previous ask's questions whose wait ended unanswered, when its handler decides what that means (`ctx.expired`). */
+  expired?: string[];
   /** Capabilities declared by the leg that answered the previous ask, if it declared any. */
   clientCapabilities?: Record<string, unknown>;
   /** What the answering leg listens for during this round. */
@@ -224,6 +226,7 @@ export function createRunRound(deps: RoundDeps) {
           round,
           inputResponses: roundResponses(exchange, round, input.answers),
           ...(input.answeredBy ? { answeredBy: input.answeredBy } : {}),
+          ...(input.expired ? { expired: input.expired } : {}),
           requestState,
           clientCapabilities: capabilities,
           principal: principalOf(exchange.principal, exchange.principalDetails),

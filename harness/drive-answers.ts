@@ -29,7 +29,7 @@ export interface AnsweredExchange {
   now(): number;
   advance(ms: number): void;
   /** The round timer: ends the exchange as expired once the awaited ask's deadline has passed. */
-  fireTimers(): void;
+  fireTimers(): Promise<void>;
   /** The step a recorded round is (for a repeated leg: no notifications, its own ignored keys). */
   stepOf<R>(record: RoundRecord, ignoredKeys: string[]): Step<R>;
   runRound<R>(
@@ -62,7 +62,7 @@ export async function answerRetry<R>(
       toJson(invalidRequestState()),
     );
   }
-  exchange.fireTimers();
+  await exchange.fireTimers();
   const ask = exchange.records.get(round);
   const next = exchange.records.get(round + 1);
   const asked = ask?.outcome.kind === 'ask' ? Object.keys(ask.outcome.inputRequests) : [];
@@ -110,7 +110,7 @@ export async function answerAsAddressee<R>(
   options: { afterMs?: number },
 ): Promise<Step<R>> {
   exchange.advance(Math.max(0, options.afterMs ?? 0));
-  exchange.fireTimers();
+  await exchange.fireTimers();
   const error = answerQuestions(
     exchange.state,
     exchange.input,

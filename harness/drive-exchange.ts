@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { InputRequest } from '@modelcontextprotocol/server';
-import type { AnsweredBy, HandlerSet } from '@durable-mcp/handlers';
+import type { HandlerSet } from '@durable-mcp/handlers';
 import {
   applyAskRules,
   askWaitMs,
@@ -20,7 +20,9 @@ import { requestDigestOf } from '../lib/exchange-rules/leg-rules';
 import type { RoundRecord } from '../lib/exchange/types';
 import { ANONYMOUS_PRINCIPAL, personIdOf, type Principal } from '../lib/exchange/principal';
 import { deadlineOf, isLate } from '../lib/exchange-rules/round-deadline';
-import type { ExchangeInput, OriginalRequest, RoundOutcome } from '../lib/exchange/types';
+import type { ExchangeInput, OriginalRequest, RoundAnswers, RoundOutcome } from '../lib/exchange/types';
+import { expireAsk } from '../lib/exchange-rules/expired-ask';
+import { expiryReachesHandler } from '../lib/questions/addressing';
 import { exchangeExpired } from '../lib/protocol/exchange-errors';
 import { createHandlerStateCodec, type HandlerStateCodec } from '../lib/state/handler-state';
 import { createRequestStateCodec, type RequestStateCodec } from '../lib/state/request-state';
@@ -82,8 +84,7 @@ export class Exchange {
   /** Runs round `round`'s handler as the worker's round activity does, and records its outcome. */
   private async runRound<R>(
     round: number,
-    answers:
-      { responses: Record<string, unknown>; digest: string; answeredBy?: Record<string, AnsweredBy[]> } | undefined,
+    answers: Pick<RoundAnswers, 'responses' | 'digest' | 'answeredBy' | 'expired'> | undefined,
     capabilities: Record<string, unknown>,
     ignoredKeys: string[],
   ): Promise<Step<R>> {
@@ -101,6 +102,7 @@ export class Exchange {
           round,
           inputResponses: roundResponses(this.input, round, answers?.responses),
           ...(answers?.answeredBy ? { answeredBy: answers.answeredBy } : {}),
+          ...(answers?.expired ? { expired: answers.expired } : {}),
           requestState,
           clientCapabilities: capabilities,
           principal: this.principal,
@@ -130,7 +132,7 @@ export class Exchange {
       exchangeId,
       round,
       outcome,
-      ...(answers ? { answersDigest: answers.digest } : {}),
+      ...(answers && !answers.expired ? { answersDigest: answers.digest } : {}),
       recordedAt,
       ...(outcome.kind === 'ask'
         ? {
@@ -183,13 +185,29 @@ export class Exchange {
         answerRetry<R>(this.answering(), responses, { ...options, requestState: options.requestState ?? requestState }),
       answerAs: (answerer, responses, options = {}) =>
         answerAsAddressee<R>(this.answering(), record, answerer, responses, options),
+      expire: () => this.expire<R>(record),
     };
   }
 
-  /** The round timer: an ask whose deadline has passed with no answers ends the exchange as expired. */
-  private fireTimers(): void {
+  /**
+   * The round timer: an ask whose deadline has passed with no answers ends the exchange as expired,
+   * or, when its questions leave their expiry to the handler (`onExpiry: 'handler'`), runs the next
+   * round with `ctx.expired` (expired-ask.ts), as the workflow does.
+   */
+  private async fireTimers(): Promise<void> {
     const round = this.state.awaiting;
     if (round === undefined || !isLate(this.state.deadlineAt, this.now())) return;
+    const ask = this.records.get(round)!;
+    if (expiryReachesHandler(summarize(ask).questions)) {
+      const { expired, answeredBy, responses } = expireAsk(this.state);
+      await this.runRound(
+        round + 1,
+        { responses, digest: '', expired, ...(answeredBy ? { answeredBy } : {}) },
+        this.input.clientCapabilities,
+        [],
+      );
+      return;
+    }
     const outcome: RoundOutcome = {
       kind: 'error',
       error: exchangeExpired(this.input.exchangeId, round, this.input.roundTimeoutMs),
@@ -202,6 +220,18 @@ export class Exchange {
     };
     this.records.set(round + 1, record);
     recordRound(this.state, summarize(record));
+  }
+
+  /** Lets the wait of the ask recorded at `ask` run out, nobody answering: the step its expiry leads to. */
+  private async expire<R>(ask: RoundRecord): Promise<Step<R>> {
+    if (this.state.awaiting === ask.round && ask.deadlineAt)
+      this.elapsedMs = Math.max(this.elapsedMs, ask.deadlineAt.getTime() - this.startedAt + 1);
+    await this.fireTimers();
+    const next = this.steps.get(ask.round + 1) as Step<R> | undefined;
+    if (next) return next;
+    const record = this.records.get(ask.round + 1);
+    if (!record) throw new Error(`round ${ask.round}: its ask no longer waits, and nothing followed it`);
+    return this.stepOf<R>(record, [], []);
   }
 
   /** What the answer legs (drive-answers.ts) read and move of this exchange. */

@@ -40,6 +40,8 @@ export function refusal<R>(exchangeId: string, round: number, asks: number, erro
       Promise.reject(new Error(`round ${round}: this step was refused (${error.message}); nothing to answer`)),
     answerAs: () =>
       Promise.reject(new Error(`round ${round}: this step was refused (${error.message}); answer the step before it`)),
+    expire: () =>
+      Promise.reject(new Error(`round ${round}: this step was refused (${error.message}); nothing waits to expire`)),
   };
 }
 
@@ -65,6 +67,7 @@ export function ended<R>(
     asks,
     answer: () => Promise.reject(new Error(`round ${round}: the exchange has ended; nothing to answer`)),
     answerAs: () => Promise.reject(new Error(`round ${round}: the exchange has ended; nothing to answer`)),
+    expire: () => Promise.reject(new Error(`round ${round}: the exchange has ended; nothing waits to expire`)),
   };
 }
 

@@ -89,6 +89,12 @@ export interface Step<R> {
     responses: Record<string, ElicitResult>,
     options?: { afterMs?: number },
   ): Promise<Step<R>>;
+  /**
+   * Lets this ask's wait run out with nobody answering (the clock moves past its deadline):
+   * resolves to the step the expiry leads to, the exchange ended as expired (-32001), or, for
+   * questions asked with `onExpiry: 'handler'`, the handler's next round with `ctx.expired`.
+   */
+  expire(): Promise<Step<R>>;
 }
 
 /**

@@ -170,3 +170,45 @@ describe('driveTool answering a question that requires a sign-in', () => {
     expect(done.result?.content).toEqual([{ type: 'text', text: 'accept' }]);
   });
 });
+
+describe('driveTool letting a question expire', () => {
+  const decides = defineTool({
+    tool: { name: 'decides', inputSchema: { type: 'object' } },
+    run(_args, ctx) {
+      if (ctx.expired)
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `expired: ${ctx.expired.join(',')}; decided: ${Object.keys(ctx.inputResponses).join(',')} by ${Object.keys(ctx.answeredBy ?? {}).join(',')}`,
+            },
+          ],
+        };
+      const ask = (group: string) =>
+        elicitFrom(
+          { anyOf: [answerer.group(group)], waitMs: 60_000, onExpiry: 'handler' },
+          { message: `${group}?`, requestedSchema: { type: 'object', properties: {} } },
+        );
+      return inputRequired({ inputRequests: { finance: ask('finance'), legal: ask('legal') } });
+    },
+  });
+
+  it('runs the handler again with ctx.expired when its questions leave their expiry to it, keeping what was decided', async () => {
+    const asked = await driveTool(decides, 'decides', {}, { principal: caller });
+    const half = await asked.answerAs(fin, { finance: { action: 'accept', content: {} } });
+    expect(half.kind).toBe('ask');
+    const after = await half.expire();
+    expect(after.ended).toBe(true);
+    expect(after.result?.content).toEqual([{ type: 'text', text: 'expired: legal; decided: finance by finance' }]);
+    const late = await asked.answerAs(lee, { legal: { action: 'accept', content: {} } });
+    expect(late.refused).toBe(true);
+  });
+
+  it('ends the exchange as expired (-32001) when the questions say nothing of their expiry', async () => {
+    const asked = await driveTool(approve, 'approve', {}, { principal: caller });
+    const after = await asked.expire();
+    expect(after.ended).toBe(true);
+    expect(after.error?.code).toBe(-32001);
+  });
+});

@@ -30,6 +30,8 @@ import { deadlineTimerSummary, questionMilestoneSummary } from '../lib/exchange/
 import { clearsWaitOnAnswers } from './compat';
 import { setUpExchangeHandlers } from './exchange-handlers';
 import { initialState, mayAsk, recordRound, takeAnswers } from '../lib/exchange-rules/exchange-state';
+import { expireAsk } from '../lib/exchange-rules/expired-ask';
+import { expiryReachesHandler } from '../lib/questions/addressing';
 import { isUnrecordable, roundActivities, roundFailure } from './round-activities';
 import { createFirstStartWitness } from './first-start';
 import { createQuestionEvents } from './question-events';
@@ -82,8 +84,10 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
             exchange: input,
             round,
             answers: answers?.responses,
-            answersDigest: answers?.digest,
+            // A round reached by an expiry was reached by nobody's answers: no digest, so it stands for every leg.
+            answersDigest: answers?.expired ? undefined : answers?.digest,
             ...(answers?.answeredBy ? { answeredBy: answers.answeredBy } : {}),
+            ...(answers?.expired ? { expired: answers.expired } : {}),
             clientCapabilities: answers?.clientCapabilities,
             listening: answers?.listening,
             sealedHandlerState,
@@ -160,12 +164,17 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         );
       if (state.pending === undefined) {
         questionEvents.ended('question.expired');
-        return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, waitMs));
+        // An ask whose questions leave their expiry to the handler runs it again with the expiry;
+        // any other ends its exchange as expired.
+        if (!expiryReachesHandler(summary.questions))
+          return recordEnding(round + 1, exchangeExpired(input.exchangeId, round, waitMs));
+        answers = expireAsk(state);
+      } else {
+        questionEvents.ended('question.answered');
+        answers = takeAnswers(state);
+        // Held answers that begin the call's task were applied by the state, not by the signal handler.
+        taskMode.begin(answers.task);
       }
-      questionEvents.ended('question.answered');
-      answers = takeAnswers(state);
-      // Held answers that begin the call's task were applied by the state, not by the signal handler.
-      taskMode.begin(answers.task);
       // A regular round's handler may run for minutes: the exchange no longer waits on anyone.
       if (roundKind === 'regular' && clearsWaitOnAnswers()) visibility.clearWaitingSince();
       visibility.running(round + 1);

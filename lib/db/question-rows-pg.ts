@@ -1,8 +1,8 @@
 /**
  * The worker's side of the questions table: an addressed ask's questions written in the
  * transaction that records the ask (so a question exists exactly when its ask does), and the SQL
- * that closes the questions still waiting when their exchange ends (`CLOSE_WAITING_QUESTIONS`, part
- * of every round's record statement).
+ * that closes the questions still waiting when a later round is recorded (`CLOSE_WAITING_QUESTIONS`,
+ * part of every round's record statement).
  */
 import type { PoolClient } from 'pg';
 import { EXCHANGE_EXPIRED } from '../protocol/exchange-errors';
@@ -42,12 +42,15 @@ export async function insertQuestions(client: PoolClient, questions: NewQuestion
 }
 
 /**
- * For a round's record statement (a relation `inserted` of the round just written): an ending
- * closes its exchange's waiting questions, as expired when the round timed out and as cancelled
- * otherwise. A question that was answered is `answered` already (its claim said so).
+ * For a round's record statement (a relation `inserted` of the round just written): the questions
+ * of earlier rounds still waiting are closed. An ending closes them as expired when the round timed
+ * out and as cancelled otherwise. A round that goes on is reached past waiting questions only when
+ * their wait ended and their handler decides what that means (`onExpiry: 'handler'`): expired. A
+ * question that was answered is `answered` already (its claim said so).
  */
 export const CLOSE_WAITING_QUESTIONS = `UPDATE questions SET status = CASE
+    WHEN inserted.outcome->>'kind' <> 'error' THEN 'expired'
     WHEN (inserted.outcome->'error'->>'code')::integer = ${EXCHANGE_EXPIRED} THEN 'expired' ELSE 'cancelled' END
   FROM inserted
-  WHERE inserted.outcome->>'kind' = 'error' AND questions.exchange_id = inserted.exchange_id
+  WHERE questions.exchange_id = inserted.exchange_id
     AND questions.round < inserted.round AND questions.status = 'waiting'`;

@@ -210,6 +210,11 @@ export interface RoundAnswers {
   task?: TaskMode;
   /** Who answered each addressed question of the ask, by key (absent when the caller answered). */
   answeredBy?: Record<string, AnsweredBy[]>;
+  /**
+   * The ask's questions whose wait ended with no answer deciding them (`onExpiry: 'handler'`):
+   * these "answers" are the expiry itself, handed to the next round as `ctx.expired`.
+   */
+  expired?: string[];
 }
 
 /** A notification a handler sent during a round, as stored and forwarded. */

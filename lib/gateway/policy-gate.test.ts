@@ -14,7 +14,11 @@ const rita: AnsweredBy = {
   via: 'page',
   action: 'accept',
 };
-const ctx = (over: { inputResponses?: Record<string, unknown>; answeredBy?: Record<string, AnsweredBy[]> }) => ({
+const ctx = (over: {
+  inputResponses?: Record<string, unknown>;
+  answeredBy?: Record<string, AnsweredBy[]>;
+  expired?: string[];
+}) => ({
   inputResponses: {},
   principal: { id: 'caller', subject: 'caller', scopes: [] },
   exchangeId: 'e',
@@ -48,5 +52,23 @@ describe("the gateway's policy gate", () => {
       { forwarded: false, asked: true },
     );
     expect(approved).toEqual({ kind: 'forward' });
+  });
+
+  it('asks its approval so that an expiry reaches it, and ends an expired approval with a tool error, never forwarding', async () => {
+    const asked = await policyGate(gated, {}, ctx({}), { forwarded: false });
+    const request = asked.kind === 'stop' && 'inputRequests' in asked.outcome ? asked.outcome.inputRequests : {};
+    expect(
+      (request as Record<string, { addressedTo?: { onExpiry?: string } }>)[APPROVAL_KEY]?.addressedTo?.onExpiry,
+    ).toBe('handler');
+    const expired = await policyGate(gated, {}, ctx({ expired: [APPROVAL_KEY] }), { forwarded: false, asked: true });
+    expect(expired.kind).toBe('stop');
+    const outcome = expired.kind === 'stop' ? (expired.outcome as { isError?: boolean; content?: unknown }) : {};
+    expect(outcome.isError).toBe(true);
+    expect(JSON.stringify(outcome.content)).toContain('was not approved in time');
+  });
+
+  it("never takes an expiry of a question it did not ask (a caller's first leg): it asks", async () => {
+    const forged = await policyGate(gated, {}, ctx({ expired: [APPROVAL_KEY] }), { forwarded: false });
+    expect(asksApproval(forged)).toBe(true);
   });
 });

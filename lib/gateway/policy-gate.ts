@@ -26,10 +26,15 @@ const stop = (outcome: CallToolResult | InputRequiredResult): Gate => ({ kind: '
 export async function policyGate(
   { upstream, tool, policies }: Gated,
   args: Record<string, unknown>,
-  ctx: Pick<HandlerContext, 'inputResponses' | 'answeredBy' | 'principal' | 'exchangeId' | 'log'>,
+  ctx: Pick<HandlerContext, 'inputResponses' | 'answeredBy' | 'expired' | 'principal' | 'exchangeId' | 'log'>,
   state: GatewayState,
 ): Promise<Gate> {
   const call = `the call to ${upstream}'s tool "${tool.name}"`;
+  // The gate's own question waited its whole wait and nobody decided it.
+  if (state.asked && ctx.expired?.includes(APPROVAL_KEY))
+    return stop(
+      toolError(`${capitalized(call)} was not approved in time: nobody answered its approval. It was not forwarded.`),
+    );
   // An approval counts only as the answer to the gate's own question: asked in the round before
   // (its state says so) and answered by a verified addressee (answeredBy). A caller's client can
   // send `inputResponses` with any key on a first leg; that is never an approval.

@@ -3,7 +3,7 @@
  * an addressing ends its exchange with a clear error (`-32603`, the reason in the message) instead
  * of a question nobody can answer. Pure; the round rules (activities/round-rules.ts) apply it.
  */
-import { addressingOf, isAddressedAsk, MAX_ANSWERER_STRING, MAX_ANSWERERS } from './addressing';
+import { addressedKeys, addressingOf, isAddressedAsk, MAX_ANSWERER_STRING, MAX_ANSWERERS } from './addressing';
 import type { Addressing, Answerer } from './question';
 import { checkRequestedSchema } from './requested-schema';
 
@@ -88,6 +88,8 @@ function addressingProblem(addressing: Addressing, path: string, waitMs: number)
     return `${path} addresses the caller and excludes the caller`;
   if (addressing.waitMs !== undefined && !positive(addressing.waitMs))
     return `${path}.waitMs must be a positive whole number of milliseconds`;
+  if (addressing.onExpiry !== undefined && !EXPIRY_CHOICES.includes(addressing.onExpiry))
+    return `${path}.onExpiry must be one of ${EXPIRY_CHOICES.map((c) => `'${c}'`).join(', ')}`;
   if (
     addressing.remindAfterMs !== undefined &&
     !(positive(addressing.remindAfterMs) && addressing.remindAfterMs < waitMs)
@@ -120,6 +122,8 @@ function requestProblem(request: Record<string, unknown>, path: string): string 
   return problem ? `${path}.params.${problem.path}: ${problem.message}` : undefined;
 }
 
+const EXPIRY_CHOICES: ReadonlyArray<unknown> = ['end', 'handler'];
+
 /**
  * Why an ask cannot be recorded as addressed questions, if it cannot: it mixes questions for the
  * caller with addressed ones, or an addressing is malformed. `waitMs` is each question's wait, as
@@ -140,5 +144,11 @@ export function addressedAskProblem(
       addressingProblem(addressing, `${path}.addressedTo`, waitMsOf(addressing));
     if (problem) return problem;
   }
+  // One wait ends the whole ask (its longest question's), so one choice says what that ending does.
+  const choices = new Set(
+    addressedKeys(inputRequests).map((key) => addressingOf(inputRequests[key])!.onExpiry ?? 'end'),
+  );
+  if (choices.size > 1)
+    return `inputRequests: every addressed question of one ask must have the same addressedTo.onExpiry (one wait ends them all)`;
   return undefined;
 }

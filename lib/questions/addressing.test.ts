@@ -1,6 +1,14 @@
 import { answerer, elicitFrom } from '@durable-mcp/handlers';
 import { addressedAskProblem } from './addressed-ask-check';
-import { addressedKeys, admission, decisionOf, identityKeys, answererKey, type SlottedAnswer } from './addressing';
+import {
+  addressedKeys,
+  admission,
+  expiryReachesHandler,
+  decisionOf,
+  identityKeys,
+  answererKey,
+  type SlottedAnswer,
+} from './addressing';
 import type { Addressing, AnswererIdentity } from './question';
 
 const ISSUER = 'https://id.example.com';
@@ -220,6 +228,7 @@ describe('what a handler may address', () => {
     [{ anyOf: [{ caller: true }], excludeCaller: true }, /addresses the caller and excludes the caller/],
     [{ anyOf: [{ caller: 'yes' }] }, /anyOf\[0\]\.caller must be true/],
     [{ anyOf: [{ scope: 'a' }], escalate: { afterMs: 10, to: [{ caller: true }] } }, /never escalated to/],
+    [{ anyOf: [{ scope: 'a' }], onExpiry: 'retry' }, /onExpiry must be one of 'end', 'handler'/],
   ])('refuses the addressing %j', (to, problem) => {
     expect(addressedAskProblem({ approval: question(to as Addressing) }, waitMs)).toMatch(problem);
   });
@@ -233,5 +242,16 @@ describe('what a handler may address', () => {
     expect(addressedAskProblem({ k: url }, waitMs)).toMatch(/an addressed elicitation is a form/);
     const roots = { method: 'roots/list', addressedTo: { anyOf: [{ scope: 'a' }] } };
     expect(addressedAskProblem({ k: roots }, waitMs)).toMatch(/only an elicitation/);
+  });
+
+  it('refuses an ask whose questions disagree on what their expiry does, and knows when it reaches the handler', () => {
+    const mixed = {
+      a: question({ anyOf: [{ scope: 'a' }], onExpiry: 'handler' }),
+      b: question({ anyOf: [{ scope: 'b' }] }),
+    };
+    expect(addressedAskProblem(mixed, waitMs)).toMatch(/same addressedTo\.onExpiry/);
+    expect(expiryReachesHandler({ a: { anyOf: [{ scope: 'a' }], onExpiry: 'handler' } })).toBe(true);
+    expect(expiryReachesHandler({ a: { anyOf: [{ scope: 'a' }] } })).toBe(false);
+    expect(expiryReachesHandler(undefined)).toBe(false);
   });
 });

@@ -267,3 +267,13 @@ export function addressedAskWaitMs(
   );
   return waits.length > 0 ? Math.max(...waits) : undefined;
 }
+
+/**
+ * Whether the end of an addressed ask's wait runs its handler again (`onExpiry: 'handler'`, which
+ * every question of the ask shares: addressed-ask-check.ts) instead of ending its exchange. Takes
+ * the ask's questions by key (`RoundSummary.questions`).
+ */
+export function expiryReachesHandler(questions: Record<string, Addressing> | undefined): boolean {
+  const addressings = Object.values(questions ?? {});
+  return addressings.length > 0 && addressings.every((addressing) => addressing.onExpiry === 'handler');
+}

@@ -22,7 +22,8 @@ const MAX_DESCRIPTION = 300;
 export function approvalRequest(upstream: string, tool: Tool, policy: string, addressing: Addressing) {
   const description = (tool.description ?? '').trim();
   const said = description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description;
-  return elicitFrom(addressing, {
+  // Its expiry reaches the gate, which ends the call with a tool error of its own ("not approved in time").
+  return elicitFrom({ ...addressing, onExpiry: 'handler' }, {
     message: `Forward this call to ${upstream}'s tool "${tool.name}"?${said ? ` It says: ${said}` : ''} (policy: ${policy})`,
     requestedSchema: APPROVAL_FORM,
   });

@@ -34,6 +34,13 @@ const BIG_SUMS = {
   when: [{ argument: 'a', op: 'gt', value: 100 }],
   approve: { anyOf: [{ group: 'approvers' }], waitMs: 3_600_000 },
 };
+/** Held for a wait short enough to run out during the test. */
+const HUGE_SUMS = {
+  name: 'huge sums',
+  tools: ['add'],
+  when: [{ argument: 'a', op: 'gt', value: 10_000 }],
+  approve: { anyOf: [{ group: 'approvers' }], waitMs: 3_000 },
+};
 const NO_NEGATIVES = {
   name: 'no negatives',
   tools: ['a?d'],
@@ -57,7 +64,7 @@ const declare = (policies: unknown[]) =>
 beforeAll(async () => {
   upstream = await startSdkUpstream();
   file = path.join(mkdtempSync(path.join(tmpdir(), 'upstreams-')), 'upstreams.json');
-  declare([NO_NEGATIVES, BIG_SUMS, NO_ORDERS]);
+  declare([NO_NEGATIVES, HUGE_SUMS, BIG_SUMS, NO_ORDERS]);
   ({ service, origin } = await startDevAnsweringService(
     { name: 'none', tools: [] },
     { UPSTREAMS_FILE: file, UPSTREAMS_RELOAD_MS: '500' },
@@ -155,6 +162,22 @@ describe('approval policies in front of an upstream', () => {
       `The call to shop's tool "add" was not approved (decline by Rita). It was not forwarded.`,
     );
     expect(upstreamCallsWith(300)).toEqual([]);
+    await client.close();
+  });
+
+  it('never forwards a call whose approval expired: the caller reads a tool error, the question is expired', async () => {
+    const client = await connectModernClient(service.url, {});
+    const result = (await client.callTool({ name: 'shop_add', arguments: { a: 20_000, b: 1 } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      `The call to shop's tool "add" was not approved in time: nobody answered its approval. It was not forwarded.`,
+    );
+    expect(upstreamCallsWith(20_000)).toEqual([]);
+    const { rows } = await service.pool.query<{ status: string }>(
+      `SELECT q.status FROM questions q JOIN exchanges e ON e.id = q.exchange_id WHERE e.target = 'shop_add'
+         AND q.arguments->>'a' = '20000'`,
+    );
+    expect(rows).toEqual([{ status: 'expired' }]);
     await client.close();
   });
 

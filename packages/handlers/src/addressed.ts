@@ -78,6 +78,10 @@ export interface SignInRequirement {
  * - `excludeCaller`: the exchange's own caller may not answer even when admitted (separation of duties).
  * - `waitMs`: how long the question waits before its exchange ends as expired (the round's deadline);
  *   the service's round timeout when absent, at most `MAX_QUESTION_WAIT_MS`.
+ * - `onExpiry`: what its wait ending unanswered does. `'end'` (the default): the exchange ends with
+ *   the expiry error (-32001). `'handler'`: the handler runs again, with the question's key in
+ *   `ctx.expired` and no answer under it, and decides: a tool error of its own ("not approved in
+ *   time"), another ask, or a result. Every addressed question of one ask says the same.
  * - `remindAfterMs`: a reminder goes out (the `question.reminder` webhook) that long after the
  *   question starts waiting, if it still waits.
  * - `escalate`: after `afterMs`, `to` may answer as well (`question.escalated`).
@@ -89,6 +93,7 @@ export interface Addressing {
   eachOf?: Answerer[];
   excludeCaller?: boolean;
   waitMs?: number;
+  onExpiry?: 'end' | 'handler';
   remindAfterMs?: number;
   escalate?: { afterMs: number; to: Answerer[] };
   requireSignIn?: SignInRequirement;

@@ -60,6 +60,12 @@ export interface HandlerContext {
    * their answers were taken; absent for keys the caller answered.
    */
   answeredBy?: Record<string, AnsweredBy[]>;
+  /**
+   * The keys of the previous ask's addressed questions whose wait ended with no answer deciding
+   * them (asked with `onExpiry: 'handler'`); `inputResponses` has nothing under them. Absent when
+   * the previous ask was answered.
+   */
+  expired?: string[];
   /** The state this handler returned with its previous ask, verified and unsealed. */
   requestState?: string;
   clientCapabilities: ClientCapabilities;
