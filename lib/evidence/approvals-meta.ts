@@ -31,7 +31,11 @@ export function withApprovals(
   result: Record<string, unknown>,
   answeredBy: Record<string, AnsweredBy[]> | undefined,
 ): Record<string, unknown> {
-  const approvals = approvalsOf(answeredBy);
+  return withApprovalRefs(result, approvalsOf(answeredBy));
+}
+
+/** `result` with `approvals` in its `_meta` (none: `result` as it is). */
+export function withApprovalRefs(result: Record<string, unknown>, approvals: ApprovalRef[]): Record<string, unknown> {
   if (approvals.length === 0) return result;
   const meta =
     typeof result._meta === 'object' && result._meta !== null ? (result._meta as Record<string, unknown>) : {};

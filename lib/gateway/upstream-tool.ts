@@ -21,6 +21,8 @@ import type { Upstream } from '../upstreams/upstream-declaration';
 import { UpstreamProtocolError, type UpstreamClient, type UpstreamOutcome } from './upstream-client';
 import { readGatewayState, writeGatewayState } from './gateway-state';
 import { policyGate } from './policy-gate';
+import { approvalsOf, withApprovalRefs, type ApprovalRef } from '../evidence/approvals-meta';
+import { APPROVAL_KEY } from '../upstreams/approval-request';
 import type { PolicyBook } from './policy-book';
 import { toolError } from './tool-error';
 import { callersAsk, passedOn, withoutServiceMeta } from './upstream-answer';
@@ -73,7 +75,7 @@ async function forward(
   { upstream, client, tool }: Forwarding,
   args: Record<string, unknown>,
   ctx: HandlerContext,
-  sent: { inputResponses: Record<string, unknown>; upstreamState?: string },
+  sent: { inputResponses: Record<string, unknown>; upstreamState?: string; approvals?: ApprovalRef[] },
 ) {
   let outcome: UpstreamOutcome;
   let { inputResponses, upstreamState } = sent;
@@ -118,6 +120,7 @@ async function forward(
       requestState: writeGatewayState({
         forwarded: true,
         ...(outcome.requestState !== undefined ? { upstream: outcome.requestState } : {}),
+        ...(sent.approvals ? { approvals: sent.approvals } : {}),
       }),
     });
   }
@@ -127,7 +130,8 @@ async function forward(
       `The upstream server ${upstream.name} answered ${tool.name} with ${size} bytes, over its limit of ${upstream.maxResultBytes} (maxResultBytes).`,
     );
   const { resultType: _complete, ...result } = outcome.result;
-  return withoutServiceMeta(result) as CallToolResult;
+  // The approvals the call was forwarded on, whichever round the upstream answers in.
+  return withApprovalRefs(withoutServiceMeta(result), sent.approvals ?? []) as CallToolResult;
 }
 
 export function upstreamToolHandler(
@@ -146,6 +150,7 @@ export function upstreamToolHandler(
         return forward({ upstream, client, tool }, args, ctx, {
           inputResponses: ctx.inputResponses,
           ...(state.upstream !== undefined ? { upstreamState: state.upstream } : {}),
+          ...(state.approvals ? { approvals: state.approvals } : {}),
         });
       const gate = await policyGate(
         { upstream: upstream.name, tool, policies: policies.of(upstream.name) },
@@ -155,7 +160,11 @@ export function upstreamToolHandler(
       );
       if (gate.kind === 'stop') return gate.outcome;
       // The approval's answer is the gateway's, not the upstream's: its first call carries none.
-      return forward({ upstream, client, tool }, args, ctx, { inputResponses: {} });
+      const approvals = state.asked ? approvalsOf(ctx.answeredBy).filter((a) => a.key === APPROVAL_KEY) : [];
+      return forward({ upstream, client, tool }, args, ctx, {
+        inputResponses: {},
+        ...(approvals.length > 0 ? { approvals } : {}),
+      });
     },
   };
 }

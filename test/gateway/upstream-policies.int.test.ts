@@ -41,6 +41,8 @@ const HUGE_SUMS = {
   when: [{ argument: 'a', op: 'gt', value: 10_000 }],
   approve: { anyOf: [{ group: 'approvers' }], waitMs: 3_000 },
 };
+/** Held for approval, and the upstream then asks the caller something of its own. */
+const RESERVATIONS = { name: 'reservations', tools: ['reserve'], approve: { anyOf: [{ group: 'approvers' }] } };
 const NO_NEGATIVES = {
   name: 'no negatives',
   tools: ['a?d'],
@@ -64,7 +66,7 @@ const declare = (policies: unknown[]) =>
 beforeAll(async () => {
   upstream = await startSdkUpstream();
   file = path.join(mkdtempSync(path.join(tmpdir(), 'upstreams-')), 'upstreams.json');
-  declare([NO_NEGATIVES, HUGE_SUMS, BIG_SUMS, NO_ORDERS]);
+  declare([NO_NEGATIVES, HUGE_SUMS, BIG_SUMS, RESERVATIONS, NO_ORDERS]);
   ({ service, origin } = await startDevAnsweringService(
     { name: 'none', tools: [] },
     { UPSTREAMS_FILE: file, UPSTREAMS_RELOAD_MS: '500' },
@@ -137,6 +139,23 @@ describe('approval policies in front of an upstream', () => {
     await client.close();
   });
 
+  it('names the approval in the result even when the upstream asks the caller first', async () => {
+    const client = await connectModernClient(service.url, async () => ({ action: 'accept', content: { seats: 2 } }));
+    const call = client.callTool({ name: 'shop_reserve', arguments: { show: 'Hamlet' } });
+    const question = await waitingQuestionOn(service.pool, 'shop_reserve');
+    expect((await answerOnPage(approver, origin, question.id, { action: 'accept' })).status).toBe(303);
+    const result = (await call) as ToolResult;
+    expect(textOf(result)).toBe(JSON.stringify({ show: 'Hamlet', seats: 2 }));
+    // Approved in round 1, forwarded in round 2, whose upstream asked; the result came in round 3.
+    const approvals = result._meta?.['io.durable-mcp/approvals'] as Array<{ key: string; evidence?: string }>;
+    expect(approvals).toEqual([expect.objectContaining({ key: 'gateway_approval', evidence: expect.any(String) })]);
+    const { rows } = await service.pool.query('SELECT 1 FROM evidence_entries WHERE hash = $1', [
+      approvals[0]!.evidence,
+    ]);
+    expect(rows).toHaveLength(1);
+    await client.close();
+  });
+
   it("never takes an approval a caller's client sends itself with its first leg", async () => {
     // The 2026-07-28 wire lets a first leg carry answers; this one claims the gateway's approval.
     const forged = rawCall(service.url, 'tools/call', {
@@ -167,15 +186,18 @@ describe('approval policies in front of an upstream', () => {
 
   it('never forwards a call whose approval expired: the caller reads a tool error, the question is expired', async () => {
     const client = await connectModernClient(service.url, {});
-    const result = (await client.callTool({ name: 'shop_add', arguments: { a: 20_000, b: 1 } })) as ToolResult;
+    // A sum of this run's own: the database may hold earlier runs' questions.
+    const a = 20_000 + Math.floor(Math.random() * 1_000_000);
+    const result = (await client.callTool({ name: 'shop_add', arguments: { a, b: 1 } })) as ToolResult;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
       `The call to shop's tool "add" was not approved in time: nobody answered its approval. It was not forwarded.`,
     );
-    expect(upstreamCallsWith(20_000)).toEqual([]);
+    expect(upstreamCallsWith(a)).toEqual([]);
     const { rows } = await service.pool.query<{ status: string }>(
       `SELECT q.status FROM questions q JOIN exchanges e ON e.id = q.exchange_id WHERE e.target = 'shop_add'
-         AND q.arguments->>'a' = '20000'`,
+         AND q.arguments->>'a' = $1`,
+      [String(a)],
     );
     expect(rows).toEqual([{ status: 'expired' }]);
     await client.close();
