@@ -27,13 +27,14 @@ import { answerOnPage, questionInInbox, signedInAt } from './page-answerer';
 import { refundTool } from './refund-tool';
 
 let issuer = '';
-const refund = (name: string, waitMs?: number, taskSupport?: 'optional') =>
+const refund = (name: string, waitMs?: number, taskSupport?: 'optional', onExpiry?: 'handler') =>
   refundTool(
     name,
     () => ({
       anyOf: [answerer.scope('refunds:approve'), answerer.service('carol')],
       excludeCaller: true,
       ...(waitMs ? { waitMs } : {}),
+      ...(onExpiry ? { onExpiry } : {}),
     }),
     taskSupport ? { taskSupport } : {},
   );
@@ -43,6 +44,7 @@ const handlers: HandlerSet = {
   tools: [
     refund('refund'),
     refund('refund_quick', 1_500),
+    refund('refund_quick_decided', 1_500, undefined, 'handler'),
     refund('refund_task', undefined, 'optional'),
     refundTool('refund_finance', () => ({ anyOf: [answerer.group('finance')], excludeCaller: true })),
     // For Pam herself, a person: her page sign-in answers it, no token of hers does.
@@ -268,6 +270,39 @@ describe('a question addressed to an approver', () => {
     expect(expired?.data).toMatchObject({ round: 1, roundTimeoutMs: 1500 });
     await client.close();
   }, 60_000);
+
+  it.each(['2026-07-28', '2025-11-25'])(
+    'leaves its expiry to the handler when it says so: a %s client gets its tool error, the question is expired',
+    async (era) => {
+      const order = `QE-${era}`;
+      const authorization = await stack.bearer('alice');
+      const transport = { requestInit: { headers: { authorization } } };
+      let result: unknown;
+      if (era === '2026-07-28') {
+        const client = await modernClient('alice');
+        result = await client.callTool({ name: 'refund_quick_decided', arguments: { order } }, { timeout: 60_000 });
+        await client.close();
+      } else {
+        const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: {} });
+        await client.connect(new LegacyTransport(new URL(stack.service.url), transport));
+        result = await client.callTool({ name: 'refund_quick_decided', arguments: { order } }, CallToolResultSchema, {
+          timeout: 60_000,
+        });
+        await client.close();
+      }
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: `nobody approved ${order} in time` }],
+      });
+      const { rows } = await stack.service.pool.query<{ status: string }>(
+        `SELECT status FROM questions WHERE message = $1`,
+        [`Refund ${order}?`],
+      );
+      expect(rows.map((row) => row.status)).toContain('expired');
+      expect(rows.map((row) => row.status)).not.toContain('waiting');
+    },
+    60_000,
+  );
 
   it('keeps a task working, with who it waits for, until the approver answers', async () => {
     const alice = taskClient(() => stack.service.url, { authorization: await stack.bearer('alice') });

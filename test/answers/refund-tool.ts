@@ -2,7 +2,8 @@
  * The tool the question tests ask through: `refund` asks for an approval of order `args.order`
  * ("Refund <order>?", an optional note), addressed as the test says, and answers with what was
  * decided, by whom and through what (`accept for A-1 by carol via api (fine)`), so a test reads
- * the whole outcome from the caller's result.
+ * the whole outcome from the caller's result. A question nobody answered, when its addressing
+ * leaves the expiry to the handler, ends in a tool error saying so.
  */
 import {
   defineTool,
@@ -25,6 +26,8 @@ export function refundTool(
     tool: { name, inputSchema: { type: 'object', properties: { order: { type: 'string' } } } },
     ...options,
     run(args, ctx) {
+      if (ctx.expired?.includes('approval'))
+        return { isError: true, content: [{ type: 'text', text: `nobody approved ${String(args.order)} in time` }] };
       const approval = inputResponse(ctx.inputResponses, 'approval');
       if (approval.kind === 'elicit') {
         const by = ctx.answeredBy?.approval?.map((a) => `${a.principal.subject} via ${a.via}`).join(', ');
