@@ -18,6 +18,7 @@ import { builtInHandlerSet, isBuiltInHandlerSet } from '../../built-in-handlers'
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { checkHandlerSet, InvalidHandlerSet } from './handler-set-check';
 import { builtInHandlerVersion, moduleHandlerVersion } from '../../lib/handler-set/handler-version';
+import type { ToolListChanges } from '../../lib/handler-set/tool-list-changes';
 
 /** A handler set as a process serves it. */
 export interface LoadedHandlers {
@@ -26,6 +27,8 @@ export interface LoadedHandlers {
   version: string;
   /** Where it came from: `built-in handler set demo`, or `handler module /abs/path/tools.js`. */
   origin: string;
+  /** Set when its tools can change while the process runs (the gateway's upstreams): each change, told. */
+  toolListChanges?: ToolListChanges;
 }
 
 export class HandlerModuleError extends Error {

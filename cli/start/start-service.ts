@@ -82,8 +82,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   try {
     if (config.upstreams.length > 0) {
-      // Listed before either part serves: an upstream that cannot be listed yet is tried again later.
-      service.upstreams = createUpstreamCatalog(config.upstreams, log);
+      // Listed before either part serves, for UPSTREAMS_START_WAIT_MS at most: an upstream not
+      // listed by then is listed on in the background, and served once it is.
+      service.upstreams = createUpstreamCatalog(config.upstreams, log, { startWaitMs: config.upstreamsStartWaitMs });
       await service.upstreams.start();
       if (config.upstreamsFile !== undefined)
         service.policyReload = startPolicyReload(
@@ -93,7 +94,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           log,
           config.upstreamsReloadMs,
         );
-      handlers = { ...handlers, set: gatewayHandlerSet(handlers.set, service.upstreams) };
+      const gateway = gatewayHandlerSet(handlers.set, service.upstreams);
+      handlers = { ...handlers, set: gateway.set, toolListChanges: gateway.changes };
     }
     if (withWorker) {
       service.pool = pool;

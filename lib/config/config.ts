@@ -202,6 +202,7 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
     /** Read again while the process runs, for its policies (lib/gateway/policy-reload.ts). */
     upstreamsFile: env.UPSTREAMS_FILE,
     upstreamsReloadMs: env.UPSTREAMS_RELOAD_MS,
+    upstreamsStartWaitMs: env.UPSTREAMS_START_WAIT_MS,
     webhooks,
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
@@ -219,6 +220,8 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       sseMaxBufferedBytes: env.SSE_MAX_BUFFERED_BYTES,
       maxOpenStreams: env.MAX_OPEN_STREAMS,
       maxStreamsPerSession: env.MAX_STREAMS_PER_SESSION,
+      maxOpenSubscriptions: env.MAX_OPEN_SUBSCRIPTIONS,
+      maxOpenSubscriptionsPerPrincipal: env.MAX_OPEN_SUBSCRIPTIONS_PER_PRINCIPAL,
       maxOpenSessions: env.MAX_OPEN_SESSIONS,
       maxRunningExchanges: env.MAX_RUNNING_EXCHANGES,
       maxRunningExchangesPerSession: env.MAX_RUNNING_EXCHANGES_PER_SESSION,

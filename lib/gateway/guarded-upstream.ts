@@ -75,6 +75,8 @@ export function guardedUpstreamClient(
   const report = () => observeUpstreamCircuit(upstream.name, circuit.state() === 'open');
   return {
     listTools: () => client.listTools(),
+    onToolsChanged: (listener) => client.onToolsChanged(listener),
+    listenForToolChanges: (signal) => client.listenForToolChanges(signal),
     close: () => client.close(),
     async callTool(call) {
       for (let attempt = 0; ; attempt++) {

@@ -1,8 +1,11 @@
 /**
  * The tools of every upstream, as handlers, kept fresh: each upstream's `tools/list` is read when
- * the catalog starts and again every `refreshEveryMs`. An upstream that cannot be listed keeps the
+ * the catalog starts, again as soon as the upstream announces a change (upstream-tool-watch.ts:
+ * one subscription per upstream; a burst of announcements is one listing, coalesced-run.ts), and
+ * again every `refreshEveryMs` whatever it announces. An upstream that cannot be listed keeps the
  * tools it last listed (none, before its first listing) and is tried again at its next refresh; it
- * never stops the process.
+ * never stops the process, nor holds its start longer than `startWaitMs`: a listing still under
+ * way then goes on, and its tools are served (and announced as a change) once it completes.
  *
  * A tool every call of which a policy denies is not listed at all. A name already taken (by a local tool, or by an upstream declared before) is not listed again:
  * the first holder keeps it, and the shadowed tool is logged once per listing.
@@ -16,9 +19,25 @@ import { upstreamToolHandler } from './upstream-tool';
 import { servable } from './servable-tools';
 import { alwaysDenied } from '../upstreams/call-policy';
 import { createPolicyBook, type PolicyBook } from './policy-book';
+import { coalescedRun, type CoalescedRun, type CoalescedRunOptions } from './coalesced-run';
+import { watchUpstreamTools, type ToolWatch } from './upstream-tool-watch';
 
 /** The most tools one upstream's listing may add: a larger listing is cut there, and said so. */
 export const MAX_TOOLS_PER_UPSTREAM = 1_000;
+
+/**
+ * An upstream's announcements are listed once they have been quiet for a quarter second, and a
+ * steady stream of them at most once every five seconds: an upstream cannot make the gateway list
+ * it more often than that, whatever it sends.
+ */
+export const RELIST_AFTER_ANNOUNCEMENT: CoalescedRunOptions = { quietMs: 250, maxWaitMs: 5_000 };
+
+export interface UpstreamCatalogOptions {
+  /** How long `start()` waits for the first listings (UPSTREAMS_START_WAIT_MS). */
+  startWaitMs: number;
+  clientOf?: (upstream: Upstream) => UpstreamClient;
+  relist?: CoalescedRunOptions;
+}
 
 interface Entry {
   upstream: Upstream;
@@ -31,6 +50,9 @@ interface Entry {
   /** The listing under way, if one is: a refresh never overlaps one still running. */
   listingNow?: Promise<void>;
   timer?: NodeJS.Timeout;
+  /** The listing an announcement asks for, coalesced. */
+  relist?: CoalescedRun;
+  watch?: ToolWatch;
 }
 
 export interface UpstreamCatalog {
@@ -38,7 +60,10 @@ export interface UpstreamCatalog {
   tools(taken: ReadonlySet<string>): ToolHandler[];
   /** Lists every upstream's tools again now. */
   refresh(): Promise<void>;
-  /** Lists each upstream once, then keeps them fresh in the background. */
+  /**
+   * Starts listing each upstream, and keeping them fresh in the background; resolves once every
+   * first listing ended, or after `startWaitMs` however many did.
+   */
   start(): Promise<void>;
   close(): Promise<void>;
   /** Called after a listing, or new policies, changed what an upstream offers. */
@@ -52,9 +77,10 @@ export interface UpstreamCatalog {
 export function createUpstreamCatalog(
   upstreams: Upstream[],
   log: Logger,
-  clientOf: (upstream: Upstream) => UpstreamClient = (upstream) =>
-    guardedUpstreamClient(upstream, createUpstreamClient(upstream)),
+  options: UpstreamCatalogOptions,
 ): UpstreamCatalog {
+  const clientOf =
+    options.clientOf ?? ((upstream: Upstream) => guardedUpstreamClient(upstream, createUpstreamClient(upstream)));
   const policies = createPolicyBook(upstreams);
   const entries: Entry[] = upstreams.map((upstream) => ({
     upstream,
@@ -64,7 +90,6 @@ export function createUpstreamCatalog(
     listing: '[]',
   }));
   const listeners: Array<() => void> = [];
-  let closed = false;
   const saidShadowed = new Set<string>();
   /** Said once per name: a tool whose name another already holds is not served. */
   const shadowed = (upstream: string, name: string) => {
@@ -127,16 +152,33 @@ export function createUpstreamCatalog(
       await Promise.all(entries.map(list));
     },
     async start() {
-      await Promise.all(entries.map(list));
+      const firstListings = Promise.all(entries.map(list));
       for (const entry of entries) {
-        if (closed) break;
         entry.timer = setInterval(() => void list(entry), entry.upstream.refreshEveryMs);
         entry.timer.unref();
+        const relist = coalescedRun(() => list(entry), options.relist ?? RELIST_AFTER_ANNOUNCEMENT);
+        entry.relist = relist;
+        entry.watch = watchUpstreamTools(entry.upstream, entry.client, () => relist.signal(), log);
       }
+      let waited: NodeJS.Timeout | undefined;
+      const waitOver = new Promise<'waited'>((resolve) => {
+        waited = setTimeout(() => resolve('waited'), options.startWaitMs);
+        waited.unref();
+      });
+      const first = await Promise.race([firstListings, waitOver]);
+      clearTimeout(waited);
+      if (first === 'waited')
+        log.warn(
+          { waitedMs: options.startWaitMs, upstreams: entries.filter((e) => e.listingNow).map((e) => e.upstream.name) },
+          'upstreams not listed yet: the service starts without their tools, served once listed',
+        );
     },
     async close() {
-      closed = true;
-      for (const entry of entries) clearInterval(entry.timer);
+      for (const entry of entries) {
+        clearInterval(entry.timer);
+        entry.relist?.stop();
+        entry.watch?.stop();
+      }
       await Promise.all(entries.map((entry) => entry.client.close()));
     },
     onChange(listener) {

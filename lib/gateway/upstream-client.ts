@@ -9,6 +9,12 @@
  * them in `_meta`), so an upstream asks only what that client can answer, and an idempotency key
  * naming the exchange and round (`_meta.idempotencyKey`, the SEP-3182 draft's name), so an upstream
  * that dedupes sees a retried round as the same call.
+ *
+ * It also carries the upstream's announcements that its tools changed
+ * (`notifications/tools/list_changed`) to `onToolsChanged`: a 2026-07-28 upstream sends them on a
+ * `subscriptions/listen` stream `listenForToolChanges` holds open, a handshake-era one on its
+ * session's own stream (the GET stream the SDK's transport opens after the handshake, and reopens
+ * by its own backoff when it drops).
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -61,9 +67,23 @@ export class UpstreamProtocolError extends Error {
   }
 }
 
+/**
+ * How holding the upstream's announcements open ended: it makes none (it declares no
+ * `tools.listChanged`), or the subscription (or, handshake-era, the connection) ended.
+ */
+export type ToolChangesListenEnd = 'unannounced' | 'ended';
+
 export interface UpstreamClient {
   listTools(): Promise<Tool[]>;
   callTool(call: UpstreamCall): Promise<UpstreamOutcome>;
+  /** `listener` is called each time the upstream announces that its tools changed. */
+  onToolsChanged(listener: () => void): void;
+  /**
+   * Opens the connection and holds the upstream's announcements of tool changes open until they
+   * end or `signal` aborts; rejects when they cannot be opened (upstream-tool-watch.ts opens them
+   * again, with backoff).
+   */
+  listenForToolChanges(signal: AbortSignal): Promise<ToolChangesListenEnd>;
   close(): Promise<void>;
 }
 
@@ -90,8 +110,18 @@ function withoutOutputSchema(tool: Tool): Tool {
   return rest;
 }
 
+/** Resolves when `signal` aborts (at once if it has). */
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+
 export function createUpstreamClient(upstream: Upstream): UpstreamClient {
   let connected: Promise<Client> | undefined;
+  const toolListeners: Array<() => void> = [];
+  /** Each open connection, and what resolves once it closed. */
+  const endOf = new WeakMap<Client, Promise<void>>();
   // One credential per upstream and process: a token got once serves every call until it expires.
   const tokens = accessTokens(upstream);
 
@@ -110,6 +140,12 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
       const transport = new StreamableHTTPClientTransport(new URL(upstream.url), {
         fetch: boundedFetch(upstream.maxResultBytes + ENVELOPE_BYTES, authorizedFetch(tokens)),
       });
+      // Both eras deliver the upstream's announcement here: the handshake era's on the session's
+      // GET stream, the 2026-07-28 one's on a subscriptions/listen stream.
+      client.setNotificationHandler('notifications/tools/list_changed', () => {
+        for (const listener of toolListeners) listener();
+      });
+      endOf.set(client, new Promise<void>((resolve) => (client.onclose = resolve)));
       await client.connect(transport, { timeout: upstream.callTimeoutMs });
       return client;
     })();
@@ -180,6 +216,29 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
           };
         return { kind: 'complete', result };
       }),
+
+    onToolsChanged(listener) {
+      toolListeners.push(listener);
+    },
+
+    async listenForToolChanges(signal) {
+      const client = await connect();
+      if (!client.getServerCapabilities()?.tools?.listChanged) return 'unannounced';
+      const stopped = aborted(signal);
+      if (client.getProtocolEra() !== 'modern') {
+        // The session's own stream carries them while the connection lasts.
+        await Promise.race([endOf.get(client), stopped]);
+        return 'ended';
+      }
+      const subscription = await client.listen({ toolsListChanged: true }, { timeout: upstream.callTimeoutMs, signal });
+      if (!subscription.honoredFilter.toolsListChanged) {
+        await subscription.close();
+        return 'unannounced';
+      }
+      await Promise.race([subscription.closed, stopped]);
+      await subscription.close();
+      return 'ended';
+    },
 
     async close() {
       const client = await connected?.catch(() => undefined);

@@ -35,6 +35,9 @@ export const requestIdTooLong = (limit: number) =>
   invalidRequest(`Invalid request: id is longer than ${limit} characters`, { path: 'id', limit });
 export const sessionAlreadyInitialized = () => invalidRequest('This session is already initialized');
 export const requestInProgress = () => invalidRequest('A request with this id is already in progress');
+/** `subscriptions/listen` answers on an SSE stream: a client whose Accept does not list it cannot listen. */
+export const listenNeedsEventStream = () =>
+  invalidRequest('Invalid request: subscriptions/listen answers on an SSE stream; Accept must list text/event-stream');
 
 // -32600 that the legacy era answers as an HTTP 400: the request's headers, not its body, are wrong.
 export const sessionHeaderRequired = () =>

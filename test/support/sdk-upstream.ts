@@ -6,9 +6,13 @@
  * (`applied`), for the tests to read; a test can hold the next call of a tool before it runs or
  * after it ran, before its response goes out (`hold`), to stop its caller inside that window.
  * A test can change its tools while it runs (`removeTool`, `addTool`), as a server redeployed with
- * other tools does: from the next request on, a removed tool is neither listed nor called.
+ * other tools does: from the next request on, a removed tool is neither listed nor called. Started
+ * with `announceToolChanges`, it also announces each change, `notifications/tools/list_changed`
+ * on every open `subscriptions/listen` stream (the SDK's own listen router), as a server that knows
+ * its tools changed does.
  */
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { fetchRequestOf, serveOnLoopback } from './loopback-mcp-server';
@@ -76,6 +80,8 @@ export interface SdkUpstreamOptions {
   /** More tools, each answering `ok <name>`: names for `misbehave` to act on. */
   extraTools?: string[];
   misbehave?: Misbehave;
+  /** Announce `removeTool` and `addTool` to subscribed clients (else they learn of it by listing again). */
+  announceToolChanges?: boolean;
 }
 
 /** The server with its tools, those named in `removed` taken out again (each request builds it anew). */
@@ -178,6 +184,15 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
     }
     if (call) applied.push(call);
     const response = await handler.fetch(fetchRequestOf(req, body));
+    if (hold?.when !== 'after' && response.body) {
+      // Streamed as it comes: a subscriptions/listen response stays open for as long as its client listens.
+      res.writeHead(response.status, [...response.headers]);
+      res.flushHeaders();
+      const reading = Readable.fromWeb(response.body as never);
+      res.on('close', () => reading.destroy());
+      reading.pipe(res);
+      return;
+    }
     const answer = Buffer.from(await response.arrayBuffer());
     if (hold?.when === 'after') {
       hold.arrive(call!);
@@ -200,10 +215,12 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
     },
     removeTool(tool) {
       removed.add(tool);
+      if (options.announceToolChanges) handler.notify.toolsChanged();
     },
     addTool(tool) {
       removed.delete(tool);
       if (!extraTools.includes(tool)) extraTools.push(tool);
+      if (options.announceToolChanges) handler.notify.toolsChanged();
     },
     async close() {
       if (closed) return;

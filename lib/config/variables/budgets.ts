@@ -63,6 +63,14 @@ export const BUDGET_VARIABLES = {
     integer(1).default(8),
     'SSE streams one session holds on one API process; when reached: `-32000` / 429',
   ),
+  MAX_OPEN_SUBSCRIPTIONS: documented(
+    integer(1).default(1000),
+    '2026-07-28 `subscriptions/listen` streams one API process holds open; when reached: `-32000` / 429',
+  ),
+  MAX_OPEN_SUBSCRIPTIONS_PER_PRINCIPAL: documented(
+    integer(1).default(8),
+    "one principal's `subscriptions/listen` streams on one API process (with `AUTH_MODE=off` every caller is one principal); when reached: `-32000` / 429",
+  ),
   MAX_OPEN_SESSIONS: documented(
     integer(1).default(10_000),
     'sessions not ended, across the deployment (counted in Postgres); when reached: `initialize` and `GET /sse` get `-32000` / 429',

@@ -17,6 +17,10 @@ export const UPSTREAM_VARIABLES = {
     integer(500, 3_600_000).default(5_000),
     "how often `UPSTREAMS_FILE` is read again: its upstreams' changed `policies` apply from the next call on, each change logged; other changes apply after a restart",
   ),
+  UPSTREAMS_START_WAIT_MS: documented(
+    integer(0, 600_000).default(5_000),
+    "how long a starting process waits for the upstreams' first `tools/list` before it serves: an upstream not listed by then (down, or slow) is listed on in the background, and its tools are served, and announced to clients as a tool-list change, once it is",
+  ),
   UPSTREAM_URL: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
     "one upstream MCP server's Streamable HTTP endpoint (2026-07-28), declared without a file: its tools are listed beside the handler set's and each call to one runs as a durable exchange ([In front of your MCP server](gateway.md))",

@@ -44,6 +44,8 @@ import { readinessChecks } from './readiness-checks';
 import { servesAwaitAnswer } from './catalog/await-answer-tool';
 import { createWaitingOn } from './exchange-legs/waiting-on';
 import { createAwaitAnswer } from './modern/await-answer';
+import { createListenBudget } from './modern/listen-budget';
+import type { ToolListChanges } from '../../../lib/handler-set/tool-list-changes';
 
 /** How often a draining API closes the connections whose responses have ended. */
 const IDLE_CONNECTION_SWEEP_MS = 100;
@@ -60,7 +62,7 @@ export interface RunningApi {
  */
 export async function startApi(
   config: Config,
-  served: { set: HandlerSet; version: string },
+  served: { set: HandlerSet; version: string; toolListChanges?: ToolListChanges },
   log: Logger,
   tracing?: Tracing,
 ): Promise<RunningApi> {
@@ -156,6 +158,10 @@ export async function startApi(
       reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
       ...(servesAwaitAnswer(handlers) ? { awaitAnswer: createAwaitAnswer((id) => store.readCall(id)) } : {}),
       ...questionPages,
+      listen: {
+        budget: createListenBudget(config.limits),
+        ...(served.toolListChanges ? { toolListChanges: served.toolListChanges } : {}),
+      },
       tasks: {
         tasks,
         gateway,
@@ -176,6 +182,7 @@ export async function startApi(
         taskStore: tasks,
         pendingAfterMs: config.http.legacyPendingAfterMs,
         reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
+        toolsChange: served.toolListChanges !== undefined,
         awaiting: {
           exchanges: store,
           legacy,
@@ -207,6 +214,7 @@ export async function startApi(
       limits: config.limits,
       shutdown,
       ...(besideMcp.callerPages ? { callerPages: besideMcp.callerPages } : {}),
+      ...(served.toolListChanges ? { toolListChanges: served.toolListChanges } : {}),
     }),
     maxBodyBytes: config.http.maxBodyBytes,
     budget: { maxJsonDepth: config.limits.maxJsonDepth, maxRequestIdLength: config.limits.maxRequestIdLength },

@@ -16,10 +16,15 @@ import { AWAIT_ANSWER, servesAwaitAnswer } from './await-answer-tool';
 const LIST_TTL_MS = 60_000;
 const MAX_COMPLETIONS = 100;
 
-export function serverCapabilities(handlers: HandlerSet): Record<string, Record<string, unknown>> {
+/**
+ * `toolsChange`: whether the served tools can change while the process runs (the gateway's
+ * upstreams); then `tools.listChanged` says that clients are told (on a handshake-era session's
+ * GET stream, on a 2026-07-28 `subscriptions/listen`).
+ */
+export function serverCapabilities(handlers: HandlerSet, toolsChange = false): Record<string, Record<string, unknown>> {
   const completers = [...(handlers.prompts ?? []), ...(handlers.resourceTemplates ?? [])].some((h) => h.complete);
   return {
-    tools: {},
+    tools: toolsChange ? { listChanged: true } : {},
     ...(handlers.prompts?.length ? { prompts: {} } : {}),
     ...(handlers.resources?.length || handlers.resourceTemplates?.length ? { resources: {} } : {}),
     ...(completers ? { completions: {} } : {}),
@@ -40,8 +45,11 @@ export function listedTools(handlers: HandlerSet, withTaskSupport: boolean) {
   );
 }
 
-/** `era` picks what the catalog says of tasks: the Tasks extension is served on the 2026-07-28 wire only. */
-export function createCatalogMethods(handlers: HandlerSet, era: Era) {
+/**
+ * `era` picks what the catalog says of tasks: the Tasks extension is served on the 2026-07-28 wire
+ * only. `toolsChange`: see serverCapabilities.
+ */
+export function createCatalogMethods(handlers: HandlerSet, era: Era, toolsChange = false) {
   const cacheable = (result: Record<string, unknown>) => ({ ...result, ttlMs: LIST_TTL_MS, cacheScope: 'public' });
 
   async function complete(params: unknown) {
@@ -67,13 +75,13 @@ export function createCatalogMethods(handlers: HandlerSet, era: Era) {
     };
   }
 
-  const capabilities = serverCapabilities(handlers);
+  const capabilities = serverCapabilities(handlers, toolsChange);
   const methods = {
     'server/discover': () =>
       cacheable({
         supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
         // server/discover is the 2026-07-28 wire's: it advertises the Tasks extension (SEP-2663).
-        capabilities: { ...serverCapabilities(handlers), extensions: { [TASKS_EXTENSION]: {} } },
+        capabilities: { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } },
         ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
       }),
     // The 2026-07-28 wire serves `await_answer` beside the handlers' tools (its pending results name it).

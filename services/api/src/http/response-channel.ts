@@ -11,6 +11,8 @@ export interface ResponseChannel {
   readonly canStream: boolean;
   /** Sends a JSON-RPC notification ahead of the response. */
   notify(message: object): void;
+  /** An SSE comment, once the response streams: keeps a long stream alive through idle-closing proxies. */
+  comment(text: string): void;
   /** Sends the response (a JSON-RPC result or error message) and ends. */
   finish(status: number, message: object): void;
 }
@@ -37,6 +39,9 @@ export function createResponseChannel(
         startSse(res);
       }
       send(sseFrames.message(message));
+    },
+    comment(text) {
+      if (streaming && !res.writableEnded) send(sseFrames.comment(text));
     },
     finish(status, message) {
       if (res.writableEnded) return;

@@ -31,6 +31,8 @@ import type { ResponseIntake } from './response-intake';
 import type { Sessions } from './sessions';
 import { remindWhilePeopleAnswer } from './person-wait-progress';
 import { openSseInSlot, type SseOptions } from './sse-writer';
+import type { ToolListChanges } from '../../../../lib/handler-set/tool-list-changes';
+import { relayToolListChanges } from './tool-change-relay';
 import { deliverStream, RECONNECT_RETRY_MS } from './stream-delivery';
 import type { StreamSlots } from './stream-slots';
 
@@ -51,6 +53,8 @@ export interface HttpSseDeps {
   personWaitEveryMs?: number;
   log: Logger;
   shutdown: Shutdown;
+  /** The served tools' changes, when they can change: told on the session's stream. */
+  toolListChanges?: ToolListChanges;
 }
 
 /** The one stream of a 2024-11-05 session. */
@@ -82,6 +86,7 @@ export function createHttpSse(deps: HttpSseDeps) {
       const sse = openSseInSlot(res, release, sseOptions);
       sessions.keepAlive(sessionId, stop.signal);
       sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
+      relayToolListChanges(deps.toolListChanges, sse, stop.signal);
       const streamId = streamOf(sessionId);
       const runningCalls = async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId);
       watchEndings(reconciler, runningCalls, deps.endingCheckMs, stop.signal);

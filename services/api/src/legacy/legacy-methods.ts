@@ -68,6 +68,8 @@ export interface LegacyMethodsDeps {
    * unless a handler tool has its name, and an identical call that joins a running one.
    */
   awaiting: Omit<LegacyAwaitDeps, 'pendingAfterMs' | 'repeatReattaches'>;
+  /** Whether the tools can change while the process runs: `tools.listChanged` is offered then (catalog-methods.ts). */
+  toolsChange?: boolean;
 }
 
 export type LegacyOutcome =
@@ -85,8 +87,9 @@ export type LegacyOutcome =
 export function legacyCapabilities(
   handlers: HandlerSet,
   session: { protocolVersion: string; transport: string },
+  toolsChange = false,
 ): Record<string, unknown> {
-  const served = serverCapabilities(handlers);
+  const served = serverCapabilities(handlers, toolsChange);
   const capabilities = served.resources ? { ...served, resources: { subscribe: true } } : served;
   return servesLegacyTasks(session) ? { ...capabilities, tasks: LEGACY_TASKS_CAPABILITY } : capabilities;
 }
@@ -102,7 +105,11 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
   });
   const servesAwait = servesAwaitAnswer(handlers);
   const awaitsIn = (session: LegacySession) => (pendingOn(session) && servesAwait ? awaits : undefined);
-  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(handlers, 'legacy');
+  const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(
+    handlers,
+    'legacy',
+    deps.toolsChange,
+  );
 
   /**
    * `initialize`: negotiates the version and records the session the client will name, as
@@ -126,7 +133,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     else await legacy.createSession({ id: sessionId, transport, principal, ...handshake });
     return {
       protocolVersion,
-      capabilities: legacyCapabilities(handlers, { protocolVersion, transport }),
+      capabilities: legacyCapabilities(handlers, { protocolVersion, transport }, deps.toolsChange),
       serverInfo: SERVER_INFO,
       ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
     };

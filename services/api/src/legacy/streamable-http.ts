@@ -4,7 +4,8 @@
  * `MCP-Protocol-Version`); responses and notifications get 202; a request that starts no exchange
  * is answered as JSON; an exchange call answers on an SSE stream of its own (primed for a client
  * that resumes), which carries its server-to-client requests and then its response. GET opens the
- * session's standing or resumed stream (get-stream.ts); DELETE ends the session.
+ * session's standing or resumed stream (get-stream.ts), which also tells the client of each change
+ * of the served tools (tool-change-relay.ts); DELETE ends the session.
  *
  * When the process stops, a stream whose client resumes (2025-11-25) ends at once, after what is
  * recorded, with its last event id and a `retry` hint: the client reconnects with Last-Event-ID
@@ -42,6 +43,8 @@ import { supportsResumption, type Sessions } from './sessions';
 import { openSseInSlot, type SseOptions, type SseWriter } from './sse-writer';
 import { RECONNECT_RETRY_MS, type DeliveryEnd } from './stream-delivery';
 import type { StreamSlots } from './stream-slots';
+import type { ToolListChanges } from '../../../../lib/handler-set/tool-list-changes';
+import { relayToolListChanges } from './tool-change-relay';
 
 export interface StreamableHttpDeps {
   legacy: LegacyStore;
@@ -53,6 +56,8 @@ export interface StreamableHttpDeps {
   slots: StreamSlots;
   sseOptions: SseOptions;
   shutdown: Shutdown;
+  /** The served tools' changes, when they can change: told on the GET stream. */
+  toolListChanges?: ToolListChanges;
 }
 
 /** Ends a delivered stream: for a delivery the drain ended, with the hint to reconnect elsewhere. */
@@ -176,6 +181,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
       res.on('close', () => stop.abort());
       const sse = openSseInSlot(res, release, sseOptions);
       sessions.keepAlive(session.id, stop.signal);
+      relayToolListChanges(deps.toolListChanges, sse, stop.signal);
       endStream(sse, await serveGetStream(session, req.get('last-event-id'), sse, stop.signal, shutdown.draining));
     },
 

@@ -130,6 +130,7 @@ export function mcpRouter(deps: McpRouterDeps): Router {
           signal: abort.signal,
           channel,
           caller: callerOf(res),
+          requestId: id,
         }),
       );
       channel.finish(200, resultEnvelope(id, result));
