@@ -76,6 +76,8 @@ export interface SdkUpstreamOptions {
   /** More tools, each answering `ok <name>`: names for `misbehave` to act on. */
   extraTools?: string[];
   misbehave?: Misbehave;
+  /** Where it listens (a free port when unset): an upstream declared while it was still down. */
+  port?: number;
 }
 
 /** The server with its tools, those named in `removed` taken out again (each request builds it anew). */
@@ -185,7 +187,7 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
     }
     res.writeHead(response.status, [...response.headers]);
     res.end(answer);
-  });
+  }, options.port);
   return {
     url: served.url,
     calls,
