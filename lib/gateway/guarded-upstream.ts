@@ -11,7 +11,7 @@ import { SdkHttpError } from '@modelcontextprotocol/client';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { serviceTracer } from '../tracing/tracer-provider';
 import { observeUpstreamCall, observeUpstreamCircuit } from '../metrics/upstream-metrics';
-import { UpstreamResponseTooLarge } from './bounded-fetch';
+import { cutAtTheLimit, UpstreamResponseTooLarge } from './bounded-fetch';
 import { createCircuitBreaker } from './circuit-breaker';
 import { retryPauseMs } from '../upstreams/call-budget';
 import { UpstreamTokenRefused } from './upstream-credentials';
@@ -87,7 +87,10 @@ export function guardedUpstreamClient(
         }
         const started = Date.now();
         try {
-          const outcome = await upstreamSpan(upstream.name, call.tool.name, attempt, () => client.callTool(call));
+          // An answer past its limit fails the attempt at once, a streamed one too (bounded-fetch.ts).
+          const outcome = await upstreamSpan(upstream.name, call.tool.name, attempt, () =>
+            cutAtTheLimit(call.signal, (signal) => client.callTool({ ...call, signal })),
+          );
           circuit.success();
           observeUpstreamCall(upstream.name, outcome.kind === 'complete' ? 'result' : 'ask', Date.now() - started);
           return outcome;
