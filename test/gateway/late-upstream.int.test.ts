@@ -8,15 +8,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { freePort } from '../../cli/dev/local-stack/free-port';
-import { pendingOf, type ToolResult } from '../answers/long-wait-support';
-import { connectModernClient } from '../support/modern-client';
+import { pendingOf } from '../answers/long-wait-support';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import { startTestService, type TestService } from '../support/test-service';
 import { until } from '../support/until';
+import { connectEraClient, ERAS, listedTo, type Era } from './era-client';
 
 let port: number;
 let upstream: SdkUpstream | undefined;
@@ -31,7 +28,7 @@ beforeAll(async () => {
       upstreams: [{ name: 'late', url: `http://127.0.0.1:${port}/mcp`, toolPrefix: 'late_', refreshEveryMs: 1_000 }],
     }),
   );
-  // A call still waiting after one "come back" (2026-07-28), or after a second (2025-11-25), is pending.
+  // A call still waiting at its client's second result (2026-07-28), or after 1 s (2025-11-25), is answered pending.
   service = await startTestService({
     UPSTREAMS_FILE: file,
     HANDLERS: 'none',
@@ -45,42 +42,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** A client of either era: what it lists, and a call of a tool (its result, or the error it threw). */
-interface EraClient {
-  listed(): Promise<string[]>;
-  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
-  close(): Promise<void>;
-}
-
-const eras: Record<'2026-07-28' | '2025-11-25', () => Promise<EraClient>> = {
-  '2026-07-28': async () => {
-    const client = await connectModernClient(service.url, {});
-    return {
-      listed: async () => (await client.listTools()).tools.map((tool) => tool.name),
-      call: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult,
-      close: () => client.close(),
-    };
-  },
-  '2025-11-25': async () => {
-    const client = new LegacyClient({ name: 'desk', version: '1.0.0' });
-    await client.connect(new LegacyTransport(new URL(service.url)));
-    return {
-      listed: async () => (await client.listTools()).tools.map((tool) => tool.name),
-      call: async (name, args) =>
-        (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as ToolResult,
-      close: () => client.close(),
-    };
-  },
-};
-
-async function listedBy(era: keyof typeof eras): Promise<string[]> {
-  const client = await eras[era]();
-  try {
-    return await client.listed();
-  } finally {
-    await client.close();
-  }
-}
+const listedBy = (era: Era) => listedTo(era, service.url);
 
 describe('an upstream down at the start, up later, in front of no local tool', () => {
   it('lists no tool while the upstream is down, in either era', async () => {
@@ -88,14 +50,14 @@ describe('an upstream down at the start, up later, in front of no local tool', (
     expect(await listedBy('2025-11-25')).toEqual([]);
   });
 
-  it.each(Object.keys(eras) as Array<keyof typeof eras>)(
+  it.each(ERAS)(
     '%s: lists await_answer once the upstream is listed, and it waits for a pending call',
     async (era) => {
       upstream ??= await startSdkUpstream({ port });
       await until('the refresh that lists the upstream', async () =>
         (await listedBy(era)).includes('late_add') ? true : undefined,
       );
-      const client = await eras[era]();
+      const client = await connectEraClient(era, service.url);
       try {
         expect(await client.listed()).toEqual(['late_add', 'late_confirm_order', 'late_reserve', 'await_answer']);
         // The upstream holds the call until the caller was answered with the pending result.
