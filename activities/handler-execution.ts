@@ -10,8 +10,7 @@ import { isProtocolError, type HandlerContext, type HandlerSet } from '@durable-
 import { requireHandler, type BoundHandler } from '../lib/handler-set/lookup';
 import { INTERNAL_ERROR } from '../lib/protocol/json-rpc-codes';
 import { RpcError } from '../lib/protocol/rpc-error';
-import { serviceTracer } from '../lib/tracing/tracer-provider';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { inSpan } from '../lib/tracing/in-span';
 import { defaultValueOf } from '../lib/config';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -48,18 +47,10 @@ function tracedHandler(handler: BoundHandler, ctx: HandlerContext, method: strin
     'mcp.exchange_id': ctx.exchangeId,
     'mcp.round': ctx.round,
   };
-  return serviceTracer().startActiveSpan(`handler ${target} round ${ctx.round}`, { attributes }, async (span) => {
-    try {
-      const result: unknown = await handler(ctx);
-      if (isInputRequiredResult(result)) span.setAttribute('mcp.outcome', 'ask');
-      return result;
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: messageOf(error) });
-      throw error;
-    } finally {
-      span.end();
-    }
+  return inSpan(`handler ${target} round ${ctx.round}`, { attributes }, async (span) => {
+    const result: unknown = await handler(ctx);
+    if (isInputRequiredResult(result)) span.setAttribute('mcp.outcome', 'ask');
+    return result;
   });
 }
 

@@ -1,9 +1,17 @@
-import { boundedFetch, UpstreamResponseTooLarge } from './bounded-fetch';
+import { boundedFetch, cutAtTheLimit, UpstreamResponseTooLarge } from './bounded-fetch';
 
 const answering =
   (body: ConstructorParameters<typeof Response>[0], headers: Record<string, string> = {}) =>
   async () =>
     new Response(body, { headers });
+
+/** An SSE stream of `data: {}` events, as long as it is read. */
+const endlessEvents = () =>
+  new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+    },
+  });
 
 describe("the gateway's fetch", () => {
   it('passes a response within the limit through as it came', async () => {
@@ -19,12 +27,35 @@ describe("the gateway's fetch", () => {
   });
 
   it('fails a streamed body once its bytes pass the limit', async () => {
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
-      },
-    });
-    const response = await boundedFetch(100, answering(endless, { 'content-type': 'text/event-stream' }))('http://u');
+    const response = await boundedFetch(
+      100,
+      answering(endlessEvents(), { 'content-type': 'text/event-stream' }),
+    )('http://u');
     await expect(response.text()).rejects.toThrow('its response is over 100 bytes');
+  });
+
+  it('fails a call whose stream passes the limit with that error, though its client only saw the stream fail', async () => {
+    const fetchOf = boundedFetch(100, answering(endlessEvents(), { 'content-type': 'text/event-stream' }));
+    // As the SDK's transport does: the stream is read apart, its failure reported elsewhere, and the
+    // call waits for its answer until its signal aborts.
+    const streamLost: unknown[] = [];
+    const call = cutAtTheLimit(undefined, async (signal) => {
+      const response = await fetchOf('http://u');
+      response.text().catch((error: unknown) => streamLost.push(error));
+      await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('timed out'))));
+    });
+    await expect(call).rejects.toThrow(new UpstreamResponseTooLarge('its response is over 100 bytes'));
+    expect(streamLost).toEqual([expect.any(UpstreamResponseTooLarge)]);
+  });
+
+  it("passes a call's other failures and its caller's abort through as they are", async () => {
+    await expect(cutAtTheLimit(undefined, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    const caller = new AbortController();
+    const call = cutAtTheLimit(
+      caller.signal,
+      (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    );
+    caller.abort(new Error('cancelled'));
+    await expect(call).rejects.toThrow('cancelled');
   });
 });

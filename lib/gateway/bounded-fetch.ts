@@ -3,21 +3,58 @@
  * length, or the bytes as they arrive, a stream's included) fails the call instead of filling the
  * worker's memory. What an upstream can make the gateway hold is bounded by its `maxResultBytes`,
  * however it answers.
+ *
+ * A plain JSON answer fails the request that reads it. An SSE stream cut at the limit does not: the
+ * client (the SDK's transport) reads it apart from the request, reports a stream lost, and the
+ * request would wait for its timeout and be retried. So a call made under `cutAtTheLimit` is told
+ * of its own answer's overflow, and fails with it at once.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 export class UpstreamResponseTooLarge extends Error {
   override readonly name = 'UpstreamResponseTooLarge';
+}
+
+/** Who hears of an overflow of the responses fetched for it: the call under way, when there is one. */
+const overflowHeard = new AsyncLocalStorage<(error: UpstreamResponseTooLarge) => void>();
+
+/**
+ * Runs a call with a signal (`outer`'s too, if given) that aborts when a response fetched for it
+ * passes its limit, and fails it with that UpstreamResponseTooLarge (not the abort the client makes
+ * of it), wherever the response was read.
+ */
+export async function cutAtTheLimit<T>(
+  outer: AbortSignal | undefined,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const cut = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, cut.signal]) : cut.signal;
+  try {
+    return await overflowHeard.run(
+      (error) => cut.abort(error),
+      () => run(signal),
+    );
+  } catch (error) {
+    throw cut.signal.aborted ? (cut.signal.reason as UpstreamResponseTooLarge) : error;
+  }
 }
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 export function boundedFetch(limitBytes: number, base: Fetch = fetch): Fetch {
-  const tooLarge = () => new UpstreamResponseTooLarge(`its response is over ${limitBytes} bytes`);
   return async (url, init) => {
+    // Read where the request is made: the stream is read later, in its client's own context.
+    const overflowed = overflowHeard.getStore();
+    const overflow = () => {
+      const error = new UpstreamResponseTooLarge(`its response is over ${limitBytes} bytes`);
+      overflowed?.(error);
+      return error;
+    };
     const response = await base(url, init);
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (Number.isFinite(declared) && declared > limitBytes) {
       await response.body?.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw overflow();
     }
     if (!response.body) return response;
     let seen = 0;
@@ -25,8 +62,11 @@ export function boundedFetch(limitBytes: number, base: Fetch = fetch): Fetch {
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           seen += chunk.byteLength;
-          if (seen > limitBytes) controller.error(tooLarge());
-          else controller.enqueue(chunk);
+          if (seen <= limitBytes) {
+            controller.enqueue(chunk);
+            return;
+          }
+          controller.error(overflow());
         },
       }),
     );

@@ -8,10 +8,10 @@
  * in the worker's metrics.
  */
 import { SdkHttpError } from '@modelcontextprotocol/client';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { serviceTracer } from '../tracing/tracer-provider';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan } from '../tracing/in-span';
 import { observeUpstreamCall, observeUpstreamCircuit } from '../metrics/upstream-metrics';
-import { UpstreamResponseTooLarge } from './bounded-fetch';
+import { cutAtTheLimit, UpstreamResponseTooLarge } from './bounded-fetch';
 import { createCircuitBreaker } from './circuit-breaker';
 import { retryPauseMs } from '../upstreams/call-budget';
 import { UpstreamTokenRefused } from './upstream-credentials';
@@ -29,21 +29,7 @@ export class UpstreamCircuitOpen extends Error {
  */
 function upstreamSpan<T>(upstream: string, tool: string, attempt: number, run: () => Promise<T>): Promise<T> {
   const attributes = { 'mcp.upstream': upstream, 'mcp.target': tool, 'mcp.attempt': attempt + 1 };
-  return serviceTracer().startActiveSpan(
-    `upstream ${upstream} tools/call`,
-    { kind: SpanKind.CLIENT, attributes },
-    async (span) => {
-      try {
-        return await run();
-      } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: failureReason(error) });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-  );
+  return inSpan(`upstream ${upstream} tools/call`, { kind: SpanKind.CLIENT, attributes }, run, failureReason);
 }
 
 /** Why a call failed, in the words its caller reads: the HTTP status first when there was one. */
@@ -89,7 +75,10 @@ export function guardedUpstreamClient(
         }
         const started = Date.now();
         try {
-          const outcome = await upstreamSpan(upstream.name, call.tool.name, attempt, () => client.callTool(call));
+          // An answer past its limit fails the attempt at once, a streamed one too (bounded-fetch.ts).
+          const outcome = await upstreamSpan(upstream.name, call.tool.name, attempt, () =>
+            cutAtTheLimit(call.signal, (signal) => client.callTool({ ...call, signal })),
+          );
           circuit.success();
           observeUpstreamCall(upstream.name, outcome.kind === 'complete' ? 'result' : 'ask', Date.now() - started);
           return outcome;

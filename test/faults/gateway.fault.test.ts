@@ -45,47 +45,41 @@ async function replaceWorker() {
   await suite.stack.startWorker();
 }
 
+/**
+ * The worker SIGKILLed while the upstream holds the round's call of `add` with `a`: `before` it ran
+ * it (in flight), or `after` it ran it, before its answer went out (returned). The round's retry
+ * (after the heartbeat timeout) calls again with the same key, and the caller gets one result.
+ */
+async function killedWhileUpstreamHolds(when: 'before' | 'after', a: number) {
+  const held = upstream.hold('add', when);
+  const result = callAdd(a);
+  const first = await held.arrived;
+  expect(callsWith(upstream.applied, a)).toHaveLength(when === 'after' ? 1 : 0);
+  await replaceWorker();
+  const answer = await result;
+  held.release();
+  expect(answer.content[0]!.text).toBe(String(a + 1));
+  // Every call of the round carries one key: an upstream that dedupes by it applies it once.
+  expect(callsWith(upstream.calls, a).map(keyOf)).toEqual([keyOf(first), keyOf(first)]);
+  // Returned, the upstream ran it twice (in flight, the first call never ran before the answer).
+  if (when === 'after') expect(callsWith(upstream.applied, a).map(keyOf)).toEqual([keyOf(first), keyOf(first)]);
+  expect(keyOf(first)).toMatch(/\/1$/);
+  const exchangeId = keyOf(first).split('/')[0]!;
+  expect(await exchangeRounds(exchangeId)).toEqual([{ round: 1, status: 'completed' }]);
+}
+
 scenario(
   'in flight: the worker SIGKILLed while the upstream holds the call unanswered: the round calls again with the same key, and the caller gets one result',
   () => suite.stack,
   suite.run,
-  async () => {
-    const held = upstream.hold('add', 'before');
-    const result = callAdd(10);
-    const first = await held.arrived;
-    await replaceWorker();
-    // The round's retry (after the heartbeat timeout) calls again; the first call never ran.
-    const answer = await result;
-    held.release();
-    expect(answer.content[0]!.text).toBe('11');
-    const calls = callsWith(upstream.calls, 10);
-    expect(calls.length).toBe(2);
-    expect(calls.map(keyOf)).toEqual([keyOf(first), keyOf(first)]);
-    expect(keyOf(first)).toMatch(/\/1$/);
-    const exchangeId = keyOf(first).split('/')[0]!;
-    expect(await exchangeRounds(exchangeId)).toEqual([{ round: 1, status: 'completed' }]);
-  },
+  () => killedWhileUpstreamHolds('before', 10),
 );
 
 scenario(
   'returned: the worker SIGKILLed after the upstream ran the call, before its answer arrived: the retry carries the same key, and the caller gets one result',
   () => suite.stack,
   suite.run,
-  async () => {
-    const held = upstream.hold('add', 'after');
-    const result = callAdd(20);
-    const first = await held.arrived;
-    expect(callsWith(upstream.applied, 20)).toHaveLength(1);
-    await replaceWorker();
-    const answer = await result;
-    held.release();
-    expect(answer.content[0]!.text).toBe('21');
-    // The upstream ran it twice, under one key: an upstream that dedupes by it applies it once.
-    const applied = callsWith(upstream.applied, 20);
-    expect(applied.map(keyOf)).toEqual([keyOf(first), keyOf(first)]);
-    const exchangeId = keyOf(first).split('/')[0]!;
-    expect(await exchangeRounds(exchangeId)).toEqual([{ round: 1, status: 'completed' }]);
-  },
+  () => killedWhileUpstreamHolds('after', 20),
 );
 
 scenario(

@@ -1,7 +1,7 @@
 /**
  * Upstreams that fail the gateway: answering 5xx then recovering, refusing it (401), answering
- * garbage, an answer too large to hold, a stream that never answers, and one down long enough to
- * open its circuit. The server is the official TypeScript SDK 2.x server, made to misbehave on
+ * garbage, an answer too large to hold (as JSON, or inside an SSE stream), a stream that never
+ * answers, and one down long enough to open its circuit. The server is the official TypeScript SDK 2.x server, made to misbehave on
  * chosen tools (test/support/sdk-upstream.ts). Each call gets a clear tool error or its result,
  * retried only where a retry may help (each attempt with the round's idempotency key), and every
  * exchange ends; the worker's metrics count each call by upstream and outcome.
@@ -22,6 +22,9 @@ const reply = (res: Parameters<Misbehave>[1], status: number, body: string, type
 const answer = (call: ReceivedCall, result: unknown) =>
   JSON.stringify({ jsonrpc: '2.0', id: (call as unknown as { id?: number }).id ?? 1, result });
 
+/** A result over the upstreams' `maxResultBytes` (1 MiB by default), and their envelope's allowance. */
+const hugeResult = { content: [{ type: 'text', text: 'x'.repeat(1_200_000) }] };
+
 const misbehave: Misbehave = (call, res, attempt) => {
   switch (call.name) {
     case 'flaky':
@@ -35,7 +38,10 @@ const misbehave: Misbehave = (call, res, attempt) => {
       reply(res, 200, '{"jsonrpc":"2.0","id":');
       return true;
     case 'huge':
-      reply(res, 200, answer(call, { content: [{ type: 'text', text: 'x'.repeat(1_200_000) }] }));
+      reply(res, 200, answer(call, hugeResult));
+      return true;
+    case 'huge_stream':
+      reply(res, 200, `event: message\ndata: ${answer(call, hugeResult)}\n\n`, 'text/event-stream');
       return true;
     case 'endless': {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -55,7 +61,7 @@ let upstream: SdkUpstream;
 const env: Record<string, string> = { HANDLERS: 'none' };
 beforeAll(async () => {
   upstream = await startSdkUpstream({
-    extraTools: ['flaky', 'unauthorized', 'garbled', 'huge', 'endless', 'broken', 'fine'],
+    extraTools: ['flaky', 'unauthorized', 'garbled', 'huge', 'huge_stream', 'endless', 'broken', 'fine'],
     misbehave,
   });
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'hostile-')), 'upstreams.json');
@@ -116,11 +122,19 @@ describe('upstreams that fail the gateway', () => {
     expect(callsOf('garbled')).toHaveLength(3);
   });
 
-  it('refuses an answer over maxResultBytes without holding it, and does not retry it', async () => {
-    const result = await call('r_huge');
+  it.each([
+    ['as one JSON answer', 'huge'],
+    ['inside its SSE stream', 'huge_stream'],
+  ])('refuses an answer over maxResultBytes %s without holding it, and does not retry it', async (_, tool) => {
+    const started = Date.now();
+    const result = await call(`r_${tool}`);
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('over 1114112 bytes');
-    expect(callsOf('huge')).toHaveLength(1);
+    expect(textOf(result)).toBe(
+      `The upstream server retrying could not be reached for ${tool}: its response is over 1114112 bytes`,
+    );
+    expect(callsOf(tool)).toHaveLength(1);
+    // At once: not after the upstream's callTimeoutMs (1.5 s), as a stream that never answers.
+    expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   it('gives up on a stream that never answers at callTimeoutMs, each attempt', async () => {

@@ -11,14 +11,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import { startTestService, type TestService } from '../support/test-service';
 import { exchangeStatus } from '../support/exchange-rows';
 import { until } from '../support/until';
+import { connectEraClient, ERAS, listedTo, type Era } from './era-client';
 
 let kept: SdkUpstream;
 let fresh: SdkUpstream;
@@ -50,13 +48,7 @@ function gate(): { opened: Promise<void>; open(): void } {
   return { opened, open };
 }
 
-/** The tool names a new client is listed (a client keeps the listing it read). */
-async function listedNames(): Promise<string[]> {
-  const client = await connectModernClient(service.url, {});
-  const { tools } = await client.listTools();
-  await client.close();
-  return tools.map((tool) => tool.name);
-}
+const listedNames = () => listedTo('2026-07-28', service.url);
 
 /** The exchange a call of `upstream` with these arguments started (its idempotency key names it). */
 const exchangeOf = (upstream: SdkUpstream, argument: string, value: string) =>
@@ -87,76 +79,48 @@ const settle = (call: Promise<unknown>): Promise<Outcome> =>
  * upstream's, when the gateway still listed the tool and forwarded the answer; the service's own
  * unknown-tool error, when its listing had dropped the tool before the answer came.
  */
-const modernError = (name: string, tool: string) =>
+const removedToolError = (name: string, tool: string) =>
   name === 'kept'
     ? { code: -32602, message: `upstream kept: Tool ${tool} not found` }
     : { code: -32602, message: `Unknown tool: fresh_${tool}` };
 
+/** What each era's caller calls: a tool that asks a form, an argument of it, and its answer to the form. */
+const FORMS: Record<Era, { tool: string; argument: string; suffix: string; answer: Record<string, unknown> }> = {
+  '2026-07-28': { tool: 'confirm_order', argument: 'order', suffix: 'M', answer: { name: 'Ada' } },
+  '2025-11-25': { tool: 'reserve', argument: 'show', suffix: 'L', answer: { seats: 2 } },
+};
+
+/** The error each era's client throws for `error`: the 1.x client puts "MCP error <code>: " before the message. */
+const thrownBy = (era: Era, { code, message }: Outcome): Outcome =>
+  era === '2026-07-28' ? { code, message } : { code, message: `MCP error ${code}: ${message}` };
+
 describe('an upstream changes its tools under a running exchange', () => {
-  it.each([
-    ['kept', () => kept],
-    ['fresh', () => fresh],
-  ])(
-    '%s: a 2026-07-28 caller answering a form of a tool that was removed',
-    async (name, upstreamOf) => {
-      const upstream = upstreamOf();
+  it.each(ERAS.flatMap((era) => (['kept', 'fresh'] as const).map((name) => [name, era] as const)))(
+    '%s: a %s caller answering a form of a tool that was removed',
+    async (name, era) => {
+      const upstream = name === 'kept' ? kept : fresh;
+      const { tool, argument, suffix, answer: content } = FORMS[era];
+      const value = `${name}-${suffix}`;
       const asked = gate();
       const answer = gate();
-      const client = await connectModernClient(service.url, async () => {
+      const client = await connectEraClient(era, service.url, async () => {
         asked.open();
         await answer.opened;
-        return { action: 'accept', content: { name: 'Ada' } };
+        return { action: 'accept', content };
       });
-      const call = settle(client.callTool({ name: `${name}_confirm_order`, arguments: { order: `${name}-M` } }));
+      const call = settle(client.call(`${name}_${tool}`, { [argument]: value }));
       await asked.opened;
-      const exchangeId = await exchangeOf(upstream, 'order', `${name}-M`);
-      upstream.removeTool('confirm_order');
+      const exchangeId = await exchangeOf(upstream, argument, value);
+      upstream.removeTool(tool);
       if (name === 'fresh')
         await until('the refresh that drops the tool', async () =>
-          (await listedNames()).includes('fresh_confirm_order') ? undefined : true,
+          (await listedNames()).includes(`fresh_${tool}`) ? undefined : true,
         );
       answer.open();
-      expect(await call).toEqual(modernError(name, 'confirm_order'));
+      expect(await call).toEqual(thrownBy(era, removedToolError(name, tool)));
       expect(await endedStatus(exchangeId)).toBe('failed');
       // The upstream was called for the answer only while the gateway still listed the tool, once.
-      expect(callsWith(upstream, 'order', `${name}-M`)).toHaveLength(name === 'kept' ? 2 : 1);
-      await client.close();
-    },
-    60_000,
-  );
-
-  it.each([
-    ['kept', () => kept],
-    ['fresh', () => fresh],
-  ])(
-    '%s: a 2025-11-25 caller answering a form of a tool that was removed',
-    async (name, upstreamOf) => {
-      const upstream = upstreamOf();
-      const asked = gate();
-      const answer = gate();
-      const client = new LegacyClient({ name: 'desk', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-      client.setRequestHandler(ElicitRequestSchema, async () => {
-        asked.open();
-        await answer.opened;
-        return { action: 'accept', content: { seats: 2 } };
-      });
-      await client.connect(new LegacyTransport(new URL(service.url)));
-      const call = settle(
-        client.callTool({ name: `${name}_reserve`, arguments: { show: `${name}-L` } }, CallToolResultSchema),
-      );
-      await asked.opened;
-      const exchangeId = await exchangeOf(upstream, 'show', `${name}-L`);
-      upstream.removeTool('reserve');
-      if (name === 'fresh')
-        await until('the refresh that drops the tool', async () =>
-          (await listedNames()).includes('fresh_reserve') ? undefined : true,
-        );
-      answer.open();
-      // The 1.x client puts "MCP error <code>: " before the message it was sent.
-      const { code, message } = modernError(name, 'reserve');
-      expect(await call).toEqual({ code, message: `MCP error ${code}: ${message}` });
-      expect(await endedStatus(exchangeId)).toBe('failed');
-      expect(callsWith(upstream, 'show', `${name}-L`)).toHaveLength(name === 'kept' ? 2 : 1);
+      expect(callsWith(upstream, argument, value)).toHaveLength(name === 'kept' ? 2 : 1);
       await client.close();
     },
     60_000,

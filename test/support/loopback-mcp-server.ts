@@ -1,7 +1,8 @@
 /**
  * An MCP server of a test, on a free loopback port: `handle` answers each HTTP request (its body
  * read first); a handler that throws answers 500 with the error. `/mcp` is where clients reach it;
- * `close` drops its connections and stops it (once).
+ * `close` drops its connections and stops it (once). `port` puts it on a chosen port: a server a
+ * test starts only after its clients were told where it is.
  */
 import http from 'node:http';
 import { readBody } from '../../bench/baselines/http-child';
@@ -15,7 +16,7 @@ export interface LoopbackMcpServer {
 
 export type HandleRequest = (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => Promise<void>;
 
-export async function serveOnLoopback(handle: HandleRequest): Promise<LoopbackMcpServer> {
+export async function serveOnLoopback(handle: HandleRequest, port = 0): Promise<LoopbackMcpServer> {
   const server = http.createServer((req, res) => {
     readBody(req)
       .then((body) => handle(req, body, res))
@@ -24,10 +25,9 @@ export async function serveOnLoopback(handle: HandleRequest): Promise<LoopbackMc
         res.end(String(error));
       });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`,
     async close() {
       if (!server.listening) return;
       server.closeAllConnections();

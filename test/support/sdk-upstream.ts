@@ -82,6 +82,8 @@ export interface SdkUpstreamOptions {
   misbehave?: Misbehave;
   /** Announce `removeTool` and `addTool` to subscribed clients (else they learn of it by listing again). */
   announceToolChanges?: boolean;
+  /** Where it listens (a free port when unset): an upstream declared while it was still down. */
+  port?: number;
 }
 
 /** The server with its tools, those named in `removed` taken out again (each request builds it anew). */
@@ -200,7 +202,7 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
     }
     res.writeHead(response.status, [...response.headers]);
     res.end(answer);
-  });
+  }, options.port);
   return {
     url: served.url,
     calls,

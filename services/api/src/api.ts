@@ -142,6 +142,7 @@ export async function startApi(
   });
   // With the answer page on, waiting messages name the page of a question addressed to the caller.
   const questionPages = besideMcp.callerPages ? { questionPageUrl: besideMcp.callerPages.pageUrl } : {};
+  const awaitAnswer = createAwaitAnswer((id) => store.readCall(id));
   const shutdown = createShutdown();
   const app = createApp({
     shutdown,
@@ -156,7 +157,11 @@ export async function startApi(
       questionProgressEveryMs: config.http.questionProgressEveryMs,
       pendingResultAtLeg: config.http.pendingResultAtLeg,
       reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
-      ...(servesAwaitAnswer(handlers) ? { awaitAnswer: createAwaitAnswer((id) => store.readCall(id)) } : {}),
+      // Read at each call: a gateway's tools come and go with its upstreams' listings (none at the
+      // start while an upstream is down), and with them whether the built-in tool is served.
+      get awaitAnswer() {
+        return servesAwaitAnswer(handlers) ? awaitAnswer : undefined;
+      },
       ...questionPages,
       listen: {
         budget: createListenBudget(config.limits),

@@ -29,7 +29,10 @@ export const AWAIT_ANSWER: Tool = {
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 };
 
-/** Whether this deployment serves the built-in tool: it has tools, none of them of that name. */
+/**
+ * Whether the built-in tool is served now: the set has tools, none of them of that name. Asked at
+ * each request, since a gateway's tools come and go with its upstreams' listings.
+ */
 export const servesAwaitAnswer = (handlers: HandlerSet): boolean =>
   handlers.tools.length > 0 && !findTool(handlers, AWAIT_ANSWER_TOOL);
 

@@ -103,8 +103,8 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     pendingAfterMs: deps.pendingAfterMs,
     repeatReattaches: (tool) => identicalCallWindow(findTool(handlers, tool), deps.reattachIdenticalCallsMs) > 0,
   });
-  const servesAwait = servesAwaitAnswer(handlers);
-  const awaitsIn = (session: LegacySession) => (pendingOn(session) && servesAwait ? awaits : undefined);
+  // Decided at each request: a gateway's tools come and go with its upstreams' listings.
+  const awaitsIn = (session: LegacySession) => (pendingOn(session) && servesAwaitAnswer(handlers) ? awaits : undefined);
   const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(
     handlers,
     'legacy',

@@ -62,15 +62,28 @@ export function createSessions(deps: SessionsDeps) {
    * result is left running unless it waits on this session's client: its caller was told to fetch
    * the outcome with `await_answer`, from any session, and a question to someone else can still be
    * answered; one to the client that just left cannot.
+   *
+   * The cancels go out together: one slow or failing (Temporal busy, the exchange gone) holds none
+   * of the others back. A failure is logged, and the session ends all the same: an exchange whose
+   * cancel failed still ends at its round's timeout.
    */
   async function cancelCalls(filter: { sessionId: string } | { streamId: string }, reason: string): Promise<void> {
     const calls = await legacy.activeCalls(filter);
     const waitingOnClient = calls.some((call) => call.detachedThrough !== undefined)
       ? new Set((await legacy.openRequestsOfSession(calls[0]!.sessionId)).map((request) => request.exchangeId))
       : new Set<string>();
-    for (const call of calls)
-      if (call.detachedThrough === undefined || waitingOnClient.has(call.exchangeId))
-        await gateway.cancel(call.exchangeId, reason);
+    const cancelled = calls.filter(
+      (call) => call.detachedThrough === undefined || waitingOnClient.has(call.exchangeId),
+    );
+    const outcomes = await Promise.allSettled(cancelled.map((call) => gateway.cancel(call.exchangeId, reason)));
+    for (const [index, outcome] of outcomes.entries()) {
+      if (outcome.status === 'fulfilled') continue;
+      const { sessionId, exchangeId } = cancelled[index]!;
+      log.warn(
+        { ...sessionRef(sessionId), exchangeId, err: outcome.reason },
+        `an exchange of an ending session could not be cancelled (${reason})`,
+      );
+    }
   }
 
   return {

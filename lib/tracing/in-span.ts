@@ -1,0 +1,28 @@
+/**
+ * One piece of work as the active span of the service's tracer (`name`, with `options`), ended when
+ * it settles; a failure is recorded on it (the exception, and an error status saying
+ * `reason(error)`) and thrown on. A no-op span while traces are off.
+ */
+import { SpanStatusCode, type Span, type SpanOptions } from '@opentelemetry/api';
+import { serviceTracer } from './tracer-provider';
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function inSpan<T>(
+  name: string,
+  options: SpanOptions,
+  run: (span: Span) => Promise<T>,
+  reason: (error: unknown) => string = messageOf,
+): Promise<T> {
+  return serviceTracer().startActiveSpan(name, options, async (span) => {
+    try {
+      return await run(span);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: reason(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
