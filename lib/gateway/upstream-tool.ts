@@ -147,8 +147,15 @@ export function upstreamToolHandler(
           inputResponses: ctx.inputResponses,
           ...(state.upstream !== undefined ? { upstreamState: state.upstream } : {}),
         });
+      const { decisions } = policies;
       const gate = await policyGate(
-        { upstream: upstream.name, tool, policies: policies.of(upstream.name) },
+        {
+          upstream: upstream.name,
+          target: `${upstream.toolPrefix}${tool.name}`,
+          tool,
+          policies: policies.of(upstream.name),
+          ...(decisions ? { decisions } : {}),
+        },
         args,
         ctx,
         state,
