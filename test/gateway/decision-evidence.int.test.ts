@@ -25,11 +25,13 @@ import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import type { TestService } from '../support/test-service';
 import { until } from '../support/until';
-import { signInApprover, waitingQuestionOn } from './page-approver';
+import { signInApprover } from './page-approver';
 
 const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
 const textOf = (result: unknown) => (result as ToolResult).content[0]?.text;
+/** Every call's `b`: this run's own, so a call's exchange is found by its arguments' digest whatever else the database holds. */
+const B = 1 + Math.floor(Math.random() * 1e9);
 
 /** By `a`: forwards (< 100), holds for the approvers (< 1000), denies (< 10000), or fails (503). */
 const answerFor = (a: number) =>
@@ -91,7 +93,7 @@ afterAll(async () => {
 
 const jwksUrl = () => `${origin}${EVIDENCE_JWKS_PATH}`;
 
-async function add(a: number, b = 1): Promise<ToolResult> {
+async function add(a: number, b = B): Promise<ToolResult> {
   const client = await connectModernClient(service.url, {});
   try {
     return (await client.callTool({ name: 'shop_add', arguments: { a, b } })) as ToolResult;
@@ -137,8 +139,8 @@ async function verifiedExport(exchangeId: string): Promise<SignedPayload[]> {
 
 describe("the gateway's policy decisions as evidence", () => {
   it('a call a policy denies is one signed entry, bound to the call and the policy', async () => {
-    const args = { a: 7, b: -1 };
-    expect((await add(7, -1)).isError).toBe(true);
+    const args = { a: 7, b: -B };
+    expect((await add(7, -B)).isError).toBe(true);
     const entries = await verifiedExport(await exchangeOf(args));
     expect(entries).toEqual([
       expect.objectContaining({
@@ -164,9 +166,9 @@ describe("the gateway's policy decisions as evidence", () => {
   });
 
   it("a decision point's forward and deny are one entry each, naming its URL and the digest of its answer", async () => {
-    expect(textOf(await add(5))).toBe('6');
+    expect(textOf(await add(5))).toBe(String(5 + B));
     expect((await add(5_000)).isError).toBe(true);
-    const forwarded = await verifiedExport(await exchangeOf({ a: 5, b: 1 }));
+    const forwarded = await verifiedExport(await exchangeOf({ a: 5, b: B }));
     expect(forwarded).toEqual([
       expect.objectContaining({
         kind: 'gateway-decision',
@@ -175,7 +177,7 @@ describe("the gateway's policy decisions as evidence", () => {
         decisionPoint: { url: point.url, status: 200, responseDigest: digestOfJson(answerFor(5)), onError: 'deny' },
       }),
     ]);
-    const denied = await verifiedExport(await exchangeOf({ a: 5_000, b: 1 }));
+    const denied = await verifiedExport(await exchangeOf({ a: 5_000, b: B }));
     expect(denied).toEqual([
       expect.objectContaining({
         decision: { outcome: 'deny', reason: 'Closed for the day.' },
@@ -186,7 +188,7 @@ describe("the gateway's policy decisions as evidence", () => {
 
   it("a decision point's failure is its fail-closed denial, saying why", async () => {
     expect((await add(50_000)).isError).toBe(true);
-    const [entry] = (await verifiedExport(await exchangeOf({ a: 50_000, b: 1 }))) as GatewayDecisionPayload[];
+    const [entry] = (await verifiedExport(await exchangeOf({ a: 50_000, b: B }))) as GatewayDecisionPayload[];
     expect(entry).toMatchObject({
       decision: { outcome: 'deny', reason: expect.stringContaining('fails closed') },
       decisionPoint: { url: point.url, status: 503, failure: 'HTTP 503', onError: 'deny' },
@@ -196,12 +198,31 @@ describe("the gateway's policy decisions as evidence", () => {
 
   it("an exchange's export holds both kinds in one chain: the point's approval, then the approver's answer", async () => {
     const client = await connectModernClient(service.url, {});
-    const call = client.callTool({ name: 'shop_add', arguments: { a: 500, b: 1 } });
-    const question = await waitingQuestionOn(service.pool, 'shop_add');
+    const call = client.callTool({ name: 'shop_add', arguments: { a: 500, b: B } });
+    const exchangeId = await until(
+      'the decision point’s approval',
+      async () =>
+        (
+          await service.pool.query<{ exchange_id: string }>(
+            `SELECT exchange_id FROM gateway_decisions WHERE facts->'call'->>'argumentsDigest' = $1`,
+            [digestOfJson({ a: 500, b: B })],
+          )
+        ).rows[0]?.exchange_id,
+    );
+    exchanges.push(exchangeId);
+    const question = await until(
+      'the approval question',
+      async () =>
+        (
+          await service.pool.query<{ id: string }>(
+            `SELECT id FROM questions WHERE exchange_id = $1 AND status = 'waiting'`,
+            [exchangeId],
+          )
+        ).rows[0],
+    );
     expect((await answerOnPage(approver, origin, question.id, { action: 'accept' })).status).toBe(303);
-    expect(textOf(await call)).toBe('501');
+    expect(textOf(await call)).toBe(String(500 + B));
     await client.close();
-    const exchangeId = await exchangeOf({ a: 500, b: 1 });
     const entries = await until('both entries', async () => {
       const exported = await verifiedExport(exchangeId);
       return exported.length === 2 ? exported : undefined;
