@@ -1,6 +1,6 @@
 /**
  * `durable-mcp evidence export|verify` (in this repository also `npm run evidence -- ...`): the
- * evidence log of decisions on questions (docs/security.md "Evidence").
+ * evidence log of decisions on questions and of the gateway's policy decisions (docs/security.md "Evidence").
  *
  *   durable-mcp evidence export --exchange <id> [--out FILE]
  *   durable-mcp evidence export --from <time> --to <time> [--out FILE]
@@ -17,6 +17,8 @@ import { parseArgs } from 'node:util';
 import type { JSONWebKeySet } from 'jose';
 import { verifyEvidenceExport } from '../../lib/evidence/chain-verification';
 import type { EvidencePayload } from '../../lib/evidence/evidence-entry';
+import type { SignedPayload } from '../../lib/evidence/entry-signing';
+import { isGatewayDecision, type GatewayDecisionPayload } from '../../lib/evidence/gateway-decision-entry';
 import { CliError, EXIT, refusal, type Io } from '../exchanges/admin-requests';
 
 /** The exit codes of `durable-mcp exchanges`, and one of its own: the file did not verify. */
@@ -104,13 +106,23 @@ async function jwksFrom(source: string): Promise<JSONWebKeySet> {
   }
 }
 
-const summaryOf = (e: EvidencePayload) =>
+const answerSummaryOf = (e: EvidencePayload) =>
   `  #${e.seq} ${e.loggedAt} ${e.call.method} ${e.call.target} (exchange ${e.exchange}, round ${e.question.round}, ${e.question.key}): ` +
   (e.decision.outcome === 'taken'
     ? `${e.decision.action} taken${e.decision.decided ? ', deciding' : ''}`
     : `${e.decision.action} refused (${e.decision.refusal})`) +
   // Who the service verified (subject, and a display name only beside it: anyone may set a name).
   ` by ${e.answerer.subject}${e.answerer.name !== undefined ? ` (“${e.answerer.name}”)` : ''} via ${e.channel}`;
+
+const gatewaySummaryOf = (e: GatewayDecisionPayload) =>
+  `  #${e.seq} ${e.loggedAt} ${e.call.method} ${e.call.target} (exchange ${e.exchange}, round ${e.round}): ` +
+  `gateway ${e.decision.outcome === 'approve' ? 'held for approval' : e.decision.outcome}` +
+  ` by policy "${e.policy}"` +
+  (e.decisionPoint
+    ? ` (decision point ${e.decisionPoint.url}${e.decisionPoint.failure !== undefined ? `, failed: ${e.decisionPoint.failure}` : ''})`
+    : '');
+
+const summaryOf = (e: SignedPayload) => (isGatewayDecision(e) ? gatewaySummaryOf(e) : answerSummaryOf(e));
 
 async function verify(file: string, jwksSource: string, io: Io): Promise<number> {
   if (!existsSync(file)) throw new CliError(EXIT.usage, `no file ${file}`);

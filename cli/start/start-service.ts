@@ -20,6 +20,7 @@ import { createServiceWorker, type ServiceWorker } from './service-worker';
 import { createUpstreamCatalog, type UpstreamCatalog } from '../../lib/gateway/upstream-catalog';
 import { gatewayHandlerSet } from '../../lib/gateway/gateway-handler-set';
 import { startPolicyReload, type PolicyReload } from '../../lib/gateway/policy-reload';
+import { createDecisionRecordPg } from '../../lib/db/gateway-decisions-pg';
 
 export type WorkerRunOptions = Pick<ExchangeWorkerDeps, 'workflowBundle' | 'interceptors'>;
 
@@ -99,6 +100,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }
     if (withWorker) {
       service.pool = pool;
+      // The worker's rounds record their policy decisions, which the API signs into the evidence log.
+      service.upstreams?.policies.recordDecisionsIn(createDecisionRecordPg(pool));
       service.worker = createServiceWorker({
         config,
         pool,

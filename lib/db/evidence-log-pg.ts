@@ -1,7 +1,8 @@
 /**
  * The evidence log in Postgres (migrations/0025-create-evidence-log.sql): appending an entry inside
  * the transaction that claims or refuses an answer (question-store-pg.ts), so a decision and its
- * evidence commit together or not at all, and reading entries back for an export.
+ * evidence commit together or not at all, or that signs a gateway decision the worker recorded
+ * (gateway-decisions-pg.ts), and reading entries back for an export.
  *
  * An append locks the log's one head row (FOR UPDATE) as its last step before the claim commits:
  * appends are serialized, each entry takes the next seq and links to the hash of the one before, and
@@ -13,11 +14,13 @@ import {
   evidenceFactsOf,
   evidencePayloadOf,
   type EvidenceAttempt,
+  type EvidenceLinks,
   type EvidenceQuestion,
   type EvidenceVerdict,
 } from '../evidence/evidence-entry';
 import type { StoredEntry } from '../evidence/evidence-export';
-import { entryHash, signEvidence } from '../evidence/entry-signing';
+import { entryHash, signEvidence, type SignedPayload } from '../evidence/entry-signing';
+import { gatewayDecisionPayloadOf, type GatewayDecisionFacts } from '../evidence/gateway-decision-entry';
 import type { EvidenceSigningKey } from '../evidence/signing-keys';
 
 /** An entry as appended: its place in the log and its hash (the id a verifier finds it by). */
@@ -34,6 +37,21 @@ export interface EvidenceLog {
     attempt: EvidenceAttempt,
     verdict: EvidenceVerdict,
   ): Promise<AppendedEvidence>;
+  /**
+   * Appends the entry of one gateway decision (gateway-decision-entry.ts), in the caller's
+   * transaction (which holds the decision's row lock). One per exchange and round: a second is
+   * refused by the log's unique index, and the transaction with it.
+   */
+  appendDecision(client: PoolClient, facts: GatewayDecisionFacts): Promise<AppendedEvidence>;
+}
+
+/** The log's head, locked, and the exchange's last entry, as an append reads them. */
+interface HeadRow {
+  seq: string;
+  hash: string | null;
+  now: Date;
+  exchange_seq: number | null;
+  exchange_hash: string | null;
 }
 
 interface EntryRow {
@@ -54,20 +72,57 @@ const storedOf = (row: EntryRow): StoredEntry => ({
 
 /** `keys`: EVIDENCE_SIGNING_KEYS, the first signs. */
 export function createEvidenceLog(keys: ReadonlyArray<EvidenceSigningKey>): EvidenceLog {
-  const signer = keys[0];
-  if (!signer) throw new Error('the evidence log needs a signing key (EVIDENCE_SIGNING_KEYS)');
+  const first = keys[0];
+  if (!first) throw new Error('the evidence log needs a signing key (EVIDENCE_SIGNING_KEYS)');
+  const signer: EvidenceSigningKey = first;
+
+  /** Signs `payloadOf(links)` at the head's next place and inserts it with `columns` (the kind's own). */
+  async function insertAt(
+    client: PoolClient,
+    exchangeId: string,
+    head: HeadRow,
+    payloadOf: (links: EvidenceLinks) => SignedPayload,
+    columns: { answerId: string | null; taken: boolean | null; decisionRound: number | null },
+  ): Promise<AppendedEvidence> {
+    const seq = Number(head.seq) + 1;
+    const exchangeSeq = (head.exchange_seq ?? 0) + 1;
+    const payload = payloadOf({
+      seq,
+      prev: head.hash,
+      exchangeSeq,
+      exchangePrev: head.exchange_hash,
+      loggedAt: head.now.toISOString(),
+    });
+    const jws = await signEvidence(payload, signer);
+    const hash = entryHash(jws);
+    await client.query({
+      name: 'evidence-append',
+      text: `WITH entry AS (
+          INSERT INTO evidence_entries (seq, prev, exchange_id, exchange_seq, exchange_prev, answer_id, taken, decision_round, logged_at, jws, hash)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING seq, hash)
+        UPDATE evidence_head SET seq = entry.seq, hash = entry.hash FROM entry WHERE evidence_head.only_row`,
+      values: [
+        seq,
+        head.hash,
+        exchangeId,
+        exchangeSeq,
+        head.exchange_hash,
+        columns.answerId,
+        columns.taken,
+        columns.decisionRound,
+        head.now,
+        jws,
+        hash,
+      ],
+    });
+    return { seq, hash };
+  }
+
   return {
     async append(client, question, attempt, verdict) {
       // The head (locked), the exchange's last entry and the question's count of refusals left
       // unrecorded, in one statement; the time is the database's, read under the lock.
-      const { rows } = await client.query<{
-        seq: string;
-        hash: string | null;
-        now: Date;
-        exchange_seq: number | null;
-        exchange_hash: string | null;
-        unrecorded: number | null;
-      }>({
+      const { rows } = await client.query<HeadRow & { unrecorded: number | null }>({
         name: 'evidence-head',
         text: `SELECT h.seq, h.hash, clock_timestamp() AS now, l.exchange_seq, l.hash AS exchange_hash,
             (SELECT refused_unrecorded FROM questions WHERE id = $2) AS unrecorded
@@ -79,38 +134,31 @@ export function createEvidenceLog(keys: ReadonlyArray<EvidenceSigningKey>): Evid
       });
       const head = rows[0];
       if (!head) throw new Error('the evidence log has no head row (is migration 0025 applied?)');
-      const seq = Number(head.seq) + 1;
-      const exchangeSeq = (head.exchange_seq ?? 0) + 1;
       const facts = evidenceFactsOf(question, attempt, verdict, head.unrecorded ?? 0);
-      const payload = evidencePayloadOf(facts, {
-        seq,
-        prev: head.hash,
-        exchangeSeq,
-        exchangePrev: head.exchange_hash,
-        loggedAt: head.now.toISOString(),
+      return insertAt(client, question.exchangeId, head, (links) => evidencePayloadOf(facts, links), {
+        answerId: attempt.answerId,
+        taken: verdict.taken,
+        decisionRound: null,
       });
-      const jws = await signEvidence(payload, signer);
-      const hash = entryHash(jws);
-      await client.query({
-        name: 'evidence-append',
-        text: `WITH entry AS (
-            INSERT INTO evidence_entries (seq, prev, exchange_id, exchange_seq, exchange_prev, answer_id, taken, logged_at, jws, hash)
-              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq, hash)
-          UPDATE evidence_head SET seq = entry.seq, hash = entry.hash FROM entry WHERE evidence_head.only_row`,
-        values: [
-          seq,
-          head.hash,
-          question.exchangeId,
-          exchangeSeq,
-          head.exchange_hash,
-          attempt.answerId,
-          verdict.taken,
-          head.now,
-          jws,
-          hash,
-        ],
+    },
+
+    async appendDecision(client, facts) {
+      const { rows } = await client.query<HeadRow>({
+        name: 'evidence-head-decision',
+        text: `SELECT h.seq, h.hash, clock_timestamp() AS now, l.exchange_seq, l.hash AS exchange_hash
+          FROM evidence_head h
+          LEFT JOIN LATERAL (SELECT exchange_seq, hash FROM evidence_entries WHERE exchange_id = $1
+                             ORDER BY exchange_seq DESC LIMIT 1) l ON true
+          WHERE h.only_row FOR UPDATE OF h`,
+        values: [facts.exchange],
       });
-      return { seq, hash };
+      const head = rows[0];
+      if (!head) throw new Error('the evidence log has no head row (is migration 0025 applied?)');
+      return insertAt(client, facts.exchange, head, (links) => gatewayDecisionPayloadOf(facts, links), {
+        answerId: null,
+        taken: null,
+        decisionRound: facts.round,
+      });
     },
   };
 }

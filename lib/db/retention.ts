@@ -43,6 +43,13 @@ export async function sweepExpiredRecords(pool: Pool, retentionMs: number): Prom
         `DELETE FROM exchanges x USING exchange_tasks t
           WHERE t.exchange_id = x.id AND t.expires_at < now() AND x.status <> 'running'`,
       );
+      // A gateway decision's row is the round's record of it: kept while its exchange is, and
+      // never before the API signed it (the evidence log keeps it from then on).
+      await client.query({
+        text: `DELETE FROM gateway_decisions g WHERE g.signed_seq IS NOT NULL AND g.recorded_at < now() - $1::interval
+                 AND NOT EXISTS (SELECT 1 FROM exchanges x WHERE x.id = g.exchange_id)`,
+        values: [cutoff],
+      });
       return { exchanges: (exchanges.rowCount ?? 0) + (tasks.rowCount ?? 0), sessions: sessions.rowCount ?? 0 };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]);

@@ -1,4 +1,7 @@
+import { compactVerify } from 'jose';
+import { canonicalize } from './canonical-json';
 import { verifyEvidenceExport } from './chain-verification';
+import { entryHash, signEvidence } from './entry-signing';
 import { exportText } from './evidence-export';
 import { evidenceJwksOf } from './signing-keys';
 import { chainOf, QUESTION, testKey } from './test-chain';
@@ -119,5 +122,50 @@ describe('verifying an export', () => {
   it('refuses a file that is not an export', async () => {
     expect(await verifyEvidenceExport('', jwks)).toMatchObject({ ok: false, line: 1 });
     expect(await verifyEvidenceExport('{"hello":1}\n', jwks)).toMatchObject({ ok: false, line: 1 });
+  });
+});
+
+describe('verifying an export with gateway decisions', () => {
+  const key = testKey('now');
+  const jwks = evidenceJwksOf([key]);
+
+  it("passes both kinds in one chain, and an exchange's export that holds both", async () => {
+    const entries = await chainOf(key, [
+      { gateway: { outcome: 'approve', approve: { anyOf: [{ group: 'approvers' }] } } },
+      { taken: true, decided: true },
+      { gateway: { outcome: 'deny', reason: 'Closed.' } },
+    ]);
+    const whole = await verifyEvidenceExport(exportText(range, entries, { exportedAt: at }), jwks);
+    expect(whole).toMatchObject({ ok: true, count: 3 });
+    if (!whole.ok) return;
+    expect(whole.entries.map((entry) => (entry as { kind?: string }).kind)).toEqual([
+      'gateway-decision',
+      undefined,
+      'gateway-decision',
+    ]);
+    const exchange = await verifyEvidenceExport(
+      exportText({ exchange: QUESTION.exchangeId }, entries, { exportedAt: at }),
+      jwks,
+    );
+    expect(exchange).toMatchObject({ ok: true, count: 3 });
+  });
+
+  it('names a changed byte of a gateway decision', async () => {
+    const entries = await chainOf(key, [{ taken: true, decided: true }, { gateway: { outcome: 'forward' } }]);
+    const text = changeByte(exportText(range, entries, { exportedAt: at }), 3, 200);
+    expect(await verifyEvidenceExport(text, jwks)).toMatchObject({ ok: false, line: 3, seq: 2 });
+  });
+
+  it('refuses an entry of a kind it does not know, though signed and linked', async () => {
+    const [entry] = await chainOf(key, [{ gateway: { outcome: 'forward' } }]);
+    const { payload } = await compactVerify(entry!.jws, key.publicJwk as never);
+    const other = { ...(JSON.parse(new TextDecoder().decode(payload)) as object), kind: 'something-else' };
+    const jws = await signEvidence(JSON.parse(canonicalize(other)) as never, key);
+    const forged = { ...entry!, jws, hash: entryHash(jws) };
+    expect(await verifyEvidenceExport(exportText(range, [forged], { exportedAt: at }), jwks)).toMatchObject({
+      ok: false,
+      line: 2,
+      problem: expect.stringContaining('kind "something-else"'),
+    });
   });
 });

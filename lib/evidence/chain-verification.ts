@@ -3,15 +3,20 @@
  * only: every entry's signature, that its payload is its own canonical form, its hash, and its
  * links to the line before (and the first one's to the export's start). Stops at the first entry
  * that fails and names it: its line in the file and its seq, with what is wrong.
+ *
+ * Both kinds of entry share the chain: an answer's (evidence-entry.ts, no `kind`) and a gateway
+ * decision's (gateway-decision-entry.ts, `"kind": "gateway-decision"`). An entry of a kind this
+ * verifier does not know fails, rather than passing unread.
  */
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { canonicalize } from './canonical-json';
-import { EVIDENCE_TYPE, EVIDENCE_VERSION, type EvidencePayload } from './evidence-entry';
+import { EVIDENCE_TYPE, EVIDENCE_VERSION } from './evidence-entry';
 import { EXPORT_FORMAT_VERSION, type ExportHeader, type ExportLine } from './evidence-export';
-import { entryHash, EVIDENCE_JWS_TYPE } from './entry-signing';
+import { entryHash, EVIDENCE_JWS_TYPE, type SignedPayload } from './entry-signing';
+import { GATEWAY_DECISION_KIND } from './gateway-decision-entry';
 
 export type Verification =
-  | { ok: true; count: number; header: ExportHeader; entries: EvidencePayload[] }
+  | { ok: true; count: number; header: ExportHeader; entries: SignedPayload[] }
   /** `line` is 1-based in the file; `seq` the failing entry's, when it could be read. */
   | { ok: false; line: number; seq?: number; problem: string };
 
@@ -42,7 +47,7 @@ function headerOf(text: string | undefined): ExportHeader {
   return header as ExportHeader;
 }
 
-async function payloadOf(line: ExportLine, keys: ReturnType<typeof createLocalJWKSet>): Promise<EvidencePayload> {
+async function payloadOf(line: ExportLine, keys: ReturnType<typeof createLocalJWKSet>): Promise<SignedPayload> {
   if (typeof line.jws !== 'string') return fail('the line has no jws');
   let verified;
   try {
@@ -57,10 +62,13 @@ async function payloadOf(line: ExportLine, keys: ReturnType<typeof createLocalJW
   } catch {
     fail('its payload is not UTF-8');
   }
-  const payload = parseJson(text, 'its payload') as EvidencePayload;
+  const payload = parseJson(text, 'its payload') as SignedPayload;
   if (canonicalize(payload) !== text) return fail('its payload is not in its canonical (JCS) form');
   if (payload.typ !== EVIDENCE_TYPE || payload.v !== EVIDENCE_VERSION)
     return fail(`its payload is not a ${EVIDENCE_TYPE} entry of version ${EVIDENCE_VERSION}`);
+  const { kind } = payload as { kind?: unknown };
+  if (kind !== undefined && kind !== GATEWAY_DECISION_KIND)
+    return fail(`its payload is an entry of kind ${JSON.stringify(kind)}, which this verifier does not know`);
   if (line.seq !== payload.seq) return fail(`the line says seq ${line.seq}, its signed payload ${payload.seq}`);
   if (line.exchangeSeq !== payload.exchangeSeq)
     return fail(`the line says exchangeSeq ${line.exchangeSeq}, its signed payload ${payload.exchangeSeq}`);
@@ -71,8 +79,8 @@ async function payloadOf(line: ExportLine, keys: ReturnType<typeof createLocalJW
 /** Whether `payload` follows `before` (the previous line's entry, or the export's start) in the export's chain. */
 function checkLink(
   header: ExportHeader,
-  payload: EvidencePayload,
-  before: { payload: EvidencePayload; hash: string } | undefined,
+  payload: SignedPayload,
+  before: { payload: SignedPayload; hash: string } | undefined,
 ): void {
   if (header.links === 'log') {
     const prevSeq = before ? before.payload.seq : header.after!.seq;
@@ -104,8 +112,8 @@ export async function verifyEvidenceExport(text: string, jwks: JSONWebKeySet): P
     throw error;
   }
   const keys = createLocalJWKSet(jwks);
-  const entries: EvidencePayload[] = [];
-  let before: { payload: EvidencePayload; hash: string } | undefined;
+  const entries: SignedPayload[] = [];
+  let before: { payload: SignedPayload; hash: string } | undefined;
   for (let index = 1; index < lines.length; index++) {
     let seq: number | undefined;
     try {

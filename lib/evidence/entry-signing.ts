@@ -7,12 +7,16 @@
 import { CompactSign } from 'jose';
 import { canonicalize, sha256Base64url } from './canonical-json';
 import type { EvidencePayload } from './evidence-entry';
+import type { GatewayDecisionPayload } from './gateway-decision-entry';
 import type { EvidenceSigningKey } from './signing-keys';
 
 /** The protected header's `typ`. */
 export const EVIDENCE_JWS_TYPE = 'durable-mcp-evidence+json';
 
-export async function signEvidence(payload: EvidencePayload, key: EvidenceSigningKey): Promise<string> {
+/** What an entry of either kind signs. */
+export type SignedPayload = EvidencePayload | GatewayDecisionPayload;
+
+export async function signEvidence(payload: SignedPayload, key: EvidenceSigningKey): Promise<string> {
   return new CompactSign(new TextEncoder().encode(canonicalize(payload)))
     .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: EVIDENCE_JWS_TYPE })
     .sign(key.privateKey);

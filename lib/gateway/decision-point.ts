@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Addressing, Principal } from '@durable-mcp/handlers';
 import { digestJson } from '../exchange/digest';
+import { digestOfJson } from '../evidence/canonical-json';
 import { signWebhook } from '../webhooks/signature';
 import { approvalProblem } from '../upstreams/approval-request';
 import { boundedFetch } from './bounded-fetch';
@@ -87,22 +88,41 @@ export function readAnswer(answer: unknown): PointDecision | { problem: string }
     : { kind: 'approve', addressing: fields.approve as Addressing };
 }
 
-export async function askDecisionPoint(
+/** What asking a decision point came to: its decision, and what an evidence entry says of the asking. */
+export interface Consultation {
+  decided: PointDecision;
+  answered: {
+    /** Its HTTP status, when it answered. */
+    status?: number;
+    /** JCS SHA-256 of the JSON it answered, when it answered JSON. */
+    responseDigest?: string;
+    /** Why it decided nothing, when it did not (the decision is then its `onError`'s). */
+    failure?: string;
+  };
+}
+
+export async function consultDecisionPoint(
   point: DecisionPoint,
   request: DecisionRequest,
   log: { warn(fields: object, message: string): void },
   fetchImpl: typeof fetch = fetch,
-): Promise<PointDecision> {
-  const failed = (why: string): PointDecision => {
+): Promise<Consultation> {
+  const answered: Consultation['answered'] = {};
+  const failed = (why: string): Consultation => {
     log.warn({ url: point.url, policy: request.policy, reason: why, onError: point.onError }, 'decision point failed');
-    return point.onError === 'allow'
-      ? { kind: 'forward' }
-      : { kind: 'deny', reason: `the decision point could not decide (${why}), and its policy fails closed` };
+    return {
+      decided:
+        point.onError === 'allow'
+          ? { kind: 'forward' }
+          : { kind: 'deny', reason: `the decision point could not decide (${why}), and its policy fails closed` },
+      answered: { ...answered, failure: why },
+    };
   };
   if (!point.secret) return failed('its secret is not set');
   const body = JSON.stringify(evaluationRequest(request));
-  const headers = signWebhook(`dp_${randomUUID()}`, Math.floor(Date.now() / 1000), body, [point.secret]);
   try {
+    // A secret that cannot sign (too short, say) fails closed like any other failure to decide.
+    const headers = signWebhook(`dp_${randomUUID()}`, Math.floor(Date.now() / 1000), body, [point.secret]);
     const response = await boundedFetch(MAX_ANSWER_BYTES, fetchImpl)(point.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
@@ -111,13 +131,20 @@ export async function askDecisionPoint(
       redirect: 'error',
       signal: AbortSignal.timeout(point.timeoutMs),
     });
+    answered.status = response.status;
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       return failed(`HTTP ${response.status}`);
     }
-    const decided = readAnswer(await response.json());
-    return 'problem' in decided ? failed(decided.problem) : decided;
+    const answer: unknown = await response.json();
+    answered.responseDigest = digestOfJson(answer);
+    const decided = readAnswer(answer);
+    return 'problem' in decided ? failed(decided.problem) : { decided, answered };
   } catch (error) {
     return failed(error instanceof Error ? error.message : String(error));
   }
 }
+
+/** The decision alone. */
+export const askDecisionPoint = async (...args: Parameters<typeof consultDecisionPoint>): Promise<PointDecision> =>
+  (await consultDecisionPoint(...args)).decided;

@@ -152,8 +152,15 @@ export function upstreamToolHandler(
           ...(state.upstream !== undefined ? { upstreamState: state.upstream } : {}),
           ...(state.approvals ? { approvals: state.approvals } : {}),
         });
+      const { decisions } = policies;
       const gate = await policyGate(
-        { upstream: upstream.name, tool, policies: policies.of(upstream.name) },
+        {
+          upstream: upstream.name,
+          target: `${upstream.toolPrefix}${tool.name}`,
+          tool,
+          policies: policies.of(upstream.name),
+          ...(decisions ? { decisions } : {}),
+        },
         args,
         ctx,
         state,

@@ -16,6 +16,7 @@ import { createTaskStorePg } from '../../../lib/db/task-store-pg';
 import { migrationFiles } from '../../../lib/db/migrate';
 import { createOutcomeWaiter, WAITED_CHANNELS } from '../../../lib/db/outcome-waiter';
 import { createPgListener } from '../../../lib/db/pg-listener';
+import { DECISION_CHANNEL } from '../../../lib/db/gateway-decisions-pg';
 import { createPool } from '../../../lib/db/pool';
 import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Logger } from '../../../lib/log';
@@ -79,7 +80,11 @@ export async function startApi(
   const store = createExchangeStorePg(pool, { legacyStreamMaxEvents: config.limits.legacyStreamMaxEvents });
   const legacy = createLegacyStorePg(pool, config.limits);
   const tasks = createTaskStorePg(pool);
-  const listener = await createPgListener({ databaseUrl: config.database.url, channels: WAITED_CHANNELS, log });
+  const listener = await createPgListener({
+    databaseUrl: config.database.url,
+    channels: [...WAITED_CHANNELS, DECISION_CHANNEL],
+    log,
+  });
   const waiter = createOutcomeWaiter({ listener, store, pollMs: config.database.outcomePollMs, log });
   // TLS, mTLS and the API key as configured; a refused handshake fails the start with its reason.
   const connection = await connectTemporalClient(config.temporal);
@@ -114,7 +119,17 @@ export async function startApi(
       everyMs: config.retention.sweepEveryMs,
     },
   );
-  const besideMcp = endpointsBesideMcp(config, { pool, connection, admin, store, gateway, reconciler, waiter, log });
+  const besideMcp = endpointsBesideMcp(config, {
+    pool,
+    connection,
+    admin,
+    store,
+    gateway,
+    reconciler,
+    waiter,
+    listener,
+    log,
+  });
   const legs = createExchangeLegs({
     ...(besideMcp.callerPages ? { callerPages: besideMcp.callerPages } : {}),
     gateway,

@@ -16,6 +16,9 @@ import { createQuestionStorePg } from '../../../lib/db/question-store-pg';
 import { createEvidenceLog, createEvidenceReader } from '../../../lib/db/evidence-log-pg';
 import { evidenceKeysOf } from '../../../lib/config';
 import { evidenceJwksRoute } from './evidence/evidence-jwks-route';
+import { createDecisionSignerPg } from '../../../lib/db/gateway-decisions-pg';
+import type { PgListener } from '../../../lib/db/pg-listener';
+import { signedFirst, startDecisionSigning } from './evidence/decision-signing';
 import type { Logger } from '../../../lib/log';
 import { adminEndpoint } from './admin/admin-endpoint';
 import { createTokenGuesses } from './auth/token-guesses';
@@ -33,23 +36,29 @@ export interface EndpointsBesideMcpDeps {
   gateway: ExchangeGateway;
   reconciler: ExchangeReconciler;
   waiter: OutcomeWaiter;
+  /** The API's LISTEN hub: it must LISTEN on DECISION_CHANNEL too (the gateway's decisions to sign). */
+  listener: PgListener;
   log: Logger;
 }
 
 export interface EndpointsBesideMcp {
   /** The routers the app mounts (app.ts); admin and codec only when ADMIN_TOKEN is set. */
   routers: { answers: Router; evidenceJwks: Router; admin?: Router; codec?: Router };
-  /** Stops the answers' re-signaller, as the API drains. */
+  /** Stops the answers' re-signaller and the signing of gateway decisions, as the API drains. */
   stop(): void;
   /** The answer page, when it is on: the legs send questions addressed to the caller to its client in URL mode. */
   callerPages?: CallerPages;
 }
 
 export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps): EndpointsBesideMcp {
-  const { pool, connection, admin, store, gateway, reconciler, waiter, log } = deps;
-  // Every decision on a question is signed into the evidence log in its claim's transaction.
+  const { pool, connection, admin, store, gateway, reconciler, waiter, listener, log } = deps;
+  // Every decision on a question is signed into the evidence log in its claim's transaction; every
+  // gateway decision a worker recorded, moments after (the worker holds no evidence key).
   const evidenceKeys = evidenceKeysOf(config);
-  const questions = createQuestionStorePg(pool, createEvidenceLog(evidenceKeys));
+  const evidenceLog = createEvidenceLog(evidenceKeys);
+  const questions = createQuestionStorePg(pool, evidenceLog);
+  const decisionSigner = createDecisionSignerPg(pool, evidenceLog);
+  const decisionSigning = startDecisionSigning(decisionSigner, listener, log);
   const answers = answerEndpoint(config, {
     questions,
     gateway,
@@ -58,7 +67,16 @@ export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps)
   });
   // Wrong admin (and encode) tokens per client address, counted across /admin and /codec alike.
   const guesses = createTokenGuesses(config.admin.tokenGuesses);
-  const adminDeps = { admin, questions, evidence: createEvidenceReader(pool), store, gateway, reconciler, waiter, log };
+  const adminDeps = {
+    admin,
+    questions,
+    evidence: signedFirst(createEvidenceReader(pool), decisionSigner),
+    store,
+    gateway,
+    reconciler,
+    waiter,
+    log,
+  };
   return {
     routers: {
       answers: answers.router,
@@ -70,7 +88,10 @@ export function endpointsBesideMcp(config: Config, deps: EndpointsBesideMcpDeps)
           }
         : {}),
     },
-    stop: () => answers.stop(),
+    stop: () => {
+      answers.stop();
+      decisionSigning.stop();
+    },
     ...(answers.callerPages ? { callerPages: answers.callerPages } : {}),
   };
 }
