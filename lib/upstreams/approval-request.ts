@@ -23,10 +23,13 @@ export function approvalRequest(upstream: string, tool: Tool, policy: string, ad
   const description = (tool.description ?? '').trim();
   const said = description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description;
   // Its expiry reaches the gate, which ends the call with a tool error of its own ("not approved in time").
-  return elicitFrom({ ...addressing, onExpiry: 'handler' }, {
-    message: `Forward this call to ${upstream}'s tool "${tool.name}"?${said ? ` It says: ${said}` : ''} (policy: ${policy})`,
-    requestedSchema: APPROVAL_FORM,
-  });
+  return elicitFrom(
+    { ...addressing, onExpiry: 'handler' },
+    {
+      message: `Forward this call to ${upstream}'s tool "${tool.name}"?${said ? ` It says: ${said}` : ''} (policy: ${policy})`,
+      requestedSchema: APPROVAL_FORM,
+    },
+  );
 }
 
 /**

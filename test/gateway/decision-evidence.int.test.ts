@@ -6,12 +6,10 @@
  * an exchange that holds both kinds (the point's approval, then the approver's answer) and a range
  * of the log verify with `durable-mcp evidence verify` against the served keys.
  */
-import http from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decodeJwt } from 'jose';
-import { readBody } from '../../bench/baselines/http-child';
 import { digestOfJson } from '../../lib/evidence/canonical-json';
 import { EVIDENCE_JWKS_PATH } from '../../lib/evidence/evidence-export';
 import type { SignedPayload } from '../../lib/evidence/entry-signing';
@@ -25,40 +23,18 @@ import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import type { TestService } from '../support/test-service';
 import { until } from '../support/until';
+import { startSumsDecisionPoint, sumsDecision, type SumsDecisionPoint } from './sums-decision-point';
 import { signInApprover } from './page-approver';
 
+const DENY_REASON = 'Closed for the day.';
 const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
 const textOf = (result: unknown) => (result as ToolResult).content[0]?.text;
 /** Every call's `b`: this run's own, so a call's exchange is found by its arguments' digest whatever else the database holds. */
 const B = 1 + Math.floor(Math.random() * 1e9);
 
-/** By `a`: forwards (< 100), holds for the approvers (< 1000), denies (< 10000), or fails (503). */
-const answerFor = (a: number) =>
-  a < 100
-    ? { decision: true }
-    : a < 1_000
-      ? { decision: true, context: { approve: { anyOf: [{ group: 'approvers' }] } } }
-      : { decision: false, context: { reason: 'Closed for the day.' } };
-
-async function startDecisionPoint() {
-  const server = http.createServer((req, res) => {
-    void readBody(req).then((body) => {
-      const a = (JSON.parse(body.toString('utf8')) as { resource: { properties: { arguments: { a: number } } } })
-        .resource.properties.arguments.a;
-      if (a >= 10_000) return void res.writeHead(503).end();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answerFor(a)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/evaluation`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 let upstream: SdkUpstream;
-let point: Awaited<ReturnType<typeof startDecisionPoint>>;
+let point: SumsDecisionPoint;
 let service: TestService;
 let origin: string;
 let approver: Browser;
@@ -69,7 +45,7 @@ const exchanges: string[] = [];
 
 beforeAll(async () => {
   upstream = await startSdkUpstream();
-  point = await startDecisionPoint();
+  point = await startSumsDecisionPoint(SECRET, DENY_REASON);
   const file = path.join(scratch, 'upstreams.json');
   const policies = [
     { name: 'no negatives', tools: ['add'], when: [{ argument: 'b', op: 'lt', value: 0 }], deny: 'No negatives.' },
@@ -113,23 +89,19 @@ async function exchangeOf(args: Record<string, unknown>): Promise<string> {
   return rows[0]!.exchange_id;
 }
 
-/** The exchange's export, written and verified as an auditor would: its entries' payloads. */
-async function verifiedExport(exchangeId: string): Promise<SignedPayload[]> {
-  const file = path.join(scratch, `${exchangeId}.jsonl`);
-  const exported = await evidence(
-    'export',
-    '--exchange',
-    exchangeId,
-    '--out',
-    file,
-    '--url',
-    origin,
-    '--token',
-    TEST_ADMIN_TOKEN,
-  );
+/** `durable-mcp evidence export <selection>` to `file`, then `verify` of it: what verify said. */
+async function exportAndVerify(file: string, ...selection: string[]) {
+  const exported = await evidence('export', ...selection, '--out', file, '--url', origin, '--token', TEST_ADMIN_TOKEN);
   expect(exported.code).toBe(0);
   const verified = await evidence('verify', file, '--jwks', jwksUrl());
   expect(verified).toMatchObject({ code: 0 });
+  return verified;
+}
+
+/** The exchange's export, written and verified as an auditor would: its entries' payloads. */
+async function verifiedExport(exchangeId: string): Promise<SignedPayload[]> {
+  const file = path.join(scratch, `${exchangeId}.jsonl`);
+  await exportAndVerify(file, '--exchange', exchangeId);
   return readFileSync(file, 'utf8')
     .trim()
     .split('\n')
@@ -174,14 +146,19 @@ describe("the gateway's policy decisions as evidence", () => {
         kind: 'gateway-decision',
         policy: 'sums desk',
         decision: { outcome: 'forward' },
-        decisionPoint: { url: point.url, status: 200, responseDigest: digestOfJson(answerFor(5)), onError: 'deny' },
+        decisionPoint: {
+          url: point.url,
+          status: 200,
+          responseDigest: digestOfJson(sumsDecision(5, DENY_REASON)),
+          onError: 'deny',
+        },
       }),
     ]);
     const denied = await verifiedExport(await exchangeOf({ a: 5_000, b: B }));
     expect(denied).toEqual([
       expect.objectContaining({
         decision: { outcome: 'deny', reason: 'Closed for the day.' },
-        decisionPoint: expect.objectContaining({ responseDigest: digestOfJson(answerFor(5_000)) }),
+        decisionPoint: expect.objectContaining({ responseDigest: digestOfJson(sumsDecision(5_000, DENY_REASON)) }),
       }),
     ]);
   });
@@ -241,22 +218,7 @@ describe("the gateway's policy decisions as evidence", () => {
   it('a range of the log with both kinds verifies, and names each decision', async () => {
     const file = path.join(scratch, 'range.jsonl');
     const to = new Date(Date.now() + 60_000).toISOString();
-    const exported = await evidence(
-      'export',
-      '--from',
-      startedAt.toISOString(),
-      '--to',
-      to,
-      '--out',
-      file,
-      '--url',
-      origin,
-      '--token',
-      TEST_ADMIN_TOKEN,
-    );
-    expect(exported.code).toBe(0);
-    const verified = await evidence('verify', file, '--jwks', jwksUrl());
-    expect(verified.code).toBe(0);
+    const verified = await exportAndVerify(file, '--from', startedAt.toISOString(), '--to', to);
     expect(verified.out).toContain('gateway deny by policy "no negatives"');
     expect(verified.out).toContain(`gateway forward by policy "sums desk" (decision point ${point.url})`);
     expect(verified.out).toMatch(/accept taken, deciding by \S+/);

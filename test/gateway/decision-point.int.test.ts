@@ -5,67 +5,31 @@
  * forwards the call, denies it with its reason, or holds it for an approval it addresses, answered
  * at the answer page. A point that does not answer denies (fail closed).
  */
-import http from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readBody } from '../../bench/baselines/http-child';
-import { verifyWebhook } from '../../lib/webhooks/verify';
 import type { Browser } from '../answers/browser';
 import { startDevAnsweringService } from '../answers/dev-answering-service';
 import { answerOnPage } from '../answers/page-answerer';
 import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import type { TestService } from '../support/test-service';
+import { startSumsDecisionPoint, type SumsDecisionPoint } from './sums-decision-point';
 import { signInApprover, waitingQuestionOn } from './page-approver';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
 const textOf = (result: unknown) => (result as ToolResult).content[0]?.text;
 
-interface Evaluation {
-  subject: { type: string; id: string };
-  resource: { type: string; id: string; properties: { arguments: { a: number; b: number } } };
-  action: { name: string };
-  context: { exchange_id: string; policy: string; arguments_digest: string };
-}
-
-/** The decision point: by `a`, forwards (< 100), holds for the approvers (< 1000), denies (< 10000), or fails. */
-async function startDecisionPoint() {
-  const asked: Evaluation[] = [];
-  const server = http.createServer((req, res) => {
-    void readBody(req).then((body) => {
-      verifyWebhook(req.headers as Record<string, string>, body, SECRET);
-      const evaluation = JSON.parse(body.toString('utf8')) as Evaluation;
-      asked.push(evaluation);
-      const a = evaluation.resource.properties.arguments.a;
-      if (a >= 10_000) return void res.writeHead(503).end();
-      const answer =
-        a < 100
-          ? { decision: true }
-          : a < 1_000
-            ? { decision: true, context: { approve: { anyOf: [{ group: 'approvers' }] } } }
-            : { decision: false, context: { reason: 'Sums this large are closed for the day.' } };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/evaluation`,
-    asked,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 let upstream: SdkUpstream;
-let point: Awaited<ReturnType<typeof startDecisionPoint>>;
+let point: SumsDecisionPoint;
 let service: TestService;
 let origin: string;
 let approver: Browser;
 
 beforeAll(async () => {
   upstream = await startSdkUpstream();
-  point = await startDecisionPoint();
+  point = await startSumsDecisionPoint(SECRET, 'Sums this large are closed for the day.');
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'decision-point-')), 'upstreams.json');
   const policy = {
     name: 'sums desk',
