@@ -9,7 +9,8 @@
  * deterministic (no clocks or random values in the question; put those in `requestState`) and put
  * side effects after the last ask.
  */
-export { acceptedContent, inputRequired, isInputRequiredResult } from '@modelcontextprotocol/server';
+export { acceptedContent, isInputRequiredResult } from '@modelcontextprotocol/server';
+export { inputRequired, type AskedResult, type InputRequiredBuilder } from './typed/asked';
 export { inputResponse } from './typed/input-response';
 export { ask, type Answers, type AnswerView, type AskDeclaration, type Asks, type FormAsk } from './typed/asks';
 export type { TypedContext, TypedResult, TypedToolHandler } from './typed/typed-tool';

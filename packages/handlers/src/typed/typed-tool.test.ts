@@ -8,9 +8,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer as SdkMcpServer, type Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { defineTool } from '../define';
-import { inputRequired } from '@modelcontextprotocol/server';
 import { isProtocolError } from '../protocol-error';
 import { testContext } from '@durable-mcp/testing';
+import { inputRequired } from './asked';
 import { ask } from './asks';
 import { inputResponse } from './input-response';
 
@@ -58,6 +58,29 @@ const refund = defineTool({
       inputRequests: { approval: ask.form(Approval).request({ message: `Refund ${args.amount}?` }) },
       requestState: ctx.keepState({ asked }),
     });
+  },
+});
+
+// An ask under a key the tool did not declare does not compile: a misspelt key, or any key of a
+// tool that declared no asks. Under declared keys, or with state only, it does.
+// @ts-expect-error: 'aproval' is not a declared ask
+defineTool({
+  tool: { name: 'misspelt', inputSchema: z.object({}) },
+  asks: { approval: ask.form(Approval) },
+  run: () => inputRequired({ inputRequests: { aproval: ask.form(Approval).request({ message: 'Refund?' }) } }),
+});
+// @ts-expect-error: the tool declared no asks
+defineTool({
+  tool: { name: 'undeclared', inputSchema: z.object({}) },
+  run: () => inputRequired({ inputRequests: { approval: inputRequired.listRoots() } }),
+});
+defineTool({
+  tool: { name: 'declared', inputSchema: z.object({}) },
+  asks: { approval: ask.form(Approval), where: ask.roots() },
+  async run(_args, ctx) {
+    if (inputResponse(ctx.inputResponses, 'where').kind === 'missing')
+      return inputRequired({ inputRequests: { where: inputRequired.listRoots() } });
+    return inputRequired({ requestState: 'only state' });
   },
 });
 

@@ -5,12 +5,17 @@
  * an ordinary `ToolHandler`, so the service runs it as it runs any other.
  */
 import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
+import type { AskedResult } from './asked';
 import type { HandlerContext } from '../context';
 import type { IdenticalCalls, LongWait, RoundActivity, TaskBegins, TaskSupport, ToolHandler } from '../definitions';
 import { answersOf, type Answers, type Asks } from './asks';
 import { check, describeIssues, jsonSchemaOf, type Infer, type StandardSchemaWithJSON } from './schema';
 
-type Outcome<R> = R | InputRequiredResult | Promise<R | InputRequiredResult>;
+/**
+ * A round's outcome: its result, or an ask under declared keys only (`Keys`: the `asks`; NoInfer,
+ * so the keys a run asks under are checked against the declaration, never added to it).
+ */
+type Outcome<R, Keys extends string> = R | AskedResult<Keys> | Promise<R | AskedResult<Keys>>;
 
 /** What a typed tool's handler is given: its answers typed by its asks, and its state by its schema. */
 export interface TypedContext<A extends Asks, State> extends Omit<HandlerContext, 'inputResponses'> {
@@ -45,7 +50,7 @@ export interface TypedToolHandler<
   run(
     args: Infer<In>,
     ctx: TypedContext<A, S extends StandardSchemaWithJSON ? Infer<S> : never>,
-  ): Outcome<TypedResult<Out extends StandardSchemaWithJSON ? Infer<Out> : undefined>>;
+  ): Outcome<TypedResult<Out extends StandardSchemaWithJSON ? Infer<Out> : undefined>, NoInfer<keyof A & string>>;
 }
 
 /** The state a round kept, checked against its schema (it is the handler's own, so a mismatch is a handler fault). */
