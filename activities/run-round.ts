@@ -1,6 +1,8 @@
 /**
  * One round of an exchange: re-run the handler from the top with the original request, the
- * answers to the previous ask and its own state, then record the outcome.
+ * answers to the previous ask and its own state, then record the outcome. What the round decides
+ * is round-pipeline.ts's (the test harness runs it too); what is the activity's own stays here: the
+ * look for a round already recorded, the count of retried starts, a local round's time bound.
  *
  * Idempotent by construction: the outcome row of (exchange, round) is written once, and a retried
  * activity (a worker killed after recording, say) finds it and returns it without running the

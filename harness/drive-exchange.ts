@@ -1,8 +1,8 @@
 /**
  * One exchange driven in process (drive.ts): its rounds' records (what Postgres would hold), the
- * workflow's own state (workflows/exchange-state.ts) and a clock a test moves with `afterMs`. Each
- * round runs through the worker's execution and rules; each answer passes the API's checks, then
- * the workflow's (drive-answers.ts), and the round deadline is lib/exchange/round-deadline.ts's.
+ * workflow's own state (lib/exchange-rules/exchange-state.ts) and a clock a test moves with
+ * `afterMs`. Each round runs through the worker's own round pipeline (activities/round-pipeline.ts);
+ * each answer passes the API's checks, then the workflow's (drive-answers.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { InputRequest } from '@modelcontextprotocol/server';
