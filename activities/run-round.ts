@@ -1,35 +1,25 @@
 /**
  * One round of an exchange: re-run the handler from the top with the original request, the
- * answers to the previous ask and its own state, then record the outcome.
+ * answers to the previous ask and its own state, then record the outcome. What the round decides
+ * is round-pipeline.ts's (the test harness runs it too); what is the activity's own stays here: the
+ * look for a round already recorded, the count of retried starts, a local round's time bound.
  *
  * Idempotent by construction: the outcome row of (exchange, round) is written once, and a retried
  * activity (a worker killed after recording, say) finds it and returns it without running the
  * handler again, so the workflow and Postgres never disagree about a round.
  */
-import { withApprovals } from '../lib/evidence/approvals-meta';
 import { workflowIdFor } from '../lib/exchange-client/workflow-messages';
-import { principalOf } from '../lib/exchange/principal';
 import type { ExchangeInput, Listening, RoundOutcome, RoundSummary } from '../lib/exchange/types';
-import { deadlineOf } from '../lib/exchange-rules/round-deadline';
 import { roundCrashed } from '../lib/protocol/exchange-errors';
-import { SealError } from '../lib/state/sealer';
 import type { ExchangeStore } from '../lib/db/exchange-store';
 import type { RoundRecord } from '../lib/exchange/types';
 import type { AnsweredBy, HandlerSet } from '@durable-mcp/handlers';
 import type { HandlerStateCodec } from '../lib/state/handler-state';
 import { exchangeLogger, type Logger } from '../lib/log';
 import { classifyFailure } from './failure-class';
-import { executeHandler } from './handler-execution';
-import {
-  applyAskRules,
-  askWaitMs,
-  openHandlerState,
-  roundResponses,
-  summarize,
-  unverifiableHandlerState,
-} from '../lib/exchange-rules/round-rules';
 import { activityAttempt, cancellationSignal, isLocalActivity, keepHeartbeating } from './heartbeat';
 import { createRoundNotifier } from './round-notifier';
+import { createRoundPipeline } from './round-pipeline';
 import { observeRound } from '../lib/metrics/worker-metrics';
 import { inStepSpan, STEP_SPANS } from '../lib/tracing/step-span';
 
@@ -84,6 +74,7 @@ const toParts = (begun: { recorded: RoundRecord } | { starts: number }) =>
   'recorded' in begun ? { recorded: begun.recorded, starts: undefined } : { recorded: undefined, starts: begun.starts };
 
 export function createRunRound(deps: RoundDeps) {
+  const pipeline = createRoundPipeline(deps);
   return async function runRound(input: RunRoundInput): Promise<RoundSummary> {
     const { exchange, round } = input;
     const workflowId = workflowIdFor(exchange.exchangeId);
@@ -123,7 +114,7 @@ export function createRunRound(deps: RoundDeps) {
     if (recorded) {
       // A retry after the round was recorded (a worker killed before reporting): never run it twice.
       log.info({ outcome: recorded.outcome.kind }, 'round already recorded');
-      return withWait(summarize(recorded), recorded.outcome, exchange);
+      return pipeline.summaryOf(recorded, exchange);
     }
 
     const started = Date.now();
@@ -134,60 +125,53 @@ export function createRunRound(deps: RoundDeps) {
         : attempt > 1
           ? await deps.store.countHandlerStart(exchange.exchangeId, round)
           : 0;
-    let outcome: RoundOutcome;
+    let instead: RoundOutcome | undefined;
     if (retriedStarts >= deps.maxHandlerAttempts) {
       log.error({ attempt, local, retriedStarts }, 'round handler keeps failing its attempts; ending the exchange');
-      outcome = { kind: 'error', error: roundCrashed(exchange.exchangeId, round, retriedStarts) };
+      instead = { kind: 'error', error: roundCrashed(exchange.exchangeId, round, retriedStarts) };
     } else {
       log.info({ attempt, local }, 'round started');
       warnIfOtherVersion(exchange, log);
-      const timeoutMs = local ? deps.localHandlerTimeoutMs : deps.handlerTimeoutMs;
-      outcome = await runHandler(input, capabilities, log, workflowId, timeoutMs);
     }
 
-    outcome = applyAskRules(outcome, {
-      exchangeId: exchange.exchangeId,
+    const { record, summary } = await pipeline.runPipeline({
+      exchange,
       round,
-      maxRounds: exchange.maxRounds,
+      answers: input.answers,
+      ...(input.answeredBy ? { answeredBy: input.answeredBy } : {}),
+      ...(input.expired ? { expired: input.expired } : {}),
       capabilities,
+      sealedHandlerState: input.sealedHandlerState,
       mayAsk: input.mayAsk,
-      handlerState: deps.handlerState,
-      roundTimeoutMs: exchange.roundTimeoutMs,
-      maxQuestionWaitMs: deps.maxQuestionWaitMs,
-    });
-
-    const waitMs = outcome.kind === 'ask' ? waitOf(outcome.inputRequests, exchange) : undefined;
-    const record = await inStepSpan(STEP_SPANS.recordRound, () =>
-      deps.store.recordRound({
+      log,
+      signal: cancellationSignal(),
+      notifiers: createRoundNotifier(
+        deps.store,
         exchange,
         workflowId,
         round,
-        answers: input.answers,
-        answersDigest: input.answersDigest,
-        outcome,
-        durationMs: Date.now() - started,
-        // The round's clock starts when the client can see the ask, which is now.
-        ...(waitMs !== undefined ? { deadlineAt: new Date(deadlineOf(Date.now(), waitMs)) } : {}),
-      }),
-    );
+        input.listening ?? exchange.listening ?? {},
+      ),
+      timeoutMs: local ? deps.localHandlerTimeoutMs : deps.handlerTimeoutMs,
+      ...(instead ? { instead } : {}),
+      now: () => Date.now(),
+      record: ({ outcome, deadlineAt }) =>
+        inStepSpan(STEP_SPANS.recordRound, () =>
+          deps.store.recordRound({
+            exchange,
+            workflowId,
+            round,
+            answers: input.answers,
+            answersDigest: input.answersDigest,
+            outcome,
+            durationMs: Date.now() - started,
+            ...(deadlineAt ? { deadlineAt } : {}),
+          }),
+        ),
+    });
     observeRound(deps.handlers, exchange, record, Date.now() - started);
     log.info({ outcome: record.outcome.kind, durationMs: Date.now() - started }, 'round recorded');
-    return withWait(summarize(record, outcome), record.outcome, exchange);
-  }
-
-  /** How long an ask of `exchange` waits: the round timeout, or its questions' own wait. */
-  function waitOf(inputRequests: Record<string, unknown>, exchange: ExchangeInput): number {
-    return askWaitMs(inputRequests, {
-      roundTimeoutMs: exchange.roundTimeoutMs,
-      maxQuestionWaitMs: deps.maxQuestionWaitMs,
-    });
-  }
-
-  /** An ask's summary with the wait that applies to it, which its expiry names. */
-  function withWait(summary: RoundSummary, outcome: RoundOutcome, exchange: ExchangeInput): RoundSummary {
-    return outcome.kind === 'ask' && summary.kind === 'ask'
-      ? { ...summary, waitMs: waitOf(outcome.inputRequests, exchange) }
-      : summary;
+    return summary;
   }
 
   /**
@@ -202,49 +186,5 @@ export function createRunRound(deps: RoundDeps) {
       { exchangeHandlerVersion: started, workerHandlerVersion: deps.handlerVersion },
       "round runs on other handlers than the exchange's: this worker serves another version than the API that started it",
     );
-  }
-
-  /** Runs the handler with the round's answers and its verified state. */
-  async function runHandler(
-    input: RunRoundInput,
-    capabilities: Record<string, unknown>,
-    log: Logger,
-    workflowId: string,
-    timeoutMs: number,
-  ): Promise<RoundOutcome> {
-    const { exchange, round } = input;
-    try {
-      const requestState = openHandlerState(deps.handlerState, input.sealedHandlerState, {
-        exchangeId: exchange.exchangeId,
-        round,
-      });
-      const outcome = await executeHandler(
-        deps.handlers,
-        exchange,
-        {
-          exchangeId: exchange.exchangeId,
-          round,
-          inputResponses: roundResponses(exchange, round, input.answers),
-          ...(input.answeredBy ? { answeredBy: input.answeredBy } : {}),
-          ...(input.expired ? { expired: input.expired } : {}),
-          requestState,
-          clientCapabilities: capabilities,
-          principal: principalOf(exchange.principal, exchange.principalDetails),
-          log,
-          signal: cancellationSignal(),
-          ...createRoundNotifier(deps.store, exchange, workflowId, round, input.listening ?? exchange.listening ?? {}),
-        },
-        timeoutMs,
-      );
-      // A final result names the evidence entries of the approvals it was computed from.
-      return outcome.kind === 'complete'
-        ? { ...outcome, result: withApprovals(outcome.result, input.answeredBy) }
-        : outcome;
-    } catch (error) {
-      if (!(error instanceof SealError)) throw error;
-      // Its key left the ring, or it was altered: the exchange cannot continue safely.
-      log.error({ reason: error.reason }, 'handler state failed verification');
-      return { kind: 'error', error: unverifiableHandlerState() };
-    }
   }
 }

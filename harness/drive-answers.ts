@@ -12,7 +12,10 @@ import type { ElicitAnswer } from '../lib/questions/question';
 import { RequestStateError, type RequestStateCodec } from '../lib/state/request-state';
 import { acceptAnswers, takeAnswers, type ExchangeState } from '../lib/exchange-rules/exchange-state';
 import { answeredDifferently, classifyAnswer } from '../lib/exchange-rules/leg-rules';
-import { refusal, toJson } from './drive-steps';
+import { asksSomeoneElse, callerRepliesTo } from '../lib/exchange-rules/addressed-leg';
+import { RpcError } from '../lib/protocol/rpc-error';
+import { MAX_ROUND_INPUT_BYTES, refusal, toJson } from './drive-steps';
+import { roundInputTooLarge } from '../lib/exchange-rules/round-input-size';
 import type { Answerer, AnswerOptions, Step } from './drive-types';
 import { answererIdentity, answerQuestions } from './driven-questions';
 
@@ -64,6 +67,9 @@ export async function answerRetry<R>(
   }
   await exchange.fireTimers();
   const ask = exchange.records.get(round);
+  const capabilities = (options.capabilities ?? exchange.input.clientCapabilities) as Record<string, unknown>;
+  // Questions for someone else: the API takes no answer to them but the caller's URL replies.
+  if (ask && asksSomeoneElse(ask)) return callerReplies<R>(exchange, ask, responses, capabilities);
   const next = exchange.records.get(round + 1);
   const asked = ask?.outcome.kind === 'ask' ? Object.keys(ask.outcome.inputRequests) : [];
   const ignoredKeys = Object.keys(responses).filter((key) => !asked.includes(key));
@@ -88,7 +94,12 @@ export async function answerRetry<R>(
     case 'fresh':
       break;
   }
-  const capabilities = (options.capabilities ?? exchange.input.clientCapabilities) as Record<string, unknown>;
+  // The round-input budget, at the service's default (MAX_ROUND_INPUT_BYTES).
+  const tooLarge = roundInputTooLarge(
+    { params: exchange.input.request.params, answers: verdict.responses, clientCapabilities: capabilities },
+    MAX_ROUND_INPUT_BYTES,
+  );
+  if (tooLarge) return refusal<R>(exchange.input.exchangeId, round, exchange.state.asks, toJson(tooLarge));
   const accepted = acceptAnswers(exchange.state, {
     round,
     responses: verdict.responses,
@@ -96,9 +107,38 @@ export async function answerRetry<R>(
     clientCapabilities: capabilities,
     sentAt: exchange.now(),
   });
-  if (accepted !== 'accepted') throw new Error(`round ${round}: the exchange did not take these answers (${accepted})`);
+  // The API's checks above leave the workflow nothing to refuse in a harness that runs one leg at a time.
+  if (accepted !== 'accepted')
+    throw new Error(
+      `round ${round}: the harness's workflow did not take answers the API's checks passed (${accepted})`,
+    );
   const taken = takeAnswers(exchange.state);
   return exchange.runRound<R>(round + 1, taken, capabilities, ignoredKeys);
+}
+
+/**
+ * A client's retry to an ask addressed to someone else, as the API takes it (lib/exchange-rules
+ * addressed-leg.ts): refused (-32602), unless it replies to the URL elicitations of the caller's
+ * own questions, which the harness serves as the service does with its answer pages
+ * (`answerAs('caller')` is the page). A decline or cancel is the caller's answer to its question;
+ * an accept is consent only, and the ask still waits.
+ */
+async function callerReplies<R>(
+  exchange: AnsweredExchange,
+  ask: RoundRecord,
+  responses: Record<string, unknown>,
+  capabilities: Record<string, unknown>,
+): Promise<Step<R>> {
+  let refusals;
+  try {
+    refusals = callerRepliesTo(ask, capabilities, responses, true);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    return refusal<R>(exchange.input.exchangeId, ask.round, exchange.state.asks, toJson(error));
+  }
+  if (refusals.length === 0) return exchange.steps.get(ask.round) as Step<R>;
+  const answers = Object.fromEntries(refusals.map(({ key, action }) => [key, { action }]));
+  return answerAsAddressee<R>(exchange, ask, 'caller', answers, {});
 }
 
 /** Answers the questions of `ask` as `answerer` (driven-questions.ts), then runs the next round once they are decided. */

@@ -1,32 +1,25 @@
 /**
  * One exchange driven in process (drive.ts): its rounds' records (what Postgres would hold), the
- * workflow's own state (workflows/exchange-state.ts) and a clock a test moves with `afterMs`. Each
- * round runs through the worker's execution and rules; each answer passes the API's checks, then
- * the workflow's (drive-answers.ts), and the round deadline is lib/exchange/round-deadline.ts's.
+ * workflow's own state (lib/exchange-rules/exchange-state.ts) and a clock a test moves with
+ * `afterMs`. Each round runs through the worker's own round pipeline (activities/round-pipeline.ts);
+ * each answer passes the API's checks, then the workflow's (drive-answers.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { InputRequest } from '@modelcontextprotocol/server';
 import type { HandlerSet } from '@durable-mcp/handlers';
-import {
-  applyAskRules,
-  askWaitMs,
-  openHandlerState,
-  roundResponses,
-  summarize,
-  unverifiableHandlerState,
-} from '../lib/exchange-rules/round-rules';
-import { executeHandler } from '../activities/handler-execution';
+import { summarize } from '../lib/exchange-rules/round-rules';
+import { createRoundPipeline } from '../activities/round-pipeline';
 import { requestDigestOf } from '../lib/exchange-rules/leg-rules';
 import type { RoundRecord } from '../lib/exchange/types';
 import { ANONYMOUS_PRINCIPAL, personIdOf, type Principal } from '../lib/exchange/principal';
-import { deadlineOf, isLate } from '../lib/exchange-rules/round-deadline';
+import { isLate } from '../lib/exchange-rules/round-deadline';
 import type { ExchangeInput, OriginalRequest, RoundAnswers, RoundOutcome } from '../lib/exchange/types';
 import { expireAsk } from '../lib/exchange-rules/expired-ask';
 import { expiryReachesHandler } from '../lib/questions/addressing';
 import { exchangeExpired } from '../lib/protocol/exchange-errors';
 import { createHandlerStateCodec, type HandlerStateCodec } from '../lib/state/handler-state';
 import { createRequestStateCodec, type RequestStateCodec } from '../lib/state/request-state';
-import { SealError, createSealer } from '../lib/state/sealer';
+import { createSealer } from '../lib/state/sealer';
 import { initialState, mayAsk, recordRound, type ExchangeState } from '../lib/exchange-rules/exchange-state';
 import { answerAsAddressee, answerRetry, type AnsweredExchange } from './drive-answers';
 import {
@@ -43,7 +36,7 @@ import type { DriveOptions, HandlerNotification, Step } from './drive-types';
 /** One exchange: its rounds' records (what Postgres would hold), the workflow's state and a clock. */
 export class Exchange {
   private readonly state: ExchangeState;
-  private readonly maxQuestionWaitMs: number;
+  private readonly pipeline: ReturnType<typeof createRoundPipeline>;
   private readonly records = new Map<number, RoundRecord>();
   private readonly steps = new Map<number, Step<unknown>>();
   private readonly requestState: RequestStateCodec;
@@ -68,7 +61,11 @@ export class Exchange {
     this.handlerState = createHandlerStateCodec(sealer);
     this.principal = options.principal ?? ANONYMOUS_PRINCIPAL;
     this.state = initialState(this.principal.id, personIdOf(this.principal));
-    this.maxQuestionWaitMs = options.maxQuestionWaitMs ?? DEFAULT_MAX_QUESTION_WAIT_MS;
+    this.pipeline = createRoundPipeline({
+      handlers: set,
+      handlerState: this.handlerState,
+      maxQuestionWaitMs: options.maxQuestionWaitMs ?? DEFAULT_MAX_QUESTION_WAIT_MS,
+    });
     this.input = driveInput(set, request, exchangeId, options, this.principal);
     this.binding = { requestDigest: requestDigestOf(request), principal: this.principal.id };
   }
@@ -88,68 +85,32 @@ export class Exchange {
     capabilities: Record<string, unknown>,
     ignoredKeys: string[],
   ): Promise<Step<R>> {
-    const { exchangeId } = this.input;
     const notifications: HandlerNotification[] = [];
-    let outcome: RoundOutcome;
-    let handlerState: string | undefined;
-    try {
-      const requestState = openHandlerState(this.handlerState, this.sealedHandlerState, { exchangeId, round });
-      outcome = await executeHandler(
-        this.set,
-        this.input,
-        {
-          exchangeId,
-          round,
-          inputResponses: roundResponses(this.input, round, answers?.responses),
-          ...(answers?.answeredBy ? { answeredBy: answers.answeredBy } : {}),
-          ...(answers?.expired ? { expired: answers.expired } : {}),
-          requestState,
-          clientCapabilities: capabilities,
-          principal: this.principal,
-          log: silent,
-          signal: new AbortController().signal,
-          ...notifyInto(notifications),
-        },
-        handlerTimeoutOf(this.input),
-      );
-      if (outcome.kind === 'ask') handlerState = outcome.sealedHandlerState;
-    } catch (error) {
-      if (!(error instanceof SealError)) throw error;
-      outcome = { kind: 'error', error: unverifiableHandlerState() };
-    }
-    outcome = applyAskRules(outcome, {
-      exchangeId,
+    const { record, summary, handlerState } = await this.pipeline.runPipeline({
+      exchange: this.input,
       round,
-      maxRounds: this.input.maxRounds,
+      answers: answers?.responses,
+      ...(answers?.answeredBy ? { answeredBy: answers.answeredBy } : {}),
+      ...(answers?.expired ? { expired: answers.expired } : {}),
       capabilities,
+      sealedHandlerState: this.sealedHandlerState,
       mayAsk: mayAsk(this.state, this.input.maxRounds),
-      handlerState: this.handlerState,
-      roundTimeoutMs: this.input.roundTimeoutMs,
-      maxQuestionWaitMs: this.maxQuestionWaitMs,
+      log: silent,
+      signal: new AbortController().signal,
+      notifiers: notifyInto(notifications),
+      timeoutMs: handlerTimeoutOf(this.input),
+      now: () => this.now(),
+      // What Postgres would hold: the workflow records an expiry's round without a digest.
+      record: async ({ outcome, deadlineAt }) => ({
+        exchangeId: this.input.exchangeId,
+        round,
+        outcome,
+        ...(answers && !answers.expired ? { answersDigest: answers.digest } : {}),
+        recordedAt: new Date(this.now()),
+        ...(deadlineAt ? { deadlineAt } : {}),
+      }),
     });
-    const recordedAt = new Date(this.now());
-    const record: RoundRecord = {
-      exchangeId,
-      round,
-      outcome,
-      ...(answers && !answers.expired ? { answersDigest: answers.digest } : {}),
-      recordedAt,
-      ...(outcome.kind === 'ask'
-        ? {
-            deadlineAt: new Date(
-              deadlineOf(
-                recordedAt.getTime(),
-                askWaitMs(outcome.inputRequests, {
-                  roundTimeoutMs: this.input.roundTimeoutMs,
-                  maxQuestionWaitMs: this.maxQuestionWaitMs,
-                }),
-              ),
-            ),
-          }
-        : {}),
-    };
     this.records.set(round, record);
-    const summary = summarize(record, outcome);
     recordRound(this.state, summary);
     this.sealedHandlerState = summary.sealedHandlerState;
     const step = this.stepOf<R>(record, notifications, ignoredKeys, handlerState);

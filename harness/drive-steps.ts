@@ -20,6 +20,7 @@ export const DEFAULT_MAX_ROUNDS = defaultOf('MAX_ROUNDS');
 export const REQUEST_STATE_TTL_MS = defaultOf('REQUEST_STATE_TTL_MS');
 export const LOCAL_HANDLER_TIMEOUT_MS = defaultOf('LOCAL_HANDLER_TIMEOUT_MS');
 export const HANDLER_TIMEOUT_MS = defaultOf('HANDLER_TIMEOUT_MS');
+export const MAX_ROUND_INPUT_BYTES = defaultOf('MAX_ROUND_INPUT_BYTES');
 
 export const silent = createLogger('handler-test', 'silent');
 

@@ -18,7 +18,7 @@ import { exchangeLogger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { exchangeExpired } from '../../../../lib/protocol/exchange-errors';
 import { fromOutcome, invalidRequestState } from '../../../../lib/protocol/error-catalog';
-import { asksSomeoneElse } from './round-wait';
+import { asksSomeoneElse } from '../../../../lib/exchange-rules/addressed-leg';
 import type { RequestStateClaims } from '../../../../lib/state/request-state';
 import { workflowIdFor } from '../../../../lib/exchange-client/workflow-messages';
 import { redeliverIfMissing } from '../../../../lib/exchange-client/answer-redelivery';

@@ -7,15 +7,11 @@
  */
 import type { RoundRecord } from '../../../../lib/exchange/types';
 import type { Watch } from '../../../../lib/db/outcome-waiter';
-import { isAddressedAsk } from '../../../../lib/questions/addressing';
 import { callerUrlRequests, takesUrlElicitation } from '../../../../lib/questions/caller-url';
 import { afterWait, type RoundResult } from '../../../../lib/exchange-rules/leg-rules';
+import { asksSomeoneElse } from '../../../../lib/exchange-rules/addressed-leg';
 import type { ExchangeLegsDeps, LegOptions } from './leg-types';
 import type { ServedAsks } from './served-asks';
-
-/** Whether a round's record is an ask addressed to someone else: its caller has nothing to answer. */
-export const asksSomeoneElse = (record: RoundRecord): boolean =>
-  record.outcome.kind === 'ask' && isAddressedAsk(record.outcome.inputRequests);
 
 /** `served`: where an ask of the caller a wait finds is kept, for the leg that will answer it. */
 export function createRoundWait(

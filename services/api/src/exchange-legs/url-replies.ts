@@ -7,9 +7,8 @@
  * ask is refused: its questions are answered from the answer page or the answer API.
  */
 import type { RoundRecord } from '../../../../lib/exchange/types';
-import { questionsNotForCaller } from '../../../../lib/protocol/error-catalog';
+import { callerRepliesTo } from '../../../../lib/exchange-rules/addressed-leg';
 import { addressedKeys, questionIdOf } from '../../../../lib/questions/addressing';
-import { takesUrlElicitation, urlConsentOf } from '../../../../lib/questions/caller-url';
 import type { RoundResult } from '../../../../lib/exchange-rules/leg-rules';
 import type { CallerPages, ExchangeLeg } from './leg-types';
 
@@ -18,13 +17,11 @@ export async function takeUrlReplies(
   ask: RoundRecord,
   pages: CallerPages | undefined,
 ): Promise<RoundResult> {
-  if (ask.outcome.kind !== 'ask') throw questionsNotForCaller();
-  const { inputRequests } = ask.outcome;
-  if (!pages || !takesUrlElicitation(leg.clientCapabilities)) throw questionsNotForCaller();
-  const consent = urlConsentOf(inputRequests, leg.inputResponses);
-  if (consent.kind === 'invalid') throw questionsNotForCaller(consent.reason);
-  const keys = addressedKeys(inputRequests);
-  for (const { key, action } of consent.refusals)
+  // Throws the refusal of anything but replies to the URL elicitations of the caller's questions.
+  const refusals = callerRepliesTo(ask, leg.clientCapabilities, leg.inputResponses, pages !== undefined);
+  if (ask.outcome.kind !== 'ask' || !pages) return { kind: 'recorded', record: ask };
+  const keys = addressedKeys(ask.outcome.inputRequests);
+  for (const { key, action } of refusals)
     await pages.refuseAsCaller(questionIdOf(ask.exchangeId, ask.round, key, keys), action);
   return { kind: 'recorded', record: ask };
 }
