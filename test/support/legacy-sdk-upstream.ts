@@ -69,7 +69,8 @@ export interface LegacySessionUpstream extends LoopbackMcpServer {
   openStreams(): number;
 }
 
-export async function startLegacySessionUpstream(): Promise<LegacySessionUpstream> {
+/** `port`: where it listens (a free port when unset), to start it again where its clients know it. */
+export async function startLegacySessionUpstream(port?: number): Promise<LegacySessionUpstream> {
   const sessions = new Map<string, { server: McpServer; transport: StreamableHTTPServerTransport }>();
   const extraTools: string[] = [];
   let listings = 0;
@@ -108,7 +109,7 @@ export async function startLegacySessionUpstream(): Promise<LegacySessionUpstrea
       res.on('close', () => (openStreams -= 1));
     }
     await session.transport.handleRequest(req, res, message);
-  });
+  }, port);
   return {
     url: served.url,
     addTool(name) {
