@@ -14,7 +14,8 @@
  * (`notifications/tools/list_changed`) to `onToolsChanged`: a 2026-07-28 upstream sends them on a
  * `subscriptions/listen` stream `listenForToolChanges` holds open, a handshake-era one on its
  * session's own stream (the GET stream the SDK's transport opens after the handshake, and reopens
- * by its own backoff when it drops).
+ * by its own backoff when it drops). A session whose stream is gone for good (session-stream-watch.ts)
+ * ends its connection, so the subscription is opened again, on a new session.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -30,6 +31,7 @@ import { context, propagation } from '@opentelemetry/api';
 import type { Upstream } from '../upstreams/upstream-declaration';
 import { boundedFetch, UpstreamResponseTooLarge } from './bounded-fetch';
 import { accessTokens, authorizedFetch } from './upstream-credentials';
+import { watchSessionStream } from './session-stream-watch';
 
 /** What an answer may carry beyond its result's `maxResultBytes`: the JSON-RPC envelope, SSE framing, a few notifications. */
 const ENVELOPE_BYTES = 65_536;
@@ -125,8 +127,15 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
   // One credential per upstream and process: a token got once serves every call until it expires.
   const tokens = accessTokens(upstream);
 
+  /** Ends `client`'s connection, unless another replaced it meanwhile: the next call opens another. */
+  function drop(current: Promise<Client>, client: Client): void {
+    if (connected === current) connected = undefined;
+    void client.close().catch(() => undefined);
+  }
+
   function connect(): Promise<Client> {
-    connected ??= (async () => {
+    if (connected) return connected;
+    const opening: Promise<Client> = (async () => {
       const client = new Client(CLIENT_INFO, {
         // None: a handshake-era server's server-to-client request cannot outlive its connection, so
         // no round could carry its answer; its own SDK then refuses its ask. (On 2026-07-28 each
@@ -137,21 +146,39 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
         versionNegotiation: { mode: 'auto' },
         inputRequired: { autoFulfill: false },
       });
-      const transport = new StreamableHTTPClientTransport(new URL(upstream.url), {
-        fetch: boundedFetch(upstream.maxResultBytes + ENVELOPE_BYTES, authorizedFetch(tokens)),
-      });
+      // A handshake-era session whose stream is gone (the server restarted, or it stayed down) hears
+      // no more announcements: its connection ends, and the next one is a new session, with its stream.
+      const stream = watchSessionStream(
+        boundedFetch(upstream.maxResultBytes + ENVELOPE_BYTES, authorizedFetch(tokens)),
+        () => {
+          if (client.getProtocolEra() !== 'modern') drop(opening, client);
+        },
+      );
+      const transport = new StreamableHTTPClientTransport(new URL(upstream.url), { fetch: stream.fetch });
       // Both eras deliver the upstream's announcement here: the handshake era's on the session's
       // GET stream, the 2026-07-28 one's on a subscriptions/listen stream.
       client.setNotificationHandler('notifications/tools/list_changed', () => {
         for (const listener of toolListeners) listener();
       });
-      endOf.set(client, new Promise<void>((resolve) => (client.onclose = resolve)));
+      endOf.set(
+        client,
+        new Promise<void>(
+          (resolve) =>
+            (client.onclose = () => {
+              stream.stop();
+              resolve();
+            }),
+        ),
+      );
       await client.connect(transport, { timeout: upstream.callTimeoutMs });
       return client;
     })();
+    connected = opening;
     // A connection that failed is not kept: the next call opens another.
-    connected.catch(() => (connected = undefined));
-    return connected;
+    opening.catch(() => {
+      if (connected === opening) connected = undefined;
+    });
+    return opening;
   }
 
   /**
@@ -167,10 +194,7 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
       return await use(client);
     } catch (error) {
       if (error instanceof ProtocolError) throw new UpstreamProtocolError(error.code, error.message, error.data);
-      if (connectionLost(error) && connected === current) {
-        connected = undefined;
-        void client.close().catch(() => undefined);
-      }
+      if (connectionLost(error)) drop(current, client);
       throw error;
     }
   }

@@ -9,7 +9,9 @@
  * other tools does: from the next request on, a removed tool is neither listed nor called. Started
  * with `announceToolChanges`, it also announces each change, `notifications/tools/list_changed`
  * on every open `subscriptions/listen` stream (the SDK's own listen router), as a server that knows
- * its tools changed does.
+ * its tools changed does. It counts the `tools/list` requests it was sent and its open listen
+ * streams, and can hold every `tools/list` (`holdListings`): a server that takes the connection and
+ * answers everything but its listing.
  */
 import http from 'node:http';
 import { Readable } from 'node:stream';
@@ -55,6 +57,12 @@ export interface SdkUpstream {
   removeTool(tool: string): void;
   /** From the next request on, one more tool is served, answering `ok <name>`. */
   addTool(tool: string): void;
+  /** Holds every `tools/list` it is sent from now on, until `release`. */
+  holdListings(): { release(): void };
+  /** How many `tools/list` requests it was sent. */
+  listings(): number;
+  /** How many `subscriptions/listen` streams are open on it now. */
+  openListens(): number;
   close(): Promise<void>;
 }
 
@@ -165,10 +173,17 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
   const calls: ReceivedCall[] = [];
   const applied: ReceivedCall[] = [];
   const holds: Hold[] = [];
+  let listingHold: Promise<void> = Promise.resolve();
+  let listings = 0;
+  let openListens = 0;
   let closed = false;
   const served = await serveOnLoopback(async (req, body, res) => {
     const message = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : undefined;
     const call = toolsCallOf(req, message);
+    if (message?.method === 'tools/list') {
+      listings += 1;
+      await listingHold;
+    }
     let hold: Hold | undefined;
     if (call) {
       calls.push(call);
@@ -190,6 +205,10 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
       // Streamed as it comes: a subscriptions/listen response stays open for as long as its client listens.
       res.writeHead(response.status, [...response.headers]);
       res.flushHeaders();
+      if (message?.method === 'subscriptions/listen') {
+        openListens += 1;
+        res.on('close', () => (openListens -= 1));
+      }
       const reading = Readable.fromWeb(response.body as never);
       res.on('close', () => reading.destroy());
       reading.pipe(res);
@@ -224,6 +243,13 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
       if (!extraTools.includes(tool)) extraTools.push(tool);
       if (options.announceToolChanges) handler.notify.toolsChanged();
     },
+    holdListings() {
+      let release: () => void = () => undefined;
+      listingHold = new Promise<void>((resolve) => (release = resolve));
+      return { release };
+    },
+    listings: () => listings,
+    openListens: () => openListens,
     async close() {
       if (closed) return;
       closed = true;
