@@ -8,6 +8,10 @@
  * client (the SDK's transport) reads it apart from the request, reports a stream lost, and the
  * request would wait for its timeout and be retried. So a call made under `cutAtTheLimit` is told
  * of its own answer's overflow, and fails with it at once.
+ *
+ * An SSE stream is bounded event by event: no one message may pass the limit, however long the
+ * stream stays open (a `subscriptions/listen` or a session's stream lives for days and carries
+ * many small messages; a call's stream ends at its timeout).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -41,6 +45,32 @@ export async function cutAtTheLimit<T>(
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
+/** The blank lines that end an SSE event. */
+const EVENT_ENDS = ['\n\n', '\r\n\r\n', '\r\r'].map((end) => Buffer.from(end));
+/** The longest of them, less one: what of a chunk's end may begin one the next chunk ends. */
+const CARRIED = 3;
+
+/**
+ * Counts the bytes of the SSE event being read, chunk by chunk: `count(chunk)` says how many bytes
+ * of the current event have arrived, counting from the last blank line that ended one (found across
+ * chunk boundaries too).
+ */
+export function sseEventBytes(): (chunk: Uint8Array) => number {
+  let carried = Buffer.alloc(0);
+  let current = 0;
+  return (chunk) => {
+    const joined = Buffer.concat([carried, chunk]);
+    let end = -1;
+    for (const ending of EVENT_ENDS) {
+      const at = joined.lastIndexOf(ending);
+      if (at >= 0) end = Math.max(end, at + ending.length);
+    }
+    current = end < 0 ? current + chunk.byteLength : joined.length - end;
+    carried = joined.subarray(Math.max(0, joined.length - CARRIED));
+    return current;
+  };
+}
+
 export function boundedFetch(limitBytes: number, base: Fetch = fetch): Fetch {
   return async (url, init) => {
     // Read where the request is made: the stream is read later, in its client's own context.
@@ -57,12 +87,13 @@ export function boundedFetch(limitBytes: number, base: Fetch = fetch): Fetch {
       throw overflow();
     }
     if (!response.body) return response;
-    let seen = 0;
+    const isEventStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    let total = 0;
+    const eventBytes = isEventStream ? sseEventBytes() : (chunk: Uint8Array) => (total += chunk.byteLength);
     const counted = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
-          seen += chunk.byteLength;
-          if (seen <= limitBytes) {
+          if (eventBytes(chunk) <= limitBytes) {
             controller.enqueue(chunk);
             return;
           }
