@@ -26,6 +26,7 @@ import {
   devServiceEnvironment,
 } from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
+import { devPorts, heldPortLine, invalidPort, isHeld, portsLine, type DevPort } from './dev/dev-ports';
 import { openFrontDoor, type FrontDoor } from './dev/front-door/front-door';
 import { loadDevStack } from './dev/dev-stack-package';
 import { TemporalDevServerExited } from './dev/local-stack/dev-server-exit';
@@ -106,21 +107,28 @@ export async function devCommand(options: DevOptions): Promise<void> {
   process.on('exit', () => child && killGroup(child));
 
   const host = process.env.HOST || '127.0.0.1';
+  // Every port this opens, checked before anything starts: one line for each that is not free.
+  const ports = devPorts(process.env);
+  const invalid = ports.map(invalidPort).filter((line) => line !== undefined);
+  if (invalid.length) return failWith(invalid, stopAll);
+  const held: string[] = [];
+  for (const port of ports.slice(1)) if (await isHeld(port)) held.push(heldPortLine(port));
   try {
     frontDoor = await openFrontDoor({
       host,
-      port: Number(process.env.PORT ?? 3000),
+      port: ports[0]!.port,
       holdMs: Number(process.env.HTTP_WAIT_MS) || DEFAULT_HOLD_MS,
       retryAfterS: RETRY_AFTER_S,
       log,
     });
   } catch (error) {
-    const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (PORT moves it)' : '';
-    process.stderr.write(`durable-mcp dev: the API's port is not free: ${commandFailure(error)}${taken}\n`);
-    return stopAll(1);
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      held.push(`the API's port is not free: ${commandFailure(error)}`);
+    } else held.unshift(heldPortLine(ports[0]!));
   }
+  if (held.length) return failWith(held, stopAll);
   // The port bound (one picked when PORT=0) is the one every link and the answer page's origin name.
-  const publicEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(frontDoor.port) };
+  const publicEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(frontDoor!.port) };
   const publicUrl = `${apiOriginForBrowser(publicEnv)!}/mcp`;
 
   try {
@@ -128,9 +136,10 @@ export async function devCommand(options: DevOptions): Promise<void> {
       dataDir,
       database: 'mcp',
       persistent: true,
-      temporalPort: Number(process.env.TEMPORAL_DEV_PORT ?? 7233),
-      temporalUiPort: Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233),
+      temporalPort: portOf(ports, 'TEMPORAL_DEV_PORT'),
+      temporalUiPort: portOf(ports, 'TEMPORAL_DEV_UI_PORT'),
       temporalUiCodecEndpoint: codecEndpointForBrowser(publicEnv),
+      postgresPort: portOf(ports, 'POSTGRES_DEV_PORT'),
       waitForExternalTemporal: false,
       ownProcessGroups: true,
       onStart: (server) =>
@@ -138,13 +147,15 @@ export async function devCommand(options: DevOptions): Promise<void> {
     });
   } catch (error) {
     // One line a user can act on (a folder Postgres cannot enter, a port in use), never a stack trace.
-    const movePorts =
-      error instanceof TemporalDevServerExited && error.portInUse !== undefined
-        ? ' (TEMPORAL_DEV_PORT and TEMPORAL_DEV_UI_PORT move its ports)'
-        : '';
-    process.stderr.write(`durable-mcp dev: the local stack did not start: ${commandFailure(error)}${movePorts}\n`);
-    return stopAll(1);
+    // A port taken since the check above: the same line as then.
+    const taken = ports.find(
+      (port) => port.port > 0 && error instanceof TemporalDevServerExited && port.port === error.portInUse,
+    );
+    if (taken) return failWith([heldPortLine(taken)], stopAll);
+    return failWith([`the local stack did not start: ${commandFailure(error)}`], stopAll);
   }
+  const chosen = chosenPorts(ports, frontDoor!.port, local);
+  log.info(`ports: ${portsLine(chosen)}`);
   // The service listens on a port of its own, on the same address; the front door passes connections through.
   const env: NodeJS.ProcessEnv = {
     ...devServiceEnvironment(dataDir, local, log, publicEnv),
@@ -183,11 +194,15 @@ export async function devCommand(options: DevOptions): Promise<void> {
           handlerVersion: message.handlerVersion,
           answerPage: answerPageFrom(env),
           adminTokenFrom: adminTokenFrom(dataDir),
-          workerMetrics: env.WORKER_METRICS_PORT === '0' ? '(off: WORKER_METRICS_PORT=0)' : '(see the log)',
+          workerMetrics: workerMetricsUrl(chosen),
           temporalAddress: local!.temporalAddress,
           temporalUiUrl: local!.temporalUiUrl,
-          notes:
-            watched.length && options.watch !== false ? [`Reloads when a file in ${watched.join(', ')} changes.`] : [],
+          notes: [
+            `Ports: ${portsLine(chosen)}.`,
+            ...(watched.length && options.watch !== false
+              ? [`Reloads when a file in ${watched.join(', ')} changes.`]
+              : []),
+          ],
         }),
       );
     });
@@ -218,6 +233,31 @@ export async function devCommand(options: DevOptions): Promise<void> {
   }
   if (isTypeScriptModule(handlers)) log.info({ handlers }, 'serving a TypeScript module through tsx');
   startChild();
+}
+
+/** Writes each line as `durable-mcp dev: <line>` and stops with exit code 1. */
+function failWith(lines: string[], stopAll: (code: number) => Promise<void>): Promise<void> {
+  for (const line of lines) process.stderr.write(`durable-mcp dev: ${line}\n`);
+  return stopAll(1);
+}
+
+const portOf = (ports: readonly DevPort[], variable: string) => ports.find((port) => port.variable === variable)?.port;
+
+/** The ports as bound: those picked at start (0) read back from what started. */
+function chosenPorts(ports: readonly DevPort[], apiPort: number, local: LocalStack): DevPort[] {
+  const portIn = (url: string | undefined) => (url ? Number(/:(\d+)(?:\/|$)/.exec(url)?.[1] ?? 0) : 0);
+  const bound: Record<string, number> = {
+    PORT: apiPort,
+    TEMPORAL_DEV_PORT: portIn(local.temporalAddress),
+    TEMPORAL_DEV_UI_PORT: portIn(local.temporalUiUrl),
+    POSTGRES_DEV_PORT: portIn(local.databaseUrl.replace(/\/[^/]*$/, '/')),
+  };
+  return ports.map((port) => ({ ...port, port: port.port || bound[port.variable] || 0 }));
+}
+
+function workerMetricsUrl(ports: readonly DevPort[]): string {
+  const metrics = ports.find((port) => port.variable === 'WORKER_METRICS_PORT');
+  return metrics ? `http://${metrics.host}:${metrics.port}/metrics` : '(off: WORKER_METRICS_PORT=0)';
 }
 
 /** SIGKILL to a child's whole group (it and whatever it started), when it is still there. */

@@ -9,6 +9,10 @@ const HELP: Record<HelpTopic, string> = {
       --upstream puts it in front of an MCP server (2026-07-28, Streamable HTTP): that server's
       tools are served as durable exchanges (UPSTREAM_URL; with no module, none of its own).
       Its data and secrets stay in --data-dir (default .durable-mcp, which ignores itself for git).
+      Ports, each moved by its variable (0 picks a free one): PORT 3000 (the API and answer page),
+      TEMPORAL_DEV_PORT 7233 and TEMPORAL_DEV_UI_PORT 8233 (Temporal and its Web UI),
+      WORKER_METRICS_PORT 9464 (0: off), POSTGRES_DEV_PORT (the embedded Postgres; picked).
+      A port another process holds stops the start with one line naming it and its variable.
 `,
   start: `  durable-mcp start [all|api|worker]
       The service in production, configured by its environment variables (HANDLERS, DATABASE_URL,
