@@ -2,8 +2,8 @@
  * `durable-mcp dev [module]`: the whole service on embedded defaults for a handler author, on their
  * module (TypeScript included): a Temporal dev server with its Web UI and an embedded Postgres, both
  * kept in the data folder (`.durable-mcp` in the working directory) so exchanges outlive this
- * command, and the service (API and worker) in a process of its own, restarted whenever a file of
- * the module's folder changes. A restart is the restart the service is built to survive: exchanges
+ * command, and the service (API and worker) in a process of its own, restarted whenever a file the
+ * module is made of changes (the module and the local files it imports; `--watch` adds paths). A restart is the restart the service is built to survive: exchanges
  * in flight wait in Temporal and go on with the new code. A module that does not load is reported
  * and the previous one stays stopped until the next change. Questions a handler addresses to
  * someone else are answered at the answer page, signed in through its development sign-in.
@@ -16,7 +16,6 @@
  * the worker), then Postgres and Temporal, then lets the port go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   adminTokenFrom,
@@ -35,6 +34,7 @@ import { createLogger } from '../lib/log';
 import { commandFailure } from '../lib/start-error';
 import { prepareDataFolder } from './dev-data-folder';
 import { watchFiles, type FileWatch } from './file-watch';
+import { moduleGraph } from './dev/module-graph';
 import type { StartedMessage } from './start-command';
 import { isTypeScriptModule } from './typescript-modules';
 
@@ -45,6 +45,8 @@ export interface DevOptions {
   dataDir?: string;
   /** Reload on changes (default true). */
   watch?: boolean;
+  /** More files or folders to reload on (`--watch`), besides the files the module is made of. */
+  watchPaths?: string[];
   /** An MCP server to stand in front of (UPSTREAM_URL); with no module named, the service serves its tools alone. */
   upstream?: string;
 }
@@ -163,7 +165,13 @@ export async function devCommand(options: DevOptions): Promise<void> {
     PORT: '0',
     ...(options.upstream ? { UPSTREAM_URL: options.upstream } : {}),
   };
-  const watched = isPath(handlers) ? [moduleFolder(handlers)] : [];
+  const extraWatched = (options.watchPaths ?? []).map((watched) => path.resolve(cwd, watched));
+  // What a reload follows: the module's own files (its module graph) and the --watch paths.
+  const watching = options.watch !== false && (isPath(handlers) || extraWatched.length > 0);
+  const watchedSummary = [
+    ...(isPath(handlers) ? [`${path.relative(cwd, handlers) || handlers} and the local files it imports`] : []),
+    ...extraWatched.map((watched) => path.relative(cwd, watched) || watched),
+  ].join(', ');
   let shownBanner = false;
 
   const startChild = () => {
@@ -199,9 +207,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
           temporalUiUrl: local!.temporalUiUrl,
           notes: [
             `Ports: ${portsLine(chosen)}.`,
-            ...(watched.length && options.watch !== false
-              ? [`Reloads when a file in ${watched.join(', ')} changes.`]
-              : []),
+            ...(watching ? [`Reloads when ${watchedSummary} change (--watch <path> adds more).`] : []),
           ],
         }),
       );
@@ -212,24 +218,32 @@ export async function devCommand(options: DevOptions): Promise<void> {
       frontDoor!.hold();
       log.error(
         { code, signal },
-        watched.length && options.watch !== false
+        watching
           ? 'the service stopped; fix the handlers and save: it starts again on the next change'
           : 'the service stopped',
       );
-      if (!watched.length || options.watch === false) void stopAll(1);
+      if (!watching) void stopAll(1);
     });
   };
 
-  if (watched.length && options.watch !== false) {
+  if (watching) {
     let reloading: Promise<void> = Promise.resolve();
-    watcher = watchFiles(watched, [dataDir], (file) => {
-      reloading = reloading.then(async () => {
-        if (stopping !== undefined) return;
-        log.info({ file: path.relative(cwd, file) }, 'changed: restarting the service (exchanges in flight go on)');
-        await stopChild();
-        if (stopping === undefined) startChild();
-      });
+    const fileWatch = watchFiles({
+      moduleFiles: () => (isPath(handlers) ? moduleGraph(handlers) : []),
+      extra: extraWatched,
+      ignore: [dataDir],
+      onChange: (file) => {
+        reloading = reloading.then(async () => {
+          if (stopping !== undefined) return;
+          log.info({ file: path.relative(cwd, file) }, 'changed: restarting the service (exchanges in flight go on)');
+          await stopChild();
+          // The module may import other files now: watch what it is made of after this change.
+          fileWatch.refresh();
+          if (stopping === undefined) startChild();
+        });
+      },
     });
+    watcher = fileWatch;
   }
   if (isTypeScriptModule(handlers)) log.info({ handlers }, 'serving a TypeScript module through tsx');
   startChild();
@@ -276,13 +290,4 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 function connectHost(host: string): string {
   if (!WILDCARD_HOSTS.has(host)) return host.replace(/^\[|\]$/g, '');
   return host === '0.0.0.0' ? '127.0.0.1' : '::1';
-}
-
-/** The folder to watch for a module: its own folder, or the folder a path names. */
-function moduleFolder(file: string): string {
-  try {
-    return statSync(file).isDirectory() ? file : path.dirname(file);
-  } catch {
-    return path.dirname(file);
-  }
 }

@@ -2,10 +2,11 @@
 import type { HelpTopic } from './command-line';
 
 const HELP: Record<HelpTopic, string> = {
-  dev: `  durable-mcp dev [module] [--upstream <url>] [--data-dir <dir>] [--no-watch]
+  dev: `  durable-mcp dev [module] [--upstream <url>] [--data-dir <dir>] [--watch <path>]... [--no-watch]
       The whole service on embedded defaults (a Temporal dev server with its Web UI, an embedded
       Postgres, the API and the worker) serving the module (a .ts or .js file, a package name or a
-      built-in set; default HANDLERS, else demo), restarted when a file in its folder changes.
+      built-in set; default HANDLERS, else demo), restarted when the module or a local file it
+      imports (transitively; not node_modules) changes; --watch adds a file or folder to that.
       --upstream puts it in front of an MCP server (2026-07-28, Streamable HTTP): that server's
       tools are served as durable exchanges (UPSTREAM_URL; with no module, none of its own).
       Its data and secrets stay in --data-dir (default .durable-mcp, which ignores itself for git).
