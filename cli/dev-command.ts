@@ -35,6 +35,8 @@ import { commandFailure } from '../lib/start-error';
 import { prepareDataFolder } from './dev-data-folder';
 import { watchFiles, type FileWatch } from './file-watch';
 import { moduleGraph } from './dev/module-graph';
+import { recordDevStack } from './dev/dev-stack-record';
+import { DEV_ADMIN_TOKEN_FILE } from './dev/dev-key-ring';
 import type { StartedMessage } from './start-command';
 import { isTypeScriptModule } from './typescript-modules';
 
@@ -77,6 +79,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
   let frontDoor: FrontDoor | undefined;
   let watcher: FileWatch | undefined;
   let stopping: number | undefined;
+  let forgetRecord: (() => void) | undefined;
 
   const stopChild = async () => {
     frontDoor?.hold();
@@ -95,6 +98,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
       return;
     }
     stopping = Date.now();
+    forgetRecord?.();
     watcher?.close();
     if (child) log.info('stopping: the service drains, then Postgres and Temporal stop');
     await stopChild();
@@ -106,7 +110,10 @@ export async function devCommand(options: DevOptions): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
   // However this process ends, the service it started goes with it (its own group: Ctrl-C misses it).
-  process.on('exit', () => child && killGroup(child));
+  process.on('exit', () => {
+    if (child) killGroup(child);
+    forgetRecord?.();
+  });
 
   const host = process.env.HOST || '127.0.0.1';
   // Every port this opens, checked before anything starts: one line for each that is not free.
@@ -195,6 +202,14 @@ export async function devCommand(options: DevOptions): Promise<void> {
         return;
       }
       shownBanner = true;
+      // Where `durable-mcp exchanges` and `evidence` find this stack, from this folder or any other.
+      forgetRecord = recordDevStack({
+        pid: process.pid,
+        url: publicUrl.replace(/\/mcp$/, ''),
+        dataDir,
+        cwd,
+        ...(process.env.ADMIN_TOKEN ? {} : { tokenFile: path.join(dataDir, DEV_ADMIN_TOKEN_FILE) }),
+      });
       process.stdout.write(
         devBanner({
           url: publicUrl,
