@@ -13,6 +13,10 @@ describe('parseCommandLine', () => {
       ['dev', '--upstream', 'http://127.0.0.1:8000/mcp'],
       { command: 'dev', upstream: 'http://127.0.0.1:8000/mcp', watch: true },
     ],
+    [
+      ['dev', 'tools.ts', '--watch', 'prompts', '--watch', 'config.yaml'],
+      { command: 'dev', module: 'tools.ts', watch: true, watchPaths: ['prompts', 'config.yaml'] },
+    ],
     [['start'], { command: 'start', role: 'all' }],
     [['start', 'worker'], { command: 'start', role: 'worker' }],
     [['check', './tools.ts'], { command: 'check', module: './tools.ts' }],
@@ -34,7 +38,9 @@ describe('parseCommandLine', () => {
 
   it.each([
     [['dev', 'a.ts', 'b.ts'], 'durable-mcp dev: unexpected b.ts'],
-    [['dev', '--watch'], 'durable-mcp dev: unexpected --watch'],
+    [['dev', '--watch'], 'durable-mcp dev: --watch needs a file or folder'],
+    [['dev', '--watch', '--no-watch'], 'durable-mcp dev: --watch needs a file or folder'],
+    [['dev', '--watch', 'p', '--no-watch'], 'durable-mcp dev: --watch and --no-watch do not go together'],
     [['dev', '--data-dir'], 'durable-mcp dev: --data-dir needs a folder'],
     [['dev', '--data-dir', '--no-watch'], 'durable-mcp dev: --data-dir needs a folder'],
     [['dev', '--upstream'], "durable-mcp dev: --upstream needs an MCP server's http(s) URL"],

@@ -4,7 +4,15 @@ import type { ServiceRole } from './start/service-process';
 export const SERVICE_ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
 
 export type Command =
-  | { command: 'dev'; module?: string; dataDir?: string; upstream?: string; watch: boolean }
+  | {
+      command: 'dev';
+      module?: string;
+      dataDir?: string;
+      upstream?: string;
+      watch: boolean;
+      /** `--watch <path>` (repeatable): more files or folders to reload on, besides the module's own files. */
+      watchPaths?: string[];
+    }
   | { command: 'start'; role: ServiceRole }
   | { command: 'check'; module: string }
   /** `check --upstreams <file>`: an UPSTREAMS_FILE, read as the service reads it. */
@@ -33,13 +41,14 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const dataDirAt = valueAt('--data-dir');
   const upstreamAt = valueAt('--upstream');
   const upstreamsAt = valueAt('--upstreams');
-  const values = new Set([dataDirAt, upstreamAt, upstreamsAt].filter((at) => at >= 0).map((at) => at + 1));
+  const watchAts = rest.flatMap((arg, i) => (arg === '--watch' ? [i] : []));
+  const values = new Set([dataDirAt, upstreamAt, upstreamsAt, ...watchAts].filter((at) => at >= 0).map((at) => at + 1));
   const flags = rest.filter((arg) => arg.startsWith('-'));
   const positional = rest.filter((arg, i) => !arg.startsWith('-') && !values.has(i));
   const usageError = (message: string): Command => ({ command: 'usage-error', message });
   switch (command) {
     case 'dev': {
-      const unknown = flags.filter((flag) => !['--data-dir', '--upstream', '--no-watch'].includes(flag));
+      const unknown = flags.filter((flag) => !['--data-dir', '--upstream', '--no-watch', '--watch'].includes(flag));
       if (unknown.length || positional.length > 1)
         return usageError(`durable-mcp dev: unexpected ${[...unknown, ...positional.slice(1)].join(' ')}`);
       const dataDir = dataDirAt >= 0 ? rest[dataDirAt + 1] : undefined;
@@ -48,12 +57,18 @@ export function parseCommandLine(argv: readonly string[]): Command {
       const upstream = upstreamAt >= 0 ? rest[upstreamAt + 1] : undefined;
       if (upstreamAt >= 0 && !/^https?:\/\//.test(upstream ?? ''))
         return usageError("durable-mcp dev: --upstream needs an MCP server's http(s) URL");
+      const watchPaths = watchAts.map((at) => rest[at + 1]);
+      if (watchPaths.some((watched) => !watched || watched.startsWith('-')))
+        return usageError('durable-mcp dev: --watch needs a file or folder');
+      if (watchPaths.length && flags.includes('--no-watch'))
+        return usageError('durable-mcp dev: --watch and --no-watch do not go together');
       return {
         command: 'dev',
         ...(positional[0] ? { module: positional[0] } : {}),
         ...(dataDir ? { dataDir } : {}),
         ...(upstream ? { upstream } : {}),
         watch: !flags.includes('--no-watch'),
+        ...(watchPaths.length ? { watchPaths: watchPaths as string[] } : {}),
       };
     }
     case 'start': {

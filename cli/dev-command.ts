@@ -2,8 +2,8 @@
  * `durable-mcp dev [module]`: the whole service on embedded defaults for a handler author, on their
  * module (TypeScript included): a Temporal dev server with its Web UI and an embedded Postgres, both
  * kept in the data folder (`.durable-mcp` in the working directory) so exchanges outlive this
- * command, and the service (API and worker) in a process of its own, restarted whenever a file of
- * the module's folder changes. A restart is the restart the service is built to survive: exchanges
+ * command, and the service (API and worker) in a process of its own, restarted whenever a file the
+ * module is made of changes (the module and the local files it imports; `--watch` adds paths). A restart is the restart the service is built to survive: exchanges
  * in flight wait in Temporal and go on with the new code. A module that does not load is reported
  * and the previous one stays stopped until the next change. Questions a handler addresses to
  * someone else are answered at the answer page, signed in through its development sign-in.
@@ -16,7 +16,6 @@
  * the worker), then Postgres and Temporal, then lets the port go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   adminTokenFrom,
@@ -26,6 +25,7 @@ import {
   devServiceEnvironment,
 } from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
+import { devPorts, heldPortLine, invalidPort, isHeld, portsLine, type DevPort } from './dev/dev-ports';
 import { openFrontDoor, type FrontDoor } from './dev/front-door/front-door';
 import { loadDevStack } from './dev/dev-stack-package';
 import { TemporalDevServerExited } from './dev/local-stack/dev-server-exit';
@@ -34,6 +34,9 @@ import { createLogger } from '../lib/log';
 import { commandFailure } from '../lib/start-error';
 import { prepareDataFolder } from './dev-data-folder';
 import { watchFiles, type FileWatch } from './file-watch';
+import { moduleGraph } from './dev/module-graph';
+import { recordDevStack } from './dev/dev-stack-record';
+import { DEV_ADMIN_TOKEN_FILE } from './dev/dev-key-ring';
 import type { StartedMessage } from './start-command';
 import { isTypeScriptModule } from './typescript-modules';
 
@@ -44,6 +47,8 @@ export interface DevOptions {
   dataDir?: string;
   /** Reload on changes (default true). */
   watch?: boolean;
+  /** More files or folders to reload on (`--watch`), besides the files the module is made of. */
+  watchPaths?: string[];
   /** An MCP server to stand in front of (UPSTREAM_URL); with no module named, the service serves its tools alone. */
   upstream?: string;
 }
@@ -74,6 +79,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
   let frontDoor: FrontDoor | undefined;
   let watcher: FileWatch | undefined;
   let stopping: number | undefined;
+  let forgetRecord: (() => void) | undefined;
 
   const stopChild = async () => {
     frontDoor?.hold();
@@ -92,6 +98,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
       return;
     }
     stopping = Date.now();
+    forgetRecord?.();
     watcher?.close();
     if (child) log.info('stopping: the service drains, then Postgres and Temporal stop');
     await stopChild();
@@ -103,24 +110,34 @@ export async function devCommand(options: DevOptions): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
   // However this process ends, the service it started goes with it (its own group: Ctrl-C misses it).
-  process.on('exit', () => child && killGroup(child));
+  process.on('exit', () => {
+    if (child) killGroup(child);
+    forgetRecord?.();
+  });
 
   const host = process.env.HOST || '127.0.0.1';
+  // Every port this opens, checked before anything starts: one line for each that is not free.
+  const ports = devPorts(process.env);
+  const invalid = ports.map(invalidPort).filter((line) => line !== undefined);
+  if (invalid.length) return failWith(invalid, stopAll);
+  const held: string[] = [];
+  for (const port of ports.slice(1)) if (await isHeld(port)) held.push(heldPortLine(port));
   try {
     frontDoor = await openFrontDoor({
       host,
-      port: Number(process.env.PORT ?? 3000),
+      port: ports[0]!.port,
       holdMs: Number(process.env.HTTP_WAIT_MS) || DEFAULT_HOLD_MS,
       retryAfterS: RETRY_AFTER_S,
       log,
     });
   } catch (error) {
-    const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (PORT moves it)' : '';
-    process.stderr.write(`durable-mcp dev: the API's port is not free: ${commandFailure(error)}${taken}\n`);
-    return stopAll(1);
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      held.push(`the API's port is not free: ${commandFailure(error)}`);
+    } else held.unshift(heldPortLine(ports[0]!));
   }
+  if (held.length) return failWith(held, stopAll);
   // The port bound (one picked when PORT=0) is the one every link and the answer page's origin name.
-  const publicEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(frontDoor.port) };
+  const publicEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(frontDoor!.port) };
   const publicUrl = `${apiOriginForBrowser(publicEnv)!}/mcp`;
 
   try {
@@ -128,9 +145,10 @@ export async function devCommand(options: DevOptions): Promise<void> {
       dataDir,
       database: 'mcp',
       persistent: true,
-      temporalPort: Number(process.env.TEMPORAL_DEV_PORT ?? 7233),
-      temporalUiPort: Number(process.env.TEMPORAL_DEV_UI_PORT ?? 8233),
+      temporalPort: portOf(ports, 'TEMPORAL_DEV_PORT'),
+      temporalUiPort: portOf(ports, 'TEMPORAL_DEV_UI_PORT'),
       temporalUiCodecEndpoint: codecEndpointForBrowser(publicEnv),
+      postgresPort: portOf(ports, 'POSTGRES_DEV_PORT'),
       waitForExternalTemporal: false,
       ownProcessGroups: true,
       onStart: (server) =>
@@ -138,13 +156,15 @@ export async function devCommand(options: DevOptions): Promise<void> {
     });
   } catch (error) {
     // One line a user can act on (a folder Postgres cannot enter, a port in use), never a stack trace.
-    const movePorts =
-      error instanceof TemporalDevServerExited && error.portInUse !== undefined
-        ? ' (TEMPORAL_DEV_PORT and TEMPORAL_DEV_UI_PORT move its ports)'
-        : '';
-    process.stderr.write(`durable-mcp dev: the local stack did not start: ${commandFailure(error)}${movePorts}\n`);
-    return stopAll(1);
+    // A port taken since the check above: the same line as then.
+    const taken = ports.find(
+      (port) => port.port > 0 && error instanceof TemporalDevServerExited && port.port === error.portInUse,
+    );
+    if (taken) return failWith([heldPortLine(taken)], stopAll);
+    return failWith([`the local stack did not start: ${commandFailure(error)}`], stopAll);
   }
+  const chosen = chosenPorts(ports, frontDoor!.port, local);
+  log.info(`ports: ${portsLine(chosen)}`);
   // The service listens on a port of its own, on the same address; the front door passes connections through.
   const env: NodeJS.ProcessEnv = {
     ...devServiceEnvironment(dataDir, local, log, publicEnv),
@@ -152,7 +172,13 @@ export async function devCommand(options: DevOptions): Promise<void> {
     PORT: '0',
     ...(options.upstream ? { UPSTREAM_URL: options.upstream } : {}),
   };
-  const watched = isPath(handlers) ? [moduleFolder(handlers)] : [];
+  const extraWatched = (options.watchPaths ?? []).map((watched) => path.resolve(cwd, watched));
+  // What a reload follows: the module's own files (its module graph) and the --watch paths.
+  const watching = options.watch !== false && (isPath(handlers) || extraWatched.length > 0);
+  const watchedSummary = [
+    ...(isPath(handlers) ? [`${path.relative(cwd, handlers) || handlers} and the local files it imports`] : []),
+    ...extraWatched.map((watched) => path.relative(cwd, watched) || watched),
+  ].join(', ');
   let shownBanner = false;
 
   const startChild = () => {
@@ -176,6 +202,14 @@ export async function devCommand(options: DevOptions): Promise<void> {
         return;
       }
       shownBanner = true;
+      // Where `durable-mcp exchanges` and `evidence` find this stack, from this folder or any other.
+      forgetRecord = recordDevStack({
+        pid: process.pid,
+        url: publicUrl.replace(/\/mcp$/, ''),
+        dataDir,
+        cwd,
+        ...(process.env.ADMIN_TOKEN ? {} : { tokenFile: path.join(dataDir, DEV_ADMIN_TOKEN_FILE) }),
+      });
       process.stdout.write(
         devBanner({
           url: publicUrl,
@@ -183,11 +217,13 @@ export async function devCommand(options: DevOptions): Promise<void> {
           handlerVersion: message.handlerVersion,
           answerPage: answerPageFrom(env),
           adminTokenFrom: adminTokenFrom(dataDir),
-          workerMetrics: env.WORKER_METRICS_PORT === '0' ? '(off: WORKER_METRICS_PORT=0)' : '(see the log)',
+          workerMetrics: workerMetricsUrl(chosen),
           temporalAddress: local!.temporalAddress,
           temporalUiUrl: local!.temporalUiUrl,
-          notes:
-            watched.length && options.watch !== false ? [`Reloads when a file in ${watched.join(', ')} changes.`] : [],
+          notes: [
+            `Ports: ${portsLine(chosen)}.`,
+            ...(watching ? [`Reloads when ${watchedSummary} change (--watch <path> adds more).`] : []),
+          ],
         }),
       );
     });
@@ -197,27 +233,60 @@ export async function devCommand(options: DevOptions): Promise<void> {
       frontDoor!.hold();
       log.error(
         { code, signal },
-        watched.length && options.watch !== false
+        watching
           ? 'the service stopped; fix the handlers and save: it starts again on the next change'
           : 'the service stopped',
       );
-      if (!watched.length || options.watch === false) void stopAll(1);
+      if (!watching) void stopAll(1);
     });
   };
 
-  if (watched.length && options.watch !== false) {
+  if (watching) {
     let reloading: Promise<void> = Promise.resolve();
-    watcher = watchFiles(watched, [dataDir], (file) => {
-      reloading = reloading.then(async () => {
-        if (stopping !== undefined) return;
-        log.info({ file: path.relative(cwd, file) }, 'changed: restarting the service (exchanges in flight go on)');
-        await stopChild();
-        if (stopping === undefined) startChild();
-      });
+    const fileWatch = watchFiles({
+      moduleFiles: () => (isPath(handlers) ? moduleGraph(handlers) : []),
+      extra: extraWatched,
+      ignore: [dataDir],
+      onChange: (file) => {
+        reloading = reloading.then(async () => {
+          if (stopping !== undefined) return;
+          log.info({ file: path.relative(cwd, file) }, 'changed: restarting the service (exchanges in flight go on)');
+          await stopChild();
+          // The module may import other files now: watch what it is made of after this change.
+          fileWatch.refresh();
+          if (stopping === undefined) startChild();
+        });
+      },
     });
+    watcher = fileWatch;
   }
   if (isTypeScriptModule(handlers)) log.info({ handlers }, 'serving a TypeScript module through tsx');
   startChild();
+}
+
+/** Writes each line as `durable-mcp dev: <line>` and stops with exit code 1. */
+function failWith(lines: string[], stopAll: (code: number) => Promise<void>): Promise<void> {
+  for (const line of lines) process.stderr.write(`durable-mcp dev: ${line}\n`);
+  return stopAll(1);
+}
+
+const portOf = (ports: readonly DevPort[], variable: string) => ports.find((port) => port.variable === variable)?.port;
+
+/** The ports as bound: those picked at start (0) read back from what started. */
+function chosenPorts(ports: readonly DevPort[], apiPort: number, local: LocalStack): DevPort[] {
+  const portIn = (url: string | undefined) => (url ? Number(/:(\d+)(?:\/|$)/.exec(url)?.[1] ?? 0) : 0);
+  const bound: Record<string, number> = {
+    PORT: apiPort,
+    TEMPORAL_DEV_PORT: portIn(local.temporalAddress),
+    TEMPORAL_DEV_UI_PORT: portIn(local.temporalUiUrl),
+    POSTGRES_DEV_PORT: portIn(local.databaseUrl.replace(/\/[^/]*$/, '/')),
+  };
+  return ports.map((port) => ({ ...port, port: port.port || bound[port.variable] || 0 }));
+}
+
+function workerMetricsUrl(ports: readonly DevPort[]): string {
+  const metrics = ports.find((port) => port.variable === 'WORKER_METRICS_PORT');
+  return metrics ? `http://${metrics.host}:${metrics.port}/metrics` : '(off: WORKER_METRICS_PORT=0)';
 }
 
 /** SIGKILL to a child's whole group (it and whatever it started), when it is still there. */
@@ -236,13 +305,4 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 function connectHost(host: string): string {
   if (!WILDCARD_HOSTS.has(host)) return host.replace(/^\[|\]$/g, '');
   return host === '0.0.0.0' ? '127.0.0.1' : '::1';
-}
-
-/** The folder to watch for a module: its own folder, or the folder a path names. */
-function moduleFolder(file: string): string {
-  try {
-    return statSync(file).isDirectory() ? file : path.dirname(file);
-  } catch {
-    return path.dirname(file);
-  }
 }

@@ -31,6 +31,7 @@ async function main(argv: string[]): Promise<void> {
         ...(line.dataDir ? { dataDir: line.dataDir } : {}),
         ...(line.upstream ? { upstream: line.upstream } : {}),
         watch: line.watch,
+        ...(line.watchPaths ? { watchPaths: line.watchPaths } : {}),
       });
     case 'start':
       return startCommand(line.role);

@@ -14,3 +14,14 @@ describe('the help of durable-mcp', () => {
     expect(packageVersion()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+it("dev's help names every port it opens and the variable that moves it", () => {
+  for (const variable of [
+    'PORT',
+    'TEMPORAL_DEV_PORT',
+    'TEMPORAL_DEV_UI_PORT',
+    'WORKER_METRICS_PORT',
+    'POSTGRES_DEV_PORT',
+  ])
+    expect(usage('dev')).toContain(variable);
+});

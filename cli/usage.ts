@@ -2,13 +2,18 @@
 import type { HelpTopic } from './command-line';
 
 const HELP: Record<HelpTopic, string> = {
-  dev: `  durable-mcp dev [module] [--upstream <url>] [--data-dir <dir>] [--no-watch]
+  dev: `  durable-mcp dev [module] [--upstream <url>] [--data-dir <dir>] [--watch <path>]... [--no-watch]
       The whole service on embedded defaults (a Temporal dev server with its Web UI, an embedded
       Postgres, the API and the worker) serving the module (a .ts or .js file, a package name or a
-      built-in set; default HANDLERS, else demo), restarted when a file in its folder changes.
+      built-in set; default HANDLERS, else demo), restarted when the module or a local file it
+      imports (transitively; not node_modules) changes; --watch adds a file or folder to that.
       --upstream puts it in front of an MCP server (2026-07-28, Streamable HTTP): that server's
       tools are served as durable exchanges (UPSTREAM_URL; with no module, none of its own).
       Its data and secrets stay in --data-dir (default .durable-mcp, which ignores itself for git).
+      Ports, each moved by its variable (0 picks a free one): PORT 3000 (the API and answer page),
+      TEMPORAL_DEV_PORT 7233 and TEMPORAL_DEV_UI_PORT 8233 (Temporal and its Web UI),
+      WORKER_METRICS_PORT 9464 (0: off), POSTGRES_DEV_PORT (the embedded Postgres; picked).
+      A port another process holds stops the start with one line naming it and its variable.
 `,
   start: `  durable-mcp start [all|api|worker]
       The service in production, configured by its environment variables (HANDLERS, DATABASE_URL,

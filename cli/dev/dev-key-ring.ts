@@ -10,6 +10,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../lib/log';
 
+/** The file in the data folder the development admin token is kept in (what `durable-mcp exchanges` reads). */
+export const DEV_ADMIN_TOKEN_FILE = 'dev-admin-token';
+
 export type DevSecretVariable =
   'REQUEST_STATE_KEYS' | 'PAYLOAD_CODEC_KEYS' | 'ANSWER_SESSION_KEYS' | 'EVIDENCE_SIGNING_KEYS' | 'ADMIN_TOKEN';
 
@@ -25,7 +28,7 @@ const SECRETS: Record<DevSecretVariable, { file: string; make: () => string }> =
     file: 'dev-evidence-signing-key',
     make: () => `devevidence:${randomBytes(32).toString('base64')}`,
   },
-  ADMIN_TOKEN: { file: 'dev-admin-token', make: () => randomBytes(32).toString('hex') },
+  ADMIN_TOKEN: { file: DEV_ADMIN_TOKEN_FILE, make: () => randomBytes(32).toString('hex') },
 };
 
 /** The development value of `variable`, from its file in `dataDir` (made on first use). */

@@ -12,7 +12,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JSONWebKeySet } from 'jose';
 import { verifyEvidenceExport } from '../../lib/evidence/chain-verification';
@@ -20,6 +19,8 @@ import type { EvidencePayload } from '../../lib/evidence/evidence-entry';
 import type { SignedPayload } from '../../lib/evidence/entry-signing';
 import { isGatewayDecision, type GatewayDecisionPayload } from '../../lib/evidence/gateway-decision-entry';
 import { CliError, EXIT, refusal, type Io } from '../exchanges/admin-requests';
+import { adminTarget } from '../exchanges/admin-target';
+import { findDevStack } from '../dev/dev-stack-record';
 
 /** The exit codes of `durable-mcp exchanges`, and one of its own: the file did not verify. */
 export const EVIDENCE_EXIT = { ...EXIT, notVerified: 7 } as const;
@@ -40,8 +41,9 @@ commands:
                        or a copy of that document
 
 options (export):
-  --url URL            the service (default $ADMIN_URL, else http://127.0.0.1:$PORT, port 3000)
-  --token TOKEN        the admin token (default $ADMIN_TOKEN, else durable-mcp dev's in ./.durable-mcp)
+  --url URL            the service (default $ADMIN_URL, else the durable-mcp dev stack running here,
+                       else http://127.0.0.1:$PORT, port 3000)
+  --token TOKEN        the admin token (default $ADMIN_TOKEN, else that dev stack's own)
   -h, --help           this text
 
 exit codes: 0 ok, 1 server error, 2 usage, 3 unreachable, 4 unauthorized, 5 not found (or admin API off),
@@ -201,10 +203,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
           query.set('from', values.from);
           query.set('to', values.to);
         }
-        const token = values.token ?? io.env.ADMIN_TOKEN ?? io.devAdminToken?.();
-        if (!token) return usage('no admin token: pass --token or set ADMIN_TOKEN');
-        const base = (values.url ?? io.env.ADMIN_URL ?? `http://127.0.0.1:${io.env.PORT ?? 3000}`).replace(/\/+$/, '');
-        if (!/^https?:\/\/\S+$/.test(base)) return usage(`--url must be an http:// or https:// URL (got ${base})`);
+        const target = adminTarget(values, io);
+        if ('usage' in target) return usage(target.usage);
+        const { base, token } = target;
         return await exportEvidence(base, token, query, values.out, io);
       }
       case undefined:
@@ -225,9 +226,6 @@ export function runInTerminal(argv: string[]): Promise<number> {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     env: process.env,
-    devAdminToken: () => {
-      const file = path.join(process.cwd(), '.durable-mcp', 'dev-admin-token');
-      return existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined;
-    },
+    devStack: () => findDevStack(process.cwd()),
   });
 }

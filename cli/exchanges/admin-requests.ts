@@ -2,6 +2,7 @@
  * How `durable-mcp exchanges` talks to the admin API: one bounded HTTP request with the admin token, and
  * an error answer turned into the exit code (EXIT) and the one line the command prints.
  */
+import type { DevStackFound } from '../dev/dev-stack-record';
 
 export const EXIT = {
   ok: 0,
@@ -33,8 +34,8 @@ export interface Io {
   out(line: string): void;
   err(line: string): void;
   env: Record<string, string | undefined>;
-  /** The admin token `durable-mcp dev` keeps in the working directory's `.durable-mcp`, if there is one. */
-  devAdminToken?: () => string | undefined;
+  /** The `durable-mcp dev` stack this folder means (its API and token), if any (dev/dev-stack-record.ts). */
+  devStack?: () => DevStackFound | undefined;
 }
 
 export interface ApiAnswer {

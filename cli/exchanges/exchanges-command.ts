@@ -8,13 +8,14 @@
  *   durable-mcp exchanges show <exchange id>
  *   durable-mcp exchanges cancel <exchange id> [--reason TEXT]
  *
- * Every command takes `--url` (default ADMIN_URL, else http://127.0.0.1:$PORT or :3000), `--token`
- * (default ADMIN_TOKEN, else the one `durable-mcp dev` keeps in ./.durable-mcp) and `--json` (the API's answer as it came). Exit codes: EXIT below.
+ * Every command takes `--url` (default ADMIN_URL, else the `durable-mcp dev` stack running here,
+ * found wherever it was started (admin-target.ts), else http://127.0.0.1:$PORT or :3000), `--token`
+ * (default ADMIN_TOKEN, else that stack's own) and `--json` (the API's answer as it came). Exit codes: EXIT below.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { findDevStack } from '../dev/dev-stack-record';
 import { CliError, EXIT, type Io } from './admin-requests';
+import { adminTarget } from './admin-target';
 import { cancel, list, show } from './exchange-commands';
 
 export { EXIT } from './admin-requests';
@@ -41,8 +42,9 @@ commands:
     --reason TEXT      what the exchange's error says (default: cancelled by an operator)
 
 options:
-  --url URL            the service (default $ADMIN_URL, else http://127.0.0.1:$PORT, port 3000)
-  --token TOKEN        the admin token (default $ADMIN_TOKEN, else durable-mcp dev's in ./.durable-mcp)
+  --url URL            the service (default $ADMIN_URL, else the durable-mcp dev stack running here,
+                       else http://127.0.0.1:$PORT, port 3000)
+  --token TOKEN        the admin token (default $ADMIN_TOKEN, else that dev stack's own)
   --json               print the API's JSON answer instead of tables
   -h, --help           this text
 
@@ -113,10 +115,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (command !== 'cancel' && values.reason !== undefined) return usage('--reason is an option of cancel');
 
   // In a project `durable-mcp dev` runs in, its own admin token, so the command works as it stands.
-  const token = values.token ?? io.env.ADMIN_TOKEN ?? io.devAdminToken?.();
-  if (!token) return usage('no admin token: pass --token or set ADMIN_TOKEN');
-  const base = (values.url ?? io.env.ADMIN_URL ?? `http://127.0.0.1:${io.env.PORT ?? 3000}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/\S+$/.test(base)) return usage(`--url must be an http:// or https:// URL (got ${base})`);
+  const target = adminTarget(values, io);
+  if ('usage' in target) return usage(target.usage);
+  const { base, token } = target;
 
   try {
     switch (command) {
@@ -140,9 +141,6 @@ export function runInTerminal(argv: string[]): Promise<number> {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     env: process.env,
-    devAdminToken: () => {
-      const file = path.join(process.cwd(), '.durable-mcp', 'dev-admin-token');
-      return existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined;
-    },
+    devStack: () => findDevStack(process.cwd()),
   });
 }

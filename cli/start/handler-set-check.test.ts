@@ -51,6 +51,17 @@ describe('checkHandlerSet', () => {
     ]);
   });
 
+  it('refuses a tool name MCP does not allow, naming the tool and the field', () => {
+    expect(problems(setOf(withTool({ tool: { ...approveRefund.tool, name: 'has space' } })))).toEqual([
+      'tool has space: tool.name: a tool name is 1-128 characters of A-Z a-z 0-9 _ - . only; "has space" has a space',
+    ]);
+    expect(problems(setOf(approveRefund, withTool({ tool: { ...approveRefund.tool, name: 'refund/order' } })))).toEqual(
+      [
+        'tool refund/order: tool.name: a tool name is 1-128 characters of A-Z a-z 0-9 _ - . only; "refund/order" has "/"',
+      ],
+    );
+  });
+
   it('refuses a handler without its function, a misspelt key and a declaration out of range', () => {
     expect(problems(setOf(withTool({ run: 'refund' })))).toEqual(['tool approve_refund: run: must be a function']);
     expect(problems(setOf(withTool({ taskSuport: 'optional' })))).toEqual([

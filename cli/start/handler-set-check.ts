@@ -3,7 +3,7 @@
  * process serves it:
  *
  * - its shape is a `HandlerSet`: each tool, prompt and resource described as the SDK's wire schemas
- *   describe it, with its functions, and only the keys the handler API knows (a misspelt
+ *   describe it (a tool's name one MCP allows: tool-name.ts), with its functions, and only the keys the handler API knows (a misspelt
  *   `taskSuport` is refused, not silently ignored);
  * - no two tools or prompts share a name, no two resources a URI (the first would hide the rest);
  * - each tool's declarations hold: its inputSchema compiles and its `x-mcp-header` annotations are
@@ -18,6 +18,7 @@ import type { HandlerSet, RoundActivity, TaskBegins, TaskSupport } from '@durabl
 import { InvalidParamHeaderDeclaration } from '../../lib/protocol/param-header-declarations';
 import { createArgumentChecks, InvalidToolInputSchema } from '../../lib/handler-set/argument-checks';
 import { toolParamHeaders } from '../../lib/handler-set/tool-param-headers';
+import { toolNameProblem } from './tool-name';
 
 export class InvalidHandlerSet extends Error {
   override readonly name = 'InvalidHandlerSet';
@@ -27,8 +28,14 @@ const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === '
 const completers = z.record(z.string(), fn).optional();
 const roundActivity = z.enum(['local', 'regular'] as const satisfies readonly RoundActivity[]).optional();
 
+/** The SDK's Tool, with a name MCP allows (its schema takes any string). */
+const ToolWithMcpName = ToolSchema.superRefine((tool, ctx) => {
+  const problem = typeof tool.name === 'string' ? toolNameProblem(tool.name) : undefined;
+  if (problem) ctx.addIssue({ code: 'custom', path: ['name'], message: problem });
+});
+
 const ToolEntry = z.strictObject({
-  tool: ToolSchema,
+  tool: ToolWithMcpName,
   run: fn,
   roundActivity,
   taskSupport: z.enum(['forbidden', 'optional', 'required'] as const satisfies readonly TaskSupport[]).optional(),

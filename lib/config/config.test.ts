@@ -83,7 +83,19 @@ describe('parseConfig', () => {
     const { DATABASE_URL: _omitted, ...rest } = minimal();
     const error = configError(rest);
     expect(error.name).toBe('ConfigError');
-    expect(error.message).toMatch(/DATABASE_URL is missing/);
+    expect(error.message).toMatch(/DATABASE_URL is not set/);
+  });
+
+  it('names each missing variable with what it is for, in plain words, and where to read about them', () => {
+    expect(configError({}).message).toBe(
+      [
+        'Invalid configuration:',
+        "  DATABASE_URL is not set: Postgres for the service's records",
+        '  PAYLOAD_CODEC_KEYS is not set: the keys that encrypt every payload the service puts into Temporal',
+        '  REQUEST_STATE_KEYS is not set: the keys that seal the requestState a client carries between the legs of an exchange',
+        'Set them in the environment (docs/configuration.md says what each is); `durable-mcp dev` sets them for local development.',
+      ].join('\n'),
+    );
   });
 
   it('throws a ConfigError naming DATABASE_URL as malformed when it is not a postgres URL', () => {
@@ -98,14 +110,14 @@ describe('parseConfig', () => {
 
   it('reports every invalid variable in one error', () => {
     const message = configError({ REQUEST_STATE_KEYS: `k1:${KEY}`, PORT: 'nope', MAX_ROUNDS: '0' }).message;
-    expect(message).toMatch(/DATABASE_URL is missing/);
+    expect(message).toMatch(/DATABASE_URL is not set/);
     expect(message).toMatch(/PORT is malformed/);
     expect(message).toMatch(/MAX_ROUNDS is malformed/);
   });
 
   it('throws a ConfigError naming REQUEST_STATE_KEYS when it is missing', () => {
     const { REQUEST_STATE_KEYS: _omitted, ...rest } = minimal();
-    expect(configError(rest).message).toMatch(/REQUEST_STATE_KEYS is missing/);
+    expect(configError(rest).message).toMatch(/REQUEST_STATE_KEYS is not set/);
   });
 
   it.each([16, 31, 33, 64])('throws a ConfigError naming REQUEST_STATE_KEYS for a %i-byte key', (bytes) => {
@@ -251,7 +263,7 @@ describe('parseConfig', () => {
 
   it('refuses a missing or malformed payload codec key ring and a switch that is not true or false, naming them', () => {
     const { PAYLOAD_CODEC_KEYS: _omitted, ...rest } = minimal();
-    expect(configError(rest).message).toMatch(/PAYLOAD_CODEC_KEYS is missing/);
+    expect(configError(rest).message).toMatch(/PAYLOAD_CODEC_KEYS is not set/);
     expect(
       configError({ ...minimal(), PAYLOAD_CODEC_KEYS: `p1:${randomBytes(16).toString('base64')}` }).message,
     ).toMatch(/PAYLOAD_CODEC_KEYS: key "p1" must decode to 32 bytes, got 16/);

@@ -15,6 +15,8 @@ import { parseTemporalSecurity, TemporalSecurityError, type TemporalSecurityConf
 import type { PayloadCodecConfig } from '../payload-codec/payload-codec';
 import { parseTracingConfig } from './tracing';
 import { ConfigError } from './errors';
+import { MISSING_HINT, variableProblem } from './variable-problem';
+import type { z } from 'zod';
 import { parseKeyRing } from './key-ring';
 import type { KeyRingEntry } from '../state/sealer';
 import { runsWorker, servesApi, type ProcessRole } from './process-role';
@@ -32,12 +34,13 @@ import { upstreamsOf } from './upstreams';
 export function parseConfig(source: Record<string, string | undefined>, role: ProcessRole = 'all') {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
+    const shape = EnvSchema.shape as Record<string, z.ZodType | undefined>;
     const problems = parsed.error.issues.map((issue) => {
       const variable = issue.path.join('.');
-      const got = source[variable] === undefined ? 'missing' : 'malformed';
-      return `${variable} is ${got}: ${issue.message}`;
+      return variableProblem(variable, source[variable], issue.message, shape[variable]);
     });
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    const missing = parsed.error.issues.some((issue) => source[issue.path.join('.')] === undefined);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}${missing ? `\n${MISSING_HINT}` : ''}`);
   }
   const env = parsed.data;
   if (env.CODEC_ENCODE_TOKEN !== undefined && env.CODEC_ENCODE_TOKEN === env.ADMIN_TOKEN)

@@ -11,6 +11,7 @@
  * A payload is a key (what subscribers subscribe to), optionally followed by a newline and a body
  * the notifier sends along (a round's record, say), which the subscribers of the key are handed.
  */
+import { postgresErrorFields } from './connection-loss';
 import { Client } from 'pg';
 import type { Logger } from '../log';
 
@@ -64,7 +65,7 @@ export async function createPgListener(options: PgListenerOptions): Promise<PgLi
       const [key, body] = cut < 0 ? [payload, undefined] : [payload.slice(0, cut), payload.slice(cut + 1)];
       subscribers.get(keyOf(message.channel, key))?.forEach((wake) => wake(body));
     });
-    client.on('error', (error) => log.warn({ err: error }, 'Postgres listener connection failed'));
+    client.on('error', (error) => log.warn(postgresErrorFields(error), 'Postgres listener connection failed'));
     try {
       await client.connect();
       for (const channel of channels) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
@@ -110,7 +111,7 @@ export async function createPgListener(options: PgListenerOptions): Promise<PgLi
             log.info('Postgres listener reconnected');
           })
           .catch((error) => {
-            log.warn({ err: error, retryInMs }, 'Postgres listener reconnect failed');
+            log.warn({ ...postgresErrorFields(error), retryInMs }, 'Postgres listener reconnect failed');
             retryInMs = Math.min(retryInMs * 2, MAX_RETRY_MS);
             if (closed) reconnecting = false;
             else attempt();

@@ -1,11 +1,13 @@
 /** The Postgres connection pool and the one way to run work in a transaction. */
 import { Pool } from 'pg';
 import type { Logger } from '../log';
+import { postgresErrorFields } from './connection-loss';
 
 export function createPool(url: string, max: number, log: Logger): Pool {
   const pool = new Pool({ connectionString: url, max, application_name: 'durable-mcp' });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
-  pool.on('error', (error) => log.warn({ err: error }, 'idle Postgres client failed'));
+  // Postgres going away (a restart, a stop) is one line, not a stack trace (connection-loss.ts).
+  pool.on('error', (error) => log.warn(postgresErrorFields(error), 'idle Postgres client failed'));
   return pool;
 }
 

@@ -18,6 +18,8 @@ export interface LocalStackOptions {
   /** The dev server's port (a free one when absent) and its Web UI's (no UI when absent). */
   temporalPort?: number;
   temporalUiPort?: number;
+  /** The embedded Postgres's port (a free one when absent or 0). */
+  postgresPort?: number;
   /** The codec endpoint the dev server's Web UI decodes payloads through (the API's /codec). */
   temporalUiCodecEndpoint?: string;
   /** Wait (30 s) for an external `TEMPORAL_ADDRESS` to serve the `default` namespace (default true). */
@@ -72,6 +74,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         dataDir: path.join(options.dataDir, 'postgres'),
         database: options.database,
         persistent: options.persistent,
+        ...(options.postgresPort ? { port: options.postgresPort } : {}),
         ...(options.ownProcessGroups ? { ownProcessGroup: true } : {}),
       });
       teardown.add(pg.stop);

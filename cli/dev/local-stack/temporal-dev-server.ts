@@ -201,6 +201,10 @@ async function startCliServer(
   const out = openSync(options.logFile, 'a');
   const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', out, out], detached: options.ownProcessGroup });
   closeSync(out);
+  // Out of the caller's process group, it would outlive a caller that crashed or was stopped while
+  // it started (a Ctrl-C during a dev stack's start): it goes with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  if (options.ownProcessGroup) process.once('exit', killOnExit);
   let started = false;
   let exit: TemporalDevServerExited | undefined;
   child.once('exit', (code, signal) => {
@@ -214,13 +218,11 @@ async function startCliServer(
     await waitForTemporal(address, 60_000, () => exit);
     if (options.dbFile) await registerSearchAttributes(address);
   } catch (error) {
+    process.off('exit', killOnExit);
     child.kill('SIGKILL');
     throw error;
   }
   started = true;
-  // Out of the caller's process group, it would outlive a caller that crashed: it goes with it.
-  const killOnExit = () => child.kill('SIGKILL');
-  if (options.ownProcessGroup) process.once('exit', killOnExit);
   return {
     address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,

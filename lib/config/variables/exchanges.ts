@@ -43,7 +43,7 @@ export const EXCHANGE_VARIABLES = {
   REQUEST_STATE_TTL_MS: documented(integer(1).default(900000), 'lifetime of a requestState'),
   REQUEST_STATE_KEYS: documented(
     keyRing(),
-    '`kid:base64key,...`, 32-byte AES-256-GCM keys; the first seals, all open (rotate by prepending)',
+    'the keys that seal the `requestState` a client carries between the legs of an exchange; `kid:base64key,...`, 32-byte AES-256-GCM keys (a key is `k1:` followed by the output of `openssl rand -base64 32`); the first seals, all open (rotate by prepending)',
     '(required; `npm run dev` makes a development key)',
   ),
   HANDLERS: documented(

@@ -65,7 +65,7 @@ export const TEMPORAL_VARIABLES = {
   ),
   PAYLOAD_CODEC_KEYS: documented(
     keyRing(),
-    'the same format, a ring of its own: the keys that encrypt every payload the service puts into Temporal; the first encrypts, all decrypt ([rotation](security.md#payloads-in-temporal-encrypted-read-through-the-codec-endpoint))',
+    'the keys that encrypt every payload the service puts into Temporal; the format of `REQUEST_STATE_KEYS`, a ring of its own; the first encrypts, all decrypt ([rotation](security.md#payloads-in-temporal-encrypted-read-through-the-codec-endpoint))',
     '(required; `npm run dev` makes a development key)',
   ),
   PAYLOAD_CODEC_ACCEPT_PLAINTEXT: documented(

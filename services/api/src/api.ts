@@ -27,6 +27,7 @@ import { serviceDataConverter } from '../../../lib/payload-codec/data-converter'
 import { createRequestStateCodec } from '../../../lib/state/request-state';
 import { createSealer } from '../../../lib/state/sealer';
 import { createApp } from './app';
+import { listenFailure } from './listen-failure';
 import { endpointsBesideMcp } from './endpoints-beside-mcp';
 import { createExchangeGateway } from '../../../lib/exchange-client/exchange-gateway';
 import { createExchangeLegs } from './exchange-legs/exchange-legs';
@@ -256,9 +257,11 @@ export async function startApi(
   });
   logStartup(config, log);
 
+  // Express 5 calls the listen callback with the error when the port is taken: that is a failed start.
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.http.port, config.http.host, () => resolve(s));
-    s.once('error', reject);
+    const s = app.listen(config.http.port, config.http.host, (error?: Error) =>
+      error ? reject(listenFailure(error, config.http.host, config.http.port)) : resolve(s),
+    );
   });
   // Long enough for the HTTP wait budget; short enough that a dead client frees its socket.
   server.requestTimeout = config.http.waitMs + 30_000;
