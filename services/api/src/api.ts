@@ -1,9 +1,9 @@
 /**
  * Wires the API's dependencies (Postgres pool, LISTEN hub and outcome waiter, Temporal client)
  * into the app and starts listening. `main.ts`, the dev launcher and the tests all start the API
- * through here. Beside it: what it logs as it starts (startup-log.ts), what `/readyz` checks
- * (readiness-checks.ts), and the answer endpoint, admin API and codec endpoint built from the
- * configuration (endpoints-beside-mcp.ts).
+ * through here. Beside it: the MCP endpoint of each era (mcp-endpoints.ts), what it logs as it
+ * starts (startup-log.ts), what `/readyz` checks (readiness-checks.ts), and the answer endpoint,
+ * admin API and codec endpoint built from the configuration (endpoints-beside-mcp.ts).
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -34,19 +34,12 @@ import { createExchangeLegs } from './exchange-legs/exchange-legs';
 import { createExchangeReconciler } from '../../../lib/exchange-client/exchange-reconciler';
 import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from '../../../lib/exchange-client/idle-exchange-sweeper';
-import { createModernMethods } from './modern/modern-methods';
 import { createArgumentChecks } from '../../../lib/handler-set/argument-checks';
 import { toolParamHeaders } from '../../../lib/handler-set/tool-param-headers';
-import { createLegacyEndpoint } from './legacy/legacy-endpoint';
-import { createLegacyTaskMethods } from './legacy/legacy-task-methods';
-import { createLegacyMethods } from './legacy/legacy-methods';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 import { logStartup } from './startup-log';
+import { mcpEndpoints } from './mcp-endpoints';
 import { readinessChecks } from './readiness-checks';
-import { servesAwaitAnswer } from './catalog/await-answer-tool';
-import { createWaitingOn } from './exchange-legs/waiting-on';
-import { createAwaitAnswer } from './modern/await-answer';
-import { createListenBudget } from './modern/listen-budget';
 import type { ToolListChanges } from '../../../lib/handler-set/tool-list-changes';
 
 /** How often a draining API closes the connections whose responses have ended. */
@@ -156,86 +149,26 @@ export async function startApi(
     },
     log,
   });
-  // With the answer page on, waiting messages name the page of a question addressed to the caller.
-  const questionPages = besideMcp.callerPages ? { questionPageUrl: besideMcp.callerPages.pageUrl } : {};
-  const awaitAnswer = createAwaitAnswer((id) => store.readCall(id));
   const shutdown = createShutdown();
   const app = createApp({
     shutdown,
     trustProxy: config.http.trustProxy,
-    dispatch: createModernMethods({
+    ...mcpEndpoints(config, {
       handlers,
+      served,
       legs,
-      requestState,
-      waiter,
-      paramHeaders,
-      argumentChecks,
-      questionProgressEveryMs: config.http.questionProgressEveryMs,
-      pendingResultAtLeg: config.http.pendingResultAtLeg,
-      reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
-      // Read at each call: a gateway's tools come and go with its upstreams' listings (none at the
-      // start while an upstream is down), and with them whether the built-in tool is served.
-      get awaitAnswer() {
-        return servesAwaitAnswer(handlers) ? awaitAnswer : undefined;
-      },
-      ...questionPages,
-      listen: {
-        budget: createListenBudget(config.limits),
-        ...(served.toolListChanges ? { toolListChanges: served.toolListChanges } : {}),
-      },
-      tasks: {
-        tasks,
-        gateway,
-        reconciler,
-        reconcileAfterMs: config.http.waitMs,
-        maxRoundInputBytes: config.limits.maxRoundInputBytes,
-        countRedeliveryCheck: (exchangeId, round) =>
-          store.countRedeliveryCheck(exchangeId, round, config.limits.maxRepeatedAnswers),
-        log,
-      },
-    }),
-    legacy: createLegacyEndpoint({
-      methods: createLegacyMethods({
-        handlers,
-        legacy,
-        legs,
-        argumentChecks,
-        taskStore: tasks,
-        pendingAfterMs: config.http.legacyPendingAfterMs,
-        reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
-        toolsChange: served.toolListChanges !== undefined,
-        awaiting: {
-          exchanges: store,
-          legacy,
-          waiter,
-          tasks,
-          reconciler,
-          waitingOn: createWaitingOn({ store, gateway }),
-        },
-        tasks: createLegacyTaskMethods({
-          tasks,
-          legacy,
-          gateway,
-          reconciler,
-          waiter,
-          reconcileAfterMs: config.http.waitMs,
-          cancelWaitMs: config.http.waitMs,
-          log,
-          ...questionPages,
-        }),
-      }),
+      store,
       legacy,
-      exchanges: store,
-      waiter,
+      tasks,
       gateway,
       reconciler,
-      endingCheckMs: config.http.waitMs,
-      personWaitEveryMs: config.http.questionProgressEveryMs,
-      log,
-      limits: config.limits,
+      waiter,
+      requestState,
+      paramHeaders,
+      argumentChecks,
       shutdown,
+      log,
       ...(besideMcp.callerPages ? { callerPages: besideMcp.callerPages } : {}),
-      ...(served.toolListChanges ? { toolListChanges: served.toolListChanges } : {}),
     }),
     maxBodyBytes: config.http.maxBodyBytes,
     budget: { maxJsonDepth: config.limits.maxJsonDepth, maxRequestIdLength: config.limits.maxRequestIdLength },
