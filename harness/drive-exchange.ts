@@ -15,7 +15,7 @@ import { ANONYMOUS_PRINCIPAL, personIdOf, type Principal } from '../lib/exchange
 import { isLate } from '../lib/exchange-rules/round-deadline';
 import type { ExchangeInput, OriginalRequest, RoundAnswers, RoundOutcome } from '../lib/exchange/types';
 import { expireAsk } from '../lib/exchange-rules/expired-ask';
-import { expiryReachesHandler } from '../lib/questions/addressing';
+import { expiryReachesHandler } from '../lib/questions/question-wait';
 import { exchangeExpired } from '../lib/protocol/exchange-errors';
 import { createHandlerStateCodec, type HandlerStateCodec } from '../lib/state/handler-state';
 import { createRequestStateCodec, type RequestStateCodec } from '../lib/state/request-state';

@@ -31,7 +31,7 @@ import { clearsWaitOnAnswers } from './compat';
 import { setUpExchangeHandlers } from './exchange-handlers';
 import { initialState, mayAsk, recordRound, takeAnswers } from '../lib/exchange-rules/exchange-state';
 import { expireAsk } from '../lib/exchange-rules/expired-ask';
-import { expiryReachesHandler } from '../lib/questions/addressing';
+import { expiryReachesHandler } from '../lib/questions/question-wait';
 import { isUnrecordable, roundActivities, roundFailure } from './round-activities';
 import { createFirstStartWitness } from './first-start';
 import { createQuestionEvents } from './question-events';

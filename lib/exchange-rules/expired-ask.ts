@@ -1,6 +1,6 @@
 /**
  * An addressed ask whose wait ended unanswered, when its handler decides what that means
- * (`onExpiry: 'handler'`, lib/questions/addressing.ts `expiryReachesHandler`): the workflow hands the
+ * (`onExpiry: 'handler'`, lib/questions/question-wait.ts `expiryReachesHandler`): the workflow hands the
  * next round the expiry in place of answers. Pure, as exchange-state.ts is.
  */
 import type { RoundAnswers } from '../exchange/types';

@@ -16,7 +16,8 @@ import type { ExchangeInput, OutcomeError, RoundOutcome, RoundSummary } from '..
 import { missingClientCapabilities, roundCapExceeded } from '../protocol/exchange-errors';
 import { INTERNAL_ERROR } from '../protocol/json-rpc-codes';
 import type { HandlerStateCodec } from '../state/handler-state';
-import { addressedAskWaitMs, addressedKeys, addressingOf, questionWaitMs } from '../questions/addressing';
+import { addressedKeys, addressingOf } from '../questions/addressing';
+import { addressedAskWaitMs, questionWaitMs } from '../questions/question-wait';
 import { addressedAskProblem } from '../questions/addressed-ask-check';
 import type { Addressing } from '../questions/question';
 

@@ -1,14 +1,7 @@
 import { answerer, elicitFrom } from '@durable-mcp/handlers';
 import { addressedAskProblem } from './addressed-ask-check';
-import {
-  addressedKeys,
-  admission,
-  expiryReachesHandler,
-  decisionOf,
-  identityKeys,
-  answererKey,
-  type SlottedAnswer,
-} from './addressing';
+import { expiryReachesHandler } from './question-wait';
+import { addressedKeys, admission, decisionOf, identityKeys, answererKey, type SlottedAnswer } from './addressing';
 import type { Addressing, AnswererIdentity } from './question';
 
 const ISSUER = 'https://id.example.com';
