@@ -26,6 +26,7 @@ import {
   devServiceEnvironment,
 } from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
+import { codecTrustsLoopback } from './dev/dev-codec-trust';
 import { openFrontDoor, type FrontDoor } from './dev/front-door/front-door';
 import { loadDevStack } from './dev/dev-stack-package';
 import { TemporalDevServerExited } from './dev/local-stack/dev-server-exit';
@@ -186,6 +187,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
           workerMetrics: env.WORKER_METRICS_PORT === '0' ? '(off: WORKER_METRICS_PORT=0)' : '(see the log)',
           temporalAddress: local!.temporalAddress,
           temporalUiUrl: local!.temporalUiUrl,
+          codecTrustsLoopback: codecTrustsLoopback(env),
           notes:
             watched.length && options.watch !== false ? [`Reloads when a file in ${watched.join(', ')} changes.`] : [],
         }),
