@@ -50,6 +50,8 @@ let temporalAddress = '';
 let uiUrl = '';
 let adminToken = '';
 const workflows = { refund: '', greet: '' };
+/** The refund's run, which the UI's history page names. */
+let refundRun = '';
 
 beforeAll(async () => {
   const ports = { api: await freePort(), ui: await freePort() };
@@ -108,13 +110,15 @@ beforeAll(async () => {
   // Both wait: their workflows are listed with WaitingSince set.
   const listed = await until('both exchanges waiting', async () => {
     const { stdout } = await temporal('workflow', 'list', '--query', 'WaitingSince IS NOT NULL', '--output', 'json');
-    const rows = JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string } }>;
+    const rows = JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string; runId: string } }>;
     return rows.length === 2 ? rows : undefined;
   });
   for (const row of listed) {
     const { stdout } = await temporal('workflow', 'describe', '--workflow-id', row.execution.workflowId, '-o', 'json');
-    if (stdout.includes('refund_order')) workflows.refund = row.execution.workflowId;
-    else workflows.greet = row.execution.workflowId;
+    if (stdout.includes('refund_order')) {
+      workflows.refund = row.execution.workflowId;
+      refundRun = row.execution.runId;
+    } else workflows.greet = row.execution.workflowId;
   }
   expect(workflows.refund).toMatch(/^exchange-/);
   expect(workflows.greet).toMatch(/^exchange-/);
@@ -240,7 +244,7 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
     const page = await browser.newPage();
     try {
       await page.setViewport({ width: 1440, height: 1000 });
-      const workflow = `${uiUrl}/namespaces/default/workflows/${encodeURIComponent(workflows.refund)}`;
+      const workflow = `${uiUrl}/namespaces/default/workflows/${encodeURIComponent(workflows.refund)}/${refundRun}`;
       const input = await open(page, `${workflow}/history`, '"arrived damaged"');
       expect(input).not.toContain('Codec Server could not connect');
       expect(input).not.toContain('binary/encrypted');
