@@ -224,7 +224,7 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
   it("lists the exchanges with no codec banner, and with the guide's columns their tool, caller, status and wait", async () => {
     const page = await browser.newPage();
     try {
-      await page.setViewport({ width: 1440, height: 640 });
+      await page.setViewport({ width: 1920, height: 560 });
       // No sign-in and no codec settings: only the columns the operator's guide adds.
       await page.goto(uiUrl, { waitUntil: 'domcontentloaded' });
       await page.evaluate(exchangeColumnsScript('default'));
