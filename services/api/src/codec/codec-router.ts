@@ -155,7 +155,8 @@ const nothingToEncode: RequestHandler = (req, res, next) => {
   const length = Number(req.get('content-length'));
   if (!req.is('application/json') || !(length >= 0 && length <= NOTHING_TO_ENCODE_BYTES)) return next('route');
   parseSmallBody(req, res, (error?: unknown) => {
-    if (error) return next('route');
+    // Its body is read: one that is not JSON is refused here, as the route it would reach refuses it.
+    if (error) return next(error);
     try {
       return payloadsFromJson(req.body).length === 0 ? next() : next('route');
     } catch {
