@@ -188,7 +188,7 @@ describe("the dev stack's codec endpoint", () => {
     expect((await post('/decode', sample)).status).toBe(200);
     const empty = await post('/encode', {});
     expect(empty.status).toBe(200);
-    expect(await empty.json()).toEqual({});
+    expect(await empty.json()).toEqual({ payloads: [] });
     expect((await post('/encode', sample)).status).toBe(404);
     expect((await post('/encode', sample, { authorization: `Bearer ${adminToken}` })).status).toBe(404);
   });

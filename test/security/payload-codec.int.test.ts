@@ -538,7 +538,7 @@ describe('payloads in Temporal', () => {
         // The CLI's `workflow metadata` encodes its query's no arguments: nothing minted, the admin token takes it.
         const nothing = await post('/encode', {});
         expect(nothing.status).toBe(200);
-        expect(await nothing.json()).toEqual({});
+        expect(await nothing.json()).toEqual({ payloads: [] });
         expect((await post('/encode', {}, null)).status).toBe(401);
       } finally {
         await noEncoding.close();
