@@ -107,19 +107,17 @@ beforeAll(async () => {
     meta: CLIENT_INFO,
   });
   expect(greet.body.result?.resultType).toBe('input_required');
-  // Both wait: their workflows are listed with WaitingSince set.
-  const listed = await until('both exchanges waiting', async () => {
-    const { stdout } = await temporal('workflow', 'list', '--query', 'WaitingSince IS NOT NULL', '--output', 'json');
-    const rows = JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string; runId: string } }>;
-    return rows.length === 2 ? rows : undefined;
-  });
-  for (const row of listed) {
-    const { stdout } = await temporal('workflow', 'describe', '--workflow-id', row.execution.workflowId, '-o', 'json');
-    if (stdout.includes('refund_order')) {
-      workflows.refund = row.execution.workflowId;
-      refundRun = row.execution.runId;
-    } else workflows.greet = row.execution.workflowId;
-  }
+  // Both wait: each is listed by its tool with WaitingSince set.
+  const waiting = (tool: string) =>
+    until(`${tool} waiting`, async () => {
+      const query = `McpTarget = "${tool}" AND WaitingSince IS NOT NULL`;
+      const { stdout } = await temporal('workflow', 'list', '--query', query, '--output', 'json');
+      return (JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string; runId: string } }>)[0]?.execution;
+    });
+  const refundExecution = await waiting('refund_order');
+  workflows.refund = refundExecution.workflowId;
+  refundRun = refundExecution.runId;
+  workflows.greet = (await waiting('greet')).workflowId;
   expect(workflows.refund).toMatch(/^exchange-/);
   expect(workflows.greet).toMatch(/^exchange-/);
 }, 240_000);
@@ -131,6 +129,8 @@ afterAll(async () => {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
     if (dev.exitCode === null) process.kill(-dev.pid!, 'SIGKILL');
   }
+  dev?.stdout?.destroy();
+  dev?.stderr?.destroy();
   rmSync(work, { recursive: true, force: true });
 }, 60_000);
 
