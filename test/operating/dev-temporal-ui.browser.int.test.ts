@@ -207,14 +207,22 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
     await browser?.close();
   });
 
-  /** A page of the UI once `ready` shows, with its text. */
+  /** The text of the page and of its frames (the UI renders Markdown, the details, in frames of its own). */
+  async function textOf(page: Page): Promise<string> {
+    const texts = await Promise.all(
+      page.frames().map((frame) => frame.evaluate('document.body?.innerText ?? ""').catch(() => '') as Promise<string>),
+    );
+    return texts.join('\n');
+  }
+
+  /** A page of the UI once `ready` shows in it or its frames, with its text. */
   async function open(page: Page, url: string, ready: string, tab?: string): Promise<string> {
     await page.goto(url, { waitUntil: 'networkidle2', timeout: 30_000 });
     if (tab) await page.locator(`::-p-text(${tab})`).click();
-    await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(ready)})`, { timeout: 30_000 });
+    await until(`"${ready}" on ${url}`, async () => ((await textOf(page)).includes(ready) ? true : undefined));
     // Decoding finishes after the text first shows: let its requests settle.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    return (await page.evaluate('document.body.innerText')) as string;
+    return textOf(page);
   }
 
   async function photograph(page: Page, file: string): Promise<void> {
@@ -232,8 +240,10 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
       expect(text).not.toContain('Codec Server could not connect');
       for (const column of ['McpTarget', 'McpPrincipal', 'ExchangeStatus', 'WaitingSince', 'AnsweredBy'])
         expect(text).toContain(column);
-      const row = text.split('\n').find((line) => line.includes(workflows.refund))!;
-      expect(row).toMatch(/refund_order\s+anonymous\s+running\s+\w{3} \d+, \d{4}/);
+      // Its row: the id, then the tool, the caller, the exchange's status and since when it waits.
+      expect(text).toMatch(
+        new RegExp(`${workflows.refund}\\s+refund_order\\s+anonymous\\s+running\\s+\\w{3} \\d+, \\d{4}`),
+      );
       await photograph(page, 'temporal-ui-dev-list.png');
     } finally {
       await page.close();
@@ -248,7 +258,7 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
       const input = await open(page, `${workflow}/history`, '"arrived damaged"');
       expect(input).not.toContain('Codec Server could not connect');
       expect(input).not.toContain('binary/encrypted');
-      const metadata = await open(page, `${workflow}/history`, 'Current Details', 'User Metadata');
+      const metadata = await open(page, `${workflow}/history`, 'own wait: 4 h', 'User Metadata');
       expect(metadata).toContain('tools/call refund_order · modern · ops-assistant 1.4.0');
       expect(metadata).toContain('waits on group refund-approvers or scope refunds:approve (not the caller)');
       expect(metadata).toContain("the questions' own wait: 4 h");
