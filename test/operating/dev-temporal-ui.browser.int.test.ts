@@ -261,7 +261,8 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
       const metadata = await open(page, `${workflow}/history`, 'own wait: 4 h', 'User Metadata');
       expect(metadata).toContain('tools/call refund_order · modern · ops-assistant 1.4.0');
       expect(metadata).toContain('waits on group refund-approvers or scope refunds:approve (not the caller)');
-      expect(metadata).toContain("the questions' own wait: 4 h");
+      // The UI's Markdown sets the apostrophe typographically.
+      expect(metadata).toMatch(/Deadline \S+Z \(the questions['’] own wait: 4 h\)/);
       await photograph(page, 'temporal-ui-dev-details.png');
     } finally {
       await page.close();
