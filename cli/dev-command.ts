@@ -26,6 +26,7 @@ import {
 } from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
 import { devPorts, heldPortLine, invalidPort, isHeld, portsLine, type DevPort } from './dev/dev-ports';
+import { codecTrustsLoopback } from './dev/dev-codec-trust';
 import { openFrontDoor, type FrontDoor } from './dev/front-door/front-door';
 import { loadDevStack } from './dev/dev-stack-package';
 import { TemporalDevServerExited } from './dev/local-stack/dev-server-exit';
@@ -220,6 +221,7 @@ export async function devCommand(options: DevOptions): Promise<void> {
           workerMetrics: workerMetricsUrl(chosen),
           temporalAddress: local!.temporalAddress,
           temporalUiUrl: local!.temporalUiUrl,
+          codecTrustsLoopback: codecTrustsLoopback(env),
           notes: [
             `Ports: ${portsLine(chosen)}.`,
             ...(watching ? [`Reloads when ${watchedSummary} change (--watch <path> adds more).`] : []),

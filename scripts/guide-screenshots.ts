@@ -27,6 +27,7 @@ import { startLocalStack, type LocalStack } from '../cli/dev/local-stack/local-s
 import { rawCall } from './raw-mcp-call';
 import { loadHandlers } from '../cli/start/handler-module';
 import { startService, type RunningService } from '../cli/start/start-service';
+import { exchangeColumnsScript } from './temporal-ui-columns';
 
 const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -80,6 +81,7 @@ async function greetAda(url: string): Promise<void> {
  * Signs the browser in to the codec endpoint with the admin token, as an operator does, and has the
  * Web UI send the sign-in cookie with its decode requests: "Include cross-origin credentials" in
  * its codec settings, kept in the browser's storage (the dev server's UI cannot be told at start).
+ * The list gets the operator's guide's columns (temporal-ui-columns.ts), as a person adds them.
  */
 async function signInToCodec(browser: Browser, codec: string, token: string, uiUrl: string): Promise<void> {
   const page = await browser.newPage();
@@ -95,7 +97,7 @@ async function signInToCodec(browser: Browser, codec: string, token: string, uiU
         .map(
           ([key, value]) => `localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(JSON.stringify(value))});`,
         )
-        .join(''),
+        .join('') + exchangeColumnsScript('default'),
     );
   } finally {
     await page.close();

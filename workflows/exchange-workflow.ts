@@ -140,6 +140,7 @@ export async function exchangeWorkflow(input: ExchangeInput): Promise<ExchangeRe
         waitingSince,
         deadlineAt,
         ...(summary.ask ? { ask: summary.ask } : { askKeys: summary.askKeys ?? [] }),
+        ...(summary.questions ? { questions: summary.questions } : {}),
       });
       const answered = () => state.pending !== undefined || state.cancelRequested === true || taskMode.ttlReached();
       // A question's reminder and escalation come due while it waits (none for an ask of the caller).

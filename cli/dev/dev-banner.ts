@@ -16,6 +16,8 @@ export interface DevBannerFacts {
   workerMetrics: string;
   temporalAddress: string;
   temporalUiUrl?: string;
+  /** The codec endpoint trusts loopback (CODEC_TRUST_LOOPBACK): the Web UI decodes with no sign-in. */
+  codecTrustsLoopback?: boolean;
   /** Extra lines before the closing "Ctrl-C" line (what the stack watches, say). */
   notes?: string[];
 }
@@ -30,8 +32,15 @@ export function devBanner(facts: DevBannerFacts): string {
     `  Health           ${at('/healthz')}   readiness ${at('/readyz')}`,
     `  Metrics          ${at('/metrics')}   worker ${facts.workerMetrics}`,
     `  Admin            ${at('/admin')}   (durable-mcp exchanges list; ${facts.adminTokenFrom})`,
-    `  Codec            ${at('/codec')}   (what Temporal holds is encrypted: the Web UI decodes it here once you sign in`,
-    `                   at ${at('/codec/sign-in')} and turn on "Include cross-origin credentials" in its codec settings)`,
+    ...(facts.codecTrustsLoopback
+      ? [
+          `  Codec            ${at('/codec')}   (what Temporal holds is encrypted: the Web UI decodes it here, trusted`,
+          `                   from this machine alone: CODEC_TRUST_LOOPBACK; the CLI: --codec-endpoint ${at('/codec')})`,
+        ]
+      : [
+          `  Codec            ${at('/codec')}   (what Temporal holds is encrypted: the Web UI decodes it here once you sign in`,
+          `                   at ${at('/codec/sign-in')} and turn on "Include cross-origin credentials" in its codec settings)`,
+        ]),
     `  Temporal         ${facts.temporalAddress}`,
     `  Temporal Web UI  ${facts.temporalUiUrl ?? '(external Temporal: see its own UI)'}`,
     '',

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { Logger } from '../../lib/log';
+import { devCodecTrustEnvironment } from './dev-codec-trust';
 import { devKeyRings, devSecret } from './dev-key-ring';
 import type { LocalStack } from './local-stack/local-stack';
 
@@ -64,6 +65,8 @@ export function devServiceEnvironment(
     ...(local.temporalUiUrl && !env.TEMPORAL_UI_URL ? { TEMPORAL_UI_URL: local.temporalUiUrl } : {}),
     // Questions addressed to someone else are answered at the answer page, signed in as anyone.
     ...devSignInEnvironment(env),
+    // The Web UI on this machine decodes through the codec endpoint with no sign-in (loopback only).
+    ...devCodecTrustEnvironment(env),
   };
 }
 

@@ -280,6 +280,7 @@ describe('parseConfig', () => {
       allowedOrigins: [],
       maxBodyBytes: 4_194_304,
       sessionTtlMs: 3_600_000,
+      trustLoopback: false,
     });
     const config = parseConfig({
       ...minimal(),

@@ -25,6 +25,7 @@ import { EnvSchema } from './schema';
 import { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
 import { upstreamsOf } from './upstreams';
+import { codecTrustsLoopback } from './codec-trust-loopback';
 
 /**
  * Validates an environment-shaped object and returns a frozen, grouped config. `role` says which
@@ -47,6 +48,12 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
     throw new ConfigError(
       'Invalid configuration:\n  CODEC_ENCODE_TOKEN is malformed: must differ from ADMIN_TOKEN (it is a credential of its own)',
     );
+  let codecTrustLoopback: boolean;
+  try {
+    codecTrustLoopback = codecTrustsLoopback(env);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
   let auth: AuthConfig;
   try {
     // The worker verifies no caller: it is not given the introspection client's secret.
@@ -151,6 +158,8 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       /** CODEC_SESSION_EPOCH: changed, every sign-in cookie issued before is refused. */
       ...(env.CODEC_SESSION_EPOCH !== undefined ? { sessionEpoch: env.CODEC_SESSION_EPOCH } : {}),
       ...(env.CODEC_ENCODE_TOKEN !== undefined ? { encodeToken: env.CODEC_ENCODE_TOKEN } : {}),
+      /** CODEC_TRUST_LOOPBACK: a development stack's loopback connections decode without a credential. */
+      trustLoopback: codecTrustLoopback,
     },
     ...(tracing ? { tracing } : {}),
     ...(env.WORKER_METRICS_PORT > 0

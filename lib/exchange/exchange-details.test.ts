@@ -145,10 +145,36 @@ describe('current details', () => {
         "- **roots** (roots/list): asks for the client's roots",
         '',
         '- Waiting since 2026-08-01T10:00:00.000Z',
-        '- Deadline 2026-08-01T10:10:00.000Z (600 s a round)',
+        '- Deadline 2026-08-01T10:10:00.000Z (the round timeout: 600 s)',
         '- Ask 2 of at most 8',
       ].join('\n'),
     );
+  });
+
+  it("state an addressed question's own deadline and whom it waits on, not the round timeout", () => {
+    const details = waitingDetails({
+      request: { method: 'tools/call', target: 'refund_order' },
+      round: 1,
+      asks: 1,
+      maxRounds: 8,
+      roundTimeoutMs: 4 * 3_600_000,
+      waitingSince: T0,
+      deadlineAt: T0 + 4 * 3_600_000,
+      ask: { askedAt: T0, requests: [{ key: 'approval', method: 'elicitation/create', mode: 'form' }] },
+      questions: {
+        approval: {
+          anyOf: [{ group: 'refund-approvers' }, { scope: 'refunds:approve' }],
+          excludeCaller: true,
+          waitMs: 4 * 3_600_000,
+          escalate: { afterMs: 2 * 3_600_000, to: [{ group: 'finance-leads' }] },
+        },
+      },
+    });
+    expect(details).toContain(
+      '- approval waits on group refund-approvers or scope refunds:approve (not the caller) until 2026-08-01T14:00:00.000Z (its own wait: 4 h); after 2 h also group finance-leads',
+    );
+    expect(details).toContain("- Deadline 2026-08-01T14:00:00.000Z (the questions' own wait: 4 h)");
+    expect(details).not.toContain('600 s');
   });
 
   it('name the keys answered so far, and make do with the keys of an ask recorded before descriptions', () => {

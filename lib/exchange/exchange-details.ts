@@ -11,6 +11,8 @@
  */
 import { clip, MAX_NAME_CHARS, MAX_REQUESTS } from './ask-description';
 import { exchangeStatusOf } from './exchange-status';
+import { humanDuration, questionWaitLines } from './question-waits';
+import type { Addressing } from '@durable-mcp/handlers';
 import type { AskDescription, Era, ExchangeOrigin, ExchangeStatus, OriginalRequest } from './types';
 
 /** Temporal's bound on a static summary, in UTF-8 bytes. */
@@ -131,7 +133,10 @@ export interface WaitingView {
   round: number;
   asks: number;
   maxRounds: number;
+  /** How long this ask waits: the round timeout, or its addressed questions' own wait (`waitMs`). */
   roundTimeoutMs: number;
+  /** The ask's questions addressed to someone other than the caller: whom each waits on. */
+  questions?: Record<string, Addressing>;
   /** When the wait began (epoch ms). */
   waitingSince: number;
   deadlineAt?: number;
@@ -169,16 +174,22 @@ export function waitingDetails(view: WaitingView): string {
     (view.askKeys ?? [])
       .slice(0, MAX_REQUESTS)
       .map((key) => ({ key: clip(key, MAX_NAME_CHARS), method: 'unknown' }) as AskDescription['requests'][0]);
+  const addressed = view.questions !== undefined && Object.keys(view.questions).length > 0;
+  const wait = addressed
+    ? `the questions' own wait: ${humanDuration(view.roundTimeoutMs)}`
+    : `the round timeout: ${humanDuration(view.roundTimeoutMs)}`;
   const lines = [
     `**Waiting for the answers to round ${view.round}** of ${view.request.method} ${inline(view.request.target)}`,
     '',
     ...requests.map(requestLine),
     ...(view.ask?.moreRequests ? [`- and ${view.ask.moreRequests} more requests`] : []),
+    ...(addressed ? ['', ...questionWaitLines(view.questions!, view.deadlineAt, view.roundTimeoutMs)] : []),
     '',
     `- Waiting since ${at(view.waitingSince)}`,
+    // An addressed ask waits its questions' own time (hours, say), not the round timeout.
     view.deadlineAt !== undefined
-      ? `- Deadline ${at(view.deadlineAt)} (${seconds(view.roundTimeoutMs)} a round)`
-      : `- Deadline ${seconds(view.roundTimeoutMs)} after the ask`,
+      ? `- Deadline ${at(view.deadlineAt)} (${wait})`
+      : `- Deadline ${humanDuration(view.roundTimeoutMs)} after the ask`,
     `- Ask ${view.asks} of at most ${view.maxRounds}`,
   ];
   if (view.answeredKeys?.length) {
@@ -217,7 +228,7 @@ function howItEnded(view: EndedView): string {
     case 'completed':
       return 'the handler returned its result';
     case 'expired':
-      return `no answers arrived within ${seconds(view.roundTimeoutMs)}${code}`;
+      return `no answers arrived within ${humanDuration(view.roundTimeoutMs)}${code}`;
     case 'capped':
       return `the handler asked for input more than ${view.maxRounds} times${code}`;
     case 'cancelled':

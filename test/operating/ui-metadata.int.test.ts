@@ -254,7 +254,7 @@ describe('exchanges in the Temporal UI', () => {
           '- **approval** (elicitation/create, form): Approve the rollout of checkout 2.1.0 to production? · fields: approve, ticket',
           '',
           `- Waiting since ${askedAt.toISOString()}`,
-          `- Deadline ${deadline.toISOString()} (120 s a round)`,
+          `- Deadline ${deadline.toISOString()} (the round timeout: 120 s)`,
           '- Ask 2 of at most 8',
         ].join('\n'),
       );

@@ -521,20 +521,25 @@ describe('payloads in Temporal', () => {
     it('has no /codec/encode without CODEC_ENCODE_TOKEN (404 saying how to turn it on), and still decodes', async () => {
       const noEncoding = await startTestService({ ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { handlers });
       try {
-        const post = (route: string) =>
+        const post = (route: string, body: unknown = sample, token: string | null = TEST_ADMIN_TOKEN) =>
           fetch(`${noEncoding.url.replace(/\/mcp$/, '/codec')}${route}`, {
             method: 'POST',
             headers: {
               'content-type': 'application/json',
               'x-namespace': noEncoding.config.temporal.namespace,
-              authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+              ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
             },
-            body: JSON.stringify(sample),
+            body: JSON.stringify(body),
           });
         const encode = await post('/encode');
         expect(encode.status).toBe(404);
         expect(((await encode.json()) as { error: { message: string } }).error.message).toMatch(/CODEC_ENCODE_TOKEN/);
         expect((await post('/decode')).status).toBe(200);
+        // The CLI's `workflow metadata` encodes its query's no arguments: nothing minted, the admin token takes it.
+        const nothing = await post('/encode', {});
+        expect(nothing.status).toBe(200);
+        expect(await nothing.json()).toEqual({ payloads: [] });
+        expect((await post('/encode', {}, null)).status).toBe(401);
       } finally {
         await noEncoding.close();
       }

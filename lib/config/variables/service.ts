@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { documented } from './documented';
-import { hostNames, integer, origins, secretToken, unsetWhenEmpty } from './value-kinds';
+import { boolean, hostNames, integer, origins, secretToken, unsetWhenEmpty } from './value-kinds';
 import { trustProxy } from './trust-proxy';
 
 /** The process */
@@ -109,6 +109,10 @@ export const OPERATING_VARIABLES = {
     secretToken(),
     'the bearer token of `POST /codec/encode` alone (32+ printable characters, not the admin token): encoding mints payloads the workers accept',
     '(none: `/codec/encode` off)',
+  ),
+  CODEC_TRUST_LOOPBACK: documented(
+    boolean('false'),
+    "`true` lets `POST /codec/decode` (and an empty `/codec/encode`) through without a credential for a connection from this machine's loopback address, so a development stack's Temporal Web UI decodes with no sign-in and no codec settings. For local development only (`npm run dev` and `durable-mcp dev` set it while `HOST` is loopback): refused at start unless `HOST` is a loopback address, `TRUST_PROXY` is unset and `NODE_ENV` is not `production`, since every process and browser tab on the machine can then read what Temporal holds. Encoding still takes `CODEC_ENCODE_TOKEN` alone",
   ),
   CODEC_SESSION_TTL_MS: documented(
     integer(60_000, 604_800_000).default(3_600_000),

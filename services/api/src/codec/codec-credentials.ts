@@ -1,7 +1,8 @@
 /**
- * Who may use the codec endpoint: a request passes when any one credential grants it. Today two
- * stand for the admin token: `Authorization: Bearer <ADMIN_TOKEN>` (the CLI's `--codec-auth`,
- * scripts) and the sign-in cookie (a browser running the Temporal Web UI). Another kind, such as
+ * Who may use the codec endpoint: a request passes when any one credential grants it. Two stand
+ * for the admin token: `Authorization: Bearer <ADMIN_TOKEN>` (the CLI's `--codec-auth`, scripts)
+ * and the sign-in cookie (a browser running the Temporal Web UI); a development stack adds a
+ * connection from loopback (CODEC_TRUST_LOOPBACK). Another kind, such as
  * an OAuth access token carrying a codec scope, is one more `CodecCredential` in the list.
  *
  * A request no credential grants gets 401 with `WWW-Authenticate: Bearer`: "invalid" when it
@@ -10,6 +11,7 @@
  * (an expired or revoked one is no guess, and a browser sends it with every request).
  */
 import type { Request, RequestHandler } from 'express';
+import { isLoopbackHost } from '../../../../lib/loopback-host';
 import { bearerTokenCheck, refuseBearer } from '../auth/bearer-auth';
 import { cookieValue, SESSION_COOKIE, type CodecSessions } from './codec-session';
 
@@ -43,6 +45,18 @@ export function signInCookieCredential(sessions: CodecSessions): CodecCredential
     const value = cookieValue(req, SESSION_COOKIE);
     if (value === undefined) return { verdict: 'absent' };
     return sessions.verify(value) ? { verdict: 'granted', by: 'sign-in' } : { verdict: 'refused' };
+  };
+}
+
+/**
+ * A connection from this machine's loopback address (CODEC_TRUST_LOOPBACK, a development stack's
+ * alone): the connection's own peer address, never a forwarded one, and only where the
+ * configuration has made sure no proxy stands in front (lib/config/codec-trust-loopback.ts).
+ */
+export function loopbackCredential(): CodecCredential {
+  return (req) => {
+    const peer = req.socket.remoteAddress;
+    return peer !== undefined && isLoopbackHost(peer) ? { verdict: 'granted', by: 'loopback' } : { verdict: 'absent' };
   };
 }
 

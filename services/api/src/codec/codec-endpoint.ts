@@ -6,7 +6,12 @@ import type { Config } from '../../../../lib/config';
 import type { Logger } from '../../../../lib/log';
 import type { TokenGuesses } from '../auth/token-guesses';
 import { createPayloadCodec } from '../../../../lib/payload-codec/payload-codec';
-import { adminTokenCredential, encodeTokenCredential, signInCookieCredential } from './codec-credentials';
+import {
+  adminTokenCredential,
+  encodeTokenCredential,
+  loopbackCredential,
+  signInCookieCredential,
+} from './codec-credentials';
 import { codecRouter } from './codec-router';
 import { createCodecSessions } from './codec-session';
 import { codecSignInRouter } from './codec-sign-in';
@@ -31,7 +36,12 @@ export function codecEndpoint(config: Config, token: string, guesses: TokenGuess
     namespace: config.temporal.namespace,
     allowedOrigins: config.codecEndpoint.allowedOrigins,
     maxBodyBytes: config.codecEndpoint.maxBodyBytes,
-    credentials: [adminTokenCredential(token), signInCookieCredential(sessions)],
+    credentials: [
+      adminTokenCredential(token),
+      signInCookieCredential(sessions),
+      // A development stack's Web UI decodes on first visit (CODEC_TRUST_LOOPBACK; refused beyond loopback).
+      ...(config.codecEndpoint.trustLoopback ? [loopbackCredential()] : []),
+    ],
     ...(config.codecEndpoint.encodeToken
       ? { encodeCredential: encodeTokenCredential(config.codecEndpoint.encodeToken) }
       : {}),

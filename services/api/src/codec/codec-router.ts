@@ -105,6 +105,20 @@ export function codecRouter(deps: CodecRouterDeps): Router {
     ...checks,
     handle('decode'),
   );
+  // The CLI encodes a query's arguments through the endpoint even when there are none (`temporal
+  // workflow metadata` posts `{}`): encoding nothing mints nothing, so it takes what decoding takes,
+  // whether encoding is on or off.
+  router.post(
+    '/encode',
+    nothingToEncode,
+    lockout,
+    codecAuthorization(deps.credentials, guessAt('codec/encode')),
+    namespaceCheck(deps.namespace),
+    (_req, res) => {
+      deps.log.info({ operation: 'encode', payloads: 0, by: res.locals.codecCredential }, 'codec request');
+      res.json(payloadsToJson([]));
+    },
+  );
   // Encoding mints payloads the workers take as the service's own: its own credential, off without one.
   if (deps.encodeCredential)
     router.post(
@@ -128,6 +142,28 @@ export function codecRouter(deps: CodecRouterDeps): Router {
   router.use(codecErrors(deps.maxBodyBytes, deps.log));
   return router;
 }
+
+/** The most an encode request of no payload takes: `{}`, `{"payloads":[]}`, with room for spaces. */
+const NOTHING_TO_ENCODE_BYTES = 64;
+const parseSmallBody = express.json({ limit: NOTHING_TO_ENCODE_BYTES, strict: true });
+
+/**
+ * Passes on (to the next route) unless the request is an encode of no payload: a JSON body of at
+ * most a few bytes that holds none. A larger body is not read here, before its credential is.
+ */
+const nothingToEncode: RequestHandler = (req, res, next) => {
+  const length = Number(req.get('content-length'));
+  if (!req.is('application/json') || !(length >= 0 && length <= NOTHING_TO_ENCODE_BYTES)) return next('route');
+  parseSmallBody(req, res, (error?: unknown) => {
+    // Its body is read: one that is not JSON is refused here, as the route it would reach refuses it.
+    if (error) return next(error);
+    try {
+      return payloadsFromJson(req.body).length === 0 ? next() : next('route');
+    } catch {
+      return next('route');
+    }
+  });
+};
 
 /** What /codec answers while the endpoint is off (no ADMIN_TOKEN). */
 export function codecEndpointOff(): RequestHandler {
