@@ -25,9 +25,10 @@ import {
   devServiceEnvironment,
 } from './dev/dev-environment';
 import { devBanner } from './dev/dev-banner';
-import { devPorts, heldPortLine, invalidPort, isHeld, portsLine, type DevPort } from './dev/dev-ports';
+import { chosenPorts, heldPortLine, portOf, portsLine, workerMetricsUrl } from './dev/dev-ports';
+import { claimDevPorts } from './dev/dev-port-claim';
 import { codecTrustsLoopback } from './dev/dev-codec-trust';
-import { openFrontDoor, type FrontDoor } from './dev/front-door/front-door';
+import type { FrontDoor } from './dev/front-door/front-door';
 import { loadDevStack } from './dev/dev-stack-package';
 import { TemporalDevServerExited } from './dev/local-stack/dev-server-exit';
 import { startLocalStack, type LocalStack } from './dev/local-stack/local-stack';
@@ -77,7 +78,8 @@ export async function devCommand(options: DevOptions): Promise<void> {
 
   let local: LocalStack | undefined;
   let child: ChildProcess | undefined;
-  let frontDoor: FrontDoor | undefined;
+  // Set once the ports are claimed; the stops before then have none to close.
+  let frontDoor: FrontDoor | undefined = undefined;
   let watcher: FileWatch | undefined;
   let stopping: number | undefined;
   let forgetRecord: (() => void) | undefined;
@@ -118,25 +120,10 @@ export async function devCommand(options: DevOptions): Promise<void> {
 
   const host = process.env.HOST || '127.0.0.1';
   // Every port this opens, checked before anything starts: one line for each that is not free.
-  const ports = devPorts(process.env);
-  const invalid = ports.map(invalidPort).filter((line) => line !== undefined);
-  if (invalid.length) return failWith(invalid, stopAll);
-  const held: string[] = [];
-  for (const port of ports.slice(1)) if (await isHeld(port)) held.push(heldPortLine(port));
-  try {
-    frontDoor = await openFrontDoor({
-      host,
-      port: ports[0]!.port,
-      holdMs: Number(process.env.HTTP_WAIT_MS) || DEFAULT_HOLD_MS,
-      retryAfterS: RETRY_AFTER_S,
-      log,
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
-      held.push(`the API's port is not free: ${commandFailure(error)}`);
-    } else held.unshift(heldPortLine(ports[0]!));
-  }
-  if (held.length) return failWith(held, stopAll);
+  const claim = await claimDevPorts(process.env, host, { holdMs: DEFAULT_HOLD_MS, retryAfterS: RETRY_AFTER_S, log });
+  if ('problems' in claim) return failWith(claim.problems, stopAll);
+  const { ports } = claim;
+  frontDoor = claim.frontDoor;
   // The port bound (one picked when PORT=0) is the one every link and the answer page's origin name.
   const publicEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(frontDoor!.port) };
   const publicUrl = `${apiOriginForBrowser(publicEnv)!}/mcp`;
@@ -270,25 +257,6 @@ export async function devCommand(options: DevOptions): Promise<void> {
 function failWith(lines: string[], stopAll: (code: number) => Promise<void>): Promise<void> {
   for (const line of lines) process.stderr.write(`durable-mcp dev: ${line}\n`);
   return stopAll(1);
-}
-
-const portOf = (ports: readonly DevPort[], variable: string) => ports.find((port) => port.variable === variable)?.port;
-
-/** The ports as bound: those picked at start (0) read back from what started. */
-function chosenPorts(ports: readonly DevPort[], apiPort: number, local: LocalStack): DevPort[] {
-  const portIn = (url: string | undefined) => (url ? Number(/:(\d+)(?:\/|$)/.exec(url)?.[1] ?? 0) : 0);
-  const bound: Record<string, number> = {
-    PORT: apiPort,
-    TEMPORAL_DEV_PORT: portIn(local.temporalAddress),
-    TEMPORAL_DEV_UI_PORT: portIn(local.temporalUiUrl),
-    POSTGRES_DEV_PORT: portIn(local.databaseUrl.replace(/\/[^/]*$/, '/')),
-  };
-  return ports.map((port) => ({ ...port, port: port.port || bound[port.variable] || 0 }));
-}
-
-function workerMetricsUrl(ports: readonly DevPort[]): string {
-  const metrics = ports.find((port) => port.variable === 'WORKER_METRICS_PORT');
-  return metrics ? `http://${metrics.host}:${metrics.port}/metrics` : '(off: WORKER_METRICS_PORT=0)';
 }
 
 /** SIGKILL to a child's whole group (it and whatever it started), when it is still there. */

@@ -7,6 +7,8 @@
  */
 import { createServer } from 'node:net';
 
+import type { LocalStack } from './local-stack/local-stack';
+
 export interface DevPort {
   /** What listens on it, as the user knows it ("the API and answer page"). */
   what: string;
@@ -87,4 +89,25 @@ export function isHeld(port: DevPort): Promise<boolean> {
     );
     probe.listen({ port: port.port, host: port.host, exclusive: true }, () => probe.close(() => resolve(false)));
   });
+}
+
+/** The port of `variable`'s entry, as declared (0: picked at start). */
+export const portOf = (ports: readonly DevPort[], variable: string) =>
+  ports.find((port) => port.variable === variable)?.port;
+
+/** The ports as bound: those picked at start (0) read back from what started. */
+export function chosenPorts(ports: readonly DevPort[], apiPort: number, local: LocalStack): DevPort[] {
+  const portIn = (url: string | undefined) => (url ? Number(/:(\d+)(?:\/|$)/.exec(url)?.[1] ?? 0) : 0);
+  const bound: Record<string, number> = {
+    PORT: apiPort,
+    TEMPORAL_DEV_PORT: portIn(local.temporalAddress),
+    TEMPORAL_DEV_UI_PORT: portIn(local.temporalUiUrl),
+    POSTGRES_DEV_PORT: portIn(local.databaseUrl.replace(/\/[^/]*$/, '/')),
+  };
+  return ports.map((port) => ({ ...port, port: port.port || bound[port.variable] || 0 }));
+}
+
+export function workerMetricsUrl(ports: readonly DevPort[]): string {
+  const metrics = ports.find((port) => port.variable === 'WORKER_METRICS_PORT');
+  return metrics ? `http://${metrics.host}:${metrics.port}/metrics` : '(off: WORKER_METRICS_PORT=0)';
 }

@@ -53,3 +53,17 @@ it('falls back to PORT with a token left in a data folder, and says when there i
     usage: 'no admin token: pass --token or set ADMIN_TOKEN (in a folder where durable-mcp dev runs, its own is used)',
   });
 });
+
+it('never sends a token found here to a --url of another service, only to the stack it belongs to', () => {
+  expect(adminTarget({ url: 'https://prod.example' }, io({}, running))).toMatchObject({
+    usage: expect.stringContaining('no admin token'),
+  });
+  const tokenOnly: DevStackFound = { kind: 'token-only', token: 't', tokenFile: '/p/.data/x' };
+  expect(adminTarget({ url: 'http://127.0.0.1:3000' }, io({}, tokenOnly))).toMatchObject({
+    usage: expect.stringContaining('no admin token'),
+  });
+  expect(adminTarget({ url: 'http://127.0.0.1:4100/' }, io({}, running))).toEqual({
+    base: 'http://127.0.0.1:4100',
+    token: 'dev-token',
+  });
+});

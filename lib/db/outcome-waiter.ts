@@ -18,6 +18,7 @@ import type { RoundRecord } from '../exchange/types';
 import { decodeAnnouncedRound, EVENT_CHANNEL, OUTCOME_CHANNEL } from './exchange-store';
 import { DELIVERY_FREED_CHANNEL, DELIVERY_TAKEN_CHANNEL, LEGACY_STREAM_CHANNEL } from './legacy-store';
 import type { PgListener } from './pg-listener';
+import { postgresErrorFields } from './connection-loss';
 
 /** The channels the waits listen on: the listener they are given must LISTEN on each. */
 export const WAITED_CHANNELS = [
@@ -137,7 +138,10 @@ export function createOutcomeWaiter(options: OutcomeWaiterOptions): OutcomeWaite
               if (found !== undefined) return found;
             } catch (error) {
               if (!failing)
-                log.warn({ err: error }, 'a wait could not read Postgres; trying again until its budget ends');
+                log.warn(
+                  postgresErrorFields(error),
+                  'a wait could not read Postgres; trying again until its budget ends',
+                );
               failing = true;
             }
             if (last) return heard;

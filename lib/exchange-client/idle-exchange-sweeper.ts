@@ -8,6 +8,7 @@
 import type { ExchangeStore } from '../db/exchange-store';
 import type { Logger } from '../log';
 import type { ExchangeReconciler } from './exchange-reconciler';
+import { postgresErrorFields } from '../db/connection-loss';
 
 export interface IdleSweepOptions {
   /** Longer than a round can last: the round timeout plus the handler timeout, with a margin. */
@@ -32,7 +33,7 @@ export function startIdleExchangeSweeper(
       }
       if (ended) log.info({ ended }, 'idle exchanges whose workflows had closed were ended');
     } catch (error) {
-      log.warn({ err: error }, 'idle exchange sweep failed; will try again');
+      log.warn(postgresErrorFields(error), 'idle exchange sweep failed; will try again');
     } finally {
       running = false;
     }

@@ -15,6 +15,7 @@ import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
 import type { QuestionAnswering } from '../../../../lib/exchange-client/question-answering';
 import { resignalBackoffMs } from './resignal-backoff';
+import { postgresErrorFields } from '../../../../lib/db/connection-loss';
 
 export interface ResignalRun {
   delivered: number;
@@ -62,7 +63,10 @@ export function startAnswerResignal(
       }
       if (run.delivered || run.failed) deps.log.info(run, 'claimed question answers signalled again');
     } catch (error) {
-      deps.log.warn({ err: error }, 'reading the claimed question answers to signal failed; will try again');
+      deps.log.warn(
+        postgresErrorFields(error),
+        'reading the claimed question answers to signal failed; will try again',
+      );
     } finally {
       running = false;
     }

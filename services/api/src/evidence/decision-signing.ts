@@ -9,6 +9,7 @@
 import { DECISION_CHANNEL, DECISION_PENDING, type DecisionSigner } from '../../../../lib/db/gateway-decisions-pg';
 import type { EvidenceReader } from '../../../../lib/db/evidence-log-pg';
 import type { PgListener } from '../../../../lib/db/pg-listener';
+import { postgresErrorFields } from '../../../../lib/db/connection-loss';
 import type { Logger } from '../../../../lib/log';
 
 export interface DecisionSigning {
@@ -36,7 +37,8 @@ export function startDecisionSigning(
         if (count > 0) log.debug({ count }, 'gateway decisions signed into the evidence log');
       })
       .catch((error: unknown) =>
-        log.error({ err: error }, 'gateway decisions could not be signed; the sweep tries again'),
+        // Postgres going away (a restart, the dev stack stopping) is one line, not a stack trace.
+        log.error(postgresErrorFields(error), 'gateway decisions could not be signed; the sweep tries again'),
       )
       .finally(() => {
         running = undefined;
