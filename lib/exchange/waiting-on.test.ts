@@ -15,7 +15,13 @@ describe('waitingOnOf', () => {
         },
         review: { eachOf: [answerer.principal('https://id.example', 'rita'), answerer.caller()] },
       }),
-    ).toEqual(['group:finance', 'scope:refunds:approve', 'service:slack-bot', 'principal:https://id.example|rita', 'caller']);
+    ).toEqual([
+      'group:finance',
+      'scope:refunds:approve',
+      'service:slack-bot',
+      'principal:https://id.example|rita',
+      'caller',
+    ]);
   });
 
   it('adds the caller when part of the ask is the caller’s own, and lists each addressee once', () => {
