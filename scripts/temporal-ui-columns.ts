@@ -1,7 +1,7 @@
 /**
  * The Temporal Web UI's workflow list as the operator's guide sets it up for exchanges: which tool
  * (`McpTarget`), which caller (`McpPrincipal`), where it stands (`ExchangeStatus`)
- * and since when it waits (`WaitingSince`), who answered (`AnsweredBy`). The UI keeps a browser's
+ * since when and on whom it waits (`WaitingSince`, `WaitingOn`), who answered (`AnsweredBy`). The UI keeps a browser's
  * columns in its local storage (`namespace-workflow-table-columns`, per namespace; UI 2.x), set
  * through the list's column settings; no server setting of the dev server or of the UI's own
  * config chooses them. The screenshots and the browser test set the same columns a person adds.
@@ -11,6 +11,7 @@ import {
   MCP_PRINCIPAL,
   MCP_TARGET,
   WAITING_SINCE,
+  WAITING_ON,
   ANSWERED_BY,
 } from '../lib/exchange/search-attributes';
 
@@ -22,6 +23,7 @@ export const EXCHANGE_LIST_COLUMNS: ReadonlyArray<{ label: string; pinned: boole
   { label: MCP_PRINCIPAL.name, pinned: false },
   { label: EXCHANGE_STATUS.name, pinned: false },
   { label: WAITING_SINCE.name, pinned: false },
+  { label: WAITING_ON.name, pinned: false },
   { label: ANSWERED_BY.name, pinned: false },
 ];
 

@@ -29,6 +29,13 @@ export interface CompatGate {
 /** Gates the one command the UI metadata added: clearing `WaitingSince` when the answers to a regular round arrive. */
 export const CLEAR_WAIT_ON_ANSWERS = 'clear-waiting-since-on-answers';
 
+/*
+ * No gate for `WaitingOn`: it is set and cleared inside the upserts above and those of each recorded
+ * round, which every history already has; a replay matches an upsert command by its type, not by
+ * the attributes it carries (sdk-core's upsert state machine), so older histories replay as they ran.
+ * A new attribute in a new upsert command would need a `patched` gate of its own.
+ */
+
 /** Gates holding answers that arrive before, in the workflow's view, their round has asked. */
 export const HOLD_ANSWERS_AHEAD = 'hold-answers-ahead';
 

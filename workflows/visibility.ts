@@ -1,14 +1,23 @@
 /**
  * What an exchange's workflow says of itself in the Temporal UI: its current details (Markdown,
  * lib/exchange/exchange-details.ts) say which round runs, or what the exchange waits for and since
- * when, or how it ended; its search attributes (`ExchangeRound`, `ExchangeStatus`, `WaitingSince`)
- * make it findable. Current details are no command; the search attributes are upserted once per
- * recorded round, as every exchange's history has it, and `WaitingSince` is cleared when a regular
- * round's answers arrive, which compat.ts gates (`CLEAR_WAIT_ON_ANSWERS`).
+ * when, or how it ended; its search attributes (`ExchangeRound`, `ExchangeStatus`, `WaitingSince`,
+ * `WaitingOn`) make it findable. Current details are no command; the search attributes are upserted
+ * once per recorded round, as every exchange's history has it, and `WaitingSince` and `WaitingOn`
+ * are cleared when a regular round's answers arrive, which compat.ts gates (`CLEAR_WAIT_ON_ANSWERS`).
+ * `WaitingOn` rides in those same upserts, never in one of its own, so it adds no command: a
+ * replay compares an upsert's command, not the attributes it carries (compat.ts).
  */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import { endedDetails, runningDetails, waitingDetails, type WaitingView } from '../lib/exchange/exchange-details';
-import { ANSWERED_BY, EXCHANGE_ROUND, EXCHANGE_STATUS, WAITING_SINCE } from '../lib/exchange/search-attributes';
+import {
+  ANSWERED_BY,
+  EXCHANGE_ROUND,
+  EXCHANGE_STATUS,
+  WAITING_ON,
+  WAITING_SINCE,
+} from '../lib/exchange/search-attributes';
+import { waitingOnOf } from '../lib/exchange/waiting-on';
 import type { ExchangeInput, RoundSummary } from '../lib/exchange/types';
 import type { CancelledBy } from '../lib/protocol/exchange-errors';
 import type { ExchangeState } from '../lib/exchange-rules/exchange-state';
@@ -74,19 +83,24 @@ export function createVisibility(input: ExchangeInput, state: ExchangeState) {
 
     /** A regular round's handler may run for minutes: the exchange no longer waits on anyone. */
     clearWaitingSince(): void {
-      upsertSearchAttributes([{ key: WAITING_SINCE, value: null }]);
+      upsertSearchAttributes([
+        { key: WAITING_SINCE, value: null },
+        { key: WAITING_ON, value: null },
+      ]);
     },
 
     /**
      * Tells Temporal where the exchange stands after round `round`: its search attributes (one
-     * upsert, as every exchange's history has it here; `WaitingSince` set while an ask waits,
-     * removed otherwise) and, once it has ended, current details that say how.
+     * upsert, as every exchange's history has it here; `WaitingSince` and `WaitingOn` set while an
+     * ask waits, removed otherwise) and, once it has ended, current details that say how.
      */
     publish(round: number, summary: RoundSummary, waitingSince?: number, cancelled?: CancelledBy): void {
+      const waits = waitingSince !== undefined && summary.kind === 'ask';
       upsertSearchAttributes([
         { key: EXCHANGE_ROUND, value: round },
         { key: EXCHANGE_STATUS, value: state.status },
-        { key: WAITING_SINCE, value: waitingSince === undefined ? null : new Date(waitingSince) },
+        { key: WAITING_SINCE, value: waits ? new Date(waitingSince) : null },
+        { key: WAITING_ON, value: waits ? waitingOnOf(summary.askKeys ?? [], summary.questions) : null },
       ]);
       if (summary.kind === 'ask') return;
       setCurrentDetails(

@@ -9,6 +9,7 @@ import type { NativeConnection, Worker } from '@temporalio/worker';
 import { readPinnedExchangesFrom } from '../../lib/metrics/worker-metrics';
 import { connectTemporalNative } from '../../lib/temporal/connection';
 import { countPinned, promoteVersion } from '../../lib/temporal/worker-deployment';
+import { checkSearchAttributes } from '../../lib/temporal/search-attribute-check';
 import { createExchangeWorker, exchangeWorkerVersion, type ExchangeWorkerDeps } from '../../services/worker/src/worker';
 
 export interface ServiceWorker {
@@ -29,6 +30,8 @@ export function createServiceWorker(deps: Omit<ExchangeWorkerDeps, 'connection'>
       if (running) return;
       const connection = await connectTemporalNative(config.temporal);
       try {
+        // A namespace without an attribute the workflows write would stall their exchanges.
+        await checkSearchAttributes(connection.operatorService, config.temporal.namespace, log);
         const worker = await createExchangeWorker({ ...deps, connection });
         running = { worker, connection, done: worker.run() };
       } catch (error) {

@@ -23,6 +23,7 @@ describe('search attributes', () => {
       'McpPrincipal=Keyword',
       'HandlerVersion=Keyword',
       'AnsweredBy=KeywordList',
+      'WaitingOn=KeywordList',
     ]);
   });
 

@@ -36,6 +36,13 @@ export const WAITING_SINCE = defineSearchAttributeKey('WaitingSince', 'DATETIME'
  */
 export const ANSWERED_BY = defineSearchAttributeKey('AnsweredBy', 'KEYWORD_LIST');
 
+/**
+ * Whom the exchange's current ask waits on (lib/exchange/waiting-on.ts): `caller`, or each addressee
+ * of its addressed questions (`group:finance`, `principal:<issuer>|<subject>`...); set and cleared
+ * with `WaitingSince`, so it is absent while the exchange is not waiting.
+ */
+export const WAITING_ON = defineSearchAttributeKey('WaitingOn', 'KEYWORD_LIST');
+
 export const SEARCH_ATTRIBUTES = [
   MCP_METHOD,
   MCP_TARGET,
@@ -48,6 +55,7 @@ export const SEARCH_ATTRIBUTES = [
   MCP_PRINCIPAL,
   HANDLER_VERSION,
   ANSWERED_BY,
+  WAITING_ON,
 ];
 
 /**

@@ -238,7 +238,7 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
       await page.evaluate(exchangeColumnsScript('default'));
       const text = await open(page, `${uiUrl}/namespaces/default/workflows`, workflows.refund);
       expect(text).not.toContain('Codec Server could not connect');
-      for (const column of ['McpTarget', 'McpPrincipal', 'ExchangeStatus', 'WaitingSince', 'AnsweredBy'])
+      for (const column of ['McpTarget', 'McpPrincipal', 'ExchangeStatus', 'WaitingSince', 'WaitingOn', 'AnsweredBy'])
         expect(text).toContain(column);
       // Its row: the id, then the tool, the caller, the exchange's status and since when it waits.
       expect(text).toMatch(

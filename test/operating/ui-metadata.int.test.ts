@@ -16,7 +16,7 @@ import { findTemporalCli } from '../../cli/dev/local-stack/temporal-dev-server';
 import { demoHandlers } from '../../built-in-handlers/demo';
 import { SEARCH_ATTRIBUTES, waitingLongerThanQuery } from '../../lib/exchange/search-attributes';
 import { ANONYMOUS_PRINCIPAL_ID } from '../../lib/exchange/principal';
-import { defineTool, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
+import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import { sessionRef } from '../../lib/log';
 import { serviceDataConverter } from '../../lib/payload-codec/data-converter';
 import { createPayloadCodec } from '../../lib/payload-codec/payload-codec';
@@ -94,10 +94,36 @@ const slowRegular = defineTool({
   },
 });
 
+/** Asks finance, anyone with the refunds scope, or Rita, to approve a refund. */
+const approveRefund = defineTool({
+  tool: { name: 'approve_refund', inputSchema: { type: 'object' } },
+  run(_args, ctx) {
+    if (inputResponse(ctx.inputResponses, 'approval').kind === 'elicit')
+      return { content: [{ type: 'text', text: 'ok' }] };
+    return inputRequired({
+      inputRequests: {
+        approval: elicitFrom(
+          {
+            anyOf: [
+              answerer.group('finance'),
+              answerer.scope('refunds:approve'),
+              answerer.principal('https://id.example', 'rita'),
+            ],
+          },
+          {
+            message: 'Refund 40 EUR?',
+            requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } },
+          },
+        ),
+      },
+    });
+  },
+});
+
 const handlers: HandlerSet = {
   ...demoHandlers,
   name: 'ui-metadata',
-  tools: [...demoHandlers.tools, approveRollout, slowRegular],
+  tools: [...demoHandlers.tools, approveRollout, slowRegular, approveRefund],
 };
 /** The version the service says its handlers have, as a package would (`name@version`). */
 const HANDLER_VERSION = 'ui-tools@2.0.1';
@@ -245,6 +271,7 @@ describe('exchanges in the Temporal UI', () => {
         WaitingSince: askedAt,
         McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
         HandlerVersion: HANDLER_VERSION,
+        WaitingOn: ['caller'],
       });
       const deadline = (await recordOf(service, exchangeId, 2)).deadline_at;
       expect(seen.current).toBe(
@@ -358,6 +385,7 @@ describe('exchanges in the Temporal UI', () => {
           WaitingSince: askedAt,
           McpPrincipal: ANONYMOUS_PRINCIPAL_ID,
           HandlerVersion: HANDLER_VERSION,
+          WaitingOn: ['caller'],
         });
         expect(seen.current).toContain('**Waiting for the answers to round 1** of tools/call approve_rollout');
         expect(seen.current).toContain("- **roots** (roots/list): asks for the client's roots");
@@ -373,6 +401,7 @@ describe('exchanges in the Temporal UI', () => {
         const ended = await seenIn(handle);
         expect(ended.attributes).toMatchObject({ ExchangeStatus: 'cancelled', McpSession: tag });
         expect(ended.attributes).not.toHaveProperty('WaitingSince');
+        expect(ended.attributes).not.toHaveProperty('WaitingOn');
         expect(ended.current).toContain('**Ended: cancelled** in round 2 of tools/call approve_rollout');
         expect(ended.current).toContain('- cancelled by the client (error -32012)');
         const summaries = await historySummaries(service, handle);
@@ -399,6 +428,7 @@ describe('exchanges in the Temporal UI', () => {
       (s) => s.attributes.WaitingSince !== undefined,
     );
     expect(asking.attributes.WaitingSince).toEqual(askedAt);
+    expect(asking.attributes.WaitingOn).toEqual(['caller']);
 
     const answering = call({
       name: 'slow_regular',
@@ -411,6 +441,7 @@ describe('exchanges in the Temporal UI', () => {
       (s) => s.attributes.WaitingSince === undefined,
     );
     expect(running.attributes).toMatchObject({ ExchangeStatus: 'running', ExchangeRound: 1 });
+    expect(running.attributes).not.toHaveProperty('WaitingOn');
     expect(running.current).toMatch(/^\*\*Running round 2\*\* of tools\/call slow_regular: the answers/);
     expect((await answering).body.result?.resultType).toBe('complete');
     await handle.result();
@@ -422,6 +453,44 @@ describe('exchanges in the Temporal UI', () => {
       ['TIMER_CANCELED', 'round 1 deadline'],
       ['ACTIVITY_TASK_SCHEDULED', 'round 2: slow_regular'],
     ]);
+  });
+
+  it('lists whom an addressed question waits on while it waits, and nobody once its wait ended', async () => {
+    await call({ name: 'approve_refund', arguments: {} });
+    const { workflow_id } = await newestExchange(service, 'approve_refund');
+    const handle = service.temporal.workflow.getHandle(workflow_id);
+    const waiting = await until(
+      () => seenIn(handle),
+      (s) => s.attributes.WaitingOn !== undefined,
+    );
+    expect(waiting.attributes.WaitingOn).toEqual([
+      'group:finance',
+      'scope:refunds:approve',
+      'principal:https://id.example|rita',
+    ]);
+    expect(waiting.attributes.WaitingSince).toBeInstanceOf(Date);
+    // Found by whom it waits on, as an operator filters the list.
+    const query = `WaitingOn = "group:finance" AND McpTarget = "approve_refund"`;
+    const found = await until(
+      async () => {
+        const ids: string[] = [];
+        for await (const w of service.temporal.workflow.list({ query })) ids.push(w.workflowId);
+        return ids;
+      },
+      (ids) => ids.includes(workflow_id),
+    );
+    expect(found).toContain(workflow_id);
+
+    // An operator's cancel in the Temporal UI ends the wait.
+    await handle.cancel();
+    await handle.result().catch(() => undefined);
+    const ended = await until(
+      () => seenIn(handle),
+      (s) => s.attributes.WaitingOn === undefined,
+    );
+    expect(ended.attributes).toMatchObject({ ExchangeStatus: 'cancelled' });
+    expect(ended.attributes).not.toHaveProperty('WaitingOn');
+    expect(ended.attributes).not.toHaveProperty('WaitingSince');
   });
 
   it('finds with one visibility query exactly the exchange waiting longer than N seconds', async () => {
