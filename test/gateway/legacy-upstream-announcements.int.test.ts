@@ -6,14 +6,12 @@
  * upstream restarts (on the same port, its sessions gone), the gateway opens a new session, with
  * its stream, and hears the restarted upstream's announcements as it did the first one's.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { freePort } from '../../cli/dev/local-stack/free-port';
 import { connectModernClient } from '../support/modern-client';
 import { startLegacySessionUpstream, type LegacySessionUpstream } from '../support/legacy-sdk-upstream';
-import { startTestService, type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
 import { until } from '../support/until';
+import { listedNames, NEVER_REFRESHED_MS, startGatewayService } from './gateway-service';
 
 let port: number;
 let upstream: LegacySessionUpstream;
@@ -22,29 +20,14 @@ let service: TestService;
 beforeAll(async () => {
   port = await freePort();
   upstream = await startLegacySessionUpstream(port);
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'legacy-announcements-')), 'upstreams.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      upstreams: [{ name: 'ledger', url: upstream.url, toolPrefix: 'ledger_', refreshEveryMs: 86_400_000 }],
-    }),
-  );
-  service = await startTestService({ UPSTREAMS_FILE: file, HANDLERS: 'none' });
+  service = await startGatewayService([
+    { name: 'ledger', url: upstream.url, toolPrefix: 'ledger_', refreshEveryMs: NEVER_REFRESHED_MS },
+  ]);
 }, 120_000);
 afterAll(async () => {
   await service?.close();
   await upstream?.close();
 });
-
-/** The tool names a new 2026-07-28 client is listed (a client keeps the listing it read until told). */
-async function listedNames(): Promise<string[]> {
-  const client = await connectModernClient(service.url, {});
-  try {
-    return (await client.listTools()).tools.map((tool) => tool.name);
-  } finally {
-    await client.close();
-  }
-}
 
 describe('a handshake-era upstream with sessions announcing a tool change', () => {
   it('is listed again at once, and a 2026-07-28 client listening is told', async () => {
@@ -85,7 +68,7 @@ describe('a handshake-era upstream with sessions announcing a tool change', () =
     upstream.addTool('audit');
     await until(
       'the listing the announcement asked for',
-      async () => ((await listedNames()).includes('ledger_audit') ? true : undefined),
+      async () => ((await listedNames(service)).includes('ledger_audit') ? true : undefined),
       10_000,
     );
     expect(upstream.listings()).toBeGreaterThan(listingsBefore);

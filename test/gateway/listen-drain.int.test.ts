@@ -3,26 +3,19 @@
  * API drains (its stop): the stream ends with the listen's result, the graceful end the
  * specification gives a client to listen again after, and not with a reset connection.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
-import { startTestService, type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
+import { NEVER_REFRESHED_MS, startGatewayService } from './gateway-service';
 
 let upstream: SdkUpstream;
 let service: TestService;
 
 beforeAll(async () => {
   upstream = await startSdkUpstream({ announceToolChanges: true });
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'listen-drain-')), 'upstreams.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      upstreams: [{ name: 'shop', url: upstream.url, toolPrefix: 'shop_', refreshEveryMs: 86_400_000 }],
-    }),
-  );
-  service = await startTestService({ UPSTREAMS_FILE: file, HANDLERS: 'none' });
+  service = await startGatewayService([
+    { name: 'shop', url: upstream.url, toolPrefix: 'shop_', refreshEveryMs: NEVER_REFRESHED_MS },
+  ]);
 }, 120_000);
 afterAll(async () => {
   await service?.close();

@@ -7,48 +7,30 @@
  * with its `ToolListChangedNotification` handler). Each then lists the new tools. The listens are
  * budgeted per principal (with AUTH_MODE=off, every caller is one).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
-import { startTestService, type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
 import { until } from '../support/until';
+import { listedNames, NEVER_REFRESHED_MS, startGatewayService } from './gateway-service';
 
 let upstream: SdkUpstream;
 let service: TestService;
 
 beforeAll(async () => {
   upstream = await startSdkUpstream({ announceToolChanges: true });
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'upstreams-')), 'upstreams.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      upstreams: [{ name: 'shop', url: upstream.url, toolPrefix: 'shop_', refreshEveryMs: 86_400_000 }],
-    }),
+  service = await startGatewayService(
+    [{ name: 'shop', url: upstream.url, toolPrefix: 'shop_', refreshEveryMs: NEVER_REFRESHED_MS }],
+    { MAX_OPEN_SUBSCRIPTIONS_PER_PRINCIPAL: '2' },
   );
-  service = await startTestService({
-    UPSTREAMS_FILE: file,
-    HANDLERS: 'none',
-    MAX_OPEN_SUBSCRIPTIONS_PER_PRINCIPAL: '2',
-  });
 }, 120_000);
 afterAll(async () => {
   await service?.close();
   await upstream?.close();
 });
-
-/** The tool names a new 2026-07-28 client is listed. */
-async function listedNames(): Promise<string[]> {
-  const client = await connectModernClient(service.url, {});
-  const { tools } = await client.listTools();
-  await client.close();
-  return tools.map((tool) => tool.name);
-}
 
 /** The notifications a client's handler was given, in order, and a wait for the next count of them. */
 function received() {
@@ -63,11 +45,11 @@ function received() {
 
 describe('tool-list changes', () => {
   it('lists an upstream again as soon as it announces a change, not at its refresh', async () => {
-    expect(await listedNames()).not.toContain('shop_gift_wrap');
+    expect(await listedNames(service)).not.toContain('shop_gift_wrap');
     upstream.addTool('gift_wrap');
     await until(
       'the listing the announcement asked for',
-      async () => ((await listedNames()).includes('shop_gift_wrap') ? true : undefined),
+      async () => ((await listedNames(service)).includes('shop_gift_wrap') ? true : undefined),
       10_000,
     );
   });

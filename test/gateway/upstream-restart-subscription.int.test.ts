@@ -5,14 +5,11 @@
  * change the restarted upstream announces after that reaches the gateway at once. Its periodic
  * listing is a day away, so only the announcement can explain the new tool being served.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { freePort } from '../../cli/dev/local-stack/free-port';
-import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
-import { startTestService, type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
 import { until } from '../support/until';
+import { listedNames, NEVER_REFRESHED_MS, startGatewayService } from './gateway-service';
 
 let port: number;
 let upstream: SdkUpstream;
@@ -21,36 +18,21 @@ let service: TestService;
 beforeAll(async () => {
   port = await freePort();
   upstream = await startSdkUpstream({ announceToolChanges: true, port });
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'upstream-restart-')), 'upstreams.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      upstreams: [{ name: 'shop', url: upstream.url, toolPrefix: 'shop_', refreshEveryMs: 86_400_000 }],
-    }),
-  );
-  service = await startTestService({ UPSTREAMS_FILE: file, HANDLERS: 'none' });
+  service = await startGatewayService([
+    { name: 'shop', url: upstream.url, toolPrefix: 'shop_', refreshEveryMs: NEVER_REFRESHED_MS },
+  ]);
 }, 120_000);
 afterAll(async () => {
   await service?.close();
   await upstream?.close();
 });
 
-/** The tool names a new 2026-07-28 client is listed. */
-async function listedNames(): Promise<string[]> {
-  const client = await connectModernClient(service.url, {});
-  try {
-    return (await client.listTools()).tools.map((tool) => tool.name);
-  } finally {
-    await client.close();
-  }
-}
-
 describe('an upstream that restarts under its subscription', () => {
   it('is subscribed to again, and its next announcement is listed at once', async () => {
     await until('the gateway to subscribe to the upstream', async () =>
       upstream.openListens() === 1 ? true : undefined,
     );
-    expect(await listedNames()).toContain('shop_add');
+    expect(await listedNames(service)).toContain('shop_add');
 
     await upstream.close();
     upstream = await startSdkUpstream({ announceToolChanges: true, port });
@@ -69,7 +51,7 @@ describe('an upstream that restarts under its subscription', () => {
     upstream.addTool('gift_wrap');
     await until(
       'the listing the announcement asked for',
-      async () => ((await listedNames()).includes('shop_gift_wrap') ? true : undefined),
+      async () => ((await listedNames(service)).includes('shop_gift_wrap') ? true : undefined),
       10_000,
     );
     expect(upstream.listings()).toBeGreaterThan(listingsBefore);
