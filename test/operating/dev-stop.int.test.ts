@@ -27,7 +27,13 @@ mkdirSync(elsewhere);
  * Asynchronous: the dev process's output is read meanwhile, or it would wait on a full pipe.
  */
 function exchangesList(cwd: string): Promise<{ status: number; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: stateHome };
+  // The project's tsconfig by its path too: from another folder tsx would not find it, and would
+  // resolve the workspace packages to builds a fresh clone does not have.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_STATE_HOME: stateHome,
+    TSX_TSCONFIG_PATH: path.join(projectRoot(), 'tsconfig.json'),
+  };
   for (const name of ['ADMIN_URL', 'ADMIN_TOKEN', 'PORT'] as const) delete env[name];
   return new Promise((resolve) =>
     execFile(
