@@ -15,7 +15,7 @@
  * The Python clients (`mcp` in its default and legacy modes, FastMCP) and the Go and Rust SDKs'
  * are run through both too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
 import { Browser, locationOf } from '../answers/browser';
 import { until } from '../support/until';
+import { spawnDev, type DevRun } from './dev-process';
 import { goClient, goClientProgram } from '../clients/go-client';
 import { rustClient, rustClientProgram } from '../clients/rust-client';
 import { pendingHandleIn, type Observation } from '../clients/observation';
@@ -48,11 +49,6 @@ let origin = '';
 let mcpUrl = '';
 
 /** One run of `durable-mcp dev`: its process (leading a process group, as in a terminal) and its output. */
-interface DevRun {
-  process: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-}
 let dev: DevRun | undefined;
 
 async function startDev(): Promise<DevRun> {
@@ -66,24 +62,12 @@ async function startDev(): Promise<DevRun> {
     QUESTION_HOLD_MS: '30000',
   };
   // Its own stack, as a user's: no Postgres or Temporal of the test run's.
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_UI_URL', 'HANDLERS', 'HOST'] as const)
-    delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'dev', moduleFile, '--data-dir', dataDir], {
-    cwd: projectRoot(),
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const run: DevRun = { process: child, output: () => output, exited };
+  const run = spawnDev([moduleFile, '--data-dir', dataDir], env);
   await until(
     'durable-mcp dev to serve',
     async () => {
-      if (child.exitCode !== null) throw new Error(`durable-mcp dev exited:\n${output}`);
-      return /MCP endpoint +(\S+)/.exec(output)?.[1];
+      if (run.process.exitCode !== null) throw new Error(`durable-mcp dev exited:\n${run.output()}`);
+      return /MCP endpoint +(\S+)/.exec(run.output())?.[1];
     },
     180_000,
   );

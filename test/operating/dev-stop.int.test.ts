@@ -7,13 +7,14 @@
  * while the stack is still starting leaves no server of it running. While it runs, `durable-mcp
  * exchanges` run in another folder finds it (its port and its token) from the record it keeps.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../lib/paths';
 import { until } from '../support/until';
+import { spawnDev, type DevRun } from './dev-process';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dev-stop-'));
 chmodSync(work, 0o755); // as root, the embedded Postgres runs as the user postgres, who must enter it
@@ -56,12 +57,6 @@ function exchangesList(cwd: string): Promise<{ status: number; stderr: string }>
 /** A stack frame, in text or in a JSON log line's `stack` field. */
 const STACK_FRAME = /(^|\\n|\n)\s+at .+(:\d+:\d+\)?|\(native\))/;
 
-interface DevRun {
-  process: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
 function startDev(dataDir: string): DevRun {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -72,19 +67,7 @@ function startDev(dataDir: string): DevRun {
     // Where the stack records itself for `durable-mcp exchanges` (dev/dev-stack-record.ts): this test's own.
     XDG_STATE_HOME: stateHome,
   };
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_UI_URL', 'HANDLERS', 'HOST'] as const)
-    delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'dev', '--data-dir', dataDir], {
-    cwd: projectRoot(),
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { process: child, output: () => output, exited };
+  return spawnDev(['--data-dir', dataDir], env);
 }
 
 const serving = (run: DevRun) =>
