@@ -8,16 +8,18 @@ export function createPool(url: string, max: number, log: Logger): Pool {
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   // Postgres going away (a restart, a stop) is one line, not a stack trace (connection-loss.ts).
   pool.on('error', (error) => log.warn(postgresErrorFields(error), 'idle Postgres client failed'));
+  // A checked-out client has no pool listener: node-postgres emits a connection lost between two
+  // queries (a restart, a terminate) on the client itself, and with no listener the process dies.
+  // The loss reaches the holder as its next query's rejection, and the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', ignoreHeldClientError));
   return pool;
 }
+
+const ignoreHeldClientError = (): void => undefined;
 
 /** Runs `work` in one transaction, rolling back on any error. */
 export async function inTransaction<T>(pool: Pool, work: (client: import('pg').PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  // A connection lost mid-transaction also rejects the pending query, which is where we handle it;
-  // without a listener the client's 'error' event would crash the process.
-  const ignore = () => undefined;
-  client.on('error', ignore);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -27,7 +29,6 @@ export async function inTransaction<T>(pool: Pool, work: (client: import('pg').P
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.off('error', ignore);
     client.release();
   }
 }
