@@ -27,7 +27,7 @@ import { startLocalStack, type LocalStack } from '../cli/dev/local-stack/local-s
 import { rawCall } from './raw-mcp-call';
 import { loadHandlers } from '../cli/start/handler-module';
 import { startService, type RunningService } from '../cli/start/start-service';
-import { exchangeColumnsScript } from './temporal-ui-columns';
+import { exchangeColumnsScript } from '../cli/dev/local-stack/temporal-ui-columns';
 
 const IMAGES_DIR = path.join(projectRoot(), 'docs', 'images');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -81,7 +81,7 @@ async function greetAda(url: string): Promise<void> {
  * Signs the browser in to the codec endpoint with the admin token, as an operator does, and has the
  * Web UI send the sign-in cookie with its decode requests: "Include cross-origin credentials" in
  * its codec settings, kept in the browser's storage (the dev server's UI cannot be told at start).
- * The list gets the operator's guide's columns (temporal-ui-columns.ts), as a person adds them.
+ * The list gets the operator's guide's columns (cli/dev/local-stack/temporal-ui-columns.ts), as a person adds them.
  */
 async function signInToCodec(browser: Browser, codec: string, token: string, uiUrl: string): Promise<void> {
   const page = await browser.newPage();

@@ -11,8 +11,9 @@
  * - The dev stack's codec endpoint trusts loopback (CODEC_TRUST_LOOPBACK): a decode from this
  *   machine needs no credential, an encode of payloads still takes CODEC_ENCODE_TOKEN.
  * - In a real browser (Debian's Chromium through puppeteer-core), with no sign-in and no codec
- *   settings: the list shows no codec banner, and with the guide's columns each row's tool, caller,
- *   status and wait; an exchange's page shows its input and its User Metadata decoded.
+ *   settings: the list shows no codec banner and, on first visit, each row's tool, caller, status
+ *   and wait (the dev stack's UI door seeds the columns; a browser's own choice is kept); an
+ *   exchange's page shows its input and its User Metadata decoded.
  *
  * CHROMIUM_PATH names the browser (default /usr/bin/chromium). Without one, and outside CI, the
  * browser's part is skipped, saying so; in CI (`CI` set) it must run. UPDATE_SCREENSHOTS=1 writes
@@ -27,7 +28,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { findTemporalCli } from '../../cli/dev/local-stack/temporal-dev-server';
 import { freePort } from '../../cli/dev/local-stack/free-port';
 import { projectRoot } from '../../lib/paths';
-import { exchangeColumnsScript } from '../../scripts/temporal-ui-columns';
+import { UI_COLUMNS_STORAGE_KEY } from '../../cli/dev/local-stack/temporal-ui-columns';
 import { rawCall } from '../support/raw-mcp';
 import { until } from '../support/until';
 
@@ -229,13 +230,11 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
     if (SCREENSHOTS) await page.screenshot({ path: path.join(IMAGES_DIR, file) });
   }
 
-  it("lists the exchanges with no codec banner, and with the guide's columns their tool, caller, status and wait", async () => {
+  it('lists the exchanges with no codec banner, each row with its tool, caller, status and wait, on first visit', async () => {
     const page = await browser.newPage();
     try {
       await page.setViewport({ width: 1920, height: 560 });
-      // No sign-in and no codec settings: only the columns the operator's guide adds.
-      await page.goto(uiUrl, { waitUntil: 'domcontentloaded' });
-      await page.evaluate(exchangeColumnsScript('default'));
+      // A browser that never saw this UI: no sign-in, no codec settings, no columns of its own.
       const text = await open(page, `${uiUrl}/namespaces/default/workflows`, workflows.refund);
       expect(text).not.toContain('Codec Server could not connect');
       for (const column of ['McpTarget', 'McpPrincipal', 'ExchangeStatus', 'WaitingSince', 'WaitingOn', 'AnsweredBy'])
@@ -245,6 +244,27 @@ inBrowser('the Temporal Web UI of the dev stack, on first visit', () => {
         new RegExp(`${workflows.refund}\\s+refund_order\\s+anonymous\\s+running\\s+\\w{3} \\d+, \\d{4}`),
       );
       await photograph(page, 'temporal-ui-dev-list.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('keeps the columns a person chose in this browser', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(uiUrl, { waitUntil: 'domcontentloaded' });
+      const own = JSON.stringify({
+        default: [
+          { label: 'Status', pinned: true },
+          { label: 'Workflow ID', pinned: true },
+          { label: 'McpTarget', pinned: false },
+        ],
+      });
+      await page.evaluate(`localStorage.setItem(${JSON.stringify(UI_COLUMNS_STORAGE_KEY)}, ${JSON.stringify(own)})`);
+      const text = await open(page, `${uiUrl}/namespaces/default/workflows`, workflows.refund);
+      expect(text).toContain('McpTarget');
+      expect(text).not.toContain('McpPrincipal');
+      expect(await page.evaluate(`localStorage.getItem(${JSON.stringify(UI_COLUMNS_STORAGE_KEY)})`)).toBe(own);
     } finally {
       await page.close();
     }

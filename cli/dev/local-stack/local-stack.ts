@@ -6,7 +6,9 @@
 import path from 'node:path';
 import { createTeardown } from '../teardown';
 import { startLocalPostgres } from './local-postgres';
+import { freePort } from './free-port';
 import { startTemporalDevServer, waitForTemporal } from './temporal-dev-server';
+import { openTemporalUiDoor } from './temporal-ui-door';
 
 export interface LocalStackOptions {
   /** Folder for what is started here: `postgres/`, `temporal.log` (and `temporal.db` when persistent). */
@@ -15,7 +17,11 @@ export interface LocalStackOptions {
   database: string;
   /** Keep Postgres data and Temporal history in `dataDir` across runs (dev); thrown away otherwise. */
   persistent: boolean;
-  /** The dev server's port (a free one when absent) and its Web UI's (no UI when absent). */
+  /**
+   * The dev server's port (a free one when absent) and its Web UI's (no UI when absent). The UI
+   * itself listens on a free port; its port here is the door that seeds a browser's exchange
+   * columns (temporal-ui-door.ts).
+   */
   temporalPort?: number;
   temporalUiPort?: number;
   /** The embedded Postgres's port (a free one when absent or 0). */
@@ -54,9 +60,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (options.waitForExternalTemporal ?? true) await waitForTemporal(temporalAddress, 30_000);
     } else {
       options.onStart?.('temporal');
+      // The door first: a port another process holds ends the start before the server starts.
+      const uiPort = options.temporalUiPort ? await freePort() : undefined;
+      const door = options.temporalUiPort
+        ? await openTemporalUiDoor({
+            port: options.temporalUiPort,
+            uiPort: uiPort!,
+            namespace: env.TEMPORAL_NAMESPACE || 'default',
+          })
+        : undefined;
+      if (door) teardown.add(door.close);
       const temporal = await startTemporalDevServer({
         port: options.temporalPort,
-        uiPort: options.temporalUiPort,
+        uiPort,
         uiCodecEndpoint: options.temporalUiCodecEndpoint,
         dbFile: options.persistent ? path.join(options.dataDir, 'temporal.db') : undefined,
         logFile: path.join(options.dataDir, 'temporal.log'),
@@ -64,7 +80,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       });
       teardown.add(temporal.stop);
       temporalAddress = temporal.address;
-      temporalUiUrl = temporal.uiUrl;
+      temporalUiUrl = door?.url;
     }
 
     let databaseUrl = env.DATABASE_URL;
