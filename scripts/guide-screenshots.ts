@@ -41,11 +41,11 @@ async function photograph(
   url: string,
   file: string,
   ready: string,
-  options: { height?: number; tab?: string } = {},
+  options: { width?: number; height?: number; tab?: string } = {},
 ): Promise<void> {
   const page = await browser.newPage();
   try {
-    await page.setViewport({ width: 1440, height: options.height ?? 960 });
+    await page.setViewport({ width: options.width ?? 1440, height: options.height ?? 960 });
     await page.goto(url, { waitUntil: 'networkidle2', timeout: 30_000 });
     if (options.tab) await page.locator(`::-p-text(${options.tab})`).click();
     await page
@@ -186,7 +186,11 @@ async function main(): Promise<void> {
     // The guide's query for exchanges waiting on a person for more than 5 minutes, with 2 seconds.
     const cutoff = new Date(Date.now() - 2_000).toISOString();
     const waiting = encodeURIComponent(`ExecutionStatus = "Running" AND WaitingSince < "${cutoff}"`);
-    await photograph(browser, `${ui}/workflows?query=${waiting}`, 'temporal-ui-waiting-list.png', 'exchange-');
+    // Wide enough for every exchange column.
+    await photograph(browser, `${ui}/workflows?query=${waiting}`, 'temporal-ui-waiting-list.png', 'exchange-', {
+      width: 2200,
+      height: 600,
+    });
     const connection = await Connection.connect({ address: local.temporalAddress });
     try {
       const client = new Client({ connection, dataConverter: serviceDataConverter(config.payloadCodec) });
