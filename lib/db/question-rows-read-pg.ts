@@ -4,7 +4,7 @@
  * and the answers taken so far, which a question view shows and an answer is judged against.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { SlottedAnswer } from '../questions/addressing';
+import type { SlottedAnswer } from '../questions/admission';
 import type { Refusal } from '../questions/answer-judgement';
 import type { AnswerChannel, AnswererIdentity, ElicitAnswer, QuestionView } from '../questions/question';
 

@@ -3,7 +3,7 @@
  * question-rows-pg.ts): an answerer's inbox, one question, the claim of an answer under the
  * question's lock (first admitted answer wins), and the answers whose signal is not yet confirmed.
  */
-import type { SlottedAnswer } from '../questions/addressing';
+import type { SlottedAnswer } from '../questions/admission';
 import type { Judgement, Refusal } from '../questions/answer-judgement';
 import type {
   AnswerChannel,

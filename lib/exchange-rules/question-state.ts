@@ -10,7 +10,7 @@
  * held and applied once the ask is folded in.
  */
 import type { AnsweredBy } from '@durable-mcp/handlers';
-import { admission, decisionOf, type Admission, type SlottedAnswer } from '../questions/addressing';
+import { admission, decisionOf, type Admission, type SlottedAnswer } from '../questions/admission';
 import type { Addressing, QuestionAnswer, QuestionCaller } from '../questions/question';
 import { isLate } from './round-deadline';
 import type { RoundSummary } from '../exchange/types';

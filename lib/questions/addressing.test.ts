@@ -1,7 +1,8 @@
 import { answerer, elicitFrom } from '@durable-mcp/handlers';
 import { addressedAskProblem } from './addressed-ask-check';
 import { expiryReachesHandler } from './question-wait';
-import { addressedKeys, admission, decisionOf, identityKeys, answererKey, type SlottedAnswer } from './addressing';
+import { addressedKeys, identityKeys, answererKey } from './addressing';
+import { admission, decisionOf, type SlottedAnswer } from './admission';
 import type { Addressing, AnswererIdentity } from './question';
 
 const ISSUER = 'https://id.example.com';

@@ -6,7 +6,7 @@
  * with a reason that is recorded and shown.
  */
 import { describeRequirement } from './step-up';
-import { admission, decisionOf, type AdmissionRefusal, type SlottedAnswer } from './addressing';
+import { admission, decisionOf, type AdmissionRefusal, type SlottedAnswer } from './admission';
 import { humanTime } from './human-time';
 import type { AnswererIdentity, ElicitAnswer, QuestionView } from './question';
 

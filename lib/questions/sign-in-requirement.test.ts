@@ -3,7 +3,7 @@
 // and what a handler may write.
 import { elicitFrom } from '@durable-mcp/handlers';
 import { addressedAskProblem } from './addressed-ask-check';
-import { admission, meetsSignInRequirement, type SlottedAnswer } from './addressing';
+import { admission, meetsSignInRequirement, type SlottedAnswer } from './admission';
 import { judgeAnswer, refusalMessage } from './answer-judgement';
 import type { Addressing, AnswererIdentity, QuestionView } from './question';
 

@@ -17,7 +17,8 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { QuestionStore } from '../../../../lib/db/question-store';
 import type { Logger } from '../../../../lib/log';
-import { identityKeys, meetsSignInRequirement } from '../../../../lib/questions/addressing';
+import { identityKeys } from '../../../../lib/questions/addressing';
+import { meetsSignInRequirement } from '../../../../lib/questions/admission';
 import { answerFromForm, type FormFields } from '../../../../lib/questions/form-answer';
 import { ACTION_FIELD, CSRF_FIELD, SHOWN_FIELD } from '../../../../lib/questions/form-field-names';
 import type { AnswererIdentity, QuestionView } from '../../../../lib/questions/question';
