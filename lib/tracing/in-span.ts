@@ -1,20 +1,22 @@
 /**
  * One piece of work as the active span of the service's tracer (`name`, with `options`), ended when
  * it settles; a failure is recorded on it (the exception, and an error status saying
- * `reason(error)`) and thrown on. A no-op span while traces are off.
+ * `reason(error)`) and thrown on. A no-op span while traces are off. Its parent is the active
+ * context's span, or `options.parent`'s (a client's trace context, a leg's).
  */
-import { SpanStatusCode, type Span, type SpanOptions } from '@opentelemetry/api';
+import { context, SpanStatusCode, type Context, type Span, type SpanOptions } from '@opentelemetry/api';
 import { serviceTracer } from './tracer-provider';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function inSpan<T>(
   name: string,
-  options: SpanOptions,
+  options: SpanOptions & { parent?: Context },
   run: (span: Span) => Promise<T>,
   reason: (error: unknown) => string = messageOf,
 ): Promise<T> {
-  return serviceTracer().startActiveSpan(name, options, async (span) => {
+  const { parent, ...spanOptions } = options;
+  return serviceTracer().startActiveSpan(name, spanOptions, parent ?? context.active(), async (span) => {
     try {
       return await run(span);
     } catch (error) {

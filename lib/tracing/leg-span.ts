@@ -11,14 +11,13 @@ import {
   propagation,
   ROOT_CONTEXT,
   SpanKind,
-  SpanStatusCode,
   trace,
   type Attributes,
   type Context,
   type Span,
 } from '@opentelemetry/api';
 import { legSpanName, spanText } from './span-names';
-import { serviceTracer } from './tracer-provider';
+import { inSpan } from './in-span';
 
 export type LegEra = 'modern' | 'legacy' | 'transport';
 
@@ -66,23 +65,11 @@ export async function withLegSpan<T>(
     'mcp.era': era,
     ...(target ? { 'mcp.target': spanText(target) } : {}),
   };
-  const parent = clientTraceContext(message.params, header);
   // A message with an id and no method is a client's response (a legacy answer).
-  return serviceTracer().startActiveSpan(
+  return inSpan(
     legSpanName(method),
-    { kind: SpanKind.SERVER, attributes },
-    parent,
-    async (span) => {
-      try {
-        return await run(span);
-      } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
+    { kind: SpanKind.SERVER, attributes, parent: clientTraceContext(message.params, header) },
+    run,
   );
 }
 
