@@ -20,7 +20,12 @@ export interface SoakContext {
   reattaches: number;
   /** How long a client follows one leg (or waits for one thing) before it gives up. */
   patienceMs: number;
+  /** How long a client (or the approver) takes to answer each ask. */
+  thinkMs: number;
 }
+
+/** The pause before an answer: a person reading the question, so exchanges stay open across kills. */
+export const think = (ctx: SoakContext) => sleep(ctx.thinkMs);
 
 /** The client's handle on the exchange it drives, once it has one (for the ledger's notes). */
 export interface SoakTrack {

@@ -16,7 +16,7 @@ import {
   type MessageStream,
 } from '../test/support/legacy-client';
 import { stepAnswers, welcomeText, WIZARD } from '../test/faults/support/wizard-exchange';
-import { onLiveApi, why, type SoakContext, type SoakTrack } from './soak-context';
+import { onLiveApi, think, why, type SoakContext, type SoakTrack } from './soak-context';
 
 /** How long a call stream may stay silent before the client re-attaches (a busy round, a worker restarting). */
 const READ_MS = 30_000;
@@ -63,6 +63,7 @@ export async function runLegacy(ctx: SoakContext, n: number, track: SoakTrack): 
         `step ${step}'s elicitation/create`,
       );
       const [answer] = Object.values(stepAnswers(name, step)) as Array<Record<string, unknown>>;
+      await think(ctx);
       ctx.ledger.sending(ref, step);
       const status = await onLiveApi(ctx, `the response to step ${step}`, async (url) =>
         session.respond(request.id!, answer!, { url, headers: await headers() }),

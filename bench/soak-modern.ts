@@ -9,7 +9,7 @@
 import { answerGreet, askOf, greeting, isAsk, startCall, type ToolCall } from '../test/faults/support/modern-exchange';
 import { answerStep, WIZARD, welcomeText } from '../test/faults/support/wizard-exchange';
 import type { RpcReply } from '../test/support/raw-mcp';
-import { callerApis, type SoakContext, type SoakTrack } from './soak-context';
+import { callerApis, think, type SoakContext, type SoakTrack } from './soak-context';
 
 const GREET: ToolCall = { name: 'greet', arguments: {} };
 
@@ -32,6 +32,7 @@ export async function runModern(ctx: SoakContext, n: number, track: SoakTrack): 
   if (n % 2 === 0) {
     const ask = await startCall(apis, keyed(GREET), ctx.trace, keyRing, ctx.patienceMs);
     track.ref = `exchange:${ask.exchangeId}`;
+    await think(ctx);
     ctx.ledger.sending(track.ref, 1);
     const reply = await answerGreet(apis, ask, name, ctx.trace, ctx.patienceMs);
     if (!reply.body.error) ctx.ledger.accept(track.ref, 1);
@@ -40,6 +41,7 @@ export async function runModern(ctx: SoakContext, n: number, track: SoakTrack): 
   let ask = await startCall(apis, keyed(WIZARD), ctx.trace, keyRing, ctx.patienceMs);
   const ref = (track.ref = `exchange:${ask.exchangeId}`);
   for (const step of [1, 2, 3] as const) {
+    await think(ctx);
     ctx.ledger.sending(ref, step);
     const reply = await answerStep(apis, ask, name, step, ctx.trace, ctx.patienceMs);
     if (reply.body.error) return endWith(ctx, reply, welcomeText(name), ref, 'modern');

@@ -25,6 +25,8 @@ export interface SoakOptions {
   drainSeconds: number;
   /** How long a client follows one leg (connection errors, state-only results) before it gives up. */
   patienceSeconds: number;
+  /** Milliseconds a client takes to answer each ask. */
+  thinkMs: number;
   keepLogs: boolean;
   help: boolean;
 }
@@ -39,10 +41,12 @@ times and starting them again. At the end: exchanges by outcome, answers accepte
 applied (exit 1 when they differ), leaks, and each process's memory over time.
 
   --minutes N           how long the load runs (default 30; BENCH_MINUTES)
-  --concurrency N       exchanges in flight at once (default 4; BENCH_CONCURRENCY)
+  --concurrency N       exchanges in flight at once (default 8; BENCH_CONCURRENCY)
   --rate N              exchanges started per minute, at most --concurrency in flight
                         (default 0: each lane starts its next exchange as soon as its last ends)
   --mix LIST            weights of each kind (default modern=3,legacy=2,task=2,question=2)
+  --think-ms N          pause before each answer, a person reading the ask, so exchanges stay
+                        open across kills (default 1000)
   --kill-every-s N      mean seconds between SIGKILLs of the worker, and apart of an API replica,
                         each drawn uniformly from 0.5 to 1.5 times it (default 60; 0: no kills)
   --down-s N            seconds a killed process stays down before its restart (default 2)
@@ -77,12 +81,24 @@ export function readSoakOptions(argv: readonly string[], env: Record<string, str
   const args = parseFlags(
     argv,
     ['keep-logs', 'help'],
-    ['minutes', 'concurrency', 'rate', 'mix', 'kill-every-s', 'down-s', 'seed', 'sample-s', 'drain-s', 'patience-s'],
+    [
+      'minutes',
+      'concurrency',
+      'rate',
+      'mix',
+      'kill-every-s',
+      'down-s',
+      'seed',
+      'sample-s',
+      'drain-s',
+      'patience-s',
+      'think-ms',
+    ],
   );
   const int = integerOption(args, env);
   return {
     minutes: int('minutes', 'BENCH_MINUTES', 30, 1),
-    concurrency: int('concurrency', 'BENCH_CONCURRENCY', 4, 1),
+    concurrency: int('concurrency', 'BENCH_CONCURRENCY', 8, 1),
     rate: int('rate', 'BENCH_RATE', 0, 0),
     mix: parseMix(args.get('mix') ?? env.BENCH_MIX ?? DEFAULT_MIX),
     killEverySeconds: int('kill-every-s', 'BENCH_KILL_EVERY_S', 60, 0),
@@ -91,6 +107,7 @@ export function readSoakOptions(argv: readonly string[], env: Record<string, str
     sampleSeconds: int('sample-s', 'BENCH_SAMPLE_S', 5, 1),
     drainSeconds: int('drain-s', 'BENCH_DRAIN_S', 180, 0),
     patienceSeconds: int('patience-s', 'BENCH_PATIENCE_S', 150, 1),
+    thinkMs: int('think-ms', 'BENCH_THINK_MS', 1000, 0),
     keepLogs: args.has('keep-logs'),
     help: args.has('help'),
   };

@@ -8,7 +8,7 @@
  */
 import { pollPastStateOnly, sendLeg, type ToolCall } from '../test/faults/support/modern-exchange';
 import { inbox, postAnswer } from '../test/faults/support/question-answers';
-import { callerApis, onLiveApi, untilOnLiveApi, type SoakContext, type SoakTrack } from './soak-context';
+import { callerApis, onLiveApi, think, untilOnLiveApi, type SoakContext, type SoakTrack } from './soak-context';
 import { endWith } from './soak-modern';
 
 export async function runQuestion(ctx: SoakContext, n: number, track: SoakTrack): Promise<void> {
@@ -35,6 +35,7 @@ export async function runQuestion(ctx: SoakContext, n: number, track: SoakTrack)
     (await inbox(url, await ctx.auth.approverHeaders())).find((q) => q.message.includes(`order ${order} `)),
   );
   const ref = (track.ref = `exchange:${question.exchangeId}`);
+  await think(ctx);
   ctx.ledger.sending(ref, question.round);
   let lostAReply = false;
   const status = await onLiveApi(ctx, `the answer to ${order}'s question`, async (url) => {

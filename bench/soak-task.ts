@@ -9,7 +9,7 @@
 import { createdTaskId, taskClient, type TaskClient } from '../test/support/task-client';
 import type { RpcReply } from '../test/support/raw-mcp';
 import { stepAnswers, welcomeText } from '../test/faults/support/wizard-exchange';
-import { onLiveApi, untilOnLiveApi, type SoakContext, type SoakTrack } from './soak-context';
+import { onLiveApi, think, untilOnLiveApi, type SoakContext, type SoakTrack } from './soak-context';
 
 const STEP_KEYS = { 1: 'profile', 2: 'team', 3: 'confirm' } as const;
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -50,6 +50,7 @@ export async function runTask(ctx: SoakContext, n: number, track: SoakTrack): Pr
     const task = await state(`the task asking for ${STEP_KEYS[step]}`, (t) => asks(t, STEP_KEYS[step]));
     if (!asks(task, STEP_KEYS[step]))
       return ctx.ledger.end('task', 'unexpected result', `${task.status} before step ${step}'s ask`, ref);
+    await think(ctx);
     ctx.ledger.sending(ref, step);
     const reply = await send(`tasks/update ${step}`, (client) => client.update(taskId, stepAnswers(name, step)));
     if (!reply.body.error) ctx.ledger.accept(ref, step);

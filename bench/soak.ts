@@ -61,7 +61,7 @@ function header(opts: SoakOptions, loadAverageStart: number[]): string[] {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')} at end`,
-    `--minutes ${opts.minutes} --concurrency ${opts.concurrency} --rate ${opts.rate} --mix ${mix} --kill-every-s ${opts.killEverySeconds} --down-s ${opts.downSeconds} --seed ${opts.seed} --drain-s ${opts.drainSeconds} --patience-s ${opts.patienceSeconds}`,
+    `--minutes ${opts.minutes} --concurrency ${opts.concurrency} --rate ${opts.rate} --mix ${mix} --think-ms ${opts.thinkMs} --kill-every-s ${opts.killEverySeconds} --down-s ${opts.downSeconds} --seed ${opts.seed} --drain-s ${opts.drainSeconds} --patience-s ${opts.patienceSeconds}`,
     'stack: 1 worker, 2 API replicas, a Temporal dev server, an embedded Postgres (separate processes); AUTH_MODE=oauth, HTTP_WAIT_MS=2000, LEGACY_PENDING_AFTER_MS=0',
   ];
 }
@@ -175,6 +175,7 @@ async function main(run: BenchRun): Promise<number> {
       trace: newTrace(),
       reattaches: 0,
       patienceMs: opts.patienceSeconds * 1000,
+      thinkMs: opts.thinkMs,
     };
     note(`load: ${opts.minutes} min at concurrency ${opts.concurrency}; logs in ${stack.scratch}/logs`);
     const result = await soak(run, opts, stack, ctx);
