@@ -18,6 +18,7 @@ import { NO_REPLY, withGatedApi } from './support/gated-api';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { answerBeforeResult, answersAndResults, historyCounts } from './support/temporal-probe';
 import { waitFor } from './support/wait-for';
+import { listedQuestion, postAnswer } from './support/question-answers';
 import { answerApiResourceOf } from '../../lib/auth/auth-config';
 
 /** The audience tokens carry: the service checks it, not the port each API process happens to listen on. */
@@ -83,18 +84,6 @@ async function callRefund(url: string, order: string): Promise<string> {
   }
 }
 
-const answersOf = (url: string) => url.replace(/\/mcp$/, '/answers/api/questions');
-
-type Listed = { id: string; exchangeId: string; shownDigest: string; message: string };
-
-/** The question on `order` as the approver's inbox at `url` lists it. */
-async function listedQuestion(url: string, headers: Record<string, string>, order: string): Promise<Listed> {
-  return waitFor(`the question on ${order} in the approver's inbox`, async () => {
-    const listed = (await (await fetch(answersOf(url), { headers })).json()) as { questions: Listed[] };
-    return listed.questions.find((q) => q.message.includes(`order ${order} `));
-  });
-}
-
 const approverHeaders = async () => ({
   authorization: await approverBearer(),
   'content-type': 'application/json',
@@ -113,11 +102,7 @@ scenario(
     const headers = await approverHeaders();
     // The question is in Postgres (recorded with its ask) while the workflow task that ran it is held open.
     const question = await listedQuestion(stack.apiUrl(0), headers, 'W-1');
-    const taken = await fetch(`${answersOf(stack.apiUrl(0))}/${encodeURIComponent(question.id)}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ action: 'accept', content: {}, shownDigest: question.shownDigest }),
-    });
+    const taken = await postAnswer(stack.apiUrl(0), headers, question, { action: 'accept', content: {} });
     await waitFor('the answer signalled', async () => (await claimed(question.id))[0]?.signalled === true);
     await stack.stopWorker('SIGKILL');
     const killedAfterMs = Date.now() - window.openedAt;
@@ -130,7 +115,7 @@ scenario(
       [window.exchangeId],
     );
     expect({
-      taken: taken.status,
+      taken,
       window,
       inTime: killedAfterMs < LOCAL_WINDOW_MS,
       resultsAtKill: atKill.localResults,
@@ -159,24 +144,12 @@ scenario(
       // The caller waits on API 1, which reaches Temporal directly.
       const result = callRefund(stack.apiUrl(1), 'F-1');
       const dana = { authorization: await approverBearer(), 'content-type': 'application/json' };
-      const question = await waitFor("the question in the approver's inbox", async () => {
-        const listed = (await (await fetch(answersOf(stack.apiUrl(1)), { headers: dana })).json()) as {
-          questions: Array<{ id: string; exchangeId: string; shownDigest: string; message: string }>;
-        };
-        return listed.questions.find((q) => q.message.includes('order F-1'));
-      });
+      const question = await listedQuestion(stack.apiUrl(1), dana, 'F-1');
       const workflowId = workflowIdFor(question.exchangeId);
 
       const { reply, atKill } = await api.claimThenKill({
         workflowId,
-        send: async () =>
-          (
-            await fetch(`${answersOf(stack.apiUrl(0))}/${encodeURIComponent(question.id)}`, {
-              method: 'POST',
-              headers: dana,
-              body: JSON.stringify({ action: 'accept', content: { note: 'ok' }, shownDigest: question.shownDigest }),
-            })
-          ).status,
+        send: () => postAnswer(stack.apiUrl(0), dana, question, { action: 'accept', content: { note: 'ok' } }),
         claimed: ['the answer claimed', async () => (await claimed(question.id)).length === 1],
       });
 

@@ -43,6 +43,8 @@ export interface AuthorizationServer {
   tokenEndpoint: string;
   /** The keys it signs with now, first the one it uses. */
   keys: SigningKey[];
+  /** Its process id (its latest start). */
+  readonly pid: number;
   /** A token by the client-credentials grant; throws with the server's answer when it refuses. */
   token(client: TestClient, request?: { resource?: string; scope?: string }): Promise<string>;
   /** Stops it and starts it again on the same issuer, signing with `keys`. */
@@ -84,6 +86,9 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     tokenEndpoint: `${issuer}/token`,
     get keys() {
       return keys;
+    },
+    get pid() {
+      return child!.pid;
     },
     async token(client, request = {}) {
       const response = await fetch(`${issuer}/token`, {

@@ -31,6 +31,8 @@ export function stackProcessEnv(extra: Record<string, string> = {}): Record<stri
 }
 
 export interface ServiceProcess {
+  /** Its process id (the node process running the main), for readings from /proc. */
+  readonly pid: number;
   /** Everything the process wrote to stdout and stderr so far (its log lines). */
   output(): string;
   /** Sends `signal` (SIGTERM) and waits for the exit; SIGKILL if it does not stop within `graceMs`. */
@@ -70,6 +72,7 @@ async function whenReady<T>(child: Child, ready: () => Promise<T>): Promise<T> {
 }
 
 const handle = (child: Child): ServiceProcess => ({
+  pid: child.pid,
   output: child.output,
   kill: (signal = 'SIGTERM', graceMs = 20_000) => child.stop(graceMs, signal),
   exit: child.exit,

@@ -54,6 +54,8 @@ export interface FaultStack {
   apiUrls(): string[];
   apiUrl(slot: 0 | 1): string;
   apiRunning(slot: 0 | 1): boolean;
+  /** The process id of the API process in `slot`, while it runs. */
+  apiPid(slot: 0 | 1): number | undefined;
   /** The log file of the API process in `slot` (its latest start). */
   apiLogFile(slot: 0 | 1): string;
   /** Starts the API in `slot`; `env` overrides the stack's environment for this start only. */
@@ -63,6 +65,8 @@ export interface FaultStack {
   startWorker(start?: WorkerStart): Promise<OsProcess>;
   /** The Temporal dev server process (its latest start). */
   temporal(): OsProcess | undefined;
+  /** The embedded Postgres's process (its node wrapper; the server and backends are its children). */
+  postgres(): OsProcess | undefined;
   /** The running worker, if any. */
   worker(): OsProcess | undefined;
   stopWorker(signal: NodeJS.Signals): Promise<string | undefined>;
@@ -218,6 +222,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     temporalAddress,
     apiUrls: () => apis.filter((api): api is ApiProcess => api !== undefined).map((api) => api.url),
     apiRunning: (slot) => apis[slot] !== undefined,
+    apiPid: (slot) => apis[slot]?.pid,
     apiUrl(slot) {
       const api = apis[slot];
       if (!api) throw new Error(`API ${slot} is not running`);
@@ -233,6 +238,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     startWorker,
     worker: () => (worker?.running() ? worker : undefined),
     temporal: () => temporal,
+    postgres: () => pg,
     async stopWorker(signal) {
       const proc = worker;
       worker = undefined;

@@ -17,6 +17,10 @@ export interface ApiChoice {
   prefer?: number;
   /** The client capabilities each leg declares (default: elicitation only). */
   capabilities?: Record<string, unknown>;
+  /** Headers each leg carries (a bearer token, fresh for each leg); none by default. */
+  headers?: () => Promise<Record<string, string>>;
+  /** The principal key the service binds this client's requestStates to (default: the anonymous one). */
+  principal?: string;
 }
 
 export interface LegTrace {
@@ -36,14 +40,19 @@ const GREET = { name: 'greet', arguments: {} };
 export type ToolCall = { name: string; arguments: Record<string, unknown> } & Record<string, unknown>;
 
 /** Exchange ids are inside the sealed requestState; the harness holds the key ring, so it can read them. */
-export function exchangeIdOf(keyRing: string, requestState: string, call: ToolCall = GREET): string {
+export function exchangeIdOf(
+  keyRing: string,
+  requestState: string,
+  call: ToolCall = GREET,
+  principal = 'anonymous',
+): string {
   const keys = keyRing.split(',').map((entry) => {
     const [kid, key] = entry.split(':') as [string, string];
     return { kid, key: Buffer.from(key, 'base64') };
   });
   const codec = createRequestStateCodec(createSealer(keys), 3_600_000);
   const requestDigest = requestDigestOf({ method: 'tools/call', target: call.name, params: call });
-  return codec.verify(requestState, { requestDigest, principal: 'anonymous' }).exchangeId;
+  return codec.verify(requestState, { requestDigest, principal }).exchangeId;
 }
 
 /** One leg, sent again (to the next API) while the connection fails, for up to `patienceMs`. */
@@ -60,7 +69,8 @@ export async function sendLeg(
     const url = urls[attempt % Math.max(urls.length, 1)];
     try {
       if (!url) throw new Error('no API process is up');
-      const reply = await rawCall(url, 'tools/call', params, apis.capabilities);
+      const headers = apis.headers ? { headers: await apis.headers() } : {};
+      const reply = await rawCall(url, 'tools/call', params, apis.capabilities, headers);
       trace.legs += 1;
       return reply;
     } catch (error) {
@@ -127,15 +137,15 @@ export async function startCall(
 ): Promise<Ask> {
   const first = await sendLeg(apis, call, trace);
   const reply = await pollPastStateOnly(apis, call, first, trace, patienceMs);
-  return askOf(reply, keyRing, call, 'first leg');
+  return askOf(reply, keyRing, call, 'first leg', apis.principal);
 }
 
 /** The ask in `reply` (with the exchange it belongs to), or an error that shows what came instead. */
-export function askOf(reply: RpcReply, keyRing: string, call: ToolCall, leg: string): Ask {
+export function askOf(reply: RpcReply, keyRing: string, call: ToolCall, leg: string, principal?: string): Ask {
   if (!isAsk(reply)) throw new Error(`${leg}: expected an ask, got ${JSON.stringify(reply.body)}`);
   const requestState = reply.body.result!.requestState as string;
   return {
-    exchangeId: exchangeIdOf(keyRing, requestState, call),
+    exchangeId: exchangeIdOf(keyRing, requestState, call, principal),
     requestState,
     inputRequests: reply.body.result!.inputRequests as Record<string, unknown>,
   };

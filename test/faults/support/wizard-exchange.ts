@@ -71,7 +71,8 @@ export async function nextAsk(
   keyRing: string,
   patienceMs?: number,
 ): Promise<Ask> {
-  return askOf(await answerStep(apis, ask, name, step, trace, patienceMs), keyRing, WIZARD, `step ${step}'s answer`);
+  const reply = await answerStep(apis, ask, name, step, trace, patienceMs);
+  return askOf(reply, keyRing, WIZARD, `step ${step}'s answer`, apis.principal);
 }
 
 /** A wizard from its first leg to its result, each leg followed for up to `patienceMs`. */
