@@ -13,10 +13,11 @@ import type { Caller } from './load';
 /** What one reply may be before the caller gives up on it: no bench reply comes near it. */
 const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
-export function httpCaller(url: string): Caller {
+/** `headers`: sent with every request (a caller's `authorization`, say). */
+export function httpCaller(url: string, headers: Record<string, string> = {}): Caller {
   const agent = new http.Agent({ keepAlive: true });
   return async (params, signal) => {
-    const { status, body } = await post(url, agent, 'tools/call', params, signal);
+    const { status, body } = await post(url, agent, 'tools/call', params, signal, headers);
     if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
     if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
     return body.result;
@@ -29,8 +30,11 @@ function post(
   method: string,
   params: Record<string, unknown>,
   signal: AbortSignal,
+  extraHeaders: Record<string, string>,
 ): Promise<RpcReply> {
-  const { headers, body } = mcpRequestOf(method, params);
+  const request = mcpRequestOf(method, params);
+  const { body } = request;
+  const headers = { ...request.headers, ...extraHeaders };
   return new Promise<RpcReply>((resolve, reject) => {
     const request = http.request(
       url,

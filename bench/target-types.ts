@@ -44,6 +44,8 @@ export interface TargetContext {
   logLevel: string;
   postgres(): Promise<SharedPostgres>;
   signal: AbortSignal;
+  /** The port its MCP endpoint listens on (a free one when absent): known first when a token names it. */
+  port?: number;
   /** Extra configuration for the service's processes (dev and prod targets), e.g. larger budgets. */
   serviceEnv?: Record<string, string>;
   /** Start the service's processes with their inspector open, to read their heaps (bench/heap-reading.ts). */

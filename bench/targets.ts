@@ -185,7 +185,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
     }
 
     // Every target from here on is served over HTTP.
-    const port = await freePort();
+    const port = ctx.port ?? (await freePort());
     const url = `http://127.0.0.1:${port}/mcp`;
 
     if (spec.name === 'dev' || spec.name === 'prod' || spec.name === 'gateway') {
