@@ -4,6 +4,7 @@
  * (exchange-errors.ts) and become RpcErrors through `fromOutcome`.
  */
 import type { ExchangeMethod, OutcomeError } from '../exchange/types';
+import type { QuotaRefusal } from '../quotas/quota-counters';
 import { echoed } from './echoed-client-text';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from './exchange-errors';
 import {
@@ -149,6 +150,19 @@ export const capacityExceeded = (what: string, limit: number, retryAfterS: numbe
     `Server busy: ${what} (limit ${limit}); retry after ${retryAfterS} s`,
     { limit, retryAfterS },
     { retryAfterS },
+  );
+/**
+ * -32000 with HTTP 429: a quota of calls (QUOTA_CALLS_PER_*, QUOTAS_FILE) is used up for its window;
+ * nothing was started. data: `{ quota, limit, window, windowS, retryAfterS, resetAt }` (`resetAt`:
+ * when the window ends, RFC 3339 UTC), and `Retry-After` the same seconds.
+ */
+export const quotaExceeded = (refusal: QuotaRefusal) =>
+  new RpcError(
+    'serverBusy',
+    SERVER_BUSY,
+    `Quota exceeded: ${refusal.quota} allows ${refusal.limit} calls per ${refusal.window}; retry after ${refusal.retryAfterS} s (at ${refusal.resetAt})`,
+    { ...refusal },
+    { retryAfterS: refusal.retryAfterS },
   );
 /** A repeated call joined one whose start then failed (Temporal refused it): sending it again starts it anew. */
 export const repeatedCallGone = () =>
