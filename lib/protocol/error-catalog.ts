@@ -4,7 +4,6 @@
  * (exchange-errors.ts) and become RpcErrors through `fromOutcome`.
  */
 import type { ExchangeMethod, OutcomeError } from '../exchange/types';
-import type { QuotaRefusal } from '../quotas/quota-counters';
 import { echoed } from './echoed-client-text';
 import { EXCHANGE_CANCELLED, EXCHANGE_EXPIRED, EXCHANGE_TERMINATED, ROUND_CAP_EXCEEDED } from './exchange-errors';
 import {
@@ -151,6 +150,18 @@ export const capacityExceeded = (what: string, limit: number, retryAfterS: numbe
     { limit, retryAfterS },
     { retryAfterS },
   );
+/** What a call refused by a quota is told (lib/quotas/quota-counters.ts `refusalOf`). */
+export interface QuotaRefusal {
+  /** The rule's name. */
+  quota: string;
+  window: 'minute' | 'hour' | 'day';
+  windowS: number;
+  limit: number;
+  retryAfterS: number;
+  /** When the window ends, RFC 3339 UTC. */
+  resetAt: string;
+}
+
 /**
  * -32000 with HTTP 429: a quota of calls (QUOTA_CALLS_PER_*, QUOTAS_FILE) is used up for its window;
  * nothing was started. data: `{ quota, limit, window, windowS, retryAfterS, resetAt }` (`resetAt`:

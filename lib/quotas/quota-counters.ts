@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { ExchangeMethod } from '../exchange/types';
 import { toolPattern } from '../handler-set/tool-patterns';
+import type { QuotaRefusal } from '../protocol/error-catalog';
 import { QUOTA_WINDOWS, type QuotaRule, type QuotaWindow } from './quota-rules';
 
 /** What a new exchange's first leg is, to the quotas. */
@@ -30,16 +31,6 @@ export interface QuotaCounter {
   windowS: number;
   limit: number;
   key: string;
-}
-
-/** What a refused call is told: the quota, its window and limit, and when it frees (RFC 3339). */
-export interface QuotaRefusal {
-  quota: string;
-  window: QuotaWindow;
-  windowS: number;
-  limit: number;
-  retryAfterS: number;
-  resetAt: string;
 }
 
 /** A key this long or longer is stored as its digest: a long tool name must not make an index entry too large. */

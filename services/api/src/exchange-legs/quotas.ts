@@ -11,7 +11,8 @@ import type { Logger } from '../../../../lib/log';
 import { apiMetrics } from '../../../../lib/metrics/api-metrics';
 import { quotaExceeded } from '../../../../lib/protocol/error-catalog';
 import { countersFor, refusalOf, type QuotaRules } from '../../../../lib/quotas/quota-counters';
-import type { ExchangeLeg } from './leg-types';
+import type { Principal } from '../../../../lib/exchange/principal';
+import type { OriginalRequest } from '../../../../lib/exchange/types';
 
 /** A call taken from its quotas: `giveBack` returns it when its exchange did not start after all. */
 export interface TakenCall {
@@ -21,14 +22,13 @@ export interface TakenCall {
 const NOTHING_TAKEN: TakenCall = { giveBack: async () => undefined };
 
 export interface QuotaGate {
-  /** Takes the first leg's call from its quotas, or throws the refusal of the first full one. */
-  take(leg: ExchangeLeg): Promise<TakenCall>;
+  /** Takes a first leg's call (its caller, its request) from its quotas, or throws the refusal of the first full one. */
+  take(principal: Principal, request: Pick<OriginalRequest, 'method' | 'target'>): Promise<TakenCall>;
 }
 
 export function createQuotaGate(rules: QuotaRules, store: QuotaCounterStore, log: Logger): QuotaGate {
   return {
-    async take(leg) {
-      const { principal, request } = leg;
+    async take(principal, request) {
       const counters = countersFor(rules, {
         principal: principal.id,
         ...(principal.tenant !== undefined ? { tenant: principal.tenant } : {}),

@@ -67,7 +67,7 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       ...(deps.questionEvents ? { questionEvents: deps.questionEvents } : {}),
     };
     // Before anything is written: a call over its quotas (quotas.ts) leaves no row and no workflow.
-    const taken = deps.quotas ? await deps.quotas.take(leg) : undefined;
+    const taken = deps.quotas ? await deps.quotas.take(leg.principal, request) : undefined;
     // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
     // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an
     // authenticated principal fewer than its own (capacity.ts).
