@@ -21,6 +21,7 @@ describe('parseCommandLine', () => {
     [['start', 'worker'], { command: 'start', role: 'worker' }],
     [['check', './tools.ts'], { command: 'check', module: './tools.ts' }],
     [['check', '--upstreams', 'u.json'], { command: 'check-upstreams', file: 'u.json' }],
+    [['check', '--quotas', 'q.json'], { command: 'check-quotas', file: 'q.json' }],
     [[], { command: 'help' }],
     [['--help'], { command: 'help' }],
     [['help', 'dev'], { command: 'help', topic: 'dev' }],
@@ -50,6 +51,8 @@ describe('parseCommandLine', () => {
     [['check', 'a.ts', 'b.ts'], 'durable-mcp check: name one module'],
     [['check', '--upstreams'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
     [['check', 'a.ts', '--upstreams', 'u.json'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
+    [['check', '--quotas'], 'durable-mcp check: --quotas needs one file, and nothing else'],
+    [['check', '--quotas', 'q.json', '--upstreams', 'u.json'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
     [['serve'], 'durable-mcp: no command serve'],
     [['help', 'serve'], 'durable-mcp help: no command serve'],
   ])('refuses %j', (argv, message) => {

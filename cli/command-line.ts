@@ -17,6 +17,8 @@ export type Command =
   | { command: 'check'; module: string }
   /** `check --upstreams <file>`: an UPSTREAMS_FILE, read as the service reads it. */
   | { command: 'check-upstreams'; file: string }
+  /** `check --quotas <file>`: a QUOTAS_FILE, read as the service reads it. */
+  | { command: 'check-quotas'; file: string }
   /** The admin API from a terminal: the rest of the line is its own (exchanges/exchanges-command.ts). */
   | { command: 'exchanges'; argv: string[] }
   /** The evidence log's exports and their verification: the rest of the line is its own (evidence/evidence-command.ts). */
@@ -41,8 +43,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const dataDirAt = valueAt('--data-dir');
   const upstreamAt = valueAt('--upstream');
   const upstreamsAt = valueAt('--upstreams');
+  const quotasAt = valueAt('--quotas');
   const watchAts = rest.flatMap((arg, i) => (arg === '--watch' ? [i] : []));
-  const values = new Set([dataDirAt, upstreamAt, upstreamsAt, ...watchAts].filter((at) => at >= 0).map((at) => at + 1));
+  const values = new Set([dataDirAt, upstreamAt, upstreamsAt, quotasAt, ...watchAts].filter((at) => at >= 0).map((at) => at + 1));
   const flags = rest.filter((arg) => arg.startsWith('-'));
   const positional = rest.filter((arg, i) => !arg.startsWith('-') && !values.has(i));
   const usageError = (message: string): Command => ({ command: 'usage-error', message });
@@ -83,6 +86,12 @@ export function parseCommandLine(argv: readonly string[]): Command {
         if (!file || file.startsWith('-') || positional.length || flags.length !== 1)
           return usageError('durable-mcp check: --upstreams needs one file, and nothing else');
         return { command: 'check-upstreams', file };
+      }
+      if (quotasAt >= 0) {
+        const file = rest[quotasAt + 1];
+        if (!file || file.startsWith('-') || positional.length || flags.length !== 1)
+          return usageError('durable-mcp check: --quotas needs one file, and nothing else');
+        return { command: 'check-quotas', file };
       }
       if (positional.length !== 1 || flags.length) return usageError('durable-mcp check: name one module');
       return { command: 'check', module: positional[0]! };

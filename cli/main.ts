@@ -6,12 +6,14 @@
  *   durable-mcp start [all|api|worker]  production, configured by environment variables
  *   durable-mcp check <module>          validates a handler module's declarations, starting nothing
  *   durable-mcp check --upstreams <f>   validates an UPSTREAMS_FILE (its upstreams and policies)
+ *   durable-mcp check --quotas <f>      validates a QUOTAS_FILE (its quota rules)
  *   durable-mcp exchanges list|show|cancel  the admin API from a terminal
  *   durable-mcp evidence export|verify  the signed log of decisions on questions, and its offline check
  *   durable-mcp --version, durable-mcp <command> --help
  */
 import { checkCommand } from './check-command';
 import { checkUpstreamsCommand } from './check-upstreams-command';
+import { checkQuotasCommand } from './check-quotas-command';
 import { moduleArgument } from './module-argument';
 import { devCommand } from './dev-command';
 import { parseCommandLine } from './command-line';
@@ -40,6 +42,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'check-upstreams':
       process.exitCode = checkUpstreamsCommand(line.file);
+      return;
+    case 'check-quotas':
+      process.exitCode = checkQuotasCommand(line.file);
       return;
     case 'exchanges':
       process.exitCode = await runInTerminal(line.argv);

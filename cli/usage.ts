@@ -23,6 +23,9 @@ const HELP: Record<HelpTopic, string> = {
       Loads the module and checks every tool, prompt and resource it declares, starting nothing.
   durable-mcp check --upstreams <file>
       Reads an UPSTREAMS_FILE as the service does (its upstreams, credentials' variables, policies).
+  durable-mcp check --quotas <file>
+      Reads a QUOTAS_FILE as the service does (its quota rules; a rule per tenant needs
+      QUOTA_TENANT_CLAIM and AUTH_MODE=oauth in this environment).
       Exit code 0 when valid, 78 when not.
 `,
 };

@@ -9,7 +9,7 @@ import {
   serviceTokenOf,
   type TokenClaims,
 } from './token-claims';
-import { callerUnmatchedOf, personIdOf } from '../exchange/principal';
+import { callerUnmatchedOf, detailsOf, personIdOf } from '../exchange/principal';
 import { TokenRefused } from './token-refusal';
 
 const ISSUER = 'https://auth.example.com';
@@ -196,5 +196,23 @@ describe('a person known by the deployment’s identity claim', () => {
   it('says why a person without the claim cannot be matched', () => {
     expect(callerUnmatchedOf(principal({ sub: 'alice', client_id: 'desk' }))).toMatch(/no oid claim/);
     expect(callerUnmatchedOf(principal({ sub: 'bot', client_id: 'bot' }))).toBeUndefined();
+  });
+});
+
+describe('the tenant a token names (QUOTA_TENANT_CLAIM)', () => {
+  const principal = (claims: TokenClaims & Record<string, unknown>, tenantClaim?: string) =>
+    principalFromAuthInfo(
+      authInfoFromClaims('t', { exp: 1, ...claims }, ISSUER, [RESOURCE], tenantClaim ? { tenantClaim } : {}),
+    );
+
+  it('is read from the configured claim, under the issuer, for people and services alike', () => {
+    expect(principal({ sub: 'alice', client_id: 'desk', tid: 'acme' }, 'tid').tenant).toBe(`${ISSUER}|acme`);
+    expect(principal({ sub: 'bot', client_id: 'bot', tid: 'acme' }, 'tid').tenant).toBe(`${ISSUER}|acme`);
+  });
+
+  it('is none without the claim, or when the deployment reads no tenant; never in what exchanges record', () => {
+    expect(principal({ sub: 'alice', client_id: 'desk' }, 'tid').tenant).toBeUndefined();
+    expect(principal({ sub: 'alice', client_id: 'desk', tid: 'acme' }).tenant).toBeUndefined();
+    expect(detailsOf(principal({ sub: 'alice', client_id: 'desk', tid: 'acme' }, 'tid'))).not.toHaveProperty('tenant');
   });
 });

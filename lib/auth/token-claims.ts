@@ -12,6 +12,7 @@ import { principalId, type Principal } from '../exchange/principal';
 import { REFUSAL, TokenRefused } from './token-refusal';
 import { personKeyOf, type PersonKey } from './person-key';
 import { displayClaimsOf } from './display-claims';
+import { tenantOf } from './tenant-claim';
 
 /** The claims this mapping reads, from a JWT payload or an introspection response. */
 export interface TokenClaims {
@@ -46,6 +47,8 @@ interface PrincipalExtra {
   /** Its holder's display name and verified email (display-claims.ts), for people to read beside the subject. */
   name?: string;
   email?: string;
+  /** The tenant its QUOTA_TENANT_CLAIM names (tenant-claim.ts), for the quotas per tenant. */
+  tenant?: string;
 }
 
 const nonEmpty = (value: unknown): string | undefined =>
@@ -81,6 +84,8 @@ export interface ClaimReading {
   serviceClaims?: readonly ServiceClaim[];
   /** The claim people are known by across /mcp and the answer page (ANSWER_IDENTITY_CLAIM). */
   identityClaim?: string;
+  /** The claim that names a caller's tenant, for the quotas per tenant (QUOTA_TENANT_CLAIM). */
+  tenantClaim?: string;
 }
 
 /**
@@ -115,7 +120,7 @@ export function authInfoFromClaims(
   resources: readonly string[],
   reading: ClaimReading = {},
 ): AuthInfo {
-  const { groupsClaim } = reading;
+  const { groupsClaim, tenantClaim } = reading;
   const clientId = nonEmpty(claims.client_id) ?? nonEmpty(claims.azp);
   const sub = nonEmpty(claims.sub);
   const subject = sub ?? clientId;
@@ -134,6 +139,9 @@ export function authInfoFromClaims(
       : {}),
     ...groupsExtra(groupsClaim === undefined ? [] : groupsOf((claims as Record<string, unknown>)[groupsClaim])),
     ...displayClaimsOf(claims as Record<string, unknown>),
+    ...tenantExtra(
+      tenantClaim === undefined ? undefined : tenantOf(claims as Record<string, unknown>, tenantClaim, issuer),
+    ),
   };
   return {
     token,
@@ -146,13 +154,14 @@ export function authInfoFromClaims(
 }
 
 const groupsExtra = (groups: string[]) => (groups.length > 0 ? { groups } : {});
+const tenantExtra = (tenant: string | undefined) => (tenant !== undefined ? { tenant } : {});
 
 /** The groups an `AuthInfo`'s token names (from `authInfoFromClaims`), bounded as a sign-in's are. */
 export const groupsFromAuthInfo = (info: AuthInfo): string[] => (info.extra as unknown as PrincipalExtra).groups ?? [];
 
 /** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
 export function principalFromAuthInfo(info: AuthInfo): Principal {
-  const { issuer, subject, client, subjectIsClient, service, person, name, email } =
+  const { issuer, subject, client, subjectIsClient, service, person, name, email, tenant } =
     info.extra as unknown as PrincipalExtra;
   return {
     id: principalId(issuer, subject, client, subjectIsClient === true),
@@ -164,5 +173,6 @@ export function principalFromAuthInfo(info: AuthInfo): Principal {
     ...(name !== undefined ? { name } : {}),
     ...(email !== undefined ? { email } : {}),
     ...(person !== undefined ? { person } : {}),
+    ...(tenant !== undefined ? { tenant } : {}),
   };
 }

@@ -25,6 +25,7 @@ import { EnvSchema } from './schema';
 import { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 import { parseWebhookConfig, type WebhookConfig } from '../webhooks/webhook-config';
 import { upstreamsOf } from './upstreams';
+import { quotaRulesOf } from './quotas';
 import { codecTrustsLoopback } from './codec-trust-loopback';
 
 /**
@@ -216,6 +217,11 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
     upstreamsReloadMs: env.UPSTREAMS_RELOAD_MS,
     upstreamsStartWaitMs: env.UPSTREAMS_START_WAIT_MS,
     webhooks,
+    /**
+     * The quota rules (QUOTA_CALLS_PER_*, QUOTAS_FILE), checked by the API before any exchange starts;
+     * none: no quotas. A worker does not read them (nor needs the file).
+     */
+    quotas: servesApi(role) ? quotaRulesOf(env) : [],
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
       maxJsonDepth: env.MAX_JSON_DEPTH,

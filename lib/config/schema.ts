@@ -13,6 +13,7 @@ import { EVIDENCE_VARIABLES } from './variables/evidence';
 import { EXCHANGE_VARIABLES, RETENTION_VARIABLES, TASK_VARIABLES } from './variables/exchanges';
 import { HTTP_VARIABLES, OPERATING_VARIABLES, PROCESS_VARIABLES } from './variables/service';
 import { POSTGRES_VARIABLES, TEMPORAL_VARIABLES } from './variables/temporal';
+import { QUOTA_VARIABLES } from './variables/quotas';
 import { UPSTREAM_VARIABLES } from './variables/upstreams';
 import { WEBHOOK_VARIABLES } from './variables/webhooks';
 
@@ -34,6 +35,7 @@ export const CONFIG_GROUPS = [
   { title: "Retention of the service's records", variables: RETENTION_VARIABLES },
   { title: 'The process', variables: PROCESS_VARIABLES },
   { title: 'Budgets', variables: BUDGET_VARIABLES },
+  { title: 'Quotas', variables: QUOTA_VARIABLES },
 ] as const;
 
 export const EnvSchema = z.object({
@@ -50,6 +52,7 @@ export const EnvSchema = z.object({
   ...TASK_VARIABLES,
   ...UPSTREAM_VARIABLES,
   ...BUDGET_VARIABLES,
+  ...QUOTA_VARIABLES,
   ...RETENTION_VARIABLES,
   ...WEBHOOK_VARIABLES,
   ...EVIDENCE_VARIABLES,

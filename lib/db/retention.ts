@@ -2,8 +2,8 @@
  * Keeps the service's own records from growing without end: finished exchanges (with their rounds
  * and notifications) and ended or abandoned legacy sessions (with their calls, requests and
  * stream events) are deleted once older than the retention period, and tasks (with their
- * exchanges) once past their TTL. Running exchanges and sessions
- * with a running call are never touched. Temporal keeps its own history per its namespace retention.
+ * exchanges) once past their TTL, and quota counters once their window ended. Running exchanges
+ * and sessions with a running call are never touched. Temporal keeps its own history per its namespace retention.
  */
 import type { Pool } from 'pg';
 
@@ -50,6 +50,9 @@ export async function sweepExpiredRecords(pool: Pool, retentionMs: number): Prom
                  AND NOT EXISTS (SELECT 1 FROM exchanges x WHERE x.id = g.exchange_id)`,
         values: [cutoff],
       });
+      // A quota counter whose window ended counts nothing any more (a take in a new window resets it):
+      // the rows of principals, tenants and tools that stopped calling go here.
+      await client.query('DELETE FROM quota_counters WHERE resets_at < now()');
       return { exchanges: (exchanges.rowCount ?? 0) + (tasks.rowCount ?? 0), sessions: sessions.rowCount ?? 0 };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]);

@@ -25,6 +25,7 @@ const signalsSent = counterOf(apiRegistry, METRICS.signalsSent);
 const stateOnlyResults = counterOf(apiRegistry, METRICS.stateOnlyResults);
 const answersRedelivered = counterOf(apiRegistry, METRICS.answersRedelivered);
 const rpcErrors = counterOf(apiRegistry, METRICS.rpcErrors);
+const quotaRefusals = counterOf(apiRegistry, METRICS.quotaRefusals);
 const legacyStreamsOpen = gaugeOf(apiRegistry, METRICS.legacyStreamsOpen);
 gaugeOf(apiRegistry, METRICS.exchangesOpen, async (gauge) => {
   const source = openExchangesSource;
@@ -92,6 +93,11 @@ export const apiMetrics = {
 
   rpcError(era: Era | 'transport', code: number): void {
     rpcErrors.inc({ era, code: codeLabel(code) });
+  },
+
+  /** A new exchange refused by a full quota (its rule's name, one of at most MAX_QUOTA_RULES + 2, and its window). */
+  quotaRefused(quota: string, window: string): void {
+    quotaRefusals.inc({ quota, window });
   },
 
   legacyStreamOpened(): void {

@@ -110,6 +110,13 @@ export const METRICS = {
     labelNames: ['deployment', 'build_id'],
     processes: ['worker'],
   }),
+  quotaRefusals: define({
+    name: 'mcp_quota_refusals_total',
+    kind: 'counter',
+    help: 'New exchanges refused because a quota of calls was used up (QUOTA_CALLS_PER_*, QUOTAS_FILE), by quota (its rule name) and window (minute, hour, day); counted where refused, so add every replica. Never labelled by principal or tenant: the admin list and the logs name who.',
+    labelNames: ['quota', 'window'],
+    processes: ['api'],
+  }),
   legacyStreamsOpen: define({
     name: 'mcp_legacy_streams_open',
     kind: 'gauge',

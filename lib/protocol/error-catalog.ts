@@ -150,6 +150,31 @@ export const capacityExceeded = (what: string, limit: number, retryAfterS: numbe
     { limit, retryAfterS },
     { retryAfterS },
   );
+/** What a call refused by a quota is told (lib/quotas/quota-counters.ts `refusalOf`). */
+export interface QuotaRefusal {
+  /** The rule's name. */
+  quota: string;
+  window: 'minute' | 'hour' | 'day';
+  windowS: number;
+  limit: number;
+  retryAfterS: number;
+  /** When the window ends, RFC 3339 UTC. */
+  resetAt: string;
+}
+
+/**
+ * -32000 with HTTP 429: a quota of calls (QUOTA_CALLS_PER_*, QUOTAS_FILE) is used up for its window;
+ * nothing was started. data: `{ quota, limit, window, windowS, retryAfterS, resetAt }` (`resetAt`:
+ * when the window ends, RFC 3339 UTC), and `Retry-After` the same seconds.
+ */
+export const quotaExceeded = (refusal: QuotaRefusal) =>
+  new RpcError(
+    'serverBusy',
+    SERVER_BUSY,
+    `Quota exceeded: ${refusal.quota} allows ${refusal.limit} calls per ${refusal.window}; retry after ${refusal.retryAfterS} s (at ${refusal.resetAt})`,
+    { ...refusal },
+    { retryAfterS: refusal.retryAfterS },
+  );
 /** A repeated call joined one whose start then failed (Temporal refused it): sending it again starts it anew. */
 export const repeatedCallGone = () =>
   new RpcError('serverBusy', SERVER_BUSY, 'The call this one repeated could not start; send it again', undefined, {

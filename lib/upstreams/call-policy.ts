@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { Addressing } from '@durable-mcp/handlers';
+import { toolPattern, toolPatterns } from '../handler-set/tool-patterns';
 
 /** How many policies one upstream may declare, and conditions one policy may hold. */
 export const MAX_POLICIES = 100;
@@ -74,11 +75,6 @@ const AddressingSchema = z
   .strict()
   .refine((a) => (a.anyOf === undefined) !== (a.eachOf === undefined), 'exactly one of anyOf and eachOf');
 
-const toolPatterns = z
-  .array(z.string().regex(/^[A-Za-z0-9_.*?/-]{1,128}$/, 'a tool name, where * is any run of characters and ? one'))
-  .min(1)
-  .max(100);
-
 const base = {
   name: z.string().min(1).max(100),
   tools: toolPatterns,
@@ -115,14 +111,6 @@ export type PolicyDecision =
   | { kind: 'approve'; policy: string; addressing: Addressing }
   | { kind: 'deny'; policy: string; reason: string }
   | { kind: 'ask'; policy: string; point: DecisionPoint };
-
-function globPattern(pattern: string): RegExp {
-  const source = pattern
-    .replace(/[.+^${}()|[\]\\/-]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${source}$`);
-}
 
 /** The value at a dotted path of the arguments (`customer.id`), if there is one. */
 function argumentAt(args: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
@@ -170,7 +158,7 @@ function compare(value: number, condition: Extract<Condition, { op: 'gt' | 'gte'
 
 /** Whether a policy names `tool`, whatever the arguments. */
 export const policyNamesTool = (policy: CallPolicy, tool: string): boolean =>
-  policy.tools.some((pattern) => globPattern(pattern).test(tool));
+  policy.tools.some((pattern) => toolPattern(pattern).test(tool));
 
 /** What the first policy that matches a call of `tool` (the upstream's own name) with `args` decides. */
 export function decideCall(

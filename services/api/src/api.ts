@@ -31,6 +31,9 @@ import { listenFailure } from './listen-failure';
 import { endpointsBesideMcp } from './endpoints-beside-mcp';
 import { createExchangeGateway } from '../../../lib/exchange-client/exchange-gateway';
 import { createExchangeLegs } from './exchange-legs/exchange-legs';
+import { createQuotaGate } from './exchange-legs/quotas';
+import { createQuotaCounterStore } from '../../../lib/db/quota-counters-pg';
+import { compileQuotaRules } from '../../../lib/quotas/quota-counters';
 import { createExchangeReconciler } from '../../../lib/exchange-client/exchange-reconciler';
 import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from '../../../lib/exchange-client/idle-exchange-sweeper';
@@ -129,6 +132,9 @@ export async function startApi(
     gateway,
     handlerVersion: served.version,
     ...(config.webhooks.urls.length > 0 ? { questionEvents: { pageBase: config.answers.publicOrigin ?? '' } } : {}),
+    ...(config.quotas.length > 0
+      ? { quotas: createQuotaGate(compileQuotaRules(config.quotas), createQuotaCounterStore(pool), log) }
+      : {}),
     store,
     waiter,
     reconciler,

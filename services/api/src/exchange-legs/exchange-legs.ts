@@ -13,7 +13,8 @@
  *   a retry whose answers begin it signals them with the task mode (task ids and TTL: tasks/task-ids.ts).
  *
  * Every requestState is verified first (request-state-check.ts); the capacity budgets are
- * capacity.ts's. A call whose wait outlasts its client's retry loop gets a complete result at the
+ * capacity.ts's, and the quotas of calls, which only a first leg that starts an exchange counts
+ * against, quotas.ts's. A call whose wait outlasts its client's retry loop gets a complete result at the
  * last leg that loop takes (past-patience.ts), and `await_answer` joins it again (`attachTo`). What each leg is and gets is decided by the pure functions of lib/exchange-rules/leg-rules.ts.
  */
 import { randomUUID } from 'node:crypto';

@@ -16,6 +16,7 @@ import type { ExchangeReconciler } from '../../../../lib/exchange-client/exchang
 import type { RoundResult } from '../../../../lib/exchange-rules/leg-rules';
 import type { LegCount, Patience } from '../../../../lib/exchange-rules/client-patience';
 import type { PendingOn } from '../../../../lib/questions/pending-result';
+import type { QuotaGate } from './quotas';
 
 export interface ExchangeLeg {
   /**
@@ -154,4 +155,6 @@ export interface ExchangeLegsDeps {
   callerPages?: CallerPages;
   /** Question webhooks are on (WEBHOOK_URLS), with the origin of the questions' pages. */
   questionEvents?: { pageBase: string };
+  /** The quotas of calls, when any rule is declared: every new exchange is taken from them first (quotas.ts). */
+  quotas?: QuotaGate;
 }

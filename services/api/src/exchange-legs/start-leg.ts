@@ -1,8 +1,9 @@
 /**
- * Starts an exchange from its first leg: bounds its target and round input, writes its row (under
- * the capacity budgets), for a task its task row, then starts its workflow; the first round runs as
- * soon as a worker takes it. If Temporal refuses or cannot be reached, the row is forgotten, so no
- * half-started exchange stays behind.
+ * Starts an exchange from its first leg: bounds its target and round input, takes the call from its
+ * quotas (quotas.ts), writes its row (under the capacity budgets), for a task its task row, then
+ * starts its workflow; the first round runs as soon as a worker takes it. If Temporal refuses or
+ * cannot be reached, the row is forgotten and the call given back to its quotas, so no half-started
+ * exchange stays behind.
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskRecord } from '../../../../lib/db/task-store';
@@ -65,24 +66,35 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       ...(deps.handlerVersion !== undefined ? { handlerVersion: deps.handlerVersion } : {}),
       ...(deps.questionEvents ? { questionEvents: deps.questionEvents } : {}),
     };
+    // Before anything is written: a call over its quotas (quotas.ts) leaves no row and no workflow.
+    const taken = deps.quotas ? await deps.quotas.take(leg.principal, request) : undefined;
     // The row exists before the workflow does, so an exchange Temporal ends at once still has a record
     // to end; it is written only while the deployment runs fewer than its budget of exchanges, and an
     // authenticated principal fewer than its own (capacity.ts).
     // With the trace context of this leg, which holds the workflow's trace: later legs link to it.
     const budgets = [limits.maxRunningExchanges, principalBudget(leg.principal, limits), activeTraceContext()] as const;
-    const room = leg.joins
-      ? await store.createOrJoinExchange(
-          input,
-          workflowIdFor(exchangeId),
-          { digest: requestDigestOf(request), ...leg.joins },
-          ...budgets,
-        )
-      : await store.createExchange(input, workflowIdFor(exchangeId), ...budgets);
+    const room = await (
+      leg.joins
+        ? store.createOrJoinExchange(
+            input,
+            workflowIdFor(exchangeId),
+            { digest: requestDigestOf(request), ...leg.joins },
+            ...budgets,
+          )
+        : store.createExchange(input, workflowIdFor(exchangeId), ...budgets)
+    ).catch(async (error: unknown) => {
+      await taken?.giveBack();
+      throw error;
+    });
     if (typeof room === 'object') {
       // The same call runs already: this leg joins it, and nothing is started.
-      if (!room.sameCall) throw idempotencyKeyReused();
+      if (!room.sameCall) {
+        await taken?.giveBack();
+        throw idempotencyKeyReused();
+      }
       return { joins: room.joins };
     }
+    if (room !== 'room') await taken?.giveBack();
     refuseFullRoom(room, limits);
     let task: TaskRecord | undefined;
     try {
@@ -92,8 +104,10 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
       }
       await gateway.start(input, leg.origin);
     } catch (error) {
-      // Temporal refused or could not be reached: the client is told, and no half-started exchange stays behind.
+      // Temporal refused or could not be reached: the client is told, and no half-started exchange stays
+      // behind; nor does the call count against its quotas.
       await store.forgetUnstarted(exchangeId).catch(() => undefined);
+      await taken?.giveBack();
       throw error;
     }
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round: 1 }).info(
