@@ -216,6 +216,11 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
     upstreamsReloadMs: env.UPSTREAMS_RELOAD_MS,
     upstreamsStartWaitMs: env.UPSTREAMS_START_WAIT_MS,
     webhooks,
+    stuckWorkflows: {
+      afterMs: env.STUCK_WORKFLOW_AFTER_MS,
+      everyMs: env.STUCK_WORKFLOW_SWEEP_MS,
+      batch: env.STUCK_WORKFLOW_SWEEP_BATCH,
+    },
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
       maxJsonDepth: env.MAX_JSON_DEPTH,

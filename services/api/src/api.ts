@@ -34,6 +34,9 @@ import { createExchangeLegs } from './exchange-legs/exchange-legs';
 import { createExchangeReconciler } from '../../../lib/exchange-client/exchange-reconciler';
 import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from '../../../lib/exchange-client/idle-exchange-sweeper';
+import { startStuckWorkflowSweeper } from '../../../lib/exchange-client/stuck-workflow-sweeper';
+import { createWorkflowTaskProbe } from '../../../lib/exchange-client/workflow-task-probe';
+import { createStuckChecksPg } from '../../../lib/db/stuck-checks-pg';
 import { createArgumentChecks } from '../../../lib/handler-set/argument-checks';
 import { toolParamHeaders } from '../../../lib/handler-set/tool-param-headers';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
@@ -93,10 +96,12 @@ export async function startApi(
 
   const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers, log });
   const admin = createAdminStorePg(pool);
+  const probe = createWorkflowTaskProbe(client);
   const reconciler = createExchangeReconciler({
     gateway,
     store,
     log,
+    probe,
     // Endings Temporal left unrecorded are counted here; the worker counts those it records.
     onEndingRecorded: (exchangeId, outcome) =>
       void admin
@@ -112,6 +117,11 @@ export async function startApi(
       idleMs: config.exchange.roundTimeoutMs + config.exchange.handlerTimeoutMs + 300_000,
       everyMs: config.retention.sweepEveryMs,
     },
+  );
+  // Exchanges whose workflow tasks keep failing are terminated and ended (docs/operators.md, "Stuck workflows").
+  const stuckSweeper = startStuckWorkflowSweeper(
+    { checks: createStuckChecksPg(pool), probe, reconciler, log, onEnded: (cause) => apiMetrics.stuckWorkflowEnded(cause) },
+    config.stuckWorkflows,
   );
   const besideMcp = endpointsBesideMcp(config, {
     pool,
@@ -216,6 +226,7 @@ export async function startApi(
       const endShutdown = shutdown.begin(graceMs);
       log.info({ graceMs }, 'API draining');
       idleSweeper.stop();
+      stuckSweeper.stop();
       besideMcp.stop();
       stopReadingOpenExchanges();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
