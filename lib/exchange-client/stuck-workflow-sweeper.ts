@@ -10,8 +10,10 @@
  * unrecorded is (exchange-reconciler.ts), so every leg of either era reads it. Rounds recorded
  * before stand. A rollback within the bound saves the exchange: its tasks then complete.
  */
+import type { Pool } from 'pg';
 import { postgresErrorFields } from '../db/connection-loss';
-import type { StuckChecks } from '../db/stuck-checks-pg';
+import { createStuckChecksPg, type StuckChecks } from '../db/stuck-checks-pg';
+import { apiMetrics } from '../metrics/api-metrics';
 import { stuckTerminationReason, type StuckCause } from '../exchange/stuck-causes';
 import { exchangeLogger, type Logger } from '../log';
 import type { ExchangeReconciler } from './exchange-reconciler';
@@ -100,9 +102,19 @@ export function createStuckWorkflowSweep(deps: StuckSweepDeps, options: StuckSwe
   return { sweep };
 }
 
-/** Runs the sweep every `everyMs` until stopped. */
-export function startStuckWorkflowSweeper(deps: StuckSweepDeps, options: StuckSweepOptions) {
-  const { sweep } = createStuckWorkflowSweep(deps, options);
+/**
+ * Runs the sweep every `everyMs` until stopped, on the exchanges of `pool`, counting each workflow
+ * it ends in the API's `mcp_stuck_workflows_ended_total`.
+ */
+export function startStuckWorkflowSweeper(
+  deps: Omit<StuckSweepDeps, 'checks' | 'onEnded'> & { pool: Pool },
+  options: StuckSweepOptions,
+) {
+  const { pool, ...rest } = deps;
+  const { sweep } = createStuckWorkflowSweep(
+    { ...rest, checks: createStuckChecksPg(pool), onEnded: (cause) => apiMetrics.stuckWorkflowEnded(cause) },
+    options,
+  );
   const timer = setInterval(() => void sweep(), options.everyMs);
   timer.unref();
   return { sweep, stop: () => clearInterval(timer) };

@@ -19,10 +19,22 @@ describe('classifyWorkflowTaskFailure', () => {
       },
       'payload-too-large',
     ],
-    [{ cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_RECORD_MARKER_ATTRIBUTES', message: 'MarkerName is not set' }, 'workflow-task-failed'],
-    [{ cause: 'WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE', errorType: 'PayloadCodecError' }, 'payload-undecodable'],
-    [{ cause: 'WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE', errorType: 'PayloadConverterError' }, 'payload-undecodable'],
-    [{ cause: 'WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE', errorType: 'TypeError' }, 'workflow-task-failed'],
+    [
+      { cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_RECORD_MARKER_ATTRIBUTES', message: 'MarkerName is not set' },
+      'workflow-task-failed',
+    ],
+    [
+      { cause: 'WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE', errorType: 'PayloadCodecError' },
+      'payload-undecodable',
+    ],
+    [
+      { cause: 'WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE', errorType: 'PayloadConverterError' },
+      'payload-undecodable',
+    ],
+    [
+      { cause: 'WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE', errorType: 'TypeError' },
+      'workflow-task-failed',
+    ],
     [{ cause: 'WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES' }, 'workflow-task-failed'],
   ])('%j is %s', (failure, expected) => {
     expect(classifyWorkflowTaskFailure(failure)).toBe(expected);

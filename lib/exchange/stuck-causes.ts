@@ -6,7 +6,12 @@
  * never a payload: it is all the error, the log, the metric and the reason say. Pure.
  */
 
-export const STUCK_CAUSES = ['non-determinism', 'payload-undecodable', 'payload-too-large', 'workflow-task-failed'] as const;
+export const STUCK_CAUSES = [
+  'non-determinism',
+  'payload-undecodable',
+  'payload-too-large',
+  'workflow-task-failed',
+] as const;
 export type StuckCause = (typeof STUCK_CAUSES)[number];
 
 /** How the error message names each class. */

@@ -41,7 +41,7 @@ export const METRICS = {
   stuckWorkflowsEnded: define({
     name: 'mcp_stuck_workflows_ended_total',
     kind: 'counter',
-    help: 'Exchanges whose workflow tasks kept failing for STUCK_WORKFLOW_AFTER_MS and that the API terminated and ended (-32603, data.cause), by cause: non-determinism, payload-undecodable, payload-too-large, workflow-task-failed. Counted by the replica that terminated it; each is also counted in mcp_exchanges_ended_total as failed. Above zero, read the workflow\'s history in the Temporal UI: a deploy to roll back, a key missing from PAYLOAD_CODEC_KEYS, a payload to shrink.',
+    help: "Exchanges whose workflow tasks kept failing for STUCK_WORKFLOW_AFTER_MS and that the API terminated and ended (-32603, data.cause), by cause: non-determinism, payload-undecodable, payload-too-large, workflow-task-failed. Counted by the replica that terminated it; each is also counted in mcp_exchanges_ended_total as failed. Above zero, read the workflow's history in the Temporal UI: a deploy to roll back, a key missing from PAYLOAD_CODEC_KEYS, a payload to shrink.",
     labelNames: ['cause'],
     processes: ['api'],
   }),

@@ -50,7 +50,7 @@ export const EXCHANGE_VARIABLES = {
   ),
   STUCK_WORKFLOW_SWEEP_BATCH: documented(
     integer(1, 10_000).default(100),
-    "the most running exchanges one look asks Temporal about (one DescribeWorkflowExecution each, and a history read for those failing): only exchanges nothing was recorded for in `STUCK_WORKFLOW_AFTER_MS`, each again at most every half of it. Keep it at or above those idle running exchanges × `STUCK_WORKFLOW_SWEEP_MS` ÷ (`STUCK_WORKFLOW_AFTER_MS` ÷ 2), divided among the API replicas, or ends come later",
+    'the most running exchanges one look asks Temporal about (one DescribeWorkflowExecution each, and a history read for those failing): only exchanges nothing was recorded for in `STUCK_WORKFLOW_AFTER_MS`, each again at most every half of it. Keep it at or above those idle running exchanges × `STUCK_WORKFLOW_SWEEP_MS` ÷ (`STUCK_WORKFLOW_AFTER_MS` ÷ 2), divided among the API replicas, or ends come later',
   ),
   REQUEST_STATE_TTL_MS: documented(integer(1).default(900000), 'lifetime of a requestState'),
   REQUEST_STATE_KEYS: documented(

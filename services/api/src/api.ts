@@ -36,7 +36,6 @@ import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from '../../../lib/exchange-client/idle-exchange-sweeper';
 import { startStuckWorkflowSweeper } from '../../../lib/exchange-client/stuck-workflow-sweeper';
 import { createWorkflowTaskProbe } from '../../../lib/exchange-client/workflow-task-probe';
-import { createStuckChecksPg } from '../../../lib/db/stuck-checks-pg';
 import { createArgumentChecks } from '../../../lib/handler-set/argument-checks';
 import { toolParamHeaders } from '../../../lib/handler-set/tool-param-headers';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
@@ -118,11 +117,8 @@ export async function startApi(
       everyMs: config.retention.sweepEveryMs,
     },
   );
-  // Exchanges whose workflow tasks keep failing are terminated and ended (docs/operators.md, "Stuck workflows").
-  const stuckSweeper = startStuckWorkflowSweeper(
-    { checks: createStuckChecksPg(pool), probe, reconciler, log, onEnded: (cause) => apiMetrics.stuckWorkflowEnded(cause) },
-    config.stuckWorkflows,
-  );
+  // Exchanges whose workflow tasks keep failing are ended (docs/operators.md, "Stuck workflows").
+  const stuckSweeper = startStuckWorkflowSweeper({ pool, probe, reconciler, log }, config.stuckWorkflows);
   const besideMcp = endpointsBesideMcp(config, {
     pool,
     connection,

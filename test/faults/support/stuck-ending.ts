@@ -94,11 +94,18 @@ export async function stuckEnding(stack: FaultStack, exchangeId: string): Promis
 
 /** What every party keeps of an exchange the sweep ended for `cause`, after `asks` recorded asks. */
 export function endedFor(exchangeId: string, cause: string, asks: number) {
-  const error = { code: -32603, message: expect.stringContaining('its workflow could not run'), data: { exchangeId, cause } };
+  const error = {
+    code: -32603,
+    message: expect.stringContaining('its workflow could not run'),
+    data: { exchangeId, cause },
+  };
   return {
     postgres: { status: 'failed', rounds: asks + 1, error },
     recordedKinds: [...Array<string>(asks).fill('ask'), 'error'],
-    workflow: { status: 'TERMINATED', reason: expect.stringMatching(new RegExp(`^durable-mcp stuck workflow: ${cause} `)) },
+    workflow: {
+      status: 'TERMINATED',
+      reason: expect.stringMatching(new RegExp(`^durable-mcp stuck workflow: ${cause} `)),
+    },
     adminList: {
       status: 'failed',
       error: { code: -32603, message: expect.stringContaining('its workflow could not run'), cause },
