@@ -18,6 +18,8 @@ export interface ExchangeRow {
   deadlineAt?: string;
   temporalUiUrl?: string;
   lastOutcome?: string;
+  /** The error it ended with; `cause`, a stuck workflow's class. */
+  error?: { code: number; message: string; cause?: string };
   principal?: string;
   /** The caller's display name and verified email, shown beside `principal` (withShownName). */
   principalName?: string;
@@ -96,7 +98,8 @@ export function listLines(rows: ReadonlyArray<ExchangeRow>): string[] {
     ['ID', 'STATUS', 'ERA', 'METHOD', 'TARGET', 'ROUND', 'ASKS', 'AGE', 'WAITING', 'SESSION', 'HANDLERS'],
     rows.map((row) => [
       row.id,
-      row.status,
+      // A stuck workflow's ending names its class: `failed (non-determinism)`.
+      row.error?.cause ? `${row.status} (${row.error.cause})` : row.status,
       row.era,
       row.method,
       clip(row.target, 32),

@@ -222,6 +222,11 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
      * none: no quotas. A worker does not read them (nor needs the file).
      */
     quotas: servesApi(role) ? quotaRulesOf(env) : [],
+    stuckWorkflows: {
+      afterMs: env.STUCK_WORKFLOW_AFTER_MS,
+      everyMs: env.STUCK_WORKFLOW_SWEEP_MS,
+      batch: env.STUCK_WORKFLOW_SWEEP_BATCH,
+    },
     retention: { retentionMs: env.RETENTION_DAYS * 86_400_000, sweepEveryMs: env.RETENTION_SWEEP_MS },
     limits: Object.freeze({
       maxJsonDepth: env.MAX_JSON_DEPTH,

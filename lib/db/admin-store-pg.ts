@@ -36,6 +36,7 @@ interface SummaryRow {
   last_kind: OutcomeKind | null;
   last_recorded_at: Date | null;
   last_deadline_at: Date | null;
+  last_error: { code?: unknown; message?: unknown; data?: { cause?: unknown } } | null;
 }
 
 /** One exchange row with its session's tag and its last round, and its list position. */
@@ -45,16 +46,27 @@ const SUMMARY_SELECT = `
          e.created_at, e.updated_at,
          to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position,
          mcp_session_tag(c.session_id) AS session_tag,
-         last.outcome_kind AS last_kind, last.recorded_at AS last_recorded_at, last.deadline_at AS last_deadline_at
+         last.outcome_kind AS last_kind, last.recorded_at AS last_recorded_at, last.deadline_at AS last_deadline_at,
+         last.error AS last_error
     FROM exchanges e
     LEFT JOIN legacy_calls c ON c.exchange_id = e.id
     LEFT JOIN LATERAL (
-      SELECT r.outcome_kind, r.recorded_at, r.deadline_at FROM exchange_rounds r
+      SELECT r.outcome_kind, r.recorded_at, r.deadline_at,
+             CASE WHEN r.outcome_kind = 'error' THEN r.outcome->'error' END AS error
+        FROM exchange_rounds r
        WHERE r.exchange_id = e.id ORDER BY r.round DESC LIMIT 1
     ) last ON true`;
 
+/** The ending's error as a list shows it: its code and message, and a stuck workflow's class. */
+function errorOf(error: SummaryRow['last_error']): ExchangeSummary['error'] {
+  if (!error || typeof error.code !== 'number' || typeof error.message !== 'string') return undefined;
+  const cause = error.data?.cause;
+  return { code: error.code, message: error.message, ...(typeof cause === 'string' ? { cause } : {}) };
+}
+
 function toSummary(row: SummaryRow): ExchangeSummary {
   const waiting = row.status === 'running' && row.last_kind === 'ask';
+  const error = errorOf(row.last_error);
   return {
     id: row.id,
     workflowId: row.workflow_id,
@@ -72,6 +84,7 @@ function toSummary(row: SummaryRow): ExchangeSummary {
     updatedAt: row.updated_at,
     ...(row.session_tag ? { session: row.session_tag } : {}),
     ...(row.last_kind ? { lastOutcome: row.last_kind } : {}),
+    ...(error ? { error } : {}),
     ...(waiting && row.last_recorded_at ? { waitingSince: row.last_recorded_at } : {}),
     ...(waiting && row.last_deadline_at ? { deadlineAt: row.last_deadline_at } : {}),
     position: { createdAt: row.position, id: row.id },

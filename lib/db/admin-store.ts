@@ -56,6 +56,8 @@ export interface ExchangeSummary {
   session?: string;
   /** What the last recorded round was. */
   lastOutcome?: OutcomeKind;
+  /** The error it ended with (when the last recorded round is one), and the class of a stuck workflow's (`data.cause`). */
+  error?: { code: number; message: string; cause?: string };
   /** A running exchange waiting on an ask: since when, and until when. */
   waitingSince?: Date;
   deadlineAt?: Date;

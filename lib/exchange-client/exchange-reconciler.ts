@@ -10,12 +10,23 @@ import type { ExchangeStore } from '../db/exchange-store';
 import type { RoundRecord } from '../exchange/types';
 import type { OutcomeError } from '../exchange/types';
 import { exchangeLogger, type Logger } from '../log';
-import { exchangeCancelled, exchangeTerminated, workflowFailed } from '../protocol/exchange-errors';
+import { exchangeCancelled, exchangeTerminated, workflowFailed, workflowStuck } from '../protocol/exchange-errors';
+import { stuckCauseOfReason } from '../exchange/stuck-causes';
 import { workflowIdFor } from './workflow-messages';
 import type { ExchangeGateway, WorkflowStatus } from './exchange-gateway';
+import type { WorkflowTaskProbe } from './workflow-task-probe';
 
-/** The error a closed workflow's status means for its exchange. */
-export function endingFor(exchangeId: string, status: Exclude<WorkflowStatus, 'RUNNING'>): OutcomeError {
+/**
+ * The error a closed workflow's status means for its exchange. A workflow the stuck workflow sweep
+ * terminated says so in its `terminationReason`, which names the class of its failures.
+ */
+export function endingFor(
+  exchangeId: string,
+  status: Exclude<WorkflowStatus, 'RUNNING'>,
+  terminationReason?: string,
+): OutcomeError {
+  const stuck = status === 'TERMINATED' ? stuckCauseOfReason(terminationReason) : undefined;
+  if (stuck) return workflowStuck(exchangeId, stuck);
   switch (status) {
     case 'CANCELLED':
       return exchangeCancelled(exchangeId, undefined, 'operator');
@@ -39,6 +50,8 @@ export function createExchangeReconciler(deps: {
   gateway: ExchangeGateway;
   store: ExchangeStore;
   log: Logger;
+  /** Where a terminated workflow's reason is read (a stuck workflow's names its class); without it, none is. */
+  probe?: Pick<WorkflowTaskProbe, 'terminationReason'>;
   /** Told of each ending this reconciler wrote itself (not one that stood already), for the metrics. */
   onEndingRecorded?: (exchangeId: string, outcome: RoundRecord['outcome']) => void;
 }): ExchangeReconciler {
@@ -51,19 +64,13 @@ export function createExchangeReconciler(deps: {
     if (last && last.outcome.kind !== 'ask') return last;
     // A round activity still running for the closed workflow may record its round first; an ask
     // there moves the ending to the round after it (as the workflow's own ending does).
+    const reason = status === 'TERMINATED' ? await deps.probe?.terminationReason(exchangeId) : undefined;
+    const error = endingFor(exchangeId, status, reason);
     let round = (last?.round ?? 0) + 1;
-    let record = await store.recordEnding({
-      exchangeId,
-      round,
-      outcome: { kind: 'error', error: endingFor(exchangeId, status) },
-    });
+    let record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error } });
     while (record.outcome.kind === 'ask') {
       round += 1;
-      record = await store.recordEnding({
-        exchangeId,
-        round,
-        outcome: { kind: 'error', error: endingFor(exchangeId, status) },
-      });
+      record = await store.recordEnding({ exchangeId, round, outcome: { kind: 'error', error } });
     }
     if (record.recordedNow) deps.onEndingRecorded?.(exchangeId, record.outcome);
     exchangeLogger(log, { exchangeId, workflowId: workflowIdFor(exchangeId), round }).warn(

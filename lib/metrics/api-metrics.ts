@@ -7,6 +7,7 @@
 import type { HandlerSet } from '@durable-mcp/handlers';
 import type { Era, ExchangeInput, ExchangeMethod, RoundOutcome } from '../exchange/types';
 import { exchangeStatusOf } from '../exchange/exchange-status';
+import type { StuckCause } from '../exchange/stuck-causes';
 import { METRICS } from './catalog';
 import { codeLabel, targetLabel } from './labels';
 import { counterOf, createRegistry, gaugeOf, histogramOf } from './registry';
@@ -20,6 +21,7 @@ const OPEN_EXCHANGES_READ_MS = 1_000;
 
 const exchangesStarted = counterOf(apiRegistry, METRICS.exchangesStarted);
 const exchangesEnded = counterOf(apiRegistry, METRICS.exchangesEnded);
+const stuckWorkflowsEnded = counterOf(apiRegistry, METRICS.stuckWorkflowsEnded);
 const humanWait = histogramOf(apiRegistry, METRICS.humanWait);
 const signalsSent = counterOf(apiRegistry, METRICS.signalsSent);
 const stateOnlyResults = counterOf(apiRegistry, METRICS.stateOnlyResults);
@@ -71,6 +73,11 @@ export const apiMetrics = {
       target: targetLabel(handlers, exchange.method, exchange.target),
       status,
     });
+  },
+
+  /** A workflow whose tasks kept failing, terminated by this API's stuck workflow sweep. */
+  stuckWorkflowEnded(cause: StuckCause): void {
+    stuckWorkflowsEnded.inc({ cause });
   },
 
   signalSent(signal: SignalName, result: SignalResult): void {

@@ -3,7 +3,7 @@
  * process exports it. The API's and the worker's registries are built from this list, and a test
  * keeps the metrics table of docs/operators.md in step with it. Labels are bounded (labels.ts): `method` is one
  * of the three exchange methods, `target` a handler set's own name, `era` modern or legacy,
- * `status` an exchange status, `outcome` ask, complete or error, `code` a JSON-RPC code the service
+ * `status` an exchange status, `cause` a stuck workflow's class (lib/exchange/stuck-causes.ts), `outcome` ask, complete or error, `code` a JSON-RPC code the service
  * defines (or `other`).
  */
 
@@ -37,6 +37,13 @@ export const METRICS = {
     help: 'Exchanges that ended, by the status their recorded ending gave them. The worker counts the endings its rounds and workflows record; the API counts those it records for workflows Temporal closed without one (terminated).',
     labelNames: ['method', 'target', 'status'],
     processes: ['api', 'worker'],
+  }),
+  stuckWorkflowsEnded: define({
+    name: 'mcp_stuck_workflows_ended_total',
+    kind: 'counter',
+    help: "Exchanges whose workflow tasks kept failing for STUCK_WORKFLOW_AFTER_MS and that the API terminated and ended (-32603, data.cause), by cause: non-determinism, payload-undecodable, payload-too-large, workflow-task-failed. Counted by the replica that terminated it; each is also counted in mcp_exchanges_ended_total as failed. Above zero, read the workflow's history in the Temporal UI: a deploy to roll back, a key missing from PAYLOAD_CODEC_KEYS, a payload to shrink.",
+    labelNames: ['cause'],
+    processes: ['api'],
   }),
   exchangesOpen: define({
     name: 'mcp_exchanges_open',

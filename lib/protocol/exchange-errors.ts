@@ -4,6 +4,7 @@
  * The codes are lib/exchange/ending-codes.ts's.
  */
 import type { OutcomeError } from '../exchange/types';
+import { STUCK_CAUSE_TEXT, type StuckCause } from '../exchange/stuck-causes';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY, SERVER_BUSY } from './json-rpc-codes';
 
 import {
@@ -94,6 +95,19 @@ export function roundCapExceeded(exchangeId: string, maxRounds: number): Outcome
 /** The workflow failed (closed as FAILED) without recording an outcome. -32603. */
 export function workflowFailed(exchangeId: string, workflowStatus: string): OutcomeError {
   return { code: -32603, message: 'Exchange failed: its workflow failed', data: { exchangeId, workflowStatus } };
+}
+
+/**
+ * The workflow's tasks kept failing (`cause`, lib/exchange/stuck-causes.ts) past
+ * STUCK_WORKFLOW_AFTER_MS, so it was terminated and this ending recorded for it. -32603,
+ * `data.cause` the class; never what the payload held.
+ */
+export function workflowStuck(exchangeId: string, cause: StuckCause): OutcomeError {
+  return {
+    code: -32603,
+    message: `Exchange failed: its workflow could not run (${STUCK_CAUSE_TEXT[cause]}) and was ended`,
+    data: { exchangeId, cause },
+  };
 }
 
 /** The handler asked for something the client did not declare. -32021, `data.requiredCapabilities`. */

@@ -97,6 +97,24 @@ describe('what it prints', () => {
     expect(listLines([])).toEqual(['No exchanges match.']);
   });
 
+  it('names the class of a stuck workflow beside the status of the exchange it ended', () => {
+    const [, , line] = listLines([
+      {
+        id: '5a3c1d6e-0b7e-4d8e-9a51-2f0c7d9e4b10',
+        status: 'failed',
+        era: 'modern',
+        method: 'tools/call',
+        target: 'greet',
+        rounds: 2,
+        asks: 1,
+        createdAt: '2026-12-01T12:00:00.000Z',
+        ageSeconds: 400,
+        error: { code: -32603, message: 'Exchange failed: its workflow could not run', cause: 'non-determinism' },
+      },
+    ]);
+    expect(line).toMatch(/^5a3c1d6e-0b7e-4d8e-9a51-2f0c7d9e4b10 {2}failed \(non-determinism\) {2}modern/);
+  });
+
   it('shows one exchange as fields, then its rounds: what was asked, how it was answered, the outcome', () => {
     const lines = detailLines(
       {

@@ -40,6 +40,18 @@ export const EXCHANGE_VARIABLES = {
     integer(1, 100).default(5),
     'retried attempts of a round that may start its handler (a handler that kills its worker) before the exchange ends with `-32603`; a first start on a worker that held the exchange in its cache is not counted, so such a handler runs at most this many times plus one',
   ),
+  STUCK_WORKFLOW_AFTER_MS: documented(
+    integer(1000).default(300_000),
+    "how long an exchange's workflow tasks may keep failing (a payload that does not decode, non-determinism after a deploy, a payload over Temporal's limits, a bug) before the API terminates the workflow and ends the exchange with `-32603` naming the cause (`data.cause`); it ends between this and 1.5 times this after its first failure, plus `STUCK_WORKFLOW_SWEEP_MS` ([Stuck workflows](operators.md#stuck-workflows)). A deploy rolled back within it saves the exchanges it broke",
+  ),
+  STUCK_WORKFLOW_SWEEP_MS: documented(
+    integer(100).default(30_000),
+    'how often each API replica looks for exchanges whose workflows cannot run',
+  ),
+  STUCK_WORKFLOW_SWEEP_BATCH: documented(
+    integer(1, 10_000).default(100),
+    'the most running exchanges one look asks Temporal about (one DescribeWorkflowExecution each, and a history read for those failing): only exchanges nothing was recorded for in `STUCK_WORKFLOW_AFTER_MS`, each again at most every half of it. Keep it at or above those idle running exchanges × `STUCK_WORKFLOW_SWEEP_MS` ÷ (`STUCK_WORKFLOW_AFTER_MS` ÷ 2), divided among the API replicas, or ends come later',
+  ),
   REQUEST_STATE_TTL_MS: documented(integer(1).default(900000), 'lifetime of a requestState'),
   REQUEST_STATE_KEYS: documented(
     keyRing(),

@@ -37,6 +37,8 @@ import { compileQuotaRules } from '../../../lib/quotas/quota-counters';
 import { createExchangeReconciler } from '../../../lib/exchange-client/exchange-reconciler';
 import { createShutdown } from './http/shutdown';
 import { startIdleExchangeSweeper } from '../../../lib/exchange-client/idle-exchange-sweeper';
+import { startStuckWorkflowSweeper } from '../../../lib/exchange-client/stuck-workflow-sweeper';
+import { createWorkflowTaskProbe } from '../../../lib/exchange-client/workflow-task-probe';
 import { createArgumentChecks } from '../../../lib/handler-set/argument-checks';
 import { toolParamHeaders } from '../../../lib/handler-set/tool-param-headers';
 import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
@@ -96,10 +98,12 @@ export async function startApi(
 
   const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers, log });
   const admin = createAdminStorePg(pool);
+  const probe = createWorkflowTaskProbe(client);
   const reconciler = createExchangeReconciler({
     gateway,
     store,
     log,
+    probe,
     // Endings Temporal left unrecorded are counted here; the worker counts those it records.
     onEndingRecorded: (exchangeId, outcome) =>
       void admin
@@ -116,6 +120,8 @@ export async function startApi(
       everyMs: config.retention.sweepEveryMs,
     },
   );
+  // Exchanges whose workflow tasks keep failing are ended (docs/operators.md, "Stuck workflows").
+  const stuckSweeper = startStuckWorkflowSweeper({ pool, probe, reconciler, log }, config.stuckWorkflows);
   const besideMcp = endpointsBesideMcp(config, {
     pool,
     connection,
@@ -222,6 +228,7 @@ export async function startApi(
       const endShutdown = shutdown.begin(graceMs);
       log.info({ graceMs }, 'API draining');
       idleSweeper.stop();
+      stuckSweeper.stop();
       besideMcp.stop();
       stopReadingOpenExchanges();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

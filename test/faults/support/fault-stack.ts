@@ -39,11 +39,15 @@ export interface FaultStackOptions {
    * bundling at each start.
    */
   sharedWorkflowBundle?: boolean;
+  /** Extra `temporal server start-dev` arguments (`--dynamic-config-value limit.blobSize.error=...`, say). */
+  temporalArgs?: string[];
 }
 
 export interface WorkerStart {
   /** A pause spec (support/fault-pause.ts): the worker holds the first matching activity open. */
   pause?: string;
+  /** A workflow bundle of its own (`buildWorkflowBundle`): the worker runs this code instead of the stack's. */
+  workflowBundle?: string;
 }
 
 export interface FaultStack {
@@ -63,6 +67,11 @@ export interface FaultStack {
   stopApi(slot: 0 | 1, signal: NodeJS.Signals): Promise<void>;
   /** Starts the worker: the service's own main, or with `pause` the fault worker holding a window. */
   startWorker(start?: WorkerStart): Promise<OsProcess>;
+  /**
+   * Bundles the workflows of `workflowsPath` (a module exporting workflow functions) into the
+   * scratch folder as `name`, for `startWorker({ workflowBundle })`; returns its path.
+   */
+  buildWorkflowBundle(workflowsPath: string, name: string): Promise<string>;
   /** The Temporal dev server process (its latest start). */
   temporal(): OsProcess | undefined;
   /** The embedded Postgres's process (its node wrapper; the server and backends are its children). */
@@ -135,7 +144,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     // The same SQLite settings as `npm run dev`: a killed server loses nothing it committed.
     args.push('--db-filename', path.join(scratch, 'temporal.sqlite'), ...DEV_SERVER_SQLITE_FLAGS);
     for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
-    args.push(...DEV_SERVER_DYNAMIC_CONFIG_FLAGS);
+    args.push(...DEV_SERVER_DYNAMIC_CONFIG_FLAGS, ...(options.temporalArgs ?? []));
     // A port another test run grabbed a moment ago (its listener may still be closing) makes the
     // server exit at start; try again a few times before giving up.
     for (let attempt = 1; ; attempt++) {
@@ -169,28 +178,30 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   }
 
   let workflowBundle: string | undefined;
-  async function buildWorkflowBundle() {
+  async function buildWorkflowBundle(workflowsPath: string, name: string) {
     const { code } = await bundleWorkflowCode({
-      workflowsPath: require.resolve('../../../workflows'),
+      workflowsPath,
       failureConverterPath: FAILURE_CONVERTER_PATH, // as the worker bundles them itself
       logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
     });
-    workflowBundle = path.join(scratch, 'workflow-bundle.js');
-    writeFileSync(workflowBundle, code);
+    const file = path.join(scratch, name);
+    writeFileSync(file, code);
+    return file;
   }
 
   async function startWorker(start: WorkerStart = {}) {
     if (worker?.running()) throw new Error('a worker is already running');
     const logFile = nextLog(start.pause ? 'worker-paused' : 'worker');
     workerLogs.push(logFile);
-    const entry = start.pause || workflowBundle ? 'test/faults/support/fault-worker.ts' : 'cli/start/worker-main.ts';
+    const bundle = start.workflowBundle ?? workflowBundle;
+    const entry = start.pause || bundle ? 'test/faults/support/fault-worker.ts' : 'cli/start/worker-main.ts';
     const proc = spawnLogged('worker', process.execPath, ['--import', 'tsx', path.join(root, entry)], {
       cwd: root,
       env: {
         ...process.env,
         ...serviceEnv(),
         ...(start.pause ? { FAULT_PAUSE: start.pause } : {}),
-        ...(workflowBundle ? { FAULT_WORKFLOW_BUNDLE: workflowBundle } : {}),
+        ...(bundle ? { FAULT_WORKFLOW_BUNDLE: bundle } : {}),
       },
       logFile,
     });
@@ -236,6 +247,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
       await api?.kill(signal);
     },
     startWorker,
+    buildWorkflowBundle,
     worker: () => (worker?.running() ? worker : undefined),
     temporal: () => temporal,
     postgres: () => pg,
@@ -298,7 +310,11 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     await Promise.all([
       startTemporal(),
       startPostgres(),
-      options.sharedWorkflowBundle ? buildWorkflowBundle() : undefined,
+      options.sharedWorkflowBundle
+        ? buildWorkflowBundle(require.resolve('../../../workflows'), 'workflow-bundle.js').then((file) => {
+            workflowBundle = file;
+          })
+        : undefined,
     ]);
     await startWorker();
     // One API first: both migrate at start, and two racing first migrations would only test the migrator.

@@ -40,6 +40,7 @@ export function summaryView(summary: ExchangeSummary, context: ViewContext): Rec
     ageSeconds: seconds(summary.createdAt.getTime(), context.now),
     ...(summary.session ? { session: summary.session } : {}),
     ...(summary.lastOutcome ? { lastOutcome: summary.lastOutcome } : {}),
+    ...(summary.error ? { error: summary.error } : {}),
     ...(summary.waitingSince
       ? {
           waitingSince: summary.waitingSince.toISOString(),
