@@ -43,6 +43,8 @@ export interface OAuthConfig {
   serviceClaims: ServiceClaim[];
   /** The claim a person is known by across /mcp's tokens and the page's sign-in (ANSWER_IDENTITY_CLAIM; person-key.ts). */
   identityClaim?: string;
+  /** The claim that names a caller's tenant (TENANT_CLAIM; token-claims.ts). */
+  tenantClaim?: string;
   /**
    * The answer API as a protected resource of its own (ANSWER_API_RESOURCE_URL): a token for /mcp
    * is an agent's, and answers nothing there.
@@ -86,6 +88,7 @@ export interface AuthEnv {
   ANSWER_API_REQUIRED_SCOPES: string;
   ANSWER_GROUPS_CLAIM: string;
   ANSWER_IDENTITY_CLAIM?: string;
+  TENANT_CLAIM?: string;
 }
 
 /** A JWS `typ` as RFC 7515 §4.1.9 compares it: without case, `application/` implied. */
@@ -200,6 +203,7 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
     },
     serviceClaims: parseServiceClaims(env.OAUTH_SERVICE_CLAIMS),
     ...(env.ANSWER_IDENTITY_CLAIM !== undefined ? { identityClaim: env.ANSWER_IDENTITY_CLAIM } : {}),
+    ...(env.TENANT_CLAIM !== undefined ? { tenantClaim: env.TENANT_CLAIM } : {}),
     issuers,
     requiredScopes,
     scopesSupported: advertised.length ? advertised : requiredScopes,

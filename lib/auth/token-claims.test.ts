@@ -198,3 +198,24 @@ describe('a person known by the deployment’s identity claim', () => {
     expect(callerUnmatchedOf(principal({ sub: 'bot', client_id: 'bot' }))).toBeUndefined();
   });
 });
+
+describe('a caller’s tenant (TENANT_CLAIM)', () => {
+  const principal = (claims: TokenClaims & Record<string, unknown>, tenantClaim?: string) =>
+    principalFromAuthInfo(
+      authInfoFromClaims('t', { exp: 1, ...claims }, ISSUER, [RESOURCE], tenantClaim ? { tenantClaim } : {}),
+    );
+
+  it('is the claim’s string, for a person and a service alike, and never part of the principal’s key', () => {
+    expect(principal({ sub: 'alice', client_id: 'desk', org_id: 'acme' }, 'org_id').tenant).toBe('acme');
+    expect(principal({ sub: 'bot', client_id: 'bot', org_id: 'acme' }, 'org_id').tenant).toBe('acme');
+    expect(principal({ sub: 'alice', client_id: 'desk', org_id: 'acme' }, 'org_id').id).toBe(
+      principal({ sub: 'alice', client_id: 'desk' }).id,
+    );
+  });
+
+  it('is none when the claim is absent, empty or not a string, or no claim is configured', () => {
+    for (const org_id of [undefined, '', 42, ['acme']])
+      expect(principal({ sub: 'alice', client_id: 'desk', org_id }, 'org_id').tenant).toBeUndefined();
+    expect(principal({ sub: 'alice', client_id: 'desk', org_id: 'acme' }).tenant).toBeUndefined();
+  });
+});

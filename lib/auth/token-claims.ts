@@ -46,6 +46,8 @@ interface PrincipalExtra {
   /** Its holder's display name and verified email (display-claims.ts), for people to read beside the subject. */
   name?: string;
   email?: string;
+  /** The tenant its TENANT_CLAIM names, when it names one. */
+  tenant?: string;
 }
 
 const nonEmpty = (value: unknown): string | undefined =>
@@ -81,6 +83,8 @@ export interface ClaimReading {
   serviceClaims?: readonly ServiceClaim[];
   /** The claim people are known by across /mcp and the answer page (ANSWER_IDENTITY_CLAIM). */
   identityClaim?: string;
+  /** The claim that names the holder's tenant (TENANT_CLAIM). */
+  tenantClaim?: string;
 }
 
 /**
@@ -134,6 +138,9 @@ export function authInfoFromClaims(
       : {}),
     ...groupsExtra(groupsClaim === undefined ? [] : groupsOf((claims as Record<string, unknown>)[groupsClaim])),
     ...displayClaimsOf(claims as Record<string, unknown>),
+    ...tenantExtra(
+      reading.tenantClaim === undefined ? undefined : (claims as Record<string, unknown>)[reading.tenantClaim],
+    ),
   };
   return {
     token,
@@ -146,13 +153,15 @@ export function authInfoFromClaims(
 }
 
 const groupsExtra = (groups: string[]) => (groups.length > 0 ? { groups } : {});
+/** A tenant is a non-empty string claim; any other value names none. */
+const tenantExtra = (claim: unknown) => (nonEmpty(claim) !== undefined ? { tenant: claim as string } : {});
 
 /** The groups an `AuthInfo`'s token names (from `authInfoFromClaims`), bounded as a sign-in's are. */
 export const groupsFromAuthInfo = (info: AuthInfo): string[] => (info.extra as unknown as PrincipalExtra).groups ?? [];
 
 /** The caller an `AuthInfo` (from `authInfoFromClaims`) names: what exchanges and sessions are bound to. */
 export function principalFromAuthInfo(info: AuthInfo): Principal {
-  const { issuer, subject, client, subjectIsClient, service, person, name, email } =
+  const { issuer, subject, client, subjectIsClient, service, person, name, email, tenant } =
     info.extra as unknown as PrincipalExtra;
   return {
     id: principalId(issuer, subject, client, subjectIsClient === true),
@@ -164,5 +173,6 @@ export function principalFromAuthInfo(info: AuthInfo): Principal {
     ...(name !== undefined ? { name } : {}),
     ...(email !== undefined ? { email } : {}),
     ...(person !== undefined ? { person } : {}),
+    ...(tenant !== undefined ? { tenant } : {}),
   };
 }

@@ -12,10 +12,11 @@ import type { PrincipalDetails } from './types';
 /**
  * A caller: what a handler sees of it (`@durable-mcp/handlers`: its stable key `id`, see
  * `principalId`, and its details) and, when the deployment knows people by a claim
- * (ANSWER_IDENTITY_CLAIM), the key that claim gives its person, or why it gives none. The latter
- * goes no further than the API's start leg (`personIdOf`, `callerUnmatchedOf`).
+ * (ANSWER_IDENTITY_CLAIM), the key that claim gives its person, or why it gives none, and the
+ * tenant its token names (TENANT_CLAIM). These go no further than the API's start leg
+ * (`personIdOf`, `callerUnmatchedOf`, the exchange's fairness key).
  */
-export type Principal = HandlerPrincipal & { person?: PersonKey };
+export type Principal = HandlerPrincipal & { person?: PersonKey; tenant?: string };
 
 /** The key of a person known by a claim (lib/auth/person-key.ts `personKeyOf`), or why the claims give none. */
 export type PersonKey = { key: string } | { unmatched: string };
@@ -65,7 +66,7 @@ export function principalOf(id: string, details?: PrincipalDetails): Principal {
 
 /** What an exchange keeps of a principal besides its key. */
 export function detailsOf(principal: Principal): PrincipalDetails {
-  const { id: _id, person: _person, ...details } = principal;
+  const { id: _id, person: _person, tenant: _tenant, ...details } = principal;
   return details;
 }
 
