@@ -76,3 +76,52 @@ describe("an exchange's tasks", () => {
     expect(priority?.priorityKey ?? 0).toBe(0);
   });
 });
+
+/** The greet exchanges of `principal`, by id, with their workflow ids. */
+async function greetsOf(principal: string): Promise<Map<string, string>> {
+  const { rows } = await stack.service.pool.query<{ id: string; workflow_id: string }>(
+    "SELECT id, workflow_id FROM exchanges WHERE target = 'greet' AND principal = $1",
+    [principal],
+  );
+  return new Map(rows.map((row) => [row.id, row.workflow_id]));
+}
+
+/** When a worker took the workflow's first task (its first WorkflowTaskStarted), in ns since the epoch. */
+async function firstTaskTaken(workflowId: string): Promise<bigint> {
+  for (;;) {
+    const { events } = await handleOf(workflowId).fetchHistory();
+    const started = events!.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    if (started?.eventTime)
+      return BigInt(String(started.eventTime.seconds)) * 1_000_000_000n + BigInt(started.eventTime.nanos ?? 0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a quiet caller behind a backlog', () => {
+  const BACKLOG = 24;
+
+  it("is taken ahead of most of another caller's tasks queued before it (fairness on at the server)", async () => {
+    const [alice, bob] = [await stack.bearer('alice'), await stack.bearer('bob')];
+    const earlier = await greetsOf(stack.principal('alice'));
+    const earlierBob = await greetsOf(stack.principal('bob'));
+    await stack.service.stopWorker();
+    try {
+      // Every task of the backlog is queued before the quiet caller's: no worker takes any yet.
+      for (let i = 0; i < BACKLOG; i += 1) await greet(alice);
+      await greet(bob);
+    } finally {
+      await stack.service.startWorker();
+    }
+    const backlog = [...(await greetsOf(stack.principal('alice')))].filter(([id]) => !earlier.has(id));
+    const quiet = [...(await greetsOf(stack.principal('bob')))].filter(([id]) => !earlierBob.has(id));
+    expect(backlog).toHaveLength(BACKLOG);
+    expect(quiet).toHaveLength(1);
+
+    const quietTaken = await firstTaskTaken(quiet[0]![1]);
+    const taken = await Promise.all(backlog.map(([, workflowId]) => firstTaskTaken(workflowId)));
+    const aheadOfQuiet = taken.filter((at) => at < quietTaken).length;
+    // In order of arrival (a server without fairness) it is taken after the whole backlog; handed
+    // out key by key, after a few at most (one per partition of the task queue: four here).
+    expect(aheadOfQuiet).toBeLessThan(BACKLOG / 2);
+  });
+});
