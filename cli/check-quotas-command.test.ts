@@ -30,7 +30,7 @@ describe('durable-mcp check --quotas', () => {
         { name: 'tenants', per: 'tenant', perHour: 1000 },
       ],
     });
-    expect(checkQuotasCommand(file, out.stream, { QUOTA_TENANT_CLAIM: 'tid', AUTH_MODE: 'oauth' })).toBe(0);
+    expect(checkQuotasCommand(file, out.stream, { TENANT_CLAIM: 'tid', AUTH_MODE: 'oauth' })).toBe(0);
     expect(out.text()).toBe(
       `${file}: 2 quotas, all valid\n` +
         '  writes: per principal, tools delete_*, deploy (each apart), 5 per minute, 100 per day\n' +
@@ -46,7 +46,7 @@ describe('durable-mcp check --quotas', () => {
       expect(String(stderr.mock.calls[0]![0])).toMatch(/quotas\.0\.perMinute: .*quotas\.0: Unrecognized key.*limit/);
       const tenant = fileWith({ quotas: [{ name: 'tenants', per: 'tenant', perHour: 10 }] });
       expect(checkQuotasCommand(tenant, written().stream, { AUTH_MODE: 'oauth' })).toBe(78);
-      expect(String(stderr.mock.calls[1]![0])).toMatch(/set QUOTA_TENANT_CLAIM/);
+      expect(String(stderr.mock.calls[1]![0])).toMatch(/set TENANT_CLAIM/);
       expect(checkQuotasCommand('/no/such/file.json', written().stream, {})).toBe(78);
       expect(String(stderr.mock.calls[2]![0])).toMatch(/^\/no\/such\/file.json cannot be read/);
     } finally {

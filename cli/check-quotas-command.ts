@@ -1,6 +1,6 @@
 /**
  * `durable-mcp check --quotas <file>`: reads a QUOTAS_FILE as the service reads it when it starts
- * (every field, by its path; a rule per tenant against this environment's QUOTA_TENANT_CLAIM and
+ * (every field, by its path; a rule per tenant against this environment's TENANT_CLAIM and
  * AUTH_MODE), without touching Postgres: for an operator's CI before a deploy.
  */
 import { readQuotaFile } from '../lib/config/quotas';
@@ -21,7 +21,7 @@ export function checkQuotasCommand(
 ): number {
   try {
     const rules = readQuotaFile(file, file);
-    const problem = tenantRuleProblem(rules, env.QUOTA_TENANT_CLAIM || undefined, env.AUTH_MODE ?? 'off');
+    const problem = tenantRuleProblem(rules, env.TENANT_CLAIM || undefined, env.AUTH_MODE ?? 'off');
     if (problem) throw new QuotaDeclarationError(`${file}: ${problem}`);
     out.write(`${file}: ${rules.length} quota${rules.length === 1 ? '' : 's'}, all valid\n`);
     for (const rule of rules) out.write(`  ${described(rule)}\n`);

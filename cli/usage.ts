@@ -25,7 +25,7 @@ const HELP: Record<HelpTopic, string> = {
       Reads an UPSTREAMS_FILE as the service does (its upstreams, credentials' variables, policies).
   durable-mcp check --quotas <file>
       Reads a QUOTAS_FILE as the service does (its quota rules; a rule per tenant needs
-      QUOTA_TENANT_CLAIM and AUTH_MODE=oauth in this environment).
+      TENANT_CLAIM and AUTH_MODE=oauth in this environment).
       Exit code 0 when valid, 78 when not.
 `,
 };

@@ -16,6 +16,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   TemporalFailure,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import { endingActivitySummary, roundActivitySummary } from '../lib/exchange/exchange-details';
@@ -43,11 +44,19 @@ const REGULAR_ENDING = { startToCloseTimeout: '30 seconds', retry } as const;
 /**
  * The activities of one command, with its summary for the event history. A proxy holds only its
  * options (it schedules nothing until called), so one per call costs nothing and replays the same.
+ *
+ * A regular activity's task carries the workflow's priority (its caller's fairness key and its
+ * handler's priority, set when the exchange started: lib/exchange/fairness.ts). The server would
+ * let it inherit them; set here, they are on its ActivityTaskScheduled event and its pending
+ * activity for operators to see. The start's priority is in every replay's workflow info, and
+ * replay compares an activity's type and id only, so histories from before it replay unchanged.
+ * A local activity runs inside the workflow task and never waits in a queue.
  */
 function activitiesFor(kind: 'local' | 'regular', options: object, summary: string) {
-  return kind === 'local'
-    ? proxyLocalActivities<Activities>({ ...options, summary })
-    : proxyActivities<Activities>({ ...options, summary });
+  if (kind === 'local') return proxyLocalActivities<Activities>({ ...options, summary });
+  const { priority } = workflowInfo();
+  const carried = priority?.fairnessKey || priority?.priorityKey ? { priority } : {};
+  return proxyActivities<Activities>({ ...options, ...carried, summary });
 }
 
 /**

@@ -73,6 +73,21 @@ describe('checkHandlerSet', () => {
     ]);
   });
 
+  it('accepts every declaration of the handler API, and refuses a priority outside 1 to 5', () => {
+    const declared = withTool({ priority: 1, longWait: 'error', identicalCalls: 'separate', roundActivity: 'regular' });
+    expect(problems(setOf(declared))).toEqual([]);
+    expect(problems(setOf(withTool({ priority: 0 })))).toEqual([
+      'tool approve_refund: priority: must be 1, 2, 3, 4 or 5',
+    ]);
+    expect(problems(setOf(withTool({ priority: 2.5 })))).toEqual([
+      'tool approve_refund: priority: must be 1, 2, 3, 4 or 5',
+    ]);
+    const prompt = { prompt: { name: 'refund_policy' }, run: () => ({ messages: [] }), priority: '1' };
+    expect(problems({ ...setOf(approveRefund), prompts: [prompt] })).toEqual([
+      'prompt refund_policy: priority: must be 1, 2, 3, 4 or 5',
+    ]);
+  });
+
   it('checks prompts and resources too', () => {
     const set = {
       ...setOf(approveRefund),

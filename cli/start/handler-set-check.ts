@@ -14,7 +14,15 @@
  */
 import { PromptSchema, ResourceSchema, ResourceTemplateSchema, ToolSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
-import type { HandlerSet, RoundActivity, TaskBegins, TaskSupport } from '@durable-mcp/handlers';
+import type {
+  HandlerSet,
+  IdenticalCalls,
+  LongWait,
+  RoundActivity,
+  TaskBegins,
+  TaskPriority,
+  TaskSupport,
+} from '@durable-mcp/handlers';
 import { InvalidParamHeaderDeclaration } from '../../lib/protocol/param-header-declarations';
 import { createArgumentChecks, InvalidToolInputSchema } from '../../lib/handler-set/argument-checks';
 import { toolParamHeaders } from '../../lib/handler-set/tool-param-headers';
@@ -27,6 +35,11 @@ export class InvalidHandlerSet extends Error {
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'must be a function');
 const completers = z.record(z.string(), fn).optional();
 const roundActivity = z.enum(['local', 'regular'] as const satisfies readonly RoundActivity[]).optional();
+const priority = z
+  .custom<TaskPriority>((value) => [1, 2, 3, 4, 5].includes(value as number), 'must be 1, 2, 3, 4 or 5')
+  .optional();
+/** What every handler declares of how its rounds run (definitions.ts `RoundsDeclaration`). */
+const rounds = { roundActivity, priority };
 
 /** The SDK's Tool, with a name MCP allows (its schema takes any string). */
 const ToolWithMcpName = ToolSchema.superRefine((tool, ctx) => {
@@ -37,17 +50,19 @@ const ToolWithMcpName = ToolSchema.superRefine((tool, ctx) => {
 const ToolEntry = z.strictObject({
   tool: ToolWithMcpName,
   run: fn,
-  roundActivity,
+  ...rounds,
   taskSupport: z.enum(['forbidden', 'optional', 'required'] as const satisfies readonly TaskSupport[]).optional(),
   taskBegins: z.enum(['at-call', 'after-input'] as const satisfies readonly TaskBegins[]).optional(),
+  longWait: z.enum(['pending-result', 'error'] as const satisfies readonly LongWait[]).optional(),
+  identicalCalls: z.enum(['reattach', 'separate'] as const satisfies readonly IdenticalCalls[]).optional(),
 });
-const PromptEntry = z.strictObject({ prompt: PromptSchema, run: fn, complete: completers, roundActivity });
-const ResourceEntry = z.strictObject({ resource: ResourceSchema, read: fn, roundActivity });
+const PromptEntry = z.strictObject({ prompt: PromptSchema, run: fn, complete: completers, ...rounds });
+const ResourceEntry = z.strictObject({ resource: ResourceSchema, read: fn, ...rounds });
 const TemplateEntry = z.strictObject({
   template: ResourceTemplateSchema,
   read: fn,
   complete: completers,
-  roundActivity,
+  ...rounds,
 });
 
 const HandlerSetShape = z.strictObject({

@@ -43,7 +43,7 @@ export interface OAuthConfig {
   serviceClaims: ServiceClaim[];
   /** The claim a person is known by across /mcp's tokens and the page's sign-in (ANSWER_IDENTITY_CLAIM; person-key.ts). */
   identityClaim?: string;
-  /** The claim that names a caller's tenant, for the quotas counted per tenant (QUOTA_TENANT_CLAIM; tenant-claim.ts). */
+  /** The claim that names a caller's tenant, for the quotas per tenant and the fairness key (TENANT_CLAIM; tenant-claim.ts). */
   tenantClaim?: string;
   /**
    * The answer API as a protected resource of its own (ANSWER_API_RESOURCE_URL): a token for /mcp
@@ -88,7 +88,7 @@ export interface AuthEnv {
   ANSWER_API_REQUIRED_SCOPES: string;
   ANSWER_GROUPS_CLAIM: string;
   ANSWER_IDENTITY_CLAIM?: string;
-  QUOTA_TENANT_CLAIM?: string;
+  TENANT_CLAIM?: string;
 }
 
 /** A JWS `typ` as RFC 7515 §4.1.9 compares it: without case, `application/` implied. */
@@ -203,7 +203,7 @@ export function parseAuthConfig(env: AuthEnv): AuthConfig {
     },
     serviceClaims: parseServiceClaims(env.OAUTH_SERVICE_CLAIMS),
     ...(env.ANSWER_IDENTITY_CLAIM !== undefined ? { identityClaim: env.ANSWER_IDENTITY_CLAIM } : {}),
-    ...(env.QUOTA_TENANT_CLAIM !== undefined ? { tenantClaim: env.QUOTA_TENANT_CLAIM } : {}),
+    ...(env.TENANT_CLAIM !== undefined ? { tenantClaim: env.TENANT_CLAIM } : {}),
     issuers,
     requiredScopes,
     scopesSupported: advertised.length ? advertised : requiredScopes,

@@ -1,6 +1,6 @@
 /**
  * The tenant a caller belongs to, for the quotas counted per tenant: the value of the access-token
- * claim QUOTA_TENANT_CLAIM names (`tid` at Entra ID, `org_id` at Auth0, say), keyed under the
+ * claim TENANT_CLAIM names (`tid` at Entra ID, `org_id` at Auth0, say), keyed under the
  * token's issuer, so two issuers that happen to spell a tenant alike never share its quota. A
  * token without the claim (or with an empty or non-scalar one) names no tenant. Pure, and
  * unit-tested beside it.

@@ -199,7 +199,7 @@ describe('a person known by the deployment’s identity claim', () => {
   });
 });
 
-describe('the tenant a token names (QUOTA_TENANT_CLAIM)', () => {
+describe('the tenant a token names (TENANT_CLAIM)', () => {
   const principal = (claims: TokenClaims & Record<string, unknown>, tenantClaim?: string) =>
     principalFromAuthInfo(
       authInfoFromClaims('t', { exp: 1, ...claims }, ISSUER, [RESOURCE], tenantClaim ? { tenantClaim } : {}),
@@ -214,5 +214,8 @@ describe('the tenant a token names (QUOTA_TENANT_CLAIM)', () => {
     expect(principal({ sub: 'alice', client_id: 'desk' }, 'tid').tenant).toBeUndefined();
     expect(principal({ sub: 'alice', client_id: 'desk', tid: 'acme' }).tenant).toBeUndefined();
     expect(detailsOf(principal({ sub: 'alice', client_id: 'desk', tid: 'acme' }, 'tid'))).not.toHaveProperty('tenant');
+    expect(principal({ sub: 'alice', client_id: 'desk', tid: 'acme' }, 'tid').id).toBe(
+      principal({ sub: 'alice', client_id: 'desk' }).id,
+    );
   });
 });

@@ -47,7 +47,7 @@ interface PrincipalExtra {
   /** Its holder's display name and verified email (display-claims.ts), for people to read beside the subject. */
   name?: string;
   email?: string;
-  /** The tenant its QUOTA_TENANT_CLAIM names (tenant-claim.ts), for the quotas per tenant. */
+  /** The tenant its TENANT_CLAIM names (tenant-claim.ts), for the quotas per tenant and the fairness key. */
   tenant?: string;
 }
 
@@ -84,7 +84,7 @@ export interface ClaimReading {
   serviceClaims?: readonly ServiceClaim[];
   /** The claim people are known by across /mcp and the answer page (ANSWER_IDENTITY_CLAIM). */
   identityClaim?: string;
-  /** The claim that names a caller's tenant, for the quotas per tenant (QUOTA_TENANT_CLAIM). */
+  /** The claim that names the holder's tenant (TENANT_CLAIM). */
   tenantClaim?: string;
 }
 

@@ -230,6 +230,22 @@ describe('parseConfig', () => {
     expect(configError({ ...minimal(), WORKER_VERSIONING: 'on' }).message).toMatch(/WORKER_VERSIONING/);
   });
 
+  it('keys fairness by principal by default; by tenant only with the claim that names one', () => {
+    expect(parseConfig(minimal()).temporal.fairnessKey).toBe('principal');
+    const oauth = {
+      AUTH_MODE: 'oauth',
+      MCP_RESOURCE_URL: 'https://mcp.example.com/mcp',
+      OAUTH_ISSUERS: 'https://auth.example.com',
+    };
+    const tenant = parseConfig({ ...minimal(), ...oauth, FAIRNESS_KEY: 'tenant', TENANT_CLAIM: 'org_id' });
+    expect(tenant.temporal.fairnessKey).toBe('tenant');
+    expect(tenant.auth.mode === 'oauth' && tenant.auth.tenantClaim).toBe('org_id');
+    expect(configError({ ...minimal(), FAIRNESS_KEY: 'tenant' }).message).toMatch(
+      /TENANT_CLAIM is missing: required with FAIRNESS_KEY=tenant/,
+    );
+    expect(configError({ ...minimal(), FAIRNESS_KEY: 'client' }).message).toMatch(/FAIRNESS_KEY/);
+  });
+
   it('turns the worker metrics listener off with WORKER_METRICS_PORT=0', () => {
     expect(parseConfig({ ...minimal(), WORKER_METRICS_PORT: '0' }).workerMetrics).toBeUndefined();
     expect(

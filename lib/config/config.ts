@@ -75,6 +75,10 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
+  if (env.FAIRNESS_KEY === 'tenant' && env.TENANT_CLAIM === undefined)
+    throw new ConfigError(
+      "Invalid configuration:\n  TENANT_CLAIM is missing: required with FAIRNESS_KEY=tenant (the access-token claim that names a caller's tenant)",
+    );
   const oneIdentity = oneIdentityProblem(auth, answerSignIn);
   if (oneIdentity !== undefined) throw new ConfigError(`Invalid configuration:\n  ${oneIdentity}`);
   const pageOrigin = (answerSignIn ?? answerDevSignIn)?.publicOrigin;
@@ -172,6 +176,8 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: env.TEMPORAL_TASK_QUEUE,
+      /** FAIRNESS_KEY: whose share of the workers an exchange's tasks take (lib/exchange/fairness.ts). */
+      fairnessKey: env.FAIRNESS_KEY,
       maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
       workerShutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS,
       ...(env.WORKER_VERSIONING === 'pinned'

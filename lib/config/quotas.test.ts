@@ -59,18 +59,16 @@ describe('the quotas of a configuration', () => {
     expect(problem({ ...minimal(), QUOTAS_FILE: bad })).toMatch(/QUOTAS_FILE .*: quotas\.0\.perMinute: /);
   });
 
-  it('per tenant, need QUOTA_TENANT_CLAIM and AUTH_MODE=oauth', () => {
-    expect(problem({ ...minimal(), ...OAUTH, QUOTA_CALLS_PER_MINUTE_PER_TENANT: '10' })).toMatch(
-      /set QUOTA_TENANT_CLAIM/,
-    );
-    expect(problem({ ...minimal(), QUOTA_CALLS_PER_MINUTE_PER_TENANT: '10', QUOTA_TENANT_CLAIM: 'tid' })).toMatch(
+  it('per tenant, need TENANT_CLAIM and AUTH_MODE=oauth', () => {
+    expect(problem({ ...minimal(), ...OAUTH, QUOTA_CALLS_PER_MINUTE_PER_TENANT: '10' })).toMatch(/set TENANT_CLAIM/);
+    expect(problem({ ...minimal(), QUOTA_CALLS_PER_MINUTE_PER_TENANT: '10', TENANT_CLAIM: 'tid' })).toMatch(
       /needs AUTH_MODE=oauth/,
     );
     const config = parseConfig({
       ...minimal(),
       ...OAUTH,
       QUOTA_CALLS_PER_MINUTE_PER_TENANT: '10',
-      QUOTA_TENANT_CLAIM: 'tid',
+      TENANT_CLAIM: 'tid',
     });
     expect(config.quotas).toEqual([{ name: 'per-tenant', per: 'tenant', eachTool: false, limits: { minute: 10 } }]);
     expect(config.auth).toMatchObject({ tenantClaim: 'tid' });

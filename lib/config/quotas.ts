@@ -17,7 +17,7 @@ import {
 
 interface QuotaConfigEnv extends QuotaEnv {
   QUOTAS_FILE?: string;
-  QUOTA_TENANT_CLAIM?: string;
+  TENANT_CLAIM?: string;
   AUTH_MODE: string;
 }
 
@@ -35,7 +35,7 @@ export function readQuotaFile(file: string, origin = `QUOTAS_FILE ${file}`): Quo
 export function quotaRulesOf(env: QuotaConfigEnv): QuotaRule[] {
   try {
     const rules = [...quotaRulesOfEnv(env), ...(env.QUOTAS_FILE !== undefined ? readQuotaFile(env.QUOTAS_FILE) : [])];
-    const problem = tenantRuleProblem(rules, env.QUOTA_TENANT_CLAIM, env.AUTH_MODE);
+    const problem = tenantRuleProblem(rules, env.TENANT_CLAIM, env.AUTH_MODE);
     if (problem) throw new QuotaDeclarationError(problem);
     return rules;
   } catch (error) {

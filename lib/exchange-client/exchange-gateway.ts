@@ -42,7 +42,8 @@ import {
 import { clip } from '../exchange/ask-description';
 import { exchangeStaticDetails, exchangeSummary } from '../exchange/exchange-details';
 import { type HandlerSet } from '@durable-mcp/handlers';
-import { roundActivityFor } from '../handler-set/lookup';
+import { priorityFor, roundActivityFor } from '../handler-set/lookup';
+import { exchangePriority, type FairnessKeySource } from '../exchange/fairness';
 import type { CancelledBy } from '../protocol/exchange-errors';
 import type { AnswerStanding } from '../exchange-rules/exchange-state';
 import { apiMetrics, type SignalName } from '../metrics/api-metrics';
@@ -97,15 +98,17 @@ async function signalIfRunning(signal: SignalName, send: () => Promise<void>, lo
  * `handlers`, the set served, says how the rounds of a request run (the handler's declaration,
  * `roundActivityFor`; the choice travels in the workflow's input, so the workflow makes it
  * deterministically; without a set, rounds run as local activities) and names the metrics' target
- * labels (a target it lacks is `(unknown)`). `log` gets a debug line per workflow started and
+ * labels (a target it lacks is `(unknown)`). `fairnessKey` (FAIRNESS_KEY) says whose share of the
+ * workers an exchange's tasks take: its workflow starts with that fairness key and the priority its
+ * handler declares (lib/exchange/fairness.ts). `log` gets a debug line per workflow started and
  * signal sent; within a request, those carry its `reqId` and `exchangeId` (lib/log.ts).
  */
 export function createExchangeGateway(
   client: Client,
   taskQueue: string,
-  options: { handlers?: HandlerSet; log?: Logger } = {},
+  options: { handlers?: HandlerSet; log?: Logger; fairnessKey?: FairnessKeySource } = {},
 ): ExchangeGateway {
-  const { handlers, log } = options;
+  const { handlers, log, fairnessKey = 'principal' } = options;
   const roundActivityOf = (request: OriginalRequest): RoundActivity =>
     handlers ? roundActivityFor(handlers, request) : 'local';
   /** Sends `definition` with `arg` to the exchange's workflow; false when it no longer runs. */
@@ -122,6 +125,12 @@ export function createExchangeGateway(
         taskQueue,
         args: [started],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        // Inherited by its workflow tasks and set on its activities (workflows/round-activities.ts).
+        priority: exchangePriority(
+          { principal: input.principal, ...(origin.tenant !== undefined ? { tenant: origin.tenant } : {}) },
+          fairnessKey,
+          handlers ? priorityFor(handlers, input.request) : undefined,
+        ),
         staticSummary: exchangeSummary(input.request, input.era, origin),
         staticDetails: exchangeStaticDetails(started, origin),
         typedSearchAttributes: [

@@ -12,13 +12,13 @@ import type { PrincipalDetails } from './types';
 /**
  * A caller: what a handler sees of it (`@durable-mcp/handlers`: its stable key `id`, see
  * `principalId`, and its details) and, when the deployment knows people by a claim
- * (ANSWER_IDENTITY_CLAIM), the key that claim gives its person, or why it gives none; and when
- * the deployment counts quotas per tenant, its tenant. These go no further than the API's start
- * leg (`personIdOf`, `callerUnmatchedOf`, the quotas).
+ * (ANSWER_IDENTITY_CLAIM), the key that claim gives its person, or why it gives none; and the
+ * tenant its token names (TENANT_CLAIM). These go no further than the API's start leg
+ * (`personIdOf`, `callerUnmatchedOf`, the quotas, the exchange's fairness key).
  */
 export type Principal = HandlerPrincipal & {
   person?: PersonKey;
-  /** The tenant its token names (QUOTA_TENANT_CLAIM), for the quotas per tenant only: never recorded. */
+  /** The tenant its token names (TENANT_CLAIM), for the quotas per tenant and the fairness key: never recorded. */
   tenant?: string;
 };
 

@@ -166,6 +166,8 @@ export interface ExchangeOrigin {
   session?: string;
   /** The protocol version the client speaks. */
   protocolVersion?: string;
+  /** The tenant the caller's token names (TENANT_CLAIM): whose share of the workers its tasks take. */
+  tenant?: string;
 }
 
 /** What the workflow keeps of a recorded outcome: enough to decide, small enough for history. */

@@ -10,8 +10,11 @@ import type {
   ResourceHandler,
   ResourceTemplateHandler,
   RoundActivity,
+  TaskPriority,
   ToolHandler,
 } from '@durable-mcp/handlers';
+
+type RoundsDeclaration = Pick<ToolHandler, 'roundActivity' | 'priority'>;
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { OriginalRequest } from '../exchange/types';
 import { unknownTarget } from '../protocol/error-catalog';
@@ -88,17 +91,25 @@ export function requireHandler(set: HandlerSet, request: OriginalRequest): Bound
   return handler;
 }
 
+/** The declaration of the handler `request` names, if this deployment has one. */
+function declarationFor(set: HandlerSet, request: OriginalRequest): RoundsDeclaration | undefined {
+  const { method, target } = request;
+  return method === 'tools/call'
+    ? findTool(set, target)
+    : method === 'prompts/get'
+      ? findPrompt(set, target)
+      : findResource(set, target)?.handler;
+}
+
 /**
  * How the rounds of an exchange for `request` run: the handler's declaration, else `'local'`
  * (also for a target this deployment lacks: its one round only records the error).
  */
 export function roundActivityFor(set: HandlerSet, request: OriginalRequest): RoundActivity {
-  const { method, target } = request;
-  const declared =
-    method === 'tools/call'
-      ? findTool(set, target)
-      : method === 'prompts/get'
-        ? findPrompt(set, target)
-        : findResource(set, target)?.handler;
-  return declared?.roundActivity ?? 'local';
+  return declarationFor(set, request)?.roundActivity ?? 'local';
+}
+
+/** The task priority the handler `request` names declares (1 first, 5 last), if it declares one. */
+export function priorityFor(set: HandlerSet, request: OriginalRequest): TaskPriority | undefined {
+  return declarationFor(set, request)?.priority;
 }

@@ -18,7 +18,7 @@ import { QUOTA_WINDOWS, type QuotaRule, type QuotaWindow } from './quota-rules';
 export interface QuotaCall {
   /** The principal's key (lib/exchange/principal.ts); the anonymous principal is one like any other. */
   principal: string;
-  /** The caller's tenant, when the deployment reads one (QUOTA_TENANT_CLAIM) and its token names it. */
+  /** The caller's tenant, when the deployment reads one (TENANT_CLAIM) and its token names it. */
   tenant?: string;
   method: ExchangeMethod;
   target: string;

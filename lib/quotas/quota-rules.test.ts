@@ -92,7 +92,7 @@ describe('rules per tenant', () => {
   const rules = quotaRulesOfEnv({ ...ENV_OFF, QUOTA_CALLS_PER_MINUTE_PER_TENANT: 10 });
 
   it('need the tenant claim, and tokens to read it from', () => {
-    expect(tenantRuleProblem(rules, undefined, 'oauth')).toMatch(/set QUOTA_TENANT_CLAIM/);
+    expect(tenantRuleProblem(rules, undefined, 'oauth')).toMatch(/set TENANT_CLAIM/);
     expect(tenantRuleProblem(rules, 'tid', 'off')).toMatch(/needs AUTH_MODE=oauth/);
     expect(tenantRuleProblem(rules, 'tid', 'oauth')).toBeUndefined();
     expect(tenantRuleProblem([], undefined, 'off')).toBeUndefined();

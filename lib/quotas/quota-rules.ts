@@ -25,7 +25,7 @@ export const ENV_RULE_NAMES = { principal: 'per-principal', tenant: 'per-tenant'
 export interface QuotaRule {
   /** Its name, in errors (`data.quota`), metrics (`quota`) and logs. */
   name: string;
-  /** Whom it counts: each principal, or each tenant (the QUOTA_TENANT_CLAIM of the caller's token). */
+  /** Whom it counts: each principal, or each tenant (the TENANT_CLAIM of the caller's token). */
   per: 'principal' | 'tenant';
   /** Tool-name patterns (`*` any run of characters, `?` one): only `tools/call` of a matching tool counts. Absent: every call. */
   tools?: string[];
@@ -136,7 +136,7 @@ export function quotaRulesOfEnv(env: QuotaEnv): QuotaRule[] {
 
 /**
  * Why these rules cannot run in this deployment, if they cannot: a rule per tenant needs the claim
- * that names the tenant (QUOTA_TENANT_CLAIM) and callers whose tokens carry it (AUTH_MODE=oauth).
+ * that names the tenant (TENANT_CLAIM) and callers whose tokens carry it (AUTH_MODE=oauth).
  */
 export function tenantRuleProblem(
   rules: readonly QuotaRule[],
@@ -146,7 +146,7 @@ export function tenantRuleProblem(
   const tenantRule = rules.find((rule) => rule.per === 'tenant');
   if (tenantRule === undefined) return undefined;
   if (tenantClaim === undefined)
-    return `quota ${tenantRule.name} counts per tenant: set QUOTA_TENANT_CLAIM, the access-token claim that names a caller's tenant`;
+    return `quota ${tenantRule.name} counts per tenant: set TENANT_CLAIM, the access-token claim that names a caller's tenant`;
   if (authMode !== 'oauth')
     return `quota ${tenantRule.name} counts per tenant, read from access tokens: it needs AUTH_MODE=oauth`;
   return undefined;

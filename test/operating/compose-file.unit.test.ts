@@ -219,9 +219,13 @@ describe('docker-compose.yml', () => {
 
 /** Names of secrets: what compose must never give a default value. */
 const SECRET = /PASSWORD|SECRET|TOKEN|_KEYS?$/;
-/** Names that look like a secret's and are not one: a switch, a list of token types, the budget of wrong tokens. */
+/**
+ * Names that look like a secret's and are not one: a switch, a list of token types, the budget of
+ * wrong tokens, what tasks' fairness keys are made of.
+ */
 const SWITCHES = new Set([
   'TEMPORAL_CODEC_PASS_ACCESS_TOKEN',
+  'FAIRNESS_KEY',
   'OAUTH_TOKEN_TYPES',
   'ADMIN_TOKEN_MAX_FAILURES',
   'ADMIN_TOKEN_FAILURE_WINDOW_MS',

@@ -4,7 +4,7 @@
  * the window's end, by the official client of each era; nothing of the refused call is in Postgres
  * or Temporal; another principal calls on; an answer to an exchange already running is never
  * refused (a 2026-07-28 retry, a legacy response, a task's `tasks/update`); a rule for a group of
- * tools and a rule per tenant (QUOTAS_FILE, QUOTA_TENANT_CLAIM) refuse by their own names, and
+ * tools and a rule per tenant (QUOTAS_FILE, TENANT_CLAIM) refuse by their own names, and
  * each refusal is counted in mcp_quota_refusals_total.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ beforeAll(async () => {
     }),
   );
   stack = await startOAuthStack(
-    { QUOTA_CALLS_PER_MINUTE_PER_PRINCIPAL: '2', QUOTA_TENANT_CLAIM: 'tid', QUOTAS_FILE: file },
+    { QUOTA_CALLS_PER_MINUTE_PER_PRINCIPAL: '2', TENANT_CLAIM: 'tid', QUOTAS_FILE: file },
     { handlers: QUOTA_HANDLERS },
   );
 }, 120_000);

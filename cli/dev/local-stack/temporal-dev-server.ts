@@ -49,6 +49,9 @@ export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=wal',
  *   `VersionDrainageStatusVisibilityGracePeriod` since it stopped being current (3 minutes each by
  *   default, which a production server keeps). Worker Versioning itself needs no flag on this
  *   server (1.32 has the deployment APIs on). Values are JSON: a duration is a quoted string.
+ * - Task queue fairness is on, as a deployment should have it (docs/operators.md "Fairness"): each
+ *   exchange's tasks carry its caller's fairness key, and waiting tasks are handed out key by key,
+ *   so one caller's backlog does not hold up another's rounds. The server has it off by default.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG_FLAGS: readonly string[] = [
   '--dynamic-config-value',
@@ -59,6 +62,8 @@ export const DEV_SERVER_DYNAMIC_CONFIG_FLAGS: readonly string[] = [
   'matching.wv.VersionDrainageStatusRefreshInterval="2s"',
   '--dynamic-config-value',
   'matching.wv.VersionDrainageStatusVisibilityGracePeriod="2s"',
+  '--dynamic-config-value',
+  'matching.enableFairness=true',
 ];
 
 /** The `start-dev` flags that apply `DEV_SERVER_SQLITE_PRAGMAS`. */

@@ -40,6 +40,11 @@ export const AUTHORIZATION_VARIABLES = {
     "claims that mark a service's own token (client credentials) at an issuer whose such tokens carry a `sub` of their own, comma-separated, each `claim` (present) or `claim=value`: `idtyp=app` for Entra ID, `gty=client-credentials` for Auth0. A token without `sub`, or whose `sub` is its client (`client_id` or `azp`), is a service's anyway; every other token names a person ([who may answer](security.md#questions-addressed-to-someone-else-who-may-answer))",
     '(none)',
   ),
+  TENANT_CLAIM: documented(
+    unsetWhenEmpty(z.string().trim().min(1)),
+    "the access-token claim that names the caller's tenant (an organisation, a team: `tid` at Entra ID, `org_id` at Auth0), keyed under its issuer; read for the quotas per tenant (`QUOTA_CALLS_PER_*_PER_TENANT`, tenant rules of `QUOTAS_FILE`) and `FAIRNESS_KEY=tenant`, which require it (`AUTH_MODE=oauth` only). A token without it belongs to no tenant, and is counted and keyed by its principal",
+    '(none)',
+  ),
   ANSWER_API_RESOURCE_URL: documented(
     unsetWhenEmpty(z.string().min(1)),
     "the canonical URI of the answer API (`https://mcp.example.com/answers/api`): the audience a service's token for it must carry, and its protected resource metadata's `resource`. A token for `MCP_RESOURCE_URL` (an MCP client's) is refused there, and its attempt recorded",

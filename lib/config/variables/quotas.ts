@@ -21,20 +21,10 @@ export const QUOTA_VARIABLES = {
   ),
   QUOTA_CALLS_PER_DAY_PER_PRINCIPAL: perWindow('one principal', 'day'),
   QUOTA_CALLS_PER_MINUTE_PER_TENANT: perWindow(
-    'all the principals of one tenant (`QUOTA_TENANT_CLAIM`) together; a caller whose token names no tenant is counted by its principal only',
+    'all the principals of one tenant (`TENANT_CLAIM`) together; a caller whose token names no tenant is counted by its principal only',
     'minute',
   ),
   QUOTA_CALLS_PER_DAY_PER_TENANT: perWindow('all the principals of one tenant together', 'day'),
-  QUOTA_TENANT_CLAIM: documented(
-    unsetWhenEmpty(
-      z
-        .string()
-        .trim()
-        .regex(/^[A-Za-z0-9_:./-]{1,200}$/, 'must be a claim name'),
-    ),
-    "the access-token claim that names a caller's tenant (`tid` at Entra ID, `org_id` at Auth0), keyed under its issuer, for the quotas per tenant (`AUTH_MODE=oauth` only; required by any)",
-    '(none)',
-  ),
   QUOTAS_FILE: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
     'a JSON file of quota rules beside the variables above: per tool or group of tools (patterns), per principal or tenant, per minute, hour or day (`{ "quotas": [ { "name", "per", "tools", "eachTool", "perMinute", "perHour", "perDay" } ] }`, see [Operating: Quotas](operators.md#quotas)); check it with `durable-mcp check --quotas <file>`. Read at start',

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { documented } from './documented';
 import { boolean, integer, keyRing, unsetWhenEmpty } from './value-kinds';
+import { FAIRNESS_KEY_SOURCES } from '../../exchange/fairness';
 
 /** What PAYLOAD_CODEC_NAMESPACE_ONLY says of payloads bound to the namespace only, where a workflow's are expected. */
 export const NAMESPACE_ONLY_PAYLOADS = ['refuse', 'accept'] as const;
@@ -32,6 +33,10 @@ export const TEMPORAL_VARIABLES = {
   TEMPORAL_TASK_QUEUE: documented(
     z.string().min(1).default('mcp-exchanges'),
     'the task queue the worker polls and the API starts exchanges on',
+  ),
+  FAIRNESS_KEY: documented(
+    z.enum(FAIRNESS_KEY_SOURCES).default('principal'),
+    "whose share of the workers an exchange's tasks take when they wait in the task queue (its Temporal fairness key, a digest): `principal`, each caller's; `tenant`, each tenant's, the value of `TENANT_CLAIM` in the caller's token (a token without it is keyed by its principal). Takes effect only on a Temporal server with fairness on ([Fairness](operators.md#fairness)); elsewhere the keys are kept and ignored",
   ),
   WORKER_MAX_CACHED_WORKFLOWS: documented(
     integer(0).default(1000),

@@ -42,7 +42,18 @@ export type RoundActivity = 'local' | 'regular';
  */
 interface RoundsDeclaration {
   roundActivity?: RoundActivity;
+  /**
+   * How soon its exchanges' work is taken from a backlog: `1` (first) to `5` (last), Temporal's task
+   * priority; undeclared, `3`, as every other handler's. It matters only when workers are behind
+   * (docs/operators.md "Fairness"), and it comes before fairness: waiting work of priority 1 is
+   * taken before any of priority 3, whoever's it is, and callers share fairly within one priority.
+   * Declare it for the few tools a person waits on, not for a tool anyone can call in a loop.
+   */
+  priority?: TaskPriority;
 }
+
+/** A task priority: 1 (first) to 5 (last); 3 is the default. */
+export type TaskPriority = 1 | 2 | 3 | 4 | 5;
 
 /**
  * Whether a tool's calls may run as tasks (the Tasks extension, SEP-2663), as `tools/list`

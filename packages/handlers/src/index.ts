@@ -27,6 +27,7 @@ export {
   type IdenticalCalls,
   type LongWait,
   type TaskBegins,
+  type TaskPriority,
   type TaskSupport,
   type ToolHandler,
   type WaitDeclaration,

@@ -96,7 +96,11 @@ export async function startApi(
   });
   const requestState = createRequestStateCodec(createSealer(config.requestState.keys), config.requestState.ttlMs);
 
-  const gateway = createExchangeGateway(client, config.temporal.taskQueue, { handlers, log });
+  const gateway = createExchangeGateway(client, config.temporal.taskQueue, {
+    handlers,
+    log,
+    fairnessKey: config.temporal.fairnessKey,
+  });
   const admin = createAdminStorePg(pool);
   const probe = createWorkflowTaskProbe(client);
   const reconciler = createExchangeReconciler({

@@ -7,7 +7,15 @@
 import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
 import type { AskedResult } from './asked';
 import type { HandlerContext } from '../context';
-import type { IdenticalCalls, LongWait, RoundActivity, TaskBegins, TaskSupport, ToolHandler } from '../definitions';
+import type {
+  IdenticalCalls,
+  LongWait,
+  RoundActivity,
+  TaskBegins,
+  TaskPriority,
+  TaskSupport,
+  ToolHandler,
+} from '../definitions';
 import { answersOf, type Answers, type Asks } from './asks';
 import { check, describeIssues, jsonSchemaOf, type Infer, type StandardSchemaWithJSON } from './schema';
 
@@ -45,6 +53,7 @@ export interface TypedToolHandler<
   taskSupport?: TaskSupport;
   taskBegins?: TaskBegins;
   roundActivity?: RoundActivity;
+  priority?: TaskPriority;
   longWait?: LongWait;
   identicalCalls?: IdenticalCalls;
   run(

@@ -102,7 +102,8 @@ export function createStart(deps: ExchangeLegsDeps, taskFor: TaskRows) {
         task = await taskFor(exchangeId, leg.principal.id, requestedTtlMs);
         input.task = taskModeOf(task);
       }
-      await gateway.start(input, leg.origin);
+      const { tenant } = leg.principal;
+      await gateway.start(input, { ...leg.origin, ...(tenant !== undefined ? { tenant } : {}) });
     } catch (error) {
       // Temporal refused or could not be reached: the client is told, and no half-started exchange stays
       // behind; nor does the call count against its quotas.
