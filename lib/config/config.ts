@@ -257,6 +257,7 @@ export function parseConfig(source: Record<string, string | undefined>, role: Pr
       maxRunningExchangesPerPrincipal: env.MAX_RUNNING_EXCHANGES_PER_PRINCIPAL,
       maxOpenSessionsPerPrincipal: env.MAX_OPEN_SESSIONS_PER_PRINCIPAL,
       maxInflightLegs: env.MAX_INFLIGHT_LEGS,
+      maxInflightLegsPerPrincipal: env.MAX_INFLIGHT_LEGS_PER_PRINCIPAL,
       servedAsksMaxBytes: env.SERVED_ASKS_MAX_BYTES,
       capacityRetryAfterS: env.CAPACITY_RETRY_AFTER_S,
     }),

@@ -95,6 +95,10 @@ export const BUDGET_VARIABLES = {
     integer(1).default(1000),
     '2026-07-28 legs one API process holds open while they wait; when reached: `-32000` / 429',
   ),
+  MAX_INFLIGHT_LEGS_PER_PRINCIPAL: documented(
+    integer(1).default(250),
+    "2026-07-28 legs of one authenticated principal one API process holds open while they wait, so one caller's flood leaves `MAX_INFLIGHT_LEGS` room for everyone else's (not applied with `AUTH_MODE=off`, where every caller is one principal); when reached: `-32000` / 429",
+  ),
   SERVED_ASKS_MAX_BYTES: documented(
     integer(0, 1_073_741_824).default(4_194_304),
     'memory one API process keeps the asks it handed its clients in (about 1.1 KB for an ask of one short question), until they are answered or their deadline nears, so an answer to one is signalled without reading the ask back first (0 keeps none, and every answer reads first); when reached: the oldest are dropped, and answers to those read first',

@@ -160,6 +160,7 @@ export async function startApi(
       maxRunningExchanges: config.limits.maxRunningExchanges,
       maxRunningExchangesPerPrincipal: config.limits.maxRunningExchangesPerPrincipal,
       maxInflightLegs: config.limits.maxInflightLegs,
+      maxInflightLegsPerPrincipal: config.limits.maxInflightLegsPerPrincipal,
       servedAsksMaxBytes: config.limits.servedAsksMaxBytes,
       capacityRetryAfterS: config.limits.capacityRetryAfterS,
     },

@@ -148,9 +148,9 @@ export function createExchangeLegs(deps: ExchangeLegsDeps) {
     startTask: async (leg: ExchangeLeg, exchangeId: string, requestedTtlMs?: number): Promise<TaskRecord> =>
       (await start(leg, exchangeId, true, requestedTtlMs)).task!,
 
-    /** Runs one leg; at most `maxInflightLegs` wait in this process at once. */
+    /** Runs one leg; at most `maxInflightLegs` wait in this process at once (`maxInflightLegsPerPrincipal` of one caller). */
     run: (leg: ExchangeLeg, options: LegOptions = {}): Promise<LegResult> =>
-      inflight(async () => {
+      inflight(leg.principal, async () => {
         // Digested once: the requestState is verified against it, and the requestState minted for
         // this leg's answer is bound to it.
         const binding: LegBinding = { requestDigest: requestDigestOf(leg.request), principal: leg.principal.id };

@@ -134,6 +134,7 @@ export interface LegLimits {
   maxRunningExchanges: number;
   maxRunningExchangesPerPrincipal: number;
   maxInflightLegs: number;
+  maxInflightLegsPerPrincipal: number;
   capacityRetryAfterS: number;
   /** Every task's TTL (TASK_TTL_MS) and the poll interval its client is given (TASK_POLL_INTERVAL_MS). */
   taskTtlMs: number;
