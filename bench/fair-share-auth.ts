@@ -14,9 +14,18 @@ const client = (name: BenchPrincipal): TestClient => ({
   scope: 'mcp',
 });
 
+/** A principal's `authorization` header, renewed before its token's five minutes are up. */
+export interface BearerHeaders {
+  headers(): Record<string, string>;
+  stop(): void;
+}
+
+/** Tokens live 300 s at the tests' issuer; each is renewed after a minute. */
+const RENEW_MS = 60_000;
+
 export interface BenchAuthorization {
-  /** `{ authorization: 'Bearer …' }` for `principal` at the endpoint `resource`. */
-  bearer(principal: BenchPrincipal, resource: string): Promise<Record<string, string>>;
+  /** `principal`'s `authorization` header for the endpoint `resource`, kept fresh until `stop`. */
+  bearer(principal: BenchPrincipal, resource: string): Promise<BearerHeaders>;
   /** The service's OAuth settings for its endpoint on `port`. */
   serviceEnv(port: number): Record<string, string>;
   stop(): Promise<void>;
@@ -32,8 +41,15 @@ export async function startBenchAuthorization(ports: readonly number[]): Promise
   });
   return {
     async bearer(principal, resource) {
-      const token = await server.token(client(principal), { resource, scope: 'mcp' });
-      return { authorization: `Bearer ${token}` };
+      const issue = () => server.token(client(principal), { resource, scope: 'mcp' });
+      let token = await issue();
+      const renew = setInterval(() => {
+        issue().then(
+          (fresh) => (token = fresh),
+          () => undefined, // the current token is good for minutes yet: the next renewal tries again
+        );
+      }, RENEW_MS);
+      return { headers: () => ({ authorization: `Bearer ${token}` }), stop: () => clearInterval(renew) };
     },
     serviceEnv: (port) => ({
       AUTH_MODE: 'oauth',

@@ -66,9 +66,11 @@ runBench('durable-mcp-fair-share-', async ({ scratch, signal }) => {
     const sustainTarget = await startTarget(TARGET_SPECS.dev, await ctxFor('sustain', true, {}, sustainPort));
     let sustainedPerS: number;
     try {
-      const call = httpCaller(sustainTarget.url!, await auth.bearer('flood', sustainTarget.url!));
+      const bearer = await auth.bearer('flood', sustainTarget.url!);
+      const call = httpCaller(sustainTarget.url!, bearer.headers);
       const stop = AbortSignal.any([signal, AbortSignal.timeout(options.sustainS * 1000)]);
       const run = await runMany(call, SCENARIO_SPECS.single, Number.MAX_SAFE_INTEGER, 16, 60_000, stop);
+      bearer.stop();
       sustainedPerS = run.timings.length / (run.wallMs / 1000);
       note(`sustained: ${sustainedPerS.toFixed(1)} single-round exchanges/s`);
     } finally {
@@ -108,18 +110,23 @@ async function runCase(
   const target = await startTarget(TARGET_SPECS.dev, await ctxFor(c.name, c.fairness, env, port));
   try {
     const url = target.url!;
-    const quietCall = httpCaller(url, await auth.bearer('quiet', url));
+    const bearers = { quiet: await auth.bearer('quiet', url), flood: await auth.bearer('flood', url) };
     let flood: FloodCount | undefined;
     let quiet: QuietRun;
-    if (c.flood) {
-      const floodCall = httpCaller(url, await auth.bearer('flood', url));
-      const running = startFlood(floodCall, sustainedPerS * options.floodFactor, 120_000);
-      // The backlog builds before the quiet caller's first call.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-      quiet = await runQuiet(quietCall, options.quietExchanges, options.thinkMs, 600_000);
-      flood = await running.stop();
-    } else {
-      quiet = await runQuiet(quietCall, options.quietExchanges, options.thinkMs, 600_000);
+    try {
+      const quietCall = httpCaller(url, bearers.quiet.headers);
+      if (c.flood) {
+        const running = startFlood(httpCaller(url, bearers.flood.headers), sustainedPerS * options.floodFactor, 30_000);
+        // The backlog builds before the quiet caller's first call.
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        quiet = await runQuiet(quietCall, options.quietExchanges, options.thinkMs, 600_000);
+        flood = await running.stop();
+      } else {
+        quiet = await runQuiet(quietCall, options.quietExchanges, options.thinkMs, 600_000);
+      }
+    } finally {
+      bearers.quiet.stop();
+      bearers.flood.stop();
     }
     const exited = target.exited();
     if (exited) quiet.failures.push(`the service exited: ${exited}`);

@@ -13,11 +13,11 @@ import type { Caller } from './load';
 /** What one reply may be before the caller gives up on it: no bench reply comes near it. */
 const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
-/** `headers`: sent with every request (a caller's `authorization`, say). */
-export function httpCaller(url: string, headers: Record<string, string> = {}): Caller {
+/** `headers`: sent with every request (a caller's `authorization`, read afresh each time: it may be renewed). */
+export function httpCaller(url: string, headers: () => Record<string, string> = () => ({})): Caller {
   const agent = new http.Agent({ keepAlive: true });
   return async (params, signal) => {
-    const { status, body } = await post(url, agent, 'tools/call', params, signal, headers);
+    const { status, body } = await post(url, agent, 'tools/call', params, signal, headers());
     if (body.error) throw new Error(`HTTP ${status}: JSON-RPC error ${body.error.code} ${body.error.message}`);
     if (status !== 200 || !body.result) throw new Error(`HTTP ${status}: no result`);
     return body.result;

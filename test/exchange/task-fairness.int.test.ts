@@ -10,6 +10,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { defineTool, type HandlerSet } from '@durable-mcp/handlers';
 import { demoHandlers } from '../../built-in-handlers/demo';
+import { tenantOf } from '../../lib/auth/tenant-claim';
 import { fairnessKeyOf } from '../../lib/exchange/fairness';
 import { principalId } from '../../lib/exchange/principal';
 import { exchangeStartedBy } from '../support/exchange-rows';
@@ -52,7 +53,9 @@ describe("an exchange's tasks", () => {
       rawCall(stack.service.url, 'tools/call', { name: 'urgent_lookup', arguments: {} }, undefined, withToken(pat)),
     );
     await handleOf(exchange.workflow_id).result();
-    const key = fairnessKeyOf({ principal: principalId(stack.as.issuer, 'pat', 'pat-desk'), tenant: 'acme' }, 'tenant');
+    // The tenant as the token's issuer names it (lib/auth/tenant-claim.ts), then digested.
+    const tenant = tenantOf({ org_id: 'acme' }, 'org_id', stack.as.issuer);
+    const key = fairnessKeyOf({ principal: principalId(stack.as.issuer, 'pat', 'pat-desk'), tenant }, 'tenant');
     expect(key).toMatch(/^tenant:[0-9a-f]{32}$/);
     expect(await workflowPriority(exchange.workflow_id)).toMatchObject({ fairnessKey: key, priorityKey: 1 });
 
