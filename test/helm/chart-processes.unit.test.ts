@@ -100,9 +100,7 @@ describeWith(['helm'])('the chart: API and worker processes', () => {
     const secret = find(objects, 'Secret', '').metadata;
     expect(secret.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     const migrations = find(objects, 'Job', 'migrations').metadata.annotations!;
-    expect(Number(secret.annotations?.['helm.sh/hook-weight'])).toBeLessThan(
-      Number(migrations['helm.sh/hook-weight']),
-    );
+    expect(Number(secret.annotations?.['helm.sh/hook-weight'])).toBeLessThan(Number(migrations['helm.sh/hook-weight']));
   });
 
   it.each(combinations)('puts no secret in the ConfigMap, only variables the service reads (%s)', (combination) => {

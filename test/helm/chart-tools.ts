@@ -46,7 +46,9 @@ const INSTALL: Record<keyof ChartTools, string> = {
 export function describeWith(needed: Array<keyof ChartTools>): jest.Describe {
   const missing = needed.filter((tool) => !tools[tool]);
   if (missing.length === 0 || process.env.CI) return describe;
-  process.stderr.write(`skipping the chart's ${needed.join(', ')} tests: install ${missing.map((t) => INSTALL[t]).join('; ')}\n`);
+  process.stderr.write(
+    `skipping the chart's ${needed.join(', ')} tests: install ${missing.map((t) => INSTALL[t]).join('; ')}\n`,
+  );
   return describe.skip;
 }
 

@@ -38,16 +38,7 @@ export const valuesArgs = (combination: Combination) =>
 
 /** `helm template` of the chart with `args` (values files, `--set`...), as YAML text. */
 export function renderText(args: string[]): string {
-  return helm([
-    'template',
-    RELEASE,
-    CHART,
-    '--namespace',
-    NAMESPACE,
-    '--kube-version',
-    KUBERNETES_VERSION,
-    ...args,
-  ]);
+  return helm(['template', RELEASE, CHART, '--namespace', NAMESPACE, '--kube-version', KUBERNETES_VERSION, ...args]);
 }
 
 /** The objects `helm template` renders with `args`. */

@@ -184,7 +184,7 @@ TEMPORAL_TLS_CLIENT_KEY_PATH: {{ printf "%s/tls.key" $dir | quote }}
 - name: temporal-tls
   secret:
     secretName: {{ required "temporal.tls.existingSecret is required with clientCertificate or serverCA" .Values.temporal.tls.existingSecret }}
-    defaultMode: 0440
+    defaultMode: 288 # 0440 in octal: read by the owner and the pod's fsGroup only
 {{- end }}
 {{- end -}}
 
