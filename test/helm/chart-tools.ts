@@ -1,9 +1,10 @@
 /**
  * The tools the chart's tests run, found where .ci/run installs them: Helm (built from its Go
  * module `helm.sh/helm/v4`, cached as `<cache>/helm-<version>/helm`; HELM_PATH or `helm` on PATH
- * otherwise), and from PyPI the `kubernetes_validate` module and `checkov`. A test that needs a
- * missing tool fails in CI (`CI` set: .ci/run must have installed it) and is skipped elsewhere,
- * saying which tool and how to install it.
+ * otherwise), and from PyPI `kubernetes-validate` and `checkov`, in a virtual environment of their
+ * own (`<cache>/chart-tools-venv`, CHART_TOOLS_VENV; else python3 and checkov on PATH). A test that
+ * needs a missing tool fails in CI (`CI` set: .ci/run must have installed it) and is skipped
+ * elsewhere, saying which tool and how to install it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -27,16 +28,22 @@ export interface ChartTools {
   checkov: boolean;
 }
 
+const venv = process.env.CHART_TOOLS_VENV ?? path.join(cacheDir(), 'chart-tools-venv');
+const inVenv = (command: string) => (existsSync(path.join(venv, 'bin', command)) ? path.join(venv, 'bin', command) : command);
+/** The Python that has kubernetes_validate, and the checkov command. */
+export const PYTHON = inVenv('python3');
+export const CHECKOV = inVenv('checkov');
+
 export const tools: ChartTools = {
   helm: findHelm(),
-  kubernetesValidate: works('python3', ['-c', 'import kubernetes_validate']),
-  checkov: works('checkov', ['--version']),
+  kubernetesValidate: works(PYTHON, ['-c', 'import kubernetes_validate']),
+  checkov: works(CHECKOV, ['--version']),
 };
 
 const INSTALL: Record<keyof ChartTools, string> = {
   helm: `GOTOOLCHAIN=local GOBIN=<cache>/helm-${HELM_VERSION} go install helm.sh/helm/v4/cmd/helm@${HELM_VERSION} (or set HELM_PATH)`,
-  kubernetesValidate: 'pip install kubernetes-validate (see .ci/run for the pinned version)',
-  checkov: 'pip install checkov (see .ci/run for the pinned version)',
+  kubernetesValidate: 'kubernetes-validate into <cache>/chart-tools-venv, as .ci/run does (its pinned version)',
+  checkov: 'checkov into <cache>/chart-tools-venv, as .ci/run does (its pinned version)',
 };
 
 /**

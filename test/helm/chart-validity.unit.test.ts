@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { describeWith, helm, KUBERNETES_VERSION } from './chart-tools';
+import { CHECKOV, describeWith, helm, KUBERNETES_VERSION } from './chart-tools';
 import {
   CHART,
   COMBINATIONS,
@@ -73,7 +73,7 @@ function scan(objects: K8sObject[]): CheckovReport {
     let out: string;
     try {
       out = execFileSync(
-        'checkov',
+        CHECKOV,
         ['-f', file, '--framework', 'kubernetes', '--output', 'json', '--quiet', '--skip-download'],
         { encoding: 'utf8', env: { ...process.env, BC_SKIP_MAPPING: 'TRUE' }, maxBuffer: 64 * 1024 * 1024 },
       );

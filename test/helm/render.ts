@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '../../lib/paths';
 import { CHART_DIR } from '../../scripts/helm/chart-variables';
-import { helm, KUBERNETES_VERSION } from './chart-tools';
+import { helm, KUBERNETES_VERSION, PYTHON } from './chart-tools';
 
 export const CHART = path.join(projectRoot(), CHART_DIR);
 export const RELEASE = 'mcp';
@@ -78,10 +78,10 @@ export function find(objects: K8sObject[], kind: string, component: string): K8s
   return found[0]!;
 }
 
-/** Runs python3 with `script` on `input` (JSON) and parses what it prints. */
+/** Runs the chart tools' Python with `script` on `input` (JSON) and parses what it prints. */
 export function python<T>(script: string, args: string[], input: unknown): T {
   return JSON.parse(
-    execFileSync('python3', [path.join(__dirname, script), ...args], {
+    execFileSync(PYTHON, [path.join(__dirname, script), ...args], {
       input: JSON.stringify(input),
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
