@@ -29,7 +29,8 @@ export interface ChartTools {
 }
 
 const venv = process.env.CHART_TOOLS_VENV ?? path.join(cacheDir(), 'chart-tools-venv');
-const inVenv = (command: string) => (existsSync(path.join(venv, 'bin', command)) ? path.join(venv, 'bin', command) : command);
+const inVenv = (command: string) =>
+  existsSync(path.join(venv, 'bin', command)) ? path.join(venv, 'bin', command) : command;
 /** The Python that has kubernetes_validate, and the checkov command. */
 export const PYTHON = inVenv('python3');
 export const CHECKOV = inVenv('checkov');

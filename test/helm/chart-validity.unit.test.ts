@@ -130,7 +130,7 @@ describeWith(['helm', 'checkov'])('the chart: static policy scan (checkov)', () 
       ),
     );
   }, 300_000);
-  const of = (combination: Combination, checks: Array<{ resource: string }> = []) =>
+  const of = <T extends { resource: string }>(combination: Combination, checks: T[] = []): T[] =>
     checks.filter((check) => check.resource.split('.')[1] === `scan-${combination}`);
 
   it('reads every object', () => {
