@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../../lib/exchange/search-attributes';
 import { projectRoot } from '../../lib/paths';
+import { CONTROLLER_TLS_DIR, CONTROLLER_TLS_VOLUME } from '../../scripts/helm/chart-objects';
 import { describeWith } from './chart-tools';
 import { CHART, NAMESPACE, find, render, renderWith, valuesArgs, type K8sObject } from './render';
 import { containerOf, podOf, secretNames } from './pods';
@@ -54,6 +55,9 @@ describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies
         WORKER_PROMOTE: 'off',
       }),
     );
+    // The controller adds a volume and a mount of its own to each version's pods: the template leaves their names free.
+    expect(podOf(wd).spec.volumes?.map((v) => v.name)).not.toContain(CONTROLLER_TLS_VOLUME);
+    expect(worker.volumeMounts?.map((m) => m.mountPath)).not.toContain(CONTROLLER_TLS_DIR);
     // Its pods are the worker's: the metrics Service and the PDB select them.
     const labels = podOf(wd).metadata.labels;
     for (const [kind, name] of [
@@ -98,11 +102,11 @@ describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies
     ] as const) {
       const pod = podOf(find(objects, kind, name));
       expect(pod.spec.volumes).toContainEqual({
-        name: 'temporal-tls',
+        name: 'durable-mcp-temporal-tls',
         secret: { secretName: 'durable-mcp-temporal-client', defaultMode: 0o440 },
       });
       expect(containerOf(pod).volumeMounts).toContainEqual({
-        name: 'temporal-tls',
+        name: 'durable-mcp-temporal-tls',
         mountPath: '/etc/durable-mcp/temporal-tls',
         readOnly: true,
       });

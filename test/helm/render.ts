@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '../../lib/paths';
 import { CHART_DIR } from '../../scripts/helm/chart-variables';
+import type { K8sObject } from '../../scripts/helm/chart-objects';
 import { helm, KUBERNETES_VERSION, PYTHON } from './chart-tools';
 
 export const CHART = path.join(projectRoot(), CHART_DIR);
@@ -25,12 +26,7 @@ export const COMBINATIONS = {
 } as const;
 export type Combination = keyof typeof COMBINATIONS;
 
-export interface K8sObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  [field: string]: unknown;
-}
+export type { K8sObject } from '../../scripts/helm/chart-objects';
 
 /** The `-f` arguments of a combination, defaults first. */
 export const valuesArgs = (combination: Combination) =>

@@ -175,13 +175,16 @@ TEMPORAL_TLS_CLIENT_KEY_PATH: {{ printf "%s/tls.key" $dir | quote }}
 {{- printf "%s/%s" .Release.Namespace (include "durable-mcp.componentname" (list . "worker")) -}}
 {{- end -}}
 
-{{/* The volumes every pod of the processes has: /tmp, and the Temporal TLS Secret when used. */}}
+{{/*
+The volumes every pod of the processes has: /tmp, and the Temporal TLS Secret when used (not named
+`temporal-tls`, the Worker Controller's own volume in the pods it makes).
+*/}}
 {{- define "durable-mcp.volumes" -}}
 - name: tmp
   emptyDir:
     sizeLimit: 64Mi
 {{- if include "durable-mcp.temporalTlsMounted" . }}
-- name: temporal-tls
+- name: durable-mcp-temporal-tls
   secret:
     secretName: {{ required "temporal.tls.existingSecret is required with clientCertificate or serverCA" .Values.temporal.tls.existingSecret }}
     defaultMode: 288 # 0440 in octal: read by the owner and the pod's fsGroup only
@@ -192,7 +195,7 @@ TEMPORAL_TLS_CLIENT_KEY_PATH: {{ printf "%s/tls.key" $dir | quote }}
 - name: tmp
   mountPath: /tmp
 {{- if include "durable-mcp.temporalTlsMounted" . }}
-- name: temporal-tls
+- name: durable-mcp-temporal-tls
   mountPath: {{ include "durable-mcp.temporalTlsDir" . }}
   readOnly: true
 {{- end }}
