@@ -133,6 +133,31 @@ describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies
     expect(objects.filter((o) => o.metadata.name.endsWith('temporal-setup'))).toEqual([]);
   });
 
+  it('makes what the migration Job needs before it, since it runs before the release’s own objects exist', () => {
+    const objects = renderWith('default', {
+      secrets: { DATABASE_URL: { existingSecret: '', value: 'postgres://mcp:secret@postgres:5432/mcp' } },
+    });
+    const hook = (o: K8sObject) => o.metadata.annotations?.['helm.sh/hook'] ?? '';
+    const weight = (o: K8sObject) => Number(o.metadata.annotations?.['helm.sh/hook-weight'] ?? 0);
+    const migrations = find(objects, 'Job', 'migrations');
+    const pod = podOf(migrations);
+    const needs = [
+      find(objects, 'ServiceAccount', ''),
+      ...(pod.spec.volumes ?? []).flatMap((v) => (v.configMap ? [find(objects, 'ConfigMap', v.configMap.name)] : [])),
+      ...[...new Set((containerOf(pod).env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.name ?? []))].flatMap(
+        (name) => objects.filter((o) => o.kind === 'Secret' && o.metadata.name === name),
+      ),
+    ];
+    expect((podOf(migrations).spec as { serviceAccountName?: string }).serviceAccountName).toBe(
+      needs[0]!.metadata.name,
+    );
+    expect(needs.map((o) => o.kind)).toEqual(['ServiceAccount', 'Secret']);
+    for (const needed of needs) {
+      expect({ [needed.kind]: hook(needed) }).toEqual({ [needed.kind]: 'pre-install,pre-upgrade' });
+      expect(weight(needed)).toBeLessThan(weight(migrations));
+    }
+  });
+
   it('migrates before install and upgrade, and sets up Temporal after, as docker compose does', () => {
     const objects = rendered('default');
     const migrations = find(objects, 'Job', 'migrations');
