@@ -233,23 +233,33 @@ describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies
     }
   });
 
-  it('lets each pod reach only what it needs, the worker the webhook receivers only when there are some', () => {
+  it('lets each pod reach only what it needs, and what its configuration turns on', () => {
     const egressPorts = (objects: K8sObject[], name: string) =>
       (
         find(objects, 'NetworkPolicy', name).spec as {
           egress: Array<{ ports: Array<{ port: number; protocol: string }> }>;
         }
       ).egress.map((rule) => [...new Set(rule.ports.map((p) => p.port))]);
+    // ci/default-values.yaml: AUTH_MODE=oauth, so the API reaches the issuers (443).
     const plain = rendered('default');
-    expect(egressPorts(plain, 'api')).toEqual([[53], [7233], [5432]]);
+    expect(egressPorts(plain, 'api')).toEqual([[53], [7233], [5432], [443]]);
     expect(egressPorts(plain, 'worker')).toEqual([[53], [7233], [5432]]);
     expect(egressPorts(plain, 'migrations')).toEqual([[53], [5432]]);
     expect(egressPorts(plain, 'temporal-setup')).toEqual([[53], [7233]]);
     expect((find(plain, 'NetworkPolicy', 'migrations').spec as { ingress: unknown[] }).ingress).toEqual([]);
+    const open = renderWith('default', { config: { AUTH_MODE: 'off', ALLOW_UNAUTHENTICATED: 'true' } });
+    expect(egressPorts(open, 'api')).toEqual([[53], [7233], [5432]]);
+    // Webhooks: the worker alone reaches their receivers.
     const withWebhooks = rendered('ingress');
     expect(egressPorts(withWebhooks, 'worker')).toEqual([[53], [7233], [5432], [443]]);
-    expect(egressPorts(withWebhooks, 'api')).toEqual([[53], [7233], [5432]]);
     const postgres = (find(withWebhooks, 'NetworkPolicy', 'api').spec as { egress: Array<{ to?: unknown }> }).egress[2];
     expect(postgres?.to).toEqual([{ ipBlock: { cidr: '10.20.0.0/16' } }]);
+    // Upstreams and traces: both processes.
+    const more = renderWith('default', {
+      config: { UPSTREAM_URL: 'https://shop.example.com/mcp', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' },
+      networkPolicy: { upstreams: { to: [{ ipBlock: { cidr: '192.0.2.0/24' } }], ports: [8443] } },
+    });
+    expect(egressPorts(more, 'api')).toEqual([[53], [7233], [5432], [443], [8443], [4318]]);
+    expect(egressPorts(more, 'worker')).toEqual([[53], [7233], [5432], [8443], [4318]]);
   });
 });
