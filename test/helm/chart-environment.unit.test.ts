@@ -8,7 +8,7 @@
  * openssl: skipped without helm outside CI.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { checkApiExposure, evidenceKeysOf, parseConfig } from '../../lib/config'
 import { projectRoot } from '../../lib/paths';
 import { CONTROLLER_TLS_VOLUME } from '../../scripts/helm/chart-objects';
 import { afterEnv, renderedProcesses, type RenderedProcess } from '../../scripts/helm/rendered-processes';
-import { describeWith } from './chart-tools';
+import { describeWith, tools } from './chart-tools';
 import { COMBINATIONS, NAMESPACE, render, valuesArgs, type Combination } from './render';
 
 const combinations = Object.keys(COMBINATIONS) as Combination[];
@@ -112,5 +112,25 @@ describeWith(['helm'])('the chart: the environment its pods start with', () => {
     const api = one(processes('default', { ...SECRETS, 'durable-mcp-keys': keys }), 'Deployment/mcp-durable-mcp-api');
     expect(() => parseConfig(api.env, 'api')).toThrow(/PAYLOAD_CODEC_KEYS/);
     expect(() => processes('default', {})).toThrow(/no value for Secret durable-mcp-database key url/);
+  });
+
+  it('is what `npm run helm:processes` prints, for a native run of the rendered containers', () => {
+    const secretsFile = path.join(path.dirname(certs), 'secrets.json');
+    writeFileSync(secretsFile, JSON.stringify(SECRETS));
+    const printed = JSON.parse(
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/helm-processes.ts', '--secrets', secretsFile, ...valuesArgs('default')],
+        { cwd: projectRoot(), encoding: 'utf8', env: { ...process.env, HELM_PATH: tools.helm } },
+      ),
+    ) as RenderedProcess[];
+    expect(printed.map((p) => p.owner).sort()).toEqual([
+      'Deployment/durable-mcp-api',
+      'Deployment/durable-mcp-worker',
+      'Job/durable-mcp-migrations',
+      'Job/durable-mcp-temporal-setup',
+    ]);
+    const worker = afterEnv(printed.find((p) => p.owner === 'Deployment/durable-mcp-worker')!);
+    expect(parseConfig(worker.env, 'worker').database.url).toBe(SECRETS['durable-mcp-database'].url);
   });
 });

@@ -10,17 +10,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir } from '../../scripts/compose-native/temporal-server-build';
+import { findHelm, HELM_VERSION } from '../../scripts/helm/helm-binary';
 
-/** The versions .ci/run pins (and docs/deploying.md names). */
-export const HELM_VERSION = 'v4.3.2';
+export { HELM_VERSION } from '../../scripts/helm/helm-binary';
+/** The Kubernetes version whose API schemas the rendered objects are validated against (kubernetes-validate's). */
 export const KUBERNETES_VERSION = '1.37.0';
 
 const works = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
-
-function findHelm(): string | undefined {
-  const candidates = [process.env.HELM_PATH, path.join(cacheDir(), `helm-${HELM_VERSION}`, 'helm'), 'helm'];
-  return candidates.find((c) => c !== undefined && (c === 'helm' || existsSync(c)) && works(c, ['version']));
-}
 
 export interface ChartTools {
   helm?: string;
