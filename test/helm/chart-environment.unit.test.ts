@@ -88,6 +88,20 @@ describeWith(['helm'])('the chart: the environment its pods start with', () => {
     else expect(workerConfig.temporal.versioning).toBeUndefined();
   });
 
+  it('lets clients reach the API by its Service names and its Ingress and HTTPRoute hosts, besides config’s', () => {
+    const objects = render([...valuesArgs('ingress'), '--set', 'config.ALLOWED_HOSTS=mcp.internal.example']);
+    const api = one(renderedProcesses(objects, { secrets: SECRETS }), 'Deployment/mcp-durable-mcp-api');
+    const service = `mcp-durable-mcp-api`;
+    expect(parseConfig(api.env, 'api').http.allowedHosts).toEqual([
+      'mcp.internal.example',
+      service,
+      `${service}.${NAMESPACE}`,
+      `${service}.${NAMESPACE}.svc`,
+      `${service}.${NAMESPACE}.svc.cluster.local`,
+      'mcp.example.com',
+    ]);
+  });
+
   it('gives the TLS settings files that parse, and the API key where the Temporal Cloud combination says', () => {
     const mtls = parseConfig(one(processes('mtls'), 'Deployment/mcp-durable-mcp-worker').env, 'worker');
     expect(mtls.temporal.security.tls?.clientCert?.certPath).toBe(path.join(certs, 'tls.crt'));
