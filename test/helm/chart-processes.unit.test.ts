@@ -63,6 +63,21 @@ describeWith(['helm'])('the chart: API and worker processes', () => {
     expect(pathOf(api.livenessProbe)).toEqual({ path: '/healthz', port: 'http' });
     expect(pathOf(api.readinessProbe)).toEqual({ path: '/readyz', port: 'http' });
     expect(routes).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
+    expect([api.image, worker.image]).toEqual(['durable-mcp:0.1.0', 'durable-mcp:0.1.0']);
+    // A worker can take a new version first (a pinned rollout without skew); a digest pins one.
+    const early = renderWith('default', {
+      worker: { image: { tag: '0.2.0' } },
+      image: { repository: 'registry.example/mcp' },
+    });
+    expect(
+      ['Deployment', 'Deployment', 'Job'].map(
+        (kind, i) => containerOf(podOf(find(early, kind, ['api', 'worker', 'migrations'][i]!))).image,
+      ),
+    ).toEqual(['registry.example/mcp:0.1.0', 'registry.example/mcp:0.2.0', 'registry.example/mcp:0.1.0']);
+    const digest = `sha256:${'a'.repeat(64)}`;
+    expect(
+      containerOf(podOf(find(renderWith('default', { api: { image: { digest } } }), 'Deployment', 'api'))).image,
+    ).toBe(`durable-mcp@${digest}`);
     // The worker serves no health route: its probes say its metrics listener accepts connections.
     expect(worker.livenessProbe).toEqual(expect.objectContaining({ tcpSocket: { port: 'metrics' } }));
     expect(worker.ports).toEqual([expect.objectContaining({ name: 'metrics', containerPort: 9464 })]);

@@ -26,7 +26,7 @@ spec:
   {{- end }}
   containers:
     - name: api
-      image: {{ include "durable-mcp.image" . }}
+      image: {{ include "durable-mcp.image" (list . "api") }}
       imagePullPolicy: {{ .Values.image.pullPolicy }}
       command: ["node", "dist/cli/start/api-main.js"]
       ports:

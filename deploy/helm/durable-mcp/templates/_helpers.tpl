@@ -65,11 +65,18 @@ app.kubernetes.io/part-of: {{ include "durable-mcp.name" $global }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+The image of a component (list $ "api"): its own image values over the global ones, so the worker
+can move to a new version before the API (a pinned rollout without skew).
+*/}}
 {{- define "durable-mcp.image" -}}
-{{- if .Values.image.digest -}}
-{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- $global := index . 0 -}}
+{{- $own := (index $global.Values (index . 1) | default dict).image | default dict -}}
+{{- $image := merge (dict) $own $global.Values.image -}}
+{{- if $image.digest -}}
+{{- printf "%s@%s" $image.repository $image.digest -}}
 {{- else -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- printf "%s:%s" $image.repository (default $global.Chart.AppVersion $image.tag) -}}
 {{- end -}}
 {{- end -}}
 

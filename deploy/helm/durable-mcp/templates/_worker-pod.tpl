@@ -32,7 +32,7 @@ spec:
   {{- end }}
   containers:
     - name: worker
-      image: {{ include "durable-mcp.image" . }}
+      image: {{ include "durable-mcp.image" (list . "worker") }}
       imagePullPolicy: {{ .Values.image.pullPolicy }}
       {{- if $pinned }}
       # The Worker Controller gives each version's pods TEMPORAL_DEPLOYMENT_NAME and
