@@ -11,7 +11,14 @@ export { ConfigError } from './errors';
 export { checkApiExposure } from './api-exposure';
 export { parseKeyRing } from './key-ring';
 export { loadConfigOrExit } from './load';
-export { API_ONLY_SECRETS, WORKER_ONLY_SECRETS, type ProcessRole } from './process-role';
+export {
+  API_ONLY_SECRETS,
+  API_REQUIRED_SECRETS,
+  SHARED_SECRETS,
+  WORKER_ONLY_SECRETS,
+  secretsOf,
+  type ProcessRole,
+} from './process-role';
 export { parseTrustProxy, type TrustProxy } from './variables/trust-proxy';
 export { CONFIG_VARIABLES, defaultValueOf, EnvSchema, type Env } from './schema';
 export { BUILT_IN_HANDLER_SETS, type BuiltInHandlerSetName } from './variables/exchanges';

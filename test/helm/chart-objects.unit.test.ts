@@ -1,0 +1,265 @@
+/**
+ * The Helm chart's other objects as `helm template` renders them: the Worker Controller's
+ * WorkerDeployment and Connection (worker.versioning=pinned), Temporal TLS and API keys, the hook
+ * Jobs (migrations before, the namespace and search attributes after), scaling and disruption,
+ * the Ingress, HTTPRoute and ServiceMonitors, and the NetworkPolicies. Needs the helm binary
+ * (chart-tools.ts): skipped without it outside CI.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../../lib/exchange/search-attributes';
+import { projectRoot } from '../../lib/paths';
+import { CONTROLLER_TLS_DIR, CONTROLLER_TLS_VOLUME } from '../../scripts/helm/chart-objects';
+import { describeWith } from './chart-tools';
+import { CHART, NAMESPACE, find, render, renderWith, valuesArgs, type K8sObject } from './render';
+import { containerOf, podOf, secretNames } from './pods';
+
+const ROOT = projectRoot();
+const rendered = (combination: Parameters<typeof valuesArgs>[0]) => render(valuesArgs(combination));
+const configOf = (objects: K8sObject[]) => find(objects, 'ConfigMap', '').data as Record<string, string>;
+const selectorOf = (object: K8sObject) =>
+  (object.spec as { selector: { matchLabels: Record<string, string> } }).selector;
+
+describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies', () => {
+  it('hands the worker to the Temporal Worker Controller when pinned, and its names to the worker', () => {
+    const objects = rendered('worker-controller');
+    expect(objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name)).toEqual(['mcp-durable-mcp-api']);
+    const wd = find(objects, 'WorkerDeployment', 'worker');
+    const connection = find(objects, 'Connection', 'worker');
+    expect([wd.apiVersion, connection.apiVersion]).toEqual(['temporal.io/v1alpha1', 'temporal.io/v1alpha1']);
+    expect(wd.spec).toEqual(
+      expect.objectContaining({
+        workerOptions: { connectionRef: { name: connection.metadata.name }, temporalNamespace: 'default' },
+        rollout: expect.objectContaining({ strategy: 'Progressive' }),
+        sunset: { scaledownDelay: '1h', deleteDelay: '24h' },
+      }),
+    );
+    expect(connection.spec).toEqual({
+      hostPort: 'temporal-frontend.temporal.svc:7233',
+      mutualTLSSecretRef: { name: 'durable-mcp-temporal-client' },
+    });
+    // The controller names the deployment <namespace>/<resource> and each version's build id; the
+    // worker reads them under its own names, and leaves promotion to the controller.
+    const worker = containerOf(podOf(wd));
+    expect(worker.command).toEqual([
+      'env',
+      'WORKER_DEPLOYMENT_NAME=$(TEMPORAL_DEPLOYMENT_NAME)',
+      'WORKER_BUILD_ID=$(TEMPORAL_WORKER_BUILD_ID)',
+      'node',
+      'dist/cli/start/worker-main.js',
+    ]);
+    expect(configOf(objects)).toEqual(
+      expect.objectContaining({
+        WORKER_VERSIONING: 'pinned',
+        WORKER_DEPLOYMENT_NAME: `${NAMESPACE}/${wd.metadata.name}`,
+        WORKER_PROMOTE: 'off',
+      }),
+    );
+    // The controller adds a volume and a mount of its own to each version's pods: the template leaves their names free.
+    expect(podOf(wd).spec.volumes?.map((v) => v.name)).not.toContain(CONTROLLER_TLS_VOLUME);
+    expect(worker.volumeMounts?.map((m) => m.mountPath)).not.toContain(CONTROLLER_TLS_DIR);
+    // Its pods are the worker's: the metrics Service and the PDB select them.
+    const labels = podOf(wd).metadata.labels;
+    for (const [kind, name] of [
+      ['Service', 'worker-metrics'],
+      ['PodDisruptionBudget', 'worker'],
+    ] as const) {
+      const selector = find(objects, kind, name).spec as {
+        selector: Record<string, string> | { matchLabels: Record<string, string> };
+      };
+      const wanted = 'matchLabels' in selector.selector ? selector.selector.matchLabels : selector.selector;
+      expect(labels).toEqual(expect.objectContaining(wanted));
+    }
+  });
+
+  it('gives the Connection the API key (and the worker no second copy of it) when pinned with one', () => {
+    const objects = renderWith('api-key', { worker: { versioning: 'pinned' } });
+    expect(find(objects, 'Connection', 'worker').spec).toEqual({
+      hostPort: 'us-east-1.aws.api.temporal.io:7233',
+      apiKeySecretRef: { name: 'durable-mcp-temporal-cloud', key: 'api-key' },
+    });
+    expect(secretNames(containerOf(podOf(find(objects, 'WorkerDeployment', 'worker'))))).not.toContain(
+      'TEMPORAL_API_KEY',
+    );
+  });
+
+  it('mounts the Temporal TLS Secret read-only where the TLS settings point, in every pod that talks to Temporal', () => {
+    const objects = rendered('mtls');
+    const config = configOf(objects);
+    expect(config).toEqual(
+      expect.objectContaining({
+        TEMPORAL_TLS: 'true',
+        TEMPORAL_TLS_SERVER_NAME: 'temporal-frontend.temporal.svc',
+        TEMPORAL_TLS_SERVER_CA_CERT_PATH: '/etc/durable-mcp/temporal-tls/ca.crt',
+        TEMPORAL_TLS_CLIENT_CERT_PATH: '/etc/durable-mcp/temporal-tls/tls.crt',
+        TEMPORAL_TLS_CLIENT_KEY_PATH: '/etc/durable-mcp/temporal-tls/tls.key',
+      }),
+    );
+    for (const [kind, name] of [
+      ['Deployment', 'api'],
+      ['Deployment', 'worker'],
+      ['Job', 'temporal-setup'],
+    ] as const) {
+      const pod = podOf(find(objects, kind, name));
+      expect(pod.spec.volumes).toContainEqual({
+        name: 'durable-mcp-temporal-tls',
+        secret: { secretName: 'durable-mcp-temporal-client', defaultMode: 0o440 },
+      });
+      expect(containerOf(pod).volumeMounts).toContainEqual({
+        name: 'durable-mcp-temporal-tls',
+        mountPath: '/etc/durable-mcp/temporal-tls',
+        readOnly: true,
+      });
+    }
+    // The namespace Job's temporal CLI reads the same settings.
+    const setupEnv = containerOf(podOf(find(objects, 'Job', 'temporal-setup'))).env ?? [];
+    expect(setupEnv).toContainEqual({
+      name: 'TEMPORAL_TLS_CLIENT_KEY_PATH',
+      value: config.TEMPORAL_TLS_CLIENT_KEY_PATH,
+    });
+    // The migration Job talks to Postgres alone.
+    expect(podOf(find(objects, 'Job', 'migrations')).spec.volumes?.map((v) => v.name)).toEqual(['tmp']);
+  });
+
+  it('sends the Temporal Cloud API key from its Secret to both processes, and runs no namespace Job', () => {
+    const objects = rendered('api-key');
+    const ref = { secretKeyRef: { name: 'durable-mcp-temporal-cloud', key: 'api-key' } };
+    for (const name of ['api', 'worker'])
+      expect(containerOf(podOf(find(objects, 'Deployment', name))).env).toContainEqual({
+        name: 'TEMPORAL_API_KEY',
+        valueFrom: ref,
+      });
+    expect(configOf(objects).TEMPORAL_TLS).toBe('true');
+    expect(objects.filter((o) => o.metadata.name.endsWith('temporal-setup'))).toEqual([]);
+  });
+
+  it('makes what the migration Job needs before it, since it runs before the release’s own objects exist', () => {
+    const objects = renderWith('default', {
+      secrets: { DATABASE_URL: { existingSecret: '', value: 'postgres://mcp:secret@postgres:5432/mcp' } },
+    });
+    const hook = (o: K8sObject) => o.metadata.annotations?.['helm.sh/hook'] ?? '';
+    const weight = (o: K8sObject) => Number(o.metadata.annotations?.['helm.sh/hook-weight'] ?? 0);
+    const migrations = find(objects, 'Job', 'migrations');
+    const pod = podOf(migrations);
+    const needs = [
+      find(objects, 'ServiceAccount', ''),
+      ...(pod.spec.volumes ?? []).flatMap((v) => (v.configMap ? [find(objects, 'ConfigMap', v.configMap.name)] : [])),
+      ...[...new Set((containerOf(pod).env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.name ?? []))].flatMap(
+        (name) => objects.filter((o) => o.kind === 'Secret' && o.metadata.name === name),
+      ),
+    ];
+    expect((podOf(migrations).spec as { serviceAccountName?: string }).serviceAccountName).toBe(
+      needs[0]!.metadata.name,
+    );
+    expect(needs.map((o) => o.kind)).toEqual(['ServiceAccount', 'Secret']);
+    for (const needed of needs) {
+      expect({ [needed.kind]: hook(needed) }).toEqual({ [needed.kind]: 'pre-install,pre-upgrade' });
+      expect(weight(needed)).toBeLessThan(weight(migrations));
+    }
+  });
+
+  it('migrates before install and upgrade, and sets up Temporal after, as docker compose does', () => {
+    const objects = rendered('default');
+    const migrations = find(objects, 'Job', 'migrations');
+    expect(migrations.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    const migrate = containerOf(podOf(migrations));
+    expect(migrate.command).toEqual(['node', 'dist/scripts/migrate.js']);
+    // The image holds dist/ as `tsc -p tsconfig.json` builds it, scripts/ included.
+    expect(existsSync(path.join(ROOT, 'scripts/migrate.ts'))).toBe(true);
+    expect(
+      (JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] }).include,
+    ).toContain('scripts/**/*.ts');
+    expect(secretNames(migrate)).toEqual(['DATABASE_URL']);
+    const setup = find(objects, 'Job', 'temporal-setup');
+    expect(setup.metadata.annotations?.['helm.sh/hook']).toBe('post-install,post-upgrade');
+    const env = Object.fromEntries((containerOf(podOf(setup)).env ?? []).map((e) => [e.name, e.value]));
+    expect(env.SEARCH_ATTRIBUTES?.split(' ')).toEqual(SEARCH_ATTRIBUTE_FLAGS);
+    expect(env).toEqual(
+      expect.objectContaining({ NAMESPACE: 'default', TEMPORAL_ADDRESS: 'temporal-frontend.temporal.svc:7233' }),
+    );
+    const script = find(objects, 'ConfigMap', 'temporal-setup').data as Record<string, string>;
+    const composeScript = readFileSync(path.join(ROOT, 'deploy/temporal/scripts/create-namespace.sh'), 'utf8');
+    expect(readFileSync(path.join(CHART, 'files/create-namespace.sh'), 'utf8')).toBe(composeScript);
+    expect(script['create-namespace.sh']).toBe(composeScript);
+  });
+
+  it('scales the API on CPU from 2 replicas, keeps one of each up in a disruption, and spreads them', () => {
+    const objects = rendered('default');
+    const api = find(objects, 'Deployment', 'api');
+    expect((api.spec as { replicas?: number }).replicas).toBeUndefined();
+    expect(find(objects, 'HorizontalPodAutoscaler', 'api').spec).toEqual(
+      expect.objectContaining({
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: api.metadata.name },
+        minReplicas: 2,
+      }),
+    );
+    for (const name of ['api', 'worker']) {
+      const pod = podOf(find(objects, 'Deployment', name));
+      expect(pod.metadata.labels).toEqual(
+        expect.objectContaining(selectorOf(find(objects, 'PodDisruptionBudget', name)).matchLabels),
+      );
+      const spread = pod.spec.topologySpreadConstraints ?? [];
+      expect(spread.length).toBe(2);
+      for (const constraint of spread)
+        expect(pod.metadata.labels).toEqual(expect.objectContaining(constraint.labelSelector.matchLabels));
+    }
+    expect(objects.filter((o) => ['Ingress', 'HTTPRoute', 'ServiceMonitor'].includes(o.kind))).toEqual([]);
+  });
+
+  it('routes an Ingress and an HTTPRoute to the API, and scrapes both processes with the metrics token', () => {
+    const objects = rendered('ingress');
+    const service = find(objects, 'Service', 'api');
+    const rule = (
+      find(objects, 'Ingress', 'api').spec as {
+        rules: Array<{ host: string; http: { paths: Array<{ backend: unknown }> } }>;
+      }
+    ).rules[0]!;
+    expect(rule.host).toBe('mcp.example.com');
+    expect(rule.http.paths[0]!.backend).toEqual({ service: { name: service.metadata.name, port: { name: 'http' } } });
+    const route = find(objects, 'HTTPRoute', 'api').spec as { rules: Array<{ backendRefs: unknown[] }> };
+    expect(route.rules[0]!.backendRefs).toEqual([{ name: service.metadata.name, port: 80 }]);
+    for (const [name, port] of [
+      ['api', 'http'],
+      ['worker', 'metrics'],
+    ]) {
+      const monitor = find(objects, 'ServiceMonitor', name!).spec as { endpoints: Array<Record<string, unknown>> };
+      expect(monitor.endpoints[0]).toEqual(
+        expect.objectContaining({
+          port,
+          path: '/metrics',
+          authorization: { type: 'Bearer', credentials: { name: 'mcp-durable-mcp', key: 'METRICS_TOKEN' } },
+        }),
+      );
+    }
+  });
+
+  it('lets each pod reach only what it needs, and what its configuration turns on', () => {
+    const egressPorts = (objects: K8sObject[], name: string) =>
+      (
+        find(objects, 'NetworkPolicy', name).spec as {
+          egress: Array<{ ports: Array<{ port: number; protocol: string }> }>;
+        }
+      ).egress.map((rule) => [...new Set(rule.ports.map((p) => p.port))]);
+    // ci/default-values.yaml: AUTH_MODE=oauth, so the API reaches the issuers (443).
+    const plain = rendered('default');
+    expect(egressPorts(plain, 'api')).toEqual([[53], [7233], [5432], [443]]);
+    expect(egressPorts(plain, 'worker')).toEqual([[53], [7233], [5432]]);
+    expect(egressPorts(plain, 'migrations')).toEqual([[53], [5432]]);
+    expect(egressPorts(plain, 'temporal-setup')).toEqual([[53], [7233]]);
+    expect((find(plain, 'NetworkPolicy', 'migrations').spec as { ingress: unknown[] }).ingress).toEqual([]);
+    const open = renderWith('default', { config: { AUTH_MODE: 'off', ALLOW_UNAUTHENTICATED: 'true' } });
+    expect(egressPorts(open, 'api')).toEqual([[53], [7233], [5432]]);
+    // Webhooks: the worker alone reaches their receivers.
+    const withWebhooks = rendered('ingress');
+    expect(egressPorts(withWebhooks, 'worker')).toEqual([[53], [7233], [5432], [443]]);
+    const postgres = (find(withWebhooks, 'NetworkPolicy', 'api').spec as { egress: Array<{ to?: unknown }> }).egress[2];
+    expect(postgres?.to).toEqual([{ ipBlock: { cidr: '10.20.0.0/16' } }]);
+    // Upstreams and traces: both processes.
+    const more = renderWith('default', {
+      config: { UPSTREAM_URL: 'https://shop.example.com/mcp', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' },
+      networkPolicy: { upstreams: { to: [{ ipBlock: { cidr: '192.0.2.0/24' } }], ports: [8443] } },
+    });
+    expect(egressPorts(more, 'api')).toEqual([[53], [7233], [5432], [443], [8443], [4318]]);
+    expect(egressPorts(more, 'worker')).toEqual([[53], [7233], [5432], [8443], [4318]]);
+  });
+});
