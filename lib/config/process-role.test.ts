@@ -7,7 +7,12 @@ import { CONFIG_VARIABLES } from './schema';
 /** Names that hold a credential, a key ring or a password (DATABASE_URL carries one). */
 const LOOKS_SECRET = /PASSWORD|SECRET|TOKEN|_KEYS?$|^DATABASE_URL$/;
 /** Names that look like a secret's and are not one: the budget of wrong tokens and its window, a list of token types. */
-const NOT_SECRETS = new Set(['ADMIN_TOKEN_MAX_FAILURES', 'ADMIN_TOKEN_FAILURE_WINDOW_MS', 'OAUTH_TOKEN_TYPES']);
+const NOT_SECRETS = new Set([
+  'ADMIN_TOKEN_MAX_FAILURES',
+  'ADMIN_TOKEN_FAILURE_WINDOW_MS',
+  'OAUTH_TOKEN_TYPES',
+  'FAIRNESS_KEY',
+]);
 
 describe('secrets per process', () => {
   const lists = [...SHARED_SECRETS, ...API_ONLY_SECRETS, ...WORKER_ONLY_SECRETS];
