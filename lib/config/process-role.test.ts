@@ -6,7 +6,7 @@ import { CONFIG_VARIABLES } from './schema';
 
 /** Names that hold a credential, a key ring or a password (DATABASE_URL carries one). */
 const LOOKS_SECRET = /PASSWORD|SECRET|TOKEN|_KEYS?$|^DATABASE_URL$/;
-/** Names that look like a secret's and are not one: the budget of wrong tokens and its window, a list of token types. */
+/** Names that look like a secret's and are not one: the budget of wrong tokens and its window, a list of token types, the source of the fairness key. */
 const NOT_SECRETS = new Set([
   'ADMIN_TOKEN_MAX_FAILURES',
   'ADMIN_TOKEN_FAILURE_WINDOW_MS',
