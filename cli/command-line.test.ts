@@ -52,7 +52,10 @@ describe('parseCommandLine', () => {
     [['check', '--upstreams'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
     [['check', 'a.ts', '--upstreams', 'u.json'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
     [['check', '--quotas'], 'durable-mcp check: --quotas needs one file, and nothing else'],
-    [['check', '--quotas', 'q.json', '--upstreams', 'u.json'], 'durable-mcp check: --upstreams needs one file, and nothing else'],
+    [
+      ['check', '--quotas', 'q.json', '--upstreams', 'u.json'],
+      'durable-mcp check: --upstreams needs one file, and nothing else',
+    ],
     [['serve'], 'durable-mcp: no command serve'],
     [['help', 'serve'], 'durable-mcp help: no command serve'],
   ])('refuses %j', (argv, message) => {

@@ -45,7 +45,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const upstreamsAt = valueAt('--upstreams');
   const quotasAt = valueAt('--quotas');
   const watchAts = rest.flatMap((arg, i) => (arg === '--watch' ? [i] : []));
-  const values = new Set([dataDirAt, upstreamAt, upstreamsAt, quotasAt, ...watchAts].filter((at) => at >= 0).map((at) => at + 1));
+  const values = new Set(
+    [dataDirAt, upstreamAt, upstreamsAt, quotasAt, ...watchAts].filter((at) => at >= 0).map((at) => at + 1),
+  );
   const flags = rest.filter((arg) => arg.startsWith('-'));
   const positional = rest.filter((arg, i) => !arg.startsWith('-') && !values.has(i));
   const usageError = (message: string): Command => ({ command: 'usage-error', message });
