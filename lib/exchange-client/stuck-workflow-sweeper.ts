@@ -3,8 +3,11 @@
  * does not decode, non-determinism after a bad deploy, a payload over Temporal's limits, a bug) is
  * retried by Temporal for ever, and while it fails no round timer fires: the exchange would stay
  * running, its caller told "come back" for ever. So every STUCK_WORKFLOW_SWEEP_MS each API replica
- * asks Temporal about a few running exchanges whose rows have not moved for STUCK_WORKFLOW_AFTER_MS
- * (claimed in Postgres, lib/db/stuck-checks-pg.ts, so no two replicas ask about one at once); one
+ * asks Temporal about the exchanges whose workflow tasks Temporal itself reports failing (one
+ * visibility query, however many exchanges wait on people), then about a few running exchanges
+ * whose rows have not moved for STUCK_WORKFLOW_AFTER_MS (claimed in Postgres,
+ * lib/db/stuck-checks-pg.ts, so no two replicas ask about one at once): the fallback for a server
+ * that reports no problems, or that reports them late (after a few failures in a row); one
  * whose workflow tasks have failed for that long is terminated with a reason naming the class of
  * failure (lib/exchange/stuck-causes.ts), and its ending is recorded as any ending Temporal left
  * unrecorded is (exchange-reconciler.ts), so every leg of either era reads it. Rounds recorded
@@ -73,15 +76,30 @@ export function createStuckWorkflowSweep(deps: StuckSweepDeps, options: StuckSwe
     return ended;
   }
 
+  let unreported = false;
+  /** Temporal's reported problems; none from a server whose visibility cannot be asked (said once). */
+  async function reportedByTemporal(): Promise<string[]> {
+    try {
+      return await probe.reported(options.batch);
+    } catch (error) {
+      if (!unreported)
+        log.warn({ err: error }, "Temporal's reported problems cannot be read; only idle exchanges are checked");
+      unreported = true;
+      return [];
+    }
+  }
+
   let sweeping = false;
   /** One look; how many exchanges it ended. Never throws: what failed is logged and asked about again later. */
   async function sweep(): Promise<number> {
     if (sweeping) return 0;
     sweeping = true;
     let ended = 0;
-    try {
-      const due = await checks.claim(options.afterMs, recheckMs(options.afterMs), options.batch);
-      for (const exchangeId of due) {
+    const checked = new Set<string>();
+    const checkAll = async (exchangeIds: readonly string[]) => {
+      for (const exchangeId of exchangeIds) {
+        if (checked.has(exchangeId)) continue;
+        checked.add(exchangeId);
         try {
           if (await check(exchangeId)) ended += 1;
         } catch (error) {
@@ -91,6 +109,10 @@ export function createStuckWorkflowSweep(deps: StuckSweepDeps, options: StuckSwe
           );
         }
       }
+    };
+    try {
+      await checkAll(await reportedByTemporal());
+      await checkAll(await checks.claim(options.afterMs, recheckMs(options.afterMs), options.batch));
     } catch (error) {
       log.warn(postgresErrorFields(error), 'stuck workflow sweep failed; will try again');
     } finally {

@@ -39,3 +39,8 @@ export const WORKFLOW_TYPE = 'exchangeWorkflow';
 export function workflowIdFor(exchangeId: string): string {
   return `exchange-${exchangeId}`;
 }
+
+/** The exchange a workflow id names, or undefined for a workflow that is not an exchange's. */
+export function exchangeIdOfWorkflow(workflowId: string): string | undefined {
+  return workflowId.startsWith('exchange-') ? workflowId.slice('exchange-'.length) : undefined;
+}

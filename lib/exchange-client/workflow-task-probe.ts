@@ -12,7 +12,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { classifyWorkflowTaskFailure, errorTypeOfStack, type StuckCause } from '../exchange/stuck-causes';
-import { workflowIdFor } from './workflow-messages';
+import { exchangeIdOfWorkflow, WORKFLOW_TYPE, workflowIdFor } from './workflow-messages';
 
 const EVENT = temporal.api.enums.v1.EventType;
 const CAUSE = temporal.api.enums.v1.WorkflowTaskFailedCause;
@@ -35,12 +35,23 @@ export interface WorkflowTaskProbe {
   terminate(exchangeId: string, reason: string): Promise<boolean>;
   /** The reason a terminated workflow was terminated with, if it was. */
   terminationReason(exchangeId: string): Promise<string | undefined>;
+  /**
+   * Running exchanges of this task queue whose workflow tasks Temporal itself reports failing (its
+   * `TemporalReportedProblems` search attribute, set after a few failures in a row), at most
+   * `limit`: found by one visibility query however many exchanges wait on people.
+   */
+  reported(limit: number): Promise<string[]>;
 }
+
+/** Temporal's own mark of a workflow whose tasks keep failing (the Web UI's "task failures" view reads it too). */
+export const reportedProblemsQuery = (taskQueue: string) =>
+  `WorkflowType = ${JSON.stringify(WORKFLOW_TYPE)} AND TaskQueue = ${JSON.stringify(taskQueue)} AND ` +
+  'ExecutionStatus = "Running" AND TemporalReportedProblems IN ("category=WorkflowTaskFailed")';
 
 const enumName = (value: unknown): string =>
   typeof value === 'number' ? (CAUSE[value] ?? String(value)) : String(value ?? '');
 
-export function createWorkflowTaskProbe(client: Client): WorkflowTaskProbe {
+export function createWorkflowTaskProbe(client: Client, taskQueue: string): WorkflowTaskProbe {
   const namespace = client.options.namespace;
 
   /** Pages of the history, newest event first. */
@@ -112,6 +123,19 @@ export function createWorkflowTaskProbe(client: Client): WorkflowTaskProbe {
         if (error instanceof WorkflowNotFoundError) return false;
         throw error;
       }
+    },
+
+    async reported(limit) {
+      const found: string[] = [];
+      for await (const execution of client.workflow.list({
+        query: reportedProblemsQuery(taskQueue),
+        pageSize: limit,
+      })) {
+        const exchangeId = exchangeIdOfWorkflow(execution.workflowId);
+        if (exchangeId !== undefined) found.push(exchangeId);
+        if (found.length >= limit) break;
+      }
+      return found;
     },
 
     async terminationReason(exchangeId) {

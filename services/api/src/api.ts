@@ -102,7 +102,7 @@ export async function startApi(
     fairnessKey: config.temporal.fairnessKey,
   });
   const admin = createAdminStorePg(pool);
-  const probe = createWorkflowTaskProbe(client);
+  const probe = createWorkflowTaskProbe(client, config.temporal.taskQueue);
   const reconciler = createExchangeReconciler({
     gateway,
     store,
