@@ -56,7 +56,7 @@ describe('a wait longer than a handshake-era client waits', () => {
   it('answers the call with the pending result before the client gives up; await_answer returns its own result', async () => {
     const alice = await sessionClient('alice');
     const started = Date.now();
-    const pending = (await alice.callTool({ name: 'refund', arguments: { order: 'L-1' } }, timeout)) as ToolResult;
+    const pending = (await alice.callTool({ name: 'refund', arguments: { order: 'LLW-L-1' } }, timeout)) as ToolResult;
     expect(Date.now() - started).toBeLessThan(CLIENT_TIMEOUT_MS);
     const meta = pendingOf(pending);
     expect(pending.isError).toBe(true);
@@ -89,12 +89,12 @@ describe('a wait longer than a handshake-era client waits', () => {
     );
 
     const awaited = outcomeOf(alice, meta!.handle);
-    await danaApproves('L-1');
+    await danaApproves('LLW-L-1');
     const result = await awaited;
     expect(result.isError).toBeFalsy();
-    expect(result.content[0]!.text).toBe('accept for L-1 by dana via api (ok)');
+    expect(result.content[0]!.text).toBe('accept for LLW-L-1 by dana via api (ok)');
     const replay = (await alice.callTool({ name: 'await_answer', arguments: { handle: meta!.handle } })) as ToolResult;
-    expect(replay.content[0]!.text).toBe('accept for L-1 by dana via api (ok)');
+    expect(replay.content[0]!.text).toBe('accept for LLW-L-1 by dana via api (ok)');
     expect(await exchangeState(meta!.handle)).toEqual({ status: 'completed', questions: ['answered'] });
     await Promise.all([alice.close(), bob.close()]);
   }, 60_000);
@@ -106,7 +106,7 @@ describe('a wait longer than a handshake-era client waits', () => {
       requestInit: { headers: { authorization: await stack.bearer('alice') } },
     });
     await first.connect(transport);
-    const pending = (await first.callTool({ name: 'refund', arguments: { order: 'LE-1' } }, timeout)) as ToolResult;
+    const pending = (await first.callTool({ name: 'refund', arguments: { order: 'LLW-LE-1' } }, timeout)) as ToolResult;
     const handle = pendingOf(pending)!.handle;
     await transport.terminateSession(); // DELETE /mcp
     await first.close();
@@ -114,8 +114,8 @@ describe('a wait longer than a handshake-era client waits', () => {
 
     const next = await sessionClient('alice');
     const awaited = outcomeOf(next, handle);
-    await danaApproves('LE-1');
-    expect((await awaited).content[0]!.text).toBe('accept for LE-1 by dana via api (ok)');
+    await danaApproves('LLW-LE-1');
+    expect((await awaited).content[0]!.text).toBe('accept for LLW-LE-1 by dana via api (ok)');
     await next.close();
   }, 60_000);
 
@@ -155,28 +155,28 @@ describe('a wait longer than a handshake-era client waits', () => {
 
   it('joins the same call repeated after its pending result: the approver is asked once', async () => {
     const alice = await sessionClient('alice');
-    const pending = (await alice.callTool({ name: 'refund', arguments: { order: 'LR-1' } }, timeout)) as ToolResult;
+    const pending = (await alice.callTool({ name: 'refund', arguments: { order: 'LLW-LR-1' } }, timeout)) as ToolResult;
     const handle = pendingOf(pending)!.handle;
-    const repeated = alice.callTool({ name: 'refund', arguments: { order: 'LR-1' } }, timeout);
+    const repeated = alice.callTool({ name: 'refund', arguments: { order: 'LLW-LR-1' } }, timeout);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await danaApproves('LR-1');
+    await danaApproves('LLW-LR-1');
     // The repeat is the first call: its result, or (on a slow machine) its pending result again.
     const first = (await repeated) as ToolResult;
     expect(pendingOf(first)?.handle ?? handle).toBe(handle);
     const outcome = pendingOf(first) ? await outcomeOf(alice, pendingOf(first)!.handle) : first;
-    expect(outcome.content[0]!.text).toBe('accept for LR-1 by dana via api (ok)');
-    expect(await questionsOn('LR-1')).toEqual([expect.objectContaining({ exchange_id: handle })]);
+    expect(outcome.content[0]!.text).toBe('accept for LLW-LR-1 by dana via api (ok)');
+    expect(await questionsOn('LLW-LR-1')).toEqual([expect.objectContaining({ exchange_id: handle })]);
     await alice.close();
   }, 60_000);
 
   it('never answers pending a call whose tool takes an error instead: it waits as long as its client does', async () => {
     const alice = await sessionClient('alice');
-    const call = alice.callTool({ name: 'refund_strict', arguments: { order: 'LS-1' } }, timeout);
+    const call = alice.callTool({ name: 'refund_strict', arguments: { order: 'LLW-LS-1' } }, timeout);
     await new Promise((resolve) => setTimeout(resolve, PENDING_AFTER_MS + 1_500));
-    await danaApproves('LS-1');
+    await danaApproves('LLW-LS-1');
     const result = (await call) as ToolResult;
     expect(pendingOf(result)).toBeUndefined();
-    expect(result.content[0]!.text).toBe('accept for LS-1 by dana via api (ok)');
+    expect(result.content[0]!.text).toBe('accept for LLW-LS-1 by dana via api (ok)');
     await alice.close();
   }, 60_000);
 });

@@ -67,7 +67,7 @@ describe('a wait longer than the client waits', () => {
     const alice = await modernClient('alice');
     const rounds = driverRounds();
     const pending = (await alice.callTool(
-      { name: 'refund', arguments: { order: 'P-1' } },
+      { name: 'refund', arguments: { order: 'LW-P-1' } },
       { onprogress: rounds.onprogress },
     )) as ToolResult;
     expect(rounds.seen()).toBe(AT_LEG - 1);
@@ -103,19 +103,19 @@ describe('a wait longer than the client waits', () => {
     );
 
     const awaited = alice.callTool({ name: 'await_answer', arguments: { handle: meta!.handle } });
-    await danaApproves('P-1');
+    await danaApproves('LW-P-1');
     const result = (await awaited) as ToolResult;
     expect(result.isError).toBeFalsy();
-    expect(result.content[0]!.text).toBe('accept for P-1 by dana via api (ok)');
+    expect(result.content[0]!.text).toBe('accept for LW-P-1 by dana via api (ok)');
     // Waiting on it once more gives the same outcome: it was applied once.
     const replay = (await alice.callTool({ name: 'await_answer', arguments: { handle: meta!.handle } })) as ToolResult;
-    expect(replay.content[0]!.text).toBe('accept for P-1 by dana via api (ok)');
+    expect(replay.content[0]!.text).toBe('accept for LW-P-1 by dana via api (ok)');
     expect(await exchangeState(meta!.handle)).toEqual({ status: 'completed', questions: ['answered'] });
   }, 60_000);
 
   it('withdraws the call of a tool that takes an error instead: its exchange is cancelled, its question closed', async () => {
     const alice = await modernClient('alice');
-    const result = (await alice.callTool({ name: 'refund_strict', arguments: { order: 'S-1' } })) as ToolResult;
+    const result = (await alice.callTool({ name: 'refund_strict', arguments: { order: 'LW-S-1' } })) as ToolResult;
     expect(result.isError).toBe(true);
     expect(pendingOf(result)).toBeUndefined();
     expect(result.content[0]!.text).toMatch(/^The call to "refund_strict" was withdrawn: no answer came/);
@@ -133,7 +133,7 @@ describe('a wait longer than the client waits', () => {
     const go = await modernClient('alice', 'Go-http-client/1.1');
     const rounds = driverRounds();
     const pending = (await go.callTool(
-      { name: 'refund', arguments: { order: 'G-1' } },
+      { name: 'refund', arguments: { order: 'LW-G-1' } },
       { onprogress: rounds.onprogress },
     )) as ToolResult;
     expect(pendingOf(pending)).toMatchObject({ status: 'pending', tool: 'refund' });
@@ -142,24 +142,24 @@ describe('a wait longer than the client waits', () => {
 
   it('joins a repeated identical call to the one still waiting: the approver is asked once, both calls get the outcome', async () => {
     const alice = await modernClient('alice');
-    const first = alice.callTool({ name: 'refund', arguments: { order: 'R-1' } });
-    await until('the question on R-1', async () => (await questionsOn('R-1')).length === 1 || undefined);
-    const again = alice.callTool({ name: 'refund', arguments: { order: 'R-1' } });
+    const first = alice.callTool({ name: 'refund', arguments: { order: 'LW-R-1' } });
+    await until('the question on LW-R-1', async () => (await questionsOn('LW-R-1')).length === 1 || undefined);
+    const again = alice.callTool({ name: 'refund', arguments: { order: 'LW-R-1' } });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(await questionsOn('R-1')).toHaveLength(1);
-    await danaApproves('R-1');
+    expect(await questionsOn('LW-R-1')).toHaveLength(1);
+    await danaApproves('LW-R-1');
     const results = (await Promise.all([first, again])) as ToolResult[];
     // Both are alice's one call: its result, or (past the client's loop) the pending result of that one exchange.
-    const [exchange] = (await questionsOn('R-1')).map((q) => q.exchange_id);
+    const [exchange] = (await questionsOn('LW-R-1')).map((q) => q.exchange_id);
     for (const result of results) {
       const handle = pendingOf(result)?.handle;
       if (handle) expect(handle).toBe(exchange);
-      else expect(result.content[0]!.text).toBe('accept for R-1 by dana via api (ok)');
+      else expect(result.content[0]!.text).toBe('accept for LW-R-1 by dana via api (ok)');
     }
     // Another caller's identical call is its own: it is asked apart.
     const bob = await modernClient('bob');
-    const bobs = bob.callTool({ name: 'refund', arguments: { order: 'R-1' } });
-    await until('bob’s question on R-1', async () => (await questionsOn('R-1')).length === 2 || undefined);
+    const bobs = bob.callTool({ name: 'refund', arguments: { order: 'LW-R-1' } });
+    await until('bob’s question on LW-R-1', async () => (await questionsOn('LW-R-1')).length === 2 || undefined);
     expect(pendingOf((await bobs) as ToolResult)?.handle).not.toBe(exchange);
   }, 60_000);
 
@@ -170,9 +170,9 @@ describe('a wait longer than the client waits', () => {
         name: string;
         arguments: Record<string, unknown>;
       };
-    const first = alice.callTool(keyed('K-1')) as Promise<ToolResult>;
-    await until('the question on K-1', async () => (await questionsOn('K-1')).length === 1 || undefined);
-    const refused = await alice.callTool(keyed('K-2')).then(
+    const first = alice.callTool(keyed('LW-K-1')) as Promise<ToolResult>;
+    await until('the question on LW-K-1', async () => (await questionsOn('LW-K-1')).length === 1 || undefined);
+    const refused = await alice.callTool(keyed('LW-K-2')).then(
       () => undefined,
       (error: { code?: number; message: string }) => ({ code: error.code, message: error.message }),
     );
@@ -183,20 +183,20 @@ describe('a wait longer than the client waits', () => {
     const pending = await first;
     const handle = pendingOf(pending)!.handle;
     // The same key again, after the first call's loop gave up: the same exchange, nobody asked twice.
-    const again = alice.callTool(keyed('K-1')) as Promise<ToolResult>;
-    await danaApproves('K-1');
-    expect((await again).content[0]!.text).toBe('accept for K-1 by dana via api (ok)');
-    expect(await questionsOn('K-1')).toEqual([expect.objectContaining({ exchange_id: handle })]);
+    const again = alice.callTool(keyed('LW-K-1')) as Promise<ToolResult>;
+    await danaApproves('LW-K-1');
+    expect((await again).content[0]!.text).toBe('accept for LW-K-1 by dana via api (ok)');
+    expect(await questionsOn('LW-K-1')).toEqual([expect.objectContaining({ exchange_id: handle })]);
     // Once it has ended, the key still names it: its outcome again, nothing started.
-    const replay = (await alice.callTool(keyed('K-1'))) as ToolResult;
-    expect(replay.content[0]!.text).toBe('accept for K-1 by dana via api (ok)');
-    expect(await questionsOn('K-1')).toHaveLength(1);
+    const replay = (await alice.callTool(keyed('LW-K-1'))) as ToolResult;
+    expect(replay.content[0]!.text).toBe('accept for LW-K-1 by dana via api (ok)');
+    expect(await questionsOn('LW-K-1')).toHaveLength(1);
   }, 60_000);
 
   it('starts an identical call apart when its tool says identical calls are separate requests', async () => {
     const alice = await modernClient('alice');
-    const calls = [0, 1].map(() => alice.callTool({ name: 'refund_each', arguments: { order: 'E-1' } }));
-    await until('two questions on E-1', async () => (await questionsOn('E-1')).length === 2 || undefined);
+    const calls = [0, 1].map(() => alice.callTool({ name: 'refund_each', arguments: { order: 'LW-E-1' } }));
+    await until('two questions on LW-E-1', async () => (await questionsOn('LW-E-1')).length === 2 || undefined);
     const pending = (await Promise.all(calls)) as ToolResult[];
     expect(pending.every((r) => pendingOf(r)?.status === 'pending')).toBe(true);
     expect(pending[0]!.content[0]!.text).not.toContain('again with the same arguments');
@@ -222,12 +222,12 @@ describe('a wait longer than the client waits', () => {
 
   it("leaves a call a repeat joined to the loop that started it: the joiner's last leg withdraws nothing", async () => {
     const alice = await modernClient('alice');
-    const first = alice.callTool({ name: 'refund_strict', arguments: { order: 'S-2' } }) as Promise<ToolResult>;
-    await until('the question on S-2', async () => (await questionsOn('S-2')).length === 1 || undefined);
+    const first = alice.callTool({ name: 'refund_strict', arguments: { order: 'LW-S-2' } }) as Promise<ToolResult>;
+    await until('the question on LW-S-2', async () => (await questionsOn('LW-S-2')).length === 1 || undefined);
     // A Go client's loop joins it and reaches its own last leg (its third state-only result) first.
     const go = await modernClient('alice', 'Go-http-client/1.1');
-    const joined = (await go.callTool({ name: 'refund_strict', arguments: { order: 'S-2' } })) as ToolResult;
-    const [question] = await questionsOn('S-2');
+    const joined = (await go.callTool({ name: 'refund_strict', arguments: { order: 'LW-S-2' } })) as ToolResult;
+    const [question] = await questionsOn('LW-S-2');
     expect(pendingOf(joined)).toMatchObject({ status: 'pending', handle: question!.exchange_id });
     expect(await exchangeState(question!.exchange_id)).toEqual({ status: 'running', questions: ['waiting'] });
     // The loop that started it withdraws it at its own last leg.
