@@ -4,9 +4,10 @@
  * the Secret and ServiceAccount need nothing here), then the release's Deployments, each replica
  * a pod with an address of its own on the loopback network (127.x.y.z, as a pod has its own IP;
  * `0.0.0.0` in its environment is that address) and its probes run, then the post-install hooks
- * (the namespace Job), as Helm runs them without `--wait`. A Service with a selector is a load
- * balancer (test/support/rotation-proxy.ts) over its ready pods' target port, as kube-proxy
- * sends to the endpoints the readiness probes leave in it. Each container's command and
+ * (the namespace Job), as Helm runs them without `--wait`. A Service with a selector (but a headless
+ * one) is a load balancer (test/support/rotation-proxy.ts) over its ready pods' target port, as
+ * kube-proxy sends to the endpoints the readiness probes leave in it (by request rather than by
+ * connection). Each container's command and
  * environment are the rendered ones (scripts/helm/rendered-processes.ts), its volumes and image
  * pod-files.ts, its securityContext pod-sandbox.ts.
  */
@@ -125,7 +126,10 @@ export async function installRelease(options: ReleaseOptions): Promise<NativeRel
 
   const services: Record<string, RotationProxy> = {};
   const pods: Record<string, NativePod[]> = {};
-  const serviceObjects = objects.filter((o) => o.kind === 'Service' && !hookOf(o));
+  // A headless Service (clusterIP None) is balanced by no one: its clients look its pods up.
+  const serviceObjects = objects.filter(
+    (o) => o.kind === 'Service' && !hookOf(o) && (o.spec as { clusterIP?: string }).clusterIP !== 'None',
+  );
   const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
     Object.entries(selector).every(([k, v]) => labels[k] === v);
   /** Each Service's endpoints: the ready pods it selects, at the port its targetPort names. */
