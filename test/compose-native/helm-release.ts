@@ -82,11 +82,12 @@ export async function installRelease(options: ReleaseOptions): Promise<NativeRel
     if (spec.containers.length !== 1) throw new Error(`${name}: one container per pod is run here`);
     const container = spec.containers[0]!;
     const podDir = path.join(options.dataDir, 'pods', name);
+    mkdirSync(podDir, { recursive: true, mode: 0o755 });
     const volumes = podVolumes(podDir, spec.volumes ?? [], objects, options.secrets, spec.securityContext?.fsGroup);
     const rendered = renderedProcesses(objects, { secrets: options.secrets, volumes: volumes.folders }).find(
       (p) => p.owner === `${owner.kind}/${owner.metadata.name}` && p.container === container.name,
     )!;
-    const image = imageRun(container.image, podDir, options.image);
+    const image = imageRun(container.image, path.join(options.dataDir, 'images'), podDir, options.image);
     const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
     const ip = `${prefix}.${nextAddress++}`;
     const env: Record<string, string> = {

@@ -10,7 +10,7 @@
  * - The image: the service's (`durable-mcp`, built from this project's Dockerfile) is this working
  *   copy with `dist/` built, run in it as in /app, with this machine's `node` and the Dockerfile's
  *   `ENV`; Temporal's `temporalio/admin-tools` is the `temporal` CLI on `PATH`. Their programs are
- *   linked into the pod's image folder, so a uid other than root reaches them wherever they are.
+ *   linked into a folder per image, so a uid other than root reaches them wherever they are.
  */
 import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -112,13 +112,16 @@ export interface ImageRun {
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const imageName = (image: string) => image.replace(/@.*$/, '').replace(/:[^:/]*$/, '');
 
-/** Where and with what environment `image` runs its command, its programs linked under `podDir`. */
-export function imageRun(image: string, podDir: string, context: ImageContext): ImageRun {
-  const bin = path.join(podDir, 'image', 'bin');
+/**
+ * Where and with what environment `image` runs its command, its programs linked under
+ * `imagesDir` (one folder per image, shared by its pods).
+ */
+export function imageRun(image: string, imagesDir: string, podDir: string, context: ImageContext): ImageRun {
+  const admin = imageName(image) === 'temporalio/admin-tools';
+  const bin = path.join(imagesDir, admin ? 'admin-tools' : 'service', 'bin');
   mkdirSync(bin, { recursive: true });
-  chmodSync(path.dirname(bin), 0o755);
-  chmodSync(bin, 0o755);
-  if (imageName(image) === 'temporalio/admin-tools') {
+  for (let dir = bin; dir !== path.dirname(imagesDir); dir = path.dirname(dir)) chmodSync(dir, 0o755);
+  if (admin) {
     linkInto(bin, 'temporal', context.temporalCli);
     return { cwd: podDir, env: { PATH: `${bin}:${SYSTEM_PATH}` } };
   }
