@@ -104,7 +104,12 @@ export function startPod(definition: PodDefinition, onReady: (ready: boolean) =>
     setReady(false);
     if (definition.preStop && run.exited() === undefined) {
       event(`PreStop ${definition.preStop.join(' ')}`);
-      await Promise.race([execIn(definition, run.pid, definition.preStop), sleep(graceMs)]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        execIn(definition, run.pid, definition.preStop),
+        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
     }
     const left = Math.max(0, graceMs - (Date.now() - started));
     event('Killing (SIGTERM)');
