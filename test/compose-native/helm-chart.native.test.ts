@@ -90,10 +90,10 @@ describeWith(['helm'])('the Helm chart, installed natively', () => {
     await stack?.close();
   }, 120_000);
 
-  it('runs the migration Job before any pod and the namespace Job after them, as Helm orders the hooks', async () => {
+  it('runs the migration Job, then the namespace Job, before any pod, as Helm orders the hooks', async () => {
     expect(release.jobs.map((job) => [job.name, job.hook])).toEqual([
       ['mcp-durable-mcp-migrations', 'pre-install'],
-      ['mcp-durable-mcp-temporal-setup', 'post-install'],
+      ['mcp-durable-mcp-temporal-setup', 'pre-install'],
     ]);
     const { rows } = await db.query<{ name: string; applied_at: Date }>(
       'SELECT name, applied_at FROM schema_migrations',
@@ -123,7 +123,7 @@ describeWith(['helm'])('the Helm chart, installed natively', () => {
       ['node', 'dist/cli/start/worker-main.js'],
     ]);
     expect(running().map((pod) => pod.ready())).toEqual([true, true, true]);
-    // No container had to be started again.
+    // No container had to be started again (a worker refuses a namespace without the attributes).
     for (const pod of running())
       expect({ pod: pod.definition.name, restarts: pod.restarts(), events: pod.events }).toEqual({
         pod: pod.definition.name,
