@@ -1,15 +1,15 @@
 /**
  * `helm install` of deploy/helm/durable-mcp, with the objects it renders run on this host as a
- * cluster would run them (kubelet/): the pre-install hooks in weight order (the migration Job;
- * the Secret and ServiceAccount need nothing here), then the release's Deployments, each replica
- * a pod with an address of its own on the loopback network (127.x.y.z, as a pod has its own IP;
- * `0.0.0.0` in its environment is that address) and its probes run, then the post-install hooks
- * (the namespace Job), as Helm runs them without `--wait`. A Service with a selector (but a headless
- * one) is a load balancer (test/support/rotation-proxy.ts) over its ready pods' target port, as
- * kube-proxy sends to the endpoints the readiness probes leave in it (by request rather than by
- * connection). Each container's command and
- * environment are the rendered ones (scripts/helm/rendered-processes.ts), its volumes and image
- * pod-files.ts, its securityContext pod-sandbox.ts.
+ * cluster would run them (kubelet/): the pre-install hooks in weight order (the Jobs: migrations,
+ * then the namespace; the Secret, ServiceAccount and ConfigMaps need nothing here), then the
+ * release's Deployments, each replica a pod with an address of its own on the loopback network
+ * (127.x.y.z, as a pod has its own IP; `0.0.0.0` in its environment is that address) and its
+ * probes run, then any post-install hooks, as Helm runs them without `--wait`. A Service with a
+ * selector (but a headless one) is a load balancer (test/support/rotation-proxy.ts) over its ready
+ * pods' target port, as kube-proxy sends to the endpoints the readiness probes leave in it (by
+ * request rather than by connection). Each container's command and environment are the rendered
+ * ones (scripts/helm/rendered-processes.ts), its volumes and image pod-files.ts, its
+ * securityContext pod-sandbox.ts.
  */
 import { randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
