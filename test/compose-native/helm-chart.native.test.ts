@@ -208,7 +208,8 @@ describeWith(['helm'])('the Helm chart, installed natively', () => {
       const stopped = await holder.stop();
       // Drained within its grace (preStop's sleep, then SIGTERM), exiting 0, never SIGKILLed.
       expect({ code: stopped.exit.code, killed: stopped.killed }).toEqual({ code: 0, killed: false });
-      expect(stopped.afterMs).toBeGreaterThanOrEqual(5_000);
+      expect(holder.definition.preStop).toEqual(['sleep', expect.stringMatching(/^\d+$/)]);
+      expect(stopped.afterMs).toBeGreaterThanOrEqual(Number(holder.definition.preStop![1]) * 1000);
       expect(stopped.afterMs).toBeLessThan(holder.definition.terminationGracePeriodSeconds * 1000);
       answer();
       expect(await call).toMatchObject({ content: [{ type: 'text', text: 'Hello, Kube!' }] });
