@@ -4,9 +4,10 @@
  * the later of two same names winning; `secretKeyRef`s from the rendered Secret or from the
  * Secrets given), its probes, preStop and grace. With `worker.versioning=pinned` the Worker
  * Controller's additions to each version's pods are applied first (its variables, and its mount
- * of the mutual TLS Secret), for a build id given. Paths inside mounted volumes can be moved to
- * local folders, as scripts/compose-native does for compose's mounts. What the tests check a
- * rendered environment with, and what a native run of the rendered containers starts.
+ * of the mutual TLS Secret), for a build id given. Paths inside mounted volumes (in the environment
+ * and the command line) can be moved to local folders, as scripts/compose-native does for compose's
+ * mounts. What the tests check a rendered environment with, and what a native run of the rendered
+ * containers starts (test/compose-native/helm-chart.native.test.ts).
  */
 import { CONTROLLER_TLS_DIR, CONTROLLER_TLS_VOLUME, type K8sObject } from './chart-objects';
 
@@ -141,17 +142,21 @@ export function renderedProcesses(objects: K8sObject[], options: ResolveOptions 
               ],
             );
         }
-        // Paths inside a mount moved to the local folder standing for its volume.
-        for (const mount of mounts) {
-          const local = options.volumes?.[mount.name];
-          if (local === undefined) continue;
-          for (const [name, value] of Object.entries(env))
-            if (value.startsWith(`${mount.mountPath}/`)) env[name] = `${local}${value.slice(mount.mountPath.length)}`;
-        }
+        // Paths inside a mount (in the environment and on the command line) moved to the local
+        // folder standing for its volume.
+        const moved = (value: string) => {
+          for (const mount of mounts) {
+            const local = options.volumes?.[mount.name];
+            if (local !== undefined && (value === mount.mountPath || value.startsWith(`${mount.mountPath}/`)))
+              return `${local}${value.slice(mount.mountPath.length)}`;
+          }
+          return value;
+        };
+        for (const [name, value] of Object.entries(env)) env[name] = moved(value);
         return {
           owner: `${owner.kind}/${owner.metadata.name}`,
           container: container.name,
-          argv: [...(container.command ?? []), ...(container.args ?? [])].map((part) => expand(part, env)),
+          argv: [...(container.command ?? []), ...(container.args ?? [])].map((part) => moved(expand(part, env))),
           env,
           probes: {
             startup: container.startupProbe,

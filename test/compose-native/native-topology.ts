@@ -2,7 +2,8 @@
  * The production topology for the tests of test/compose-native: docker-compose.yml run as OS
  * processes (scripts/compose-native), with the variables an operator's .env would hold (fresh
  * secrets, the conformance handler set, the unauthenticated API allowed since it is on loopback)
- * and any override files, on a data folder of its own, the API and worker from a fresh `dist/`.
+ * and any override files, on a data folder of its own, the API and worker from a fresh `dist/`;
+ * or, `only`, some of its services (and what they depend on).
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -34,7 +35,7 @@ export function buildDist(): void {
 }
 
 export async function startTestTopology(
-  options: { overrides?: string[]; variables?: Record<string, string> } = {},
+  options: { overrides?: string[]; variables?: Record<string, string>; only?: string[] } = {},
 ): Promise<TestTopology> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-native-'));
   chmodSync(dataDir, 0o755); // as root, Postgres runs as the postgres user, which must reach its folder
@@ -59,6 +60,7 @@ export async function startTestTopology(
     files: [path.join(ROOT, 'docker-compose.yml'), ...(options.overrides ?? []).map((f) => path.join(ROOT, f))],
     variables,
     dataDir,
+    ...(options.only ? { only: options.only } : {}),
   });
   const api = topology.services.api!;
   return {

@@ -119,6 +119,15 @@ describeWith(['helm'])('the chart: the environment its pods start with', () => {
     const setup = one(all, 'Job/mcp-durable-mcp-temporal-setup');
     expect(setup.argv).toEqual(['/bin/sh', '/scripts/create-namespace.sh']);
     expect(setup.env.TEMPORAL_TLS_CLIENT_CERT_PATH).toBe(path.join(certs, 'tls.crt'));
+    // A path on the command line inside a mount moves with it too: the script of the ConfigMap volume.
+    const moved = renderedProcesses(render(valuesArgs('mtls')), {
+      secrets: SECRETS,
+      volumes: { scripts: '/srv/setup-scripts', tmp: '/srv/pod-tmp' },
+    }).find((p) => p.owner === 'Job/mcp-durable-mcp-temporal-setup')!;
+    expect([moved.argv, moved.env.HOME]).toEqual([
+      ['/bin/sh', '/srv/setup-scripts/create-namespace.sh'],
+      '/srv/pod-tmp',
+    ]);
   });
 
   it('would not start without a required secret: the environment check has teeth', () => {

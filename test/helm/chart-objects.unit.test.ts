@@ -20,6 +20,9 @@ const configOf = (objects: K8sObject[]) => find(objects, 'ConfigMap', '').data a
 const selectorOf = (object: K8sObject) =>
   (object.spec as { selector: { matchLabels: Record<string, string> } }).selector;
 
+const hook = (o: K8sObject) => o.metadata.annotations?.['helm.sh/hook'] ?? '';
+const weight = (o: K8sObject) => Number(o.metadata.annotations?.['helm.sh/hook-weight'] ?? 0);
+
 describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies', () => {
   it('hands the worker to the Temporal Worker Controller when pinned, and its names to the worker', () => {
     const objects = rendered('worker-controller');
@@ -137,8 +140,6 @@ describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies
     const objects = renderWith('default', {
       secrets: { DATABASE_URL: { existingSecret: '', value: 'postgres://mcp:secret@postgres:5432/mcp' } },
     });
-    const hook = (o: K8sObject) => o.metadata.annotations?.['helm.sh/hook'] ?? '';
-    const weight = (o: K8sObject) => Number(o.metadata.annotations?.['helm.sh/hook-weight'] ?? 0);
     const migrations = find(objects, 'Job', 'migrations');
     const pod = podOf(migrations);
     const needs = [
@@ -158,7 +159,7 @@ describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies
     }
   });
 
-  it('migrates before install and upgrade, and sets up Temporal after, as docker compose does', () => {
+  it('migrates, then sets up Temporal, before install and upgrade, so pods start on both as docker compose starts them', () => {
     const objects = rendered('default');
     const migrations = find(objects, 'Job', 'migrations');
     expect(migrations.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
@@ -171,7 +172,15 @@ describeWith(['helm'])('the chart: versioning, Temporal, jobs, traffic, policies
     ).toContain('scripts/**/*.ts');
     expect(secretNames(migrate)).toEqual(['DATABASE_URL']);
     const setup = find(objects, 'Job', 'temporal-setup');
-    expect(setup.metadata.annotations?.['helm.sh/hook']).toBe('post-install,post-upgrade');
+    // Before the pods too: a worker refuses to start on a namespace that lacks an attribute, and
+    // `helm install --wait` runs post-install hooks only once the pods are ready.
+    expect(hook(setup)).toBe('pre-install,pre-upgrade');
+    expect(weight(setup)).toBeGreaterThan(weight(migrations));
+    // What it needs, a hook made before it: its script's ConfigMap and the pods' ServiceAccount.
+    for (const needed of [find(objects, 'ConfigMap', 'temporal-setup'), find(objects, 'ServiceAccount', '')]) {
+      expect({ [needed.kind]: hook(needed) }).toEqual({ [needed.kind]: 'pre-install,pre-upgrade' });
+      expect(weight(needed)).toBeLessThan(weight(setup));
+    }
     const env = Object.fromEntries((containerOf(podOf(setup)).env ?? []).map((e) => [e.name, e.value]));
     expect(env.SEARCH_ATTRIBUTES?.split(' ')).toEqual(SEARCH_ATTRIBUTE_FLAGS);
     expect(env).toEqual(

@@ -4,21 +4,45 @@
  * pods that are ready. A replica taken out of rotation gets no new request, while what it already
  * holds (held legs, SSE streams) runs on through the proxy until the replica drains and ends it;
  * the client then comes back, and lands on a replica still in rotation. Streams are piped as they
- * come, so SSE passes through unbuffered.
+ * come, so SSE passes through unbuffered. Each request forwarded is recorded (`forwarded`), and
+ * whether it is still open, so a test can tell which replica holds a client's stream.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+export interface Forwarded {
+  method: string;
+  path: string;
+  /** The replica's origin. */
+  target: string;
+  /** The request's Last-Event-ID (a resumed SSE stream). */
+  lastEventId?: string;
+  /** While the exchange with the replica is still open. */
+  open: boolean;
+}
 
 export interface RotationProxy {
   /** The proxy's origin (`http://127.0.0.1:<port>`): what clients and the answer page's links name. */
   origin: string;
   /** The replicas (their origins) new requests go to, from now on. */
   rotate(origins: readonly string[]): void;
+  /** Every request forwarded so far, in order. */
+  readonly forwarded: readonly Forwarded[];
   close(): Promise<void>;
 }
 
-function forward(req: IncomingMessage, res: ServerResponse, target: string): void {
+function forward(req: IncomingMessage, res: ServerResponse, target: string, record: Forwarded[]): void {
   const url = new URL(req.url ?? '/', target);
+  const lastEventId = req.headers['last-event-id'];
+  const entry: Forwarded = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    target,
+    ...(typeof lastEventId === 'string' ? { lastEventId } : {}),
+    open: true,
+  };
+  record.push(entry);
+  res.on('close', () => (entry.open = false));
   const upstream = http.request(
     { host: url.hostname, port: url.port, method: req.method, path: url.pathname + url.search, headers: req.headers },
     (reply) => {
@@ -38,12 +62,13 @@ function forward(req: IncomingMessage, res: ServerResponse, target: string): voi
 export async function startRotationProxy(origins: readonly string[] = []): Promise<RotationProxy> {
   let rotation = [...origins];
   let next = 0;
+  const forwarded: Forwarded[] = [];
   const server = http.createServer((req, res) => {
     if (rotation.length === 0) {
       res.writeHead(503, { 'retry-after': '1' }).end('no replica in rotation');
       return;
     }
-    forward(req, res, rotation[next++ % rotation.length]!);
+    forward(req, res, rotation[next++ % rotation.length]!, forwarded);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -52,6 +77,7 @@ export async function startRotationProxy(origins: readonly string[] = []): Promi
     rotate: (replicas) => {
       rotation = [...replicas];
     },
+    forwarded,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
