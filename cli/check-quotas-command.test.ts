@@ -1,25 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
 import { checkQuotasCommand } from './check-quotas-command';
+import { checkedFileWith, written } from '../test/support/check-file-fixtures';
 
-function written() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-const fileWith = (content: unknown) => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'check-quotas-')), 'quotas.json');
-  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return file;
-};
+const fileWith = checkedFileWith('quotas');
 
 describe('durable-mcp check --quotas', () => {
   it('lists the rules of a valid file, exit 0', () => {

@@ -1,25 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
 import { checkUpstreamsCommand } from './check-upstreams-command';
+import { checkedFileWith, written } from '../test/support/check-file-fixtures';
 
-function written() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
-const fileWith = (content: unknown) => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'check-upstreams-')), 'upstreams.json');
-  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return file;
-};
+const fileWith = checkedFileWith('upstreams');
 
 describe('durable-mcp check --upstreams', () => {
   it('lists the upstreams of a valid file and their policies, exit 0', () => {
