@@ -91,7 +91,7 @@ const isPage = (reply: IncomingMessage) =>
   (reply.headers['content-type'] ?? '').startsWith('text/html') && !reply.headers['content-encoding'];
 
 /** The script first in the page's head, so it runs before the UI's own reads its columns. */
-function withScript(page: string, script: string): string | Buffer {
+function withScript(page: string, script: string): string {
   const head = /<head[^>]*>/i.exec(page);
   return head ? page.slice(0, head.index + head[0].length) + script + page.slice(head.index + head[0].length) : page;
 }
