@@ -52,7 +52,11 @@ export function exchangeCancelled(exchangeId: string, reason?: string, by: Cance
 export function exchangeTerminated(exchangeId: string, workflowStatus: string): OutcomeError {
   return {
     code: EXCHANGE_TERMINATED,
-    message: `Exchange ended by Temporal: its workflow is ${workflowStatus.toLowerCase().replace(/_/g, ' ')}`,
+    message:
+      workflowStatus === 'NOT_FOUND'
+        ? // Its API stopped between the call's record and its workflow's start, or retention removed it.
+          'Exchange ended by Temporal: it has no workflow (never started, or removed by retention)'
+        : `Exchange ended by Temporal: its workflow is ${workflowStatus.toLowerCase().replace(/_/g, ' ')}`,
     data: { exchangeId, workflowStatus },
   };
 }

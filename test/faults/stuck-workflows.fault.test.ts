@@ -3,17 +3,20 @@
  * workflow tasks fail for good, one cause each: an answer signalled in with a payload the worker
  * refuses (bound to the namespace alone), a worker whose workflow code no longer replays the
  * exchange's history (non-determinism), an answer whose round's record is over Temporal's payload
- * limit (made small here, so it is cheap). Temporal would retry those tasks for ever; the API's
+ * limit (made small here, so it is cheap); and an API killed after a new call's row was written but
+before its workflow started, which leaves a row no workflow will ever end. Temporal would retry those tasks for ever; the API's
  * stuck workflow sweep ends each exchange within STUCK_WORKFLOW_AFTER_MS (a few seconds here) with
  * `-32603` naming the class, which the caller's next leg gets in its era (a 2026-07-28 retry, a
  * legacy call's stream, `tasks/get`), Postgres, the workflow's termination and the admin list
  * agree on, and the metric counts. The rounds recorded before stay.
  */
+import { workflowIdFor } from '../../lib/exchange-client/workflow-messages';
 import { TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { createdTaskId, taskClient } from '../support/task-client';
-import { accept } from '../support/raw-mcp';
+import { accept, rawCall } from '../support/raw-mcp';
 import { exchangeOfWizard, finalReply, nextRequest, respondStep, startLegacyWizard } from './support/legacy-wizard';
 import { answerGreet, newTrace, startGreet } from './support/modern-exchange';
+import { NO_REPLY, withGatedApi } from './support/gated-api';
 import { faultSuite, scenario } from './support/scenario';
 import { endedFor, signalNamespaceOnlyAnswer, stuckEnding, stuckWorkflowsEnded } from './support/stuck-ending';
 import { waitFor } from './support/wait-for';
@@ -28,7 +31,13 @@ const suite = faultSuite({
     '--dynamic-config-value',
     `limit.blobSize.warn=${BLOB_LIMIT / 2}`,
   ],
-  apiEnv: { STUCK_WORKFLOW_AFTER_MS: '4000', STUCK_WORKFLOW_SWEEP_MS: '500', ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+  apiEnv: {
+    STUCK_WORKFLOW_AFTER_MS: '4000',
+    STUCK_WORKFLOW_SWEEP_MS: '500',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    // Counted, never reached here: scenario d reads what one call took.
+    QUOTA_CALLS_PER_DAY_PER_PRINCIPAL: '100000',
+  },
 });
 
 const apis = { urls: () => suite.stack.apiUrls() };
@@ -130,6 +139,81 @@ scenario(
       error: endedFor(exchangeId, 'payload-too-large', 2).postgres.error,
       ending: endedFor(exchangeId, 'payload-too-large', 2),
       counted: 1,
+    });
+  },
+);
+
+/** The calls the anonymous caller's day quota holds now (a day's window: one row). */
+async function callsToday(): Promise<number> {
+  const [row] = await suite.stack.query<{ calls: number }>(
+    'SELECT calls FROM quota_counters WHERE window_s = 86400 AND window_start <= now() AND resets_at > now()',
+  );
+  return row?.calls ?? 0;
+}
+
+scenario(
+  "d. an API SIGKILLed after a new call's quota and row were written, before its workflow started: the row ends with -32013 (NOT_FOUND), the call counted once, the client's new call completes",
+  () => suite.stack,
+  suite.run,
+  async () => {
+    const { stack } = suite;
+    const before = await callsToday();
+    const since = new Date();
+    const rowsSince = () =>
+      stack.query<{ id: string; status: string }>(
+        "SELECT id, status FROM exchanges WHERE target = 'greet' AND created_at >= $1 ORDER BY created_at",
+        [since],
+      );
+    const reply = await withGatedApi(stack, (api) =>
+      api.killWhileHeld({
+        // Its workflow start waits at the held gate: the quota and the row are committed, nothing more.
+        send: () => rawCall(stack.apiUrl(0), 'tools/call', { name: 'greet', arguments: {} }),
+        written: ["the call's row", async () => (await rowsSince()).length === 1],
+      }),
+    );
+    const [orphan] = await rowsSince();
+    const countedByTheKilledCall = (await callsToday()) - before;
+    // The client got no reply, so it calls again: a new call, counted as one.
+    const ask = await startGreet(apis, newTrace(), stack.keyRing);
+    const retried = await answerGreet(apis, ask, 'Ada', newTrace(), 60_000);
+    const ended = await waitFor('the row without a workflow to end', async () => {
+      const [row] = await stack.query<{ status: string; error: unknown }>(
+        `SELECT e.status, r.outcome->'error' AS error FROM exchanges e
+           JOIN exchange_rounds r ON r.exchange_id = e.id WHERE e.id = $1 AND e.status <> 'running'`,
+        [orphan!.id],
+      );
+      return row;
+    });
+    const workflow = await stack.withTemporal((client) =>
+      client.workflow
+        .getHandle(workflowIdFor(orphan!.id))
+        .describe()
+        .then(
+          (described) => described.status.name,
+          (error: Error) => error.name,
+        ),
+    );
+    expect({
+      reply,
+      countedByTheKilledCall,
+      countedInAll: (await callsToday()) - before,
+      retried: retried.body.result?.content,
+      ended,
+      workflow,
+    }).toEqual({
+      reply: NO_REPLY,
+      countedByTheKilledCall: 1,
+      countedInAll: 2,
+      retried: [{ type: 'text', text: 'Hello, Ada!' }],
+      ended: {
+        status: 'terminated',
+        error: {
+          code: -32013,
+          message: expect.stringContaining('it has no workflow'),
+          data: { exchangeId: orphan!.id, workflowStatus: 'NOT_FOUND' },
+        },
+      },
+      workflow: 'WorkflowNotFoundError',
     });
   },
 );
