@@ -16,6 +16,7 @@ const DOCS = [
   'packages/handlers/README.md',
   'examples/refund-desk/README.md',
   'examples/approval-bot/README.md',
+  'deploy/helm/durable-mcp/README.md',
   ...readdirSync(path.join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),

@@ -23,6 +23,7 @@ const GUIDES = [
   'docs/security.md',
   'docs/protocol.md',
   'docs/configuration.md',
+  'deploy/helm/durable-mcp/README.md',
 ];
 
 /**
