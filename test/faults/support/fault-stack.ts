@@ -12,88 +12,16 @@ import path from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
+import type { FaultStack, FaultStackOptions, WorkerStart } from './fault-stack-api';
 import { freePort } from '../../../cli/dev/local-stack/free-port';
-import {
-  DEV_SERVER_DYNAMIC_CONFIG_FLAGS,
-  DEV_SERVER_SQLITE_FLAGS,
-  findTemporalCli,
-  waitForTemporal,
-} from '../../../cli/dev/local-stack/temporal-dev-server';
 import { parseKeyRing } from '../../../lib/config';
 import { FAILURE_CONVERTER_PATH, serviceDataConverter } from '../../../lib/payload-codec/data-converter';
 import { projectRoot } from '../../../lib/paths';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../../../lib/exchange/search-attributes';
 import { startApiProcess, type ApiProcess } from '../../support/service-processes';
-import { readLog, spawnLogged, tailOf, waitForLog, type OsProcess } from './os-process';
+import { startPostgresProcess, startTemporalProcess } from './infrastructure-processes';
+import { spawnLogged, tailOf, waitForLog, type OsProcess } from './os-process';
 
-export interface FaultStackOptions {
-  /** Extra environment for the API processes (ROUND_TIMEOUT_MS, say). */
-  apiEnv?: Record<string, string>;
-  /** Extra environment for the API and worker processes alike (UPSTREAM_URL, say), read when each starts. */
-  serviceEnv?: Record<string, string>;
-  /** How long a leg waits for an outcome before a state-only result: short, so clients poll. */
-  httpWaitMs?: number;
-  /**
-   * Bundle the workflows once, in the test process, and start every worker of the stack on that
-   * bundle (through the fault worker entry), so scenarios that restart workers often save the
-   * bundling at each start.
-   */
-  sharedWorkflowBundle?: boolean;
-  /** Extra `temporal server start-dev` arguments (`--dynamic-config-value limit.blobSize.error=...`, say). */
-  temporalArgs?: string[];
-}
-
-export interface WorkerStart {
-  /** A pause spec (support/fault-pause.ts): the worker holds the first matching activity open. */
-  pause?: string;
-  /** A workflow bundle of its own (`buildWorkflowBundle`): the worker runs this code instead of the stack's. */
-  workflowBundle?: string;
-}
-
-export interface FaultStack {
-  scratch: string;
-  keyRing: string;
-  temporalAddress: string;
-  /** The URLs of the API processes that are up, in slot order (slot 0 and slot 1). */
-  apiUrls(): string[];
-  apiUrl(slot: 0 | 1): string;
-  apiRunning(slot: 0 | 1): boolean;
-  /** The process id of the API process in `slot`, while it runs. */
-  apiPid(slot: 0 | 1): number | undefined;
-  /** The log file of the API process in `slot` (its latest start). */
-  apiLogFile(slot: 0 | 1): string;
-  /** Starts the API in `slot`; `env` overrides the stack's environment for this start only. */
-  startApi(slot: 0 | 1, env?: Record<string, string>): Promise<void>;
-  stopApi(slot: 0 | 1, signal: NodeJS.Signals): Promise<void>;
-  /** Starts the worker: the service's own main, or with `pause` the fault worker holding a window. */
-  startWorker(start?: WorkerStart): Promise<OsProcess>;
-  /**
-   * Bundles the workflows of `workflowsPath` (a module exporting workflow functions) into the
-   * scratch folder as `name`, for `startWorker({ workflowBundle })`; returns its path.
-   */
-  buildWorkflowBundle(workflowsPath: string, name: string): Promise<string>;
-  /** The Temporal dev server process (its latest start). */
-  temporal(): OsProcess | undefined;
-  /** The embedded Postgres's process (its node wrapper; the server and backends are its children). */
-  postgres(): OsProcess | undefined;
-  /** The running worker, if any. */
-  worker(): OsProcess | undefined;
-  stopWorker(signal: NodeJS.Signals): Promise<string | undefined>;
-  /** Every worker log file so far, oldest first. */
-  workerLogs(): string[];
-  killTemporal(): Promise<void>;
-  startTemporal(): Promise<void>;
-  stopPostgres(): Promise<void>;
-  startPostgres(): Promise<void>;
-  /** One query on a fresh connection (the pool a test would hold dies with each Postgres restart). */
-  query<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
-  /** A Temporal client on a fresh connection, closed after `use`. */
-  withTemporal<T>(use: (client: TemporalClient) => Promise<T>): Promise<T>;
-  /** The last lines of every process's log, for a failing scenario's message. */
-  tails(lines?: number): string;
-  /** Stops everything; keeps the scratch folder (and says where) when `keepScratch`. */
-  close(keepScratch: boolean): Promise<void>;
-}
+export type { FaultStack, FaultStackOptions, WorkerStart } from './fault-stack-api';
 
 const root = projectRoot();
 
@@ -137,44 +65,16 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   // The HTTP API and metrics ports are pinned too, so a restart binds what the first start did.
   const [httpPort, metricsPort] = [await freePort(), await freePort()];
   async function startTemporal() {
-    const cli = findTemporalCli();
-    if (!cli) throw new Error('the fault suite needs the temporal CLI (TEMPORAL_CLI_PATH or `temporal` on PATH)');
-    const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort)];
-    args.push('--http-port', String(httpPort), '--metrics-port', String(metricsPort));
-    // The same SQLite settings as `npm run dev`: a killed server loses nothing it committed.
-    args.push('--db-filename', path.join(scratch, 'temporal.sqlite'), ...DEV_SERVER_SQLITE_FLAGS);
-    for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
-    args.push(...DEV_SERVER_DYNAMIC_CONFIG_FLAGS, ...(options.temporalArgs ?? []));
-    // A port another test run grabbed a moment ago (its listener may still be closing) makes the
-    // server exit at start; try again a few times before giving up.
-    for (let attempt = 1; ; attempt++) {
-      const proc = spawnLogged('temporal', cli, args, { logFile: nextLog('temporal') });
-      temporal = proc;
-      try {
-        await waitForTemporal(temporalAddress, 90_000, () => (proc.running() ? undefined : `see ${proc.logFile}`));
-        return;
-      } catch (error) {
-        await proc.stop('SIGKILL');
-        if (attempt >= 3) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
-      }
-    }
+    temporal = await startTemporalProcess({
+      ports: { grpc: temporalPort, http: httpPort, metrics: metricsPort },
+      sqliteFile: path.join(scratch, 'temporal.sqlite'),
+      logFile: () => nextLog('temporal'),
+      ...(options.temporalArgs ? { extraArgs: options.temporalArgs } : {}),
+    });
   }
 
   async function startPostgres() {
-    const proc = spawnLogged(
-      'postgres',
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'scripts/postgres-process.ts'), pgDir, String(pgPort), 'mcp_faults', 'keep'],
-      {
-        cwd: root,
-        logFile: nextLog('postgres'),
-        signalLeaderOnly: true,
-      },
-    );
-    pg = proc;
-    await waitForLog(proc, /postgres ready /, 120_000);
-    databaseUrl = /postgres ready (\S+)/.exec(readLog(proc.logFile))![1]!;
+    ({ proc: pg, databaseUrl } = await startPostgresProcess(pgDir, pgPort, nextLog('postgres')));
   }
 
   let workflowBundle: string | undefined;
