@@ -73,10 +73,19 @@ can move to a new version before the API (a pinned rollout without skew).
 {{- $global := index . 0 -}}
 {{- $own := (index $global.Values (index . 1) | default dict).image | default dict -}}
 {{- $image := merge (dict) $own $global.Values.image -}}
+{{- include "durable-mcp.imageRef" (list $image $global.Chart.AppVersion) -}}
+{{- end -}}
+
+{{/*
+An image reference (list $image $defaultTag): by digest when one is set (the tag is then ignored),
+else by tag.
+*/}}
+{{- define "durable-mcp.imageRef" -}}
+{{- $image := index . 0 -}}
 {{- if $image.digest -}}
 {{- printf "%s@%s" $image.repository $image.digest -}}
 {{- else -}}
-{{- printf "%s:%s" $image.repository (default $global.Chart.AppVersion $image.tag) -}}
+{{- printf "%s:%s" $image.repository (default (index . 1) $image.tag) -}}
 {{- end -}}
 {{- end -}}
 
