@@ -6,8 +6,9 @@
  * (2025-11-25) as a real `elicitation/create` on its stream. Each upstream call carries the
  * gateway's own credential, the exchange's client capabilities and an idempotency key naming the
  * exchange and round; the upstream's requestState comes back to it as it sent it, and is held
- * nowhere bare meanwhile: not in what the client gets, not in Postgres, not in Temporal's history
- * (read through the payload codec). A plain call is served to clients of both eras.
+ * nowhere bare meanwhile: not in what the client gets, not in the admin API, Postgres or the Temporal
+ * UI's details, not in Temporal's history (read through the payload codec); the admin API and the
+ * Temporal UI show the exchange as any other. A plain call is served to clients of both eras.
  */
 import { randomInt } from 'node:crypto';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +19,7 @@ import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream';
 import { useTestService } from '../support/test-service';
 import { exchangeStatus } from '../support/exchange-rows';
 import { rawCall } from '../support/raw-mcp';
+import { admin, TEST_ADMIN_TOKEN } from '../support/admin-client';
 import { TEST_CODEC_KEY_RING } from '../support/test-service';
 import { decodedHistory, visibleText } from '../support/history-payloads';
 import { parseKeyRing } from '../../lib/config';
@@ -29,6 +31,7 @@ const env: Record<string, string> = {
   UPSTREAM_NAME: 'shop',
   UPSTREAM_TOOL_PREFIX: 'shop_',
   UPSTREAM_BEARER_TOKEN: UPSTREAM_TOKEN,
+  ADMIN_TOKEN: TEST_ADMIN_TOKEN,
 };
 beforeAll(async () => {
   upstream = await startSdkUpstream();
@@ -66,13 +69,28 @@ describe('the gateway in front of an official SDK server', () => {
     await client.close();
   });
 
-  it("keeps the upstream's own requestState sealed: the client, Postgres and Temporal's history never hold it bare", async () => {
+  it("keeps the upstream's own requestState sealed: the client, the admin API, Postgres and Temporal never hold it bare", async () => {
     const order = `S-${randomInt(1_000_000_000)}`;
     const theirs = `order:${order}`;
     const asked = await rawCall(service.url, 'tools/call', { name: 'shop_confirm_order', arguments: { order } });
     expect(asked.body.result?.resultType).toBe('input_required');
     const ours = asked.body.result!.requestState as string;
     expect(JSON.stringify(asked.body)).not.toContain(theirs);
+    const exchangeId = (callsOf(order)[0]!._meta?.idempotencyKey as string).split('/')[0]!;
+
+    // While it waits, the admin API and the Temporal UI show it as any exchange, its state in neither.
+    const shown = await admin(service.url, `/exchanges/${exchangeId}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.exchange).toMatchObject({ id: exchangeId, status: 'running', target: 'shop_confirm_order' });
+    expect(shown.body.rounds).toEqual([
+      expect.objectContaining({ round: 1, kind: 'ask', inputRequests: { confirm: expect.any(Object) } }),
+    ]);
+    expect(JSON.stringify(shown.body)).not.toContain(theirs);
+    const handle = service.temporal.workflow.getHandle(`exchange-${exchangeId}`);
+    expect(await (await handle.describe()).staticDetails()).toContain('run as regular activities');
+    const { currentDetails } = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(currentDetails).toContain('**Waiting for the answers to round 1** of tools/call shop_confirm_order');
+    expect(currentDetails).not.toContain(theirs);
     // Declined: the tool's result ("declined") does not repeat its state, so none of it is the result's.
     const answered = await rawCall(service.url, 'tools/call', {
       name: 'shop_confirm_order',
@@ -81,9 +99,8 @@ describe('the gateway in front of an official SDK server', () => {
       inputResponses: { confirm: { action: 'decline' } },
     });
     expect(textOf(answered.body.result)).toBe('declined');
-    const [first, second] = callsOf(order);
+    const [, second] = callsOf(order);
     expect(second!.requestState).toBe(theirs); // returned to the upstream byte for byte
-    const exchangeId = (first!._meta?.idempotencyKey as string).split('/')[0]!;
 
     const { rows: tables } = await service.pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.columns
