@@ -1,8 +1,8 @@
 /**
  * Upstreams that fail the gateway: answering 5xx then recovering, refusing it (401, 403), answering
  * garbage, an answer too large to hold (as JSON, or inside an SSE stream), a stream that never
- * answers, one that asks again whatever it is answered (ended at the round cap), and one down long
- * enough to open its circuit. The server is the official TypeScript SDK 2.x server, made to
+ * answers, one that asks again whatever it is answered (ended at the round cap), an ask its caller
+ * never answers (ended at the round timeout), and one down long enough to open its circuit. The server is the official TypeScript SDK 2.x server, made to
  * misbehave on chosen tools (test/support/sdk-upstream.ts). Each call gets a clear tool error or its
  * result, retried only where a retry may help (each attempt with the round's idempotency key), and
  * every exchange ends; the worker's metrics count and time each call by upstream and outcome, and
@@ -15,6 +15,10 @@ import { workerRegistry } from '../../lib/metrics/worker-metrics';
 import { connectModernClient } from '../support/modern-client';
 import { startSdkUpstream, type Misbehave, type ReceivedCall, type SdkUpstream } from '../support/sdk-upstream';
 import { useTestService } from '../support/test-service';
+import { rawCall } from '../support/raw-mcp';
+import { exchangeStatus } from '../support/exchange-rows';
+import { until } from '../support/until';
+import { EXCHANGE_EXPIRED } from '../../lib/exchange/ending-codes';
 
 type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
 const textOf = (result: unknown) => (result as ToolResult).content[0]?.text ?? '';
@@ -76,7 +80,9 @@ const misbehave: Misbehave = (call, res, attempt, id) => {
 };
 
 let upstream: SdkUpstream;
-const env: Record<string, string> = { HANDLERS: 'none' };
+/** A round waits this long for the caller's answers to an upstream's ask. */
+const ROUND_TIMEOUT_MS = 3_000;
+const env: Record<string, string> = { HANDLERS: 'none', ROUND_TIMEOUT_MS: String(ROUND_TIMEOUT_MS) };
 beforeAll(async () => {
   upstream = await startSdkUpstream({
     extraTools: [
@@ -198,6 +204,27 @@ describe('upstreams that fail the gateway', () => {
     expect(callsOf('pester')).toHaveLength(9);
     expect(callsOf('pester')[8]!.inputResponses).toEqual({ again: { action: 'accept', content: {} } });
   });
+
+  it("ends at the round timeout, expired, an exchange whose caller never answers the upstream's ask; a late answer is refused, never forwarded", async () => {
+    const order = `T-${Date.now()}`;
+    const asked = await rawCall(service.url, 'tools/call', { name: 'r_confirm_order', arguments: { order } });
+    expect(asked.body.result?.resultType).toBe('input_required');
+    const orderCalls = () => upstream.calls.filter((c) => c.arguments?.order === order);
+    const exchangeId = (orderCalls()[0]!._meta?.idempotencyKey as string).split('/')[0]!;
+    await until(
+      'the round timeout',
+      async () => ((await exchangeStatus(service.pool, exchangeId)) === 'expired' ? true : undefined),
+      ROUND_TIMEOUT_MS + 15_000,
+    );
+    const late = await rawCall(service.url, 'tools/call', {
+      name: 'r_confirm_order',
+      arguments: { order },
+      requestState: asked.body.result!.requestState,
+      inputResponses: { confirm: { action: 'accept', content: { name: 'Late' } } },
+    });
+    expect(late.body.error?.code).toBe(EXCHANGE_EXPIRED);
+    expect(orderCalls()).toHaveLength(1);
+  }, 30_000);
 
   it("opens a failing upstream's circuit: its calls then fail at once, until a trial call succeeds", async () => {
     const before = upstream.calls.length;
