@@ -2,7 +2,8 @@
  * Reads `UPSTREAMS_FILE` again while the process runs, so an operator changes policies without a
  * restart: every `everyMs` the file is read, and when its text changed and it is valid, each
  * upstream's policies are replaced (the next call's first round decides by them) and every change
- * is logged, naming the upstream and its policies before and after. A file that no longer parses
+ * is logged: the upstream, its policies' names before and after, and what changed (policy-changes.ts:
+ * the policies added, removed, and changed with their declarations before and after). A file that no longer parses
  * keeps the policies in force, and says why at `error`. Changes to anything but policies (URLs,
  * credentials, timeouts) are logged as needing a restart, and not applied.
  */
@@ -10,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { Logger } from '../log';
 import type { UpstreamCatalog } from './upstream-catalog';
 import { parseUpstreamFile, type Upstream } from '../upstreams/upstream-declaration';
+import { policyChanges } from './policy-changes';
 
 const policyNames = (upstream: Pick<Upstream, 'policies'> | undefined) => upstream?.policies.map((p) => p.name) ?? [];
 const withoutPolicies = ({ policies: _policies, ...rest }: Upstream) => JSON.stringify(rest);
@@ -66,10 +68,11 @@ export function startPolicyReload(
       }
       if (withoutPolicies(was) !== withoutPolicies(upstream))
         log.warn({ upstream: upstream.name }, "an upstream's connection settings changed: they apply after a restart");
-      if (JSON.stringify(was.policies) !== JSON.stringify(upstream.policies)) {
+      const changes = policyChanges(was.policies, upstream.policies);
+      if (changes) {
         changed = true;
         log.info(
-          { upstream: upstream.name, before: policyNames(was), after: policyNames(upstream) },
+          { upstream: upstream.name, before: policyNames(was), after: policyNames(upstream), ...changes },
           'upstream policies changed',
         );
       }

@@ -32,11 +32,12 @@ export async function signedInAt(origin: string, login: string, loginAt: LoginAt
 
 /**
  * A browser signed in at the page of `origin` through its development sign-in (a service run as
- * `durable-mcp dev` runs it), as the person the form names.
+ * `durable-mcp dev` runs it), as the person the form names (`amr`: the methods the sign-in claims,
+ * comma-separated, for a question that requires a step-up).
  */
 export async function signedInByDevSignIn(
   origin: string,
-  person: { subject: string; name: string; groups: string },
+  person: { subject: string; name: string; groups: string; amr?: string },
 ): Promise<Browser> {
   const browser = new Browser();
   const inbox = await browser.request(`${origin}/answers`);

@@ -6,9 +6,12 @@
  * a paused fault worker), the worker SIGKILLed in it, and a new one started. The caller gets its
  * result once; every call the upstream got for that round carries the same idempotency key (so an
  * upstream that dedupes applies it once); and a recorded round never calls the upstream again.
+ * The same holds for the round that carries a person's answer to the upstream's ask: the answer is
+ * asked for and recorded once, and the round's calls carry it with one key.
  */
 import { connectModernClient } from '../support/modern-client';
-import { startSdkUpstream, type ReceivedCall, type SdkUpstream } from '../support/sdk-upstream';
+import { startSdkUpstream, type HeldCall, type ReceivedCall, type SdkUpstream } from '../support/sdk-upstream';
+import { until } from '../support/until';
 import { faultSuite, pausedWorker, scenario } from './support/scenario';
 import { waitForWindow } from './support/fault-window';
 
@@ -80,6 +83,57 @@ scenario(
   () => suite.stack,
   suite.run,
   () => killedWhileUpstreamHolds('after', 20),
+);
+
+/**
+ * The worker SIGKILLed while the upstream holds round 2 of `confirm_order`, the round that carries
+ * the caller's answer to its ask: `before` it ran it, or `after`. The answer was asked for once and
+ * is recorded once; both calls of round 2 carry it, under one key; the caller gets one result.
+ */
+async function killedWhileUpstreamHoldsTheAnswer(when: 'before' | 'after', order: string) {
+  let held: HeldCall | undefined;
+  let asked = 0;
+  const client = await connectModernClient(suite.stack.apiUrl(0), async () => {
+    asked += 1;
+    // Round 1 asked: hold the upstream's next call of the tool, round 2, with this answer.
+    held ??= upstream.hold('confirm_order', when);
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  const result = client.callTool({ name: 'confirm_order', arguments: { order } }).finally(() => client.close());
+  const roundTwo = await (await until('the answer to be given', async () => held)).arrived;
+  expect(roundTwo.inputResponses).toEqual({ confirm: { action: 'accept', content: { name: 'Ada' } } });
+  await replaceWorker();
+  const answer = (await result) as ToolResult;
+  held!.release();
+  expect(answer.content[0]!.text).toBe(`placed ${order} for Ada (order:${order})`);
+  expect(asked).toBe(1);
+  const calls = upstream.calls.filter((call) => call.arguments?.order === order);
+  const exchangeId = keyOf(calls[0]!).split('/')[0]!;
+  expect(calls.map(keyOf)).toEqual([`${exchangeId}/1`, `${exchangeId}/2`, `${exchangeId}/2`]);
+  expect(calls[2]!.inputResponses).toEqual(calls[1]!.inputResponses);
+  expect(calls[2]!.requestState).toBe(`order:${order}`);
+  const rows = await suite.stack.query<{ round: number; answers: unknown }>(
+    'SELECT round, answers FROM exchange_rounds WHERE exchange_id = $1 ORDER BY round',
+    [exchangeId],
+  );
+  expect(rows).toEqual([
+    { round: 1, answers: null },
+    { round: 2, answers: { confirm: { action: 'accept', content: { name: 'Ada' } } } },
+  ]);
+}
+
+scenario(
+  'answer in flight: the worker SIGKILLed while the upstream holds the round carrying the answer: asked once, recorded once, called again with the same key',
+  () => suite.stack,
+  suite.run,
+  () => killedWhileUpstreamHoldsTheAnswer('before', 'F-1'),
+);
+
+scenario(
+  'answer returned: the worker SIGKILLed after the upstream ran the round carrying the answer: asked once, recorded once, called again with the same key',
+  () => suite.stack,
+  suite.run,
+  () => killedWhileUpstreamHoldsTheAnswer('after', 'F-2'),
 );
 
 scenario(

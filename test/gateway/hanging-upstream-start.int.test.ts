@@ -4,7 +4,8 @@
  * held). The service starts after UPSTREAMS_START_WAIT_MS all the same, serving the other
  * upstream's tools; once the hanging one answers, its tools are served too, and a 2026-07-28 client
  * listening (`subscriptions/listen`, the official 2.x client's `listen`) is told, without waiting
- * for a periodic listing (a day away).
+ * for a periodic listing (a day away). The API checks the arguments of a tool it lists only since
+ * then as it checks its own tools' (against the tool's `inputSchema`, before anything starts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +97,19 @@ describe('an upstream that hangs on its listing at the start', () => {
       );
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual(expect.arrayContaining(['quick_add', 'slow_add', 'slow_confirm_order']));
+
+      // Listed after the API started, its inputSchema checks its calls' arguments all the same.
+      const refused = (await client.callTool({ name: 'slow_add', arguments: { a: 'two', b: 3 } })) as {
+        content: Array<{ text: string }>;
+        isError?: boolean;
+      };
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]!.text).toMatch(/^Invalid arguments for tool slow_add:\n.*\ba\b/);
+      expect(hanging.calls.filter((call) => call.arguments?.a === 'two')).toEqual([]);
+      const sum = (await client.callTool({ name: 'slow_add', arguments: { a: 2, b: 3 } })) as {
+        content: Array<{ text: string }>;
+      };
+      expect(sum.content[0]!.text).toBe('5');
     } finally {
       await subscription.close();
       await client.close();

@@ -4,6 +4,8 @@
  * scope the approval is addressed to, for /mcp) answers nothing through the answer API; its attempt
  * is refused (`client-token`), leaves signed evidence, and the call is not forwarded. The addressee
  * itself, as a service with its own token for the answer API, approves, and the call goes on.
+ * The upstream is declared with `forwardCaller`: the call forwarded tells it who the caller is, in
+ * `_meta["io.durable-mcp/caller"]`, and never carries the caller's token.
  * Real tokens from a real authorization server, a real SDK upstream, Temporal and Postgres.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,9 @@ beforeAll(async () => {
   const policy = { name: 'refund desk', tools: ['add'], approve: { anyOf: [{ scope: 'refunds:approve' }] } };
   writeFileSync(
     file,
-    JSON.stringify({ upstreams: [{ name: 'shop', url: upstream.url, toolPrefix: 'shop_', policies: [policy] }] }),
+    JSON.stringify({
+      upstreams: [{ name: 'shop', url: upstream.url, toolPrefix: 'shop_', forwardCaller: true, policies: [policy] }],
+    }),
   );
   answering = await startAnsweringStack({ name: 'none', tools: [] }, { UPSTREAMS_FILE: file });
   ({ stack } = answering);
@@ -89,7 +93,17 @@ describe("the gateway's approval of an upstream call", () => {
     // Dana, as a service with its own token for the answer API, approves: the call is forwarded once.
     expect((await dana.answer(question.id, attempt)).body.taken).toBe(true);
     expect((await call).content).toEqual([{ type: 'text', text: '42' }]);
-    expect(upstream.calls.filter((c) => c.arguments?.a === 40)).toHaveLength(1);
+    const forwarded = upstream.calls.filter((c) => c.arguments?.a === 40);
+    expect(forwarded).toHaveLength(1);
+    // Who called, for the upstream to read (forwardCaller), and never the caller's token.
+    expect(forwarded[0]!._meta?.['io.durable-mcp/caller']).toEqual({
+      id: expect.stringContaining('alice'),
+      subject: 'alice',
+      kind: 'service', // alice's token is her client's own (client credentials)
+      issuer: stack.as.issuer,
+      clientId: expect.any(String),
+    });
+    expect(forwarded[0]!.authorization).toBeUndefined();
     await alice.close();
 
     // The refused attempt and the approval are signed entries of the exchange, in that order.

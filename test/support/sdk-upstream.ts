@@ -80,9 +80,15 @@ const accepted = (answer: unknown) => {
 
 /**
  * What a test makes the server do with one call instead of answering it: write its own HTTP answer
- * (`res`), as a broken or hostile server would. Return false to let the server answer.
+ * (`res`; `requestId` is the JSON-RPC id to answer under), as a broken or hostile server would.
+ * Return false to let the server answer.
  */
-export type Misbehave = (call: ReceivedCall, res: http.ServerResponse, attempt: number) => boolean;
+export type Misbehave = (
+  call: ReceivedCall,
+  res: http.ServerResponse,
+  attempt: number,
+  requestId: string | number,
+) => boolean;
 
 export interface SdkUpstreamOptions {
   /** More tools, each answering `ok <name>`: names for `misbehave` to act on. */
@@ -193,7 +199,7 @@ export async function startSdkUpstream(options: SdkUpstreamOptions = {}): Promis
     if (call && options.misbehave) {
       const attempt = (attempts.get(call.name) ?? 0) + 1;
       attempts.set(call.name, attempt);
-      if (options.misbehave(call, res, attempt)) return;
+      if (options.misbehave(call, res, attempt, message!.id as string | number)) return;
     }
     if (hold?.when === 'before') {
       hold.arrive(call!);

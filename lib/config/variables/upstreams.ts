@@ -10,7 +10,7 @@ import { integer, unsetWhenEmpty } from './value-kinds';
 export const UPSTREAM_VARIABLES = {
   UPSTREAMS_FILE: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
-    'a JSON file declaring the upstream MCP servers whose tools the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "refreshEveryMs", "maxResultBytes", "forwardCaller" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
+    'a JSON file declaring the upstream MCP servers whose tools the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "retries", "circuitFailures", "circuitOpenMs", "refreshEveryMs", "maxResultBytes", "forwardCaller", "policies" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
     '(none)',
   ),
   UPSTREAMS_RELOAD_MS: documented(
