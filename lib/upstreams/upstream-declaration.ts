@@ -53,7 +53,7 @@ export const UpstreamFileEntrySchema = z
     name,
     url,
     auth: auth.default({ kind: 'none' }),
-    /** Put before each of its tools' names where the service lists them (`billing_` makes `billing_refund`). */
+    /** Put before each of its tools' and prompts' names where the service lists them (`billing_` makes `billing_refund`). */
     toolPrefix: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{0,32}$/, 'up to 32 of A-Z, a-z, 0-9, _, . and -')
