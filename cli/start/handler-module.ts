@@ -18,7 +18,7 @@ import { builtInHandlerSet, isBuiltInHandlerSet } from '../../built-in-handlers'
 import type { HandlerSet } from '@durable-mcp/handlers';
 import { checkHandlerSet, InvalidHandlerSet } from './handler-set-check';
 import { builtInHandlerVersion, moduleHandlerVersion } from '../../lib/handler-set/handler-version';
-import type { ToolListChanges } from '../../lib/handler-set/tool-list-changes';
+import type { ListChanges } from '../../lib/handler-set/list-changes';
 
 /** A handler set as a process serves it. */
 export interface LoadedHandlers {
@@ -27,8 +27,8 @@ export interface LoadedHandlers {
   version: string;
   /** Where it came from: `built-in handler set demo`, or `handler module /abs/path/tools.js`. */
   origin: string;
-  /** Set when its tools can change while the process runs (the gateway's upstreams): each change, told. */
-  toolListChanges?: ToolListChanges;
+  /** Set when its tools, prompts and resources can change while the process runs (the gateway's upstreams): each change, told. */
+  listChanges?: ListChanges;
 }
 
 export class HandlerModuleError extends Error {

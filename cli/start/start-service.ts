@@ -96,7 +96,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           config.upstreamsReloadMs,
         );
       const gateway = gatewayHandlerSet(handlers.set, service.upstreams);
-      handlers = { ...handlers, set: gateway.set, toolListChanges: gateway.changes };
+      handlers = { ...handlers, set: gateway.set, listChanges: gateway.changes };
     }
     if (withWorker) {
       service.pool = pool;

@@ -1,9 +1,9 @@
 /**
- * An upstream's calls as a round makes them: retried when the failure says nothing reached the
- * server's logic or it may go better a moment later (a refused or dropped connection, a timeout, a
- * 5xx, 408 or 429), up to the upstream's `retries`, backing off; never when the server answered
- * (its JSON-RPC error is its answer) or refused the gateway (another 4xx), or its answer was too
- * large. Every attempt carries the round's idempotency key, so a retry is the same call to a server
+ * An upstream's calls as a round makes them (of a tool, a prompt or a resource alike): retried when
+ * the failure says nothing reached the server's logic or it may go better a moment later (a refused
+ * or dropped connection, a timeout, a 5xx, 408 or 429), up to the upstream's `retries`, backing
+ * off; never when the server answered (its JSON-RPC error is its answer) or refused the gateway
+ * (another 4xx), or its answer was too large. Every attempt carries the round's idempotency key, so a retry is the same call to a server
  * that dedupes. Behind a circuit breaker per upstream and process (circuit-breaker.ts), and counted
  * in the worker's metrics.
  */
@@ -17,19 +17,20 @@ import { retryPauseMs } from '../upstreams/call-budget';
 import { UpstreamTokenRefused } from './upstream-credentials';
 import type { Upstream } from '../upstreams/upstream-declaration';
 import { UpstreamProtocolError, type UpstreamClient } from './upstream-client';
+import { targetName, type UpstreamTarget } from './upstream-requests';
 
 export class UpstreamCircuitOpen extends Error {
   override readonly name = 'UpstreamCircuitOpen';
 }
 
 /**
- * One attempt as a client span (`upstream <name> tools/call`), a child of the handler's run when
- * traces are on; the call carries its context to the upstream (upstream-client.ts), so the trace
- * continues there. A no-op span otherwise.
+ * One attempt as a client span (`upstream <name> tools/call`, `prompts/get` or `resources/read`), a
+ * child of the handler's run when traces are on; the call carries its context to the upstream
+ * (upstream-requests.ts), so the trace continues there. A no-op span otherwise.
  */
-function upstreamSpan<T>(upstream: string, tool: string, attempt: number, run: () => Promise<T>): Promise<T> {
-  const attributes = { 'mcp.upstream': upstream, 'mcp.target': tool, 'mcp.attempt': attempt + 1 };
-  return inSpan(`upstream ${upstream} tools/call`, { kind: SpanKind.CLIENT, attributes }, run, failureReason);
+function upstreamSpan<T>(upstream: string, target: UpstreamTarget, attempt: number, run: () => Promise<T>): Promise<T> {
+  const attributes = { 'mcp.upstream': upstream, 'mcp.target': targetName(target), 'mcp.attempt': attempt + 1 };
+  return inSpan(`upstream ${upstream} ${target.method}`, { kind: SpanKind.CLIENT, attributes }, run, failureReason);
 }
 
 /** Why a call failed, in the words its caller reads: the HTTP status first when there was one. */
@@ -61,10 +62,11 @@ export function guardedUpstreamClient(
   const report = () => observeUpstreamCircuit(upstream.name, circuit.state() === 'open');
   return {
     listTools: () => client.listTools(),
-    onToolsChanged: (listener) => client.onToolsChanged(listener),
-    listenForToolChanges: (signal) => client.listenForToolChanges(signal),
+    listOthers: (max) => client.listOthers(max),
+    onListsChanged: (listener) => client.onListsChanged(listener),
+    listenForListChanges: (signal) => client.listenForListChanges(signal),
     close: () => client.close(),
-    async callTool(call) {
+    async call(call) {
       for (let attempt = 0; ; attempt++) {
         if (!circuit.allow()) {
           observeUpstreamCall(upstream.name, 'circuit_open');
@@ -76,8 +78,8 @@ export function guardedUpstreamClient(
         const started = Date.now();
         try {
           // An answer past its limit fails the attempt at once, a streamed one too (bounded-fetch.ts).
-          const outcome = await upstreamSpan(upstream.name, call.tool.name, attempt, () =>
-            cutAtTheLimit(call.signal, (signal) => client.callTool({ ...call, signal })),
+          const outcome = await upstreamSpan(upstream.name, call.target, attempt, () =>
+            cutAtTheLimit(call.signal, (signal) => client.call({ ...call, signal })),
           );
           circuit.success();
           observeUpstreamCall(upstream.name, outcome.kind === 'complete' ? 'result' : 'ask', Date.now() - started);

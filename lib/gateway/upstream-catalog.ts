@@ -1,16 +1,19 @@
 /**
- * The tools of every upstream, as handlers, kept fresh: each upstream's `tools/list` is read when
- * the catalog starts, again as soon as the upstream announces a change (upstream-tool-watch.ts:
- * one subscription per upstream; a burst of announcements is one listing, coalesced-run.ts), and
- * again every `refreshEveryMs` whatever it announces. An upstream that cannot be listed keeps the
- * tools it last listed (none, before its first listing) and is tried again at its next refresh; it
- * never stops the process, nor holds its start longer than `startWaitMs`: a listing still under
- * way then goes on, and its tools are served (and announced as a change) once it completes.
+ * The tools, prompts and resources of every upstream, as handlers, kept fresh: each upstream's
+ * `tools/list` (and, where it declares them, `prompts/list`, `resources/list` and
+ * `resources/templates/list`, upstream-offers.ts) is read when the catalog starts, again as soon
+ * as the upstream announces a change to any of them (upstream-tool-watch.ts: one subscription per
+ * upstream; a burst of announcements is one listing, coalesced-run.ts), and again every
+ * `refreshEveryMs` whatever it announces. An upstream that cannot be listed keeps what it last
+ * listed (nothing, before its first listing) and is tried again at its next refresh; it never
+ * stops the process, nor holds its start longer than `startWaitMs`: a listing still under way then
+ * goes on, and what it lists is served (and announced as a change) once it completes.
  *
- * A tool every call of which a policy denies is not listed at all. A name already taken (by a local tool, or by an upstream declared before) is not listed again:
- * the first holder keeps it, and the shadowed tool is logged once per listing.
+ * A tool every call of which a policy denies is not listed at all. A name (a URI, for a resource)
+ * already taken, by a local handler or by an upstream declared before, is not listed again: the
+ * first holder keeps it, and the shadowed entry is logged once (first-holders.ts).
  */
-import type { ToolHandler } from '@durable-mcp/handlers';
+import type { PromptHandler, ResourceHandler, ResourceTemplateHandler, ToolHandler } from '@durable-mcp/handlers';
 import type { Logger } from '../log';
 import type { Upstream } from '../upstreams/upstream-declaration';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client';
@@ -21,9 +24,8 @@ import { alwaysDenied } from '../upstreams/call-policy';
 import { createPolicyBook, type PolicyBook } from './policy-book';
 import { coalescedRun, type CoalescedRun, type CoalescedRunOptions } from './coalesced-run';
 import { watchUpstreamTools, type ToolWatch } from './upstream-tool-watch';
-
-/** The most tools one upstream's listing may add: a larger listing is cut there, and said so. */
-export const MAX_TOOLS_PER_UPSTREAM = 1_000;
+import { listOffers, NO_OFFERS, type UpstreamOffers } from './upstream-offers';
+import { firstHolders } from './first-holders';
 
 /**
  * An upstream's announcements are listed once they have been quiet for a quarter second, and a
@@ -39,6 +41,9 @@ export interface UpstreamCatalogOptions {
   relist?: CoalescedRunOptions;
 }
 
+/** What one listing did. */
+type Listing = 'changed' | 'same' | 'failed';
+
 interface Entry {
   upstream: Upstream;
   client: UpstreamClient;
@@ -47,6 +52,8 @@ interface Entry {
   names: string[];
   /** The listing `tools` was made from, to tell a change (a new tool, a schema, a description). */
   listing: string;
+  /** Its prompts, resources and resource templates, as last listed. */
+  offers: UpstreamOffers;
   /** The listing under way, if one is: a refresh never overlaps one still running. */
   listingNow?: Promise<void>;
   timer?: NodeJS.Timeout;
@@ -58,7 +65,13 @@ interface Entry {
 export interface UpstreamCatalog {
   /** Every upstream's tools, in declaration order, names not yet `taken`. */
   tools(taken: ReadonlySet<string>): ToolHandler[];
-  /** Lists every upstream's tools again now. */
+  /** Every upstream's prompts, in declaration order, (prefixed) names not yet `taken`. */
+  prompts(taken: ReadonlySet<string>): PromptHandler[];
+  /** Every upstream's resources, in declaration order, URIs not yet `taken`. */
+  resources(taken: ReadonlySet<string>): ResourceHandler[];
+  /** Every upstream's resource templates, in declaration order, `uriTemplate`s not yet `taken`. */
+  resourceTemplates(taken: ReadonlySet<string>): ResourceTemplateHandler[];
+  /** Lists every upstream again now. */
   refresh(): Promise<void>;
   /**
    * Starts listing each upstream, and keeping them fresh in the background; resolves once every
@@ -88,66 +101,113 @@ export function createUpstreamCatalog(
     tools: [],
     names: [],
     listing: '[]',
+    offers: NO_OFFERS,
   }));
+  const byName = new Map(entries.map((entry) => [entry.upstream.name, entry]));
   const listeners: Array<() => void> = [];
   const saidShadowed = new Set<string>();
-  /** Said once per name: a tool whose name another already holds is not served. */
-  const shadowed = (upstream: string, name: string) => {
-    if (saidShadowed.has(`${upstream}\n${name}`)) return;
-    saidShadowed.add(`${upstream}\n${name}`);
+  /** Said once per entry: one whose name (`field`: its URI, for a resource) another holds is not served. */
+  const shadowedOf = (what: string, field: string) => (upstream: string, key: string) => {
+    if (saidShadowed.has(`${what}\n${upstream}\n${key}`)) return;
+    saidShadowed.add(`${what}\n${upstream}\n${key}`);
     log.warn(
-      { upstream, tool: name },
-      'an upstream tool is not served: a local tool or an earlier upstream holds its name',
+      { upstream, [field]: key },
+      `an upstream ${what} is not served: a local one or an earlier upstream holds it`,
     );
   };
+  const holders = <H>(of: (entry: Entry) => ReadonlyArray<H>) =>
+    entries.map((entry) => ({ upstream: entry.upstream.name, handlers: of(entry) }));
 
-  /** Lists `entry`'s tools, unless a listing of it is still under way (then that one is awaited). */
+  /** Lists all `entry` offers, unless a listing of it is still under way (then that one is awaited). */
   function list(entry: Entry): Promise<void> {
     entry.listingNow ??= listOnce(entry).finally(() => (entry.listingNow = undefined));
     return entry.listingNow;
   }
 
   async function listOnce(entry: Entry): Promise<void> {
+    const tools = await listTools(entry);
+    // An upstream that could not list its tools (down, hanging) is not asked for the rest too.
+    const others = tools === 'failed' ? 'failed' : await listOthers(entry);
+    if (tools === 'changed' || others === 'changed') for (const listener of listeners) listener();
+  }
+
+  /** Lists `entry`'s tools: whether they changed. */
+  async function listTools(entry: Entry): Promise<Listing> {
     const { upstream } = entry;
     try {
       const listed = await entry.client.listTools();
-      if (listed.length > MAX_TOOLS_PER_UPSTREAM)
+      if (listed.length > upstream.maxListed)
         log.warn(
-          { upstream: upstream.name, listed: listed.length, kept: MAX_TOOLS_PER_UPSTREAM },
-          'upstream lists more tools than one upstream may add: the rest are not served',
+          { upstream: upstream.name, listed: listed.length, kept: upstream.maxListed },
+          'upstream lists more tools than one upstream may add (maxListed): the rest are not served',
         );
-      const kept = servable(listed.slice(0, MAX_TOOLS_PER_UPSTREAM), upstream, log);
+      const kept = servable(listed.slice(0, upstream.maxListed), upstream, log);
       const listing = JSON.stringify(kept);
-      if (listing === entry.listing) return;
+      if (listing === entry.listing) return 'same';
       entry.listing = listing;
       entry.tools = kept.map((tool) => upstreamToolHandler(upstream, entry.client, tool, policies));
       entry.names = kept.map((tool) => tool.name);
       log.info({ upstream: upstream.name, tools: entry.tools.length }, 'upstream tools listed');
-      for (const listener of listeners) listener();
+      return 'changed';
     } catch (error) {
       log.warn(
         { upstream: upstream.name, err: error, kept: entry.tools.length },
         'upstream tools could not be listed; its last listing is kept',
       );
+      return 'failed';
+    }
+  }
+
+  /** Lists `entry`'s prompts, resources and resource templates: whether they changed. */
+  async function listOthers(entry: Entry): Promise<Listing> {
+    const { upstream } = entry;
+    try {
+      const offers = await listOffers(upstream, entry.client, log);
+      if (offers.listing === entry.offers.listing) return 'same';
+      entry.offers = offers;
+      const [prompts, resources] = [offers.prompts.length, offers.resources.length];
+      log.info({ upstream: upstream.name, prompts, resources }, 'upstream prompts and resources listed');
+      return 'changed';
+    } catch (error) {
+      log.warn(
+        { upstream: upstream.name, err: error },
+        'upstream prompts and resources could not be listed; its last listing is kept',
+      );
+      return 'failed';
     }
   }
 
   return {
-    tools(taken) {
-      const names = new Set(taken);
-      const tools: ToolHandler[] = [];
-      for (const entry of entries)
-        for (const [index, handler] of entry.tools.entries()) {
-          if (names.has(handler.tool.name)) {
-            shadowed(entry.upstream.name, handler.tool.name);
-            continue;
-          }
-          if (alwaysDenied(policies.of(entry.upstream.name), entry.names[index]!)) continue;
-          names.add(handler.tool.name);
-          tools.push(handler);
-        }
-      return tools;
-    },
+    tools: (taken) =>
+      firstHolders(
+        holders((entry) => entry.tools),
+        (handler) => handler.tool.name,
+        taken,
+        shadowedOf('tool', 'tool'),
+        // A tool every call of which a policy denies is not listed, and takes no name.
+        (upstream, index) => alwaysDenied(policies.of(upstream), byName.get(upstream)!.names[index]!),
+      ),
+    prompts: (taken) =>
+      firstHolders(
+        holders((entry) => entry.offers.prompts),
+        (handler) => handler.prompt.name,
+        taken,
+        shadowedOf('prompt', 'prompt'),
+      ),
+    resources: (taken) =>
+      firstHolders(
+        holders((entry) => entry.offers.resources),
+        (handler) => handler.resource.uri,
+        taken,
+        shadowedOf('resource', 'uri'),
+      ),
+    resourceTemplates: (taken) =>
+      firstHolders(
+        holders((entry) => entry.offers.resourceTemplates),
+        (handler) => handler.template.uriTemplate,
+        taken,
+        shadowedOf('resource template', 'uriTemplate'),
+      ),
     async refresh() {
       await Promise.all(entries.map(list));
     },

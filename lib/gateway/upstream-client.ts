@@ -5,57 +5,42 @@
  * back to the round that made the call instead of being answered here. One connection per
  * upstream and process, opened on first use and opened again after a failure.
  *
- * Each call declares the capabilities of the exchange's own client (a 2026-07-28 request carries
- * them in `_meta`), so an upstream asks only what that client can answer, and an idempotency key
- * naming the exchange and round (`_meta.idempotencyKey`, the SEP-3182 draft's name), so an upstream
- * that dedupes sees a retried round as the same call.
+ * Each call (a tool's, a prompt's or a resource's: upstream-requests.ts) declares the capabilities
+ * of the exchange's own client (a 2026-07-28 request carries them in `_meta`), so an upstream asks
+ * only what that client can answer, and an idempotency key naming the exchange and round
+ * (`_meta.idempotencyKey`, the SEP-3182 draft's name), so an upstream that dedupes sees a retried
+ * round as the same call.
  *
- * It also carries the upstream's announcements that its tools changed
- * (`notifications/tools/list_changed`) to `onToolsChanged`: a 2026-07-28 upstream sends them on a
- * `subscriptions/listen` stream `listenForToolChanges` holds open, a handshake-era one on its
+ * It also carries the upstream's announcements that its lists changed
+ * (`notifications/tools/list_changed`, `notifications/prompts/list_changed`,
+ * `notifications/resources/list_changed`) to `onListsChanged`: a 2026-07-28 upstream sends them on a
+ * `subscriptions/listen` stream `listenForListChanges` holds open, a handshake-era one on its
  * session's own stream (the GET stream the SDK's transport opens after the handshake, and reopens
  * by its own backoff when it drops). A session whose stream is gone for good (session-stream-watch.ts)
  * ends its connection, so the subscription is opened again, on a new session.
  */
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   Client,
   ProtocolError,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
   StreamableHTTPClientTransport,
+  type Prompt,
+  type Resource,
+  type ResourceTemplateType,
   type Tool,
 } from '@modelcontextprotocol/client';
-import { context, propagation } from '@opentelemetry/api';
 import type { Upstream } from '../upstreams/upstream-declaration';
 import { boundedFetch, UpstreamResponseTooLarge } from './bounded-fetch';
 import { accessTokens, authorizedFetch } from './upstream-credentials';
 import { watchSessionStream } from './session-stream-watch';
+import { listPages, sendCall, type Listed, type UpstreamCall, type UpstreamOutcome } from './upstream-requests';
+
+export type { UpstreamCall, UpstreamOutcome, UpstreamTarget } from './upstream-requests';
 
 /** What an answer may carry beyond its result's `maxResultBytes`: the JSON-RPC envelope, SSE framing, a few notifications. */
 const ENVELOPE_BYTES = 65_536;
-
-/** Where the caller goes, for an upstream that reads it (`forwardCaller`). */
-export const CALLER_META_KEY = 'io.durable-mcp/caller';
-/** The SEP-3182 draft's name for a request's idempotency key, sent in `_meta`. */
-export const IDEMPOTENCY_META_KEY = 'idempotencyKey';
-
-export interface UpstreamCall {
-  /** The upstream's tool, as it last listed it. */
-  tool: Tool;
-  arguments: Record<string, unknown>;
-  inputResponses?: Record<string, unknown>;
-  requestState?: string;
-  clientCapabilities: Record<string, unknown>;
-  idempotencyKey: string;
-  caller?: Record<string, unknown>;
-  signal?: AbortSignal;
-}
-
-export type UpstreamOutcome =
-  | { kind: 'complete'; result: Record<string, unknown> }
-  | { kind: 'input_required'; inputRequests: Record<string, unknown>; requestState?: string };
 
 /** The upstream answered the call with a JSON-RPC error: its code and message, passed on. */
 export class UpstreamProtocolError extends Error {
@@ -71,29 +56,33 @@ export class UpstreamProtocolError extends Error {
 
 /**
  * How holding the upstream's announcements open ended: it makes none (it declares no
- * `tools.listChanged`), or the subscription (or, handshake-era, the connection) ended.
+ * `listChanged` for tools, prompts or resources), or the subscription (or, handshake-era, the
+ * connection) ended.
  */
-export type ToolChangesListenEnd = 'unannounced' | 'ended';
+export type ListChangesListenEnd = 'unannounced' | 'ended';
+
+/** What an upstream lists: its prompts, resources and resource templates, each cut at `max`. */
+export interface UpstreamListings {
+  prompts: Listed & { items: Prompt[] };
+  resources: Listed & { items: Resource[] };
+  resourceTemplates: Listed & { items: ResourceTemplateType[] };
+}
 
 export interface UpstreamClient {
   listTools(): Promise<Tool[]>;
-  callTool(call: UpstreamCall): Promise<UpstreamOutcome>;
-  /** `listener` is called each time the upstream announces that its tools changed. */
-  onToolsChanged(listener: () => void): void;
+  /** Its prompts, resources and resource templates (none of a kind it does not declare), `max` of each at most. */
+  listOthers(max: number): Promise<UpstreamListings>;
+  /** One round's call of a tool, a prompt or a resource. */
+  call(call: UpstreamCall): Promise<UpstreamOutcome>;
+  /** `listener` is called each time the upstream announces that its tools, prompts or resources changed. */
+  onListsChanged(listener: () => void): void;
   /**
-   * Opens the connection and holds the upstream's announcements of tool changes open until they
+   * Opens the connection and holds the upstream's announcements of list changes open until they
    * end or `signal` aborts; rejects when they cannot be opened (upstream-tool-watch.ts opens them
    * again, with backoff).
    */
-  listenForToolChanges(signal: AbortSignal): Promise<ToolChangesListenEnd>;
+  listenForListChanges(signal: AbortSignal): Promise<ListChangesListenEnd>;
   close(): Promise<void>;
-}
-
-/** The active span's W3C trace context (none while traces are off). */
-function traceContext(): Record<string, string> {
-  const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
-  return carrier;
 }
 
 /** Whether `error` says the connection itself is gone, rather than one request failing on it. */
@@ -107,10 +96,12 @@ function connectionLost(error: unknown): boolean {
 
 const CLIENT_INFO = { name: 'durable-mcp-gateway', version: '1' };
 
-function withoutOutputSchema(tool: Tool): Tool {
-  const { outputSchema: _checkedByTheCaller, ...rest } = tool;
-  return rest;
-}
+/** The announcements the gateway listens for, each the change of one list. */
+const LIST_CHANGED = [
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+] as const;
 
 /** Resolves when `signal` aborts (at once if it has). */
 const aborted = (signal: AbortSignal) =>
@@ -121,7 +112,7 @@ const aborted = (signal: AbortSignal) =>
 
 export function createUpstreamClient(upstream: Upstream): UpstreamClient {
   let connected: Promise<Client> | undefined;
-  const toolListeners: Array<() => void> = [];
+  const listListeners: Array<() => void> = [];
   /** Each open connection, and what resolves once it closed. */
   const endOf = new WeakMap<Client, Promise<void>>();
   // One credential per upstream and process: a token got once serves every call until it expires.
@@ -157,9 +148,10 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
       const transport = new StreamableHTTPClientTransport(new URL(upstream.url), { fetch: stream.fetch });
       // Both eras deliver the upstream's announcement here: the handshake era's on the session's
       // GET stream, the 2026-07-28 one's on a subscriptions/listen stream.
-      client.setNotificationHandler('notifications/tools/list_changed', () => {
-        for (const listener of toolListeners) listener();
-      });
+      for (const method of LIST_CHANGED)
+        client.setNotificationHandler(method, () => {
+          for (const listener of listListeners) listener();
+        });
       endOf.set(
         client,
         new Promise<void>(
@@ -201,61 +193,46 @@ export function createUpstreamClient(upstream: Upstream): UpstreamClient {
 
   return {
     listTools: () =>
-      withClient(async (client) => (await client.listTools(undefined, { timeout: upstream.callTimeoutMs })).tools),
+      withClient(async (client) =>
+        // An upstream that serves no tools (prompts or resources alone) is not asked for them.
+        client.getServerCapabilities()?.tools
+          ? (await client.listTools(undefined, { timeout: upstream.callTimeoutMs })).tools
+          : [],
+      ),
 
-    callTool: (call) =>
-      withClient(async (client) => {
-        const result = (await client.callTool(
-          {
-            name: call.tool.name,
-            arguments: call.arguments,
-            ...(call.inputResponses && Object.keys(call.inputResponses).length > 0
-              ? { inputResponses: call.inputResponses }
-              : {}),
-            ...(call.requestState !== undefined ? { requestState: call.requestState } : {}),
-            _meta: {
-              // The trace goes on at the upstream: `traceparent`/`tracestate`, as MCP carries them.
-              ...traceContext(),
-              [CLIENT_CAPABILITIES_META_KEY]: call.clientCapabilities,
-              [IDEMPOTENCY_META_KEY]: call.idempotencyKey,
-              ...(call.caller ? { [CALLER_META_KEY]: call.caller } : {}),
-            },
-          } as Parameters<Client['callTool']>[0],
-          {
-            timeout: upstream.callTimeoutMs,
-            allowInputRequired: true,
-            // The client checks a result against the tool's output schema, an InputRequiredResult
-            // too, which has no structured content: a tool with an output schema could never ask.
-            // The result is carried, not checked, here; the caller's client checks it against the
-            // schema the service lists. The input schema stays, for the headers it declares.
-            toolDefinition: withoutOutputSchema(call.tool),
-            ...(call.signal ? { signal: call.signal } : {}),
-          } as Parameters<Client['callTool']>[1],
-        )) as Record<string, unknown>;
-        if (result.resultType === 'input_required')
-          return {
-            kind: 'input_required',
-            inputRequests: (result.inputRequests as Record<string, unknown> | undefined) ?? {},
-            ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
-          };
-        return { kind: 'complete', result };
-      }),
-
-    onToolsChanged(listener) {
-      toolListeners.push(listener);
+    async listOthers(max) {
+      const list = (kind: keyof UpstreamListings) => withClient((client) => listPages(client, upstream, kind, max));
+      // One after another: a listing is background work, and an upstream need not serve it in parallel.
+      const prompts = await list('prompts');
+      const resources = await list('resources');
+      const resourceTemplates = await list('resourceTemplates');
+      return { prompts, resources, resourceTemplates } as UpstreamListings;
     },
 
-    async listenForToolChanges(signal) {
+    call: (call) => withClient((client) => sendCall(client, upstream, call)),
+
+    onListsChanged(listener) {
+      listListeners.push(listener);
+    },
+
+    async listenForListChanges(signal) {
       const client = await connect();
-      if (!client.getServerCapabilities()?.tools?.listChanged) return 'unannounced';
+      const declared = client.getServerCapabilities();
+      const filter = {
+        ...(declared?.tools?.listChanged ? { toolsListChanged: true } : {}),
+        ...(declared?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+        ...(declared?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+      };
+      if (Object.keys(filter).length === 0) return 'unannounced';
       const stopped = aborted(signal);
       if (client.getProtocolEra() !== 'modern') {
         // The session's own stream carries them while the connection lasts.
         await Promise.race([endOf.get(client), stopped]);
         return 'ended';
       }
-      const subscription = await client.listen({ toolsListChanged: true }, { timeout: upstream.callTimeoutMs, signal });
-      if (!subscription.honoredFilter.toolsListChanged) {
+      const subscription = await client.listen(filter, { timeout: upstream.callTimeoutMs, signal });
+      const { honoredFilter: honored } = subscription;
+      if (!honored.toolsListChanged && !honored.promptsListChanged && !honored.resourcesListChanged) {
         await subscription.close();
         return 'unannounced';
       }

@@ -1,11 +1,12 @@
 /**
- * Keeps one subscription to an upstream's announcements of tool changes open, for as long as the
- * catalog runs: opened at start, and opened again after it drops or fails to open, after a wait
- * that grows with each failure in a row (retry-backoff.ts; a subscription that lasted a while
- * starts the count again). Each announcement, and each reopening after a drop (what was announced
- * meanwhile was missed), calls `changed`, which the catalog coalesces into one listing
- * (coalesced-run.ts). An upstream that announces nothing (no `tools.listChanged`) is not watched:
- * its periodic listing is all there is, as it is for every upstream while its subscription is down.
+ * Keeps one subscription to an upstream's announcements of changes to its tools, prompts and
+ * resources (whichever it declares `listChanged` for) open, for as long as the catalog runs: opened
+ * at start, and opened again after it drops or fails to open, after a wait that grows with each
+ * failure in a row (retry-backoff.ts; a subscription that lasted a while starts the count again).
+ * Each announcement, and each reopening after a drop (what was announced meanwhile was missed),
+ * calls `changed`, which the catalog coalesces into one listing of everything (coalesced-run.ts).
+ * An upstream that announces nothing (no `listChanged` anywhere) is not watched: its periodic
+ * listing is all there is, as it is for every upstream while its subscription is down.
  */
 import type { Logger } from '../log';
 import type { Upstream } from '../upstreams/upstream-declaration';
@@ -27,7 +28,7 @@ export function watchUpstreamTools(
   backoff: BackoffPolicy = SUBSCRIPTION_BACKOFF,
 ): ToolWatch {
   const stopping = new AbortController();
-  client.onToolsChanged(changed);
+  client.onListsChanged(changed);
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
@@ -47,11 +48,11 @@ export function watchUpstreamTools(
       const started = Date.now();
       try {
         if (opened) changed(); // what was announced while it was down was missed
-        const end = await client.listenForToolChanges(stopping.signal);
+        const end = await client.listenForListChanges(stopping.signal);
         if (end === 'unannounced') {
           log.info(
             { upstream: upstream.name },
-            'upstream does not announce tool changes: listed every refreshEveryMs only',
+            'upstream does not announce list changes: listed every refreshEveryMs only',
           );
           return;
         }

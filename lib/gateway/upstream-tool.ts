@@ -1,10 +1,9 @@
 /**
  * An upstream's tool as a handler: a round calls the upstream's `tools/call` (later rounds with the
  * answers to its ask and the upstream's own `requestState`), and whatever the upstream answers is
- * the round's outcome. An upstream `InputRequiredResult` is the round's ask; its `requestState`
- * becomes the handler's state, so the service seals it (AES-GCM, bound to the exchange and
- * round) and no client ever sees it bare. Re-entry stays re-execution: the upstream repeats the
- * call from the top with the answers, as the 2026-07-28 revision has every server do.
+ * the round's outcome (upstream-round.ts, shared with prompts and resources). An upstream
+ * `InputRequiredResult` is the round's ask; its `requestState` becomes the handler's state, so the
+ * service seals it (AES-GCM, bound to the exchange and round) and no client ever sees it bare.
  *
  * Before the first upstream call, the upstream's policies decide (policy-gate.ts): a denied call is
  * never forwarded, and one that needs an approval is forwarded only once it is approved. An
@@ -15,47 +14,19 @@
  * error (the message naming the upstream); a failure to reach it (down, refused, timed out,
  * unreadable) or a result past `maxResultBytes` as a tool error, which an agent can read and act on.
  */
-import { inputRequired, type HandlerContext, type Principal, type ToolHandler } from '@durable-mcp/handlers';
+import { type HandlerContext, type ToolHandler } from '@durable-mcp/handlers';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Upstream } from '../upstreams/upstream-declaration';
-import { UpstreamProtocolError, type UpstreamClient, type UpstreamOutcome } from './upstream-client';
-import { readGatewayState, writeGatewayState } from './gateway-state';
+import type { UpstreamClient } from './upstream-client';
+import { readGatewayState } from './gateway-state';
 import { policyGate } from './policy-gate';
-import { approvalsOf, withApprovalRefs, type ApprovalRef } from '../evidence/approvals-meta';
+import { approvalsOf, withApprovalRefs } from '../evidence/approvals-meta';
 import { APPROVAL_KEY } from '../upstreams/approval-request';
 import type { PolicyBook } from './policy-book';
 import { toolError } from './tool-error';
-import { callersAsk, passedOn, withoutServiceMeta } from './upstream-answer';
-import { failureReason } from './guarded-upstream';
+import { forwardRound, type RoundSent } from './upstream-round';
 
-/**
- * The idempotency key of one round's upstream call: the same for every attempt of it. A call made
- * again after a state-only answer carries other parameters (the new state), so it has a key of its
- * own: `<exchange>/<round>.<n>`.
- */
-export const roundIdempotencyKey = (exchangeId: string, round: number, followUp = 0) =>
-  followUp === 0 ? `${exchangeId}/${round}` : `${exchangeId}/${round}.${followUp}`;
-
-/** The most an upstream's ask (its requests and its state) may hold, in bytes of JSON. */
-export const MAX_ASK_BYTES = 262_144;
-
-/** Who the caller is, as an upstream that asked for it (`forwardCaller`) reads it: never a credential. */
-function callerOf(principal: Principal): Record<string, unknown> {
-  return {
-    id: principal.id,
-    subject: principal.subject,
-    ...(principal.kind ? { kind: principal.kind } : {}),
-    ...(principal.issuer ? { issuer: principal.issuer } : {}),
-    ...(principal.clientId ? { clientId: principal.clientId } : {}),
-  };
-}
-
-/**
- * How many state-only results in a row (an ask with no requests: "come back") a round takes from
- * an upstream, calling again with its state each time, before it gives the caller a tool error.
- */
-export const MAX_STATE_ONLY_RESULTS = 5;
-const STATE_ONLY_PAUSE_MS = 250;
+export { MAX_ASK_BYTES, MAX_STATE_ONLY_RESULTS, roundIdempotencyKey } from './upstream-round';
 
 /** The tool as the service lists it: the upstream's description under its prefixed name, run as our own exchange. */
 export function listedTool(upstream: Upstream, tool: Tool): Tool {
@@ -70,69 +41,26 @@ interface Forwarding {
   tool: Tool;
 }
 
-/** One round's call to the upstream (and the calls a state-only answer asks for), as the round's outcome. */
-async function forward(
+/** One round's call of the tool: its failures are tool errors, its result names the approvals it was forwarded on. */
+const forward = (
   { upstream, client, tool }: Forwarding,
   args: Record<string, unknown>,
   ctx: HandlerContext,
-  sent: { inputResponses: Record<string, unknown>; upstreamState?: string; approvals?: ApprovalRef[] },
-) {
-  let outcome: UpstreamOutcome;
-  let { inputResponses, upstreamState } = sent;
-  for (let comeBacks = 0; ; comeBacks += 1) {
-    try {
-      outcome = await client.callTool({
-        tool,
-        arguments: args,
-        inputResponses,
-        ...(upstreamState !== undefined ? { requestState: upstreamState } : {}),
-        clientCapabilities: ctx.clientCapabilities as Record<string, unknown>,
-        idempotencyKey: roundIdempotencyKey(ctx.exchangeId, ctx.round, comeBacks),
-        ...(upstream.forwardCaller ? { caller: callerOf(ctx.principal) } : {}),
-        signal: ctx.signal,
-      });
-    } catch (error) {
-      if (error instanceof UpstreamProtocolError) throw passedOn(upstream.name, error);
-      const reason = failureReason(error);
-      ctx.log.warn({ upstream: upstream.name, tool: tool.name, err: error }, 'upstream call failed');
-      return toolError(`The upstream server ${upstream.name} could not be reached for ${tool.name}: ${reason}`);
-    }
-    if (outcome.kind !== 'input_required' || Object.keys(outcome.inputRequests).length > 0) break;
-    if (comeBacks + 1 >= MAX_STATE_ONLY_RESULTS || outcome.requestState === undefined)
-      return toolError(
-        `The upstream server ${upstream.name} kept answering ${tool.name} with nothing to ask and no result.`,
-      );
-    upstreamState = outcome.requestState;
-    inputResponses = {};
-    await new Promise((resolve) => setTimeout(resolve, STATE_ONLY_PAUSE_MS));
-    // The round ran out of time (or was cancelled) meanwhile: no more calls for it.
-    if (ctx.signal.aborted) throw ctx.signal.reason;
-  }
-  if (outcome.kind === 'input_required') {
-    // Carried in the exchange's history and records, sealed: bounded apart from results.
-    const askBytes = Buffer.byteLength(JSON.stringify([outcome.inputRequests, outcome.requestState ?? '']));
-    if (askBytes > MAX_ASK_BYTES)
-      return toolError(
-        `The upstream server ${upstream.name} asked with ${askBytes} bytes of requests and state for ${tool.name}, over the limit of ${MAX_ASK_BYTES}.`,
-      );
-    return inputRequired({
-      inputRequests: callersAsk(outcome.inputRequests) as Parameters<typeof inputRequired>[0]['inputRequests'],
-      requestState: writeGatewayState({
-        forwarded: true,
-        ...(outcome.requestState !== undefined ? { upstream: outcome.requestState } : {}),
-        ...(sent.approvals ? { approvals: sent.approvals } : {}),
-      }),
-    });
-  }
-  const size = Buffer.byteLength(JSON.stringify(outcome.result));
-  if (size > upstream.maxResultBytes)
-    return toolError(
-      `The upstream server ${upstream.name} answered ${tool.name} with ${size} bytes, over its limit of ${upstream.maxResultBytes} (maxResultBytes).`,
-    );
-  const { resultType: _complete, ...result } = outcome.result;
-  // The approvals the call was forwarded on, whichever round the upstream answers in.
-  return withApprovalRefs(withoutServiceMeta(result), sent.approvals ?? []) as CallToolResult;
-}
+  sent: RoundSent,
+) =>
+  forwardRound<CallToolResult>(
+    {
+      upstream,
+      client,
+      target: { method: 'tools/call', tool, arguments: args },
+      label: tool.name,
+      failed: toolError,
+      // The approvals the call was forwarded on, whichever round the upstream answers in.
+      result: (result) => withApprovalRefs(result, sent.approvals ?? []) as CallToolResult,
+    },
+    ctx,
+    sent,
+  );
 
 export function upstreamToolHandler(
   upstream: Upstream,

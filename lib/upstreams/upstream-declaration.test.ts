@@ -15,10 +15,19 @@ describe('an upstreams file', () => {
         circuitOpenMs: 30_000,
         refreshEveryMs: 300_000,
         maxResultBytes: 1_048_576,
+        maxListed: 1_000,
         forwardCaller: false,
         policies: [],
       },
     ]);
+  });
+
+  it('takes how many entries of each listing to serve, within its bounds', () => {
+    const parse = (maxListed: number) =>
+      parseUpstreamFile(file([{ name: 'b', url: 'http://b/mcp', maxListed }]), {}, 'f')[0]!.maxListed;
+    expect(parse(5_000)).toBe(5_000);
+    expect(() => parse(0)).toThrow(/upstreams\.0\.maxListed/);
+    expect(() => parse(10_001)).toThrow(/upstreams\.0\.maxListed/);
   });
 
   it('reads a bearer token from the variable it names, never from the file', () => {

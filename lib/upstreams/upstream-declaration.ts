@@ -53,7 +53,7 @@ export const UpstreamFileEntrySchema = z
     name,
     url,
     auth: auth.default({ kind: 'none' }),
-    /** Put before each of its tools' names where the service lists them (`billing_` makes `billing_refund`). */
+    /** Put before each of its tools' and prompts' names where the service lists them (`billing_` makes `billing_refund`). */
     toolPrefix: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{0,32}$/, 'up to 32 of A-Z, a-z, 0-9, _, . and -')
@@ -66,10 +66,15 @@ export const UpstreamFileEntrySchema = z
     circuitFailures: z.number().int().min(1).max(100).default(5),
     /** How long an open circuit fails its calls at once before it lets one through. */
     circuitOpenMs: z.number().int().min(1_000).max(600_000).default(30_000),
-    /** How often its tools are listed again. */
+    /** How often its tools, prompts and resources are listed again. */
     refreshEveryMs: z.number().int().min(1_000).max(86_400_000).default(300_000),
     /** The largest upstream result taken, in bytes of JSON: past it the call gets a tool error. */
     maxResultBytes: z.number().int().min(1_024).max(16_777_216).default(1_048_576),
+    /**
+     * The most entries the service takes from each of its listings (tools, prompts, resources,
+     * resource templates): a longer listing is cut there, and a warning says so.
+     */
+    maxListed: z.number().int().min(1).max(10_000).default(1_000),
     /** Whether each call tells the upstream who the caller is (`_meta["io.durable-mcp/caller"]`). */
     forwardCaller: z.boolean().default(false),
     /** What a call needs before it is forwarded (call-policy.ts): the first that matches decides. */

@@ -58,8 +58,8 @@ describe('tool-list changes', () => {
     const modern: Client = await connectModernClient(service.url, {});
     const modernNotes = received();
     modern.setNotificationHandler('notifications/tools/list_changed', modernNotes.record);
-    const subscription = await modern.listen({ toolsListChanged: true, promptsListChanged: true });
-    // Only what can change here is honored.
+    const subscription = await modern.listen({ toolsListChanged: true, resourceSubscriptions: ['shop://stock'] });
+    // Only what can change here is honored: the lists, no resource's contents.
     expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
 
     const legacy = new LegacyClient({ name: 'desk', version: '1.0.0' });

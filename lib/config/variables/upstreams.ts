@@ -10,7 +10,7 @@ import { integer, unsetWhenEmpty } from './value-kinds';
 export const UPSTREAM_VARIABLES = {
   UPSTREAMS_FILE: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
-    'a JSON file declaring the upstream MCP servers whose tools the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "retries", "circuitFailures", "circuitOpenMs", "refreshEveryMs", "maxResultBytes", "forwardCaller", "policies" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
+    'a JSON file declaring the upstream MCP servers whose tools, prompts and resources the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "refreshEveryMs", "retries", "circuitFailures", "circuitOpenMs", "maxResultBytes", "maxListed", "forwardCaller", "policies" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
     '(none)',
   ),
   UPSTREAMS_RELOAD_MS: documented(
@@ -23,7 +23,7 @@ export const UPSTREAM_VARIABLES = {
   ),
   UPSTREAM_URL: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
-    "one upstream MCP server's Streamable HTTP endpoint (2026-07-28), declared without a file: its tools are listed beside the handler set's and each call to one runs as a durable exchange ([In front of your MCP server](gateway.md))",
+    "one upstream MCP server's Streamable HTTP endpoint (2026-07-28), declared without a file: its tools, prompts and resources are listed beside the handler set's and each call, get or read of one runs as a durable exchange ([In front of your MCP server](gateway.md))",
     '(none)',
   ),
   UPSTREAM_NAME: documented(
@@ -32,7 +32,7 @@ export const UPSTREAM_VARIABLES = {
   ),
   UPSTREAM_TOOL_PREFIX: documented(
     z.string().trim().default(''),
-    "put before each of `UPSTREAM_URL`'s tool names where the service lists them (`billing_` makes `billing_refund`)",
+    "put before each of `UPSTREAM_URL`'s tool and prompt names where the service lists them (`billing_` makes `billing_refund`)",
     '(none)',
   ),
   UPSTREAM_BEARER_TOKEN: documented(

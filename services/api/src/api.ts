@@ -45,7 +45,7 @@ import { createLegacyStorePg } from '../../../lib/db/legacy-store-pg';
 import { logStartup } from './startup-log';
 import { mcpEndpoints } from './mcp-endpoints';
 import { readinessChecks } from './readiness-checks';
-import type { ToolListChanges } from '../../../lib/handler-set/tool-list-changes';
+import type { ListChanges } from '../../../lib/handler-set/list-changes';
 
 /** How often a draining API closes the connections whose responses have ended. */
 const IDLE_CONNECTION_SWEEP_MS = 100;
@@ -62,7 +62,7 @@ export interface RunningApi {
  */
 export async function startApi(
   config: Config,
-  served: { set: HandlerSet; version: string; toolListChanges?: ToolListChanges },
+  served: { set: HandlerSet; version: string; listChanges?: ListChanges },
   log: Logger,
   tracing?: Tracing,
 ): Promise<RunningApi> {

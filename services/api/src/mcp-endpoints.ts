@@ -12,7 +12,7 @@ import type { OutcomeWaiter } from '../../../lib/db/outcome-waiter';
 import type { ExchangeGateway } from '../../../lib/exchange-client/exchange-gateway';
 import type { ExchangeReconciler } from '../../../lib/exchange-client/exchange-reconciler';
 import type { ArgumentChecks } from '../../../lib/handler-set/argument-checks';
-import type { ToolListChanges } from '../../../lib/handler-set/tool-list-changes';
+import type { ListChanges } from '../../../lib/handler-set/list-changes';
 import type { ToolParamHeaders } from '../../../lib/handler-set/tool-param-headers';
 import type { Logger } from '../../../lib/log';
 import type { RequestStateCodec } from '../../../lib/state/request-state';
@@ -30,7 +30,7 @@ import { createModernMethods } from './modern/modern-methods';
 
 export interface McpEndpointDeps {
   handlers: HandlerSet;
-  served: { version: string; toolListChanges?: ToolListChanges };
+  served: { version: string; listChanges?: ListChanges };
   legs: ExchangeLegs;
   store: ExchangeStore;
   legacy: LegacyStore;
@@ -72,7 +72,7 @@ export function mcpEndpoints(config: Config, deps: McpEndpointDeps) {
       ...questionPages,
       listen: {
         budget: createListenBudget(config.limits),
-        ...(served.toolListChanges ? { toolListChanges: served.toolListChanges } : {}),
+        ...(served.listChanges ? { listChanges: served.listChanges } : {}),
       },
       tasks: {
         tasks,
@@ -94,7 +94,7 @@ export function mcpEndpoints(config: Config, deps: McpEndpointDeps) {
         taskStore: tasks,
         pendingAfterMs: config.http.legacyPendingAfterMs,
         reattachIdenticalCallsMs: config.http.reattachIdenticalCallsMs,
-        toolsChange: served.toolListChanges !== undefined,
+        listsChange: served.listChanges !== undefined,
         awaiting: {
           exchanges: store,
           legacy,
@@ -126,7 +126,7 @@ export function mcpEndpoints(config: Config, deps: McpEndpointDeps) {
       limits: config.limits,
       shutdown,
       ...(deps.callerPages ? { callerPages: deps.callerPages } : {}),
-      ...(served.toolListChanges ? { toolListChanges: served.toolListChanges } : {}),
+      ...(served.listChanges ? { listChanges: served.listChanges } : {}),
     }),
   };
 }

@@ -17,16 +17,18 @@ const LIST_TTL_MS = 60_000;
 const MAX_COMPLETIONS = 100;
 
 /**
- * `toolsChange`: whether the served tools can change while the process runs (the gateway's
- * upstreams); then `tools.listChanged` says that clients are told (on a handshake-era session's
- * GET stream, on a 2026-07-28 `subscriptions/listen`).
+ * `listsChange`: whether the served tools, prompts and resources can change while the process runs
+ * (the gateway's upstreams); then each says `listChanged`, that clients are told (on a
+ * handshake-era session's GET stream, on a 2026-07-28 `subscriptions/listen`), and prompts and
+ * resources are offered whatever the local set has: an upstream may list some at any time.
  */
-export function serverCapabilities(handlers: HandlerSet, toolsChange = false): Record<string, Record<string, unknown>> {
+export function serverCapabilities(handlers: HandlerSet, listsChange = false): Record<string, Record<string, unknown>> {
   const completers = [...(handlers.prompts ?? []), ...(handlers.resourceTemplates ?? [])].some((h) => h.complete);
+  const changing = listsChange ? { listChanged: true } : {};
   return {
-    tools: toolsChange ? { listChanged: true } : {},
-    ...(handlers.prompts?.length ? { prompts: {} } : {}),
-    ...(handlers.resources?.length || handlers.resourceTemplates?.length ? { resources: {} } : {}),
+    tools: changing,
+    ...(handlers.prompts?.length || listsChange ? { prompts: changing } : {}),
+    ...(handlers.resources?.length || handlers.resourceTemplates?.length || listsChange ? { resources: changing } : {}),
     ...(completers ? { completions: {} } : {}),
     logging: {},
   };
@@ -47,9 +49,9 @@ export function listedTools(handlers: HandlerSet, withTaskSupport: boolean) {
 
 /**
  * `era` picks what the catalog says of tasks: the Tasks extension is served on the 2026-07-28 wire
- * only. `toolsChange`: see serverCapabilities.
+ * only. `listsChange`: see serverCapabilities.
  */
-export function createCatalogMethods(handlers: HandlerSet, era: Era, toolsChange = false) {
+export function createCatalogMethods(handlers: HandlerSet, era: Era, listsChange = false) {
   const cacheable = (result: Record<string, unknown>) => ({ ...result, ttlMs: LIST_TTL_MS, cacheScope: 'public' });
 
   async function complete(params: unknown) {
@@ -75,7 +77,7 @@ export function createCatalogMethods(handlers: HandlerSet, era: Era, toolsChange
     };
   }
 
-  const capabilities = serverCapabilities(handlers, toolsChange);
+  const capabilities = serverCapabilities(handlers, listsChange);
   const methods = {
     'server/discover': () =>
       cacheable({

@@ -31,8 +31,8 @@ import type { ResponseIntake } from './response-intake';
 import type { Sessions } from './sessions';
 import { remindWhilePeopleAnswer } from './person-wait-progress';
 import { openSseInSlot, type SseOptions } from './sse-writer';
-import type { ToolListChanges } from '../../../../lib/handler-set/tool-list-changes';
-import { relayToolListChanges } from './tool-change-relay';
+import type { ListChanges } from '../../../../lib/handler-set/list-changes';
+import { relayListChanges } from './list-change-relay';
 import { deliverStream, RECONNECT_RETRY_MS } from './stream-delivery';
 import type { StreamSlots } from './stream-slots';
 
@@ -53,8 +53,8 @@ export interface HttpSseDeps {
   personWaitEveryMs?: number;
   log: Logger;
   shutdown: Shutdown;
-  /** The served tools' changes, when they can change: told on the session's stream. */
-  toolListChanges?: ToolListChanges;
+  /** The served lists' changes, when they can change: told on the session's stream. */
+  listChanges?: ListChanges;
 }
 
 /** The one stream of a 2024-11-05 session. */
@@ -86,7 +86,7 @@ export function createHttpSse(deps: HttpSseDeps) {
       const sse = openSseInSlot(res, release, sseOptions);
       sessions.keepAlive(sessionId, stop.signal);
       sse.event('endpoint', `${messagesPath}?sessionId=${encodeURIComponent(sessionId)}`);
-      relayToolListChanges(deps.toolListChanges, sse, stop.signal);
+      relayListChanges(deps.listChanges, sse, stop.signal);
       const streamId = streamOf(sessionId);
       const runningCalls = async () => (await legacy.activeCalls({ streamId })).map((call) => call.exchangeId);
       watchEndings(reconciler, runningCalls, deps.endingCheckMs, stop.signal);

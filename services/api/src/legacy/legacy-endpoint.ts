@@ -9,7 +9,7 @@
  *   reminding a host whose call waits on a person that it waits (person-wait-progress.ts), and
  *   answering one that waits past its client's patience with the pending result (pending-call.ts)
  * - get-stream.ts: the GET /mcp stream (resume by Last-Event-ID, take over and re-deliver open requests)
- * - tool-change-relay.ts: `notifications/tools/list_changed` on a session's standing stream
+ * - list-change-relay.ts: `notifications/{tools,prompts,resources}/list_changed` on a session's standing stream
  * - streamable-http.ts and http-sse.ts: the two transports
  * - stream-delivery.ts, sse-writer.ts, stream-slots.ts: the event log onto SSE, and the stream budgets
  *
@@ -34,7 +34,7 @@ import type { LegacyMethods } from './legacy-methods';
 import { createRequestIntake } from './request-intake';
 import { createResponseIntake } from './response-intake';
 import type { CallerPages } from '../exchange-legs/leg-types';
-import type { ToolListChanges } from '../../../../lib/handler-set/tool-list-changes';
+import type { ListChanges } from '../../../../lib/handler-set/list-changes';
 import { createSessions } from './sessions';
 import { createStreamSlots } from './stream-slots';
 import { createStreamableHttp } from './streamable-http';
@@ -59,8 +59,8 @@ export interface LegacyEndpointDeps {
   shutdown: Shutdown;
   /** The answer page, when it is on: it takes the caller's decline of a URL-mode question. */
   callerPages?: Pick<CallerPages, 'refuseAsCaller'>;
-  /** The served tools' changes, when they can change: told on each session's standing stream (tool-change-relay.ts). */
-  toolListChanges?: ToolListChanges;
+  /** The served lists' changes, when they can change: told on each session's standing stream (list-change-relay.ts). */
+  listChanges?: ListChanges;
 }
 
 export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
@@ -105,7 +105,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     slots,
     sseOptions,
     shutdown,
-    ...(deps.toolListChanges ? { toolListChanges: deps.toolListChanges } : {}),
+    ...(deps.listChanges ? { listChanges: deps.listChanges } : {}),
   });
   const httpSse = createHttpSse({
     legacy,
@@ -121,7 +121,7 @@ export function createLegacyEndpoint(deps: LegacyEndpointDeps) {
     personWaitEveryMs,
     log,
     shutdown,
-    ...(deps.toolListChanges ? { toolListChanges: deps.toolListChanges } : {}),
+    ...(deps.listChanges ? { listChanges: deps.listChanges } : {}),
   });
 
   return {

@@ -68,8 +68,8 @@ export interface LegacyMethodsDeps {
    * unless a handler tool has its name, and an identical call that joins a running one.
    */
   awaiting: Omit<LegacyAwaitDeps, 'pendingAfterMs' | 'repeatReattaches'>;
-  /** Whether the tools can change while the process runs: `tools.listChanged` is offered then (catalog-methods.ts). */
-  toolsChange?: boolean;
+  /** Whether the served lists can change while the process runs: `listChanged` is offered then (catalog-methods.ts). */
+  listsChange?: boolean;
 }
 
 export type LegacyOutcome =
@@ -87,10 +87,10 @@ export type LegacyOutcome =
 export function legacyCapabilities(
   handlers: HandlerSet,
   session: { protocolVersion: string; transport: string },
-  toolsChange = false,
+  listsChange = false,
 ): Record<string, unknown> {
-  const served = serverCapabilities(handlers, toolsChange);
-  const capabilities = served.resources ? { ...served, resources: { subscribe: true } } : served;
+  const served = serverCapabilities(handlers, listsChange);
+  const capabilities = served.resources ? { ...served, resources: { ...served.resources, subscribe: true } } : served;
   return servesLegacyTasks(session) ? { ...capabilities, tasks: LEGACY_TASKS_CAPABILITY } : capabilities;
 }
 
@@ -108,7 +108,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
   const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(
     handlers,
     'legacy',
-    deps.toolsChange,
+    deps.listsChange,
   );
 
   /**
@@ -133,7 +133,7 @@ export function createLegacyMethods(deps: LegacyMethodsDeps) {
     else await legacy.createSession({ id: sessionId, transport, principal, ...handshake });
     return {
       protocolVersion,
-      capabilities: legacyCapabilities(handlers, { protocolVersion, transport }, deps.toolsChange),
+      capabilities: legacyCapabilities(handlers, { protocolVersion, transport }, deps.listsChange),
       serverInfo: SERVER_INFO,
       ...(handlers.instructions ? { instructions: handlers.instructions } : {}),
     };

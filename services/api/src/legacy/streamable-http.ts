@@ -5,7 +5,7 @@
  * is answered as JSON; an exchange call answers on an SSE stream of its own (primed for a client
  * that resumes), which carries its server-to-client requests and then its response. GET opens the
  * session's standing or resumed stream (get-stream.ts), which also tells the client of each change
- * of the served tools (tool-change-relay.ts); DELETE ends the session.
+ * of the served tools, prompts and resources (list-change-relay.ts); DELETE ends the session.
  *
  * When the process stops, a stream whose client resumes (2025-11-25) ends at once, after what is
  * recorded, with its last event id and a `retry` hint: the client reconnects with Last-Event-ID
@@ -43,8 +43,8 @@ import { supportsResumption, type Sessions } from './sessions';
 import { openSseInSlot, type SseOptions, type SseWriter } from './sse-writer';
 import { RECONNECT_RETRY_MS, type DeliveryEnd } from './stream-delivery';
 import type { StreamSlots } from './stream-slots';
-import type { ToolListChanges } from '../../../../lib/handler-set/tool-list-changes';
-import { relayToolListChanges } from './tool-change-relay';
+import type { ListChanges } from '../../../../lib/handler-set/list-changes';
+import { relayListChanges } from './list-change-relay';
 
 export interface StreamableHttpDeps {
   legacy: LegacyStore;
@@ -56,8 +56,8 @@ export interface StreamableHttpDeps {
   slots: StreamSlots;
   sseOptions: SseOptions;
   shutdown: Shutdown;
-  /** The served tools' changes, when they can change: told on the GET stream. */
-  toolListChanges?: ToolListChanges;
+  /** The served lists' changes, when they can change: told on the GET stream. */
+  listChanges?: ListChanges;
 }
 
 /** Ends a delivered stream: for a delivery the drain ended, with the hint to reconnect elsewhere. */
@@ -181,7 +181,7 @@ export function createStreamableHttp(deps: StreamableHttpDeps) {
       res.on('close', () => stop.abort());
       const sse = openSseInSlot(res, release, sseOptions);
       sessions.keepAlive(session.id, stop.signal);
-      relayToolListChanges(deps.toolListChanges, sse, stop.signal);
+      relayListChanges(deps.listChanges, sse, stop.signal);
       endStream(sse, await serveGetStream(session, req.get('last-event-id'), sse, stop.signal, shutdown.draining));
     },
 

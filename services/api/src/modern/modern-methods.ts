@@ -22,7 +22,7 @@ export interface ModernMethodsDeps extends ExchangeMethodsDeps {
   paramHeaders: ToolParamHeaders;
   /** What tasks/get, tasks/update and tasks/cancel read and signal (the Tasks extension). */
   tasks: TaskMethodsDeps;
-  /** What `subscriptions/listen` tells (the served tools' changes, when they can change) and its budget. */
+  /** What `subscriptions/listen` tells (the served lists' changes, when they can change) and its budget. */
   listen: SubscriptionsListenDeps;
 }
 
@@ -30,7 +30,7 @@ export function createModernMethods(deps: ModernMethodsDeps) {
   const catalog: Record<string, ((params: unknown) => unknown) | undefined> = createCatalogMethods(
     deps.handlers,
     'modern',
-    deps.listen.toolListChanges !== undefined,
+    deps.listen.listChanges !== undefined,
   );
   const listen = createSubscriptionsListen(deps.listen);
   const exchanges: Record<string, ReturnType<typeof createExchangeMethods>['tools/call']> = {

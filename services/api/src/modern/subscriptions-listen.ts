@@ -1,11 +1,12 @@
 /**
  * `subscriptions/listen` (2026-07-28): a POST whose SSE response stays open and carries the change
  * notifications the client asked for. First `notifications/subscriptions/acknowledged`, naming
- * what of the filter is honored: `toolsListChanged`, where the served tools can change (the
- * gateway's upstreams), nothing else (no prompt, resource or resource subscription of this service
- * changes while it runs). Then each `notifications/tools/list_changed`. Every message carries
- * `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id. A filter honored in
- * nothing is acknowledged and ended at once, as the SDK's own router does.
+ * what of the filter is honored: `toolsListChanged`, `promptsListChanged` and
+ * `resourcesListChanged`, where the served lists can change (the gateway's upstreams), nothing
+ * else (no resource subscription of this service changes while it runs). Then each
+ * `notifications/tools/list_changed` (or `prompts/`, `resources/`) it asked for. Every message
+ * carries `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id. A filter
+ * honored in nothing is acknowledged and ended at once, as the SDK's own router does.
  *
  * It ends when the client closes the stream, or, with the empty result (the graceful end a client
  * re-listens after), when the process drains. Each open listen takes a slot of the budget
@@ -15,7 +16,7 @@ import { SubscriptionsListenRequestParamsSchema } from '@modelcontextprotocol/co
 import { listenNeedsEventStream } from '../../../../lib/protocol/error-catalog';
 import { SUBSCRIPTION_ID_META_KEY } from '../../../../lib/protocol/modern';
 import { parseParams } from '../../../../lib/protocol/parse-params';
-import { TOOL_LIST_CHANGED, type ToolListChanges } from '../../../../lib/handler-set/tool-list-changes';
+import { listChanged, type ListChanges, type ListKind } from '../../../../lib/handler-set/list-changes';
 import type { CallContext } from './call-context';
 import type { ListenBudget } from './listen-budget';
 import { complete } from './wire-result';
@@ -24,17 +25,30 @@ import { complete } from './wire-result';
 const KEEP_ALIVE_MS = 15_000;
 
 export interface SubscriptionsListenDeps {
-  /** The served tools' changes, when they can change. */
-  toolListChanges?: ToolListChanges;
+  /** The served lists' changes, when they can change. */
+  listChanges?: ListChanges;
   budget: ListenBudget;
 }
 
-/** Of the filter asked for, what this server honors. */
+/** Each filter key, and the list whose changes it asks for. */
+const FILTER_KINDS = {
+  toolsListChanged: 'tools',
+  promptsListChanged: 'prompts',
+  resourcesListChanged: 'resources',
+} as const satisfies Record<string, ListKind>;
+type ListFilter = Partial<Record<keyof typeof FILTER_KINDS, true>>;
+
+/** Of the filter asked for, what this server honors: every list's changes, where the lists can change. */
 export function honoredFilter(
-  requested: { toolsListChanged?: boolean | undefined },
-  served: { toolsListChanged: boolean },
-): { toolsListChanged?: true } {
-  return requested.toolsListChanged === true && served.toolsListChanged ? { toolsListChanged: true } : {};
+  requested: Partial<Record<keyof typeof FILTER_KINDS, boolean | undefined>>,
+  served: { listsChange: boolean },
+): ListFilter {
+  if (!served.listsChange) return {};
+  return Object.fromEntries(
+    Object.keys(FILTER_KINDS)
+      .filter((key) => requested[key as keyof typeof FILTER_KINDS] === true)
+      .map((key) => [key, true]),
+  ) as ListFilter;
 }
 
 /** Resolves once `signal` aborted (at once if it has). */
@@ -45,14 +59,15 @@ const abortOf = (signal: AbortSignal) =>
   });
 
 export function createSubscriptionsListen(deps: SubscriptionsListenDeps) {
-  const { toolListChanges, budget } = deps;
+  const { listChanges, budget } = deps;
 
   return async function listen(params: unknown, call: CallContext): Promise<Record<string, unknown>> {
     const { notifications } = parseParams(SubscriptionsListenRequestParamsSchema, params);
     if (!call.channel.canStream) throw listenNeedsEventStream();
     const subscriptionId = call.requestId;
     const tagged = { [SUBSCRIPTION_ID_META_KEY]: subscriptionId };
-    const honored = honoredFilter(notifications, { toolsListChanged: toolListChanges !== undefined });
+    const honored = honoredFilter(notifications, { listsChange: listChanges !== undefined });
+    const kinds = new Set(Object.keys(honored).map((key) => FILTER_KINDS[key as keyof typeof FILTER_KINDS]));
     const release = budget.take(call.caller.id);
     try {
       call.channel.notify({
@@ -60,10 +75,10 @@ export function createSubscriptionsListen(deps: SubscriptionsListenDeps) {
         method: 'notifications/subscriptions/acknowledged',
         params: { notifications: honored, _meta: tagged },
       });
-      if (honored.toolsListChanged && toolListChanges && !call.signal.aborted) {
-        const unsubscribe = toolListChanges.subscribe(() =>
-          call.channel.notify({ ...TOOL_LIST_CHANGED, params: { _meta: tagged } }),
-        );
+      if (kinds.size > 0 && listChanges && !call.signal.aborted) {
+        const unsubscribe = listChanges.subscribe((kind) => {
+          if (kinds.has(kind)) call.channel.notify({ ...listChanged(kind), params: { _meta: tagged } });
+        });
         const keepAlive = setInterval(() => call.channel.comment('keep-alive'), KEEP_ALIVE_MS);
         keepAlive.unref();
         try {
