@@ -3,9 +3,11 @@
  * the catalog starts, again as soon as the upstream announces a change (upstream-tool-watch.ts:
  * one subscription per upstream; a burst of announcements is one listing, coalesced-run.ts), and
  * again every `refreshEveryMs` whatever it announces. An upstream that cannot be listed keeps the
- * tools it last listed (none, before its first listing) and is tried again at its next refresh; it
- * never stops the process, nor holds its start longer than `startWaitMs`: a listing still under
- * way then goes on, and its tools are served (and announced as a change) once it completes.
+ * tools it last listed (none, before its first listing) and is tried again soon, backing off from a
+ * second to a minute (never later than its next refresh), so one that comes up after the service
+ * is served within a minute of it; it never stops the process, nor holds its start longer than
+ * `startWaitMs`: a listing still under way then goes on, and its tools are served (and announced as
+ * a change) once it completes.
  *
  * A tool every call of which a policy denies is not listed at all. A name already taken (by a local tool, or by an upstream declared before) is not listed again:
  * the first holder keeps it, and the shadowed tool is logged once per listing.
@@ -21,6 +23,7 @@ import { alwaysDenied } from '../upstreams/call-policy';
 import { createPolicyBook, type PolicyBook } from './policy-book';
 import { coalescedRun, type CoalescedRun, type CoalescedRunOptions } from './coalesced-run';
 import { watchUpstreamTools, type ToolWatch } from './upstream-tool-watch';
+import { backoffDelay, type BackoffPolicy } from './retry-backoff';
 
 /** The most tools one upstream's listing may add: a larger listing is cut there, and said so. */
 export const MAX_TOOLS_PER_UPSTREAM = 1_000;
@@ -32,11 +35,15 @@ export const MAX_TOOLS_PER_UPSTREAM = 1_000;
  */
 export const RELIST_AFTER_ANNOUNCEMENT: CoalescedRunOptions = { quietMs: 250, maxWaitMs: 5_000 };
 
+/** After a failed listing, the next is tried a second later, then two, four, ... up to a minute. */
+export const RELIST_AFTER_FAILURE: BackoffPolicy = { initialMs: 1_000, maxMs: 60_000, factor: 2 };
+
 export interface UpstreamCatalogOptions {
   /** How long `start()` waits for the first listings (UPSTREAMS_START_WAIT_MS). */
   startWaitMs: number;
   clientOf?: (upstream: Upstream) => UpstreamClient;
   relist?: CoalescedRunOptions;
+  retry?: BackoffPolicy;
 }
 
 interface Entry {
@@ -53,6 +60,9 @@ interface Entry {
   /** The listing an announcement asks for, coalesced. */
   relist?: CoalescedRun;
   watch?: ToolWatch;
+  /** Failed listings in a row, and the next try after the last of them. */
+  failures: number;
+  retry?: NodeJS.Timeout;
 }
 
 export interface UpstreamCatalog {
@@ -88,7 +98,9 @@ export function createUpstreamCatalog(
     tools: [],
     names: [],
     listing: '[]',
+    failures: 0,
   }));
+  let running = false;
   const listeners: Array<() => void> = [];
   const saidShadowed = new Set<string>();
   /** Said once per name: a tool whose name another already holds is not served. */
@@ -111,6 +123,8 @@ export function createUpstreamCatalog(
     const { upstream } = entry;
     try {
       const listed = await entry.client.listTools();
+      entry.failures = 0;
+      clearTimeout(entry.retry);
       if (listed.length > MAX_TOOLS_PER_UPSTREAM)
         log.warn(
           { upstream: upstream.name, listed: listed.length, kept: MAX_TOOLS_PER_UPSTREAM },
@@ -129,7 +143,18 @@ export function createUpstreamCatalog(
         { upstream: upstream.name, err: error, kept: entry.tools.length },
         'upstream tools could not be listed; its last listing is kept',
       );
+      retrySoon(entry);
     }
+  }
+
+  /** A failed listing is tried again before the next refresh: an upstream that comes up late is served soon. */
+  function retrySoon(entry: Entry): void {
+    if (!running) return;
+    const delay = backoffDelay(entry.failures, options.retry ?? RELIST_AFTER_FAILURE);
+    entry.failures += 1;
+    clearTimeout(entry.retry);
+    entry.retry = setTimeout(() => void list(entry), Math.min(delay, entry.upstream.refreshEveryMs));
+    entry.retry.unref();
   }
 
   return {
@@ -152,6 +177,7 @@ export function createUpstreamCatalog(
       await Promise.all(entries.map(list));
     },
     async start() {
+      running = true;
       const firstListings = Promise.all(entries.map(list));
       for (const entry of entries) {
         entry.timer = setInterval(() => void list(entry), entry.upstream.refreshEveryMs);
@@ -174,8 +200,10 @@ export function createUpstreamCatalog(
         );
     },
     async close() {
+      running = false;
       for (const entry of entries) {
         clearInterval(entry.timer);
+        clearTimeout(entry.retry);
         entry.relist?.stop();
         entry.watch?.stop();
       }
