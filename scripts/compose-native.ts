@@ -4,10 +4,12 @@
  * the Temporal server built from its Go module at compose's version, the namespace job, the API
  * and the worker from dist/, each on a loopback address of its own with compose's environment.
  * Variables come from `.env` and the shell (the shell wins), as compose reads them; the secrets
- * compose requires must be set (cp .env.example .env). Ctrl-C stops everything.
+ * compose requires must be set (cp .env.example .env). Services of a profile run when it is named
+ * (`--profile NAME`, or COMPOSE_PROFILES=a,b), as with docker compose. Ctrl-C stops everything.
  *
  *   npm run compose:native                                   # the topology
  *   npm run compose:native -- -f deploy/compose.temporal-mtls.yml   # with an override file
+ *   UPSTREAM_URL=http://upstream-example:8000/mcp npm run compose:native -- --profile upstream-example
  *   npm run compose:native -- build                          # only build Temporal (cached per machine)
  *
  * STACK_DATA_DIR (default .data/compose-native) keeps the volumes and each service's log.
@@ -29,8 +31,14 @@ const DATA_DIR = path.resolve(process.env.STACK_DATA_DIR ?? path.join(ROOT, '.da
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const files = [path.join(ROOT, 'docker-compose.yml')];
-  for (let i = 0; i < args.length; i += 1) if (args[i] === '-f' && args[i + 1]) files.push(path.resolve(args[++i]!));
+  const named: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '-f' && args[i + 1]) files.push(path.resolve(args[++i]!));
+    else if (args[i] === '--profile' && args[i + 1]) named.push(args[++i]!);
+  }
   const variables = { ...readDotEnv(path.join(ROOT, '.env')), ...process.env };
+  // As compose: --profile flags, else COMPOSE_PROFILES (from the shell or .env).
+  const profiles = named.length ? named : (variables.COMPOSE_PROFILES ?? '').split(',').filter(Boolean);
   const log = createLogger('compose-native', process.env.LOG_LEVEL ?? 'info');
 
   if (args[0] === 'build') {
@@ -42,7 +50,13 @@ async function main(): Promise<void> {
   }
 
   // A Ctrl-C while it starts ends the processes started so far with this one (child-processes.ts).
-  const topology = await startNativeTopology({ files, variables, dataDir: DATA_DIR, log: (line) => log.info(line) });
+  const topology = await startNativeTopology({
+    files,
+    variables,
+    profiles,
+    dataDir: DATA_DIR,
+    log: (line) => log.info(line),
+  });
   stopOnSignal({ log, label: 'native compose topology', stop: () => topology.stopAll() });
   const api = topology.services.api!;
   process.stdout.write(

@@ -5,9 +5,11 @@
  * as the upstream announces a change to any of them (upstream-tool-watch.ts: one subscription per
  * upstream; a burst of announcements is one listing, coalesced-run.ts), and again every
  * `refreshEveryMs` whatever it announces. An upstream that cannot be listed keeps what it last
- * listed (nothing, before its first listing) and is tried again at its next refresh; it never
- * stops the process, nor holds its start longer than `startWaitMs`: a listing still under way then
- * goes on, and what it lists is served (and announced as a change) once it completes.
+ * listed (nothing, before its first listing) and is tried again soon, backing off from a second
+ * to a minute (never later than its next refresh), so one that comes up after the service is
+ * served within a minute of it; it never stops the process, nor holds its start longer than
+ * `startWaitMs`: a listing still under way then goes on, and what it lists is served (and
+ * announced as a change) once it completes.
  *
  * A tool every call of which a policy denies is not listed at all. A name (a URI, for a resource)
  * already taken, by a local handler or by an upstream declared before, is not listed again: the
@@ -26,6 +28,7 @@ import { coalescedRun, type CoalescedRun, type CoalescedRunOptions } from './coa
 import { watchUpstreamTools, type ToolWatch } from './upstream-tool-watch';
 import { listOffers, NO_OFFERS, type UpstreamOffers } from './upstream-offers';
 import { firstHolders } from './first-holders';
+import { backoffDelay, type BackoffPolicy } from './retry-backoff';
 
 /**
  * An upstream's announcements are listed once they have been quiet for a quarter second, and a
@@ -34,11 +37,15 @@ import { firstHolders } from './first-holders';
  */
 export const RELIST_AFTER_ANNOUNCEMENT: CoalescedRunOptions = { quietMs: 250, maxWaitMs: 5_000 };
 
+/** After a failed listing, the next is tried a second later, then two, four, ... up to a minute. */
+export const RELIST_AFTER_FAILURE: BackoffPolicy = { initialMs: 1_000, maxMs: 60_000, factor: 2 };
+
 export interface UpstreamCatalogOptions {
   /** How long `start()` waits for the first listings (UPSTREAMS_START_WAIT_MS). */
   startWaitMs: number;
   clientOf?: (upstream: Upstream) => UpstreamClient;
   relist?: CoalescedRunOptions;
+  retry?: BackoffPolicy;
 }
 
 /** What one listing did. */
@@ -60,6 +67,9 @@ interface Entry {
   /** The listing an announcement asks for, coalesced. */
   relist?: CoalescedRun;
   watch?: ToolWatch;
+  /** Failed listings in a row, and the next try after the last of them. */
+  failures: number;
+  retry?: NodeJS.Timeout;
 }
 
 export interface UpstreamCatalog {
@@ -102,8 +112,10 @@ export function createUpstreamCatalog(
     names: [],
     listing: '[]',
     offers: NO_OFFERS,
+    failures: 0,
   }));
   const byName = new Map(entries.map((entry) => [entry.upstream.name, entry]));
+  let running = false;
   const listeners: Array<() => void> = [];
   const saidShadowed = new Set<string>();
   /** Said once per entry: one whose name (`field`: its URI, for a resource) another holds is not served. */
@@ -136,6 +148,8 @@ export function createUpstreamCatalog(
     const { upstream } = entry;
     try {
       const listed = await entry.client.listTools();
+      entry.failures = 0;
+      clearTimeout(entry.retry);
       if (listed.length > upstream.maxListed)
         log.warn(
           { upstream: upstream.name, listed: listed.length, kept: upstream.maxListed },
@@ -154,6 +168,7 @@ export function createUpstreamCatalog(
         { upstream: upstream.name, err: error, kept: entry.tools.length },
         'upstream tools could not be listed; its last listing is kept',
       );
+      retrySoon(entry);
       return 'failed';
     }
   }
@@ -173,8 +188,19 @@ export function createUpstreamCatalog(
         { upstream: upstream.name, err: error },
         'upstream prompts and resources could not be listed; its last listing is kept',
       );
+      retrySoon(entry);
       return 'failed';
     }
+  }
+
+  /** A failed listing is tried again before the next refresh: an upstream that comes up late is served soon. */
+  function retrySoon(entry: Entry): void {
+    if (!running) return;
+    const delay = backoffDelay(entry.failures, options.retry ?? RELIST_AFTER_FAILURE);
+    entry.failures += 1;
+    clearTimeout(entry.retry);
+    entry.retry = setTimeout(() => void list(entry), Math.min(delay, entry.upstream.refreshEveryMs));
+    entry.retry.unref();
   }
 
   return {
@@ -212,6 +238,7 @@ export function createUpstreamCatalog(
       await Promise.all(entries.map(list));
     },
     async start() {
+      running = true;
       const firstListings = Promise.all(entries.map(list));
       for (const entry of entries) {
         entry.timer = setInterval(() => void list(entry), entry.upstream.refreshEveryMs);
@@ -234,8 +261,10 @@ export function createUpstreamCatalog(
         );
     },
     async close() {
+      running = false;
       for (const entry of entries) {
         clearInterval(entry.timer);
+        clearTimeout(entry.retry);
         entry.relist?.stop();
         entry.watch?.stop();
       }

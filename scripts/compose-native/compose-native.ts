@@ -24,7 +24,7 @@ import { spawnChild } from '../../cli/dev/child-processes';
 import { findTemporalCli } from '../../cli/dev/local-stack/temporal-dev-server';
 import type { Variables } from './compose-interpolation';
 import { readComposeProject } from './compose-project';
-import { nativeLaunch, temporalImage, withImageMounts, type NativeLaunch } from './native-images';
+import { nativeLaunch, temporalImage, withImageMounts, withProjectImages, type NativeLaunch } from './native-images';
 import { placeServices, type PlacedService } from './native-placement';
 import { postgresBinDir, startPostgresImage } from './postgres-image';
 import { publishPort, type Publisher } from './published-ports';
@@ -41,6 +41,8 @@ export interface NativeTopologyOptions {
   prefix?: string;
   /** Run only these services and what they depend on (default: all). */
   only?: string[];
+  /** Profiles to enable, as `docker compose --profile NAME up` (default: none, services of no profile only). */
+  profiles?: string[];
   log?: (line: string) => void;
 }
 
@@ -69,7 +71,8 @@ const execFileAsync = promisify(execFile);
 export async function startNativeTopology(options: NativeTopologyOptions): Promise<NativeTopology> {
   const log = options.log ?? (() => {});
   const files = options.files ?? [path.join(projectRoot(), 'docker-compose.yml')];
-  const project = readComposeProject(files, options.variables);
+  const project = readComposeProject(files, options.variables, { profiles: options.profiles ?? [] });
+  project.services = withProjectImages(project.services);
   for (const [name, service] of Object.entries(project.services)) project.services[name] = withImageMounts(service);
   const prefix = options.prefix ?? `127.${randomInt(1, 255)}.${randomInt(1, 255)}`;
   const services = placeServices(project, prefix);

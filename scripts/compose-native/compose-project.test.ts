@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { projectRoot } from '../../lib/paths';
 import { readComposeProject } from './compose-project';
+import { enabledServices } from './compose-profiles';
+import { withProjectImages } from './native-images';
 import { placeServices } from './native-placement';
 
 const ROOT = projectRoot();
@@ -27,6 +29,27 @@ describe('readComposeProject on docker-compose.yml', () => {
   it('leaves out a service of a profile, as `docker compose up` does without --profile', () => {
     expect(project.services['upstream-example']).toBeUndefined();
     expect(project.services.api).toBeDefined();
+  });
+
+  it('drops the dependency on it that is not required, as compose does without the profile', () => {
+    expect(project.services.api!.dependsOn).toEqual({
+      postgresql: 'service_healthy',
+      'temporal-create-namespace': 'service_completed_successfully',
+    });
+  });
+
+  it('runs it with its profile, api and worker waiting until it is healthy', () => {
+    const profiled = readComposeProject([file('docker-compose.yml')], secrets, { profiles: ['upstream-example'] });
+    const example = profiled.services['upstream-example']!;
+    expect(example.command).toEqual(['node', '/app/upstream-shop/server.mjs']);
+    expect(example.healthcheck?.command.join(' ')).toContain('http://127.0.0.1:8000/healthz');
+    for (const name of ['api', 'worker'])
+      expect(profiled.services[name]!.dependsOn['upstream-example']).toBe('service_healthy');
+    // Another profile, or none, leaves it out.
+    const other = readComposeProject([file('docker-compose.yml')], secrets, { profiles: ['debug'] });
+    expect(other.services['upstream-example']).toBeUndefined();
+    const every = readComposeProject([file('docker-compose.yml')], secrets, { profiles: ['*'] });
+    expect(every.services['upstream-example']).toBeDefined();
   });
 
   it('refuses to read without a secret compose requires', () => {
@@ -121,5 +144,41 @@ describe('placeServices', () => {
       '/bin/sh',
       file('deploy/temporal/scripts/setup-postgres.sh'),
     ]);
+  });
+});
+
+describe('enabledServices', () => {
+  const services = {
+    app: { depends_on: { db: { condition: 'service_healthy' }, tracing: { required: false } } },
+    db: {},
+    tracing: { profiles: ['debug'] },
+    seed: { profiles: ['seed'], depends_on: ['db'] },
+  };
+
+  it('keeps a dependency not required only while its service runs', () => {
+    expect(enabledServices(services, [])).toEqual({
+      app: { depends_on: { db: { condition: 'service_healthy' } } },
+      db: {},
+    });
+    expect(Object.keys(enabledServices(services, ['debug']).app!.depends_on as object)).toEqual(['db', 'tracing']);
+    expect(Object.keys(enabledServices(services, ['seed']))).toEqual(['app', 'db', 'seed']);
+  });
+
+  it('refuses a required dependency on a service left out, as compose does', () => {
+    expect(() => enabledServices({ ...services, app: { depends_on: ['tracing'] } }, [])).toThrow(
+      'service tracing is required by app but is disabled. Can be enabled by profiles [debug]',
+    );
+    expect(() => enabledServices({ ...services, app: { depends_on: { tracing: {} } } }, [])).toThrow(
+      /service tracing is required by app/,
+    );
+  });
+});
+
+describe('withProjectImages', () => {
+  it("runs a service's image that another service builds as that build", () => {
+    const profiled = readComposeProject([file('docker-compose.yml')], secrets, { profiles: ['upstream-example'] });
+    const services = withProjectImages(profiled.services);
+    expect(services['upstream-example']!.build).toEqual(services.api!.build);
+    expect(services.temporal!.build).toBeUndefined();
   });
 });

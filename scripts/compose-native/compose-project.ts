@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { interpolate, type Variables } from './compose-interpolation';
+import { enabledServices } from './compose-profiles';
 
 export type DependencyCondition = 'service_started' | 'service_healthy' | 'service_completed_successfully';
 
@@ -62,8 +63,16 @@ export interface ComposeProject {
   services: Record<string, ComposeService>;
 }
 
-/** Reads and merges `files` (the first is the main file), interpolated from `variables`. */
-export function readComposeProject(files: string[], variables: Variables): ComposeProject {
+/**
+ * Reads and merges `files` (the first is the main file), interpolated from `variables`, with the
+ * services `profiles` enable (compose-profiles.ts): none given, as `docker compose up` without
+ * `--profile`, only the services of no profile.
+ */
+export function readComposeProject(
+  files: string[],
+  variables: Variables,
+  options: { profiles?: string[] } = {},
+): ComposeProject {
   if (!files.length) throw new Error('no compose file given');
   const projectDir = path.dirname(path.resolve(files[0]!));
   let merged: Record<string, unknown> = {};
@@ -71,14 +80,14 @@ export function readComposeProject(files: string[], variables: Variables): Compo
     const raw = parse(readFileSync(file, 'utf8'), { merge: true }) as Record<string, unknown>;
     merged = mergeFiles(merged, interpolateAll(raw, variables) as Record<string, unknown>);
   }
-  const services = (merged.services ?? {}) as Record<string, Record<string, unknown>>;
+  const services = enabledServices(
+    (merged.services ?? {}) as Record<string, Record<string, unknown>>,
+    options.profiles ?? [],
+  );
   return {
     name: String(merged.name ?? path.basename(projectDir)),
     services: Object.fromEntries(
-      Object.entries(services)
-        // As `docker compose up` without `--profile`: a service of a profile is not started.
-        .filter(([, raw]) => !(Array.isArray(raw.profiles) && raw.profiles.length > 0))
-        .map(([name, raw]) => [name, normaliseService(name, raw, projectDir)]),
+      Object.entries(services).map(([name, raw]) => [name, normaliseService(name, raw, projectDir)]),
     ),
   };
 }

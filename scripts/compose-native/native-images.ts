@@ -11,7 +11,8 @@
  *   working folder /etc/temporal, whose mounted subfolders are linked in.
  * - `temporalio/admin-tools`: the compose job's own entrypoint, with that build's
  *   `temporal-sql-tool`, its schema (SCHEMA_DIR) and the `temporal` CLI on PATH.
- * - an image built from this project (`build: .`): node (this process's) in /app, which is the
+ * - an image built from this project (`build: .`), or a service's `image:` that another service
+ *   builds from it (compose runs the image it built): node (this process's) in /app, which is the
  *   build context.
  * - `temporalio/ui`: not run (no native build of the UI here).
  */
@@ -40,6 +41,22 @@ const POSTGRES_PORT = 5432;
 const TEMPORAL_WORKDIR = '/etc/temporal';
 
 const imageName = (image: string) => image.replace(/[:@].*$/, '');
+
+/**
+ * A service whose `image:` another service builds runs that build, as compose runs it: it pulls no
+ * image that a service of the project builds (`docker compose up` builds it first).
+ */
+export function withProjectImages(services: Record<string, ComposeService>): Record<string, ComposeService> {
+  const builds = new Map(
+    Object.values(services).flatMap((s) => (s.build && s.image ? [[s.image, s.build] as const] : [])),
+  );
+  return Object.fromEntries(
+    Object.entries(services).map(([name, service]) => {
+      const build = !service.build && service.image ? builds.get(service.image) : undefined;
+      return [name, build ? { ...service, build } : service];
+    }),
+  );
+}
 
 /** A service built from this project sees the build context at /app: a mount the image implies. */
 export function withImageMounts(service: ComposeService): ComposeService {

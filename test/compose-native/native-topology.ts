@@ -3,7 +3,8 @@
  * processes (scripts/compose-native), with the variables an operator's .env would hold (fresh
  * secrets, the conformance handler set, the unauthenticated API allowed since it is on loopback)
  * and any override files, on a data folder of its own, the API and worker from a fresh `dist/`;
- * or, `only`, some of its services (and what they depend on).
+ * or, `only`, some of its services (and what they depend on); with `profiles`, those of the named
+ * profiles too.
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -35,7 +36,14 @@ export function buildDist(): void {
 }
 
 export async function startTestTopology(
-  options: { overrides?: string[]; variables?: Record<string, string>; only?: string[] } = {},
+  options: {
+    overrides?: string[];
+    variables?: Record<string, string>;
+    only?: string[];
+    /** As `docker compose --profile NAME up`. */
+    profiles?: string[];
+    log?: (line: string) => void;
+  } = {},
 ): Promise<TestTopology> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'durable-mcp-native-'));
   chmodSync(dataDir, 0o755); // as root, Postgres runs as the postgres user, which must reach its folder
@@ -61,6 +69,8 @@ export async function startTestTopology(
     variables,
     dataDir,
     ...(options.only ? { only: options.only } : {}),
+    ...(options.profiles ? { profiles: options.profiles } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   const api = topology.services.api!;
   return {

@@ -29,6 +29,8 @@ interface ComposeService {
   ports?: string[];
   volumes?: Array<{ type?: string; source?: string; target?: string; read_only?: boolean }>;
   stop_grace_period?: string;
+  depends_on?: Record<string, { condition?: string; required?: boolean }>;
+  healthcheck?: { test?: string[] };
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -153,6 +155,18 @@ describe('docker-compose.yml', () => {
     expect(example.ports).toBeUndefined();
     expect(example.volumes).toEqual(['./examples/upstream-shop:/app/upstream-shop:ro']);
     expect(existsSync(path.join(ROOT, 'examples/upstream-shop/server.mjs'))).toBe(true);
+  });
+
+  // Without it, an api started before the shop listed no shop tool until a retry found it up.
+  it('starts api and worker once the example upstream is healthy, a dependency only with its profile', () => {
+    expect(compose.services['upstream-example']!.healthcheck?.test?.join(' ')).toContain(
+      'http://127.0.0.1:8000/healthz',
+    );
+    for (const name of ['api', 'worker'])
+      expect(compose.services[name]!.depends_on?.['upstream-example']).toEqual({
+        condition: 'service_healthy',
+        required: false,
+      });
   });
 
   it('pins every image to a version', () => {
