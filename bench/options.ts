@@ -8,6 +8,7 @@ export const TARGETS = [
   'dev',
   'prod',
   'gateway',
+  'gateway-local',
   'sdk',
   'bare-regular',
   'bare-local',

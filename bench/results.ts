@@ -65,18 +65,21 @@ export interface RunInfo {
   temporalFlags: string[];
 }
 
-export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'gateway', 'compose'];
+export const SERVICE_ROWS: readonly TargetName[] = ['dev', 'prod', 'gateway', 'gateway-local', 'compose'];
 /**
  * Each service row against the baselines it is measured by: the in-memory SDK (no durability) for
  * all, bare Temporal on the same server (the dev server, or the compose topology's on Postgres),
  * and on the dev server the engine's floor with no HTTP leg. The gateway is measured against the
  * server it stands in front of called directly (`sdk`: what the gateway costs in all) and against
- * the same service running the tools itself (`dev`: what going upstream adds to a local handler).
+ * the same service running the tools itself (`dev`: what going upstream adds to a local handler);
+ * the gateway with local rounds against those and the gateway with regular ones (what running an
+ * upstream's rounds inside the workflow task saves).
  */
 export const BASELINES_OF: Record<string, readonly TargetName[]> = {
   dev: ['sdk', 'bare-local', 'bare-split', 'floor'],
   prod: ['sdk', 'bare-local', 'bare-split', 'floor'],
   gateway: ['sdk', 'dev'],
+  'gateway-local': ['sdk', 'dev', 'gateway'],
   compose: ['sdk', 'bare-compose'],
 };
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readOpenWaitsOptions } from './open-waits-options';
 import { readOptions, SCENARIOS, TARGETS } from './options';
 import { parseProcStat, readProcessTable, sampleCpu, treeTicks, type ProcStat } from './proc-cpu';
-import { ratios, render, table, type PhaseResult, type TargetResult } from './report';
+import { BASELINES_OF, ratios, render, SERVICE_ROWS, table, type PhaseResult, type TargetResult } from './report';
 import { mismatch, SCENARIO_SPECS } from './scenarios';
 import { aggregateProfile, sourceOf, type CpuProfile } from './profile-aggregate';
 import { summarize } from './stats';
@@ -20,6 +20,7 @@ import { serviceEnv } from './service-env';
 import { BENCH_TOOLS } from './baselines/tools';
 import { TARGET_SPECS } from './targets';
 import { parseConfig } from '../lib/config/config';
+import { callBudgetMs } from '../lib/upstreams/call-budget';
 
 const checks: Array<[string, () => void]> = [
   [
@@ -89,12 +90,43 @@ const checks: Array<[string, () => void]> = [
       // No prefix: every scenario's tool is a name the upstream serves, listed as it is.
       for (const scenario of Object.values(SCENARIO_SPECS))
         assert.ok((BENCH_TOOLS as readonly string[]).includes(gateway.upstreams[0]!.toolPrefix + scenario.tool));
+      assert.equal(gateway.upstreams[0]!.roundActivity, 'regular');
       const local = parseConfig(serviceEnv(base));
       assert.deepEqual([local.handlers, local.upstreams], ['bench', []]);
       assert.deepEqual(
         [TARGET_SPECS.gateway.temporal, TARGET_SPECS.gateway.oneProcess, TARGETS.includes('gateway')],
         [true, true, true],
       );
+    },
+  ],
+  [
+    "gateway-local target: the same upstream, its rounds local, its calls' budget within the local bound the service is given (the config loader refuses it otherwise)",
+    () => {
+      const base = {
+        databaseUrl: 'postgres://u:p@127.0.0.1:5432/bench',
+        temporalAddress: '127.0.0.1:7233',
+        taskQueue: 'bench-gateway-local',
+        port: 4000,
+      };
+      const upstreamUrl = 'http://127.0.0.1:4001/mcp';
+      const config = parseConfig(serviceEnv({ ...base, upstreamUrl, upstreamRounds: 'local' }));
+      assert.equal(config.handlers, 'none');
+      assert.deepEqual(
+        config.upstreams.map((u) => [u.name, u.url, u.toolPrefix, u.roundActivity]),
+        [['sdk', upstreamUrl, '', 'local']],
+      );
+      assert.ok(callBudgetMs(config.upstreams[0]!) < config.exchange.localHandlerTimeoutMs);
+      assert.deepEqual(
+        [
+          TARGET_SPECS['gateway-local'].temporal,
+          TARGET_SPECS['gateway-local'].oneProcess,
+          TARGETS.includes('gateway-local'),
+        ],
+        [true, true, true],
+      );
+      // Measured against the sdk server, the local handlers and the gateway with regular rounds.
+      assert.deepEqual(BASELINES_OF['gateway-local'], ['sdk', 'dev', 'gateway']);
+      assert.ok(SERVICE_ROWS.includes('gateway-local'));
     },
   ],
   [

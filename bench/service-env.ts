@@ -12,6 +12,8 @@ export interface ServiceEnvInput {
   port: number;
   /** The upstream the gateway target stands in front of; absent, the service serves the `bench` set. */
   upstreamUrl?: string;
+  /** How the upstream's rounds run (the gateway-local target: `local`); regular unless said. */
+  upstreamRounds?: 'regular' | 'local';
 }
 
 export function serviceEnv(input: ServiceEnvInput): Record<string, string> {
@@ -21,7 +23,9 @@ export function serviceEnv(input: ServiceEnvInput): Record<string, string> {
     TEMPORAL_TASK_QUEUE: input.taskQueue,
     HOST: '127.0.0.1',
     PORT: String(input.port),
-    ...(input.upstreamUrl === undefined ? { HANDLER_SET: 'bench' } : gatewayEnv(input.upstreamUrl)),
+    ...(input.upstreamUrl === undefined
+      ? { HANDLER_SET: 'bench' }
+      : gatewayEnv(input.upstreamUrl, input.upstreamRounds ?? 'regular')),
     REQUEST_STATE_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     PAYLOAD_CODEC_KEYS: `benchcodec:${randomBytes(32).toString('base64')}`,
     // One principal opening many exchanges of the same call: each is its own, not a repeat to join.
@@ -34,6 +38,15 @@ export function serviceEnv(input: ServiceEnvInput): Record<string, string> {
  * The gateway in front of the bench's upstream alone: no local tools, and no prefix, so the
  * upstream's three tools keep the names the scenarios call (bench/scenarios.ts).
  */
-function gatewayEnv(upstreamUrl: string): Record<string, string> {
-  return { HANDLERS: 'none', UPSTREAM_URL: upstreamUrl, UPSTREAM_NAME: 'sdk', UPSTREAM_TOOL_PREFIX: '' };
+function gatewayEnv(upstreamUrl: string, rounds: 'regular' | 'local'): Record<string, string> {
+  const served = { HANDLERS: 'none', UPSTREAM_URL: upstreamUrl, UPSTREAM_NAME: 'sdk', UPSTREAM_TOOL_PREFIX: '' };
+  if (rounds === 'regular') return served;
+  // Local rounds: the upstream's three attempts (3 x 5 s and their pauses, 16.25 s) must fit the
+  // local bound, raised for it; a call on this machine takes milliseconds, so neither is reached.
+  return {
+    ...served,
+    UPSTREAM_ROUND_ACTIVITY: 'local',
+    UPSTREAM_CALL_TIMEOUT_MS: '5000',
+    LOCAL_HANDLER_TIMEOUT_MS: '20000',
+  };
 }

@@ -8,6 +8,8 @@
  *   `NODE_OPTIONS` docker-compose.yml gives its container
  * - gateway: the service as dev runs it, serving no tools of its own, in front of the sdk target's
  *   server as its upstream (`HANDLERS=none`, `UPSTREAM_URL`): the gateway's cost over that server
+ * - gateway-local: the same, the upstream's rounds run as local activities
+ *   (`UPSTREAM_ROUND_ACTIVITY=local`): what running them inside the workflow task saves
  * - sdk: the official SDK 2.4's in-memory server (bench/baselines/sdk-server.ts)
  * - bare-regular, bare-local: bare Temporal in one process (bench/baselines/bare-temporal.ts)
  * - bare-split: bare-local's front and worker as two processes, the step posted back over HTTP
@@ -47,6 +49,12 @@ export const TARGET_SPECS: Record<TargetName, TargetSpec> = {
   gateway: {
     name: 'gateway',
     label: "gateway: dev mode, HANDLERS=none, the sdk target's server as its UPSTREAM_URL (a process of its own)",
+    oneProcess: true,
+    temporal: true,
+  },
+  'gateway-local': {
+    name: 'gateway-local',
+    label: "gateway, its upstream's rounds as local activities (UPSTREAM_ROUND_ACTIVITY=local)",
     oneProcess: true,
     temporal: true,
   },
@@ -115,7 +123,7 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const DEV_SERVICE = ['cli/main.ts', 'start', 'all'];
 /** Bare Temporal's process, in the role its environment names (bench/baselines/bare-temporal.ts). */
 const BARE = 'bench/baselines/bare-temporal.ts';
-/** The official SDK's in-memory server: the `sdk` target, and the gateway target's upstream. */
+/** The official SDK's in-memory server: the `sdk` target, and the gateway targets' upstream. */
 const SDK_SERVER = 'bench/baselines/sdk-server.ts';
 
 export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise<RunningTarget> {
@@ -188,9 +196,10 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
     const port = ctx.port ?? (await freePort());
     const url = `http://127.0.0.1:${port}/mcp`;
 
-    if (spec.name === 'dev' || spec.name === 'prod' || spec.name === 'gateway') {
+    const gateway = spec.name === 'gateway' || spec.name === 'gateway-local';
+    if (spec.name === 'dev' || spec.name === 'prod' || gateway) {
       let upstreamUrl: string | undefined;
-      if (spec.name === 'gateway') {
+      if (gateway) {
         // The upstream first: the service lists its tools as it starts.
         const upstreamPort = await freePort();
         const upstream = start('upstream', process.execPath, [...profiled('upstream'), '--import', 'tsx', SDK_SERVER], {
@@ -209,6 +218,7 @@ export async function startTarget(spec: TargetSpec, ctx: TargetContext): Promise
           taskQueue: temporal!.taskQueue,
           port,
           ...(upstreamUrl ? { upstreamUrl } : {}),
+          ...(spec.name === 'gateway-local' ? { upstreamRounds: 'local' as const } : {}),
         }),
         ...ctx.serviceEnv,
       };

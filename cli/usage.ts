@@ -22,7 +22,9 @@ const HELP: Record<HelpTopic, string> = {
   check: `  durable-mcp check <module>
       Loads the module and checks every tool, prompt and resource it declares, starting nothing.
   durable-mcp check --upstreams <file>
-      Reads an UPSTREAMS_FILE as the service does (its upstreams, credentials' variables, policies).
+      Reads an UPSTREAMS_FILE as the service does (its upstreams, credentials' variables, policies,
+      and each upstream's calls against HANDLER_TIMEOUT_MS, or LOCAL_HANDLER_TIMEOUT_MS for
+      roundActivity 'local', in this environment).
   durable-mcp check --quotas <file>
       Reads a QUOTAS_FILE as the service does (its quota rules; a rule per tenant needs
       TENANT_CLAIM and AUTH_MODE=oauth in this environment).

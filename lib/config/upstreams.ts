@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './errors';
-import { callBudgetProblem } from '../upstreams/call-budget';
+import { upstreamsBudgetProblem } from '../upstreams/call-budget';
 import {
   parseUpstreamFile,
   upstreamOfEnv,
@@ -20,14 +20,24 @@ interface UpstreamEnv {
   UPSTREAM_TOOL_PREFIX: string;
   UPSTREAM_BEARER_TOKEN?: string;
   UPSTREAM_CALL_TIMEOUT_MS: number;
+  UPSTREAM_ROUND_ACTIVITY: 'regular' | 'local';
   HANDLER_TIMEOUT_MS: number;
+  LOCAL_HANDLER_TIMEOUT_MS: number;
 }
+
+/** The file's field names are those of UPSTREAMS_FILE; `UPSTREAM_URL`'s are variables. */
+const IN_THE_ENVIRONMENT =
+  ' (for UPSTREAM_URL: callTimeoutMs is UPSTREAM_CALL_TIMEOUT_MS, roundActivity UPSTREAM_ROUND_ACTIVITY, retries 2)';
 
 /** `source` is the raw environment: a file's bearer tokens are read from the variables it names. */
 export function upstreamsOf(env: UpstreamEnv, source: Record<string, string | undefined>): Upstream[] {
   const upstreams = declaredUpstreams(env, source);
-  const problem = upstreams.map((upstream) => callBudgetProblem(upstream, env.HANDLER_TIMEOUT_MS)).find(Boolean);
-  if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
+  const problem = upstreamsBudgetProblem(upstreams, {
+    handlerTimeoutMs: env.HANDLER_TIMEOUT_MS,
+    localHandlerTimeoutMs: env.LOCAL_HANDLER_TIMEOUT_MS,
+  });
+  const where = env.UPSTREAMS_FILE === undefined ? IN_THE_ENVIRONMENT : '';
+  if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}${where}`);
   return upstreams;
 }
 
@@ -55,6 +65,7 @@ function declaredUpstreams(env: UpstreamEnv, source: Record<string, string | und
         name: env.UPSTREAM_NAME,
         toolPrefix: env.UPSTREAM_TOOL_PREFIX,
         callTimeoutMs: env.UPSTREAM_CALL_TIMEOUT_MS,
+        roundActivity: env.UPSTREAM_ROUND_ACTIVITY,
         ...(env.UPSTREAM_BEARER_TOKEN !== undefined ? { bearerToken: env.UPSTREAM_BEARER_TOKEN } : {}),
       }),
     ];

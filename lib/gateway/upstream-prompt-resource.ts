@@ -60,8 +60,8 @@ function round<R>(
 export function upstreamPromptHandler(upstream: Upstream, client: UpstreamClient, prompt: Prompt): PromptHandler {
   return {
     prompt: listedPrompt(upstream, prompt),
-    // A network call: a regular activity, heartbeating, bounded by HANDLER_TIMEOUT_MS.
-    roundActivity: 'regular',
+    // The upstream's round kind, as its tools' (upstream-tool.ts).
+    roundActivity: upstream.roundActivity,
     run: (args, ctx) =>
       round<GetPromptResult>(
         upstream,
@@ -80,7 +80,7 @@ export function upstreamResourceHandler(
 ): ResourceHandler {
   return {
     resource,
-    roundActivity: 'regular',
+    roundActivity: upstream.roundActivity,
     read: (uri, ctx) =>
       round<ReadResourceResult>(upstream, client, { method: 'resources/read', uri }, `resource ${uri}`, ctx),
   };
@@ -93,7 +93,7 @@ export function upstreamTemplateHandler(
 ): ResourceTemplateHandler {
   return {
     template,
-    roundActivity: 'regular',
+    roundActivity: upstream.roundActivity,
     read: (uri, _variables, ctx) =>
       round<ReadResourceResult>(upstream, client, { method: 'resources/read', uri }, `resource ${uri}`, ctx),
   };

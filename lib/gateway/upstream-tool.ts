@@ -70,8 +70,10 @@ export function upstreamToolHandler(
 ): ToolHandler {
   return {
     tool: listedTool(upstream, tool),
-    // A network call: a regular activity, heartbeating, bounded by HANDLER_TIMEOUT_MS.
-    roundActivity: 'regular',
+    // A network call: by default a regular activity, heartbeating, bounded by HANDLER_TIMEOUT_MS;
+    // declared local, inside its workflow task, bounded by LOCAL_HANDLER_TIMEOUT_MS (its calls fit
+    // it: config/upstreams.ts). Either way the round's bound aborts `ctx.signal`, and so the call.
+    roundActivity: upstream.roundActivity,
     async run(args, ctx) {
       const state = readGatewayState(ctx.requestState);
       if (state.forwarded)

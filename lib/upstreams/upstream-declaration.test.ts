@@ -17,6 +17,7 @@ describe('an upstreams file', () => {
         maxResultBytes: 1_048_576,
         maxListed: 1_000,
         forwardCaller: false,
+        roundActivity: 'regular',
         policies: [],
       },
     ]);
@@ -63,6 +64,21 @@ describe('an upstreams file', () => {
     expect(parse).toThrow(/Unrecognized key: "tokn"/);
   });
 
+  it('takes local rounds per upstream, and nothing else for them', () => {
+    const [near, far] = parseUpstreamFile(
+      file([
+        { name: 'near', url: 'http://near/mcp', roundActivity: 'local' },
+        { name: 'far', url: 'http://far/mcp', roundActivity: 'regular' },
+      ]),
+      {},
+      'f',
+    );
+    expect([near!.roundActivity, far!.roundActivity]).toEqual(['local', 'regular']);
+    expect(() =>
+      parseUpstreamFile(file([{ name: 'x', url: 'http://x/mcp', roundActivity: 'remote' }]), {}, 'f'),
+    ).toThrow(/upstreams\.0\.roundActivity/);
+  });
+
   it('refuses a name declared twice, and text that is not JSON', () => {
     const twice = file([
       { name: 'a', url: 'http://a/mcp' },
@@ -91,6 +107,12 @@ describe('an upstream in the environment', () => {
     expect(() => upstreamOfEnv({ url: 'not a url', name: 'shop', toolPrefix: '', callTimeoutMs: 1_000 })).toThrow(
       /^UPSTREAM_\*: url/,
     );
+  });
+
+  it('runs its rounds as regular activities unless declared local', () => {
+    const values = { url: 'http://shop/mcp', name: 'shop', toolPrefix: '', callTimeoutMs: 1_000 };
+    expect(upstreamOfEnv(values).roundActivity).toBe('regular');
+    expect(upstreamOfEnv({ ...values, roundActivity: 'local' }).roundActivity).toBe('local');
   });
 });
 

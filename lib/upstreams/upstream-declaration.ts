@@ -77,6 +77,13 @@ export const UpstreamFileEntrySchema = z
     maxListed: z.number().int().min(1).max(10_000).default(1_000),
     /** Whether each call tells the upstream who the caller is (`_meta["io.durable-mcp/caller"]`). */
     forwardCaller: z.boolean().default(false),
+    /**
+     * How its rounds run: as regular activities (heartbeating, bounded by HANDLER_TIMEOUT_MS), or
+     * as local ones, inside the workflow task that decides them (fewer Temporal actions and history
+     * events, no task-queue round trip), bounded by LOCAL_HANDLER_TIMEOUT_MS. Regular by default: a
+     * slow upstream holding a local round holds its workflow task, and the exchange's answers wait.
+     */
+    roundActivity: z.enum(['regular', 'local']).default('regular'),
     /** What a call needs before it is forwarded (call-policy.ts): the first that matches decides. */
     policies: z.array(CallPolicySchema).max(MAX_POLICIES).default([]),
   })
@@ -193,12 +200,14 @@ export function upstreamOfEnv(values: {
   toolPrefix: string;
   bearerToken?: string;
   callTimeoutMs: number;
+  roundActivity?: 'regular' | 'local';
 }): Upstream {
   const parsed = UpstreamFileEntrySchema.safeParse({
     name: values.name,
     url: values.url,
     toolPrefix: values.toolPrefix,
     callTimeoutMs: values.callTimeoutMs,
+    ...(values.roundActivity !== undefined ? { roundActivity: values.roundActivity } : {}),
   });
   if (!parsed.success) throw new UpstreamDeclarationError(`UPSTREAM_*: ${fileProblems(parsed.error)}`);
   const { auth: _none, ...upstream } = parsed.data;

@@ -10,7 +10,7 @@ import { integer, unsetWhenEmpty } from './value-kinds';
 export const UPSTREAM_VARIABLES = {
   UPSTREAMS_FILE: documented(
     unsetWhenEmpty(z.string().trim().min(1)),
-    'a JSON file declaring the upstream MCP servers whose tools, prompts and resources the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "refreshEveryMs", "retries", "circuitFailures", "circuitOpenMs", "maxResultBytes", "maxListed", "forwardCaller", "policies" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
+    'a JSON file declaring the upstream MCP servers whose tools, prompts and resources the service serves as durable exchanges (`{ "upstreams": [ { "name", "url", "auth", "toolPrefix", "callTimeoutMs", "roundActivity", "refreshEveryMs", "retries", "circuitFailures", "circuitOpenMs", "maxResultBytes", "maxListed", "forwardCaller", "policies" } ] }`); see [In front of your MCP server](gateway.md). Not with `UPSTREAM_URL`',
     '(none)',
   ),
   UPSTREAMS_RELOAD_MS: documented(
@@ -42,6 +42,10 @@ export const UPSTREAM_VARIABLES = {
   ),
   UPSTREAM_CALL_TIMEOUT_MS: documented(
     integer(100, 600_000).default(25_000),
-    'how long one call to `UPSTREAM_URL` (`tools/call`, `tools/list`) may take; past it the call is tried again, then gets a tool error. Its three attempts and their pauses must fit under `HANDLER_TIMEOUT_MS`',
+    'how long one call to `UPSTREAM_URL` (`tools/call`, `tools/list`) may take; past it the call is tried again, then gets a tool error. Its three attempts and their pauses must fit under `HANDLER_TIMEOUT_MS` (`LOCAL_HANDLER_TIMEOUT_MS` when `UPSTREAM_ROUND_ACTIVITY=local`)',
+  ),
+  UPSTREAM_ROUND_ACTIVITY: documented(
+    z.enum(['regular', 'local']).default('regular'),
+    "how the rounds of a call to `UPSTREAM_URL` run: `regular` activities (heartbeating, bounded by `HANDLER_TIMEOUT_MS`), or `local` ones, inside the workflow task that decides them (fewer Temporal actions, no task-queue round trip), bounded by `LOCAL_HANDLER_TIMEOUT_MS`, which `UPSTREAM_CALL_TIMEOUT_MS`'s three attempts must then fit under; for an upstream that answers in well under a second ([What it costs](gateway.md#what-it-costs))",
   ),
 };
