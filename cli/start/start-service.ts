@@ -94,6 +94,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           service.upstreams,
           log,
           config.upstreamsReloadMs,
+          config.exchange,
         );
       const gateway = gatewayHandlerSet(handlers.set, service.upstreams);
       handlers = { ...handlers, set: gateway.set, listChanges: gateway.changes };

@@ -17,6 +17,9 @@ const PDP = {
   decide: { url: 'https://pdp.internal/evaluation', secretEnv: 'RELOAD_TEST_PDP_SECRET' },
 };
 
+/** The default rounds' bounds: HANDLER_TIMEOUT_MS and LOCAL_HANDLER_TIMEOUT_MS. */
+const BOUNDS = { handlerTimeoutMs: 90_000, localHandlerTimeoutMs: 5_000 };
+
 const started: Array<{ stop(): void }> = [];
 afterEach(() => started.splice(0).forEach((reload) => reload.stop()));
 
@@ -45,7 +48,7 @@ function reloading(policies: unknown[], settings: Record<string, unknown> = {}) 
     void lines.push({ level, fields, message });
   const log = { info: at('info'), warn: at('warn'), error: at('error') } as unknown as Logger;
   const catalog = { policies: createPolicyBook(declared), policiesChanged: jest.fn() };
-  const reload = startPolicyReload(file, declared, catalog, log, 3_600_000);
+  const reload = startPolicyReload(file, declared, catalog, log, 3_600_000, BOUNDS);
   started.push(reload);
   return { write, lines, catalog, reload, file };
 }
@@ -123,6 +126,28 @@ describe("a reload of UPSTREAMS_FILE's policies", () => {
     ]);
     expect(catalog.policiesChanged).not.toHaveBeenCalled();
     expect(catalog.policies.of('shop')[0]).toMatchObject({ when: [{ value: 100 }] });
+  });
+
+  it("keeps the policies in force when a new decision point's wait would outlast the round", async () => {
+    const { write, lines, catalog, reload } = reloading([BIG]);
+    // The default calls (76.25 s) and a 20 s decision point before them are over the round's 90 s.
+    write([BIG, { ...PDP, decide: { ...PDP.decide, timeoutMs: 20_000 } }]);
+    await reload.check();
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        message: 'UPSTREAMS_FILE is invalid; the policies in force are kept',
+        fields: expect.objectContaining({
+          reason: expect.stringMatching(/^upstream shop: a round may take 96250 ms .*decide\.timeoutMs/),
+        }),
+      },
+    ]);
+    expect(catalog.policiesChanged).not.toHaveBeenCalled();
+    expect(names(catalog.policies.of('shop'))).toEqual(['big sums']);
+    // Within the bound, the same policy is applied.
+    write([BIG, { ...PDP, decide: { ...PDP.decide, timeoutMs: 10_000 } }]);
+    await reload.check();
+    expect(names(catalog.policies.of('shop'))).toEqual(['big sums', 'pdp']);
   });
 
   it('says a changed connection setting applies after a restart, and applies only the policies', async () => {

@@ -3,8 +3,9 @@
  * restart: every `everyMs` the file is read, and when its text changed and it is valid, each
  * upstream's policies are replaced (the next call's first round decides by them) and every change
  * is logged: the upstream, its policies' names before and after, and what changed (policy-changes.ts:
- * the policies added, removed, and changed with their declarations before and after). A file that no longer parses
- * keeps the policies in force, and says why at `error`. Changes to anything but policies (URLs,
+ * the policies added, removed, and changed with their declarations before and after). A file that no longer parses,
+ * or whose policies would make a round outlast its bound (a decision point's wait), keeps the
+ * policies in force, and says why at `error`. Changes to anything but policies (URLs,
  * credentials, timeouts) are logged as needing a restart, and not applied.
  */
 import { readFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import type { Logger } from '../log';
 import type { UpstreamCatalog } from './upstream-catalog';
 import { parseUpstreamFile, type Upstream } from '../upstreams/upstream-declaration';
 import { policyChanges } from './policy-changes';
+import { upstreamsBudgetProblem, type RoundBounds } from '../upstreams/call-budget';
 
 const policyNames = (upstream: Pick<Upstream, 'policies'> | undefined) => upstream?.policies.map((p) => p.name) ?? [];
 const withoutPolicies = ({ policies: _policies, ...rest }: Upstream) => JSON.stringify(rest);
@@ -28,6 +30,7 @@ export function startPolicyReload(
   catalog: Pick<UpstreamCatalog, 'policies' | 'policiesChanged'>,
   log: Logger,
   everyMs: number,
+  bounds: RoundBounds,
 ): PolicyReload {
   let current = [...declared];
   // Unset at first: the first read compares the file's policies with those in force, so an edit
@@ -58,6 +61,18 @@ export function startPolicyReload(
       );
       return;
     }
+    // A decision point a policy now asks waits in the round too: the served connection settings with
+    // the new policies must still fit each round's bound (call-budget.ts), as at the start.
+    const policiesOf = (upstream: Upstream) =>
+      next.find((n) => n.name === upstream.name)?.policies ?? upstream.policies;
+    const overBudget = upstreamsBudgetProblem(
+      current.map((upstream) => ({ ...upstream, policies: policiesOf(upstream) })),
+      bounds,
+    );
+    if (overBudget) {
+      log.error({ file, reason: overBudget }, 'UPSTREAMS_FILE is invalid; the policies in force are kept');
+      return;
+    }
     const before = new Map(current.map((upstream) => [upstream.name, upstream]));
     let changed = false;
     for (const upstream of next) {
@@ -82,10 +97,7 @@ export function startPolicyReload(
         log.warn({ upstream: name }, 'UPSTREAMS_FILE no longer declares an upstream: it is served until a restart');
     // Upstreams served now keep serving; each takes the policies the file gives it now. One the file
     // no longer declares keeps those in force (never fewer policies than the file ever gave it).
-    current = current.map((upstream) => ({
-      ...upstream,
-      policies: next.find((n) => n.name === upstream.name)?.policies ?? upstream.policies,
-    }));
+    current = current.map((upstream) => ({ ...upstream, policies: policiesOf(upstream) }));
     if (!changed) return;
     catalog.policies.replace(current);
     catalog.policiesChanged();

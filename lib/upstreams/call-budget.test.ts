@@ -1,4 +1,4 @@
-import { callBudgetMs, callBudgetProblem, upstreamsBudgetProblem } from './call-budget';
+import { callBudgetMs, callBudgetProblem, decisionBudgetMs, upstreamsBudgetProblem } from './call-budget';
 
 const DEFAULT_BOUNDS = { handlerTimeoutMs: 90_000, localHandlerTimeoutMs: 5_000 };
 
@@ -45,5 +45,21 @@ describe("an upstream's call budget", () => {
     ] as const;
     expect(upstreamsBudgetProblem(upstreams, DEFAULT_BOUNDS)).toMatch(/^upstream near: its calls may take 5250 ms/);
     expect(upstreamsBudgetProblem([upstreams[0], upstreams[2]], DEFAULT_BOUNDS)).toBeUndefined();
+  });
+
+  it("counts a policy's decision point before the calls, in the same round", () => {
+    const decide = (timeoutMs: number) => ({ decide: { timeoutMs } });
+    const local = { name: 'near', callTimeoutMs: 1_000, retries: 0, roundActivity: 'local' } as const;
+    expect(decisionBudgetMs({ policies: [{}, decide(2_000), decide(5_000)] })).toBe(5_000);
+    expect(decisionBudgetMs({})).toBe(0);
+    // 1000 ms of calls fit a local round of 5 s; with a decision point's 5 s before them, not.
+    expect(callBudgetProblem({ ...local, policies: [{}] }, DEFAULT_BOUNDS)).toBeUndefined();
+    expect(callBudgetProblem({ ...local, policies: [decide(5_000)] }, DEFAULT_BOUNDS)).toMatch(
+      /^upstream near: a round may take 6000 ms \(callTimeoutMs 1000 x 1 attempts, and the pauses between them, after up to 5000 ms for a decision point \(a policy's decide\.timeoutMs\)\), not under LOCAL_HANDLER_TIMEOUT_MS \(5000 ms\).*lower callTimeoutMs or retries or decide\.timeoutMs/,
+    );
+    // The defaults of a regular upstream and of a decision point fit the default round (81.25 s of 90).
+    const shop = { name: 'shop', callTimeoutMs: 25_000, retries: 2, roundActivity: 'regular' } as const;
+    expect(callBudgetProblem({ ...shop, policies: [decide(5_000)] }, DEFAULT_BOUNDS)).toBeUndefined();
+    expect(callBudgetProblem({ ...shop, policies: [decide(20_000)] }, DEFAULT_BOUNDS)).toMatch(/may take 96250 ms/);
   });
 });
