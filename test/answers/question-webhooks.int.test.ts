@@ -5,12 +5,11 @@
  * deliveries are given up (counted). Real tokens, Temporal, Postgres and the official 2.x client.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { answerer, defineTool, elicitFrom, inputRequired, inputResponse, type HandlerSet } from '@durable-mcp/handlers';
 import { workerRegistry } from '../../lib/metrics/worker-metrics';
-import { verifyWebhook, type QuestionEvent } from '../../lib/webhooks';
+import type { QuestionEvent } from '../../lib/webhooks';
+import { webhookReceiver } from '../support/webhook-receiver';
 import { startOAuthStack, type OAuthStack } from '../support/oauth-stack';
 import { until } from '../support/until';
 
@@ -43,26 +42,16 @@ const handlers: HandlerSet = {
   tools: [approve('approve', 60_000), approve('approve_quick', 3_000)],
 };
 
-const events: QuestionEvent[] = [];
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8');
-    verifyWebhook(req.headers, body, [SECRET]);
-    events.push(JSON.parse(body) as QuestionEvent);
-    res.end();
-  });
-});
+const receiver = webhookReceiver<QuestionEvent>([SECRET]);
+const { events } = receiver;
 
 let stack: OAuthStack;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const port = (receiver.address() as AddressInfo).port;
+  const hook = await receiver.listen();
   stack = await startOAuthStack(
     {
       // The second receiver is down the whole time.
-      WEBHOOK_URLS: `http://127.0.0.1:${port}/hook,http://127.0.0.1:9/down`,
+      WEBHOOK_URLS: `${hook},http://127.0.0.1:9/down`,
       WEBHOOK_SECRETS: SECRET,
       WEBHOOK_MAX_ATTEMPTS: '2',
       WEBHOOK_MAX_INTERVAL_MS: '200',

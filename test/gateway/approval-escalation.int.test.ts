@@ -10,11 +10,10 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { verifyWebhook, type QuestionEvent } from '../../lib/webhooks';
+import type { QuestionEvent } from '../../lib/webhooks';
+import { webhookReceiver } from '../support/webhook-receiver';
 import type { Browser } from '../answers/browser';
 import { startDevAnsweringService } from '../answers/dev-answering-service';
 import { answerOnPage, questionPage, signedInByDevSignIn } from '../answers/page-answerer';
@@ -47,24 +46,15 @@ const BIG_DEBTS = {
   approve: { anyOf: [{ group: 'treasury' }], requireSignIn: { amr: ['mfa'] } },
 };
 
-const events: QuestionEvent[] = [];
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8');
-    verifyWebhook(req.headers, body, [SECRET]);
-    events.push(JSON.parse(body) as QuestionEvent);
-    res.end();
-  });
-});
+const receiver = webhookReceiver<QuestionEvent>([SECRET]);
+const { events } = receiver;
 
 let upstream: SdkUpstream;
 let service: TestService;
 let origin: string;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = await receiver.listen();
   upstream = await startSdkUpstream();
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'approval-escalation-')), 'upstreams.json');
   writeFileSync(
@@ -77,7 +67,7 @@ beforeAll(async () => {
     { name: 'none', tools: [] },
     {
       UPSTREAMS_FILE: file,
-      WEBHOOK_URLS: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+      WEBHOOK_URLS: hook,
       WEBHOOK_SECRETS: SECRET,
     },
   ));
