@@ -63,6 +63,26 @@ function killGroup(pid: number): void {
   }
 }
 
+/** Whether any process of the group led by `pid` is still there (a zombie not yet reaped counts). */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits, up to `timeoutMs`, until the group led by `pid` is gone: a killed process is not gone
+ * when its signal is sent, and one started again on its resources at once (a Postgres on its data
+ * folder, whose old backends still hold its shared memory) would refuse them.
+ */
+async function groupGone(pid: number, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (groupAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 export function spawnChild(name: string, command: string, args: readonly string[], options: ChildOptions): Child {
   const { logFile, keepOutput = false } = options;
   if (!keepOutput && !logFile) throw new Error(`${name}: a child's output goes to a log file or is kept`);
@@ -123,6 +143,7 @@ export function spawnChild(name: string, command: string, args: readonly string[
       clearTimeout(force);
       // A wrapper (tsx) may leave its own child behind when it is killed; the group goes with it.
       killGroup(child.pid!);
+      await groupGone(child.pid!);
     },
   };
 }
