@@ -22,6 +22,15 @@ import { TARGET_SPECS } from './targets';
 import { parseConfig } from '../lib/config/config';
 import { callBudgetMs } from '../lib/upstreams/call-budget';
 
+/** The gateway targets' upstream, and the rest of their service environment on `taskQueue`. */
+const UPSTREAM_URL = 'http://127.0.0.1:4001/mcp';
+const gatewayBase = (taskQueue: string) => ({
+  databaseUrl: 'postgres://u:p@127.0.0.1:5432/bench',
+  temporalAddress: '127.0.0.1:7233',
+  taskQueue,
+  port: 4000,
+});
+
 const checks: Array<[string, () => void]> = [
   [
     "actions: the server's counter read per type for one namespace, and its growth per exchange",
@@ -74,18 +83,12 @@ const checks: Array<[string, () => void]> = [
   [
     "gateway target: the service's own config loader reads its environment as the bench's upstream alone, under the scenarios' tool names",
     () => {
-      const base = {
-        databaseUrl: 'postgres://u:p@127.0.0.1:5432/bench',
-        temporalAddress: '127.0.0.1:7233',
-        taskQueue: 'bench-gateway',
-        port: 4000,
-      };
-      const upstreamUrl = 'http://127.0.0.1:4001/mcp';
-      const gateway = parseConfig(serviceEnv({ ...base, upstreamUrl }));
+      const base = gatewayBase('bench-gateway');
+      const gateway = parseConfig(serviceEnv({ ...base, upstreamUrl: UPSTREAM_URL }));
       assert.equal(gateway.handlers, 'none');
       assert.deepEqual(
         gateway.upstreams.map((u) => [u.name, u.url, u.toolPrefix, u.authorization]),
-        [['sdk', upstreamUrl, '', undefined]],
+        [['sdk', UPSTREAM_URL, '', undefined]],
       );
       // No prefix: every scenario's tool is a name the upstream serves, listed as it is.
       for (const scenario of Object.values(SCENARIO_SPECS))
@@ -102,18 +105,12 @@ const checks: Array<[string, () => void]> = [
   [
     "gateway-local target: the same upstream, its rounds local, its calls' budget within the local bound the service is given (the config loader refuses it otherwise)",
     () => {
-      const base = {
-        databaseUrl: 'postgres://u:p@127.0.0.1:5432/bench',
-        temporalAddress: '127.0.0.1:7233',
-        taskQueue: 'bench-gateway-local',
-        port: 4000,
-      };
-      const upstreamUrl = 'http://127.0.0.1:4001/mcp';
-      const config = parseConfig(serviceEnv({ ...base, upstreamUrl, upstreamRounds: 'local' }));
+      const base = gatewayBase('bench-gateway-local');
+      const config = parseConfig(serviceEnv({ ...base, upstreamUrl: UPSTREAM_URL, upstreamRounds: 'local' }));
       assert.equal(config.handlers, 'none');
       assert.deepEqual(
         config.upstreams.map((u) => [u.name, u.url, u.toolPrefix, u.roundActivity]),
-        [['sdk', upstreamUrl, '', 'local']],
+        [['sdk', UPSTREAM_URL, '', 'local']],
       );
       assert.ok(callBudgetMs(config.upstreams[0]!) < config.exchange.localHandlerTimeoutMs);
       assert.deepEqual(
